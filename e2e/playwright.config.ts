@@ -1,0 +1,73 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const isCI = process.env.CI === 'true' || process.env.CI === '1';
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+// The repo's runner (scripts/test.mjs) picks free ports and a temporary DATA_DIR. Run on its own, the suite
+// falls back to fixed ports and makes its own data dir here, once, in the main process: the workers load
+// this file again but inherit the environment, so they all see the same dir; global-teardown removes it.
+process.env.E2E_PORT ??= '3210';
+process.env.E2E_PLAY_PORT ??= '3211';
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'reskin-e2e-'));
+  process.env.E2E_DATA_DIR_CREATED = '1';
+}
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+
+const port = process.env.E2E_PORT;
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: 'tests',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  workers: 2,
+  retries: isCI ? 1 : 0,
+  forbidOnly: isCI,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['html', { outputFolder: 'playwright-report', open: 'never' }]],
+  globalTeardown: './global-teardown.ts',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+  webServer: {
+    // The real server with its real SQLite database; it also serves the built web app (apps/web/dist).
+    command: 'npm run start -w @reskin/server',
+    cwd: repoRoot,
+    url: `${baseURL}/api/config`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: port,
+      PLAY_PORT: process.env.E2E_PLAY_PORT,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      SEED_DEMO: 'true',
+      AUTH_RATE_LIMIT_MAX: '100000',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: 'e2e-only-secret-not-for-production-0123456789abcdef',
+    },
+  },
+});

@@ -1,0 +1,216 @@
+import { RoleType, emptyTexts, messages, type User } from '@reskin/contract';
+import {
+  test,
+  expect,
+  cardTitle,
+  dialog,
+  newSignupBody,
+  openWithToken,
+  successToast,
+  type TestUser,
+} from '../fixtures/test';
+import { fillRegisterForm } from '../fixtures/forms';
+import type { Locator, Page } from '@playwright/test';
+
+function userRow(page: Page, user: { username: string }): Locator {
+  return page.getByRole('row').filter({ hasText: user.username });
+}
+
+function rowButton(row: Locator, name: string): Locator {
+  return row.getByRole('button', { name, exact: true });
+}
+
+/** Opens the admin screen as `admin` and waits until `target`'s row is listed. */
+async function openAdmin(page: Page, admin: TestUser, target: { username: string }): Promise<Locator> {
+  await openWithToken(page, admin.token, '/admin');
+  const row = userRow(page, target);
+  await expect(row).toBeVisible();
+  return row;
+}
+
+test.describe('admin users', () => {
+  test('[ADM-1] card Registered users (N) with its columns, N matching the listed rows', async ({
+    page,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const other = await makeUser();
+    const row = await openAdmin(page, admin, other);
+    const title = cardTitle(page, /^\s*Registered users \(\d+\)\s*$/);
+    await expect(title).toBeVisible();
+    for (const column of ['Username', 'Email', 'Role', 'Active', 'Mail Verified', 'Actions']) {
+      await expect(page.getByRole('columnheader', { name: column, exact: true }), column).toBeVisible();
+    }
+    const count = Number((await title.innerText()).match(/\((\d+)\)/)?.[1]);
+    // The seeded admin, user and demo plus this test's two users at least.
+    expect(count).toBeGreaterThanOrEqual(5);
+    await expect(page.locator('tbody tr')).toHaveCount(count);
+    await expect(row).toContainText(other.email);
+    for (const seededEmail of ['admin@example.com', 'user@example.com', 'demo@example.com']) {
+      await expect(page.getByRole('row').filter({ hasText: seededEmail })).toHaveCount(1);
+    }
+  });
+
+  test('[ADM-2] empty state: There are no registered users.', async ({ page, makeUser }) => {
+    const admin = await makeUser(RoleType.Admin);
+    // The empty list cannot happen for real: the admin viewing the page is always a registered user and is
+    // listed. So this one test answers POST /api/user/list with [] to show the empty state; nothing else is
+    // intercepted here or in any other test.
+    await page.route('**/api/user/list', async (route) => {
+      if (route.request().method() === 'POST') await route.fulfill({ json: [] });
+      else await route.continue();
+    });
+    await openWithToken(page, admin.token, '/admin');
+    await expect(page.getByText(emptyTexts.users, { exact: true })).toBeVisible();
+    await expect(cardTitle(page, 'Registered users (0)')).toBeVisible();
+  });
+
+  test('[ADM-3][ERR-4][ERR-3] Delete asks, deletes, toasts, and reloads the list', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const target = await makeUser();
+    const row = await openAdmin(page, admin, target);
+    await rowButton(row, 'Delete').click();
+    await expect(dialog(page)).toContainText(messages.confirmDeleteUser(target.username));
+    const list = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/user/list'));
+    await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(successToast(page, messages.userDeleted)).toBeVisible();
+    await list;
+    await expect(userRow(page, target)).toHaveCount(0);
+    await expect(dialog(page)).toHaveCount(0);
+    expect((await api.userDetail(target.id)).status()).toBe(404);
+  });
+
+  test('[ERR-4] Cancel in the delete confirmation keeps the user', async ({ page, api, makeUser }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const target = await makeUser();
+    const row = await openAdmin(page, admin, target);
+    const deletes: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'DELETE') deletes.push(r.url());
+    });
+    await rowButton(row, 'Delete').click();
+    await expect(dialog(page)).toBeVisible();
+    await expect(dialog(page)).toContainText(messages.confirmDeleteUser(target.username));
+    await dialog(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(dialog(page)).toHaveCount(0);
+    await expect(userRow(page, target)).toBeVisible();
+    expect(deletes).toEqual([]);
+    expect((await api.userDetail(target.id)).status()).toBe(200);
+    // Still there after a reload too.
+    await page.reload();
+    await expect(userRow(page, target)).toBeVisible();
+  });
+
+  test('[ADM-4][ERR-3] Password asks, resets, toasts the new password, and the new password works', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const target = await makeUser();
+    const row = await openAdmin(page, admin, target);
+    await rowButton(row, 'Password').click();
+    await expect(dialog(page)).toContainText(messages.confirmResetPassword(target.username));
+    await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+    const resetToast = successToast(page, messages.passwordReset(''));
+    await expect(resetToast).toBeVisible();
+    const text = await resetToast.innerText();
+    const prefix = messages.passwordReset('');
+    const newPassword = text.slice(text.indexOf(prefix) + prefix.length).trim().split(/\s+/)[0] ?? '';
+    expect(newPassword.length).toBeGreaterThanOrEqual(8);
+    await expect(resetToast).toContainText(messages.passwordReset(newPassword));
+
+    await api.login(target.email, newPassword);
+    expect((await api.loginResponse(target.email, target.password)).status()).toBe(401);
+  });
+
+  test('[ADM-5][ERR-3] the role toggle converts to Demo and back, for real', async ({ page, api, makeUser }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const target = await makeUser();
+    const row = await openAdmin(page, admin, target);
+
+    await rowButton(row, 'Convert to Demo').click();
+    await expect(dialog(page)).toContainText(messages.confirmUpdateRole(target.username));
+    await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(successToast(page, messages.roleUpdated)).toBeVisible();
+    await expect(rowButton(row, 'Convert to Normal User')).toBeVisible();
+    await expect(rowButton(row, 'Convert to Demo')).toHaveCount(0);
+    expect((await api.userById(target.id)).roleTypeId).toBe(RoleType.Demo);
+
+    await rowButton(row, 'Convert to Normal User').click();
+    await expect(dialog(page)).toContainText(messages.confirmUpdateRole(target.username));
+    await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(rowButton(row, 'Convert to Demo')).toBeVisible();
+    expect((await api.userById(target.id)).roleTypeId).toBe(RoleType.User);
+  });
+
+  test("[ADM-6] Delete, Password and the role toggle are disabled on the admin's own row, and the server refuses", async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const other = await makeUser();
+    const own = await openAdmin(page, admin, admin);
+    for (const name of ['Delete', 'Password', 'Convert to Demo']) {
+      await expect(rowButton(own, name), `own ${name}`).toBeDisabled();
+    }
+    const otherRow = userRow(page, other);
+    for (const name of ['Delete', 'Password', 'Convert to Demo']) {
+      await expect(rowButton(otherRow, name), `other ${name}`).toBeEnabled();
+    }
+
+    const refusals = [
+      await api.delete(`/user/delete/${admin.id}`, admin.token),
+      await api.put(`/user/role/${admin.id}/${RoleType.Demo}`, {}, admin.token),
+      await api.put('/user/update/password', { userId: admin.id }, admin.token),
+    ];
+    for (const response of refusals) expect(response.status(), response.url()).toBe(403);
+    const after: User = await api.userById(admin.id);
+    expect(after).toMatchObject({ roleTypeId: RoleType.Admin, activated: true });
+    await api.login(admin.email, admin.password);
+  });
+
+  test('[ADM-7][ERR-3] the Update button calls GET /admin/update and toasts Services updated', async ({
+    page,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    await openWithToken(page, admin.token, '/admin');
+    await expect(userRow(page, admin)).toBeVisible();
+    const request = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/admin/update');
+    const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/update');
+    await page.getByRole('button', { name: 'Update', exact: true }).click();
+    expect((await request).method()).toBe('GET');
+    expect((await response).status()).toBe(200);
+    await expect(successToast(page, messages.servicesUpdated)).toBeVisible({ timeout: 30_000 });
+  });
+
+  test('[ADM-8] an administrator adds a user through POST /user/signup', async ({
+    page,
+    api,
+    makeUser,
+    cleanupUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    await openWithToken(page, admin.token, '/admin');
+    await expect(userRow(page, admin)).toBeVisible();
+    const body = newSignupBody();
+    await page.getByRole('button', { name: /^Add( User)?$/ }).first().click();
+    await fillRegisterForm(page, body);
+    const request = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/user/signup'));
+    const response = page.waitForResponse((r) => r.url().endsWith('/api/user/signup'));
+    await page.getByRole('button', { name: /^(Add|Add User|Save|Create|Register)$/ }).last().click();
+    expect((await request).postDataJSON()).toMatchObject({ username: body.username, email: body.email });
+    const answer = await response;
+    expect(answer.status()).toBe(201);
+    const created = (await answer.json()) as User;
+    cleanupUser(created.id);
+    await expect(userRow(page, body)).toBeVisible();
+    await api.login(body.email, body.password);
+  });
+});

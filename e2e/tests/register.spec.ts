@@ -1,0 +1,143 @@
+import { errorCodes, messages, type ErrorEnvelope, type SignupBody } from '@reskin/contract';
+import { test, expect, newSignupBody, cardTitle, errorToast, successToast, toast, createUser } from '../fixtures/test';
+import { fillRegisterForm, registerButton } from '../fixtures/forms';
+
+test.describe('register', () => {
+  test('[REG-1] card Register with its fields, placeholders, phone mask and the data-protection links', async ({
+    page,
+  }) => {
+    await page.goto('/register');
+    await expect(cardTitle(page, 'Register')).toBeVisible();
+    for (const field of ['username', 'firstName', 'lastName', 'email', 'password', 'phone']) {
+      await expect(page.locator(`#${field}`), field).toBeVisible();
+      await expect(page.locator(`#${field}`), field).toHaveAttribute('name', field);
+    }
+    await expect(page.locator('#firstName')).toHaveAttribute('placeholder', 'Name');
+    await expect(page.locator('#lastName')).toHaveAttribute('placeholder', 'Surname');
+    await expect(page.locator('#password')).toHaveAttribute('type', 'password');
+    await expect(page.locator('#dataProtection')).toHaveAttribute('type', 'checkbox');
+    await expect(page.locator('#dataProtection')).not.toBeChecked();
+    for (const name of ['Terms of Use', 'User Agreement', 'Privacy Policy']) {
+      await expect(page.getByRole('link', { name })).toBeVisible();
+    }
+
+    // The phone mask (000) 000-0000: digits fill the mask, anything else is dropped.
+    const phone = page.locator('#phone');
+    await phone.click();
+    await phone.pressSequentially('55a5-12x34567');
+    await expect(phone).toHaveValue('(555) 123-4567');
+    await phone.pressSequentially('89');
+    await expect(phone).toHaveValue('(555) 123-4567');
+  });
+
+  test('[REG-2] Register stays disabled until the whole form is valid', async ({ page }) => {
+    const body = newSignupBody();
+    await page.goto('/register');
+    const button = registerButton(page);
+    await expect(button).toBeDisabled();
+    await fillRegisterForm(page, body);
+    await expect(button).toBeEnabled();
+
+    // Each single invalid field disables it again.
+    await page.locator('#dataProtection').uncheck();
+    await expect(button).toBeDisabled();
+    await page.locator('#dataProtection').check();
+    await expect(button).toBeEnabled();
+
+    await page.locator('#password').fill('short');
+    await expect(button).toBeDisabled();
+    await page.locator('#password').fill(body.password);
+    await expect(button).toBeEnabled();
+
+    await page.locator('#email').fill('not-an-email');
+    await expect(button).toBeDisabled();
+    await page.locator('#email').fill(body.email);
+    await expect(button).toBeEnabled();
+
+    await page.locator('#username').fill('ab');
+    await expect(button).toBeDisabled();
+    await page.locator('#username').fill(body.username);
+    await expect(button).toBeEnabled();
+
+    await page.locator('#phone').fill('');
+    await page.locator('#phone').pressSequentially('555123');
+    await expect(button).toBeDisabled();
+  });
+
+  test('[REG-3][ERR-3] success toasts, goes to /login, and sends dataProtectionRegulationVersion 1 without the checkbox', async ({
+    page,
+    api,
+    cleanupUser,
+  }) => {
+    const body = newSignupBody();
+    await page.goto('/register');
+    await fillRegisterForm(page, body);
+    const requestPromise = page.waitForRequest(
+      (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/user/signup',
+    );
+    const responsePromise = page.waitForResponse((response) => response.url().endsWith('/api/user/signup'));
+    await registerButton(page).click();
+    const request = await requestPromise;
+    const response = await responsePromise;
+    if (response.ok()) cleanupUser(((await response.json()) as { id: number }).id);
+
+    const sent = request.postDataJSON() as Record<string, unknown>;
+    expect(sent.dataProtectionRegulationVersion).toBe(1);
+    expect(sent).not.toHaveProperty('dataProtection');
+    expect(sent).toMatchObject({
+      username: body.username,
+      email: body.email,
+      password: body.password,
+      firstName: body.firstName,
+      lastName: body.lastName,
+      phone: body.phone,
+    });
+
+    await expect(successToast(page, messages.registered)).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(response.status()).toBe(201);
+    // The account really exists: it can log in.
+    await api.login(body.email, body.password);
+  });
+
+  test('[REG-4][ERR-1][ERR-3] an email that exists: error toast titled with the code and detail, plus the danger toast', async ({
+    page,
+    api,
+    cleanupUser,
+  }) => {
+    const existing = await createUser(api);
+    cleanupUser(existing.id);
+    const body: SignupBody = newSignupBody({ email: existing.email });
+    await page.goto('/register');
+    await fillRegisterForm(page, body);
+    const responsePromise = page.waitForResponse((response) => response.url().endsWith('/api/user/signup'));
+    await registerButton(page).click();
+    const response = await responsePromise;
+    expect(response.status()).toBe(409);
+    const envelope = (await response.json()) as ErrorEnvelope;
+    expect(envelope.error.code).toBe(errorCodes.emailExists);
+    const detail = envelope.error.details?.[0];
+    expect(detail, 'the 409 carries a detail').toBeTruthy();
+
+    // ERR-1 with details: title error.code, body the first detail's message.
+    const detailToast = errorToast(page, envelope.error.code ?? '');
+    await expect(detailToast).toBeVisible();
+    await expect(detailToast).toContainText(detail?.message ?? '');
+    // REG-4: any failure also shows the danger toast.
+    await expect(errorToast(page, messages.registerFailed)).toBeVisible();
+    await expect(toast(page, messages.registered)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/register$/);
+  });
+
+  test('[REG-4] a username that exists also shows the danger toast', async ({ page, api, cleanupUser }) => {
+    const existing = await createUser(api);
+    cleanupUser(existing.id);
+    await page.goto('/register');
+    await fillRegisterForm(page, newSignupBody({ username: existing.username }));
+    const responsePromise = page.waitForResponse((response) => response.url().endsWith('/api/user/signup'));
+    await registerButton(page).click();
+    expect((await responsePromise).status()).toBe(409);
+    await expect(errorToast(page, messages.registerFailed)).toBeVisible();
+    await expect(page).toHaveURL(/\/register$/);
+  });
+});

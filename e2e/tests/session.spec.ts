@@ -1,0 +1,158 @@
+import { RoleType, storageKeys, xsrf } from '@reskin/contract';
+import {
+  test,
+  expect,
+  decodeTokenPayload,
+  loginViaUi,
+  nav,
+  navLink,
+  openWithToken,
+  storedToken,
+} from '../fixtures/test';
+
+test.describe('session', () => {
+  test('[SES-1] the token is kept under local storage key token and holds a user object and exp', async ({
+    page,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    await loginViaUi(page, user.email, user.password);
+    const token = await storedToken(page);
+    expect(token, `localStorage['${storageKeys.token}']`).toBeTruthy();
+    const payload = decodeTokenPayload(token ?? '');
+    expect(payload.user).toMatchObject({ id: user.id, username: user.username, email: user.email, roleTypeId: 100 });
+    expect(typeof payload.exp).toBe('number');
+    const nowSeconds = Date.now() / 1000;
+    expect(payload.exp as number).toBeGreaterThan(nowSeconds);
+  });
+
+  test('[SES-2] at start-up a saved token and a successful GET /user/me log the user in', async ({
+    page,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    await loginViaUi(page, user.email, user.password);
+    const me = page.waitForResponse(
+      (response) => response.request().method() === 'GET' && response.url().endsWith('/api/user/me'),
+    );
+    await page.reload();
+    expect((await me).status()).toBe(200);
+    await expect(navLink(page, 'Logout')).toBeVisible();
+    await expect(nav(page).locator('a[href="/account"]')).toContainText(user.username);
+
+    // A fresh tab of the same browser starts logged in too.
+    const second = await page.context().newPage();
+    await second.goto('/account');
+    await expect(second).toHaveURL(/\/account$/);
+    await expect(second.locator('#username')).toHaveValue(user.username);
+    await second.close();
+  });
+
+  test('[SES-2] a saved token the server refuses does not log anyone in', async ({ page }) => {
+    await openWithToken(page, 'not.a.valid-token', '/');
+    await expect(navLink(page, 'Login')).toBeVisible();
+    await expect(navLink(page, 'Logout')).toHaveCount(0);
+  });
+
+  test('[SES-3] logout removes the token, clears the admin flag and the current user, and goes to root', async ({
+    page,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    await openWithToken(page, admin.token, '/admin');
+    await expect(navLink(page, 'Admin')).toBeVisible();
+    await expect(nav(page).locator('a[href="/account"]')).toContainText(admin.username);
+    await navLink(page, 'Logout').click();
+    await expect(page).toHaveURL(/\/$/);
+    expect(await storedToken(page)).toBeNull();
+    for (const name of ['Admin', 'Games', 'User Games', 'My Games', 'Logout']) {
+      await expect(navLink(page, name), name).toHaveCount(0);
+    }
+    await expect(nav(page).locator('a[href="/account"]')).toHaveCount(0);
+    await expect(nav(page)).not.toContainText(admin.username);
+    // Admin pages are closed again.
+    await page.goto('/admin');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('[SES-4] a 401 from the server logs out and goes to login', async ({ page, api, makeUser }) => {
+    const user = await makeUser();
+    await loginViaUi(page, user.email, user.password);
+    await nav(page).locator('a[href="/account"]').click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.locator('#username')).toHaveValue(user.username);
+
+    // The user disappears on the server; the next call the page makes answers 401.
+    await api.deleteUser(user.id);
+    const refused = page.waitForResponse((response) => response.url().includes('/api/') && response.status() === 401);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await refused;
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(navLink(page, 'Login')).toBeVisible();
+    await expect(navLink(page, 'Logout')).toHaveCount(0);
+    expect(await storedToken(page)).toBeNull();
+  });
+
+  test('[SES-5] requests carry Authorization Bearer, Accept and Content-Type application/json', async ({
+    page,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    const meRequest = page.waitForRequest(
+      (request) => request.method() === 'GET' && request.url().endsWith('/api/user/me'),
+    );
+    await openWithToken(page, user.token, '/account');
+    const getHeaders = await (await meRequest).allHeaders();
+    expect(getHeaders['authorization']).toBe(`Bearer ${user.token}`);
+    expect(getHeaders['accept']).toBe('application/json');
+    expect(getHeaders['content-type']).toContain('application/json');
+
+    await expect(page.locator('#username')).toHaveValue(user.username);
+    const putRequest = page.waitForRequest(
+      (request) => request.method() === 'PUT' && request.url().endsWith('/api/user/update'),
+    );
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const putHeaders = await (await putRequest).allHeaders();
+    expect(putHeaders['authorization']).toBe(`Bearer ${user.token}`);
+    expect(putHeaders['accept']).toBe('application/json');
+    expect(putHeaders['content-type']).toContain('application/json');
+  });
+
+  test('[SES-5] without a stored token no Authorization header is sent', async ({ page }) => {
+    const loginRequest = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/api/user/login'),
+    );
+    await page.goto('/login');
+    await page.locator('#email').fill('nobody-here@example.com');
+    await page.locator('#password').fill('whatever123');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    const headers = await (await loginRequest).allHeaders();
+    expect(headers['authorization']).toBeUndefined();
+    expect(headers['accept']).toBe('application/json');
+    expect(headers['content-type']).toContain('application/json');
+  });
+
+  test('[SES-6] non-GET requests carry X-XSRF-TOKEN equal to the XSRF-TOKEN cookie', async ({
+    page,
+    context,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    await openWithToken(page, user.token, '/account');
+    await expect(page.locator('#username')).toHaveValue(user.username);
+    const cookie = (await context.cookies()).find((c) => c.name === xsrf.cookie);
+    expect(cookie, 'the server set the XSRF-TOKEN cookie').toBeTruthy();
+
+    const putRequest = page.waitForRequest(
+      (request) => request.method() === 'PUT' && request.url().endsWith('/api/user/update'),
+    );
+    const putResponse = page.waitForResponse(
+      (response) => response.request().method() === 'PUT' && response.url().endsWith('/api/user/update'),
+    );
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const headers = await (await putRequest).allHeaders();
+    expect(headers[xsrf.header.toLowerCase()]).toBe(cookie?.value);
+    // The server accepted it (a missing or wrong header would be a 403).
+    expect((await putResponse).status()).toBe(200);
+  });
+});

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** One entry of error.details: which field, which rule, and the spec's message. */
+export const errorDetailSchema = z.object({
+  path: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+
+/** The one error envelope of every failed API response (DESIGN.md "API conventions"). */
+export const errorEnvelopeSchema = z.object({
+  error: z.object({
+    statusCode: z.number().int(),
+    name: z.string(),
+    message: z.string(),
+    code: z.string().optional(),
+    details: z.array(errorDetailSchema).optional(),
+  }),
+});
+
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** Error codes the server puts in error.code. */
+export const errorCodes = {
+  validationFailed: 'VALIDATION_FAILED',
+  invalidFilter: 'INVALID_FILTER',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  notFound: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  xsrf: 'XSRF_TOKEN_MISMATCH',
+  rateLimited: 'RATE_LIMITED',
+  ownRow: 'OWN_ACCOUNT',
+  accountDisabled: 'ACCOUNT_DISABLED',
+  invalidCredentials: 'INVALID_CREDENTIALS',
+  emailExists: 'EMAIL_EXISTS',
+  usernameExists: 'USERNAME_EXISTS',
+} as const;
+
+/** A 204 or "ok" answer for calls the spec says return nothing useful. */
+export const okSchema = z.object({ ok: z.literal(true) });

@@ -1,0 +1,6 @@
+export * from './roles';
+export * from './limits';
+export * from './messages';
+export * from './errors';
+export * from './search';
+export * from './users';

@@ -1,0 +1,47 @@
+/** Business constants and limits of SPEC §9 (and DESIGN.md where the spec is silent). */
+export const limits = {
+  username: { min: 3, max: 30 },
+  email: { min: 3, max: 100 },
+  password: { min: 8, /** server cap so no request hashes megabytes */ max: 200 },
+  personName: { min: 3, /** not enforced by the spec's form; a sane server cap */ max: 100 },
+  phoneDigits: 10,
+  dataProtectionRegulationVersion: 1,
+  game: { minWidth: 300, minHeight: 400, maxWidth: 10000, maxHeight: 10000, nameMax: 250, descriptionMax: 2000 },
+  versionsPerUserGame: 6,
+  versionName: { min: 2, max: 250 },
+  versionDescription: { min: 2, max: 500 },
+  versionMultiUploadFiles: 50,
+  adminUploadFiles: 1000,
+  /** Default per-file upload limit; the server reads MAX_FILE_SIZE_MB. */
+  defaultMaxFileSizeMb: 50,
+  typeaheadDebounceMs: 500,
+  searchPageSize: 10,
+  /** LoopBack-style filter: default and maximum `limit`. */
+  filterLimitDefault: 100,
+  filterLimitMax: 100,
+  regenerationReloadMs: 2000,
+  dropResetAfterSuccessMs: 5000,
+  dropResetAfterErrorMs: 7000,
+  playFrameExtraPx: 50,
+  placeholderImage: { width: 360, height: 240 },
+  cookieSizeWarningBytes: 4096,
+  resizeThrottleMs: 50,
+  sessionTokenHours: 12,
+  playTokenHours: 2,
+} as const;
+
+/** Toast settings of SPEC §9. */
+export const toastSettings = {
+  displayMs: 5000,
+  extendedAfterHoverMs: 1000,
+  animationMs: 300,
+  position: 'top-right',
+  newestOnTop: true,
+  tapToDismiss: true,
+  progressBar: false,
+  closeButton: false,
+} as const;
+
+export const storageKeys = { token: 'token' } as const;
+
+export const xsrf = { cookie: 'XSRF-TOKEN', header: 'X-XSRF-TOKEN' } as const;

@@ -1,0 +1,82 @@
+/** Validation messages of SPEC §5, verbatim (including the quirks the spec keeps). */
+export const validationMessages = {
+  usernamePattern: 'Username contains only Letters, Numbers, Underscore, Hyphen, Period.',
+  usernameLength: 'Username must be 3-30 characters.',
+  firstName: 'Name must be 3-30 characters.',
+  lastName: 'Lastname must be 3-30 characters.',
+  email: 'Please enter a valid email address.',
+  loginEmail: 'Email must be 3-100 characters.',
+  password: 'Your password should be at least 8 character long.',
+  loginPassword: 'Password is required.',
+  phone: 'Please enter a valid phone number.',
+  dataProtection: 'You have to accept the Data Protection Regulation.',
+  versionName: 'Name must be 2-250 characters of letters, numbers, underscore, hyphen or space.',
+  versionDescription: 'Description must be 2-500 characters of letters, numbers, underscore, hyphen or space.',
+  imageSize: (original: { width: number; height: number }, loaded: { width: number; height: number }) =>
+    `Original Size ${original.width} x ${original.height} Loaded Size ${loaded.width} x ${loaded.height}`,
+  multipleSameName: 'Multiple files found with same name!',
+  noMatchingFile: 'No matching file is found',
+  fileReadError: 'Error Occurred On File Read',
+  imageReadError: 'Error Occurred On Image Read',
+  notAudio: 'File is not audio',
+  multipleFilesNotAllowed: 'Multiple Files are not allowed!',
+  fileNotFound: 'File is not found!',
+} as const;
+
+/** Product messages of SPEC §8, verbatim. */
+export const messages = {
+  loginFailed: 'invalid email or password!',
+  registered: 'you successfully registered!',
+  registerFailed: 'email already exists',
+  accountSaved: 'account settings saved!',
+  accountDisabled: 'Your account is disabled',
+  confirmDeleteUser: (username: string) => `Are you sure you want to delete ${username}?`,
+  confirmResetPassword: (username: string) => `Are you sure you want to reset password of ${username}?`,
+  confirmUpdateRole: (username: string) => `Are you sure you want to update role of ${username}?`,
+  userDeleted: 'user deleted successfully.',
+  passwordReset: (password: string) => `User password is reset to ${password}`,
+  roleUpdated: 'user role updated successfully.',
+  servicesUpdated: 'Services updated',
+  gameAdded: 'Game added successfully.',
+  itemEdited: 'item edited successfully.',
+  itemDeleted: 'item deleted successfully.',
+  itemEditingCancelled: 'item editing cancelled.',
+  gameEditingCancelled: 'Game editing cancelled.',
+  gameFilesGenerating: 'Game files are generating...',
+  splashUpdated: 'Splash updated successfully.',
+  fileDeleted: 'File deleted successfully.',
+  itemActivity: 'item activity successfully.',
+  confirmDeleteItem: 'Are you sure you want to permanently delete this item?',
+  confirmDeleteFile: 'Are you sure you want to permanently delete this file?',
+  versionSaved: 'You successfully created version!',
+  versionSaveFailed: 'There was an error.',
+  uploadFailed: 'Error is occurred while uploading the item.',
+  uploaded: 'Item uploaded successfully.',
+  informed: 'You successfully informed',
+  activityChanged: 'Activity is changed successfully.',
+  lockChanged: 'Lock is changed successfully.',
+  versionDeleted: 'Game version is deleted',
+  confirmDeleteNamed: (name: string) => `Are you sure you want to delete ${name}?`,
+  typeaheadFailed: 'Sorry, suggestions could not be loaded.',
+  typeaheadNone: 'No results available',
+  typeaheadCount: (n: number) => `${n} results available`,
+  popupBlocked: 'Please disable your Pop-up blocker and try again.',
+} as const;
+
+/** Empty-state texts of SPEC §2, verbatim. */
+export const emptyTexts = {
+  users: 'There are no registered users.',
+  userGames: 'There are no user game in the DB. Assign a game to user below.',
+  games: 'There are no game in the DB. Add a new game below.',
+  gameFiles: 'There are no game files in the DB. Add a new game files from top.',
+  myGames: 'There is no game.',
+  helperFiles: 'There are no Additional file.',
+  audioFiles: 'There are no game files. Please contact the admin.',
+  versions: 'There are no user game version in the DB.',
+  versionFiles: 'There are no game files in the DB. Add a new game files from top.',
+} as const;
+
+export const landing = {
+  heading: (product: string) => `Welcome to ${product}`,
+  subheading: 'We are team of game developers making beautiful games',
+} as const;

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { limits } from './limits';
+import { validationMessages as m } from './messages';
+import { roleTypeIds } from './roles';
+
+/** Letters, digits, underscore, hyphen and whitespace (SPEC §5; the message also names a period, the rule does not). */
+export const usernamePattern = /^[A-Za-z0-9_\-\s]+$/;
+/** A plain, practical email check: something@something.tld, no spaces. */
+export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Phone numbers travel and are stored as their 10 digits; the mask (000) 000-0000 is presentation. */
+export const phonePattern = /^\d{10}$/;
+
+export const usernameSchema = z
+  .string({ error: m.usernameLength })
+  .trim()
+  .min(limits.username.min, { error: m.usernameLength })
+  .max(limits.username.max, { error: m.usernameLength })
+  .regex(usernamePattern, { error: m.usernamePattern });
+
+export const emailSchema = z
+  .string({ error: m.email })
+  .trim()
+  .min(limits.email.min, { error: m.email })
+  .max(limits.email.max, { error: m.email })
+  .regex(emailPattern, { error: m.email });
+
+export const passwordSchema = z
+  .string({ error: m.password })
+  .min(limits.password.min, { error: m.password })
+  .max(limits.password.max, { error: m.password });
+
+export const firstNameSchema = z
+  .string({ error: m.firstName })
+  .trim()
+  .min(limits.personName.min, { error: m.firstName })
+  .max(limits.personName.max, { error: m.firstName });
+
+export const lastNameSchema = z
+  .string({ error: m.lastName })
+  .trim()
+  .min(limits.personName.min, { error: m.lastName })
+  .max(limits.personName.max, { error: m.lastName });
+
+export const phoneSchema = z.string({ error: m.phone }).regex(phonePattern, { error: m.phone });
+
+export const roleTypeIdSchema = z.union(roleTypeIds.map((id) => z.literal(id)));
+
+/** POST /user/login */
+export const loginBodySchema = z.object({
+  email: z
+    .string({ error: m.loginEmail })
+    .trim()
+    .min(limits.email.min, { error: m.loginEmail })
+    .max(limits.email.max, { error: m.loginEmail }),
+  password: z
+    .string({ error: m.loginPassword })
+    .min(1, { error: m.loginPassword })
+    .max(limits.password.max, { error: m.password }),
+});
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const tokenResponseSchema = z.object({ token: z.string() });
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** POST /user/signup: the registration data (the checkbox field is removed before sending). */
+export const signupBodySchema = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  firstName: firstNameSchema,
+  lastName: lastNameSchema,
+  phone: phoneSchema,
+  dataProtectionRegulationVersion: z.literal(limits.dataProtectionRegulationVersion, {
+    error: m.dataProtection,
+  }),
+});
+export type SignupBody = z.infer<typeof signupBodySchema>;
+
+/** The register form: the signup body plus the data-protection checkbox, minus the version. */
+export const registerFormSchema = signupBodySchema.omit({ dataProtectionRegulationVersion: true }).extend({
+  dataProtection: z.literal(true, { error: m.dataProtection }),
+});
+export type RegisterForm = z.infer<typeof registerFormSchema>;
+
+/** PUT /user/update: the account form (username and email; role is read-only). Answers a new token. */
+export const updateUserBodySchema = z.object({
+  username: usernameSchema,
+  email: emailSchema,
+});
+export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
+
+/**
+ * PUT /user/update/password. An admin resets another user's password with { userId } and gets the
+ * generated password back once; anyone changes their own with { oldPassword, newPassword }.
+ */
+export const adminPasswordResetBodySchema = z.object({ userId: z.number().int().positive() }).strict();
+export const ownPasswordChangeBodySchema = z
+  .object({ oldPassword: z.string().min(1).max(limits.password.max), newPassword: passwordSchema })
+  .strict();
+export const updatePasswordBodySchema = z.union([adminPasswordResetBodySchema, ownPasswordChangeBodySchema]);
+export type UpdatePasswordBody = z.infer<typeof updatePasswordBodySchema>;
+export const passwordResetResponseSchema = z.object({ password: z.string().nullable() });
+
+/** A user as the API shows it. Password hashes never leave the server. */
+export const userSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  phone: z.string(),
+  roleTypeId: z.number().int(),
+  activated: z.boolean(),
+  emailVerified: z.boolean(),
+  dataProtectionRegulationVersion: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** POST /user/list answers users, possibly reduced to the requested `fields`. */
+export const userListResponseSchema = z.array(userSchema.partial());
+
+/** Columns of a user that a search query may name (where, fields, order). */
+export const userSearchColumns = [
+  'id',
+  'username',
+  'email',
+  'firstName',
+  'lastName',
+  'phone',
+  'roleTypeId',
+  'activated',
+  'emailVerified',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/** The user object inside the session token. */
+export const tokenUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  roleTypeId: z.number().int(),
+});
+export type TokenUser = z.infer<typeof tokenUserSchema>;
+
+/** GET /admin/update: what the services update did. */
+export const servicesUpdateResponseSchema = z.object({
+  regeneratedGameIds: z.array(z.number().int()),
+  removedStoredFiles: z.number().int(),
+});
+
+/** GET /config: what the web app needs to know about this server. */
+export const publicConfigSchema = z.object({
+  productName: z.string(),
+  playOrigin: z.string(),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+export const idParamSchema = z.object({ id: z.coerce.number().int().positive() });
+export const roleParamsSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  roleId: z.coerce.number().pipe(roleTypeIdSchema),
+});
