@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorCodes, publicConfigSchema } from '@reskin/contract';
+import type { Config } from './config';
+import { createDatabase, migrateToLatest, type Db } from './db/database';
+import { demoAccountsPresent, ensureAdmin, seedDemo } from './db/seed';
+import { AppError } from './lib/errors';
+import { SessionTokens } from './lib/tokens';
+import { adminRoutes } from './modules/admin/admin.routes';
+import { UsersRepository } from './modules/users/users.repository';
+import { usersRoutes } from './modules/users/users.routes';
+import { UsersService } from './modules/users/users.service';
+import { authPlugin } from './plugins/auth';
+import { errorEnvelopePlugin } from './plugins/error-envelope';
+import { xsrfPlugin } from './plugins/xsrf';
+
+export interface App {
+  app: FastifyInstance;
+  database: Db;
+}
+
+/**
+ * Builds the whole server without listening: opens the database, runs the migrations, seeds what the
+ * configuration asks for, and registers plugins and routes. Tests and server.ts both use it.
+ */
+export async function buildApp(config: Config): Promise<App> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // Bodies are small JSON documents; uploads (later) stream through multipart with their own limits.
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // The web client sends Content-Type: application/json on every request (SPEC §7), also on DELETE without
+  // a body; an empty JSON body is read as "no body" instead of a 400.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AppError(400, 'BadRequestError', 'The request body is not valid JSON.', 'INVALID_JSON'), undefined);
+    }
+  });
+
+  const database = createDatabase(config);
+  app.addHook('onClose', async () => database.db.destroy());
+  await migrateToLatest(database);
+  if (config.seedDemo) await seedDemo(database.db, app.log);
+  if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
+  if (config.nodeEnv === 'production' && (await demoAccountsPresent(database.db))) {
+    app.log.warn('NODE_ENV=production and the demo accounts exist: delete them or set SEED_DEMO=false on a fresh database.');
+  }
+
+  const users = new UsersService(new UsersRepository(database.db), new SessionTokens(config.jwtSecret), database.dialect);
+
+  await app.register(errorEnvelopePlugin);
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'TooManyRequestsError', `Too many requests; try again in ${context.after}.`, errorCodes.rateLimited),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Reskin Studio API', version: '0.1.0', description: 'Every call of SPEC §7, under /api.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      await api.register(xsrfPlugin);
+      await api.register(authPlugin, { authenticate: (token: string) => users.authenticate(token) });
+      api.withTypeProvider<ZodTypeProvider>().get(
+        '/config',
+        { schema: { tags: ['config'], summary: 'What the web app needs to know', response: { 200: publicConfigSchema } } },
+        async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
+      );
+      await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
+      await api.register(adminRoutes);
+    },
+    { prefix: '/api' },
+  );
+
+  await registerWebApp(app, config.webDistDir);
+  return { app, database };
+}
+
+/** Serves the built web app at `/`; any other non-API path answers index.html so client routes work on reload. */
+async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  const built = existsSync(join(distDir, 'index.html'));
+  if (built) await app.register(fastifyStatic, { root: distDir, wildcard: false });
+  app.get('/*', async (request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api') {
+      throw new AppError(404, 'NotFoundError', `Route GET ${request.url.split('?')[0]} not found.`, errorCodes.notFound);
+    }
+    if (!built) {
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    }
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,122 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables of SPEC §3. Columns are camelCase like the API fields. Flags are stored as 0/1 integers on
+ * both databases (SQLite has no boolean type; one representation keeps the search query and the
+ * repositories dialect-free). Timestamps are ISO strings on SQLite and timestamptz on PostgreSQL.
+ */
+export type Flag = 0 | 1;
+export type Timestamp = string | Date;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  roleTypeId: number;
+  activated: Flag;
+  emailVerified: Flag;
+  dataProtectionRegulationVersion: number;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface GamesTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  width: number;
+  height: number;
+  gameStatusTypeId: number;
+  /** Why the last generation failed (status 4). */
+  statusReason: string | null;
+  isActive: Flag;
+  imagePath: string;
+  rootPath: string;
+  /** When the files last changed, and when they were last generated: GET /admin/update compares them. */
+  filesChangedAt: Timestamp | null;
+  generatedAt: Timestamp | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface GameFilesTable {
+  id: Generated<number>;
+  gameId: number;
+  /** Stable public id of the file within its game; kept when the admin replaces the content. */
+  fileId: number;
+  path: string;
+  isStartFile: Flag;
+  isSplash: Flag;
+  width: number | null;
+  height: number | null;
+  size: number;
+  contentType: string;
+  storageKey: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface HelperFilesTable {
+  id: Generated<number>;
+  gameId: number;
+  path: string;
+  size: number;
+  contentType: string;
+  storageKey: string;
+  createdAt: Timestamp;
+}
+
+export interface UserGamesTable {
+  id: Generated<number>;
+  userId: number;
+  gameId: number;
+  userGameTypeId: number;
+  jobPrice: number;
+  isActive: Flag;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface GameVersionsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  gameId: number;
+  userGamesId: number;
+  userId: number;
+  isLocked: Flag;
+  isActive: Flag;
+  gameVersionStatusId: number;
+  finishedAt: Timestamp | null;
+  rootPath: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface VersionFilesTable {
+  id: Generated<number>;
+  gameVersionId: number;
+  fileId: number;
+  path: string;
+  width: number | null;
+  height: number | null;
+  size: number;
+  contentType: string;
+  storageKey: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  games: GamesTable;
+  gameFiles: GameFilesTable;
+  helperFiles: HelperFilesTable;
+  userGames: UserGamesTable;
+  gameVersions: GameVersionsTable;
+  versionFiles: VersionFilesTable;
+}

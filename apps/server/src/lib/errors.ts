@@ -1,0 +1,34 @@
+import { errorCodes, type ErrorDetail } from '@reskin/contract';
+
+/**
+ * An error a service throws on purpose. The error-envelope plugin turns it into
+ * `{ error: { statusCode, name, message, code, details } }` (DESIGN.md "API conventions").
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly errorName: string,
+    message: string,
+    readonly code: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, code: string = errorCodes.validationFailed, details: ErrorDetail[] = []) =>
+  new AppError(400, 'BadRequestError', message, code, details);
+
+export const unprocessable = (message: string, details: ErrorDetail[] = []) =>
+  new AppError(422, 'UnprocessableEntityError', message, errorCodes.validationFailed, details);
+
+export const unauthorized = (message = 'Authorization is required.', code: string = errorCodes.unauthorized) =>
+  new AppError(401, 'UnauthorizedError', message, code);
+
+export const forbidden = (message = 'You are not allowed to do this.', code: string = errorCodes.forbidden) =>
+  new AppError(403, 'ForbiddenError', message, code);
+
+export const notFound = (what = 'Entity') => new AppError(404, 'NotFoundError', `${what} not found.`, errorCodes.notFound);
+
+export const conflict = (message: string, code: string, details: ErrorDetail[] = []) =>
+  new AppError(409, 'ConflictError', message, code, details);

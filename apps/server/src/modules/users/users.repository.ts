@@ -1,0 +1,134 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { User } from '@reskin/contract';
+import { nowIso, toIso } from '../../db/database';
+import type { Database, Flag, UsersTable } from '../../db/schema';
+import type { CompiledFilter, SearchableEntity } from '../../search/filter';
+
+/** Every column of a user except the password hash, which only `findCredentials` reads. */
+const userColumns = [
+  'id',
+  'username',
+  'email',
+  'firstName',
+  'lastName',
+  'phone',
+  'roleTypeId',
+  'activated',
+  'emailVerified',
+  'dataProtectionRegulationVersion',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/** The user columns a search query may name (POST /user/list). The password hash is not one of them. */
+export const searchableUser: SearchableEntity = {
+  table: 'users',
+  columns: {
+    id: 'number',
+    username: 'string',
+    email: 'string',
+    firstName: 'string',
+    lastName: 'string',
+    phone: 'string',
+    roleTypeId: 'number',
+    activated: 'boolean',
+    emailVerified: 'boolean',
+    createdAt: 'date',
+    updatedAt: 'date',
+  },
+};
+
+type UserRow = Omit<Selectable<UsersTable>, 'passwordHash'>;
+
+function toUser(row: UserRow): User {
+  return {
+    ...row,
+    activated: row.activated === 1,
+    emailVerified: row.emailVerified === 1,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
+}
+
+const flag = (on: boolean): Flag => (on ? 1 : 0);
+
+export interface NewUser {
+  username: string;
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  roleTypeId: number;
+  dataProtectionRegulationVersion: number;
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findById(id: number): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  /** The id, hash and state needed to check a login. Emails are stored lower-cased. */
+  async findCredentials(email: string) {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'passwordHash', 'activated'])
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  /** The ids of users (other than `exceptId`) that already hold this email or username. */
+  async findTaken(email: string, username: string, exceptId?: number) {
+    let query = this.db
+      .selectFrom('users')
+      .select(['id', 'email', 'username'])
+      .where((eb) => eb.or([eb('email', '=', email.toLowerCase()), eb('username', '=', username)]));
+    if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+    return query.execute();
+  }
+
+  async insert(user: NewUser): Promise<number> {
+    const now = nowIso();
+    const row = await this.db
+      .insertInto('users')
+      .values({ ...user, email: user.email.toLowerCase(), activated: 1, emailVerified: 0, createdAt: now, updatedAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(
+    id: number,
+    patch: Partial<{ username: string; email: string; passwordHash: string; roleTypeId: number; activated: boolean }>,
+  ): Promise<boolean> {
+    const { activated, email, ...rest } = patch;
+    const result = await this.db
+      .updateTable('users')
+      .set({
+        ...rest,
+        ...(email !== undefined ? { email: email.toLowerCase() } : {}),
+        ...(activated !== undefined ? { activated: flag(activated) } : {}),
+        updatedAt: nowIso(),
+      })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async list(filter: CompiledFilter): Promise<User[]> {
+    let query = this.db.selectFrom('users').select(userColumns);
+    if (filter.where) query = query.where(filter.where);
+    for (const term of filter.order) query = query.orderBy(term.column as (typeof userColumns)[number], term.direction);
+    const rows = await query.orderBy('id').limit(filter.limit).offset(filter.offset).execute();
+    return rows.map(toUser);
+  }
+
+}

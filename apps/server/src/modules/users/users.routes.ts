@@ -1,0 +1,146 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  idParamSchema,
+  loginBodySchema,
+  passwordResetResponseSchema,
+  roleParamsSchema,
+  searchFilterSchema,
+  signupBodySchema,
+  tokenResponseSchema,
+  updatePasswordBodySchema,
+  updateUserBodySchema,
+  userListResponseSchema,
+  userSchema,
+} from '@reskin/contract';
+import { currentUser } from '../../plugins/auth';
+import type { UsersService } from './users.service';
+
+export interface UsersRoutesOptions {
+  users: UsersService;
+  /** Login and signup requests per minute per IP. */
+  authRateLimitMax: number;
+}
+
+const noContent = { 204: z.null().describe('No content') };
+
+/** SPEC §7 "Users and session". Handlers only translate HTTP to service calls. */
+export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMax }: UsersRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const authRateLimit = { rateLimit: { max: authRateLimitMax, timeWindow: '1 minute' } };
+  const tags = ['users'];
+
+  r.post(
+    '/user/login',
+    {
+      config: authRateLimit,
+      schema: { tags, summary: 'Log in; answers a session token', body: loginBodySchema, response: { 200: tokenResponseSchema } },
+    },
+    async (request) => ({ token: await users.login(request.body.email, request.body.password) }),
+  );
+
+  r.get(
+    '/user/me',
+    { onRequest: app.requireUser, schema: { tags, summary: 'The current user', response: { 200: userSchema } } },
+    async (request) => currentUser(request),
+  );
+
+  r.post(
+    '/user/signup',
+    {
+      config: authRateLimit,
+      schema: {
+        tags,
+        summary: 'Register (also the admin add user)',
+        body: signupBodySchema,
+        response: { 201: userSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await users.signup(request.body)),
+  );
+
+  r.post(
+    '/user/list',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: 'Search users (LoopBack-style filter; whitelisted columns only)',
+        body: searchFilterSchema,
+        response: { 200: userListResponseSchema },
+      },
+    },
+    async (request) => users.list(request.body),
+  );
+
+  r.get(
+    '/user/detail/:id',
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: 'A user (admins, or the user themself)', params: idParamSchema, response: { 200: userSchema } },
+    },
+    async (request) => users.detail(currentUser(request), request.params.id),
+  );
+
+  r.delete(
+    '/user/delete/:id',
+    {
+      onRequest: app.requireAdmin,
+      schema: { tags, summary: 'Delete a user (not your own account)', params: idParamSchema, response: noContent },
+    },
+    async (request, reply) => {
+      await users.delete(currentUser(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.put(
+    '/user/role/:id/:roleId',
+    {
+      onRequest: app.requireAdmin,
+      schema: { tags, summary: 'Change a user\'s role (not your own)', params: roleParamsSchema, response: noContent },
+    },
+    async (request, reply) => {
+      await users.setRole(currentUser(request), request.params.id, request.params.roleId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.delete(
+    '/user/disable',
+    { onRequest: app.requireUser, schema: { tags, summary: 'Suspend your own account', response: noContent } },
+    async (request, reply) => {
+      await users.disableOwn(currentUser(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.put(
+    '/user/update',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: 'Change your username and email; answers a new token',
+        body: updateUserBodySchema,
+        response: { 200: tokenResponseSchema },
+      },
+    },
+    async (request) => ({ token: await users.updateOwn(currentUser(request), request.body) }),
+  );
+
+  r.put(
+    '/user/update/password',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: 'Admin reset of another user\'s password ({ userId }: answers the new password once), or a change of your own',
+        body: updatePasswordBodySchema,
+        response: { 200: passwordResetResponseSchema },
+      },
+    },
+    async (request) => ({ password: await users.updatePassword(currentUser(request), request.body) }),
+  );
+}

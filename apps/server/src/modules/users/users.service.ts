@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import {
+  RoleType,
+  errorCodes,
+  messages,
+  type ErrorDetail,
+  type RoleTypeId,
+  type SearchFilter,
+  type SignupBody,
+  type TokenUser,
+  type UpdatePasswordBody,
+  type UpdateUserBody,
+  type User,
+} from '@reskin/contract';
+import { isUniqueViolation, type Dialect } from '../../db/database';
+import { conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import type { SessionTokens } from '../../lib/tokens';
+import { compileFilter, pickFields } from '../../search/filter';
+import { searchableUser, type UsersRepository } from './users.repository';
+import { canEditOwnAccount, canManageUser, canSeeUser } from './users.policy';
+
+/** argon2id with the library's defaults (memory-hard; about 50 ms here). */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+/** A readable random password for an admin reset: 12 characters of letters and digits. */
+function generatePassword(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
+  return Array.from(randomBytes(12), (byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+/** Sessions and user administration (SPEC §7 "Users and session"). */
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly tokens: SessionTokens,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Checks credentials and answers a session token. A disabled account cannot log in. */
+  async login(email: string, password: string): Promise<string> {
+    const credentials = await this.users.findCredentials(email.trim());
+    const valid = credentials ? await verify(credentials.passwordHash, password).catch(() => false) : false;
+    if (!credentials || !valid) throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+    if (credentials.activated !== 1) throw unauthorized('This account is disabled.', errorCodes.accountDisabled);
+    const user = await this.users.findById(credentials.id);
+    if (!user) throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+    return this.tokens.sign(user);
+  }
+
+  /** The user behind a session token, re-read so that deleted, disabled or re-roled users lose access at once. */
+  async authenticate(token: string): Promise<User | undefined> {
+    const claims = await this.tokens.verify(token);
+    if (!claims) return undefined;
+    const user = await this.users.findById(claims.id);
+    return user && user.activated ? user : undefined;
+  }
+
+  /** Registers a user (also the admin's "add user"). New users are regular users. */
+  async signup(body: SignupBody): Promise<User> {
+    await this.assertFree(body.email, body.username);
+    const passwordHash = await hashPassword(body.password);
+    try {
+      const id = await this.users.insert({
+        username: body.username,
+        email: body.email,
+        passwordHash,
+        firstName: body.firstName,
+        lastName: body.lastName,
+        phone: body.phone,
+        roleTypeId: RoleType.User,
+        dataProtectionRegulationVersion: body.dataProtectionRegulationVersion,
+      });
+      return await this.mustFind(id);
+    } catch (error) {
+      // A concurrent signup took the email or username between the check and the insert.
+      if (isUniqueViolation(error)) await this.assertFree(body.email, body.username);
+      throw error;
+    }
+  }
+
+  async list(filter: SearchFilter): Promise<Partial<User>[]> {
+    const compiled = compileFilter(filter, searchableUser, this.dialect);
+    const users = await this.users.list(compiled);
+    return users.map((user) => pickFields(user, compiled.fields));
+  }
+
+  async detail(actor: TokenUser, id: number): Promise<User> {
+    if (!canSeeUser(actor, id)) throw forbidden();
+    return this.mustFind(id);
+  }
+
+  async delete(actor: TokenUser, id: number): Promise<void> {
+    this.assertCanManage(actor, id);
+    if (!(await this.users.delete(id))) throw notFound('User');
+  }
+
+  async setRole(actor: TokenUser, id: number, roleTypeId: RoleTypeId): Promise<void> {
+    this.assertCanManage(actor, id);
+    if (!(await this.users.update(id, { roleTypeId }))) throw notFound('User');
+  }
+
+  /** Suspends the caller's own account; their token stops working at once. */
+  async disableOwn(actor: TokenUser): Promise<void> {
+    if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be suspended.');
+    await this.users.update(actor.id, { activated: false });
+  }
+
+  /** Changes the caller's username and email and answers a new token carrying them. */
+  async updateOwn(actor: TokenUser, body: UpdateUserBody): Promise<string> {
+    if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be changed.');
+    await this.assertFree(body.email, body.username, actor.id);
+    try {
+      await this.users.update(actor.id, { username: body.username, email: body.email });
+    } catch (error) {
+      if (isUniqueViolation(error)) await this.assertFree(body.email, body.username, actor.id);
+      throw error;
+    }
+    return this.tokens.sign(await this.mustFind(actor.id));
+  }
+
+  /**
+   * An admin's reset of another user's password (answers the generated password, once), or a user's change
+   * of their own (answers null).
+   */
+  async updatePassword(actor: TokenUser, body: UpdatePasswordBody): Promise<string | null> {
+    if ('userId' in body) {
+      this.assertCanManage(actor, body.userId);
+      const password = generatePassword();
+      const updated = await this.users.update(body.userId, { passwordHash: await hashPassword(password) });
+      if (!updated) throw notFound('User');
+      return password;
+    }
+    if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be changed.');
+    const credentials = await this.users.findCredentials(actor.email);
+    const valid = credentials ? await verify(credentials.passwordHash, body.oldPassword).catch(() => false) : false;
+    if (!valid) {
+      throw forbidden('The current password is wrong.', errorCodes.invalidCredentials);
+    }
+    await this.users.update(actor.id, { passwordHash: await hashPassword(body.newPassword) });
+    return null;
+  }
+
+  private assertCanManage(actor: TokenUser, targetId: number): void {
+    if (actor.id === targetId) throw forbidden('You cannot do this to your own account.', errorCodes.ownRow);
+    if (!canManageUser(actor, targetId)) throw forbidden();
+  }
+
+  private async assertFree(email: string, username: string, exceptId?: number): Promise<void> {
+    const taken = await this.users.findTaken(email, username, exceptId);
+    const details: ErrorDetail[] = [];
+    if (taken.some((row) => row.email === email.toLowerCase())) {
+      details.push({ path: '/email', code: 'unique', message: messages.registerFailed });
+    }
+    if (taken.some((row) => row.username === username)) {
+      details.push({ path: '/username', code: 'unique', message: 'username already exists' });
+    }
+    if (details.length > 0) {
+      const code = details[0]!.path === '/email' ? errorCodes.emailExists : errorCodes.usernameExists;
+      throw conflict(details[0]!.message, code, details);
+    }
+  }
+
+  private async mustFind(id: number): Promise<User> {
+    const user = await this.users.findById(id);
+    if (!user) throw notFound('User');
+    return user;
+  }
+}

@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { errorCodes, type ErrorDetail, type ErrorEnvelope } from '@reskin/contract';
+import { AppError } from '../lib/errors';
+
+const namesByStatus: Record<number, string> = {
+  400: 'BadRequestError',
+  401: 'UnauthorizedError',
+  403: 'ForbiddenError',
+  404: 'NotFoundError',
+  405: 'MethodNotAllowedError',
+  406: 'NotAcceptableError',
+  409: 'ConflictError',
+  413: 'PayloadTooLargeError',
+  415: 'UnsupportedMediaTypeError',
+  422: 'UnprocessableEntityError',
+  429: 'TooManyRequestsError',
+  500: 'InternalServerError',
+};
+
+function envelope(statusCode: number, message: string, code?: string, details: ErrorDetail[] = []): ErrorEnvelope {
+  const name = namesByStatus[statusCode] ?? (statusCode >= 500 ? 'InternalServerError' : 'BadRequestError');
+  return { error: { statusCode, name, message, ...(code ? { code } : {}), details } };
+}
+
+/** Turns every thrown error, and every unknown route, into the one error envelope; never leaks internals. */
+export const errorEnvelopePlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      const body = envelope(error.statusCode, error.message, error.code, error.details);
+      body.error.name = error.errorName;
+      return reply.status(error.statusCode).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details: ErrorDetail[] = error.validation.map((issue) => ({
+        path: issue.instancePath || '/',
+        code: issue.keyword,
+        message: issue.message ?? 'Invalid value.',
+      }));
+      const where = error.validationContext ?? 'body';
+      return reply
+        .status(422)
+        .send(envelope(422, `The request ${where} is invalid.`, errorCodes.validationFailed, details));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send(envelope(500, 'Internal server error.'));
+    }
+    const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (statusCode >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(statusCode).send(envelope(statusCode, 'Internal server error.'));
+    }
+    // Fastify's own 4xx: bad JSON, body too large, unsupported media type, rate limit...
+    const code = statusCode === 429 ? errorCodes.rateLimited : (error.code ?? 'BAD_REQUEST');
+    return reply.status(statusCode).send(envelope(statusCode, error.message, code));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .status(404)
+      .send(envelope(404, `Route ${request.method} ${request.url.split('?')[0]} not found.`, errorCodes.notFound));
+  });
+});

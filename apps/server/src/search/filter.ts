@@ -1,0 +1,191 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { errorCodes, limits, type SearchFilter } from '@reskin/contract';
+import { badRequest } from '../lib/errors';
+import type { Dialect } from '../db/database';
+
+export type ColumnType = 'number' | 'string' | 'boolean' | 'date';
+
+/** The columns of one entity that a search query may name, with their types. Nothing else can be reached. */
+export interface SearchableEntity {
+  /** The table, used to qualify column references. */
+  table: string;
+  columns: Record<string, ColumnType>;
+}
+
+export interface OrderTerm {
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
+/** A search query, checked against an entity's whitelist and ready for a repository to apply. */
+export interface CompiledFilter {
+  where: Expression<SqlBool> | undefined;
+  /** The requested fields (whitelisted), or every searchable column when the query names none. */
+  fields: string[];
+  order: OrderTerm[];
+  limit: number;
+  offset: number;
+  /** Relation names asked for with `include`, already checked against the allowed ones. */
+  include: string[];
+}
+
+const comparisons = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+type Comparison = keyof typeof comparisons;
+
+function invalid(message: string): never {
+  throw badRequest(message, errorCodes.invalidFilter, [{ path: '/filter', code: 'invalid_filter', message }]);
+}
+
+/**
+ * Compiles the LoopBack 4 style filter of DESIGN.md ("API conventions") for one entity: where (eq, neq, gt,
+ * gte, lt, lte, inq, nin, between, like, nlike, ilike, and, or), fields, order, limit, skip/offset, include.
+ * Any column or relation outside the whitelist is a 400 INVALID_FILTER, so the query cannot reach
+ * password hashes or other tables.
+ */
+export function compileFilter(
+  filter: SearchFilter,
+  entity: SearchableEntity,
+  dialect: Dialect,
+  allowedRelations: readonly string[] = [],
+): CompiledFilter {
+  const like = dialect === 'postgres' ? 'ilike' : 'like';
+
+  function column(name: string): { ref: RawBuilder<unknown>; type: ColumnType } {
+    const type = entity.columns[name];
+    if (!type) invalid(`Unknown or forbidden column "${name}".`);
+    return { ref: sql.ref(`${entity.table}.${name}`), type };
+  }
+
+  function value(name: string, type: ColumnType, raw: unknown): string | number {
+    if (type === 'boolean') {
+      if (raw === true || raw === 1) return 1;
+      if (raw === false || raw === 0) return 0;
+      return invalid(`Column "${name}" needs true or false.`);
+    }
+    if (type === 'number') {
+      if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
+      if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+      return invalid(`Column "${name}" needs a number.`);
+    }
+    if (typeof raw === 'string') return raw;
+    if (typeof raw === 'number') return String(raw);
+    return invalid(`Column "${name}" needs a string.`);
+  }
+
+  function list(name: string, type: ColumnType, raw: unknown): (string | number)[] {
+    if (!Array.isArray(raw) || raw.length === 0) invalid(`Column "${name}" needs a non-empty list.`);
+    return raw.map((item) => value(name, type, item));
+  }
+
+  function condition(name: string, spec: unknown): Expression<SqlBool> {
+    const { ref, type } = column(name);
+    if (spec === null) return sql<SqlBool>`${ref} is null`;
+    if (typeof spec !== 'object' || Array.isArray(spec)) {
+      return sql<SqlBool>`${ref} = ${value(name, type, spec)}`;
+    }
+    const parts = Object.entries(spec as Record<string, unknown>).map(([operator, operand]): Expression<SqlBool> => {
+      if (operator in comparisons) {
+        if (operand === null && (operator === 'eq' || operator === 'neq')) {
+          return operator === 'eq' ? sql<SqlBool>`${ref} is null` : sql<SqlBool>`${ref} is not null`;
+        }
+        return sql<SqlBool>`${ref} ${sql.raw(comparisons[operator as Comparison])} ${value(name, type, operand)}`;
+      }
+      switch (operator) {
+        case 'like':
+        case 'ilike':
+        case 'nlike': {
+          if (typeof operand !== 'string') return invalid(`"${operator}" on "${name}" needs a pattern string.`);
+          const not = operator === 'nlike' ? sql.raw('not ') : sql.raw('');
+          return sql<SqlBool>`${ref} ${not}${sql.raw(like)} ${operand}`;
+        }
+        case 'inq':
+          return sql<SqlBool>`${ref} in (${sql.join(list(name, type, operand))})`;
+        case 'nin':
+          return sql<SqlBool>`${ref} not in (${sql.join(list(name, type, operand))})`;
+        case 'between': {
+          const bounds = list(name, type, operand);
+          if (bounds.length !== 2) return invalid(`"between" on "${name}" needs two values.`);
+          return sql<SqlBool>`${ref} between ${bounds[0]} and ${bounds[1]}`;
+        }
+        default:
+          return invalid(`Unknown operator "${operator}" on "${name}".`);
+      }
+    });
+    if (parts.length === 0) invalid(`No condition given for "${name}".`);
+    return all(parts);
+  }
+
+  function all(parts: Expression<SqlBool>[]): Expression<SqlBool> {
+    return parts.length === 1 ? parts[0]! : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+  }
+
+  function where(clause: unknown, depth: number): Expression<SqlBool> | undefined {
+    if (depth > 8) invalid('The where clause is nested too deeply.');
+    if (typeof clause !== 'object' || clause === null || Array.isArray(clause)) invalid('where must be an object.');
+    const parts: Expression<SqlBool>[] = [];
+    for (const [key, spec] of Object.entries(clause)) {
+      if (key === 'and' || key === 'or') {
+        if (!Array.isArray(spec) || spec.length === 0) invalid(`"${key}" needs a non-empty list of conditions.`);
+        const inner = spec.map((item) => where(item, depth + 1)).filter((e): e is Expression<SqlBool> => !!e);
+        if (inner.length > 0) {
+          parts.push(key === 'and' ? all(inner) : sql<SqlBool>`(${sql.join(inner, sql` or `)})`);
+        }
+      } else {
+        parts.push(condition(key, spec));
+      }
+    }
+    return parts.length === 0 ? undefined : all(parts);
+  }
+
+  function fields(): string[] {
+    const requested = filter.fields;
+    const every = Object.keys(entity.columns);
+    if (!requested) return every;
+    if (Array.isArray(requested)) {
+      requested.forEach((name) => column(name));
+      return requested.length > 0 ? [...new Set(requested)] : every;
+    }
+    const entries = Object.entries(requested);
+    entries.forEach(([name]) => column(name));
+    const included = entries.filter(([, on]) => on).map(([name]) => name);
+    if (included.length > 0) return included;
+    const excluded = new Set(entries.filter(([, on]) => !on).map(([name]) => name));
+    return every.filter((name) => !excluded.has(name));
+  }
+
+  function order(): OrderTerm[] {
+    const terms = filter.order === undefined ? [] : Array.isArray(filter.order) ? filter.order : [filter.order];
+    return terms.map((term) => {
+      const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(asc|desc))?\s*$/i.exec(term);
+      if (!match) return invalid(`Order "${term}" must be "<column> ASC" or "<column> DESC".`);
+      column(match[1]!);
+      return { column: match[1]!, direction: (match[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc' };
+    });
+  }
+
+  function include(): string[] {
+    return (filter.include ?? []).map((item) => {
+      const relation = typeof item === 'string' ? item : item.relation;
+      if (!allowedRelations.includes(relation)) invalid(`Unknown relation "${relation}".`);
+      return relation;
+    });
+  }
+
+  return {
+    where: filter.where ? where(filter.where, 0) : undefined,
+    fields: fields(),
+    order: order(),
+    limit: filter.limit ?? limits.filterLimitDefault,
+    offset: filter.skip ?? filter.offset ?? 0,
+    include: include(),
+  };
+}
+
+/** Keeps only the requested fields of a row (a search query's `fields`). */
+export function pickFields<T extends object>(row: T, fields: readonly string[]): Partial<T> {
+  const picked: Partial<T> = {};
+  for (const name of fields) {
+    if (name in row) (picked as Record<string, unknown>)[name] = (row as Record<string, unknown>)[name];
+  }
+  return picked;
+}

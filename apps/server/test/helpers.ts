@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { RoleType, type RoleTypeId, type SignupBody, type User } from '@reskin/contract';
+import { buildApp } from '../src/app';
+import type { Config } from '../src/config';
+import type { Db } from '../src/db/database';
+import { UsersRepository } from '../src/modules/users/users.repository';
+
+/** Which database this run of the suite uses: `TEST_DB=postgres` (scripts/test.mjs sets it) or SQLite. */
+export const testDb: 'sqlite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Db;
+  config: Config;
+  /** Closes the app and removes its data dir and, on PostgreSQL, its schema. */
+  close: () => Promise<void>;
+}
+
+/**
+ * The real app on a real, empty database of its own: a fresh SQLite file in a temporary DATA_DIR, or a
+ * fresh PostgreSQL schema dropped again by close(). Nothing is seeded unless asked.
+ */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reskin-test-'));
+  const schema = testDb === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  if (schema) await adminQuery(`create schema "${schema}"`);
+  const config: Config = {
+    nodeEnv: 'test',
+    port: 0,
+    host: '127.0.0.1',
+    playPort: 0,
+    playOrigin: 'http://play.test',
+    dataDir,
+    databaseUrl: schema ? testDatabaseUrl : undefined,
+    databaseSchema: schema,
+    jwtSecret: 'test-secret-0123456789abcdef0123456789',
+    seedDemo: false,
+    admin: undefined,
+    productName: 'Reskin Studio',
+    maxFileSizeBytes: 50 * 1024 * 1024,
+    authRateLimitMax: 10_000,
+    logLevel: 'silent',
+    webDistDir: join(dataDir, 'no-web'),
+    ...overrides,
+  };
+  const { app, database } = await buildApp(config);
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await app.close();
+      if (schema) await adminQuery(`drop schema "${schema}" cascade`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+let counter = 0;
+
+/** Valid registration data, unique per call. */
+export function signupBody(overrides: Partial<SignupBody> = {}): SignupBody {
+  counter += 1;
+  const username = overrides.username ?? `user_${counter}_${randomBytes(3).toString('hex')}`;
+  return {
+    username,
+    email: `${username.toLowerCase()}@example.com`,
+    password: 'Passw0rd-test',
+    firstName: 'Testy',
+    lastName: 'Tester',
+    phone: '5551234567',
+    dataProtectionRegulationVersion: 1,
+    ...overrides,
+  };
+}
+
+export interface TestUser extends User {
+  password: string;
+  token: string;
+}
+
+/** Signs a user up through the API, gives it a role (directly in the database) and logs it in. */
+export async function createUser(t: TestApp, role: RoleTypeId = RoleType.User): Promise<TestUser> {
+  const body = signupBody();
+  const signup = await t.app.inject({ method: 'POST', url: '/api/user/signup', payload: body });
+  if (signup.statusCode !== 201) throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`);
+  const user = signup.json<User>();
+  if (role !== user.roleTypeId) await new UsersRepository(t.database.db).update(user.id, { roleTypeId: role });
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/user/login',
+    payload: { email: body.email, password: body.password },
+  });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
+  return { ...user, roleTypeId: role, password: body.password, token: login.json<{ token: string }>().token };
+}
+
+/** app.inject with a bearer token (API clients send no XSRF cookie, so the double submit does not apply). */
+export function call(
+  t: TestApp,
+  method: NonNullable<InjectOptions['method']>,
+  url: string,
+  options: { token?: string; payload?: unknown; headers?: Record<string, string> } = {},
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method,
+    url,
+    headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+    ...(options.payload !== undefined ? { payload: options.payload as InjectOptions['payload'] } : {}),
+  });
+}
+
+/** The error envelope of a failed response. */
+export function errorOf(response: LightMyRequestResponse) {
+  return response.json<{
+    error: { statusCode: number; name: string; message: string; code?: string; details?: { path: string; code: string; message: string }[] };
+  }>().error;
+}
