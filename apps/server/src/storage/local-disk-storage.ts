@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import mime from 'mime';
+import type { Storage, StoredObject } from './storage';
+
+const temporarySuffix = '.partial';
+
+/** Refuses keys that could leave the storage root. */
+function checkKey(key: string): string {
+  const parts = key.split('/');
+  if (key === '' || key.startsWith('/') || key.includes('\\') || key.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..')) {
+    throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+  }
+  return key;
+}
+
+/** Stores objects as files under a root folder (DATA_DIR/files). */
+export class LocalDiskStorage implements Storage {
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    return join(this.root, ...checkKey(key).split('/'));
+  }
+
+  async put(key: string, data: Readable): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    // Written under a temporary name and renamed into place: a failed or cut-off write never replaces
+    // (or half-replaces) the previous object.
+    const temporary = `${target}.${randomBytes(6).toString('hex')}${temporarySuffix}`;
+    try {
+      await pipeline(data, createWriteStream(temporary, { flags: 'wx' }));
+      const handle = await open(temporary, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { size: (await stat(target)).size };
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    const path = this.pathOf(key);
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) return undefined;
+      return {
+        stream: createReadStream(path),
+        size: info.size,
+        contentType: mime.getType(key) ?? 'application/octet-stream',
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async *list(prefix = ''): AsyncIterable<string> {
+    const start = prefix === '' ? this.root : this.pathOf(prefix.replace(/\/$/, ''));
+    let entries;
+    try {
+      entries = await readdir(start, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      if (!entry.isFile() || entry.name.endsWith(temporarySuffix)) continue;
+      yield relative(this.root, join(entry.parentPath, entry.name)).split(sep).join('/');
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { Readable } from 'node:stream';
+
+/** A stored object, opened for reading. */
+export interface StoredObject {
+  stream: Readable;
+  size: number;
+  /** The MIME type of the object, from its key's extension. */
+  contentType: string;
+}
+
+/**
+ * Where game files, generated variants, version files and helper files live (DESIGN.md "Running"): one
+ * interface, local disk now, an S3-compatible object store later. Keys are `/`-separated relative paths
+ * that the caller builds from ids, never from user input alone.
+ */
+export interface Storage {
+  /** Streams `data` to `key`. The object appears only once it is complete, replacing any previous one. */
+  put(key: string, data: Readable): Promise<{ size: number }>;
+  /** Opens `key`, or answers undefined when it does not exist. */
+  get(key: string): Promise<StoredObject | undefined>;
+  /** Removes `key`; removing a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Every key under `prefix` (all keys when omitted), in no particular order. */
+  list(prefix?: string): AsyncIterable<string>;
+}
