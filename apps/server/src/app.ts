@@ -3,17 +3,22 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorCodes, publicConfigSchema } from '@reskin/contract';
+import { errorCodes, limits, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, migrateToLatest, type Db } from './db/database';
 import { demoAccountsPresent, ensureAdmin, seedDemo } from './db/seed';
 import { AppError } from './lib/errors';
 import { SessionTokens } from './lib/tokens';
+import { LocalDiskStorage } from './storage/local-disk-storage';
 import { adminRoutes } from './modules/admin/admin.routes';
+import { GamesRepository } from './modules/games/games.repository';
+import { gamesRoutes } from './modules/games/games.routes';
+import { GamesService } from './modules/games/games.service';
 import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
@@ -36,6 +41,7 @@ export async function buildApp(config: Config): Promise<App> {
     // Bodies are small JSON documents; uploads (later) stream through multipart with their own limits.
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -62,7 +68,9 @@ export async function buildApp(config: Config): Promise<App> {
     app.log.warn('NODE_ENV=production and the demo accounts exist: delete them or set SEED_DEMO=false on a fresh database.');
   }
 
+  const storage = new LocalDiskStorage(join(config.dataDir, 'files'));
   const users = new UsersService(new UsersRepository(database.db), new SessionTokens(config.jwtSecret), database.dialect);
+  const games = new GamesService(new GamesRepository(database.db), storage, database.dialect);
 
   await app.register(errorEnvelopePlugin);
   await app.register(cookie);
@@ -92,6 +100,18 @@ export async function buildApp(config: Config): Promise<App> {
       );
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
       await api.register(adminRoutes);
+      await api.register(async (scope) => {
+        await scope.register(multipart, {
+          limits: {
+            fileSize: config.maxFileSizeBytes,
+            files: limits.adminUploadFiles,
+            fields: limits.adminUploadFiles * 2 + 10,
+            fieldSize: 4096,
+            parts: limits.adminUploadFiles * 3 + 10,
+          },
+        });
+        await scope.register(gamesRoutes, { games, maxFileSizeBytes: config.maxFileSizeBytes });
+      });
     },
     { prefix: '/api' },
   );

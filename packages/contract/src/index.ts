@@ -4,3 +4,4 @@ export * from './messages';
 export * from './errors';
 export * from './search';
 export * from './users';
+export * from './games';

@@ -12,6 +12,10 @@ export const limits = {
   versionDescription: { min: 2, max: 500 },
   versionMultiUploadFiles: 50,
   adminUploadFiles: 1000,
+  /** Largest image (width x height) the server decodes; bigger images are refused. */
+  maxImagePixels: 40_000_000,
+  /** Longest path of a game file inside its game. */
+  gameFilePathMax: 500,
   /** Default per-file upload limit; the server reads MAX_FILE_SIZE_MB. */
   defaultMaxFileSizeMb: 50,
   typeaheadDebounceMs: 500,

@@ -11,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The PostgreSQL schema in use when one was configured (tests), else undefined. */
+  schema?: string;
 }
 
 // PostgreSQL answers bigint (count, bigint columns) as strings; our counts and sizes fit a JS number.
@@ -25,7 +27,11 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
       // Tests give each file its own schema; production uses the connection's default search_path.
       ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
     });
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      schema: config.databaseSchema,
+    };
   }
   const file = new SqliteDatabase(join(config.dataDir, 'reskin.sqlite'));
   file.pragma('journal_mode = WAL');
@@ -42,9 +48,11 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 }
 
 /** Runs every pending migration; throws (and so stops the start) if one fails. */
-export async function migrateToLatest({ db, dialect }: Db): Promise<void> {
+export async function migrateToLatest({ db, dialect, schema }: Db): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({ db, provider });
+  // With several schemas in one database (parallel tests), the migrator must look for its own tables in
+  // this schema only, or it takes another schema's for its own.
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -1,0 +1,216 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Game, GameFile } from '@reskin/contract';
+import { nowIso, toIso } from '../../db/database';
+import type { Database, GameFilesTable, GamesTable } from '../../db/schema';
+import type { CompiledFilter, SearchableEntity } from '../../search/filter';
+
+/** The game columns a search query may name (POST /games/filter). */
+export const searchableGame: SearchableEntity = {
+  table: 'games',
+  columns: {
+    id: 'number',
+    name: 'string',
+    description: 'string',
+    width: 'number',
+    height: 'number',
+    gameStatusTypeId: 'number',
+    isActive: 'boolean',
+    createdAt: 'date',
+    updatedAt: 'date',
+  },
+};
+
+const gameColumns = [
+  'id',
+  'name',
+  'description',
+  'width',
+  'height',
+  'gameStatusTypeId',
+  'statusReason',
+  'isActive',
+  'imagePath',
+  'rootPath',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+const gameFileColumns = [
+  'id',
+  'gameId',
+  'fileId',
+  'path',
+  'isStartFile',
+  'isSplash',
+  'width',
+  'height',
+  'size',
+  'contentType',
+  'storageKey',
+  'updatedAt',
+] as const;
+
+type GameRow = Pick<Selectable<GamesTable>, (typeof gameColumns)[number]>;
+export type GameFileRow = Pick<Selectable<GameFilesTable>, (typeof gameFileColumns)[number]>;
+
+function toGame(row: GameRow): Game {
+  return { ...row, isActive: row.isActive === 1, createdAt: toIso(row.createdAt), updatedAt: toIso(row.updatedAt) };
+}
+
+/** A stored game file as the API shows it (the storage key stays inside the server). */
+export function toGameFile(row: GameFileRow): GameFile {
+  const { storageKey: _storageKey, ...rest } = row;
+  return { ...rest, isStartFile: row.isStartFile === 1, isSplash: row.isSplash === 1, updatedAt: toIso(row.updatedAt) };
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export class GamesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  async list(filter: CompiledFilter): Promise<Game[]> {
+    let query = this.db.selectFrom('games').select(gameColumns);
+    if (filter.where) query = query.where(filter.where);
+    for (const term of filter.order) query = query.orderBy(term.column as (typeof gameColumns)[number], term.direction);
+    const rows = await query.orderBy('id').limit(filter.limit).offset(filter.offset).execute();
+    return rows.map(toGame);
+  }
+
+  async findById(id: number, db: Executor = this.db): Promise<Game | undefined> {
+    const row = await db.selectFrom('games').select(gameColumns).where('id', '=', id).executeTakeFirst();
+    return row && toGame(row);
+  }
+
+  async insert(game: { name: string; description: string; width: number; height: number }): Promise<number> {
+    const now = nowIso();
+    const row = await this.db
+      .insertInto('games')
+      .values({ ...game, gameStatusTypeId: 1, isActive: 1, imagePath: '', rootPath: '', createdAt: now, updatedAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(
+    id: number,
+    patch: Partial<{
+      name: string;
+      description: string;
+      width: number;
+      height: number;
+      gameStatusTypeId: number;
+      statusReason: string | null;
+      isActive: boolean;
+      imagePath: string;
+      rootPath: string;
+      generatedAt: string;
+    }>,
+    db: Executor = this.db,
+  ): Promise<boolean> {
+    const { isActive, ...rest } = patch;
+    const result = await db
+      .updateTable('games')
+      .set({ ...rest, ...(isActive !== undefined ? { isActive: isActive ? 1 : 0 } : {}), updatedAt: nowIso() })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Any change to a game's files makes it a Draft again until it is generated anew (DESIGN.md). */
+  async markFilesChanged(gameId: number, db: Executor = this.db): Promise<void> {
+    const now = nowIso();
+    await db
+      .updateTable('games')
+      .set({ gameStatusTypeId: 1, statusReason: null, filesChangedAt: now, updatedAt: now })
+      .where('id', '=', gameId)
+      .execute();
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('games').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async listFiles(gameId: number, db: Executor = this.db): Promise<GameFileRow[]> {
+    return db.selectFrom('gameFiles').select(gameFileColumns).where('gameId', '=', gameId).orderBy('path').execute();
+  }
+
+  async findFile(gameId: number, fileId: number, db: Executor = this.db): Promise<GameFileRow | undefined> {
+    return db
+      .selectFrom('gameFiles')
+      .select(gameFileColumns)
+      .where('gameId', '=', gameId)
+      .where('fileId', '=', fileId)
+      .executeTakeFirst();
+  }
+
+  async findFileByPath(gameId: number, path: string, db: Executor = this.db): Promise<GameFileRow | undefined> {
+    return db
+      .selectFrom('gameFiles')
+      .select(gameFileColumns)
+      .where('gameId', '=', gameId)
+      .where('path', '=', path)
+      .executeTakeFirst();
+  }
+
+  /** The next free public file id within a game. */
+  async nextFileId(gameId: number, db: Executor = this.db): Promise<number> {
+    const row = await db
+      .selectFrom('gameFiles')
+      .select((eb) => eb.fn.max('fileId').as('max'))
+      .where('gameId', '=', gameId)
+      .executeTakeFirst();
+    return Number(row?.max ?? 0) + 1;
+  }
+
+  async insertFile(
+    file: Omit<GameFileRow, 'id' | 'isStartFile' | 'isSplash' | 'updatedAt'>,
+    db: Executor = this.db,
+  ): Promise<number> {
+    const now = nowIso();
+    const row = await db
+      .insertInto('gameFiles')
+      .values({ ...file, isStartFile: 0, isSplash: 0, createdAt: now, updatedAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async replaceFileContent(
+    id: number,
+    content: Pick<GameFileRow, 'width' | 'height' | 'size' | 'contentType' | 'storageKey'>,
+    db: Executor = this.db,
+  ): Promise<void> {
+    await db.updateTable('gameFiles').set({ ...content, updatedAt: nowIso() }).where('id', '=', id).execute();
+  }
+
+  /** Marks one file as the index (start file) and clears the flag on every other file of the game. */
+  async setStartFile(gameId: number, fileId: number, db: Executor): Promise<void> {
+    await db.updateTable('gameFiles').set({ isStartFile: 0 }).where('gameId', '=', gameId).execute();
+    await db
+      .updateTable('gameFiles')
+      .set({ isStartFile: 1, updatedAt: nowIso() })
+      .where('gameId', '=', gameId)
+      .where('fileId', '=', fileId)
+      .execute();
+  }
+
+  /** Marks one file as the splash image and clears the flag on every other file of the game. */
+  async setSplashFile(gameId: number, fileId: number, db: Executor): Promise<void> {
+    await db.updateTable('gameFiles').set({ isSplash: 0 }).where('gameId', '=', gameId).execute();
+    await db
+      .updateTable('gameFiles')
+      .set({ isSplash: 1, updatedAt: nowIso() })
+      .where('gameId', '=', gameId)
+      .where('fileId', '=', fileId)
+      .execute();
+  }
+
+  async deleteFile(id: number, db: Executor = this.db): Promise<void> {
+    await db.deleteFrom('gameFiles').where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,160 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  createGameBodySchema,
+  gameFileListSchema,
+  gameFileParamsSchema,
+  gameFileSchema,
+  gameIdParamSchema,
+  gameListResponseSchema,
+  gameSchema,
+  messageResponseSchema,
+  searchFilterSchema,
+  updateGameBodySchema,
+  uploadResultSchema,
+} from '@reskin/contract';
+import { z } from 'zod';
+import { AppError } from '../../lib/errors';
+import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
+
+export interface GamesRoutesOptions {
+  games: GamesService;
+  maxFileSizeBytes: number;
+}
+
+/**
+ * The file parts of a multipart upload, each paired with the `fullPath` field sent before it (the browser's
+ * folder path; the file's own name when none came). Each file must be consumed before the next is read.
+ */
+async function* incomingFiles(request: FastifyRequest, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
+  let fullPath: string | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'fullPath' && typeof part.value === 'string') fullPath = part.value;
+        continue;
+      }
+      yield { path: fullPath ?? part.filename, content: part.file };
+      fullPath = undefined;
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT') throw uploadTooManyFiles();
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(maxFileSizeBytes);
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+      throw new AppError(415, 'UnsupportedMediaTypeError', 'Send the files as multipart/form-data.', 'NOT_MULTIPART');
+    }
+    throw error;
+  }
+}
+
+export function fileTooLarge(maxFileSizeBytes: number): AppError {
+  const megabytes = Math.round(maxFileSizeBytes / 1024 / 1024);
+  const message = `A file is larger than the ${megabytes} MB limit.`;
+  return new AppError(413, 'PayloadTooLargeError', message, 'FILE_TOO_LARGE', [{ path: '/file', code: 'too_large', message }]);
+}
+
+/** SPEC §7 "Games" and POST /game/upload/{gameId}. Every call is for administrators. */
+export async function gamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes }: GamesRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['games'];
+  app.addHook('onRequest', app.requireAdmin);
+
+  r.post(
+    '/games/filter',
+    { schema: { tags, summary: 'Search games (LoopBack-style filter)', body: searchFilterSchema, response: { 200: gameListResponseSchema } } },
+    async (request) => games.filter(request.body),
+  );
+
+  r.post(
+    '/games',
+    { schema: { tags, summary: 'Add a game (a Draft without files)', body: createGameBodySchema, response: { 201: gameSchema } } },
+    async (request, reply) => reply.status(201).send(await games.create(request.body)),
+  );
+
+  r.get(
+    '/games/:id',
+    { schema: { tags, summary: 'A game', params: gameIdParamSchema, response: { 200: gameSchema } } },
+    async (request) => games.get(request.params.id),
+  );
+
+  r.patch(
+    '/games/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Edit a game inline (the status can only be set back to Draft by hand)',
+        params: gameIdParamSchema,
+        body: updateGameBodySchema,
+        response: { 200: gameSchema },
+      },
+    },
+    async (request) => games.update(request.params.id, request.body),
+  );
+
+  r.delete(
+    '/games/:id',
+    { schema: { tags, summary: 'Delete a game with all its files', params: gameIdParamSchema, response: { 200: messageResponseSchema } } },
+    async (request) => {
+      await games.delete(request.params.id);
+      return { message: 'Game deleted.' };
+    },
+  );
+
+  r.get(
+    '/games/:id/files',
+    { schema: { tags, summary: "A game's files", params: gameIdParamSchema, response: { 200: gameFileListSchema } } },
+    async (request) => games.files(request.params.id),
+  );
+
+  r.patch(
+    '/games/:id/files/:fileId/index',
+    {
+      schema: {
+        tags,
+        summary: 'Mark the index file (clears the flag on the others)',
+        params: gameFileParamsSchema,
+        response: { 200: gameFileSchema },
+      },
+    },
+    async (request) => games.setIndex(request.params.id, request.params.fileId),
+  );
+
+  r.patch(
+    '/games/:id/files/:fileId/splash',
+    {
+      schema: {
+        tags,
+        summary: "Mark the splash image (the game's card image)",
+        params: gameFileParamsSchema,
+        response: { 200: gameFileSchema },
+      },
+    },
+    async (request) => games.setSplash(request.params.id, request.params.fileId),
+  );
+
+  r.delete(
+    '/games/:id/files/:fileId',
+    { schema: { tags, summary: 'Delete a game file', params: gameFileParamsSchema, response: { 200: messageResponseSchema } } },
+    async (request) => {
+      await games.deleteFile(request.params.id, request.params.fileId);
+      return { message: 'File deleted.' };
+    },
+  );
+
+  r.post(
+    '/game/upload/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Upload game files (multipart: a fullPath field before each file; up to 1000 files, all or nothing)',
+        description:
+          'A file whose path exists replaces that file and keeps its fileId; a png or jpg replacement must keep ' +
+          'the original width and height. Images are checked by content. Any refusal stores nothing.',
+        params: gameIdParamSchema,
+        response: { 200: z.array(uploadResultSchema) },
+      },
+    },
+    async (request) => games.upload(request.params.id, incomingFiles(request, maxFileSizeBytes)),
+  );
+}

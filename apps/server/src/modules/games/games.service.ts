@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import mime from 'mime';
+import {
+  GameStatus,
+  limits,
+  validationMessages,
+  type CreateGameBody,
+  type ErrorDetail,
+  type Game,
+  type GameFile,
+  type SearchFilter,
+  type UpdateGameBody,
+} from '@reskin/contract';
+import type { Dialect } from '../../db/database';
+import { AppError, notFound, unprocessable } from '../../lib/errors';
+import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
+import { InvalidImageError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
+import { compileFilter, pickFields } from '../../search/filter';
+import type { Storage } from '../../storage/storage';
+import { searchableGame, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
+
+/** One file of an upload request, already streamed to storage under a fresh key. */
+interface StagedFile {
+  path: string;
+  storageKey: string;
+  size: number;
+}
+
+/** A file part of an upload, in the order the request carries them. */
+export interface IncomingFile {
+  /** The browser's fullPath (or the file name when none was sent). */
+  path: string;
+  content: Readable;
+}
+
+/** Images whose replacement must keep the original's pixel size (SPEC §5, GF-5). */
+const sizeCheckedOnReplace = new Set(['png', 'jpg', 'jpeg']);
+
+export const uploadTooManyFiles = () =>
+  new AppError(
+    413,
+    'PayloadTooLargeError',
+    `At most ${limits.adminUploadFiles} files can be uploaded at once.`,
+    'TOO_MANY_FILES',
+    [{ path: '/files', code: 'too_many_files', message: `At most ${limits.adminUploadFiles} files can be uploaded at once.` }],
+  );
+
+/** Games and their files (SPEC §7 "Games", POST /game/upload/{gameId}). Admin-only; routes enforce the role. */
+export class GamesService {
+  constructor(
+    private readonly games: GamesRepository,
+    private readonly storage: Storage,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async filter(filter: SearchFilter): Promise<Partial<Game>[]> {
+    const compiled = compileFilter(filter, searchableGame, this.dialect);
+    return (await this.games.list(compiled)).map((game) => pickFields(game, compiled.fields));
+  }
+
+  async get(id: number): Promise<Game> {
+    const game = await this.games.findById(id);
+    if (!game) throw notFound('Game');
+    return game;
+  }
+
+  async create(body: CreateGameBody): Promise<Game> {
+    return this.get(await this.games.insert(body));
+  }
+
+  async update(id: number, body: UpdateGameBody): Promise<Game> {
+    const game = await this.get(id);
+    if (body.gameStatusTypeId !== game.gameStatusTypeId && body.gameStatusTypeId !== GameStatus.Draft) {
+      throw unprocessable('Only Draft can be set by hand; Ready comes from generating the game files.', [
+        { path: '/gameStatusTypeId', code: 'status', message: 'Only Draft can be set by hand; press Gen. to make the game Ready.' },
+      ]);
+    }
+    await this.games.update(id, {
+      name: body.name,
+      description: body.description,
+      width: body.width,
+      height: body.height,
+      gameStatusTypeId: body.gameStatusTypeId,
+      isActive: body.isActive,
+    });
+    return this.get(id);
+  }
+
+  /** Deletes a game with its records (cascade) and then its stored files. */
+  async delete(id: number): Promise<void> {
+    const files = await this.games.listFiles(id);
+    if (!(await this.games.delete(id))) throw notFound('Game');
+    await Promise.all(files.map((file) => this.storage.delete(file.storageKey)));
+  }
+
+  async files(gameId: number): Promise<GameFile[]> {
+    await this.get(gameId);
+    return (await this.games.listFiles(gameId)).map(toGameFile);
+  }
+
+  /** Marks the index file; the start flag clears on every other file of the game (GF-2). */
+  async setIndex(gameId: number, fileId: number): Promise<GameFile> {
+    await this.mustFindFile(gameId, fileId);
+    await this.games.transaction(async (trx) => {
+      await this.games.setStartFile(gameId, fileId, trx);
+      await this.games.markFilesChanged(gameId, trx);
+    });
+    return toGameFile(await this.mustFindFile(gameId, fileId));
+  }
+
+  /** Marks the splash image, which becomes the game's card image (imagePath). */
+  async setSplash(gameId: number, fileId: number): Promise<GameFile> {
+    const file = await this.mustFindFile(gameId, fileId);
+    if (!isImagePath(file.path)) {
+      throw unprocessable('The splash must be an image.', [
+        { path: '/fileId', code: 'not_image', message: `${file.path} is not an image; the splash must be one.` },
+      ]);
+    }
+    await this.games.transaction(async (trx) => {
+      await this.games.setSplashFile(gameId, fileId, trx);
+      await this.games.update(gameId, { imagePath: file.path }, trx);
+    });
+    return toGameFile(await this.mustFindFile(gameId, fileId));
+  }
+
+  async deleteFile(gameId: number, fileId: number): Promise<void> {
+    const file = await this.mustFindFile(gameId, fileId);
+    await this.games.transaction(async (trx) => {
+      await this.games.deleteFile(file.id, trx);
+      if (file.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
+      await this.games.markFilesChanged(gameId, trx);
+    });
+    await this.storage.delete(file.storageKey);
+  }
+
+  /**
+   * Stores the files of one upload request, all or nothing: every file is streamed to storage under a fresh
+   * key, then checked (path, size, image content, the png/jpg size rule), then recorded in one transaction.
+   * Any refusal removes what this request stored and leaves the game as it was. A file whose path exists
+   * replaces that file's content and keeps its fileId.
+   */
+  async upload(gameId: number, files: AsyncIterable<IncomingFile>): Promise<{ file: GameFile; replaced: boolean }[]> {
+    await this.get(gameId);
+    const staged: StagedFile[] = [];
+    try {
+      for await (const incoming of files) {
+        if (staged.length >= limits.adminUploadFiles) throw uploadTooManyFiles();
+        staged.push(await this.stage(gameId, incoming));
+      }
+      if (staged.length === 0) {
+        throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose at least one file.' }]);
+      }
+      const checked = await this.check(gameId, staged);
+      const results = await this.record(gameId, checked);
+      await Promise.all(results.map((result) => result.previousKey && this.storage.delete(result.previousKey)));
+      return results.map(({ file, replaced }) => ({ file, replaced }));
+    } catch (error) {
+      await Promise.all(staged.map((file) => this.storage.delete(file.storageKey)));
+      throw error;
+    }
+  }
+
+  private async stage(gameId: number, incoming: IncomingFile): Promise<StagedFile> {
+    let path: string;
+    try {
+      path = normaliseGamePath(incoming.path);
+    } catch (error) {
+      incoming.content.resume();
+      if (error instanceof InvalidPathError) {
+        throw unprocessable(error.message, [{ path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` }]);
+      }
+      throw error;
+    }
+    const ext = extensionOf(path);
+    const storageKey = `games/${gameId}/files/${randomUUID()}${ext ? `.${ext}` : ''}`;
+    const { size } = await this.storage.put(storageKey, incoming.content);
+    return { path, storageKey, size };
+  }
+
+  private async check(gameId: number, staged: StagedFile[]) {
+    const details: ErrorDetail[] = [];
+    const seen = new Set<string>();
+    const checked: (StagedFile & { image: ImageInfo | undefined; existing: GameFileRow | undefined })[] = [];
+    for (const file of staged) {
+      const detail = (code: string, message: string) => details.push({ path: `/files/${file.path}`, code, message });
+      if (seen.has(file.path)) {
+        detail('duplicate', `${file.path} is in this upload twice.`);
+        continue;
+      }
+      seen.add(file.path);
+      if (file.size === 0) {
+        detail('empty', `${file.path} is empty (0 bytes).`);
+        continue;
+      }
+      const existing = await this.games.findFileByPath(gameId, file.path);
+      let image: ImageInfo | undefined;
+      if (isImagePath(file.path)) {
+        try {
+          const object = await this.storage.get(file.storageKey);
+          if (!object) throw new InvalidImageError(`${file.path} could not be read back.`);
+          image = await inspectImage(object.stream, file.path);
+        } catch (error) {
+          if (!(error instanceof InvalidImageError)) throw error;
+          detail('invalid_image', error.message);
+          continue;
+        }
+        const ext = extensionOf(file.path);
+        if (existing && sizeCheckedOnReplace.has(ext) && existing.width !== null && existing.height !== null) {
+          if (existing.width !== image.width || existing.height !== image.height) {
+            detail(
+              'image_size',
+              validationMessages.imageSize({ width: existing.width, height: existing.height }, image),
+            );
+            continue;
+          }
+        }
+      }
+      checked.push({ ...file, image, existing });
+    }
+    if (details.length > 0) throw unprocessable(details[0]!.message, details);
+    return checked;
+  }
+
+  private async record(gameId: number, files: Awaited<ReturnType<GamesService['check']>>) {
+    return this.games.transaction(async (trx) => {
+      let nextFileId = await this.games.nextFileId(gameId, trx);
+      const results: { file: GameFile; replaced: boolean; previousKey?: string }[] = [];
+      for (const file of files) {
+        const content = {
+          width: file.image?.width ?? null,
+          height: file.image?.height ?? null,
+          size: file.size,
+          contentType: mime.getType(file.path) ?? 'application/octet-stream',
+          storageKey: file.storageKey,
+        };
+        // Re-read inside the transaction: a concurrent upload may have added the same path meanwhile.
+        const existing = await this.games.findFileByPath(gameId, file.path, trx);
+        if (existing) {
+          await this.games.replaceFileContent(existing.id, content, trx);
+          const row = await this.games.findFile(gameId, existing.fileId, trx);
+          results.push({ file: toGameFile(row!), replaced: true, previousKey: existing.storageKey });
+        } else {
+          const fileId = nextFileId++;
+          await this.games.insertFile({ gameId, fileId, path: file.path, ...content }, trx);
+          const row = await this.games.findFile(gameId, fileId, trx);
+          results.push({ file: toGameFile(row!), replaced: false });
+        }
+      }
+      await this.games.markFilesChanged(gameId, trx);
+      return results;
+    });
+  }
+
+  private async mustFindFile(gameId: number, fileId: number): Promise<GameFileRow> {
+    await this.get(gameId);
+    const file = await this.games.findFile(gameId, fileId);
+    if (!file) throw notFound('Game file');
+    return file;
+  }
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { limits } from './limits';
+import { GameStatus } from './roles';
+
+/** Texts of the game forms' rules (SPEC §5 "Add game", "Edit game"; the spec gives no wording of its own). */
+export const gameValidationMessages = {
+  name: `Name is required (at most ${limits.game.nameMax} characters).`,
+  description: `Description is required (at most ${limits.game.descriptionMax} characters).`,
+  width: `Width must be a whole number from ${limits.game.minWidth} to ${limits.game.maxWidth}.`,
+  height: `Height must be a whole number from ${limits.game.minHeight} to ${limits.game.maxHeight}.`,
+  status: 'Status must be 1 or more.',
+  isActive: 'Active must be true or false.',
+} as const;
+
+const m = gameValidationMessages;
+
+const nameSchema = z.string({ error: m.name }).trim().min(1, { error: m.name }).max(limits.game.nameMax, { error: m.name });
+const descriptionSchema = z
+  .string({ error: m.description })
+  .trim()
+  .min(1, { error: m.description })
+  .max(limits.game.descriptionMax, { error: m.description });
+const widthSchema = z
+  .number({ error: m.width })
+  .int({ error: m.width })
+  .min(limits.game.minWidth, { error: m.width })
+  .max(limits.game.maxWidth, { error: m.width });
+const heightSchema = z
+  .number({ error: m.height })
+  .int({ error: m.height })
+  .min(limits.game.minHeight, { error: m.height })
+  .max(limits.game.maxHeight, { error: m.height });
+
+/** POST /games */
+export const createGameBodySchema = z.object({
+  name: nameSchema,
+  description: descriptionSchema,
+  width: widthSchema,
+  height: heightSchema,
+});
+export type CreateGameBody = z.infer<typeof createGameBodySchema>;
+
+/**
+ * PATCH /games/{id}: the inline edit. imagePath and rootPath are sent empty when missing; the server manages
+ * them (the splash sets imagePath), so they are accepted and ignored. The status can only be set back to
+ * Draft by hand: Ready, Generating and Failed come from generation.
+ */
+export const updateGameBodySchema = z.object({
+  name: nameSchema,
+  description: descriptionSchema,
+  width: widthSchema,
+  height: heightSchema,
+  gameStatusTypeId: z.number({ error: m.status }).int({ error: m.status }).min(1, { error: m.status }),
+  isActive: z.boolean({ error: m.isActive }),
+  imagePath: z.string().max(1000).optional(),
+  rootPath: z.string().max(1000).optional(),
+});
+export type UpdateGameBody = z.infer<typeof updateGameBodySchema>;
+
+export const gameStatusIds = [GameStatus.Draft, GameStatus.Ready, GameStatus.Generating, GameStatus.Failed] as const;
+
+/** The word shown for a status (SPEC §2 admin games: "Status shows as a word, not a number"). */
+export function gameStatusName(id: number): string {
+  return { 1: 'Draft', 2: 'Ready', 3: 'Generating', 4: 'Failed' }[id] ?? 'Unknown';
+}
+
+/** A game as the API shows it (SPEC §3). */
+export const gameSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  gameStatusTypeId: z.number().int(),
+  /** Why the last generation failed (status 4), else null. */
+  statusReason: z.string().nullable(),
+  isActive: z.boolean(),
+  /** The splash image's path inside the game, '' when none is marked. */
+  imagePath: z.string(),
+  rootPath: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Game = z.infer<typeof gameSchema>;
+export const gameListResponseSchema = z.array(gameSchema.partial());
+
+/** Columns of a game that a search query may name. */
+export const gameSearchColumns = ['id', 'name', 'description', 'width', 'height', 'gameStatusTypeId', 'isActive', 'createdAt', 'updatedAt'] as const;
+
+/** A file of a game (SPEC §3 GameFile). `fileId` is stable within the game across replacements. */
+export const gameFileSchema = z.object({
+  id: z.number().int(),
+  gameId: z.number().int(),
+  fileId: z.number().int(),
+  path: z.string(),
+  isStartFile: z.boolean(),
+  isSplash: z.boolean(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  size: z.number().int(),
+  contentType: z.string(),
+  updatedAt: z.string(),
+});
+export type GameFile = z.infer<typeof gameFileSchema>;
+export const gameFileListSchema = z.array(gameFileSchema);
+
+/** POST /game/upload/{gameId}: what one uploaded file became. */
+export const uploadResultSchema = z.object({ file: gameFileSchema, replaced: z.boolean() });
+
+/** The play URLs of GET /games/{id}/path/ and GET /game-versions/path/{id}/{gameId} (SPEC §3 "Game path info"). */
+export const gamePathSchema = z.object({
+  rootPath: z.string(),
+  /** The user version's view (for a game: the original for admins, else the watermarked view). */
+  orjFile: z.string(),
+  /** The skeleton view. */
+  emtFile: z.string(),
+  /** The original view for admins, the watermarked view for everyone else. */
+  wtmFile: z.string(),
+});
+export type GamePath = z.infer<typeof gamePathSchema>;
+
+/** GET /games/{id}/psd-files/: the helper files of a game (SPEC §3 "Downloadable helper files"). */
+export const helperFilesSchema = z.object({
+  path: z.string(),
+  files: z.array(z.object({ id: z.number().int(), name: z.string(), size: z.number().int(), url: z.string() })),
+});
+
+/** Answer of the calls the spec says return "text". */
+export const messageResponseSchema = z.object({ message: z.string() });
+
+export const gameIdParamSchema = z.object({ id: z.coerce.number().int().positive() });
+export const gameFileParamsSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  fileId: z.coerce.number().int().positive(),
+});
