@@ -16,6 +16,7 @@ import { AppError } from './lib/errors';
 import { SessionTokens } from './lib/tokens';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import { adminRoutes } from './modules/admin/admin.routes';
+import { GameGeneration } from './modules/games/game-generation';
 import { GamesRepository } from './modules/games/games.repository';
 import { gamesRoutes } from './modules/games/games.routes';
 import { GamesService } from './modules/games/games.service';
@@ -70,7 +71,11 @@ export async function buildApp(config: Config): Promise<App> {
 
   const storage = new LocalDiskStorage(join(config.dataDir, 'files'));
   const users = new UsersService(new UsersRepository(database.db), new SessionTokens(config.jwtSecret), database.dialect);
-  const games = new GamesService(new GamesRepository(database.db), storage, database.dialect);
+  const gamesRepository = new GamesRepository(database.db);
+  const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
+  await generation.recoverInterrupted();
+  app.addHook('preClose', async () => generation.idle());
+  const games = new GamesService(gamesRepository, storage, database.dialect, generation);
 
   await app.register(errorEnvelopePlugin);
   await app.register(cookie);

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Game, GameFile } from '@reskin/contract';
+import { GameStatus, type Game, type GameFile } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, GameFilesTable, GamesTable } from '../../db/schema';
 import type { CompiledFilter, SearchableEntity } from '../../search/filter';
@@ -128,6 +128,44 @@ export class GamesRepository {
       .set({ gameStatusTypeId: 1, statusReason: null, filesChangedAt: now, updatedAt: now })
       .where('id', '=', gameId)
       .execute();
+  }
+
+  /** Sets a game Generating unless it already is; true when this call claimed it. */
+  async claimForGeneration(id: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('games')
+      .set({ gameStatusTypeId: GameStatus.Generating, statusReason: null, updatedAt: nowIso() })
+      .where('id', '=', id)
+      .where('gameStatusTypeId', '<>', GameStatus.Generating)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Ends a generation. Only a game still Generating changes: if its files changed meanwhile it is a Draft
+   * again and stays one.
+   */
+  async finishGeneration(id: number, outcome: { gameStatusTypeId: number; statusReason: string | null }): Promise<void> {
+    const now = nowIso();
+    await this.db
+      .updateTable('games')
+      .set({
+        ...outcome,
+        ...(outcome.gameStatusTypeId === GameStatus.Ready ? { generatedAt: now } : {}),
+        updatedAt: now,
+      })
+      .where('id', '=', id)
+      .where('gameStatusTypeId', '=', GameStatus.Generating)
+      .execute();
+  }
+
+  async failInterruptedGenerations(reason: string): Promise<number> {
+    const result = await this.db
+      .updateTable('games')
+      .set({ gameStatusTypeId: GameStatus.Failed, statusReason: reason, updatedAt: nowIso() })
+      .where('gameStatusTypeId', '=', GameStatus.Generating)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async delete(id: number): Promise<boolean> {

@@ -102,6 +102,22 @@ export async function gamesRoutes(app: FastifyInstance, { games, maxFileSizeByte
   );
 
   r.get(
+    '/games/:id/generate',
+    {
+      schema: {
+        tags,
+        summary: 'Gen.: generate the skeleton and watermarked copies in the background',
+        description:
+          'Answers at once with the game, now Generating (3); it becomes Ready (2) or Failed (4, with statusReason). ' +
+          'A second call while a generation runs starts nothing.',
+        params: gameIdParamSchema,
+        response: { 200: gameSchema },
+      },
+    },
+    async (request) => games.generate(request.params.id),
+  );
+
+  r.get(
     '/games/:id/files',
     { schema: { tags, summary: "A game's files", params: gameIdParamSchema, response: { 200: gameFileListSchema } } },
     async (request) => games.files(request.params.id),

@@ -18,6 +18,8 @@ import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '.
 import { InvalidImageError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Storage } from '../../storage/storage';
+import { variantKey } from '../../lib/variants';
+import type { GameGeneration } from './game-generation';
 import { searchableGame, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
 
 /** One file of an upload request, already streamed to storage under a fresh key. */
@@ -52,6 +54,7 @@ export class GamesService {
     private readonly games: GamesRepository,
     private readonly storage: Storage,
     private readonly dialect: Dialect,
+    private readonly generation: GameGeneration,
   ) {}
 
   async filter(filter: SearchFilter): Promise<Partial<Game>[]> {
@@ -91,7 +94,19 @@ export class GamesService {
   async delete(id: number): Promise<void> {
     const files = await this.games.listFiles(id);
     if (!(await this.games.delete(id))) throw notFound('Game');
-    await Promise.all(files.map((file) => this.storage.delete(file.storageKey)));
+    await Promise.all(files.map((file) => this.deleteStored(file.storageKey)));
+  }
+
+  /** Starts "Gen." in the background; a second press while it runs starts nothing. */
+  async generate(id: number): Promise<Game> {
+    const game = await this.get(id);
+    if (!(await this.mustHaveIndex(id))) {
+      throw unprocessable('Mark the index file before generating.', [
+        { path: '/files', code: 'no_index', message: `${game.name} has no index file: mark one on its files screen.` },
+      ]);
+    }
+    await this.generation.start(id);
+    return this.get(id);
   }
 
   async files(gameId: number): Promise<GameFile[]> {
@@ -131,7 +146,7 @@ export class GamesService {
       if (file.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
       await this.games.markFilesChanged(gameId, trx);
     });
-    await this.storage.delete(file.storageKey);
+    await this.deleteStored(file.storageKey);
   }
 
   /**
@@ -153,7 +168,7 @@ export class GamesService {
       }
       const checked = await this.check(gameId, staged);
       const results = await this.record(gameId, checked);
-      await Promise.all(results.map((result) => result.previousKey && this.storage.delete(result.previousKey)));
+      await Promise.all(results.map((result) => result.previousKey && this.deleteStored(result.previousKey)));
       return results.map(({ file, replaced }) => ({ file, replaced }));
     } catch (error) {
       await Promise.all(staged.map((file) => this.storage.delete(file.storageKey)));
@@ -250,6 +265,19 @@ export class GamesService {
       await this.games.markFilesChanged(gameId, trx);
       return results;
     });
+  }
+
+  private async mustHaveIndex(gameId: number): Promise<boolean> {
+    return (await this.games.listFiles(gameId)).some((file) => file.isStartFile === 1);
+  }
+
+  /** Removes a stored original and the variants generated from it. */
+  private async deleteStored(storageKey: string): Promise<void> {
+    await Promise.all([
+      this.storage.delete(storageKey),
+      this.storage.delete(variantKey(storageKey, 'skeleton')),
+      this.storage.delete(variantKey(storageKey, 'watermark')),
+    ]);
   }
 
   private async mustFindFile(gameId: number, fileId: number): Promise<GameFileRow> {

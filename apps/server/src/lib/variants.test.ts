@@ -1,0 +1,103 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { makeSkeleton, makeWatermark, variantKey } from './variants';
+
+async function photo(format: 'png' | 'jpeg' | 'webp' | 'gif', width = 120, height = 80): Promise<Buffer> {
+  // A gradient-ish picture: two colours split down the middle.
+  const left = await sharp({ create: { width: Math.ceil(width / 2), height, channels: 3, background: { r: 250, g: 200, b: 10 } } })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 60, b: 160 } } })
+    .composite([{ input: left, left: 0, top: 0 }])
+    .toFormat(format)
+    .toBuffer();
+}
+
+async function animatedGif(): Promise<Buffer> {
+  const frames = await Promise.all(
+    ['red', 'blue', 'green'].map((c) => sharp({ create: { width: 40, height: 30, channels: 4, background: c } }).png().toBuffer()),
+  );
+  return sharp(frames, { join: { animated: true } }).gif({ delay: [80, 90, 100], loop: 0 }).toBuffer();
+}
+
+describe('generated variants', () => {
+  for (const format of ['png', 'webp', 'gif'] as const) {
+    it(`a ${format} skeleton has the original's size and format and is fully transparent`, async () => {
+      const skeleton = await makeSkeleton(await photo(format), `x.${format}`);
+      const meta = await sharp(skeleton).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual([format, 120, 80]);
+      const stats = await sharp(skeleton).ensureAlpha().stats();
+      expect(stats.channels[3]!.max).toBe(0);
+    });
+  }
+
+  it('a JPEG skeleton is flat light grey of the same size', async () => {
+    const skeleton = await makeSkeleton(await photo('jpeg'), 'x.jpg');
+    const meta = await sharp(skeleton).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 120, 80]);
+    const stats = await sharp(skeleton).stats();
+    for (const channel of stats.channels.slice(0, 3)) {
+      expect(channel.max - channel.min).toBeLessThanOrEqual(2);
+      expect(channel.mean).toBeGreaterThan(180);
+    }
+  });
+
+  it('an animated GIF skeleton keeps the frame size', async () => {
+    const skeleton = await makeSkeleton(await animatedGif(), 'anim.gif');
+    const meta = await sharp(skeleton).metadata();
+    expect([meta.format, meta.width, meta.pageHeight ?? meta.height]).toEqual(['gif', 40, 30]);
+  });
+
+  it('an SVG skeleton is empty with the same width, height and viewBox', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32" viewBox="0 0 128 64"><circle cx="5" cy="5" r="4"/></svg>');
+    const skeleton = (await makeSkeleton(svg, 'icon.svg')).toString();
+    expect(skeleton).toContain('width="64"');
+    expect(skeleton).toContain('height="32"');
+    expect(skeleton).toContain('viewBox="0 0 128 64"');
+    expect(skeleton).not.toContain('circle');
+    const meta = await sharp(Buffer.from(skeleton)).metadata();
+    expect([meta.width, meta.height]).toEqual([64, 32]);
+  });
+
+  for (const format of ['png', 'jpeg', 'webp', 'gif'] as const) {
+    it(`a ${format} watermark has the same size and format and differs from the original`, async () => {
+      const original = await photo(format);
+      const marked = await makeWatermark(original, `x.${format === 'jpeg' ? 'jpg' : format}`, 'Reskin Studio');
+      const meta = await sharp(marked).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual([format, 120, 80]);
+      const a = await sharp(original).removeAlpha().raw().toBuffer();
+      const b = await sharp(marked).removeAlpha().raw().toBuffer();
+      let changed = 0;
+      for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > 8) changed++;
+      expect(changed / a.length).toBeGreaterThan(0.01);
+    });
+  }
+
+  it('a watermark of an animated GIF keeps every frame and its timing', async () => {
+    const marked = await makeWatermark(await animatedGif(), 'anim.gif', 'Reskin Studio');
+    const meta = await sharp(marked, { pages: -1 }).metadata();
+    expect([meta.width, meta.pageHeight, meta.pages]).toEqual([40, 30, 3]);
+    expect(meta.delay).toEqual([80, 90, 100]);
+  });
+
+  it('a tiny image still gets a watermark that changes it', async () => {
+    const tiny = await sharp({ create: { width: 3, height: 2, channels: 3, background: 'white' } }).png().toBuffer();
+    const marked = await makeWatermark(tiny, 't.png', 'Reskin Studio');
+    const meta = await sharp(marked).metadata();
+    expect([meta.width, meta.height]).toEqual([3, 2]);
+  });
+
+  it('an SVG watermark stays SVG with the same size and draws the mark', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#3366ff"/></svg>');
+    const marked = await makeWatermark(svg, 'bg.svg', 'Reskin Studio');
+    expect(marked.toString()).toContain('Reskin Studio');
+    const [a, b] = await Promise.all([sharp(svg).raw().toBuffer(), sharp(marked).raw().toBuffer()]);
+    expect((await sharp(marked).metadata()).width).toBe(200);
+    expect(a.equals(b)).toBe(false);
+  });
+
+  it('variant keys change with the original key and keep its extension', () => {
+    expect(variantKey('games/1/files/abc.png', 'skeleton')).toBe('games/1/files/abc.png.skeleton.png');
+    expect(variantKey('games/1/files/def.png', 'watermark')).toBe('games/1/files/def.png.watermark.png');
+  });
+});

@@ -1,0 +1,90 @@
+import { availableParallelism } from 'node:os';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import type { FastifyBaseLogger } from 'fastify';
+import { GameStatus } from '@reskin/contract';
+import { isImagePath } from '../../lib/game-paths';
+import { makeSkeleton, makeWatermark, variantKey } from '../../lib/variants';
+import type { Storage } from '../../storage/storage';
+import type { GameFileRow, GamesRepository } from './games.repository';
+
+/** Runs `work` over `items` with at most `concurrency` at a time. */
+async function eachLimited<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(workers);
+}
+
+/**
+ * "Gen." (DESIGN.md "Games, files, variants"): a background job per game that writes the skeleton and the
+ * watermarked copy of every image. The game is Generating (3) while it runs, then Ready (2) or Failed (4)
+ * with the reason kept. sharp works on libuv's thread pool; one image per core runs at a time.
+ */
+export class GameGeneration {
+  private readonly running = new Map<number, Promise<void>>();
+
+  constructor(
+    private readonly games: GamesRepository,
+    private readonly storage: Storage,
+    private readonly productName: string,
+    private readonly log: FastifyBaseLogger,
+    private readonly concurrency = availableParallelism(),
+  ) {}
+
+  /**
+   * Starts generating a game unless a generation of it is already running; answers at once. The claim is one
+   * conditional update, so two presses of "Gen." (even on two app servers) start one job.
+   */
+  async start(gameId: number): Promise<{ started: boolean }> {
+    const claimed = await this.games.claimForGeneration(gameId);
+    if (!claimed) return { started: false };
+    const job = this.generate(gameId).finally(() => this.running.delete(gameId));
+    this.running.set(gameId, job);
+    return { started: true };
+  }
+
+  /** Waits for every running job (tests, and a clean shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.running.values()]);
+  }
+
+  /** A job cut off by a restart would stay Generating for ever: mark it Failed so it can be started again. */
+  async recoverInterrupted(): Promise<void> {
+    const count = await this.games.failInterruptedGenerations('Generation was interrupted by a server restart; press Gen. again.');
+    if (count > 0) this.log.warn(`${count} interrupted generation(s) marked Failed`);
+  }
+
+  private async generate(gameId: number): Promise<void> {
+    const started = Date.now();
+    try {
+      const images = (await this.games.listFiles(gameId)).filter((file) => isImagePath(file.path));
+      await eachLimited(images, this.concurrency, (file) => this.generateFile(file));
+      await this.games.finishGeneration(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
+      this.log.info({ gameId, images: images.length, ms: Date.now() - started }, 'game generated');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log.warn({ gameId, err: error }, 'game generation failed');
+      await this.games
+        .finishGeneration(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) })
+        .catch((e: unknown) => this.log.error({ gameId, err: e }, 'could not record the failed generation'));
+    }
+  }
+
+  private async generateFile(file: GameFileRow): Promise<void> {
+    const object = await this.storage.get(file.storageKey);
+    if (!object) throw new Error(`${file.path}: the stored file is missing.`);
+    const original = await buffer(object.stream);
+    try {
+      const [skeleton, watermark] = await Promise.all([
+        makeSkeleton(original, file.path),
+        makeWatermark(original, file.path, this.productName),
+      ]);
+      await this.storage.put(variantKey(file.storageKey, 'skeleton'), Readable.from([skeleton]));
+      await this.storage.put(variantKey(file.storageKey, 'watermark'), Readable.from([watermark]));
+    } catch (error) {
+      throw new Error(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+}
