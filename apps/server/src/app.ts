@@ -15,6 +15,10 @@ import { demoAccountsPresent, ensureAdmin, seedDemo } from './db/seed';
 import { AppError } from './lib/errors';
 import { SessionTokens } from './lib/tokens';
 import { LocalDiskStorage } from './storage/local-disk-storage';
+import { buildPlayApp } from './play/play-app';
+import { PlayPathsService } from './play/play-paths.service';
+import { playPathsRoutes } from './play/play-paths.routes';
+import { PlayTokens } from './play/play-tokens';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { GameGeneration } from './modules/games/game-generation';
 import { GamesRepository } from './modules/games/games.repository';
@@ -29,6 +33,8 @@ import { xsrfPlugin } from './plugins/xsrf';
 
 export interface App {
   app: FastifyInstance;
+  /** The play origin (DESIGN.md "Play"), to listen on PLAY_PORT. */
+  playApp: FastifyInstance;
   database: Db;
 }
 
@@ -76,6 +82,10 @@ export async function buildApp(config: Config): Promise<App> {
   await generation.recoverInterrupted();
   app.addHook('preClose', async () => generation.idle());
   const games = new GamesService(gamesRepository, storage, database.dialect, generation);
+  const playTokens = new PlayTokens(config.jwtSecret);
+  const paths = new PlayPathsService(gamesRepository, playTokens, config.playOrigin);
+  const playApp = buildPlayApp({ tokens: playTokens, games: gamesRepository, storage, logLevel: config.logLevel });
+  app.addHook('onClose', async () => playApp.close());
 
   await app.register(errorEnvelopePlugin);
   await app.register(cookie);
@@ -105,6 +115,7 @@ export async function buildApp(config: Config): Promise<App> {
       );
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
       await api.register(adminRoutes);
+      await api.register(playPathsRoutes, { paths });
       await api.register(async (scope) => {
         await scope.register(multipart, {
           limits: {
@@ -122,7 +133,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await registerWebApp(app, config.webDistDir);
-  return { app, database };
+  return { app, playApp, database };
 }
 
 /** Serves the built web app at `/`; any other non-API path answers index.html so client routes work on reload. */

@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 
 const config = loadConfig();
-const { app } = await buildApp(config);
+const { app, playApp } = await buildApp(config);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -12,4 +12,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+await playApp.listen({ port: config.playPort, host: config.host });
 app.log.info(`Reskin Studio on http://localhost:${config.port} (play origin ${config.playOrigin})`);

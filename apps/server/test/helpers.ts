@@ -16,20 +16,30 @@ const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@12
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The play origin app (DESIGN.md "Play"). */
+  playApp: FastifyInstance;
   database: Db;
   config: Config;
-  /** Closes the app and removes its data dir and, on PostgreSQL, its schema. */
+  /** The PostgreSQL schema of this app's database (undefined on SQLite). */
+  schema: string | undefined;
+  /** Closes the app and removes its data dir and, on PostgreSQL, its schema (not when it reused another's). */
   close: () => Promise<void>;
+}
+
+/** The database of another TestApp, to start a second app on (see createTestApp's `reuse`). */
+export interface ReusedDatabase {
+  dataDir: string;
+  schema: string | undefined;
 }
 
 /**
  * The real app on a real, empty database of its own: a fresh SQLite file in a temporary DATA_DIR, or a
  * fresh PostgreSQL schema dropped again by close(). Nothing is seeded unless asked.
  */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'reskin-test-'));
-  const schema = testDb === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
-  if (schema) await adminQuery(`create schema "${schema}"`);
+export async function createTestApp(overrides: Partial<Config> = {}, reuse?: ReusedDatabase): Promise<TestApp> {
+  const dataDir = reuse ? reuse.dataDir : mkdtempSync(join(tmpdir(), 'reskin-test-'));
+  const schema = reuse ? reuse.schema : testDb === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  if (schema && !reuse) await adminQuery(`create schema "${schema}"`);
   const config: Config = {
     nodeEnv: 'test',
     port: 0,
@@ -49,13 +59,17 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     webDistDir: join(dataDir, 'no-web'),
     ...overrides,
   };
-  const { app, database } = await buildApp(config);
+  const { app, playApp, database } = await buildApp(config);
   return {
     app,
+    playApp,
     database,
     config,
+    schema,
     close: async () => {
       await app.close();
+      // A second app on another's database only closes; the first one removes the database.
+      if (reuse) return;
       if (schema) await adminQuery(`drop schema "${schema}" cascade`);
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -131,4 +145,9 @@ export function errorOf(response: LightMyRequestResponse) {
   return response.json<{
     error: { statusCode: number; name: string; message: string; code?: string; details?: { path: string; code: string; message: string }[] };
   }>().error;
+}
+
+/** POST /api/user/login with these credentials (the response, whatever it is). */
+export function login(t: TestApp, email: string, password: string): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password } });
 }

@@ -83,3 +83,12 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
+
+/**
+ * True for a PostgreSQL "data exception" (SQLSTATE class 22: a value out of range or of the wrong form, such as
+ * an id beyond 32 bits in a path). Such a value came from the request and passed its schema; it is the
+ * caller's error (400), not the server's. SQLite stores such values without complaint.
+ */
+export function isDataException(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && typeof error.code === 'string' && error.code.startsWith('22');
+}

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ErrorDetail, type ErrorEnvelope } from '@reskin/contract';
+import { isDataException } from '../db/database';
 import { AppError } from '../lib/errors';
 
 const namesByStatus: Record<number, string> = {
@@ -46,6 +47,11 @@ export const errorEnvelopePlugin = fp(async (app: FastifyInstance) => {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
       return reply.status(500).send(envelope(500, 'Internal server error.'));
+    }
+    if (isDataException(error)) {
+      // A request value the schema let through but the database cannot hold (e.g. /user/detail/2147483648).
+      request.log.warn({ err: error }, 'the database refused a value of the request');
+      return reply.status(400).send(envelope(400, 'A value in the request is out of range or malformed.', 'BAD_REQUEST'));
     }
     const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (statusCode >= 500) {

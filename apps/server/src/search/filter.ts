@@ -32,6 +32,17 @@ export interface CompiledFilter {
 const comparisons = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 type Comparison = keyof typeof comparisons;
 
+const INT_MIN = -2_147_483_648;
+const INT_MAX = 2_147_483_647;
+
+/** A date string as ISO 8601 in UTC, or undefined when it is no date (or outside the years 0-9999). */
+function isoDate(text: string): string | undefined {
+  const time = Date.parse(text);
+  if (Number.isNaN(time)) return undefined;
+  const iso = new Date(time).toISOString();
+  return /^\d{4}-/.test(iso) ? iso : undefined;
+}
+
 function invalid(message: string): never {
   throw badRequest(message, errorCodes.invalidFilter, [{ path: '/filter', code: 'invalid_filter', message }]);
 }
@@ -63,9 +74,15 @@ export function compileFilter(
       return invalid(`Column "${name}" needs true or false.`);
     }
     if (type === 'number') {
-      if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
-      if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
-      return invalid(`Column "${name}" needs a number.`);
+      // Every number column is a 32-bit integer; anything else would make PostgreSQL fail (a 500).
+      const number = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+      if (typeof number === 'number' && Number.isInteger(number) && number >= INT_MIN && number <= INT_MAX) return number;
+      return invalid(`Column "${name}" needs a whole number.`);
+    }
+    if (type === 'date') {
+      // ISO 8601 text, as stored on SQLite and understood by PostgreSQL; unparsable dates are refused.
+      const iso = typeof raw === 'string' ? isoDate(raw) : undefined;
+      return iso ?? invalid(`Column "${name}" needs a date (ISO 8601).`);
     }
     if (typeof raw === 'string') return raw;
     if (typeof raw === 'number') return String(raw);
@@ -94,6 +111,7 @@ export function compileFilter(
         case 'like':
         case 'ilike':
         case 'nlike': {
+          if (type !== 'string') return invalid(`"${operator}" works on text columns only, not on "${name}".`);
           if (typeof operand !== 'string') return invalid(`"${operator}" on "${name}" needs a pattern string.`);
           const not = operator === 'nlike' ? sql.raw('not ') : sql.raw('');
           return sql<SqlBool>`${ref} ${not}${sql.raw(like)} ${operand}`;

@@ -168,6 +168,18 @@ export class GamesRepository {
     return Number(result.numUpdatedRows);
   }
 
+  /** Whether a user holds an active assignment (user-game) of a game. */
+  async hasActiveAssignment(userId: number, gameId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('userGames')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('gameId', '=', gameId)
+      .where('isActive', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async delete(id: number): Promise<boolean> {
     const result = await this.db.deleteFrom('games').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { errorCodes } from '@reskin/contract';
+import { InvalidPathError, isImagePath, normaliseGamePath } from '../lib/game-paths';
+import { variantKey } from '../lib/variants';
+import type { GamesRepository } from '../modules/games/games.repository';
+import type { Storage } from '../storage/storage';
+import type { PlayClaims, PlayTokens } from './play-tokens';
+
+export interface PlayAppOptions {
+  tokens: PlayTokens;
+  games: GamesRepository;
+  storage: Storage;
+  logLevel: string;
+}
+
+/** The headers of every answer of the play origin (DESIGN.md "Play"). */
+export const playHeaders = {
+  'Content-Security-Policy': 'sandbox allow-scripts allow-same-origin allow-pointer-lock',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  'Access-Control-Allow-Origin': '*',
+} as const;
+
+function refusal(statusCode: number, message: string, code: string) {
+  const name = { 403: 'ForbiddenError', 404: 'NotFoundError', 400: 'BadRequestError' }[statusCode] ?? 'Error';
+  return { error: { statusCode, name, message, code, details: [] } };
+}
+
+/** Text is served as UTF-8, so games with non-ASCII text show it right. */
+function withCharset(contentType: string): string {
+  const textual = contentType.startsWith('text/') || contentType === 'application/json' || contentType === 'image/svg+xml';
+  return textual ? `${contentType}; charset=utf-8` : contentType;
+}
+
+/** Which stored object a view serves for a game file (DESIGN.md "Play": the three views of a game). */
+function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKey: string }): string {
+  if (view === 'original' || !isImagePath(file.path)) return file.storageKey;
+  return variantKey(file.storageKey, view === 'skeleton' ? 'skeleton' : 'watermark');
+}
+
+/**
+ * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
+ * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
+ * every request and limits it to one game (or version) and one view. Query strings are ignored.
+ */
+export function buildPlayApp({ tokens, games, storage, logLevel }: PlayAppOptions): FastifyInstance {
+  // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
+  const app = Fastify({ logger: { level: logLevel }, routerOptions: { maxParamLength: 2048 } });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.headers(playHeaders);
+  });
+
+  app.get<{ Params: { token: string; '*': string } }>('/p/:token/*', async (request, reply) => {
+    const claims = await tokens.verify(request.params.token);
+    if (!claims) return reply.status(403).send(refusal(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+
+    let path: string;
+    try {
+      path = normaliseGamePath(request.params['*']);
+    } catch (error) {
+      if (error instanceof InvalidPathError) return reply.status(404).send(refusal(404, 'No such file in this game.', errorCodes.notFound));
+      throw error;
+    }
+    // Only the game the token names is reachable.
+    const file = await games.findFileByPath(claims.g, path);
+    if (!file) return reply.status(404).send(refusal(404, 'No such file in this game.', errorCodes.notFound));
+
+    const key = storageKeyFor(claims.view, file);
+    const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
+    reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+
+    const object = await storage.get(key);
+    if (!object) {
+      return reply.status(404).send(refusal(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
+    }
+    return reply.type(withCharset(file.contentType)).header('Content-Length', object.size).send(object.stream);
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.status(404).send(refusal(404, 'Not found.', errorCodes.notFound));
+  });
+
+  return app;
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { gameIdParamSchema, gamePathSchema } from '@reskin/contract';
+import { currentUser } from '../plugins/auth';
+import type { PlayPathsService } from './play-paths.service';
+
+/** The path calls that hand out play URLs (SPEC §7; DESIGN.md "Play"). */
+export async function playPathsRoutes(app: FastifyInstance, { paths }: { paths: PlayPathsService }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/games/:id/path',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['play'],
+        summary: "A game's play URLs on the play origin (capability token in the path, 2 h)",
+        description:
+          'Administrators get the original view in orjFile and wtmFile; assigned users get the watermarked view ' +
+          'there. emtFile is the skeleton view. The game must be Ready and have an index file (409 otherwise).',
+        params: gameIdParamSchema,
+        response: { 200: gamePathSchema },
+      },
+    },
+    async (request) => paths.gamePaths(currentUser(request), request.params.id),
+  );
+}

@@ -1,0 +1,51 @@
+import { GameStatus, type GamePath, type User } from '@reskin/contract';
+import { conflict, notFound } from '../lib/errors';
+import { isAdmin } from '../modules/users/users.policy';
+import type { GamesRepository } from '../modules/games/games.repository';
+import type { PlayTokens, PlayView } from './play-tokens';
+
+/** Builds the play URLs that the path calls answer (DESIGN.md "Play"). */
+export class PlayPathsService {
+  constructor(
+    private readonly games: GamesRepository,
+    private readonly tokens: PlayTokens,
+    private readonly playOrigin: string,
+  ) {}
+
+  /**
+   * GET /games/{id}/path/: administrators get the original; anyone else needs an active assignment of the
+   * game and gets the watermarked view in its place (only admins ever receive unwatermarked originals).
+   */
+  async gamePaths(user: User, gameId: number): Promise<GamePath> {
+    const admin = isAdmin(user);
+    // Someone else's (or an unassigned) game is a 404, like an unknown one.
+    if (!admin && !(await this.games.hasActiveAssignment(user.id, gameId))) throw notFound('Game');
+    const index = await this.playableIndex(gameId);
+    const main: PlayView = admin ? 'original' : 'watermark';
+    const url = async (view: PlayView) =>
+      `${this.playOrigin}/p/${await this.tokens.sign({ g: gameId, view, u: user.id })}/${encodePath(index)}`;
+    const mainUrl = await url(main);
+    return {
+      rootPath: mainUrl.slice(0, mainUrl.length - encodePath(index).length),
+      orjFile: mainUrl,
+      emtFile: await url('skeleton'),
+      wtmFile: mainUrl,
+    };
+  }
+
+  private async playableIndex(gameId: number): Promise<string> {
+    const game = await this.games.findById(gameId);
+    if (!game) throw notFound('Game');
+    if (game.gameStatusTypeId !== GameStatus.Ready) {
+      throw conflict('The game is not ready to play: generate its files first.', 'GAME_NOT_READY');
+    }
+    const index = (await this.games.listFiles(gameId)).find((file) => file.isStartFile === 1);
+    if (!index) throw conflict('The game has no index file.', 'NO_INDEX_FILE');
+    return index.path;
+  }
+}
+
+/** A game path as a URL path: each segment percent-encoded, the slashes kept. */
+export function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
