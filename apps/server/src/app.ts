@@ -13,7 +13,11 @@ import type { Config } from './config';
 import { createDatabase, migrateToLatest, type Db } from './db/database';
 import { demoAccountsPresent, ensureAdmin, seedDemo } from './db/seed';
 import { AppError } from './lib/errors';
+import { DownloadTickets } from './lib/download-tickets';
 import { SessionTokens } from './lib/tokens';
+import { HelperFilesRepository } from './modules/helper-files/helper-files.repository';
+import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
+import { HelperFilesService } from './modules/helper-files/helper-files.service';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import { buildPlayApp } from './play/play-app';
 import { PlayPathsService } from './play/play-paths.service';
@@ -82,6 +86,12 @@ export async function buildApp(config: Config): Promise<App> {
   await generation.recoverInterrupted();
   app.addHook('preClose', async () => generation.idle());
   const games = new GamesService(gamesRepository, storage, database.dialect, generation);
+  const helperFiles = new HelperFilesService(
+    new HelperFilesRepository(database.db),
+    gamesRepository,
+    storage,
+    new DownloadTickets(config.jwtSecret),
+  );
   const playTokens = new PlayTokens(config.jwtSecret);
   const paths = new PlayPathsService(gamesRepository, playTokens, config.playOrigin);
   const playApp = buildPlayApp({ tokens: playTokens, games: gamesRepository, storage, logLevel: config.logLevel });
@@ -127,6 +137,11 @@ export async function buildApp(config: Config): Promise<App> {
           },
         });
         await scope.register(gamesRoutes, { games, maxFileSizeBytes: config.maxFileSizeBytes });
+        await scope.register(helperFilesRoutes, {
+          helperFiles,
+          maxFileSizeBytes: config.maxFileSizeBytes,
+          userById: (id: number) => users.activeUser(id),
+        });
       });
     },
     { prefix: '/api' },

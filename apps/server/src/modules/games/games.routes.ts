@@ -26,7 +26,7 @@ export interface GamesRoutesOptions {
  * The file parts of a multipart upload, each paired with the `fullPath` field sent before it (the browser's
  * folder path; the file's own name when none came). Each file must be consumed before the next is read.
  */
-async function* incomingFiles(request: FastifyRequest, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
+export async function* incomingFiles(request: FastifyRequest, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
   let fullPath: string | undefined;
   try {
     for await (const part of request.parts()) {

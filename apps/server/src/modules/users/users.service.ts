@@ -58,6 +58,12 @@ export class UsersService {
     return user && user.activated ? user : undefined;
   }
 
+  /** A user who still exists and is active (for download tickets, which name a user by id). */
+  async activeUser(id: number): Promise<User | undefined> {
+    const user = await this.users.findById(id);
+    return user?.activated ? user : undefined;
+  }
+
   /** Registers a user (also the admin's "add user"). New users are regular users. */
   async signup(body: SignupBody): Promise<User> {
     await this.assertFree(body.email, body.username);

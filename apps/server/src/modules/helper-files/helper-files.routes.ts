@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { gameIdParamSchema, helperFilesSchema, messageResponseSchema, type User } from '@reskin/contract';
+import { currentUser } from '../../plugins/auth';
+import { incomingFiles } from '../games/games.routes';
+import type { HelperFilesService } from './helper-files.service';
+
+export interface HelperFilesRoutesOptions {
+  helperFiles: HelperFilesService;
+  maxFileSizeBytes: number;
+  userById: (id: number) => Promise<User | undefined>;
+}
+
+const helperParams = z.object({ id: z.coerce.number().int().positive(), helperId: z.coerce.number().int().positive() });
+
+/** GET /games/{id}/psd-files/ (SPEC §7) and the helper-file upload, download and delete around it. */
+export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, maxFileSizeBytes, userById }: HelperFilesRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['helper files'];
+
+  r.get(
+    '/games/:id/psd-files',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "A game's helper files, with download URLs that carry a 15-minute ticket",
+        params: gameIdParamSchema,
+        response: { 200: helperFilesSchema },
+      },
+    },
+    async (request) => helperFiles.list(currentUser(request), request.params.id),
+  );
+
+  r.post(
+    '/games/:id/psd-files',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: 'Upload helper files (multipart; a file with an existing name replaces it)',
+        params: gameIdParamSchema,
+        response: { 200: z.object({ uploaded: z.number().int() }) },
+      },
+    },
+    async (request) => ({ uploaded: await helperFiles.upload(request.params.id, incomingFiles(request, maxFileSizeBytes)) }),
+  );
+
+  r.get(
+    '/games/:id/psd-files/:helperId',
+    {
+      schema: {
+        tags,
+        summary: 'Download a helper file (Authorization header, or the ?ticket= of the list)',
+        params: helperParams,
+        querystring: z.object({ ticket: z.string().max(2000).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const { object, name, contentType } = await helperFiles.open(
+        request.user,
+        request.params.id,
+        request.params.helperId,
+        request.query.ticket,
+        userById,
+      );
+      return reply
+        .type(contentType)
+        .header('Content-Length', object.size)
+        .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(object.stream);
+    },
+  );
+
+  r.delete(
+    '/games/:id/psd-files/:helperId',
+    {
+      onRequest: app.requireAdmin,
+      schema: { tags, summary: 'Delete a helper file', params: helperParams, response: { 200: messageResponseSchema } },
+    },
+    async (request) => {
+      await helperFiles.delete(request.params.id, request.params.helperId);
+      return { message: 'File deleted.' };
+    },
+  );
+}

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import mime from 'mime';
+import type { User } from '@reskin/contract';
+import { notFound, unprocessable } from '../../lib/errors';
+import type { DownloadTickets } from '../../lib/download-tickets';
+import { InvalidPathError, extensionOf, normaliseGamePath } from '../../lib/game-paths';
+import type { Storage, StoredObject } from '../../storage/storage';
+import type { GamesRepository } from '../games/games.repository';
+import type { IncomingFile } from '../games/games.service';
+import { isAdmin } from '../users/users.policy';
+import type { HelperFilesRepository } from './helper-files.repository';
+
+const resourceOf = (id: number) => `helper-file:${id}`;
+
+/** Helper files of a game (GET /games/{id}/psd-files/): uploaded by admins, downloaded by assigned artists. */
+export class HelperFilesService {
+  constructor(
+    private readonly helperFiles: HelperFilesRepository,
+    private readonly games: GamesRepository,
+    private readonly storage: Storage,
+    private readonly tickets: DownloadTickets,
+  ) {}
+
+  /** The list with download URLs that carry a ticket, so they work when opened in a new window. */
+  async list(user: User, gameId: number) {
+    await this.assertCanSee(user, gameId);
+    const base = `/api/games/${gameId}/psd-files/`;
+    const files = await Promise.all(
+      (await this.helperFiles.list(gameId)).map(async (file) => ({
+        id: file.id,
+        name: file.path,
+        size: file.size,
+        url: `${base}${file.id}?ticket=${await this.tickets.sign(user.id, resourceOf(file.id))}`,
+      })),
+    );
+    return { path: base, files };
+  }
+
+  /** Stores uploaded helper files (admin); a file with an existing name replaces it. */
+  async upload(gameId: number, files: AsyncIterable<IncomingFile>): Promise<number> {
+    if (!(await this.games.findById(gameId))) throw notFound('Game');
+    let count = 0;
+    for await (const incoming of files) {
+      let path: string;
+      try {
+        path = normaliseGamePath(incoming.path);
+      } catch (error) {
+        incoming.content.resume();
+        if (error instanceof InvalidPathError) {
+          throw unprocessable(error.message, [{ path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` }]);
+        }
+        throw error;
+      }
+      const ext = extensionOf(path);
+      const storageKey = `games/${gameId}/helpers/${randomUUID()}${ext ? `.${ext}` : ''}`;
+      const { size } = await this.storage.put(storageKey, incoming.content);
+      if (size === 0) {
+        await this.storage.delete(storageKey);
+        throw unprocessable(`${path} is empty (0 bytes).`, [{ path: `/files/${path}`, code: 'empty', message: `${path} is empty (0 bytes).` }]);
+      }
+      const previous = await this.helperFiles.findByPath(gameId, path);
+      await this.helperFiles.save({ gameId, path, size, storageKey, contentType: mime.getType(path) ?? 'application/octet-stream' });
+      if (previous) await this.storage.delete(previous.storageKey);
+      count++;
+    }
+    if (count === 0) throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose at least one file.' }]);
+    return count;
+  }
+
+  /**
+   * Opens a helper file for download by the logged-in user, or by the holder of a ticket for exactly this
+   * file. `userById` loads (and so re-checks) the ticket's user.
+   */
+  async open(
+    caller: User | null,
+    gameId: number,
+    id: number,
+    ticket: string | undefined,
+    userById: (id: number) => Promise<User | undefined>,
+  ): Promise<{ object: StoredObject; name: string; contentType: string }> {
+    let user = caller;
+    if (!user && ticket) {
+      const userId = await this.tickets.verify(ticket, resourceOf(id));
+      user = userId ? ((await userById(userId)) ?? null) : null;
+    }
+    if (!user) throw notFound('Helper file');
+    await this.assertCanSee(user, gameId);
+    const file = await this.helperFiles.find(gameId, id);
+    const object = file && (await this.storage.get(file.storageKey));
+    if (!file || !object) throw notFound('Helper file');
+    return { object, name: file.path.split('/').pop() ?? file.path, contentType: file.contentType };
+  }
+
+  async delete(gameId: number, id: number): Promise<void> {
+    const file = await this.helperFiles.find(gameId, id);
+    if (!file) throw notFound('Helper file');
+    await this.helperFiles.delete(file.id);
+    await this.storage.delete(file.storageKey);
+  }
+
+  private async assertCanSee(user: User, gameId: number): Promise<void> {
+    const visible = isAdmin(user) ? !!(await this.games.findById(gameId)) : await this.games.hasActiveAssignment(user.id, gameId);
+    if (!visible) throw notFound('Game');
+  }
+}
