@@ -24,6 +24,7 @@ import { PlayPathsService } from './play/play-paths.service';
 import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayTokens } from './play/play-tokens';
 import { adminRoutes } from './modules/admin/admin.routes';
+import { ServicesUpdateService } from './modules/admin/services-update.service';
 import { GameGeneration } from './modules/games/game-generation';
 import { GamesRepository } from './modules/games/games.repository';
 import { gamesRoutes } from './modules/games/games.routes';
@@ -124,7 +125,7 @@ export async function buildApp(config: Config): Promise<App> {
         async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
       );
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
-      await api.register(adminRoutes);
+      await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, app.log) });
       await api.register(playPathsRoutes, { paths });
       await api.register(async (scope) => {
         await scope.register(multipart, {

@@ -35,7 +35,10 @@ describe('local-disk storage', () => {
     await storage.put('c/3.txt', Readable.from(['3']));
     const under = async (prefix?: string) => {
       const keys: string[] = [];
-      for await (const key of storage.list(prefix)) keys.push(key);
+      for await (const { key, lastModified } of storage.list(prefix)) {
+        expect(Date.now() - lastModified.getTime()).toBeLessThan(60_000);
+        keys.push(key);
+      }
       return keys.sort();
     };
     expect(await under('a')).toEqual(['a/1.txt', 'a/b/2.txt']);

@@ -5,7 +5,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mime from 'mime';
-import type { Storage, StoredObject } from './storage';
+import type { Storage, StoredKey, StoredObject } from './storage';
 
 const temporarySuffix = '.partial';
 
@@ -68,7 +68,7 @@ export class LocalDiskStorage implements Storage {
     await rm(this.pathOf(key), { force: true });
   }
 
-  async *list(prefix = ''): AsyncIterable<string> {
+  async *list(prefix = ''): AsyncIterable<StoredKey> {
     const start = prefix === '' ? this.root : this.pathOf(prefix.replace(/\/$/, ''));
     let entries;
     try {
@@ -79,7 +79,11 @@ export class LocalDiskStorage implements Storage {
     }
     for (const entry of entries) {
       if (!entry.isFile() || entry.name.endsWith(temporarySuffix)) continue;
-      yield relative(this.root, join(entry.parentPath, entry.name)).split(sep).join('/');
+      const path = join(entry.parentPath, entry.name);
+      const info = await stat(path).catch(() => undefined);
+      // Deleted between the listing and now: not there any more.
+      if (!info) continue;
+      yield { key: relative(this.root, path).split(sep).join('/'), lastModified: info.mtime };
     }
   }
 }

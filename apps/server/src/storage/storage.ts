@@ -8,6 +8,12 @@ export interface StoredObject {
   contentType: string;
 }
 
+/** A key in a listing, with when its object was last written. */
+export interface StoredKey {
+  key: string;
+  lastModified: Date;
+}
+
 /**
  * Where game files, generated variants, version files and helper files live (DESIGN.md "Running"): one
  * interface, local disk now, an S3-compatible object store later. Keys are `/`-separated relative paths
@@ -20,6 +26,6 @@ export interface Storage {
   get(key: string): Promise<StoredObject | undefined>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Every key under `prefix` (all keys when omitted), in no particular order. */
-  list(prefix?: string): AsyncIterable<string>;
+  /** Every object under `prefix` (all when omitted), in no particular order. */
+  list(prefix?: string): AsyncIterable<StoredKey>;
 }

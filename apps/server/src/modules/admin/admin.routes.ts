@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { servicesUpdateResponseSchema } from '@reskin/contract';
+import type { ServicesUpdateService } from './services-update.service';
 
 /** GET /admin/update, the admin screen's "Update" button (SPEC §7, DESIGN.md "Games, files, variants"). */
-export async function adminRoutes(app: FastifyInstance) {
+export async function adminRoutes(app: FastifyInstance, { servicesUpdate }: { servicesUpdate: ServicesUpdateService }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/admin/update',
     {
@@ -12,12 +13,12 @@ export async function adminRoutes(app: FastifyInstance) {
         tags: ['admin'],
         summary: 'Services update',
         description:
-          'Re-generates every Ready game whose files changed since its last generation and removes stored files ' +
-          'that no record points to, then answers a summary. Until games and stored files exist (the games ' +
-          'issue), it has nothing to do and answers an empty summary.',
+          'Re-generates every Ready game whose files changed since its last generation (or whose generated copies ' +
+          'are missing) and removes stored files that no record points to and that are older than an hour, ' +
+          'then answers a summary.',
         response: { 200: servicesUpdateResponseSchema },
       },
     },
-    async () => ({ regeneratedGameIds: [], removedStoredFiles: 0 }),
+    async () => servicesUpdate.run(),
   );
 }

@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { GameStatus } from '@reskin/contract';
+import { toIso } from '../../db/database';
+import type { Database } from '../../db/schema';
+import { isImagePath } from '../../lib/game-paths';
+import { variantKey } from '../../lib/variants';
+import type { Storage } from '../../storage/storage';
+import type { GameGeneration } from '../games/game-generation';
+
+/** Stored objects younger than this are left alone: they may belong to an upload still in progress. */
+const orphanGraceMs = 60 * 60 * 1000;
+
+/**
+ * GET /admin/update, "Services update" (DESIGN.md "Games, files, variants"): re-generates every Ready game
+ * whose files changed since its last generation (or whose generated copies are missing), and removes stored
+ * files that no record points to.
+ */
+export class ServicesUpdateService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly storage: Storage,
+    private readonly generation: GameGeneration,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async run(): Promise<{ regeneratedGameIds: number[]; removedStoredFiles: number }> {
+    const referenced = await this.referencedKeys();
+    const stored = new Set<string>();
+    let removedStoredFiles = 0;
+    for await (const { key, lastModified } of this.storage.list()) {
+      stored.add(key);
+      if (referenced.has(key) || Date.now() - lastModified.getTime() < orphanGraceMs) continue;
+      await this.storage.delete(key);
+      removedStoredFiles++;
+    }
+    const regeneratedGameIds: number[] = [];
+    for (const gameId of await this.staleReadyGames(stored)) {
+      if ((await this.generation.start(gameId)).started) regeneratedGameIds.push(gameId);
+    }
+    this.log.info({ regeneratedGameIds, removedStoredFiles }, 'services update');
+    return { regeneratedGameIds, removedStoredFiles };
+  }
+
+  /** Every storage key a record points to, with the generated copies of game images. */
+  private async referencedKeys(): Promise<Set<string>> {
+    const keys = new Set<string>();
+    for (const file of await this.db.selectFrom('gameFiles').select(['storageKey', 'path']).execute()) {
+      keys.add(file.storageKey);
+      if (isImagePath(file.path)) {
+        keys.add(variantKey(file.storageKey, 'skeleton'));
+        keys.add(variantKey(file.storageKey, 'watermark'));
+      }
+    }
+    for (const table of ['helperFiles', 'versionFiles'] as const) {
+      for (const row of await this.db.selectFrom(table).select('storageKey').execute()) keys.add(row.storageKey);
+    }
+    return keys;
+  }
+
+  /** Ready games with a file changed after their generation, or an image whose copies are not stored. */
+  private async staleReadyGames(stored: Set<string>): Promise<number[]> {
+    const games = await this.db
+      .selectFrom('games')
+      .select(['id', 'generatedAt'])
+      .where('gameStatusTypeId', '=', GameStatus.Ready)
+      .execute();
+    const stale: number[] = [];
+    for (const game of games) {
+      const files = await this.db.selectFrom('gameFiles').select(['path', 'storageKey', 'updatedAt']).where('gameId', '=', game.id).execute();
+      const generatedAt = game.generatedAt ? toIso(game.generatedAt) : '';
+      const changed = files.some((file) => toIso(file.updatedAt) > generatedAt);
+      const missing = files.some(
+        (file) =>
+          isImagePath(file.path) &&
+          (!stored.has(variantKey(file.storageKey, 'skeleton')) || !stored.has(variantKey(file.storageKey, 'watermark'))),
+      );
+      if (changed || missing) stale.push(game.id);
+    }
+    return stale;
+  }
+}
