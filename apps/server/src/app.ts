@@ -11,7 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { errorCodes, limits, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, migrateToLatest, type Db } from './db/database';
-import { demoAccountsPresent, ensureAdmin, seedDemo } from './db/seed';
+import { demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
 import { AppError } from './lib/errors';
 import { DownloadTickets } from './lib/download-tickets';
 import { SessionTokens } from './lib/tokens';
@@ -52,7 +52,7 @@ export async function buildApp(config: Config): Promise<App> {
     logger: { level: config.logLevel },
     // Bodies are small JSON documents; uploads (later) stream through multipart with their own limits.
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -74,11 +74,6 @@ export async function buildApp(config: Config): Promise<App> {
   const database = createDatabase(config);
   app.addHook('onClose', async () => database.db.destroy());
   await migrateToLatest(database);
-  if (config.seedDemo) await seedDemo(database.db, app.log);
-  if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
-  if (config.nodeEnv === 'production' && (await demoAccountsPresent(database.db))) {
-    app.log.warn('NODE_ENV=production and the demo accounts exist: delete them or set SEED_DEMO=false on a fresh database.');
-  }
 
   const storage = new LocalDiskStorage(join(config.dataDir, 'files'));
   const users = new UsersService(new UsersRepository(database.db), new SessionTokens(config.jwtSecret), database.dialect);
@@ -87,6 +82,14 @@ export async function buildApp(config: Config): Promise<App> {
   await generation.recoverInterrupted();
   app.addHook('preClose', async () => generation.idle());
   const games = new GamesService(gamesRepository, storage, database.dialect, generation);
+
+  if (config.seedDemo && (await seedDemo(database.db, app.log))) {
+    await seedSampleGame(database.db, games, generation, app.log);
+  }
+  if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
+  if (config.nodeEnv === 'production' && (await demoAccountsPresent(database.db))) {
+    app.log.warn('NODE_ENV=production and the demo accounts exist: delete them or set SEED_DEMO=false on a fresh database.');
+  }
   const helperFiles = new HelperFilesService(
     new HelperFilesRepository(database.db),
     gamesRepository,

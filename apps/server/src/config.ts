@@ -24,6 +24,8 @@ const envSchema = z.object({
   PRODUCT_NAME: z.string().min(1).default('Reskin Studio'),
   MAX_FILE_SIZE_MB: z.coerce.number().positive().default(limits.defaultMaxFileSizeMb),
   AUTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+  /** Behind a reverse proxy, trust its X-Forwarded-For (true, or the proxy addresses/CIDRs); off by default. */
+  TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
 });
@@ -46,8 +48,18 @@ export interface Config {
   maxFileSizeBytes: number;
   authRateLimitMax: number;
   logLevel: string;
+  /**
+   * Fastify's trustProxy. Off by default: the client address (which the login rate limit counts by) then
+   * cannot be forged with an X-Forwarded-For header.
+   */
+  trustProxy: boolean | string;
   /** The built web app to serve at `/`; skipped when the folder does not exist. */
   webDistDir: string;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 /** Reads the secret from DATA_DIR, creating it once, so tokens survive restarts without configuration. */
@@ -88,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFileSizeBytes: Math.round(e.MAX_FILE_SIZE_MB * 1024 * 1024),
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
   };
 }

@@ -56,10 +56,22 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     maxFileSizeBytes: 50 * 1024 * 1024,
     authRateLimitMax: 10_000,
     logLevel: 'silent',
+    trustProxy: false,
     webDistDir: join(dataDir, 'no-web'),
     ...overrides,
   };
-  const { app, playApp, database } = await buildApp(config);
+  let built: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    built = await buildApp(config);
+  } catch (error) {
+    // A failed start must not leave its schema or data dir behind.
+    if (!reuse) {
+      if (schema) await adminQuery(`drop schema if exists "${schema}" cascade`);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    throw error;
+  }
+  const { app, playApp, database } = built;
   return {
     app,
     playApp,

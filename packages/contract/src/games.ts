@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { limits } from './limits';
 import { GameStatus } from './roles';
+import { idSchema } from './users';
 
 /** Texts of the game forms' rules (SPEC §5 "Add game", "Edit game"; the spec gives no wording of its own). */
 export const gameValidationMessages = {
@@ -128,8 +129,5 @@ export const helperFilesSchema = z.object({
 /** Answer of the calls the spec says return "text". */
 export const messageResponseSchema = z.object({ message: z.string() });
 
-export const gameIdParamSchema = z.object({ id: z.coerce.number().int().positive() });
-export const gameFileParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  fileId: z.coerce.number().int().positive(),
-});
+export const gameIdParamSchema = z.object({ id: idSchema });
+export const gameFileParamsSchema = z.object({ id: idSchema, fileId: idSchema });

@@ -93,7 +93,7 @@ export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
  * PUT /user/update/password. An admin resets another user's password with { userId } and gets the
  * generated password back once; anyone changes their own with { oldPassword, newPassword }.
  */
-export const adminPasswordResetBodySchema = z.object({ userId: z.number().int().positive() }).strict();
+export const adminPasswordResetBodySchema = z.object({ userId: z.number().int().positive().max(2147483647) }).strict();
 export const ownPasswordChangeBodySchema = z
   .object({ oldPassword: z.string().min(1).max(limits.password.max), newPassword: passwordSchema })
   .strict();
@@ -158,8 +158,10 @@ export const publicConfigSchema = z.object({
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive() });
+/** Ids are 32-bit integers on both databases. */
+export const idSchema = z.coerce.number().int().positive().max(2147483647);
+export const idParamSchema = z.object({ id: idSchema });
 export const roleParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: idSchema,
   roleId: z.coerce.number().pipe(roleTypeIdSchema),
 });

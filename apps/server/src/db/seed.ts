@@ -1,7 +1,14 @@
+import { createReadStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { RoleType, limits } from '@reskin/contract';
+import { RoleType, UserGameType, limits } from '@reskin/contract';
+import { nowIso } from './database';
 import type { Database } from './schema';
+import type { GameGeneration } from '../modules/games/game-generation';
+import type { GamesService, IncomingFile } from '../modules/games/games.service';
 import { UsersRepository } from '../modules/users/users.repository';
 import { hashPassword } from '../modules/users/users.service';
 
@@ -20,9 +27,9 @@ async function userCount(db: Kysely<Database>): Promise<number> {
   return Number(row.count);
 }
 
-/** Seeds the demo accounts on an empty database; a database that has any user is left alone. */
-export async function seedDemo(db: Kysely<Database>, log: FastifyBaseLogger): Promise<void> {
-  if ((await userCount(db)) > 0) return;
+/** Seeds the demo accounts on an empty database (answers true); a database that has any user is left alone. */
+export async function seedDemo(db: Kysely<Database>, log: FastifyBaseLogger): Promise<boolean> {
+  if ((await userCount(db)) > 0) return false;
   const users = new UsersRepository(db);
   for (const account of demoAccounts) {
     await users.insert({
@@ -37,6 +44,69 @@ export async function seedDemo(db: Kysely<Database>, log: FastifyBaseLogger): Pr
     });
   }
   log.info(`seeded the demo accounts: ${demoAccounts.map((a) => a.email).join(', ')}`);
+  return true;
+}
+
+/** The sample game written for this project (apps/server/sample-game). */
+export const sampleGame = {
+  folder: fileURLToPath(new URL('../../sample-game/star-catcher', import.meta.url)),
+  name: 'Star Catcher',
+  description: 'Catch the falling stars with your basket and dodge the bombs. Arrow keys, A/D or the mouse.',
+  width: 640,
+  height: 480,
+  index: 'star-catcher/game/index.html',
+  splash: 'star-catcher/assets/img/splash.png',
+} as const;
+
+/** Every file under a folder, as game paths that start with the folder's name (as a browser folder upload sends). */
+async function* folderFiles(folder: string): AsyncGenerator<IncomingFile> {
+  const base = basename(folder);
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  for (const entry of entries.filter((e) => e.isFile()).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = join(entry.parentPath, entry.name);
+    yield { path: [base, ...relative(folder, full).split(sep)].join('/'), content: createReadStream(full) };
+  }
+}
+
+/**
+ * Seeds the sample game: uploaded, index and splash marked, generated (waits until Ready), and assigned to
+ * the demo user and the regular user as a ReSkin job (DESIGN.md "Running").
+ */
+export async function seedSampleGame(
+  db: Kysely<Database>,
+  games: GamesService,
+  generation: GameGeneration,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const game = await games.create({
+    name: sampleGame.name,
+    description: sampleGame.description,
+    width: sampleGame.width,
+    height: sampleGame.height,
+  });
+  const uploaded = await games.upload(game.id, folderFiles(sampleGame.folder));
+  const fileIdOf = (path: string) => {
+    const file = uploaded.find((result) => result.file.path === path)?.file;
+    if (!file) throw new Error(`The sample game has no ${path}`);
+    return file.fileId;
+  };
+  await games.setIndex(game.id, fileIdOf(sampleGame.index));
+  await games.setSplash(game.id, fileIdOf(sampleGame.splash));
+  await games.generate(game.id);
+  await generation.idle();
+  const now = nowIso();
+  const assignees = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', 'in', ['demo@example.com', 'user@example.com'])
+    .execute();
+  for (const { id } of assignees) {
+    await db
+      .insertInto('userGames')
+      .values({ userId: id, gameId: game.id, userGameTypeId: UserGameType.ReSkin, jobPrice: 150, isActive: 1, createdAt: now, updatedAt: now })
+      .execute();
+  }
+  log.info(`seeded the sample game "${sampleGame.name}" (${uploaded.length} files)`);
 }
 
 /** Creates the configured administrator, or resets its password, role and active flag (ADMIN_EMAIL/PASSWORD). */
