@@ -29,7 +29,13 @@ import { GameGeneration } from './modules/games/game-generation';
 import { GamesRepository } from './modules/games/games.repository';
 import { gamesRoutes } from './modules/games/games.routes';
 import { GamesService } from './modules/games/games.service';
+import { UserGamesRepository } from './modules/user-games/user-games.repository';
+import { userGamesRoutes } from './modules/user-games/user-games.routes';
+import { UserGamesService } from './modules/user-games/user-games.service';
 import { UsersRepository } from './modules/users/users.repository';
+import { VersionsRepository } from './modules/versions/versions.repository';
+import { versionsRoutes } from './modules/versions/versions.routes';
+import { VersionsService } from './modules/versions/versions.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { authPlugin } from './plugins/auth';
@@ -98,7 +104,17 @@ export async function buildApp(config: Config): Promise<App> {
   );
   const playTokens = new PlayTokens(config.jwtSecret);
   const paths = new PlayPathsService(gamesRepository, playTokens, config.playOrigin);
-  const playApp = buildPlayApp({ tokens: playTokens, games: gamesRepository, storage, logLevel: config.logLevel });
+  const versionsRepository = new VersionsRepository(database.db, database.dialect);
+  const userGamesRepository = new UserGamesRepository(database.db);
+  const playApp = buildPlayApp({ tokens: playTokens, games: gamesRepository, versions: versionsRepository, storage, logLevel: config.logLevel });
+  const versions = new VersionsService(
+    versionsRepository,
+    userGamesRepository,
+    gamesRepository,
+    storage,
+    paths,
+    new DownloadTickets(config.jwtSecret),
+  );
   app.addHook('onClose', async () => playApp.close());
 
   await app.register(errorEnvelopePlugin);
@@ -130,6 +146,9 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
       await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, app.log) });
       await api.register(playPathsRoutes, { paths });
+      await api.register(userGamesRoutes, {
+        userGames: new UserGamesService(userGamesRepository, paths, database.dialect),
+      });
       await api.register(async (scope) => {
         await scope.register(multipart, {
           limits: {
@@ -141,6 +160,11 @@ export async function buildApp(config: Config): Promise<App> {
           },
         });
         await scope.register(gamesRoutes, { games, maxFileSizeBytes: config.maxFileSizeBytes });
+        await scope.register(versionsRoutes, {
+          versions,
+          maxFileSizeBytes: config.maxFileSizeBytes,
+          userById: (id: number) => users.activeUser(id),
+        });
         await scope.register(helperFilesRoutes, {
           helperFiles,
           maxFileSizeBytes: config.maxFileSizeBytes,

@@ -5,3 +5,4 @@ export * from './errors';
 export * from './search';
 export * from './users';
 export * from './games';
+export * from './versions';

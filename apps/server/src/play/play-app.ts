@@ -4,12 +4,14 @@ import { errorCodes } from '@reskin/contract';
 import { InvalidPathError, isImagePath, normaliseGamePath } from '../lib/game-paths';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
+import type { VersionsRepository } from '../modules/versions/versions.repository';
 import type { Storage } from '../storage/storage';
 import type { PlayClaims, PlayTokens } from './play-tokens';
 
 export interface PlayAppOptions {
   tokens: PlayTokens;
   games: GamesRepository;
+  versions: VersionsRepository;
   storage: Storage;
   logLevel: string;
 }
@@ -37,6 +39,7 @@ function withCharset(contentType: string): string {
 /** Which stored object a view serves for a game file (DESIGN.md "Play": the three views of a game). */
 function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKey: string }): string {
   if (view === 'original' || !isImagePath(file.path)) return file.storageKey;
+  // A version's own view falls back to the watermarked view for files it has not replaced.
   return variantKey(file.storageKey, view === 'skeleton' ? 'skeleton' : 'watermark');
 }
 
@@ -45,7 +48,7 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
  * every request and limits it to one game (or version) and one view. Query strings are ignored.
  */
-export function buildPlayApp({ tokens, games, storage, logLevel }: PlayAppOptions): FastifyInstance {
+export function buildPlayApp({ tokens, games, versions, storage, logLevel }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   const app = Fastify({ logger: { level: logLevel }, routerOptions: { maxParamLength: 2048 } });
 
@@ -68,7 +71,16 @@ export function buildPlayApp({ tokens, games, storage, logLevel }: PlayAppOption
     const file = await games.findFileByPath(claims.g, path);
     if (!file) return reply.status(404).send(refusal(404, 'No such file in this game.', errorCodes.notFound));
 
-    const key = storageKeyFor(claims.view, file);
+    let key = storageKeyFor(claims.view, file);
+    if (claims.view === 'version') {
+      // The version's replacement of this file, if it has one and the version still belongs to this game.
+      const version = claims.v ? await versions.findById(claims.v) : undefined;
+      if (!version || version.gameId !== claims.g) {
+        return reply.status(403).send(refusal(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+      }
+      const replacement = await versions.findFile(version.id, file.fileId);
+      if (replacement) key = replacement.storageKey;
+    }
     const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
     reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();

@@ -1,4 +1,4 @@
-import { GameStatus, type GamePath, type User } from '@reskin/contract';
+import { GameStatus, type GamePath, type GameVersion, type User } from '@reskin/contract';
 import { conflict, notFound } from '../lib/errors';
 import { isAdmin } from '../modules/users/users.policy';
 import type { GamesRepository } from '../modules/games/games.repository';
@@ -31,6 +31,35 @@ export class PlayPathsService {
       emtFile: await url('skeleton'),
       wtmFile: mainUrl,
     };
+  }
+
+  /**
+   * GET /game-versions/path/{id}/{gameId}: orjFile is the user's version (their replacements, else the
+   * watermarked view), emtFile the skeleton, wtmFile the watermarked view (the original for admins).
+   */
+  async versionPaths(user: User, version: GameVersion): Promise<GamePath> {
+    const index = await this.playableIndex(version.gameId);
+    const url = async (view: PlayView, versionId?: number) =>
+      `${this.playOrigin}/p/${await this.tokens.sign({ g: version.gameId, view, u: user.id, ...(versionId ? { v: versionId } : {}) })}/${encodePath(index)}`;
+    const own = await url('version', version.id);
+    return {
+      rootPath: own.slice(0, own.length - encodePath(index).length),
+      orjFile: own,
+      emtFile: await url('skeleton'),
+      wtmFile: await url(isAdmin(user) ? 'original' : 'watermark'),
+    };
+  }
+
+  /**
+   * A game's card image (its splash) on the play origin, watermarked unless the user is an admin; null when
+   * the game has no splash or is not generated.
+   */
+  async imageUrl(user: User, gameId: number, imagePath: string): Promise<string | null> {
+    if (!imagePath) return null;
+    const game = await this.games.findById(gameId);
+    if (game?.gameStatusTypeId !== GameStatus.Ready) return null;
+    const view: PlayView = isAdmin(user) ? 'original' : 'watermark';
+    return `${this.playOrigin}/p/${await this.tokens.sign({ g: gameId, view, u: user.id })}/${encodePath(imagePath)}`;
   }
 
   private async playableIndex(gameId: number): Promise<string> {

@@ -1,0 +1,61 @@
+import type { CreateUserGameBody, MyGame, SearchFilter, UpdateUserGameBody, User, UserGame } from '@reskin/contract';
+import type { Dialect } from '../../db/database';
+import { notFound, unprocessable } from '../../lib/errors';
+import type { PlayPathsService } from '../../play/play-paths.service';
+import { compileFilter, pickFields } from '../../search/filter';
+import { searchableUserGame, userGameRelations, type UserGamesRepository } from './user-games.repository';
+
+/** User-games: assignments of a game to a user (SPEC §7 "User-games"). All but my-games are for admins. */
+export class UserGamesService {
+  constructor(
+    private readonly userGames: UserGamesRepository,
+    private readonly paths: PlayPathsService,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async filter(filter: SearchFilter): Promise<Partial<UserGame>[]> {
+    const compiled = compileFilter(filter, searchableUserGame, this.dialect, userGameRelations);
+    const fields = [...compiled.fields, ...compiled.include];
+    return (await this.userGames.list(compiled)).map((userGame) => pickFields(userGame, fields));
+  }
+
+  async create(body: CreateUserGameBody): Promise<UserGame> {
+    const problems = [];
+    if (!(await this.userGames.userExists(body.userId))) problems.push({ path: '/userId', code: 'not_found', message: 'This user does not exist.' });
+    if (!(await this.userGames.gameExists(body.gameId))) problems.push({ path: '/gameId', code: 'not_found', message: 'This game does not exist.' });
+    if (problems.length > 0) throw unprocessable(problems[0]!.message, problems);
+    return this.get(await this.userGames.insert(body));
+  }
+
+  async get(id: number): Promise<UserGame> {
+    const userGame = await this.userGames.findById(id);
+    if (!userGame) throw notFound('User game');
+    return userGame;
+  }
+
+  async update(id: number, body: UpdateUserGameBody): Promise<UserGame> {
+    if (!(await this.userGames.update(id, body))) throw notFound('User game');
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.userGames.delete(id))) throw notFound('User game');
+  }
+
+  /** Remove Access / Give Access. */
+  async toggleActivity(id: number): Promise<UserGame> {
+    const userGame = await this.get(id);
+    await this.userGames.update(id, { isActive: !userGame.isActive });
+    return this.get(id);
+  }
+
+  /** The caller's active assignments with their games and card images (MG-1, MG-3). */
+  async myGames(user: User): Promise<MyGame[]> {
+    const userGames = await this.userGames.listActiveOfUser(user.id);
+    return Promise.all(
+      userGames
+        .filter((ug): ug is UserGame & { game: NonNullable<UserGame['game']> } => ug.game !== undefined)
+        .map(async (ug) => ({ ...ug, imageUrl: await this.paths.imageUrl(user, ug.gameId, ug.game.imagePath) })),
+    );
+  }
+}

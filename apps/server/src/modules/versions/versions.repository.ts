@@ -1,0 +1,127 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { GameVersion, VersionFile } from '@reskin/contract';
+import { nowIso, toIso, type Dialect } from '../../db/database';
+import type { Database, GameVersionsTable, VersionFilesTable } from '../../db/schema';
+
+type VersionRow = Selectable<GameVersionsTable>;
+export type VersionFileRow = Selectable<VersionFilesTable>;
+
+function toVersion(row: VersionRow): GameVersion {
+  return {
+    ...row,
+    isLocked: row.isLocked === 1,
+    isActive: row.isActive === 1,
+    finishedAt: row.finishedAt ? toIso(row.finishedAt) : null,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
+}
+
+export function toVersionFile(row: VersionFileRow): VersionFile {
+  return {
+    id: row.id,
+    fileId: row.fileId,
+    path: row.path,
+    width: row.width,
+    height: row.height,
+    size: row.size,
+    contentType: row.contentType,
+    updatedAt: toIso(row.updatedAt),
+  };
+}
+
+export class VersionsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async findById(id: number): Promise<GameVersion | undefined> {
+    const row = await this.db.selectFrom('gameVersions').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toVersion(row);
+  }
+
+  async list(where: { userId?: number; gameId?: number; userGamesId?: number }): Promise<GameVersion[]> {
+    let query = this.db.selectFrom('gameVersions').selectAll();
+    if (where.userId !== undefined) query = query.where('userId', '=', where.userId);
+    if (where.gameId !== undefined) query = query.where('gameId', '=', where.gameId);
+    if (where.userGamesId !== undefined) query = query.where('userGamesId', '=', where.userGamesId);
+    return (await query.orderBy('id').limit(1000).execute()).map(toVersion);
+  }
+
+  /**
+   * Creates a version unless the user-game already has `max`: the count and the insert run in one
+   * transaction that first locks the user-game row (PostgreSQL; SQLite runs one write transaction at a
+   * time), so concurrent creates cannot pass the limit. Answers the new id, or undefined at the limit.
+   */
+  async insertWithinLimit(
+    values: { name: string; description: string; gameId: number; userGamesId: number; userId: number },
+    max: number,
+  ): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const lock = trx.selectFrom('userGames').select('id').where('id', '=', values.userGamesId);
+      await (this.dialect === 'postgres' ? lock.forUpdate() : lock).execute();
+      const { count } = await trx
+        .selectFrom('gameVersions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('userGamesId', '=', values.userGamesId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= max) return undefined;
+      const now = nowIso();
+      const row = await trx
+        .insertInto('gameVersions')
+        .values({ ...values, isLocked: 0, isActive: 1, gameVersionStatusId: 1, finishedAt: null, rootPath: '', createdAt: now, updatedAt: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+  }
+
+  async update(
+    id: number,
+    patch: Partial<{ name: string; description: string; isLocked: boolean; isActive: boolean; gameVersionStatusId: number; finishedAt: string }>,
+  ): Promise<void> {
+    const { isLocked, isActive, ...rest } = patch;
+    await this.db
+      .updateTable('gameVersions')
+      .set({
+        ...rest,
+        ...(isLocked !== undefined ? { isLocked: isLocked ? 1 : 0 } : {}),
+        ...(isActive !== undefined ? { isActive: isActive ? 1 : 0 } : {}),
+        updatedAt: nowIso(),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('gameVersions').where('id', '=', id).execute();
+  }
+
+  listFiles(versionId: number): Promise<VersionFileRow[]> {
+    return this.db.selectFrom('versionFiles').selectAll().where('gameVersionId', '=', versionId).orderBy('path').execute();
+  }
+
+  findFile(versionId: number, fileId: number, db: Kysely<Database> | Transaction<Database> = this.db): Promise<VersionFileRow | undefined> {
+    return db
+      .selectFrom('versionFiles')
+      .selectAll()
+      .where('gameVersionId', '=', versionId)
+      .where('fileId', '=', fileId)
+      .executeTakeFirst();
+  }
+
+  /** Records a version's replacement of one game file; answers the storage key it replaced, if any. */
+  async saveFile(file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>): Promise<string | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
+      const now = nowIso();
+      if (existing) {
+        await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).execute();
+        return existing.storageKey;
+      }
+      await trx.insertInto('versionFiles').values({ ...file, createdAt: now, updatedAt: now }).execute();
+      return undefined;
+    });
+  }
+}

@@ -1,0 +1,164 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createVersionBodySchema,
+  gamePathSchema,
+  gameVersionListSchema,
+  gameVersionSchema,
+  idParamSchema,
+  listVersionsParamsSchema,
+  messageResponseSchema,
+  updateVersionBodySchema,
+  versionDoneBodySchema,
+  versionFileListSchema,
+  versionFileSchema,
+  versionFilterBodySchema,
+  versionParamsSchema,
+  versionUploadParamsSchema,
+  type User,
+} from '@reskin/contract';
+import { AppError } from '../../lib/errors';
+import { currentUser } from '../../plugins/auth';
+import { fileTooLarge } from '../games/games.routes';
+import type { VersionsService } from './versions.service';
+
+export interface VersionsRoutesOptions {
+  versions: VersionsService;
+  maxFileSizeBytes: number;
+  userById: (id: number) => Promise<User | undefined>;
+}
+
+/** SPEC §7 "Game versions" and POST /game-version/upload/{versionId}/{fileId}. */
+export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSizeBytes, userById }: VersionsRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['game-versions'];
+  const user = { onRequest: app.requireUser };
+  const admin = { onRequest: app.requireAdmin };
+
+  r.post(
+    '/game-versions/filter',
+    { ...admin, schema: { tags, summary: 'Versions by user, game or user-game', body: versionFilterBodySchema, response: { 200: gameVersionListSchema } } },
+    async (request) => versions.filter(request.body),
+  );
+
+  r.post(
+    '/game-versions/done',
+    { ...user, schema: { tags, summary: 'I Finished My Game: status Finished', body: versionDoneBodySchema, response: { 200: gameVersionSchema } } },
+    async (request) => versions.done(currentUser(request), request.body.id),
+  );
+
+  r.get(
+    '/game-versions/path/:id/:gameId',
+    { ...user, schema: { tags, summary: "A version's play URLs", params: versionParamsSchema, response: { 200: gamePathSchema } } },
+    async (request) => versions.path(currentUser(request), request.params.id, request.params.gameId),
+  );
+
+  r.get(
+    '/game-versions/files/:id/:gameId',
+    { ...user, schema: { tags, summary: "A version's replaced files", params: versionParamsSchema, response: { 200: versionFileListSchema } } },
+    async (request) => versions.files(currentUser(request), request.params.id, request.params.gameId),
+  );
+
+  r.get(
+    '/game-versions/:gameId/:userGameId',
+    { ...user, schema: { tags, summary: "A user-game's versions", params: listVersionsParamsSchema, response: { 200: gameVersionListSchema } } },
+    async (request) => versions.list(currentUser(request), request.params.gameId, request.params.userGameId),
+  );
+
+  r.post(
+    '/game-versions',
+    { ...user, schema: { tags, summary: 'Create a version (at most 6 per user-game)', body: createVersionBodySchema, response: { 201: gameVersionSchema } } },
+    async (request, reply) => reply.status(201).send(await versions.create(currentUser(request), request.body)),
+  );
+
+  r.patch(
+    '/game-versions/:id',
+    {
+      ...user,
+      schema: { tags, summary: "Edit a version's name and description", params: idParamSchema, body: updateVersionBodySchema, response: { 200: gameVersionSchema } },
+    },
+    async (request) => versions.update(currentUser(request), request.params.id, request.body),
+  );
+
+  r.delete(
+    '/game-versions/:id',
+    { ...user, schema: { tags, summary: 'Delete a version and its files', params: idParamSchema, response: { 200: messageResponseSchema } } },
+    async (request) => {
+      await versions.delete(currentUser(request), request.params.id);
+      return { message: 'Game version deleted.' };
+    },
+  );
+
+  r.delete(
+    '/game-versions/:id/changeActivity',
+    { ...admin, schema: { tags, summary: 'Enable / Disable a version', params: idParamSchema, response: { 200: gameVersionSchema } } },
+    async (request) => versions.toggleActivity(request.params.id),
+  );
+
+  r.delete(
+    '/game-versions/:id/changeLock',
+    { ...admin, schema: { tags, summary: 'Lock / UnLock a version', params: idParamSchema, response: { 200: gameVersionSchema } } },
+    async (request) => versions.toggleLock(request.params.id),
+  );
+
+  r.get(
+    '/game-versions/:id/zip-url',
+    {
+      ...user,
+      schema: { tags, summary: 'A files.zip URL with a 15-minute ticket, to open in a new window', params: idParamSchema, response: { 200: z.object({ url: z.string() }) } },
+    },
+    async (request) => ({ url: await versions.zipUrl(currentUser(request), request.params.id) }),
+  );
+
+  r.get(
+    '/files/:id/:gameId/files.zip',
+    {
+      schema: {
+        tags,
+        summary: "A zip of the version's replaced files at their game paths (Authorization header or ?ticket=)",
+        params: versionParamsSchema,
+        querystring: z.object({ ticket: z.string().max(2000).optional() }),
+      },
+    },
+    async (request, reply) => {
+      const caller = await versions.zipCaller(request.user, request.params.id, request.query.ticket, userById);
+      const { stream, name } = await versions.zip(caller, request.params.id, request.params.gameId);
+      return reply
+        .type('application/zip')
+        .header('Content-Disposition', `attachment; filename="${name}"`)
+        .send(stream);
+    },
+  );
+
+  r.post(
+    '/game-version/upload/:versionId/:fileId',
+    {
+      ...user,
+      schema: {
+        tags,
+        summary: 'Replace one game file inside a version (multipart: file, fullPath)',
+        params: versionUploadParamsSchema,
+        response: { 200: versionFileSchema },
+      },
+    },
+    async (request) => {
+      let file;
+      try {
+        file = await request.file();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+          throw new AppError(415, 'UnsupportedMediaTypeError', 'Send the file as multipart/form-data.', 'NOT_MULTIPART');
+        }
+        throw error;
+      }
+      if (!file) throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [{ path: '/file', code: 'required', message: 'Choose a file.' }]);
+      try {
+        return await versions.upload(currentUser(request), request.params.versionId, request.params.fileId, file.file);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(maxFileSizeBytes);
+        throw error;
+      }
+    },
+  );
+}

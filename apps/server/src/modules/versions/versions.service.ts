@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import mime from 'mime';
+import { ZipFile } from 'yazl';
+import {
+  GameVersionStatus,
+  RoleType,
+  limits,
+  validationMessages,
+  type CreateVersionBody,
+  type GamePath,
+  type GameVersion,
+  type User,
+  type UserGame,
+  type VersionFile,
+  type VersionForm,
+} from '@reskin/contract';
+import type { DownloadTickets } from '../../lib/download-tickets';
+import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors';
+import { extensionOf, isImagePath } from '../../lib/game-paths';
+import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
+import { isAudioContent, isAudioPath } from '../../lib/audio-inspection';
+import type { PlayPathsService } from '../../play/play-paths.service';
+import type { Storage } from '../../storage/storage';
+import type { GamesRepository } from '../games/games.repository';
+import type { UserGamesRepository } from '../user-games/user-games.repository';
+import { isAdmin } from '../users/users.policy';
+import { toVersionFile, type VersionsRepository } from './versions.repository';
+
+const zipResource = (id: number) => `version-zip:${id}`;
+
+/**
+ * Game versions (SPEC §7 "Game versions", POST /game-version/upload). A user reaches only their own versions,
+ * and only through an active assignment; anything else is a 404, like an unknown id. Admins reach all.
+ */
+export class VersionsService {
+  constructor(
+    private readonly versions: VersionsRepository,
+    private readonly userGames: UserGamesRepository,
+    private readonly games: GamesRepository,
+    private readonly storage: Storage,
+    private readonly paths: PlayPathsService,
+    private readonly tickets: DownloadTickets,
+  ) {}
+
+  /** GET /game-versions/{gameId}/{userGameId} */
+  async list(user: User, gameId: number, userGameId: number): Promise<GameVersion[]> {
+    const userGame = await this.reachableUserGame(user, userGameId);
+    if (userGame.gameId !== gameId) throw notFound('User game');
+    return this.versions.list({ userGamesId: userGame.id });
+  }
+
+  /** POST /game-versions: at most 6 per user-game, even under concurrent requests (VER-2). */
+  async create(user: User, body: CreateVersionBody): Promise<GameVersion> {
+    if (user.roleTypeId === RoleType.Demo) throw forbidden('Demo accounts cannot create versions.');
+    const userGame = await this.reachableUserGame(user, body.userGamesId);
+    if (userGame.gameId !== body.gameId) throw notFound('User game');
+    const id = await this.versions.insertWithinLimit(
+      { name: body.name, description: body.description, gameId: userGame.gameId, userGamesId: userGame.id, userId: userGame.userId },
+      limits.versionsPerUserGame,
+    );
+    if (id === undefined) {
+      const message = `A game can have at most ${limits.versionsPerUserGame} versions.`;
+      throw new AppError(409, 'ConflictError', message, 'VERSION_LIMIT', [{ path: '/userGamesId', code: 'version_limit', message }]);
+    }
+    return this.mustFind(id);
+  }
+
+  async update(user: User, id: number, body: VersionForm): Promise<GameVersion> {
+    await this.reachableVersion(user, id);
+    await this.versions.update(id, body);
+    return this.mustFind(id);
+  }
+
+  /** Deletes a version with its replaced files. */
+  async delete(user: User, id: number): Promise<void> {
+    await this.reachableVersion(user, id);
+    const files = await this.versions.listFiles(id);
+    await this.versions.delete(id);
+    await Promise.all(files.map((file) => this.storage.delete(file.storageKey)));
+  }
+
+  async filter(where: { userId?: number; gameId?: number; userGamesId?: number }): Promise<GameVersion[]> {
+    return this.versions.list(where);
+  }
+
+  async toggleActivity(id: number): Promise<GameVersion> {
+    const version = await this.mustFind(id);
+    await this.versions.update(id, { isActive: !version.isActive });
+    return this.mustFind(id);
+  }
+
+  async toggleLock(id: number): Promise<GameVersion> {
+    const version = await this.mustFind(id);
+    await this.versions.update(id, { isLocked: !version.isLocked });
+    return this.mustFind(id);
+  }
+
+  /** "I Finished My Game": status Finished and its time. */
+  async done(user: User, id: number): Promise<GameVersion> {
+    await this.reachableVersion(user, id);
+    await this.versions.update(id, { gameVersionStatusId: GameVersionStatus.Finished, finishedAt: new Date().toISOString() });
+    return this.mustFind(id);
+  }
+
+  async files(user: User, id: number, gameId: number): Promise<VersionFile[]> {
+    const version = await this.reachableVersion(user, id);
+    if (version.gameId !== gameId) throw notFound('Game version');
+    return (await this.versions.listFiles(id)).map(toVersionFile);
+  }
+
+  /** GET /game-versions/path/{id}/{gameId}: the version's play URLs. */
+  async path(user: User, id: number, gameId: number): Promise<GamePath> {
+    const version = await this.reachableVersion(user, id);
+    if (version.gameId !== gameId) throw notFound('Game version');
+    return this.paths.versionPaths(user, version);
+  }
+
+  /** A download URL for the version's zip, with a ticket so a new window can open it. */
+  async zipUrl(user: User, id: number): Promise<string> {
+    const version = await this.reachableVersion(user, id);
+    return `/api/files/${id}/${version.gameId}/files.zip?ticket=${await this.tickets.sign(user.id, zipResource(id))}`;
+  }
+
+  /** Resolves the caller of a zip download: the logged-in user, or the holder of a ticket for this zip. */
+  async zipCaller(caller: User | null, id: number, ticket: string | undefined, userById: (id: number) => Promise<User | undefined>): Promise<User> {
+    if (caller) return caller;
+    const userId = ticket ? await this.tickets.verify(ticket, zipResource(id)) : undefined;
+    const user = userId ? await userById(userId) : undefined;
+    if (!user) throw notFound('Game version');
+    return user;
+  }
+
+  /** files.zip: the version's replaced files at their game paths, streamed (never built in memory). */
+  async zip(user: User, id: number, gameId: number): Promise<{ stream: Readable; name: string }> {
+    const version = await this.reachableVersion(user, id);
+    if (version.gameId !== gameId) throw notFound('Game version');
+    const files = await this.versions.listFiles(id);
+    const zip = new ZipFile();
+    for (const file of files) {
+      zip.addReadStreamLazy(file.path, (callback) => {
+        this.storage
+          .get(file.storageKey)
+          .then((object) => (object ? callback(null, object.stream) : callback(new Error(`${file.path} is missing`), undefined as never)))
+          .catch((error: unknown) => callback(error, undefined as never));
+      });
+    }
+    zip.end();
+    return { stream: zip.outputStream as Readable, name: `${version.name.replace(/[^A-Za-z0-9_-]+/g, '-')}-files.zip` };
+  }
+
+  /**
+   * POST /game-version/upload/{versionId}/{fileId}: replaces one game file inside one version. Images must be
+   * an image of the original's width and height, sounds must be audio, both checked by content; a locked
+   * version refuses. The new content is stored under a fresh key before the record changes, so a failed
+   * upload leaves the previous file intact, and the play view's URL for it changes.
+   */
+  async upload(user: User, versionId: number, fileId: number, content: Readable): Promise<VersionFile> {
+    const version = await this.reachableVersion(user, versionId);
+    const original = await this.games.findFile(version.gameId, fileId);
+    if (!original) {
+      content.resume();
+      throw notFound('Game file');
+    }
+    if (version.isLocked) {
+      content.resume();
+      throw new AppError(423, 'LockedError', 'This version is locked.', 'VERSION_LOCKED', [
+        { path: '/versionId', code: 'locked', message: 'This version is locked: uploads are closed.' },
+      ]);
+    }
+    const image = isImagePath(original.path);
+    if (!image && !isAudioPath(original.path)) {
+      content.resume();
+      throw unprocessable('Only images and sounds can be replaced.', [
+        { path: '/fileId', code: 'not_replaceable', message: `${original.path} is neither an image nor a sound.` },
+      ]);
+    }
+    const ext = extensionOf(original.path);
+    const storageKey = `versions/${versionId}/${randomUUID()}.${ext}`;
+    const { size } = await this.storage.put(storageKey, content);
+    try {
+      const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
+      if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
+      const stored = await this.storage.get(storageKey);
+      if (!stored) throw new Error('the stored upload vanished');
+      let width: number | null = null;
+      let height: number | null = null;
+      if (image) {
+        let info;
+        try {
+          info = await inspectImage(stored.stream, original.path);
+        } catch (error) {
+          if (error instanceof InvalidImageError) throw refuse('invalid_image', validationMessages.imageReadError);
+          throw error;
+        }
+        if (info.width !== original.width || info.height !== original.height) {
+          throw refuse('image_size', validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, info));
+        }
+        ({ width, height } = info);
+      } else if (!(await isAudioContent(stored.stream))) {
+        throw refuse('not_audio', validationMessages.notAudio);
+      }
+      const previousKey = await this.versions.saveFile({
+        gameVersionId: versionId,
+        fileId,
+        path: original.path,
+        width,
+        height,
+        size,
+        contentType: original.contentType || (mime.getType(original.path) ?? 'application/octet-stream'),
+        storageKey,
+      });
+      if (previousKey) await this.storage.delete(previousKey);
+      await this.versions.update(versionId, {});
+    } catch (error) {
+      await this.storage.delete(storageKey);
+      throw error;
+    }
+    const saved = await this.versions.findFile(versionId, fileId);
+    return toVersionFile(saved!);
+  }
+
+  /** A user-game the caller may work in: their own and active, or any for an admin. */
+  private async reachableUserGame(user: User, userGameId: number): Promise<UserGame> {
+    const userGame = await this.userGames.findById(userGameId);
+    if (!userGame) throw notFound('User game');
+    if (isAdmin(user)) return userGame;
+    if (userGame.userId !== user.id || !userGame.isActive) throw notFound('User game');
+    return userGame;
+  }
+
+  private async reachableVersion(user: User, id: number): Promise<GameVersion> {
+    const version = await this.versions.findById(id);
+    if (!version) throw notFound('Game version');
+    if (isAdmin(user)) return version;
+    if (version.userId !== user.id) throw notFound('Game version');
+    await this.reachableUserGame(user, version.userGamesId);
+    return version;
+  }
+
+  private async mustFind(id: number): Promise<GameVersion> {
+    const version = await this.versions.findById(id);
+    if (!version) throw notFound('Game version');
+    return version;
+  }
+}

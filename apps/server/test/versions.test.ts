@@ -1,0 +1,280 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromBufferPromise, type Entry } from 'yauzl';
+import { GameStatus, RoleType, validationMessages, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
+import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
+
+const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
+const png = (width: number, height: number, colour: string) =>
+  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+
+/** The entries of a zip: path -> bytes. */
+async function readZip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await fromBufferPromise(bytes, { lazyEntries: true });
+  const entries = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: Entry) => {
+      zip.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          entries.set(entry.fileName, Buffer.concat(chunks));
+          zip.readEntry();
+        });
+      });
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return entries;
+}
+
+describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+  let artist: TestUser;
+  let other: TestUser;
+  let demo: TestUser;
+  let game: Game;
+  let otherGame: Game;
+  let files: GameFile[];
+  let userGame: UserGame;
+  const fileOf = (path: string) => files.find((f) => f.path === path)!;
+
+  async function readyGame(name: string, upload: { path: string; content: Buffer | string }[]): Promise<Game> {
+    const created = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name, description: 'd', width: 640, height: 480 } })).json<Game>();
+    const body = new FormData();
+    for (const file of upload) {
+      body.append('fullPath', file.path);
+      body.append('file', new Blob([file.content]), file.path);
+    }
+    expect((await t.app.inject({ method: 'POST', url: `/api/game/upload/${created.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body })).statusCode).toBe(200);
+    const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<GameFile[]>();
+    await call(t, 'PATCH', `/api/games/${created.id}/files/${list.find((f) => f.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token });
+    for (let i = 0; i < 200; i++) {
+      const now = (await call(t, 'GET', `/api/games/${created.id}`, { token: admin.token })).json<Game>();
+      if (now.gameStatusTypeId === GameStatus.Ready) return now;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('not ready');
+  }
+
+  async function assign(user: TestUser, gameId: number, type = 1): Promise<UserGame> {
+    const response = await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: user.id, gameId, userGameTypeId: type, jobPrice: 120.5 } });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<UserGame>();
+  }
+
+  async function createVersion(user: TestUser, ug: UserGame, name = 'First try'): Promise<GameVersion> {
+    const response = await call(t, 'POST', '/api/game-versions', {
+      token: user.token,
+      payload: { name, description: 'My new look', gameId: ug.gameId, userGamesId: ug.id, isLocked: false },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<GameVersion>();
+  }
+
+  async function upload(user: TestUser, versionId: number, fileId: number, content: Buffer | string, name = 'file') {
+    const body = new FormData();
+    body.append('fullPath', name);
+    body.append('file', new Blob([content]), name);
+    return t.app.inject({ method: 'POST', url: `/api/game-version/upload/${versionId}/${fileId}`, headers: { authorization: `Bearer ${user.token}` }, payload: body });
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    [admin, artist, other, demo] = [await createUser(t, RoleType.Admin), await createUser(t), await createUser(t), await createUser(t, RoleType.Demo)];
+    game = await readyGame('Versioned', [
+      { path: 'index.html', content: '<canvas></canvas>' },
+      { path: 'img/hero.png', content: await png(40, 30, 'orange') },
+      { path: 'sfx/jump.wav', content: sfx('catch.wav') },
+      { path: 'sfx/music.ogg', content: sfx('music.ogg') },
+      { path: 'main.js', content: 'start()' },
+    ]);
+    otherGame = await readyGame('Other', [{ path: 'index.html', content: '<p>' }, { path: 'x.png', content: await png(4, 4, 'red') }]);
+    files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    userGame = await assign(artist, game.id);
+  });
+  afterAll(async () => t.close());
+
+  it('[API-2][API-6] user-games: create, list and filter with user and game included, edit, toggle, my-games', async () => {
+    expect(userGame).toMatchObject({ userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 120.5, isActive: true });
+    const list = (await call(t, 'GET', '/api/user-games', { token: admin.token })).json<UserGame[]>();
+    expect(list.find((ug) => ug.id === userGame.id)).toMatchObject({ user: { id: artist.id, username: artist.username }, game: { id: game.id, name: 'Versioned', width: 640, height: 480 } });
+
+    const filtered = await call(t, 'POST', '/api/user-games/filter', {
+      token: admin.token,
+      payload: { where: { userId: artist.id }, include: [{ relation: 'user' }, 'game'], fields: ['id', 'userGameTypeId'] },
+    });
+    expect(filtered.statusCode, filtered.body).toBe(200);
+    const [row] = filtered.json<UserGame[]>();
+    expect(Object.keys(row!).sort()).toEqual(['game', 'id', 'user', 'userGameTypeId']);
+    expect(row!.user).toEqual({ id: artist.id, username: artist.username });
+
+    for (const bad of [{ where: { passwordHash: 'x' } }, { include: ['secrets'] }, { order: 'user.password ASC' }, { fields: ['email'] }]) {
+      const refused = await call(t, 'POST', '/api/user-games/filter', { token: admin.token, payload: bad });
+      expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: 999999, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).statusCode).toBe(422);
+    expect((await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 3, jobPrice: 1 } })).statusCode).toBe(422);
+
+    const edited = await call(t, 'PUT', `/api/user-games/${userGame.id}`, { token: admin.token, payload: { userGameTypeId: 2, jobPrice: 99 } });
+    expect(edited.json<UserGame>()).toMatchObject({ userGameTypeId: 2, jobPrice: 99 });
+    await call(t, 'PUT', `/api/user-games/${userGame.id}`, { token: admin.token, payload: { userGameTypeId: 1, jobPrice: 120.5 } });
+
+    const mine = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<(UserGame & { imageUrl: string | null })[]>();
+    expect(mine.map((ug) => ug.id)).toEqual([userGame.id]);
+    expect(mine[0]!.game).toMatchObject({ name: 'Versioned' });
+    expect((await call(t, 'GET', '/api/user-games/my-games', { token: other.token })).json()).toEqual([]);
+
+    await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
+    expect((await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json()).toEqual([]);
+    await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
+    expect((await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<unknown[]>()).toHaveLength(1);
+  });
+
+  it('[API-4] versions: create, list, edit, path, filter, lock, activity, done, delete', async () => {
+    const version = await createVersion(artist, userGame);
+    expect(version).toMatchObject({ gameId: game.id, userGamesId: userGame.id, userId: artist.id, isLocked: false, isActive: true, gameVersionStatusId: 1 });
+    const listed = (await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })).json<GameVersion[]>();
+    expect(listed.map((v) => v.id)).toContain(version.id);
+
+    const edited = await call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: artist.token, payload: { name: 'Renamed v', description: 'Other words' } });
+    expect(edited.json<GameVersion>()).toMatchObject({ name: 'Renamed v' });
+    const badName = await call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: artist.token, payload: { name: 'x', description: 'fine text' } });
+    expect(badName.statusCode).toBe(422);
+    expect(errorOf(badName).details?.[0]?.message).toBe(validationMessages.versionName);
+
+    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    for (const url of [paths.orjFile, paths.emtFile, paths.wtmFile]) expect(url).toMatch(/^http:\/\/play\.test\/p\/[^/]+\/index\.html$/);
+
+    const filtered = (await call(t, 'POST', '/api/game-versions/filter', { token: admin.token, payload: { userId: artist.id, gameId: game.id } })).json<GameVersion[]>();
+    expect(filtered.map((v) => v.id)).toContain(version.id);
+
+    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).json<GameVersion>().isLocked).toBe(true);
+    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).json<GameVersion>().isLocked).toBe(false);
+    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token })).json<GameVersion>().isActive).toBe(false);
+    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: artist.token })).statusCode).toBe(403);
+
+    const done = await call(t, 'POST', '/api/game-versions/done', { token: artist.token, payload: { id: version.id } });
+    expect(done.json<GameVersion>()).toMatchObject({ gameVersionStatusId: 2 });
+    expect(done.json<GameVersion>().finishedAt).toBeTruthy();
+
+    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: artist.token })).statusCode).toBe(200);
+    expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(404);
+  });
+
+  it('[VER-2] 20 concurrent creates on a user-game with 5 versions leave exactly 6', async () => {
+    const ug = await assign(artist, otherGame.id);
+    for (let i = 0; i < 5; i++) await createVersion(artist, ug, `Version ${i}`);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name: `Race ${i}`, description: 'Concurrent', gameId: otherGame.id, userGamesId: ug.id } }),
+      ),
+    );
+    expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(19);
+    expect((await call(t, 'GET', `/api/game-versions/${otherGame.id}/${ug.id}`, { token: artist.token })).json<unknown[]>()).toHaveLength(6);
+  });
+
+  it('[API-5][WB-6][WB-14] uploads: the right size replaces, and the version view serves the new bytes', async () => {
+    const version = await createVersion(artist, userGame, 'Upload me');
+    const replacement = await png(40, 30, 'purple');
+    const ok = await upload(artist, version.id, fileOf('img/hero.png').fileId, replacement, 'hero.png');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json<VersionFile>()).toMatchObject({ path: 'img/hero.png', width: 40, height: 30 });
+    expect((await upload(artist, version.id, fileOf('sfx/music.ogg').fileId, sfx('music.ogg'), 'music.ogg')).statusCode).toBe(200);
+
+    const listed = (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>();
+    expect(listed.map((f) => f.path).sort()).toEqual(['img/hero.png', 'sfx/music.ogg']);
+
+    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    const own = await t.playApp.inject({ method: 'GET', url: new URL(paths.orjFile).pathname.replace('index.html', 'img/hero.png') });
+    expect(own.statusCode).toBe(200);
+    expect(own.rawPayload.equals(replacement)).toBe(true);
+    // A file the version did not replace comes from the watermarked view there.
+    const watermarked = await t.playApp.inject({ method: 'GET', url: new URL(paths.wtmFile).pathname.replace('index.html', 'img/hero.png') });
+    expect(watermarked.rawPayload.equals(replacement)).toBe(false);
+  });
+
+  it('[WB-6][WB-9][WB-12] bad uploads answer a clear 4xx and leave the previous file intact', async () => {
+    const version = await createVersion(artist, userGame, 'Refusals');
+    const good = await png(40, 30, 'green');
+    await upload(artist, version.id, fileOf('img/hero.png').fileId, good, 'hero.png');
+    const hero = fileOf('img/hero.png').fileId;
+    const cases = [
+      { name: 'wrong size', fileId: hero, content: await png(41, 30, 'blue'), status: 422, message: validationMessages.imageSize({ width: 40, height: 30 }, { width: 41, height: 30 }) },
+      { name: 'text named .png', fileId: hero, content: Buffer.from('not an image at all'), status: 422, message: validationMessages.imageReadError },
+      { name: 'image sent as audio', fileId: fileOf('sfx/jump.wav').fileId, content: good, status: 422, message: validationMessages.notAudio },
+      { name: 'a script', fileId: fileOf('main.js').fileId, content: Buffer.from('x'), status: 422 },
+      { name: "a file of another game", fileId: 99999, content: good, status: 404 },
+    ];
+    for (const c of cases) {
+      const response = await upload(artist, version.id, c.fileId, c.content);
+      expect(response.statusCode, c.name).toBe(c.status);
+      if (c.message) expect(errorOf(response).details?.[0]?.message, c.name).toBe(c.message);
+    }
+    await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token });
+    const locked = await upload(artist, version.id, hero, good);
+    expect(locked.statusCode).toBe(423);
+    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    const served = await t.playApp.inject({ method: 'GET', url: new URL(paths.orjFile).pathname.replace('index.html', 'img/hero.png') });
+    expect(served.rawPayload.equals(good)).toBe(true);
+  });
+
+  it('[AV-5] files.zip holds exactly the replaced files at their paths, through the Authorization header or a ticket', async () => {
+    const version = await createVersion(artist, userGame, 'Zip me');
+    const image = await png(40, 30, 'yellow');
+    await upload(artist, version.id, fileOf('img/hero.png').fileId, image);
+    await upload(artist, version.id, fileOf('sfx/jump.wav').fileId, sfx('boom.wav'));
+    const zip = await call(t, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, { token: admin.token });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    const entries = await readZip(zip.rawPayload);
+    expect([...entries.keys()].sort()).toEqual(['img/hero.png', 'sfx/jump.wav']);
+    expect(entries.get('img/hero.png')!.equals(image)).toBe(true);
+    expect(entries.get('sfx/jump.wav')!.equals(sfx('boom.wav'))).toBe(true);
+
+    const { url } = (await call(t, 'GET', `/api/game-versions/${version.id}/zip-url`, { token: admin.token })).json<{ url: string }>();
+    const byTicket = await t.app.inject({ method: 'GET', url });
+    expect(byTicket.statusCode).toBe(200);
+    expect((await readZip(byTicket.rawPayload)).size).toBe(2);
+    expect((await t.app.inject({ method: 'GET', url: url.replace(/ticket=.*/, 'ticket=forged') })).statusCode).toBe(404);
+  });
+
+  it("[API-7] another user gets 404 on the first user's things, demo users cannot create versions, inactive assignments hide versions", async () => {
+    const version = await createVersion(artist, userGame, 'Private');
+    const hero = fileOf('img/hero.png').fileId;
+    const probes = [
+      ['GET', `/api/game-versions/${game.id}/${userGame.id}`],
+      ['PATCH', `/api/game-versions/${version.id}`, { name: 'Stolen', description: 'Nope' }],
+      ['DELETE', `/api/game-versions/${version.id}`],
+      ['GET', `/api/game-versions/path/${version.id}/${game.id}`],
+      ['GET', `/api/game-versions/files/${version.id}/${game.id}`],
+      ['GET', `/api/files/${version.id}/${game.id}/files.zip`],
+      ['GET', `/api/game-versions/${version.id}/zip-url`],
+      ['POST', '/api/game-versions/done', { id: version.id }],
+      ['POST', '/api/game-versions', { name: 'Intruder', description: 'Nope', gameId: game.id, userGamesId: userGame.id }],
+    ] as const;
+    for (const [method, url, payload] of probes) {
+      expect((await call(t, method, url, { token: other.token, payload })).statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect((await upload(other, version.id, hero, await png(40, 30, 'red'))).statusCode).toBe(404);
+    for (const [method, url] of [['POST', '/api/game-versions/filter'], ['DELETE', `/api/game-versions/${version.id}/changeLock`], ['GET', '/api/user-games']] as const) {
+      expect((await call(t, method, url, { token: other.token, payload: method === 'POST' ? {} : undefined })).statusCode).toBe(403);
+    }
+    const demoGame = await assign(demo, game.id);
+    const demoCreate = await call(t, 'POST', '/api/game-versions', { token: demo.token, payload: { name: 'Demo', description: 'Nope', gameId: game.id, userGamesId: demoGame.id } });
+    expect(demoCreate.statusCode).toBe(403);
+
+    await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
+    expect((await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })).statusCode).toBe(404);
+    expect((await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(404);
+    await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
+    expect((await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { limits } from './limits';
+import { validationMessages as m } from './messages';
+import { UserGameType } from './roles';
+import { idSchema } from './users';
+
+/** Letters, digits, underscore, hyphen and whitespace (SPEC §5 version form). */
+export const versionTextPattern = /^[A-Za-z0-9_\-\s]+$/;
+
+export const userGameValidationMessages = {
+  userId: 'Choose a user.',
+  gameId: 'Choose a game.',
+  userGameTypeId: 'Choose ReSkin or Sound Replace.',
+  jobPrice: 'Enter a budget of 0 or more.',
+} as const;
+const ug = userGameValidationMessages;
+
+const jobTypeSchema = z.union([z.literal(UserGameType.ReSkin), z.literal(UserGameType.SoundReplace)], { error: ug.userGameTypeId });
+const jobPriceSchema = z.number({ error: ug.jobPrice }).min(0, { error: ug.jobPrice }).max(1_000_000_000, { error: ug.jobPrice });
+
+/** POST /user-games: assign a game to a user. */
+export const createUserGameBodySchema = z.object({
+  userId: z.number({ error: ug.userId }).int({ error: ug.userId }).positive({ error: ug.userId }),
+  gameId: z.number({ error: ug.gameId }).int({ error: ug.gameId }).positive({ error: ug.gameId }),
+  userGameTypeId: jobTypeSchema,
+  jobPrice: jobPriceSchema,
+});
+export type CreateUserGameBody = z.infer<typeof createUserGameBodySchema>;
+
+/** PUT /user-games/{id}: the job type, budget and active flag of an assignment (its user and game stay). */
+export const updateUserGameBodySchema = z.object({
+  userGameTypeId: jobTypeSchema,
+  jobPrice: jobPriceSchema,
+  isActive: z.boolean().optional(),
+});
+export type UpdateUserGameBody = z.infer<typeof updateUserGameBodySchema>;
+
+/** A user-game (SPEC §3), with its related user and game when asked for (`include`). */
+export const userGameSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  gameId: z.number().int(),
+  userGameTypeId: z.number().int(),
+  jobPrice: z.number(),
+  isActive: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  user: z.object({ id: z.number().int(), username: z.string() }).optional(),
+  game: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      description: z.string(),
+      width: z.number().int(),
+      height: z.number().int(),
+      imagePath: z.string(),
+      gameStatusTypeId: z.number().int(),
+    })
+    .optional(),
+});
+export type UserGame = z.infer<typeof userGameSchema>;
+export const userGameListSchema = z.array(userGameSchema.partial());
+
+/** GET /user-games/my-games: the caller's active assignments, each with its game and card image URL. */
+export const myGameSchema = userGameSchema.required({ game: true }).extend({
+  /** The splash image (watermarked) on the play origin, or null when the game has none. */
+  imageUrl: z.string().nullable(),
+});
+export const myGamesSchema = z.array(myGameSchema);
+export type MyGame = z.infer<typeof myGameSchema>;
+
+/** Columns of a user-game a search query may name; `user` and `game` can be included. */
+export const userGameSearchColumns = ['id', 'userId', 'gameId', 'userGameTypeId', 'jobPrice', 'isActive', 'createdAt', 'updatedAt'] as const;
+
+const versionName = z
+  .string({ error: m.versionName })
+  .trim()
+  .min(limits.versionName.min, { error: m.versionName })
+  .max(limits.versionName.max, { error: m.versionName })
+  .regex(versionTextPattern, { error: m.versionName });
+const versionDescription = z
+  .string({ error: m.versionDescription })
+  .trim()
+  .min(limits.versionDescription.min, { error: m.versionDescription })
+  .max(limits.versionDescription.max, { error: m.versionDescription })
+  .regex(versionTextPattern, { error: m.versionDescription });
+
+/** The add/edit version form (SPEC §5). */
+export const versionFormSchema = z.object({ name: versionName, description: versionDescription });
+export type VersionForm = z.infer<typeof versionFormSchema>;
+
+/** POST /game-versions */
+export const createVersionBodySchema = versionFormSchema.extend({
+  gameId: idSchema,
+  userGamesId: idSchema,
+  isLocked: z.literal(false).optional(),
+});
+export type CreateVersionBody = z.infer<typeof createVersionBodySchema>;
+
+/** PATCH /game-versions/{id}: name and description. */
+export const updateVersionBodySchema = versionFormSchema;
+
+/** A game version (SPEC §3). gameVersionStatusId: 1 In progress, 2 Finished. */
+export const gameVersionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  gameId: z.number().int(),
+  userGamesId: z.number().int(),
+  userId: z.number().int(),
+  isLocked: z.boolean(),
+  isActive: z.boolean(),
+  gameVersionStatusId: z.number().int(),
+  finishedAt: z.string().nullable(),
+  rootPath: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type GameVersion = z.infer<typeof gameVersionSchema>;
+export const gameVersionListSchema = z.array(gameVersionSchema);
+
+/** POST /game-versions/filter */
+export const versionFilterBodySchema = z
+  .object({ userId: idSchema.optional(), gameId: idSchema.optional(), userGamesId: idSchema.optional() })
+  .strict();
+
+/** POST /game-versions/done: "I Finished My Game". */
+export const versionDoneBodySchema = z.object({ id: idSchema });
+
+/** A replaced file of a version (SPEC §3 "Version file"). */
+export const versionFileSchema = z.object({
+  id: z.number().int(),
+  fileId: z.number().int(),
+  path: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  size: z.number().int(),
+  contentType: z.string(),
+  updatedAt: z.string(),
+});
+export type VersionFile = z.infer<typeof versionFileSchema>;
+export const versionFileListSchema = z.array(versionFileSchema);
+
+export const versionParamsSchema = z.object({ id: idSchema, gameId: idSchema });
+export const versionUploadParamsSchema = z.object({ versionId: idSchema, fileId: idSchema });
+export const listVersionsParamsSchema = z.object({ gameId: idSchema, userGameId: idSchema });
