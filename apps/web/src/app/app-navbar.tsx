@@ -1,0 +1,33 @@
+import Container from 'react-bootstrap/Container';
+import Nav from 'react-bootstrap/Nav';
+import Navbar from 'react-bootstrap/Navbar';
+import { Link, NavLink } from 'react-router';
+import { paths } from '../config/paths';
+import { useSession } from '../lib/session/session-context';
+import { navItems } from './nav-items';
+
+/** The navigation bar: the one role="navigation" landmark of the page. */
+export function AppNavbar() {
+  const { status, user, roleTypeId, isAdmin } = useSession();
+  const items = navItems({ status, username: user?.username, roleTypeId, isAdmin });
+
+  return (
+    <Navbar expand="md" bg="dark" data-bs-theme="dark" collapseOnSelect>
+      <Container>
+        <Navbar.Brand as={Link} to={paths.home}>
+          Reskin Studio
+        </Navbar.Brand>
+        <Navbar.Toggle aria-controls="main-nav" />
+        <Navbar.Collapse id="main-nav">
+          <Nav className="me-auto">
+            {items.map((item) => (
+              <NavLink key={item.to} to={item.to} end={item.end} className="nav-link">
+                {item.label}
+              </NavLink>
+            ))}
+          </Nav>
+        </Navbar.Collapse>
+      </Container>
+    </Navbar>
+  );
+}

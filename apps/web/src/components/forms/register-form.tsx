@@ -1,0 +1,136 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  limits,
+  registerFormSchema,
+  type RegisterForm as RegisterFormValues,
+  type SignupBody,
+} from '@reskin/contract';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useTrackedForm, visibleError } from '../../lib/forms/use-changed-fields';
+import { PhoneInput } from './phone-input';
+import { TextField } from './text-field';
+
+type RegisterFormInput = z.input<typeof registerFormSchema>;
+
+const emptyForm: Partial<RegisterFormInput> = {
+  username: '',
+  firstName: '',
+  lastName: '',
+  email: '',
+  password: '',
+  phone: '',
+};
+
+interface RegisterFormProps {
+  submitLabel: string;
+  /** Receives the signup body: the form values without the checkbox, plus the regulation version. */
+  onSubmit: (body: SignupBody) => Promise<void>;
+}
+
+/** The registration fields of SPEC §2 (also the admin's add-user form). */
+export function RegisterForm({ submitLabel, onSubmit }: RegisterFormProps) {
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isValid, isSubmitting },
+  } = useForm<RegisterFormInput, unknown, RegisterFormValues>({
+    resolver: zodResolver(registerFormSchema),
+    mode: 'onChange',
+    defaultValues: emptyForm,
+  });
+  const { track, markChanged, isChanged } = useTrackedForm(register);
+  const error = (name: keyof RegisterFormInput) => visibleError(isChanged(name), errors[name]);
+
+  const submit = handleSubmit(async ({ dataProtection: _accepted, ...fields }) => {
+    await onSubmit({ ...fields, dataProtectionRegulationVersion: limits.dataProtectionRegulationVersion });
+  });
+
+  const phoneError = error('phone');
+  const dataProtectionError = error('dataProtection');
+
+  return (
+    <Form noValidate onSubmit={submit}>
+      <TextField
+        registration={track('username')}
+        label="Username"
+        autoComplete="username"
+        error={error('username')}
+      />
+      <TextField
+        registration={track('firstName')}
+        label="Name"
+        placeholder="Name"
+        error={error('firstName')}
+      />
+      <TextField
+        registration={track('lastName')}
+        label="Surname"
+        placeholder="Surname"
+        error={error('lastName')}
+      />
+      <TextField
+        registration={track('email')}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={error('email')}
+      />
+      <TextField
+        registration={track('password')}
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        error={error('password')}
+      />
+      <Form.Group className="mb-3">
+        <Form.Label htmlFor="phone">Phone</Form.Label>
+        <Controller
+          control={control}
+          name="phone"
+          render={({ field }) => (
+            <PhoneInput
+              id="phone"
+              name={field.name}
+              value={field.value}
+              inputRef={field.ref}
+              onDigitsChange={(digits) => {
+                markChanged('phone');
+                field.onChange(digits);
+              }}
+              onBlur={field.onBlur}
+              invalid={phoneError !== undefined}
+            />
+          )}
+        />
+        {phoneError !== undefined && (
+          <Form.Control.Feedback type="invalid" className="d-block">
+            {phoneError}
+          </Form.Control.Feedback>
+        )}
+      </Form.Group>
+      <Form.Group className="mb-3">
+        <Form.Check
+          id="dataProtection"
+          type="checkbox"
+          {...track('dataProtection')}
+          isInvalid={dataProtectionError !== undefined}
+          feedback={dataProtectionError}
+          feedbackType="invalid"
+          label={
+            <>
+              I accept the Data Protection Regulation: <a href="#terms-of-use">Terms of Use</a>,{' '}
+              <a href="#user-agreement">User Agreement</a> and <a href="#privacy-policy">Privacy Policy</a>.
+            </>
+          }
+        />
+      </Form.Group>
+      <Button type="submit" disabled={!isValid || isSubmitting}>
+        {submitLabel}
+      </Button>
+    </Form>
+  );
+}

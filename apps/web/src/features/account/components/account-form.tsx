@@ -1,0 +1,84 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { messages, roleName, updateUserBodySchema, type UpdateUserBody, type User } from '@reskin/contract';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { TextField } from '../../../components/forms/text-field';
+import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fields';
+import { useSession } from '../../../lib/session/session-context';
+import { useLogout } from '../../../lib/session/use-logout';
+import { notifySuccess } from '../../../lib/toasts';
+import { useDisableAccount } from '../api/disable-account';
+import { useUpdateAccount } from '../api/update-account';
+
+type AccountInput = z.input<typeof updateUserBodySchema>;
+
+export function AccountForm({ user }: { user: User }) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isValid },
+  } = useForm<AccountInput, unknown, UpdateUserBody>({
+    resolver: zodResolver(updateUserBodySchema),
+    mode: 'onChange',
+    defaultValues: { username: user.username, email: user.email },
+  });
+  const { track, isChanged } = useTrackedForm(register);
+  const updateCall = useUpdateAccount();
+  const disableCall = useDisableAccount();
+  const { acceptToken } = useSession();
+  const logout = useLogout();
+
+  const save = handleSubmit((body) =>
+    updateCall.mutate(body, {
+      onSuccess: ({ token }) => {
+        acceptToken(token);
+        notifySuccess(messages.accountSaved);
+      },
+      // SPEC §8: a failed save is only logged (beyond the client's error toast).
+      onError: (error) => console.error('account update failed', error),
+    }),
+  );
+
+  const suspend = () =>
+    disableCall.mutate(undefined, {
+      onSuccess: () => {
+        notifySuccess(messages.accountDisabled);
+        logout();
+      },
+      onError: (error) => console.error('account suspension failed', error),
+    });
+
+  const busy = updateCall.isPending || disableCall.isPending;
+
+  return (
+    <Form noValidate onSubmit={save}>
+      <TextField
+        registration={track('username')}
+        label="Username"
+        autoComplete="username"
+        error={visibleError(isChanged('username'), errors.username)}
+      />
+      <TextField
+        registration={track('email')}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        error={visibleError(isChanged('email'), errors.email)}
+      />
+      <Form.Group className="mb-3" controlId="role">
+        <Form.Label>Role</Form.Label>
+        <Form.Control plaintext readOnly value={roleName(user.roleTypeId)} />
+      </Form.Group>
+      <div className="d-flex gap-2">
+        <Button type="submit" disabled={!isValid || busy}>
+          Save
+        </Button>
+        <Button variant="outline-danger" onClick={suspend} disabled={busy}>
+          Suspend My Account
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,37 @@
+import type { SignupBody } from '@reskin/contract';
+import Modal from 'react-bootstrap/Modal';
+import { RegisterForm } from '../../../components/forms/register-form';
+import { useCreateUser } from '../api/create-user';
+
+interface AddUserDialogProps {
+  show: boolean;
+  onClose: () => void;
+}
+
+/** The admin's add user: the register form in a modal, sent to POST /user/signup. */
+export function AddUserDialog({ show, onClose }: AddUserDialogProps) {
+  const createCall = useCreateUser();
+
+  const add = async (body: SignupBody) => {
+    try {
+      await createCall.mutateAsync(body);
+      onClose();
+    } catch (error) {
+      // The client has toasted the server's reason (for example EMAIL_EXISTS); the form stays open.
+      console.error('add user failed', error);
+    }
+  };
+
+  return (
+    <Modal show={show} onHide={onClose} size="lg">
+      <Modal.Header closeButton>
+        <Modal.Title as="h2" className="fs-5">
+          Add User
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <RegisterForm submitLabel="Add User" onSubmit={add} />
+      </Modal.Body>
+    </Modal>
+  );
+}

@@ -1,0 +1,73 @@
+import { roleName } from '@reskin/contract';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import type { UserRow } from '../api/list-users';
+import { roleToggleLabel, type UserActionKind } from './user-actions';
+
+interface UsersTableProps {
+  users: UserRow[];
+  /** The logged-in admin, whose own row cannot be acted on. */
+  ownId: number | undefined;
+  onAction: (kind: UserActionKind, user: UserRow) => void;
+}
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+
+export function UsersTable({ users, ownId, onAction }: UsersTableProps) {
+  return (
+    <Table responsive hover className="mb-0 align-middle">
+      <thead>
+        <tr>
+          <th>Username</th>
+          <th>Email</th>
+          <th>Role</th>
+          <th>Active</th>
+          <th>Mail Verified</th>
+          <th>Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {users.map((user) => {
+          const own = user.id === ownId;
+          return (
+            <tr key={user.id}>
+              <td>{user.username}</td>
+              <td>{user.email}</td>
+              <td>{roleName(user.roleTypeId)}</td>
+              <td>{yesNo(user.activated)}</td>
+              <td>{yesNo(user.emailVerified)}</td>
+              <td>
+                <div className="d-flex flex-wrap gap-1">
+                  <Button
+                    size="sm"
+                    variant="outline-danger"
+                    disabled={own}
+                    onClick={() => onAction('delete', user)}
+                  >
+                    Delete
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline-secondary"
+                    disabled={own}
+                    onClick={() => onAction('password', user)}
+                  >
+                    Password
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline-primary"
+                    disabled={own}
+                    onClick={() => onAction('role', user)}
+                  >
+                    {roleToggleLabel(user.roleTypeId)}
+                  </Button>
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </Table>
+  );
+}

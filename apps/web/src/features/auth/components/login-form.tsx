@@ -1,0 +1,84 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { loginBodySchema, messages, passwordSchema, type LoginBody } from '@reskin/contract';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { TextField } from '../../../components/forms/text-field';
+import { paths } from '../../../config/paths';
+import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fields';
+import { useSession } from '../../../lib/session/session-context';
+import { notifyFailure } from '../../../lib/toasts';
+import { useLogin } from '../api/login';
+
+/**
+ * SPEC §5 gives login the same password rule as registration (at least 8 characters); the server's login
+ * body only requires a password, so the form adds the length rule.
+ */
+const loginFormSchema = loginBodySchema.extend({ password: passwordSchema });
+type LoginInput = z.input<typeof loginFormSchema>;
+
+/** The login email's warning (LOG-3): demo accounts can still log in, so it is not a validation error. */
+export function looksLikeDemo(email: string | undefined): boolean {
+  return /demo/i.test(email ?? '');
+}
+
+export function LoginForm() {
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isValid, isSubmitting },
+  } = useForm<LoginInput, unknown, LoginBody>({
+    resolver: zodResolver(loginFormSchema),
+    mode: 'onChange',
+    defaultValues: { email: '', password: '' },
+  });
+  const { track, isChanged } = useTrackedForm(register);
+  const email = useWatch({ control, name: 'email' });
+  const loginCall = useLogin();
+  const { acceptToken } = useSession();
+  const navigate = useNavigate();
+
+  const submit = handleSubmit(async (body) => {
+    try {
+      const { token } = await loginCall.mutateAsync(body);
+      acceptToken(token);
+      navigate(paths.home, { replace: true });
+    } catch (error) {
+      notifyFailure(messages.loginFailed, error);
+    }
+  });
+
+  return (
+    <Card className="mx-auto" style={{ maxWidth: '28rem' }}>
+      <Card.Header as="h1" className="fs-4">
+        Login
+      </Card.Header>
+      <Card.Body>
+        <Form noValidate onSubmit={submit}>
+          <TextField
+            registration={track('email')}
+            label="Email"
+            type="email"
+            autoComplete="email"
+            error={visibleError(isChanged('email'), errors.email)}
+            warning={looksLikeDemo(email)}
+          />
+          <TextField
+            registration={track('password')}
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            error={visibleError(isChanged('password'), errors.password)}
+          />
+          <Button type="submit" disabled={!isValid || isSubmitting}>
+            Login
+          </Button>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

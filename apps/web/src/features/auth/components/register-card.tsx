@@ -1,0 +1,34 @@
+import { messages, type SignupBody } from '@reskin/contract';
+import Card from 'react-bootstrap/Card';
+import { useNavigate } from 'react-router';
+import { RegisterForm } from '../../../components/forms/register-form';
+import { paths } from '../../../config/paths';
+import { notifyFailure, notifySuccess } from '../../../lib/toasts';
+import { useSignup } from '../api/signup';
+
+/** The register screen: on success a toast and /login; any failure adds the spec's danger toast. */
+export function RegisterCard() {
+  const signupCall = useSignup();
+  const navigate = useNavigate();
+
+  const register = async (body: SignupBody) => {
+    try {
+      await signupCall.mutateAsync(body);
+      notifySuccess(messages.registered);
+      navigate(paths.login);
+    } catch (error) {
+      notifyFailure(messages.registerFailed, error);
+    }
+  };
+
+  return (
+    <Card className="mx-auto" style={{ maxWidth: '36rem' }}>
+      <Card.Header as="h1" className="fs-4">
+        Register
+      </Card.Header>
+      <Card.Body>
+        <RegisterForm submitLabel="Register" onSubmit={register} />
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,170 @@
+import { storageKeys } from '@reskin/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiRequest, describeFailure, readCookie, setUnauthorizedHandler } from './api-client';
+import { ApiError } from './api-error';
+import { notifyError } from './toasts';
+
+vi.mock('./toasts', () => ({ notifyError: vi.fn() }));
+
+const fetchMock = vi.fn<typeof fetch>();
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+function sentHeaders(call = 0): Headers {
+  const init = fetchMock.mock.calls[call]?.[1];
+  return new Headers(init?.headers);
+}
+
+function clearCookies(): void {
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+}
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+  vi.mocked(notifyError).mockClear();
+  localStorage.clear();
+  clearCookies();
+});
+
+afterEach(() => {
+  setUnauthorizedHandler(null);
+  vi.unstubAllGlobals();
+});
+
+describe('request headers (SPEC §7)', () => {
+  it('sends the bearer token, JSON accept and JSON content type, also on GET, but no XSRF header on GET', async () => {
+    localStorage.setItem(storageKeys.token, 'abc.def.ghi');
+    document.cookie = 'XSRF-TOKEN=cookie-value';
+    fetchMock.mockResolvedValue(jsonResponse(200, { ok: true }));
+
+    await expect(apiRequest('/user/me')).resolves.toEqual({ ok: true });
+
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/user/me');
+    const headers = sentHeaders();
+    expect(headers.get('Authorization')).toBe('Bearer abc.def.ghi');
+    expect(headers.get('Accept')).toBe('application/json');
+    expect(headers.get('Content-Type')).toBe('application/json');
+    expect(headers.has('X-XSRF-TOKEN')).toBe(false);
+  });
+
+  it('copies the XSRF-TOKEN cookie into X-XSRF-TOKEN on state-changing requests', async () => {
+    document.cookie = 'other=1';
+    document.cookie = 'XSRF-TOKEN=abc%2B123';
+    fetchMock.mockResolvedValue(jsonResponse(204, undefined));
+
+    await expect(apiRequest('/user/role/5/1000', { method: 'PUT' })).resolves.toBeUndefined();
+
+    expect(sentHeaders().get('X-XSRF-TOKEN')).toBe('abc+123');
+    expect(fetchMock.mock.calls[0]?.[1]?.method).toBe('PUT');
+  });
+
+  it('sends no Authorization header without a stored token, and no XSRF header without the cookie', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: 't' }));
+
+    await apiRequest('/user/login', { method: 'POST', body: { email: 'a@b.co', password: 'x' } });
+
+    const headers = sentHeaders();
+    expect(headers.has('Authorization')).toBe(false);
+    expect(headers.has('X-XSRF-TOKEN')).toBe(false);
+    expect(fetchMock.mock.calls[0]?.[1]?.body).toBe('{"email":"a@b.co","password":"x"}');
+  });
+
+  it('keeps a content type the caller set', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    await apiRequest('/x', { method: 'POST', headers: { 'Content-Type': 'text/plain' } });
+    expect(sentHeaders().get('Content-Type')).toBe('text/plain');
+  });
+});
+
+describe('failed responses (SPEC §8)', () => {
+  const conflict = {
+    error: {
+      statusCode: 409,
+      name: 'ConflictError',
+      message: 'Conflict',
+      code: 'EMAIL_EXISTS',
+      details: [
+        { path: '/email', code: 'unique', message: 'This email is taken.' },
+        { path: '/username', code: 'unique', message: 'This username is taken.' },
+      ],
+    },
+  };
+
+  it('with details: toasts the code as title and the first detail as body, then throws', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(409, conflict));
+
+    const failure = apiRequest('/user/signup', { method: 'POST', body: {} });
+
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({
+      status: 409,
+      title: 'EMAIL_EXISTS',
+      message: 'This email is taken.',
+    });
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('EMAIL_EXISTS', 'This email is taken.');
+  });
+
+  it('without details: toasts the error name and message', async () => {
+    const envelope = {
+      error: { statusCode: 403, name: 'ForbiddenError', message: 'Not for you.', code: 'FORBIDDEN' },
+    };
+    fetchMock.mockResolvedValue(jsonResponse(403, envelope));
+
+    await expect(apiRequest('/admin/update')).rejects.toMatchObject({ title: 'ForbiddenError' });
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('ForbiddenError', 'Not for you.');
+  });
+
+  it('reads an envelope that arrives as a JSON string', async () => {
+    const envelope = { error: { statusCode: 400, name: 'BadRequestError', message: 'Nope.', details: [] } };
+    fetchMock.mockResolvedValue(jsonResponse(400, JSON.stringify(envelope)));
+
+    await expect(apiRequest('/x', { method: 'POST' })).rejects.toBeInstanceOf(ApiError);
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('BadRequestError', 'Nope.');
+  });
+
+  it('a 401 calls the unauthorized handler, except where the caller opts out', async () => {
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    const envelope = {
+      error: { statusCode: 401, name: 'UnauthorizedError', message: 'Log in.', code: 'UNAUTHORIZED' },
+    };
+    fetchMock.mockImplementation(async () => jsonResponse(401, envelope));
+
+    await expect(apiRequest('/user/update', { method: 'PUT', body: {} })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+
+    await expect(
+      apiRequest('/user/login', { method: 'POST', logoutOnUnauthorized: false }),
+    ).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+    expect(notifyError).toHaveBeenCalledTimes(2);
+  });
+
+  it('a body that is no envelope still gets a title and a message', () => {
+    expect(describeFailure(502, 'Bad Gateway', '<html>')).toEqual({ title: 'Error 502', message: '<html>' });
+    expect(describeFailure(500, 'Internal Server Error', undefined)).toEqual({
+      title: 'Error 500',
+      message: 'Internal Server Error',
+    });
+  });
+});
+
+describe('readCookie', () => {
+  it('finds a cookie by exact name and decodes it', () => {
+    expect(readCookie('XSRF-TOKEN', 'a=1; XSRF-TOKEN=x%3Dy; XSRF-TOKEN2=z')).toBe('x=y');
+    expect(readCookie('XSRF', 'XSRF-TOKEN=1')).toBeNull();
+  });
+});
