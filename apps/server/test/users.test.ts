@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, errorCodes, limits, messages, userSchema, type User } from '@reskin/contract';
+import { RoleType, errorCodes, conflictMessages, limits, userSchema, type User } from '@reskin/contract';
 import { call, createTestApp, createUser, errorOf, login, signupBody, testDb, type TestApp, type TestUser } from './helpers';
 
 /** The keys a client sees on a user (the contract's userSchema): no password field of any kind. */
@@ -122,7 +122,7 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
         statusCode: 409,
         name: 'ConflictError',
         code: errorCodes.emailExists,
-        details: [{ path: '/email', code: 'unique', message: messages.registerFailed }],
+        details: [{ path: '/email', code: 'unique', message: conflictMessages.email }],
       });
     });
 
@@ -323,7 +323,7 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
         statusCode: 409,
         name: 'ConflictError',
         code: errorCodes.emailExists,
-        details: [{ path: '/email', code: 'unique', message: messages.registerFailed }],
+        details: [{ path: '/email', code: 'unique', message: conflictMessages.email }],
       });
 
       const username = await call(t, 'PUT', '/api/user/update', {

@@ -63,6 +63,12 @@ export const messages = {
   popupBlocked: 'Please disable your Pop-up blocker and try again.',
 } as const;
 
+/** The server's details for a taken email or username (the web adds its own product toast). */
+export const conflictMessages = {
+  email: 'This email is already registered.',
+  username: 'This username is already taken.',
+} as const;
+
 /** Empty-state texts of SPEC §2, verbatim. */
 export const emptyTexts = {
   users: 'There are no registered users.',

@@ -3,7 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 import {
   RoleType,
   errorCodes,
-  messages,
+  conflictMessages,
   type ErrorDetail,
   type RoleTypeId,
   type SearchFilter,
@@ -158,10 +158,10 @@ export class UsersService {
     const taken = await this.users.findTaken(email, username, exceptId);
     const details: ErrorDetail[] = [];
     if (taken.some((row) => row.email === email.toLowerCase())) {
-      details.push({ path: '/email', code: 'unique', message: messages.registerFailed });
+      details.push({ path: '/email', code: 'unique', message: conflictMessages.email });
     }
     if (taken.some((row) => row.username === username)) {
-      details.push({ path: '/username', code: 'unique', message: 'username already exists' });
+      details.push({ path: '/username', code: 'unique', message: conflictMessages.username });
     }
     if (details.length > 0) {
       const code = details[0]!.path === '/email' ? errorCodes.emailExists : errorCodes.usernameExists;
