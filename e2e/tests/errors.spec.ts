@@ -67,6 +67,8 @@ test.describe('errors and toasts', () => {
     const lifetime = Date.now() - shownAt;
     expect(lifetime, 'closes after about 5000 ms').toBeGreaterThan(4_000);
     expect(lifetime).toBeLessThan(8_000);
+    // Its exit animation must finish (the element leaves the DOM) before the next toast with the same text.
+    await expect(page.locator('.Toastify__toast')).toHaveCount(0);
 
     // Hovered, it stays well past its 5 s; once the pointer leaves, it closes shortly after.
     await failLogin(page, 'nobody-else@example.com');
