@@ -36,6 +36,22 @@ export interface IncomingFile {
   content: Readable;
 }
 
+/**
+ * The normalised game path of an uploaded file, or a 422 naming the path and why it was refused (the file's
+ * content is drained so the rest of the request can still be read).
+ */
+export function incomingPath(incoming: IncomingFile): string {
+  try {
+    return normaliseGamePath(incoming.path);
+  } catch (error) {
+    incoming.content.resume();
+    if (error instanceof InvalidPathError) {
+      throw unprocessable(error.message, [{ path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` }]);
+    }
+    throw error;
+  }
+}
+
 /** Images whose replacement must keep the original's pixel size (SPEC §5, GF-5). */
 const sizeCheckedOnReplace = new Set(['png', 'jpg', 'jpeg']);
 
@@ -177,16 +193,7 @@ export class GamesService {
   }
 
   private async stage(gameId: number, incoming: IncomingFile): Promise<StagedFile> {
-    let path: string;
-    try {
-      path = normaliseGamePath(incoming.path);
-    } catch (error) {
-      incoming.content.resume();
-      if (error instanceof InvalidPathError) {
-        throw unprocessable(error.message, [{ path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` }]);
-      }
-      throw error;
-    }
+    const path = incomingPath(incoming);
     const ext = extensionOf(path);
     const storageKey = `games/${gameId}/files/${randomUUID()}${ext ? `.${ext}` : ''}`;
     const { size } = await this.storage.put(storageKey, incoming.content);

@@ -3,10 +3,10 @@ import mime from 'mime';
 import type { User } from '@reskin/contract';
 import { notFound, unprocessable } from '../../lib/errors';
 import type { DownloadTickets } from '../../lib/download-tickets';
-import { InvalidPathError, extensionOf, normaliseGamePath } from '../../lib/game-paths';
+import { extensionOf } from '../../lib/game-paths';
 import type { Storage, StoredObject } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
-import type { IncomingFile } from '../games/games.service';
+import { incomingPath, type IncomingFile } from '../games/games.service';
 import { isAdmin } from '../users/users.policy';
 import type { HelperFilesRepository } from './helper-files.repository';
 
@@ -41,16 +41,7 @@ export class HelperFilesService {
     if (!(await this.games.findById(gameId))) throw notFound('Game');
     let count = 0;
     for await (const incoming of files) {
-      let path: string;
-      try {
-        path = normaliseGamePath(incoming.path);
-      } catch (error) {
-        incoming.content.resume();
-        if (error instanceof InvalidPathError) {
-          throw unprocessable(error.message, [{ path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` }]);
-        }
-        throw error;
-      }
+      const path = incomingPath(incoming);
       const ext = extensionOf(path);
       const storageKey = `games/${gameId}/helpers/${randomUUID()}${ext ? `.${ext}` : ''}`;
       const { size } = await this.storage.put(storageKey, incoming.content);
