@@ -10,7 +10,7 @@ import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/list-users';
 import { useResetPassword } from '../api/reset-password';
 import { useUpdateRole } from '../api/update-role';
-import { useUpdateServices } from '../api/update-services';
+import { describeServicesUpdate, useUpdateServices } from '../api/update-services';
 import { AddUserDialog } from './add-user-dialog';
 import { UsersTable } from './users-table';
 import { confirmQuestion, toggledRole, type UserAction } from './user-actions';
@@ -64,7 +64,7 @@ export function AdminUsers() {
 
   const updateServices = () =>
     servicesCall.mutate(undefined, {
-      onSuccess: () => notifySuccess(messages.servicesUpdated),
+      onSuccess: (summary) => notifySuccess(describeServicesUpdate(summary, messages.servicesUpdated)),
       onError: logFailure('services update'),
     });
 
