@@ -38,6 +38,8 @@ export const messages = {
   roleUpdated: 'user role updated successfully.',
   servicesUpdated: 'Services updated',
   gameAdded: 'Game added successfully.',
+  /** SPEC §8 names no message for adding a user-game; worded like 'Game added successfully.'. */
+  userGameAdded: 'User game added successfully.',
   itemEdited: 'item edited successfully.',
   itemDeleted: 'item deleted successfully.',
   itemEditingCancelled: 'item editing cancelled.',

@@ -20,8 +20,8 @@ export interface OrderTerm {
 /** A search query, checked against an entity's whitelist and ready for a repository to apply. */
 export interface CompiledFilter {
   where: Expression<SqlBool> | undefined;
-  /** The requested fields (whitelisted), or every searchable column when the query names none. */
-  fields: string[];
+  /** The requested fields (whitelisted), or undefined when the query names none: the whole object. */
+  fields: string[] | undefined;
   order: OrderTerm[];
   limit: number;
   offset: number;
@@ -155,13 +155,13 @@ export function compileFilter(
     return parts.length === 0 ? undefined : all(parts);
   }
 
-  function fields(): string[] {
+  function fields(): string[] | undefined {
     const requested = filter.fields;
     const every = Object.keys(entity.columns);
-    if (!requested) return every;
+    if (!requested) return undefined;
     if (Array.isArray(requested)) {
       requested.forEach((name) => column(name));
-      return requested.length > 0 ? [...new Set(requested)] : every;
+      return requested.length > 0 ? [...new Set(requested)] : undefined;
     }
     const entries = Object.entries(requested);
     entries.forEach(([name]) => column(name));
@@ -199,8 +199,9 @@ export function compileFilter(
   };
 }
 
-/** Keeps only the requested fields of a row (a search query's `fields`). */
-export function pickFields<T extends object>(row: T, fields: readonly string[]): Partial<T> {
+/** Keeps only the requested fields of a row (a search query's `fields`); all of it when none were named. */
+export function pickFields<T extends object>(row: T, fields: readonly string[] | undefined): Partial<T> {
+  if (!fields) return row;
   const picked: Partial<T> = {};
   for (const name of fields) {
     if (name in row) (picked as Record<string, unknown>)[name] = (row as Record<string, unknown>)[name];

@@ -15,7 +15,7 @@ export class UserGamesService {
 
   async filter(filter: SearchFilter): Promise<Partial<UserGame>[]> {
     const compiled = compileFilter(filter, searchableUserGame, this.dialect, userGameRelations);
-    const fields = [...compiled.fields, ...compiled.include];
+    const fields = compiled.fields && [...compiled.fields, ...compiled.include];
     return (await this.userGames.list(compiled)).map((userGame) => pickFields(userGame, fields));
   }
 
