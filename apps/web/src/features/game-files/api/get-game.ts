@@ -1,0 +1,14 @@
+import { gameSchema, type Game } from '@reskin/contract';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+export const gameQueryKey = (id: number) => ['games', 'detail', id] as const;
+
+/** GET /games/{id}: the title of the files screen. */
+export async function getGame(id: number): Promise<Game> {
+  return gameSchema.parse(await apiRequest(`/games/${id}`));
+}
+
+export function useGame(id: number) {
+  return useQuery({ queryKey: gameQueryKey(id), queryFn: () => getGame(id) });
+}

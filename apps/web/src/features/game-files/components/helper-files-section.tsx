@@ -1,0 +1,137 @@
+import { emptyTexts, messages } from '@reskin/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Table from 'react-bootstrap/Table';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Loading } from '../../../components/ui/loading';
+import { notifyError, notifySuccess } from '../../../lib/toasts';
+import { useDeleteHelperFile } from '../api/delete-helper-file';
+import { helperFilesQueryKey, useHelperFiles, type HelperFile } from '../api/list-helper-files';
+import { uploadHelperFiles } from '../api/upload-helper-files';
+import { formatSize } from './format';
+
+/**
+ * The game's helper files (DESIGN.md: PSD sources, fonts, guides for the artists): upload, download links
+ * and delete. They are never served to the play frame.
+ */
+export function HelperFilesSection({ gameId }: { gameId: number }) {
+  const helperFiles = useHelperFiles(gameId);
+  const queryClient = useQueryClient();
+  const deleteCall = useDeleteHelperFile();
+  const [percent, setPercent] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<HelperFile | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const mounted = useRef(true);
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (helperFiles.error) console.error('helper file list failed', helperFiles.error);
+  }, [helperFiles.error]);
+
+  const chosen = async (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.target.files ?? []);
+    event.target.value = '';
+    if (files.length === 0) return;
+    setPercent(0);
+    const outcome = await uploadHelperFiles(gameId, files, (loaded, total) => {
+      if (mounted.current) setPercent(Math.round((loaded / total) * 100));
+    });
+    if (!mounted.current) return;
+    setPercent(null);
+    await queryClient.invalidateQueries({ queryKey: helperFilesQueryKey(gameId) });
+    if (outcome.ok) notifySuccess(messages.uploaded);
+    else notifyError(outcome.title, outcome.message);
+  };
+
+  const confirmDelete = () => {
+    setConfirming(false);
+    if (!deleting) return;
+    deleteCall.mutate(
+      { gameId, helperId: deleting.id },
+      {
+        onSuccess: () => notifySuccess(messages.fileDeleted),
+        onError: (error) => console.error('helper file delete failed', error),
+      },
+    );
+  };
+
+  const files = helperFiles.data?.files ?? [];
+  const uploading = percent !== null;
+
+  return (
+    <Card className="mt-4">
+      <Card.Header as="h2" className="fs-5">
+        Helper Files ({files.length})
+      </Card.Header>
+      <Card.Body>
+        <div className="mb-3">
+          <label className={`btn btn-outline-primary ${uploading ? 'disabled' : ''}`} htmlFor="helper-input">
+            Upload helper files
+          </label>
+          <input
+            id="helper-input"
+            type="file"
+            multiple
+            className="visually-hidden"
+            disabled={uploading}
+            onChange={(event) => void chosen(event)}
+          />
+          {uploading && <ProgressBar className="mt-2" now={percent} label={`${percent}%`} animated />}
+        </div>
+        {helperFiles.isPending && <Loading />}
+        {helperFiles.isSuccess && files.length === 0 && <p className="mb-0">{emptyTexts.helperFiles}</p>}
+        {files.length > 0 && (
+          <Table responsive hover size="sm" className="mb-0 align-middle" aria-label="Helper files">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Size</th>
+                <th>Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.map((file) => (
+                <tr key={file.id}>
+                  <td className="text-break">
+                    {/* The url carries a short-lived download ticket: a plain link in a new window works. */}
+                    <a href={file.url} target="_blank" rel="noopener noreferrer">
+                      {file.name}
+                    </a>
+                  </td>
+                  <td className="text-nowrap">{formatSize(file.size)}</td>
+                  <td>
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      onClick={() => {
+                        setDeleting(file);
+                        setConfirming(true);
+                      }}
+                    >
+                      Delete
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card.Body>
+      <ConfirmDialog
+        show={confirming}
+        question={messages.confirmDeleteFile}
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirmDelete}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,117 @@
+import { limits } from '@reskin/contract';
+import { useCallback, type ChangeEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import { useDropzone } from 'react-dropzone';
+import type { UploadBatchState, UploadItem } from '../hooks/use-upload-batch';
+import { uploadPathOf } from '../lib/upload-path';
+
+interface UploadPanelProps {
+  state: UploadBatchState;
+  onUpload: (items: UploadItem[]) => void;
+  onDismissErrors: () => void;
+}
+
+const toItems = (files: readonly File[]): UploadItem[] =>
+  files.map((file) => ({ file, fullPath: uploadPathOf(file) }));
+
+// React has no typed prop for these; a folder picker needs them on the element.
+const asFolderPicker = (input: HTMLInputElement | null) => {
+  input?.setAttribute('webkitdirectory', '');
+  input?.setAttribute('directory', '');
+};
+
+/**
+ * Adds game files: drop a folder or files, or choose them; the folder paths are kept (GF-1). Up to 1000 files
+ * per batch; a file whose path exists replaces it.
+ */
+export function UploadPanel({ state, onUpload, onDismissErrors }: UploadPanelProps) {
+  const onDrop = useCallback((files: File[]) => onUpload(toItems(files)), [onUpload]);
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+    onDrop,
+    multiple: true,
+    noClick: true,
+    noKeyboard: true,
+    useFsAccessApi: false,
+    disabled: state.running,
+  });
+
+  const chosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.target.files ?? []);
+    // Lets the same selection be chosen again after a fix.
+    event.target.value = '';
+    if (files.length > 0) onUpload(toItems(files));
+  };
+
+  return (
+    <section aria-label="Upload game files">
+      <div
+        {...getRootProps({
+          className: `upload-drop-zone border border-2 rounded p-4 mb-3 text-center ${
+            isDragActive ? 'border-primary bg-primary-subtle' : 'border-secondary-subtle'
+          }`,
+          'data-testid': 'drop-zone',
+        })}
+      >
+        <input {...getInputProps({ 'aria-label': 'Drop files' })} />
+        <p className="mb-2">
+          Drop the game folder or its files here (up to {limits.adminUploadFiles} files at once). A file with
+          an existing path replaces it.
+        </p>
+        <div className="d-flex justify-content-center flex-wrap gap-2">
+          <label
+            className={`btn btn-outline-primary ${state.running ? 'disabled' : ''}`}
+            htmlFor="folder-input"
+          >
+            Choose folder
+          </label>
+          <input
+            id="folder-input"
+            ref={asFolderPicker}
+            type="file"
+            multiple
+            className="visually-hidden"
+            disabled={state.running}
+            onChange={chosen}
+          />
+          <label
+            className={`btn btn-outline-primary ${state.running ? 'disabled' : ''}`}
+            htmlFor="files-input"
+          >
+            Choose files
+          </label>
+          <input
+            id="files-input"
+            type="file"
+            multiple
+            className="visually-hidden"
+            disabled={state.running}
+            onChange={chosen}
+          />
+        </div>
+      </div>
+      {state.showProgress && (
+        <div className="mb-3">
+          <ProgressBar now={state.percent} label={`${state.percent}%`} animated={state.running} />
+          <p className="small mt-1 mb-0" role="status">
+            {state.running ? 'Uploading' : 'Uploaded'} {state.finished - state.failed} of {state.total} files
+            {state.failed > 0 ? `, ${state.failed} failed` : ''}.
+          </p>
+        </div>
+      )}
+      {state.errors.length > 0 && (
+        <Alert variant="danger" dismissible onClose={onDismissErrors} aria-label="Upload errors">
+          <p className="fw-semibold mb-1">Not uploaded:</p>
+          <ul className="mb-0 upload-errors">
+            {state.errors.map((error, index) => (
+              <li key={`${error.path}-${index}`}>
+                {error.path !== '' && <code className="me-2">{error.path}</code>}
+                <span>{error.message}</span>
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+    </section>
+  );
+}

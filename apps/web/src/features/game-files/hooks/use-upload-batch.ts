@@ -1,0 +1,166 @@
+import { limits, messages } from '@reskin/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { notifyError, notifyFailure, notifySuccess } from '../../../lib/toasts';
+import { invalidateGameFiles } from '../api/file-changed';
+import { uploadGameFile } from '../api/upload-game-file';
+import { batchRefusal } from '../lib/upload-path';
+import { runQueue } from '../lib/upload-queue';
+
+/** Files in flight at once: enough to keep the line busy, few enough to keep each file's progress honest. */
+const concurrency = 3;
+/** Progress repaints at most this often; every finished file repaints at once. */
+const repaintMs = 100;
+
+export interface UploadItem {
+  file: File;
+  /** The path inside the game. */
+  fullPath: string;
+}
+
+export interface UploadError {
+  path: string;
+  /** The title of the error toast the api client would show (the error code). */
+  title: string;
+  message: string;
+}
+
+export interface UploadBatchState {
+  /** True while files are being sent; the progress stays shown a while after the batch ends. */
+  running: boolean;
+  showProgress: boolean;
+  total: number;
+  finished: number;
+  failed: number;
+  /** 0-100, by bytes. */
+  percent: number;
+  errors: UploadError[];
+}
+
+const idle: UploadBatchState = {
+  running: false,
+  showProgress: false,
+  total: 0,
+  finished: 0,
+  failed: 0,
+  percent: 0,
+  errors: [],
+};
+
+/**
+ * Uploads a batch of game files one file per request, a few at a time, with overall progress and an error per
+ * failed file (the server's first detail, e.g. 'Original Size 40 x 30 Loaded Size 41 x 30'). The server takes
+ * up to 1000 files in one all-or-nothing request; per-file requests let the good files through and say
+ * exactly which ones failed.
+ */
+export function useUploadBatch(gameId: number) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<UploadBatchState>(idle);
+  const abortRef = useRef<AbortController | null>(null);
+  const hideTimer = useRef<number | undefined>(undefined);
+
+  useEffect(
+    () => () => {
+      // Leaving the screen stops the batch quietly: no more requests, repaints or toasts.
+      abortRef.current?.abort();
+      abortRef.current = null;
+      window.clearTimeout(hideTimer.current);
+    },
+    [],
+  );
+
+  const upload = useCallback(
+    async (items: UploadItem[]): Promise<void> => {
+      const refusal = batchRefusal(items.length);
+      if (refusal !== null) {
+        notifyError('Upload refused', refusal);
+        setState({ ...idle, errors: [{ path: '', title: 'Upload refused', message: refusal }] });
+        return;
+      }
+      abortRef.current?.abort();
+      window.clearTimeout(hideTimer.current);
+      const controller = new AbortController();
+      abortRef.current = controller;
+
+      const sizes = items.map((item) => Math.max(1, item.file.size));
+      const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
+      const sentFraction = new Array<number>(items.length).fill(0);
+      const errors: UploadError[] = [];
+      let finished = 0;
+      let repaint: number | undefined;
+
+      const snapshot = (running: boolean): UploadBatchState => {
+        const bytesSent = sentFraction.reduce(
+          (sum, fraction, index) => sum + fraction * (sizes[index] ?? 0),
+          0,
+        );
+        return {
+          running,
+          showProgress: true,
+          total: items.length,
+          finished,
+          failed: errors.length,
+          percent: Math.min(100, Math.round((bytesSent / bytesTotal) * 100)),
+          errors: [...errors],
+        };
+      };
+      const paintNow = () => {
+        window.clearTimeout(repaint);
+        repaint = undefined;
+        if (!controller.signal.aborted) setState(snapshot(true));
+      };
+      const paintSoon = () => {
+        repaint ??= window.setTimeout(paintNow, repaintMs);
+      };
+
+      setState(snapshot(true));
+      await runQueue(items, concurrency, async (item, index) => {
+        if (controller.signal.aborted) return;
+        const outcome = await uploadGameFile({
+          gameId,
+          file: item.file,
+          fullPath: item.fullPath,
+          signal: controller.signal,
+          onProgress: (loaded, total) => {
+            // The request also carries the form fields; the file's share is close enough for a bar.
+            sentFraction[index] = total > 0 ? Math.min(0.99, loaded / total) : 0;
+            paintSoon();
+          },
+        });
+        sentFraction[index] = 1;
+        finished++;
+        if (!outcome.ok) {
+          errors.push({ path: item.fullPath, title: outcome.title, message: outcome.message });
+          // A lost session stops the batch; the reload below gets the 401 and logs out.
+          if (outcome.status === 401) controller.abort();
+        }
+        paintNow();
+      });
+      window.clearTimeout(repaint);
+      if (abortRef.current !== controller) return;
+      abortRef.current = null;
+
+      setState(snapshot(false));
+      await invalidateGameFiles(queryClient, gameId);
+      const [firstError] = errors;
+      if (!firstError) {
+        notifySuccess(messages.uploaded);
+      } else if (items.length === 1) {
+        notifyError(firstError.title, firstError.message);
+      } else {
+        notifyFailure(messages.uploadFailed);
+      }
+      // SPEC §4: the drop area resets 5000 ms after success and 7000 ms after an error; errors stay listed.
+      const resetMs = errors.length === 0 ? limits.dropResetAfterSuccessMs : limits.dropResetAfterErrorMs;
+      hideTimer.current = window.setTimeout(
+        () => setState((current) => ({ ...current, showProgress: false })),
+        resetMs,
+      );
+    },
+    [gameId, queryClient],
+  );
+
+  const dismissErrors = useCallback(() => setState((current) => ({ ...current, errors: [] })), []);
+
+  return { state, upload, dismissErrors };
+}

@@ -1,0 +1,155 @@
+import { emptyTexts, limits, messages, type UpdateGameBody } from '@reskin/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Loading } from '../../../components/ui/loading';
+import { paths } from '../../../config/paths';
+import { notifyWarning } from '../../../lib/notify-warning';
+import { notifySuccess } from '../../../lib/toasts';
+import { useDeleteGame } from '../api/delete-game';
+import { useGenerateGame } from '../api/generate-game';
+import { gamesQueryKey, useGames, type GameListItem } from '../api/list-games';
+import { useUpdateGame } from '../api/update-game';
+import { AddGameForm } from './add-game-form';
+import { GamesTable, type GameActionKind } from './games-table';
+
+const logFailure = (what: string) => (error: unknown) => console.error(`${what} failed`, error);
+
+/** Where a game's screens live: the game travels in the query string so reloads and pasted links work. */
+export const gameScreenUrl = (path: string, gameId: number) => `${path}?gameId=${gameId}`;
+
+/** Admin games (SPEC §2): the list with inline edit and row actions, and the add form below. */
+export function GamesScreen() {
+  const games = useGames();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const updateCall = useUpdateGame();
+  const deleteCall = useDeleteGame();
+  const generateCall = useGenerateGame();
+  const [editingId, setEditingId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<GameListItem | null>(null);
+  // Kept apart from `deleting` so the question stays on screen while the dialog fades out.
+  const [confirming, setConfirming] = useState(false);
+  const [generatingIds, setGeneratingIds] = useState<ReadonlySet<number>>(() => new Set());
+  const [addFormKey, setAddFormKey] = useState(0);
+  const reloadTimers = useRef<number[]>([]);
+
+  useEffect(() => {
+    // SPEC §8: a load error is only logged (the client has already toasted it).
+    if (games.error) console.error('game list failed', games.error);
+  }, [games.error]);
+
+  useEffect(() => {
+    const timers = reloadTimers.current;
+    return () => timers.forEach((timer) => window.clearTimeout(timer));
+  }, []);
+
+  const reload = () => queryClient.invalidateQueries({ queryKey: gamesQueryKey });
+
+  const generate = (game: GameListItem) => {
+    setGeneratingIds((ids) => new Set([...ids, game.id]));
+    generateCall.mutate(game.id, {
+      onSuccess: () => {
+        notifySuccess(messages.gameFilesGenerating);
+        reloadTimers.current.push(window.setTimeout(() => void reload(), limits.regenerationReloadMs));
+      },
+      onError: logFailure('generate'),
+      onSettled: () => setGeneratingIds((ids) => new Set([...ids].filter((id) => id !== game.id))),
+    });
+  };
+
+  const act = (kind: GameActionKind, game: GameListItem) => {
+    switch (kind) {
+      case 'edit':
+        setEditingId(game.id);
+        return;
+      case 'play':
+        void navigate(gameScreenUrl(paths.gamePlay, game.id));
+        return;
+      case 'files':
+        void navigate(gameScreenUrl(paths.gameFiles, game.id));
+        return;
+      case 'generate':
+        generate(game);
+        return;
+      case 'delete':
+        setDeleting(game);
+        setConfirming(true);
+        return;
+    }
+  };
+
+  const save = (game: GameListItem, body: UpdateGameBody) =>
+    updateCall.mutate(
+      { id: game.id, body },
+      {
+        onSuccess: () => {
+          notifySuccess(messages.itemEdited);
+          setEditingId(null);
+        },
+        onError: logFailure('edit game'),
+      },
+    );
+
+  const cancelEdit = () => {
+    setEditingId(null);
+    notifyWarning(messages.gameEditingCancelled);
+    void reload();
+  };
+
+  const confirmDelete = () => {
+    setConfirming(false);
+    if (!deleting) return;
+    const { id } = deleting;
+    deleteCall.mutate(id, {
+      onSuccess: () => {
+        notifySuccess(messages.itemDeleted);
+        if (editingId === id) setEditingId(null);
+      },
+      onError: logFailure('delete game'),
+    });
+  };
+
+  const list = games.data ?? [];
+
+  return (
+    <>
+      <Card className="mb-4">
+        <Card.Header as="h1" className="fs-5">
+          Games ({list.length})
+        </Card.Header>
+        <Card.Body>
+          {games.isPending && <Loading />}
+          {games.isSuccess && list.length === 0 && <p className="mb-0">{emptyTexts.games}</p>}
+          {list.length > 0 && (
+            <GamesTable
+              games={list}
+              editingId={editingId}
+              saving={updateCall.isPending}
+              generatingIds={generatingIds}
+              onAction={act}
+              onSave={save}
+              onCancelEdit={cancelEdit}
+            />
+          )}
+        </Card.Body>
+      </Card>
+      <Card>
+        <Card.Header as="h2" className="fs-5">
+          Add Game
+        </Card.Header>
+        <Card.Body>
+          <AddGameForm key={addFormKey} onAdded={() => setAddFormKey((key) => key + 1)} />
+        </Card.Body>
+      </Card>
+      <ConfirmDialog
+        show={confirming}
+        question={messages.confirmDeleteItem}
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirmDelete}
+      />
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import { GameStatus, type UpdateGameBody } from '@reskin/contract';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import { useGameDetail } from '../api/get-game';
+import type { GameListItem } from '../api/list-games';
+import { GameEditRow } from './game-edit-row';
+import { statusText } from './game-status';
+
+export type GameActionKind = 'edit' | 'play' | 'files' | 'generate' | 'delete';
+
+interface GamesTableProps {
+  games: GameListItem[];
+  /** The game in inline edit, if any. */
+  editingId: number | null;
+  saving: boolean;
+  /** Games whose 'Gen.' call is on its way. */
+  generatingIds: ReadonlySet<number>;
+  onAction: (kind: GameActionKind, game: GameListItem) => void;
+  onSave: (game: GameListItem, body: UpdateGameBody) => void;
+  onCancelEdit: () => void;
+}
+
+export function GamesTable({
+  games,
+  editingId,
+  saving,
+  generatingIds,
+  onAction,
+  onSave,
+  onCancelEdit,
+}: GamesTableProps) {
+  return (
+    <Table responsive hover className="mb-0 align-middle">
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>Description</th>
+          <th>Width</th>
+          <th>Height</th>
+          <th>Status</th>
+          <th>Active</th>
+          <th>Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {games.map((game) =>
+          game.id === editingId ? (
+            <GameEditRow
+              key={game.id}
+              game={game}
+              busy={saving}
+              onSave={(body) => onSave(game, body)}
+              onCancel={onCancelEdit}
+            />
+          ) : (
+            <tr key={game.id} data-game-id={game.id}>
+              <td>{game.name}</td>
+              <td className="text-break">{game.description}</td>
+              <td>{game.width}</td>
+              <td>{game.height}</td>
+              <StatusCell game={game} />
+              <td>{game.isActive ? 'Yes' : 'No'}</td>
+              <td>
+                <div className="d-flex flex-wrap gap-1">
+                  <Button size="sm" variant="outline-primary" onClick={() => onAction('edit', game)}>
+                    Edit
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline-success"
+                    disabled={game.gameStatusTypeId !== GameStatus.Ready}
+                    onClick={() => onAction('play', game)}
+                  >
+                    Play
+                  </Button>
+                  <Button size="sm" variant="outline-secondary" onClick={() => onAction('files', game)}>
+                    Files
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline-secondary"
+                    title="Generate the game files"
+                    disabled={generatingIds.has(game.id)}
+                    onClick={() => onAction('generate', game)}
+                  >
+                    Gen.
+                  </Button>
+                  <Button size="sm" variant="outline-danger" onClick={() => onAction('delete', game)}>
+                    Delete
+                  </Button>
+                </div>
+              </td>
+            </tr>
+          ),
+        )}
+      </tbody>
+    </Table>
+  );
+}
+
+/** The status word, plus the reason when the last generation failed (loaded apart: the list lacks it). */
+function StatusCell({ game }: { game: GameListItem }) {
+  const failed = game.gameStatusTypeId === GameStatus.Failed;
+  const detail = useGameDetail(game.id, game.updatedAt, failed && game.statusReason === undefined);
+  const statusReason = game.statusReason ?? (failed ? detail.data?.statusReason : null);
+  return <td>{statusText({ gameStatusTypeId: game.gameStatusTypeId, statusReason })}</td>;
+}

@@ -1,0 +1,377 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { RoleType, emptyTexts, messages, validationMessages, type Game } from '@reskin/contract';
+import {
+  test,
+  expect,
+  dialog,
+  errorToast,
+  fileByPath,
+  fileRow,
+  filesOf,
+  gameById,
+  gif,
+  markIndex,
+  openWithToken,
+  png,
+  rowButton,
+  successToast,
+  uploadFiles,
+  type TestUser,
+} from '../fixtures/games';
+
+async function openFiles(page: Page, admin: TestUser, game: Game): Promise<void> {
+  await openWithToken(page, admin.token, `/games/game-files?gameId=${game.id}`);
+  await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible();
+}
+
+const uploadRequests = (page: Page, gameId: number) => {
+  const seen: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith(`/api/game/upload/${gameId}`)) seen.push(r.url());
+  });
+  return seen;
+};
+
+/** Writes files under `root`, creating the folders. */
+function writeTree(root: string, files: Record<string, Buffer | string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(root, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+  }
+}
+
+test.describe('admin game files', () => {
+  test('[GF-1] a folder chosen through the UI uploads with its folder paths, with progress', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }, testInfo) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    const root = testInfo.outputPath('mini-game');
+    writeTree(root, {
+      'index.html': '<!doctype html><title>mini</title><script src="js/app.js"></script>',
+      'js/app.js': 'console.log("mini");',
+      'img/a.png': png(40, 30),
+      'img/deep/b.png': png(12, 8, 2),
+    });
+    await openFiles(page, admin, game);
+    await expect(page.getByText(emptyTexts.gameFiles, { exact: true })).toBeVisible();
+    const requests = uploadRequests(page, game.id);
+
+    await page.locator('#folder-input').setInputFiles(root);
+    await expect(successToast(page, messages.uploaded)).toBeVisible();
+    await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    await expect(page.getByText('Uploaded 4 of 4 files.')).toBeVisible();
+    const expected = [
+      'mini-game/img/a.png',
+      'mini-game/img/deep/b.png',
+      'mini-game/index.html',
+      'mini-game/js/app.js',
+    ];
+    for (const path of expected) await expect(fileRow(page, path), path).toBeVisible();
+    await expect(fileRow(page, 'mini-game/img/a.png')).toContainText('40 x 30');
+    await expect(page.getByRole('heading', { name: 'Game Files (4)' })).toBeVisible();
+    // One request per file, so each file has its own progress and its own error.
+    expect(requests).toHaveLength(4);
+    expect((await filesOf(api, game.id)).map((f) => f.path).sort()).toEqual(expected);
+
+    // The progress resets a while after a successful batch (SPEC §4: 5000 ms).
+    await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 10_000 });
+  });
+
+  test('[GF-1] files chosen or dropped go up under their names', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await openFiles(page, admin, game);
+    await page.locator('#files-input').setInputFiles([
+      { name: 'one.js', mimeType: 'text/javascript', buffer: Buffer.from('1') },
+      { name: 'two.png', mimeType: 'image/png', buffer: png(5, 5) },
+    ]);
+    await expect(fileRow(page, 'one.js')).toBeVisible();
+    await expect(fileRow(page, 'two.png')).toContainText('5 x 5');
+
+    // A drop on the drop zone (react-dropzone): the browser hands over the files of the drop.
+    const transfer = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['body { color: red; }'], 'three.css', { type: 'text/css' }));
+      return data;
+    });
+    const zone = page.getByTestId('drop-zone');
+    await zone.dispatchEvent('dragenter', { dataTransfer: transfer });
+    await zone.dispatchEvent('drop', { dataTransfer: transfer });
+    await expect(fileRow(page, 'three.css')).toBeVisible();
+    expect((await filesOf(api, game.id)).map((f) => f.path).sort()).toEqual([
+      'one.js',
+      'three.css',
+      'two.png',
+    ]);
+  });
+
+  test('[GF-1] more than 1000 files at once are refused before anything is sent', async ({
+    page,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await openFiles(page, admin, game);
+    const requests = uploadRequests(page, game.id);
+    const files = Array.from({ length: 1001 }, (_, i) => ({
+      name: `f${i}.txt`,
+      mimeType: 'text/plain',
+      buffer: Buffer.from(String(i)),
+    }));
+    await page.locator('#files-input').setInputFiles(files);
+    const refusal = 'At most 1000 files can be uploaded at once; 1001 were chosen.';
+    await expect(errorToast(page, refusal)).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Not uploaded' })).toContainText(refusal);
+    await expect(page.getByText(emptyTexts.gameFiles, { exact: true })).toBeVisible();
+    expect(requests).toEqual([]);
+  });
+
+  test('[GF-1] a single-file replacement keeps the path and fileId and takes exactly one file', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [{ path: 'art/hero.png', mimeType: 'image/png', buffer: png(40, 30) }]);
+    const before = await fileByPath(api, game.id, 'art/hero.png');
+    await openFiles(page, admin, game);
+    const row = fileRow(page, 'art/hero.png');
+    await expect(row).toBeVisible();
+
+    const replacement = png(40, 30, 3);
+    const sent = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith(`/api/game/upload/${game.id}`),
+    );
+    await row
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'whatever.png', mimeType: 'image/png', buffer: replacement });
+    // Sent like every API call: the bearer token and the XSRF double submit.
+    const headers = (await sent).headers();
+    expect(headers['authorization']).toBe(`Bearer ${admin.token}`);
+    expect(headers['x-xsrf-token']).toBeTruthy();
+    expect(headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    await expect(successToast(page, messages.uploaded)).toBeVisible();
+    const after = await fileByPath(api, game.id, 'art/hero.png');
+    expect(after.fileId).toBe(before.fileId);
+    expect(after.size).toBe(replacement.length);
+    expect(after.size).not.toBe(before.size);
+    expect(await filesOf(api, game.id)).toHaveLength(1);
+
+    // The replace input takes one file: it is not a multiple picker.
+    await expect(row.locator('input[type=file]')).not.toHaveAttribute('multiple');
+  });
+
+  test('[GF-2] Mark index makes the file the start file and clears the flag on the others', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [
+      { path: 'a/index.html', mimeType: 'text/html', buffer: Buffer.from('<p>a</p>') },
+      { path: 'b/index.html', mimeType: 'text/html', buffer: Buffer.from('<p>b</p>') },
+    ]);
+    await markIndex(api, game.id, (await fileByPath(api, game.id, 'a/index.html')).fileId);
+    await openFiles(page, admin, game);
+    const a = fileRow(page, 'a/index.html');
+    const b = fileRow(page, 'b/index.html');
+    await expect(a.getByText('Index', { exact: true })).toBeVisible();
+    await expect(rowButton(a, 'Mark index')).toBeDisabled();
+    await expect(b.getByText('Index', { exact: true })).toHaveCount(0);
+
+    await rowButton(b, 'Mark index').click();
+    await expect(b.getByText('Index', { exact: true })).toBeVisible();
+    await expect(a.getByText('Index', { exact: true })).toHaveCount(0);
+    await expect(rowButton(a, 'Mark index')).toBeEnabled();
+    const files = await filesOf(api, game.id);
+    expect(files.filter((f) => f.isStartFile).map((f) => f.path)).toEqual(['b/index.html']);
+  });
+
+  test('[GF-3] Mark splash toasts Splash updated successfully. and sets the game image', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [
+      { path: 'img/splash.png', mimeType: 'image/png', buffer: png(30, 20) },
+      { path: 'main.js', mimeType: 'text/javascript', buffer: Buffer.from('1') },
+    ]);
+    await openFiles(page, admin, game);
+    const row = fileRow(page, 'img/splash.png');
+    // Only images can be the splash.
+    await expect(rowButton(fileRow(page, 'main.js'), 'Mark splash')).toBeDisabled();
+    await rowButton(row, 'Mark splash').click();
+    await expect(successToast(page, messages.splashUpdated)).toBeVisible();
+    await expect(row.getByText('Splash', { exact: true })).toBeVisible();
+    expect((await gameById(api, game.id)).imagePath).toBe('img/splash.png');
+    expect((await fileByPath(api, game.id, 'img/splash.png')).isSplash).toBe(true);
+  });
+
+  test('[GF-4] Delete asks ...this file?, deletes, and toasts File deleted successfully.', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [
+      { path: 'keep.js', mimeType: 'text/javascript', buffer: Buffer.from('1') },
+      { path: 'drop.js', mimeType: 'text/javascript', buffer: Buffer.from('2') },
+    ]);
+    await openFiles(page, admin, game);
+    const row = fileRow(page, 'drop.js');
+    await rowButton(row, 'Delete').click();
+    await expect(dialog(page)).toContainText(messages.confirmDeleteFile);
+    await dialog(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(dialog(page)).toHaveCount(0);
+    await expect(row).toBeVisible();
+    expect(await filesOf(api, game.id)).toHaveLength(2);
+
+    await rowButton(row, 'Delete').click();
+    await expect(dialog(page)).toContainText(messages.confirmDeleteFile);
+    await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(successToast(page, messages.fileDeleted)).toBeVisible();
+    await expect(row).toHaveCount(0);
+    await expect(fileRow(page, 'keep.js')).toBeVisible();
+    expect((await filesOf(api, game.id)).map((f) => f.path)).toEqual(['keep.js']);
+  });
+
+  test('[GF-5] a png replacement of another size is refused with Original Size W x H Loaded Size W x H', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [{ path: 'img/bird.png', mimeType: 'image/png', buffer: png(40, 30) }]);
+    const before = await fileByPath(api, game.id, 'img/bird.png');
+    await openFiles(page, admin, game);
+    const row = fileRow(page, 'img/bird.png');
+    await row
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'bird.png', mimeType: 'image/png', buffer: png(41, 30) });
+    const message = validationMessages.imageSize({ width: 40, height: 30 }, { width: 41, height: 30 });
+    expect(message).toBe('Original Size 40 x 30 Loaded Size 41 x 30');
+    await expect(errorToast(page, message)).toBeVisible();
+    const errors = page.getByRole('alert').filter({ hasText: 'Not uploaded' });
+    await expect(errors).toContainText('img/bird.png');
+    await expect(errors).toContainText(message);
+    await expect(row).toContainText('40 x 30');
+    const after = await fileByPath(api, game.id, 'img/bird.png');
+    expect(after).toEqual(before);
+  });
+
+  test('[GF-5] other types are replaced without checks: a .js and a .gif of another size', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [
+      { path: 'js/game.js', mimeType: 'text/javascript', buffer: Buffer.from('var v = 1;') },
+      { path: 'img/anim.gif', mimeType: 'image/gif', buffer: gif(10, 10) },
+    ]);
+    const js = await fileByPath(api, game.id, 'js/game.js');
+    const anim = await fileByPath(api, game.id, 'img/anim.gif');
+    expect([anim.width, anim.height]).toEqual([10, 10]);
+    await openFiles(page, admin, game);
+
+    const newJs = Buffer.from('var v = 2; // a longer replacement');
+    await fileRow(page, 'js/game.js').locator('input[type=file]').setInputFiles({
+      name: 'other-name.js',
+      mimeType: 'text/javascript',
+      buffer: newJs,
+    });
+    await expect(successToast(page, messages.uploaded)).toBeVisible();
+    await expect.poll(async () => (await fileByPath(api, game.id, 'js/game.js')).size).toBe(newJs.length);
+    expect((await fileByPath(api, game.id, 'js/game.js')).fileId).toBe(js.fileId);
+
+    await fileRow(page, 'img/anim.gif')
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: 'anim.gif',
+        mimeType: 'image/gif',
+        buffer: gif(20, 5),
+      });
+    await expect(fileRow(page, 'img/anim.gif')).toContainText('20 x 5');
+    const replaced = await fileByPath(api, game.id, 'img/anim.gif');
+    expect(replaced).toMatchObject({ fileId: anim.fileId, width: 20, height: 5 });
+    await expect(errorToast(page, /./)).toHaveCount(0);
+  });
+
+  test('[GF-6] a fresh game shows the empty state', async ({ page, makeUser, makeGame }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await openFiles(page, admin, game);
+    await expect(page.getByText(emptyTexts.gameFiles, { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Game Files (0)' })).toBeVisible();
+    await expect(page.getByText(emptyTexts.helperFiles, { exact: true })).toBeVisible();
+    // Back to the games list.
+    await page.getByRole('link', { name: 'Back to games' }).click();
+    await expect(page).toHaveURL(/\/games$/);
+  });
+
+  test('helper files: upload, download through the listed link, delete (DESIGN.md "Games, files, variants")', async ({
+    page,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await openFiles(page, admin, game);
+    await expect(page.getByText(emptyTexts.helperFiles, { exact: true })).toBeVisible();
+    const content = 'Use the palette of the original.';
+    await page.locator('#helper-input').setInputFiles({
+      name: 'style-guide.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(content),
+    });
+    await expect(successToast(page, messages.uploaded)).toBeVisible();
+    const link = page.getByRole('link', { name: 'style-guide.txt' });
+    await expect(link).toBeVisible();
+    await expect(link).toHaveAttribute('target', '_blank');
+    // The link carries its own download ticket: it works without the session's Authorization header.
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/ticket=/);
+    const download = await page.request.get(href ?? '');
+    expect(download.status()).toBe(200);
+    expect(await download.text()).toBe(content);
+    // Helper files are not game files.
+    await expect(page.getByText(emptyTexts.gameFiles, { exact: true })).toBeVisible();
+
+    await page
+      .getByRole('row')
+      .filter({ has: link })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await expect(dialog(page)).toContainText(messages.confirmDeleteFile);
+    await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(successToast(page, messages.fileDeleted)).toBeVisible();
+    await expect(link).toHaveCount(0);
+    await expect(page.getByText(emptyTexts.helperFiles, { exact: true })).toBeVisible();
+  });
+});
