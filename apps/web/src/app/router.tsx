@@ -4,7 +4,14 @@ import { AccountSettings } from '../features/account/components/account-settings
 import { AdminUsers } from '../features/admin-users/components/admin-users';
 import { LoginForm } from '../features/auth/components/login-form';
 import { RegisterCard } from '../features/auth/components/register-card';
+import { GameFilesScreen } from '../features/game-files/components/game-files-screen';
+import { GamePlayScreen } from '../features/game-play/components/game-play-screen';
+import { GamesScreen } from '../features/games/components/games-screen';
 import { Landing } from '../features/landing/components/landing';
+import { UserGames } from '../features/user-games/components/user-games';
+import { VersionFiles } from '../features/version-review/components/version-files';
+import { VersionList } from '../features/version-review/components/version-list';
+import { VersionPlay } from '../features/version-review/components/version-play';
 import { RequireAdmin, RequireGuest, RequireUser } from './guards';
 import { RootLayout } from './root-layout';
 import { ComingSoonRoute } from './routes/coming-soon';
@@ -36,13 +43,13 @@ export const routes: RouteObject[] = [
       {
         element: <RequireAdmin />,
         children: [
-          comingSoon(paths.games),
-          comingSoon(paths.gamePlay),
-          comingSoon(paths.gameFiles),
-          comingSoon(paths.userGames),
-          comingSoon(paths.userGameVersions),
-          comingSoon(paths.userGameVersionFiles),
-          comingSoon(paths.userGameVersionPlay),
+          { path: paths.games, element: <GamesScreen /> },
+          { path: paths.gamePlay, element: <GamePlayScreen /> },
+          { path: paths.gameFiles, element: <GameFilesScreen /> },
+          { path: paths.userGames, element: <UserGames /> },
+          { path: paths.userGameVersions, element: <VersionList /> },
+          { path: paths.userGameVersionFiles, element: <VersionFiles /> },
+          { path: paths.userGameVersionPlay, element: <VersionPlay /> },
           { path: paths.admin, element: <AdminUsers /> },
         ],
       },

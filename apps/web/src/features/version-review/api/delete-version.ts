@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** DELETE /game-versions/{id}: the version and its files. */
+export async function deleteVersion(id: number): Promise<void> {
+  await apiRequest(`/game-versions/${id}`, { method: 'DELETE' });
+}
+
+export function useDeleteVersion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteVersion,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['version-review', 'versions'] }),
+  });
+}

@@ -1,0 +1,16 @@
+import { versionFileListSchema, type VersionFile } from '@reskin/contract';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** GET /game-versions/files/{id}/{gameId}: the files a version replaced. */
+export async function listVersionFiles(versionId: number, gameId: number): Promise<VersionFile[]> {
+  return versionFileListSchema.parse(await apiRequest(`/game-versions/files/${versionId}/${gameId}`));
+}
+
+export function useVersionFiles(versionId: number | null, gameId: number | null) {
+  return useQuery({
+    queryKey: ['version-review', 'version-files', versionId, gameId],
+    queryFn: () => listVersionFiles(versionId ?? 0, gameId ?? 0),
+    enabled: versionId !== null && gameId !== null,
+  });
+}

@@ -1,0 +1,168 @@
+import { emptyTexts, GameVersionStatus, messages, type GameVersion } from '@reskin/contract';
+import { useEffect, useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Table from 'react-bootstrap/Table';
+import { Link } from 'react-router';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Loading } from '../../../components/ui/loading';
+import { paths } from '../../../config/paths';
+import { notifySuccess } from '../../../lib/toasts';
+import { useDeleteVersion } from '../api/delete-version';
+import { useUserGame } from '../api/get-user-game';
+import { useVersions } from '../api/list-versions';
+import { useToggleVersionActivity } from '../api/toggle-version-activity';
+import { useToggleVersionLock } from '../api/toggle-version-lock';
+import { idsQuery, useIds } from '../lib/use-ids';
+
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+// The client has already toasted the server's message (SPEC §8: failures show the error's message).
+const logFailure = (what: string) => (error: unknown) => console.error(`${what} failed`, error);
+
+/** Admin: a user-game's versions (SPEC §2), with Play, Files and the active, lock and delete actions. */
+export function VersionList() {
+  const { userGameId } = useIds();
+  const userGame = useUserGame(userGameId);
+  const versions = useVersions(userGameId);
+  const activityCall = useToggleVersionActivity();
+  const lockCall = useToggleVersionLock();
+  const deleteCall = useDeleteVersion();
+  const [deleting, setDeleting] = useState<GameVersion | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => {
+    if (versions.error) console.error('version list failed', versions.error);
+  }, [versions.error]);
+
+  const confirmDelete = () => {
+    setConfirming(false);
+    if (!deleting) return;
+    deleteCall.mutate(deleting.id, {
+      onSuccess: () => notifySuccess(messages.versionDeleted),
+      onError: logFailure('version delete'),
+    });
+  };
+
+  const header = userGame.data;
+  const rows = versions.data ?? [];
+  const linkFor = (target: string, version: GameVersion) =>
+    `${target}?${idsQuery({ versionId: version.id, gameId: version.gameId, userGameId })}`;
+
+  return (
+    <>
+      <div className="mb-3">
+        <Link to={paths.userGames} className="btn btn-outline-secondary btn-sm">
+          Back
+        </Link>
+      </div>
+      <Card>
+        <Card.Header as="h1" className="fs-5">
+          {header
+            ? `Versions of ${header.game?.name ?? `game ${header.gameId}`} for ${header.user?.username ?? `user ${header.userId}`}`
+            : 'Versions'}
+        </Card.Header>
+        <Card.Body>
+          {userGameId === null && <p className="mb-0">{emptyTexts.versions}</p>}
+          {versions.isLoading && <Loading />}
+          {versions.isSuccess && rows.length === 0 && <p className="mb-0">{emptyTexts.versions}</p>}
+          {rows.length > 0 && (
+            <Table responsive hover className="mb-0 align-middle">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Description</th>
+                  <th>Is Active</th>
+                  <th>Is Locked</th>
+                  <th>Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((version) => (
+                  <tr key={version.id} data-version-id={version.id}>
+                    <td>
+                      {version.name}{' '}
+                      {version.gameVersionStatusId === GameVersionStatus.Finished && (
+                        <Badge
+                          bg="success"
+                          title={
+                            version.finishedAt
+                              ? `Finished ${new Date(version.finishedAt).toLocaleString()}`
+                              : 'Finished'
+                          }
+                        >
+                          Finished
+                        </Badge>
+                      )}
+                    </td>
+                    <td>{version.description}</td>
+                    <td>{yesNo(version.isActive)}</td>
+                    <td>{yesNo(version.isLocked)}</td>
+                    <td>
+                      <div className="d-flex flex-wrap gap-1">
+                        <Link
+                          className="btn btn-sm btn-outline-primary"
+                          to={linkFor(paths.userGameVersionPlay, version)}
+                        >
+                          Play
+                        </Link>
+                        <Link
+                          className="btn btn-sm btn-outline-primary"
+                          to={linkFor(paths.userGameVersionFiles, version)}
+                        >
+                          Files
+                        </Link>
+                        <Button
+                          size="sm"
+                          variant="outline-secondary"
+                          disabled={activityCall.isPending}
+                          onClick={() =>
+                            activityCall.mutate(version.id, {
+                              onSuccess: () => notifySuccess(messages.activityChanged),
+                              onError: logFailure('version activity'),
+                            })
+                          }
+                        >
+                          {version.isActive ? 'Disable' : 'Enable'}
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="outline-secondary"
+                          disabled={lockCall.isPending}
+                          onClick={() =>
+                            lockCall.mutate(version.id, {
+                              onSuccess: () => notifySuccess(messages.lockChanged),
+                              onError: logFailure('version lock'),
+                            })
+                          }
+                        >
+                          {version.isLocked ? 'UnLock' : 'Lock'}
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="outline-danger"
+                          onClick={() => {
+                            setDeleting(version);
+                            setConfirming(true);
+                          }}
+                        >
+                          Delete
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </Card.Body>
+      </Card>
+      <ConfirmDialog
+        show={confirming}
+        question={deleting ? messages.confirmDeleteNamed(deleting.name) : ''}
+        onCancel={() => setConfirming(false)}
+        onConfirm={confirmDelete}
+      />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import Nav from 'react-bootstrap/Nav';
+import { Link } from 'react-router';
+import { PlayFrame } from '../../../components/play-frame/play-frame';
+import { Loading } from '../../../components/ui/loading';
+import { paths } from '../../../config/paths';
+import { useGame } from '../api/get-game';
+import { useVersionPaths } from '../api/get-version-paths';
+import { idsQuery, useIds } from '../lib/use-ids';
+
+const views = [
+  { key: 'user', label: 'Play User Version' },
+  { key: 'skeleton', label: 'Play Skeleton' },
+  { key: 'original', label: 'Play Original' },
+] as const;
+type View = (typeof views)[number]['key'];
+
+/** Admin: play a user's version (SPEC §2): the user's version, the skeleton or the original. */
+export function VersionPlay() {
+  const { versionId, gameId, userGameId } = useIds();
+  const game = useGame(gameId);
+  const playPaths = useVersionPaths(versionId, gameId);
+  const [view, setView] = useState<View>('user');
+
+  const src =
+    playPaths.data &&
+    { user: playPaths.data.orjFile, skeleton: playPaths.data.emtFile, original: playPaths.data.wtmFile }[
+      view
+    ];
+  const label = views.find((v) => v.key === view)?.label ?? '';
+
+  return (
+    <Card>
+      <Card.Header>
+        <Nav variant="tabs" className="card-header-tabs">
+          <Nav.Item>
+            <Nav.Link as={Link} to={`${paths.userGameVersions}?${idsQuery({ userGameId })}`}>
+              Back
+            </Nav.Link>
+          </Nav.Item>
+          {views.map((v) => (
+            <Nav.Item key={v.key} role="presentation">
+              <Nav.Link
+                as="button"
+                type="button"
+                role="tab"
+                aria-selected={view === v.key}
+                active={view === v.key}
+                onClick={() => setView(v.key)}
+              >
+                {v.label}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+      </Card.Header>
+      <Card.Body role="tabpanel" aria-label={label} className="overflow-auto">
+        {(game.isLoading || playPaths.isLoading) && <Loading />}
+        {game.data && src && (
+          <PlayFrame
+            src={src}
+            title={`${game.data.name}: ${label}`}
+            gameWidth={game.data.width}
+            gameHeight={game.data.height}
+          />
+        )}
+        {(game.isError || playPaths.isError || versionId === null || gameId === null) && (
+          <p className="mb-0">This version cannot be played.</p>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}

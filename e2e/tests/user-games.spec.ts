@@ -1,0 +1,289 @@
+import {
+  RoleType,
+  emptyTexts,
+  gameSearchFilter,
+  messages,
+  userSearchFilter,
+  type User,
+} from '@reskin/contract';
+import type { Locator, Page } from '@playwright/test';
+import {
+  test,
+  expect,
+  cardTitle,
+  dialog,
+  errorToast,
+  newSignupBody,
+  uniqueUsername,
+  openWithToken,
+  successToast,
+  type Api,
+} from '../fixtures/test';
+import {
+  createUserGame,
+  deleteUserGame,
+  sampleGame,
+  sampleGameName,
+  userGameById,
+} from '../fixtures/versions';
+
+const listPath = '/user-game-list';
+
+function row(page: Page, text: string): Locator {
+  return page.getByRole('row').filter({ hasText: text });
+}
+
+function rowButton(r: Locator, name: string): Locator {
+  return r.getByRole('button', { name, exact: true });
+}
+
+function combobox(page: Page, label: 'User' | 'Game'): Locator {
+  return page.getByRole('combobox', { name: label, exact: true });
+}
+
+function status(page: Page, field: 'userId' | 'gameId'): Locator {
+  return page.getByTestId(`${field}-status`);
+}
+
+/** The user-games of `userId` (to clean up what the UI created). */
+async function userGamesOf(api: Api, userId: number): Promise<number[]> {
+  const response = await api.post('/user-games/filter', { where: { userId } }, await api.asAdmin());
+  return ((await response.json()) as { id: number }[]).map((ug) => ug.id);
+}
+
+test.describe('admin user-games', () => {
+  test('[AUG-1] list plus add form; Add needs user, game, job type and budget and stays disabled while invalid', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const assignee = await makeUser();
+    try {
+      await openWithToken(page, admin.token, listPath);
+      for (const column of ['User', 'Game', 'Job Type', 'Budget', 'Active', 'Actions']) {
+        await expect(page.getByRole('columnheader', { name: column, exact: true }), column).toBeVisible();
+      }
+      // The seeded assignments of the sample game are listed.
+      await expect(row(page, 'demo').filter({ hasText: sampleGameName }).first()).toBeVisible();
+
+      const add = page.getByRole('button', { name: 'Add', exact: true });
+      await expect(add).toBeDisabled();
+      await combobox(page, 'User').fill(assignee.username);
+      await page.getByRole('option', { name: assignee.username, exact: true }).click();
+      await expect(combobox(page, 'User')).toHaveValue(assignee.username);
+      await expect(add).toBeDisabled();
+      await combobox(page, 'Game').fill(sampleGameName);
+      await page.getByRole('option', { name: sampleGameName, exact: true }).click();
+      await expect(add).toBeDisabled(); // no budget yet
+      await expect(page.getByLabel('Job Type')).toHaveValue('1');
+      await page.getByLabel('Job Type').selectOption({ label: 'Sound Replace' });
+      await page.getByLabel('Budget (USD)').fill('-1');
+      await expect(add).toBeDisabled();
+      await page.getByLabel('Budget (USD)').fill('1250');
+      await expect(add).toBeEnabled();
+      // Changing the chosen user's text drops the choice: invalid again.
+      await combobox(page, 'User').fill(`${assignee.username}x`);
+      await expect(add).toBeDisabled();
+      await combobox(page, 'User').fill(assignee.username);
+      await page.getByRole('option', { name: assignee.username, exact: true }).click();
+      await expect(add).toBeEnabled();
+
+      const created = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && r.url().endsWith('/api/user-games'),
+      );
+      const reload = page.waitForRequest((r) => r.method() === 'GET' && r.url().endsWith('/api/user-games'));
+      await add.click();
+      const response = await created;
+      expect(response.status()).toBe(201);
+      expect(response.request().postDataJSON()).toEqual({
+        userId: assignee.id,
+        gameId: (await sampleGame(api)).id,
+        userGameTypeId: 2,
+        jobPrice: 1250,
+      });
+      await reload;
+      await expect(successToast(page, 'User game added successfully.')).toBeVisible();
+      const added = row(page, assignee.username);
+      await expect(added).toContainText(sampleGameName);
+      await expect(added).toContainText('Sound Replace');
+      await expect(added).toContainText('$1,250.00');
+      await expect(added).toContainText('Yes');
+      // The form is empty again.
+      await expect(combobox(page, 'User')).toHaveValue('');
+      await expect(add).toBeDisabled();
+    } finally {
+      for (const id of await userGamesOf(api, assignee.id)) await deleteUserGame(api, id);
+    }
+  });
+
+  test('[AUG-2] typeaheads search after 500 ms for names containing the text, at most 10, ids and names only', async ({
+    page,
+    api,
+    makeUser,
+    cleanupUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    // Eleven users sharing a unique prefix: one more than the typeahead shows.
+    const prefix = uniqueUsername('ta');
+    for (let i = 0; i < 11; i++) {
+      const response = await api.signup(newSignupBody({ username: `${prefix}_${i}` }));
+      expect(response.status()).toBe(201);
+      cleanupUser(((await response.json()) as User).id);
+    }
+    await openWithToken(page, admin.token, listPath);
+    await expect(page.getByRole('columnheader', { name: 'User', exact: true })).toBeVisible();
+
+    const searches: { at: number; body: unknown }[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/user/list'))
+        searches.push({ at: Date.now(), body: r.postDataJSON() });
+    });
+    const input = combobox(page, 'User');
+    await input.pressSequentially(prefix.slice(0, 4), { delay: 60 });
+    await input.pressSequentially(prefix.slice(4), { delay: 60 });
+    const typedAt = Date.now();
+    await expect(status(page, 'userId')).toHaveText(messages.typeaheadCount(10));
+    // One search, for the whole text, sent only after the typing paused for the debounce.
+    expect(searches).toHaveLength(1);
+    expect(searches[0]?.body).toEqual(userSearchFilter(prefix));
+    expect(searches[0]?.body).toMatchObject({ fields: { id: true, username: true }, limit: 10, skip: 0 });
+    expect((searches[0]?.at ?? 0) - typedAt).toBeGreaterThanOrEqual(400);
+    const options = page.getByRole('listbox', { name: 'User suggestions' }).getByRole('option');
+    await expect(options).toHaveCount(10);
+    for (const text of await options.allInnerTexts()) expect(text).toContain(prefix);
+
+    // Narrower text: only the names containing it (_1 and _10).
+    await input.fill(`${prefix}_1`);
+    await expect(status(page, 'userId')).toHaveText(messages.typeaheadCount(2));
+    await expect(options).toHaveCount(2);
+    expect((await options.allInnerTexts()).sort()).toEqual([`${prefix}_1`, `${prefix}_10`]);
+
+    // The game typeahead searches game names the same way.
+    const gameSearch = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith('/api/games/filter'),
+    );
+    await combobox(page, 'Game').fill('Star Catch');
+    expect((await gameSearch).postDataJSON()).toEqual(gameSearchFilter('Star Catch'));
+    await expect(page.getByRole('option', { name: sampleGameName, exact: true })).toBeVisible();
+    await expect(status(page, 'gameId')).toHaveText(/^\d+ results available$/);
+    await combobox(page, 'Game').press('ArrowDown');
+    await combobox(page, 'Game').press('Enter');
+    await expect(combobox(page, 'Game')).toHaveValue(/Star Catch/);
+  });
+
+  test("[AUG-3] typeahead says 'No results available' for nonsense", async ({ page, makeUser }) => {
+    const admin = await makeUser(RoleType.Admin);
+    await openWithToken(page, admin.token, listPath);
+    await combobox(page, 'User').fill('zz-no-such-user-qq');
+    await expect(status(page, 'userId')).toHaveText(messages.typeaheadNone);
+    await expect(page.getByRole('listbox')).toHaveCount(0);
+    await combobox(page, 'Game').fill('zz-no-such-game-qq');
+    await expect(status(page, 'gameId')).toHaveText(messages.typeaheadNone);
+  });
+
+  test("[AUG-3] typeahead says 'Sorry, suggestions could not be loaded.' when the search fails", async ({
+    page,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    // A failing search cannot be caused from outside, so this ONE test answers the user search with a 500.
+    // Nothing else is intercepted here.
+    await page.route('**/api/user/list', async (route) => {
+      if (route.request().method() === 'POST')
+        await route.fulfill({
+          status: 500,
+          json: { error: { statusCode: 500, name: 'InternalServerError', message: 'boom' } },
+        });
+      else await route.continue();
+    });
+    await openWithToken(page, admin.token, listPath);
+    await combobox(page, 'User').fill('adm');
+    await expect(status(page, 'userId')).toHaveText(messages.typeaheadFailed);
+    await expect(page.getByRole('listbox')).toHaveCount(0);
+  });
+
+  test('[AUG-4] Edit saves job type and budget; Remove Access / Give Access toggle; Delete asks first', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const assignee = await makeUser();
+    const game = await sampleGame(api);
+    const userGame = await createUserGame(api, { userId: assignee.id, gameId: game.id, jobPrice: 10 });
+    try {
+      await openWithToken(page, admin.token, listPath);
+      const r = row(page, assignee.username);
+      await expect(r).toContainText('ReSkin');
+      await expect(r).toContainText('$10.00');
+
+      // Edit
+      await rowButton(r, 'Edit').click();
+      const editor = dialog(page);
+      await editor.getByLabel('Job Type').selectOption({ label: 'Sound Replace' });
+      await editor.getByLabel('Budget (USD)').fill('');
+      await expect(editor.getByRole('button', { name: 'Save' })).toBeDisabled();
+      await editor.getByLabel('Budget (USD)').fill('99.5');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect(successToast(page, messages.itemEdited)).toBeVisible();
+      await expect(r).toContainText('Sound Replace');
+      await expect(r).toContainText('$99.50');
+      expect(await userGameById(api, userGame.id)).toMatchObject({ userGameTypeId: 2, jobPrice: 99.5 });
+
+      // Remove Access / Give Access
+      await rowButton(r, 'Remove Access').click();
+      await expect(successToast(page, messages.itemActivity)).toBeVisible();
+      await expect(rowButton(r, 'Give Access')).toBeVisible();
+      expect((await userGameById(api, userGame.id))?.isActive).toBe(false);
+      await rowButton(r, 'Give Access').click();
+      await expect(rowButton(r, 'Remove Access')).toBeVisible();
+      expect((await userGameById(api, userGame.id))?.isActive).toBe(true);
+
+      // Delete: Cancel keeps the row, Confirm deletes it.
+      await rowButton(r, 'Delete').click();
+      await expect(dialog(page)).toContainText(messages.confirmDeleteItem);
+      await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog(page)).toBeHidden();
+      await expect(r).toBeVisible();
+      await rowButton(r, 'Delete').click();
+      await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+      await expect(successToast(page, messages.itemDeleted)).toBeVisible();
+      await expect(r).toHaveCount(0);
+      expect(await userGameById(api, userGame.id)).toBeUndefined();
+      await expect(errorToast(page, /./)).toHaveCount(0);
+    } finally {
+      await deleteUserGame(api, userGame.id);
+    }
+  });
+
+  test("[AUG-5] a row leads to that user-game's versions", async ({ page, api, makeUser }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const assignee = await makeUser();
+    const game = await sampleGame(api);
+    const userGame = await createUserGame(api, { userId: assignee.id, gameId: game.id });
+    try {
+      await openWithToken(page, admin.token, listPath);
+      await row(page, assignee.username).getByRole('link', { name: 'Versions' }).click();
+      await expect(page).toHaveURL(new RegExp(`/user-game-list/game-versions\\?userGameId=${userGame.id}$`));
+      await expect(cardTitle(page, `Versions of ${sampleGameName} for ${assignee.username}`)).toBeVisible();
+      await expect(page.getByText(emptyTexts.versions, { exact: true })).toBeVisible();
+    } finally {
+      await deleteUserGame(api, userGame.id);
+    }
+  });
+
+  test('[AUG-6] empty state', async ({ page, makeUser }) => {
+    const admin = await makeUser(RoleType.Admin);
+    // The seeded assignments always exist (and must not be touched), so this ONE test answers the list call
+    // with [] to show the empty state; nothing else is intercepted.
+    await page.route('**/api/user-games', async (route) => {
+      if (route.request().method() === 'GET') await route.fulfill({ json: [] });
+      else await route.continue();
+    });
+    await openWithToken(page, admin.token, listPath);
+    await expect(page.getByText(emptyTexts.userGames, { exact: true })).toBeVisible();
+    // The add form is still there below.
+    await expect(combobox(page, 'User')).toBeVisible();
+  });
+});
