@@ -239,6 +239,29 @@ describe(`games and game files on ${testDb}`, () => {
     expect(await filesOf(game.id)).toEqual([]);
   });
 
+  it('[API-7][WB-6] a game\'s file list is open to admins and to users with an active assignment of it, 404 to others', async () => {
+    const game = await newGame('Assigned Files');
+    expect((await upload(game.id, [{ path: 'img/a.png', content: await image(40, 30) }])).statusCode).toBe(200);
+    const artist = await createUser(t, RoleType.User);
+    const url = `/api/games/${game.id}/files`;
+    expect((await call(t, 'GET', url, { token: artist.token })).statusCode).toBe(404);
+    expect((await call(t, 'GET', url)).statusCode).toBe(401);
+
+    const assigned = await call(t, 'POST', '/api/user-games', {
+      token: admin.token,
+      payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 10 },
+    });
+    expect(assigned.statusCode).toBe(201);
+    const list = await call(t, 'GET', url, { token: artist.token });
+    expect(list.statusCode).toBe(200);
+    expect(list.json<GameFile[]>().map((f) => [f.path, f.width, f.height])).toEqual([['img/a.png', 40, 30]]);
+
+    const userGameId = assigned.json<{ id: number }>().id;
+    expect((await call(t, 'DELETE', `/api/user-games/${userGameId}/changeActivity`, { token: admin.token })).statusCode).toBe(200);
+    expect((await call(t, 'GET', url, { token: artist.token })).statusCode).toBe(404);
+    expect((await call(t, 'GET', url, { token: user.token })).statusCode).toBe(404);
+  });
+
   it('[API-7] users and demo users get 403 and anonymous callers 401 on every games call', async () => {
     const game = await newGame();
     const demo = await createUser(t, RoleType.Demo);
@@ -248,7 +271,6 @@ describe(`games and game files on ${testDb}`, () => {
       ['GET', `/api/games/${game.id}`],
       ['PATCH', `/api/games/${game.id}`, { name: 'x', description: 'y', width: 300, height: 400, gameStatusTypeId: 1, isActive: true }],
       ['DELETE', `/api/games/${game.id}`],
-      ['GET', `/api/games/${game.id}/files`],
       ['PATCH', `/api/games/${game.id}/files/1/index`],
       ['PATCH', `/api/games/${game.id}/files/1/splash`],
       ['DELETE', `/api/games/${game.id}/files/1/`],

@@ -15,6 +15,7 @@ import {
 } from '@reskin/contract';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
+import { currentUser } from '../../plugins/auth';
 import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
 
 export interface GamesRoutesOptions {
@@ -54,8 +55,29 @@ export function fileTooLarge(maxFileSizeBytes: number): AppError {
   return new AppError(413, 'PayloadTooLargeError', message, 'FILE_TOO_LARGE', [{ path: '/file', code: 'too_large', message }]);
 }
 
-/** SPEC §7 "Games" and POST /game/upload/{gameId}. Every call is for administrators. */
-export async function gamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes }: GamesRoutesOptions) {
+/**
+ * SPEC §7 "Games" and POST /game/upload/{gameId}. Every call is for administrators, except the file list,
+ * which an artist's workbench reads too (admins, or users with an active assignment of the game).
+ */
+export async function gamesRoutes(app: FastifyInstance, options: GamesRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/games/:id/files',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['games'],
+        summary: "A game's files (admins, or users with an active assignment of the game)",
+        params: gameIdParamSchema,
+        response: { 200: gameFileListSchema },
+      },
+    },
+    async (request) => options.games.files(currentUser(request), request.params.id),
+  );
+  await app.register(adminGamesRoutes, options);
+}
+
+async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes }: GamesRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['games'];
   app.addHook('onRequest', app.requireAdmin);
@@ -115,12 +137,6 @@ export async function gamesRoutes(app: FastifyInstance, { games, maxFileSizeByte
       },
     },
     async (request) => games.generate(request.params.id),
-  );
-
-  r.get(
-    '/games/:id/files',
-    { schema: { tags, summary: "A game's files", params: gameIdParamSchema, response: { 200: gameFileListSchema } } },
-    async (request) => games.files(request.params.id),
   );
 
   r.patch(

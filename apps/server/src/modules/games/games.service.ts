@@ -11,8 +11,10 @@ import {
   type GameFile,
   type SearchFilter,
   type UpdateGameBody,
+  type User,
 } from '@reskin/contract';
 import type { Dialect } from '../../db/database';
+import { isAdmin } from '../users/users.policy';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
@@ -125,7 +127,9 @@ export class GamesService {
     return this.get(id);
   }
 
-  async files(gameId: number): Promise<GameFile[]> {
+  /** A game's files: admins see any game's, other users only those of a game assigned to them (else 404). */
+  async files(user: User, gameId: number): Promise<GameFile[]> {
+    if (!isAdmin(user) && !(await this.games.hasActiveAssignment(user.id, gameId))) throw notFound('Game');
     await this.get(gameId);
     return (await this.games.listFiles(gameId)).map(toGameFile);
   }
