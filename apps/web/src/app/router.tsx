@@ -8,16 +8,18 @@ import { GameFilesScreen } from '../features/game-files/components/game-files-sc
 import { GamePlayScreen } from '../features/game-play/components/game-play-screen';
 import { GamesScreen } from '../features/games/components/games-screen';
 import { Landing } from '../features/landing/components/landing';
+import { DemoPlay } from '../features/my-games/components/demo-play';
+import { MyGamesScreen } from '../features/my-games/components/my-games-screen';
+import { VersionFormScreen } from '../features/my-games/components/version-form-screen';
+import { VersionsScreen } from '../features/my-games/components/versions-screen';
+import { Workbench } from '../features/my-games/components/workbench';
 import { UserGames } from '../features/user-games/components/user-games';
 import { VersionFiles } from '../features/version-review/components/version-files';
 import { VersionList } from '../features/version-review/components/version-list';
 import { VersionPlay } from '../features/version-review/components/version-play';
 import { RequireAdmin, RequireGuest, RequireUser } from './guards';
 import { RootLayout } from './root-layout';
-import { ComingSoonRoute } from './routes/coming-soon';
 import { LogoutRoute } from './routes/logout';
-
-const comingSoon = (path: string): RouteObject => ({ path, element: <ComingSoonRoute /> });
 
 /** SPEC §2's route table with its guards. */
 export const routes: RouteObject[] = [
@@ -32,12 +34,12 @@ export const routes: RouteObject[] = [
         element: <RequireUser />,
         children: [
           { path: paths.account, element: <AccountSettings /> },
-          comingSoon(paths.myGames),
-          comingSoon(paths.myGameVersions),
-          comingSoon(paths.myGameVersionAdd),
-          comingSoon(paths.workbench),
-          comingSoon(paths.myGameVersionPlay),
-          comingSoon(paths.demo),
+          { path: paths.myGames, element: <MyGamesScreen /> },
+          { path: paths.myGameVersions, element: <VersionsScreen /> },
+          { path: paths.myGameVersionAdd, element: <VersionFormScreen /> },
+          { path: paths.workbench, element: <Workbench defaultTab="files" /> },
+          { path: paths.myGameVersionPlay, element: <Workbench defaultTab="play-version" /> },
+          { path: paths.demo, element: <DemoPlay /> },
         ],
       },
       {

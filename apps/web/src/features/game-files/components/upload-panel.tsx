@@ -4,7 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useDropzone } from 'react-dropzone';
 import type { UploadBatchState, UploadItem } from '../hooks/use-upload-batch';
-import { uploadPathOf } from '../lib/upload-path';
+import { uploadPathOf } from '../../../lib/upload-path';
 
 interface UploadPanelProps {
   state: UploadBatchState;

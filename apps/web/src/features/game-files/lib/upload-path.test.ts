@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { batchRefusal, uploadPathOf } from './upload-path';
+import { uploadPathOf } from '../../../lib/upload-path';
+import { batchRefusal } from './upload-path';
 
 function fileWith(name: string, extra: Record<string, string>): File {
   const file = new File(['x'], name);

@@ -10,9 +10,9 @@ import { getZipUrl } from '../api/get-zip-url';
 import { useVersionPaths } from '../api/get-version-paths';
 import { useGameFiles } from '../api/list-game-files';
 import { useVersionFiles } from '../api/list-version-files';
-import { fileUrl } from '../lib/file-url';
+import { fileUrl } from '../../../lib/play-file-url';
 import { sortByUpdatedAt, type SortDirection } from '../lib/sort-files';
-import { idsQuery, useIds } from '../lib/use-ids';
+import { idsQuery, useIds } from '../../../lib/route-ids';
 import { FilePreview } from './file-preview';
 
 /**

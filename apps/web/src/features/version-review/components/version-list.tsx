@@ -14,7 +14,7 @@ import { useUserGame } from '../api/get-user-game';
 import { useVersions } from '../api/list-versions';
 import { useToggleVersionActivity } from '../api/toggle-version-activity';
 import { useToggleVersionLock } from '../api/toggle-version-lock';
-import { idsQuery, useIds } from '../lib/use-ids';
+import { idsQuery, useIds } from '../../../lib/route-ids';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 // The client has already toasted the server's message (SPEC §8: failures show the error's message).

@@ -7,7 +7,7 @@ import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGame } from '../api/get-game';
 import { useVersionPaths } from '../api/get-version-paths';
-import { idsQuery, useIds } from '../lib/use-ids';
+import { idsQuery, useIds } from '../../../lib/route-ids';
 
 const views = [
   { key: 'user', label: 'Play User Version' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileUrl } from './file-url';
+import { fileUrl } from './play-file-url';
 
 const paths = {
   rootPath: 'http://play.test/p/tokUser/',

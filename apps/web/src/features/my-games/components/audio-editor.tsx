@@ -1,0 +1,105 @@
+import { emptyTexts, limits, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Table from 'react-bootstrap/Table';
+import { fileUrl } from '../../../lib/play-file-url';
+import { useVersionUploads } from '../hooks/use-version-uploads';
+import { DropArea } from './drop-area';
+
+interface AudioEditorProps {
+  versionId: number;
+  sounds: GameFile[];
+  replaced: ReadonlyMap<number, VersionFile>;
+  playPaths: GamePath;
+  lockedReason: string | undefined;
+}
+
+/**
+ * The audio-file editor (SPEC §2 "Audio files editor"): a drop area 'Add Game Files' for several sounds, and
+ * the table 'Current Game Files (n)' with Download, an inline player of the version's sound, the sortable
+ * Path and a drop area per row.
+ */
+export function AudioEditor({ versionId, sounds, replaced, playPaths, lockedReason }: AudioEditorProps) {
+  const { replaceOne, replaceMany } = useVersionUploads(versionId, 'audio', sounds);
+  const [ascending, setAscending] = useState(true);
+  const rows = [...sounds].sort((a, b) => (ascending ? 1 : -1) * a.path.localeCompare(b.path));
+
+  return (
+    <>
+      <DropArea
+        label="Add Game Files"
+        hint={`Add Game Files: drop up to ${limits.versionMultiUploadFiles} sounds here, or click to choose them. Each replaces the game sound of the same name or path.`}
+        multiple
+        accept="audio/*"
+        disabledReason={lockedReason}
+        onFiles={replaceMany}
+      />
+      <Card className="mt-3">
+        <Card.Header as="h2" className="fs-6">
+          Current Game Files ({sounds.length})
+        </Card.Header>
+        <Card.Body className="p-0">
+          {sounds.length === 0 ? (
+            <p className="m-3">{emptyTexts.audioFiles}</p>
+          ) : (
+            <Table responsive className="mb-0 align-middle">
+              <thead>
+                <tr>
+                  <th>Download</th>
+                  <th>Player</th>
+                  <th aria-sort={ascending ? 'ascending' : 'descending'}>
+                    <Button
+                      variant="link"
+                      className="p-0 fw-bold text-decoration-none"
+                      onClick={() => setAscending(!ascending)}
+                    >
+                      Path {ascending ? '▲' : '▼'}
+                    </Button>
+                  </th>
+                  <th>Upload</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((sound) => {
+                  const own = replaced.get(sound.fileId);
+                  const original = fileUrl(playPaths, playPaths.wtmFile, sound.path, sound.updatedAt);
+                  const current = own
+                    ? fileUrl(playPaths, playPaths.orjFile, sound.path, own.updatedAt)
+                    : original;
+                  return (
+                    <tr key={sound.fileId} data-file-id={sound.fileId}>
+                      <td>
+                        <a href={original} target="_blank" rel="noreferrer" download>
+                          Download
+                        </a>
+                      </td>
+                      <td>
+                        <audio controls preload="none" src={current} aria-label={`Play ${sound.path}`} />
+                        <div className="small text-body-secondary">
+                          {own ? 'Your sound' : 'Original sound'}
+                        </div>
+                      </td>
+                      <td className="text-break font-monospace small">{sound.path}</td>
+                      <td style={{ minWidth: 220 }}>
+                        <DropArea
+                          label={`Replace ${sound.path}`}
+                          hint="Drop one sound here, or click to choose it."
+                          multiple={false}
+                          accept="audio/*"
+                          small
+                          disabledReason={lockedReason}
+                          onFiles={(files, progress) => replaceOne(sound, files, progress)}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </Table>
+          )}
+        </Card.Body>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import Nav from 'react-bootstrap/Nav';
+import { Link } from 'react-router';
+import { PlayFrame } from '../../../components/play-frame/play-frame';
+import { Loading } from '../../../components/ui/loading';
+import { paths } from '../../../config/paths';
+import { useIds } from '../../../lib/route-ids';
+import { useGamePaths } from '../api/get-play-paths';
+import { useMyGame } from '../api/list-my-games';
+
+const views = [
+  { key: 'original', label: 'Play Original' },
+  { key: 'skeleton', label: 'Play Skeleton' },
+] as const;
+type View = (typeof views)[number]['key'];
+
+/** Demo play (SPEC §2): Back to My Games, Play Original (the default) and Play Skeleton. */
+export function DemoPlay() {
+  const { userGameId } = useIds();
+  const myGame = useMyGame(userGameId);
+  const game = myGame.userGame?.game;
+  const playPaths = useGamePaths(game ? game.id : null);
+  const [view, setView] = useState<View>('original');
+  const label = views.find((item) => item.key === view)?.label ?? '';
+  const src = playPaths.data && (view === 'original' ? playPaths.data.wtmFile : playPaths.data.emtFile);
+
+  return (
+    <Card>
+      <Card.Header>
+        <Nav variant="tabs" className="card-header-tabs" role="tablist">
+          <Nav.Item>
+            <Nav.Link as={Link} to={paths.myGames}>
+              Back
+            </Nav.Link>
+          </Nav.Item>
+          {views.map((item) => (
+            <Nav.Item key={item.key} role="presentation">
+              <Nav.Link
+                as="button"
+                type="button"
+                role="tab"
+                aria-selected={view === item.key}
+                active={view === item.key}
+                onClick={() => setView(item.key)}
+              >
+                {item.label}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+      </Card.Header>
+      <Card.Body role="tabpanel" aria-label={label} className="overflow-auto">
+        {(myGame.isLoading || playPaths.isLoading) && <Loading />}
+        {myGame.isSuccess && !game && <p className="mb-0">This game is not assigned to you.</p>}
+        {game && src && (
+          <PlayFrame
+            key={view}
+            src={src}
+            title={`${game.name}: ${label}`}
+            gameWidth={game.width}
+            gameHeight={game.height}
+          />
+        )}
+        {playPaths.isError && <p className="mb-0">This game cannot be played yet.</p>}
+      </Card.Body>
+    </Card>
+  );
+}

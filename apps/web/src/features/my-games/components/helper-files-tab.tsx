@@ -1,0 +1,26 @@
+import { emptyTexts } from '@reskin/contract';
+import ListGroup from 'react-bootstrap/ListGroup';
+import { Loading } from '../../../components/ui/loading';
+import { useHelperFiles } from '../api/list-helper-files';
+
+const kilobytes = (size: number) => `${Math.max(1, Math.round(size / 1024))} KB`;
+
+/** The workbench's Helper Files tab (SPEC §2): the game's downloadable helper files. */
+export function HelperFilesTab({ gameId }: { gameId: number }) {
+  const helperFiles = useHelperFiles(gameId);
+  if (helperFiles.isLoading) return <Loading />;
+  const files = helperFiles.data?.files ?? [];
+  if (files.length === 0) return <p className="mb-0">{emptyTexts.helperFiles}</p>;
+  return (
+    <ListGroup aria-label="Helper files">
+      {files.map((file) => (
+        <ListGroup.Item key={file.id} className="d-flex justify-content-between align-items-center">
+          <a href={file.url} target="_blank" rel="noreferrer" download={file.name}>
+            {file.name}
+          </a>
+          <span className="small text-body-secondary">{kilobytes(file.size)}</span>
+        </ListGroup.Item>
+      ))}
+    </ListGroup>
+  );
+}

@@ -1,0 +1,97 @@
+import { limits, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { fileUrl } from '../../../lib/play-file-url';
+import { useVersionUploads } from '../hooks/use-version-uploads';
+import { DropArea } from './drop-area';
+
+interface ImageEditorProps {
+  versionId: number;
+  /** The game's images, in path order. */
+  images: GameFile[];
+  replaced: ReadonlyMap<number, VersionFile>;
+  playPaths: GamePath;
+  lockedReason: string | undefined;
+}
+
+/**
+ * The image-file editor (SPEC §2 Workbench, EditImageFiles): a multi-file drop for up to 50 images, and a
+ * card per game image with the original beside the user's replacement (or the skeleton while there is none)
+ * and a drop area for that one image.
+ */
+export function ImageEditor({ versionId, images, replaced, playPaths, lockedReason }: ImageEditorProps) {
+  const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
+
+  if (images.length === 0) return <p className="mb-0">This game has no images to replace.</p>;
+
+  return (
+    <>
+      <DropArea
+        label="Add Game Files"
+        hint={`Drop up to ${limits.versionMultiUploadFiles} images here, or click to choose them: each replaces the game image of the same name or path.`}
+        multiple
+        accept="image/*"
+        disabledReason={lockedReason}
+        onFiles={replaceMany}
+      />
+      <Row xs={1} md={2} xl={3} className="g-3 mt-0">
+        {images.map((image) => {
+          const own = replaced.get(image.fileId);
+          const original = fileUrl(playPaths, playPaths.wtmFile, image.path, image.updatedAt);
+          const current = own
+            ? fileUrl(playPaths, playPaths.orjFile, image.path, own.updatedAt)
+            : fileUrl(playPaths, playPaths.emtFile, image.path, image.updatedAt);
+          const size = `${image.width ?? '?'} x ${image.height ?? '?'}`;
+          return (
+            <Col key={image.fileId}>
+              <Card className="h-100" data-file-id={image.fileId} aria-label={image.path} role="region">
+                <Card.Header className="d-flex justify-content-between gap-2 small">
+                  <span className="text-break font-monospace">{image.path}</span>
+                  <span className="text-nowrap" title="Pixel size (width x height)">
+                    {size}
+                  </span>
+                </Card.Header>
+                <Card.Body>
+                  <Row xs={2} className="g-2 mb-2">
+                    <Col>
+                      <figure className="mb-0">
+                        <div className="image-well">
+                          <img src={original} alt={`Original ${image.path}`} loading="lazy" />
+                        </div>
+                        <figcaption className="small text-body-secondary">Original</figcaption>
+                      </figure>
+                    </Col>
+                    <Col>
+                      <figure className="mb-0">
+                        <div className="image-well">
+                          <img
+                            src={current}
+                            alt={own ? `Your ${image.path}` : `Skeleton ${image.path}`}
+                            loading="lazy"
+                          />
+                        </div>
+                        <figcaption className="small text-body-secondary">
+                          {own ? 'Your image' : 'Skeleton (not replaced yet)'}
+                        </figcaption>
+                      </figure>
+                    </Col>
+                  </Row>
+                  <DropArea
+                    label={`Replace ${image.path}`}
+                    hint={`Drop one image of ${size} px here, or click to choose it.`}
+                    multiple={false}
+                    accept="image/*"
+                    small
+                    disabledReason={lockedReason}
+                    onFiles={(files, progress) => replaceOne(image, files, progress)}
+                  />
+                </Card.Body>
+              </Card>
+            </Col>
+          );
+        })}
+      </Row>
+    </>
+  );
+}

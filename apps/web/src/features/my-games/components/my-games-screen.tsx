@@ -1,0 +1,60 @@
+import { emptyTexts, limits, RoleType, type MyGame } from '@reskin/contract';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { Link } from 'react-router';
+import { Loading } from '../../../components/ui/loading';
+import { paths } from '../../../config/paths';
+import { idsQuery } from '../../../lib/route-ids';
+import { useSession } from '../../../lib/session/session-context';
+import { useMyGames } from '../api/list-my-games';
+import { placeholderImage } from './placeholder-image';
+
+/** Where a card leads: demo users play on my-games/demo, everyone else opens the versions (SPEC §2). */
+function targetOf(userGame: MyGame, roleTypeId: number): string {
+  const ids = idsQuery({ userGameId: userGame.id, gameId: userGame.gameId });
+  return roleTypeId === RoleType.Demo ? `${paths.demo}?${ids}` : `${paths.myGameVersions}?${ids}`;
+}
+
+/** My Games (SPEC §2): a card per active assignment of the logged-in user, with its description and image. */
+export function MyGamesScreen() {
+  const { roleTypeId } = useSession();
+  const myGames = useMyGames();
+  const { width, height } = limits.placeholderImage;
+
+  return (
+    <>
+      <h1 className="fs-3 mb-3">My Games</h1>
+      {myGames.isLoading && <Loading />}
+      {myGames.isSuccess && myGames.data.length === 0 && <p>{emptyTexts.myGames}</p>}
+      <Row xs={1} md={2} lg={3} className="g-4">
+        {(myGames.data ?? []).map((userGame) => (
+          <Col key={userGame.id}>
+            <Card className="h-100 shadow-sm" data-user-game-id={userGame.id}>
+              <Card.Img
+                variant="top"
+                src={userGame.imageUrl ?? placeholderImage}
+                alt={userGame.imageUrl ? `${userGame.game.name} splash` : 'No image'}
+                width={width}
+                height={height}
+                style={{ objectFit: 'cover', aspectRatio: `${width} / ${height}`, height: 'auto' }}
+              />
+              <Card.Body>
+                <Card.Title as="h2" className="fs-5">
+                  <Link to={targetOf(userGame, roleTypeId)} className="stretched-link text-decoration-none">
+                    {userGame.game.name}
+                  </Link>
+                </Card.Title>
+                <Card.Text>{userGame.game.description}</Card.Text>
+              </Card.Body>
+              <Card.Footer className="small text-body-secondary">
+                {userGame.userGameTypeId === 2 ? 'Sound Replace' : 'ReSkin'} · {userGame.game.width} x{' '}
+                {userGame.game.height}
+              </Card.Footer>
+            </Card>
+          </Col>
+        ))}
+      </Row>
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { messages, versionFormSchema, type VersionForm } from '@reskin/contract';
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { Loading } from '../../../components/ui/loading';
+import { paths } from '../../../config/paths';
+import { useChangedFields, visibleError } from '../../../lib/forms/use-changed-fields';
+import { idsQuery, useIds } from '../../../lib/route-ids';
+import { notifyFailure, notifySuccess } from '../../../lib/toasts';
+import { useMyGame } from '../api/list-my-games';
+import { useVersions } from '../api/list-versions';
+import { useSaveVersion } from '../api/save-version';
+
+type FieldName = keyof VersionForm;
+
+/** Add or edit a version (SPEC §2, §5): name 2-250 and description 2-500, with the rules of the contract. */
+export function VersionFormScreen() {
+  const { userGameId, versionId } = useIds();
+  const myGame = useMyGame(userGameId);
+  const userGame = myGame.userGame;
+  const versions = useVersions(userGame?.gameId, userGameId);
+  const editing = versionId === null ? undefined : versions.data?.find((version) => version.id === versionId);
+  const navigate = useNavigate();
+  const saveCall = useSaveVersion();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isValid, isSubmitting },
+  } = useForm<VersionForm>({
+    resolver: zodResolver(versionFormSchema),
+    mode: 'onChange',
+    defaultValues: { name: '', description: '' },
+  });
+  const { markChanged, isChanged } = useChangedFields<FieldName>();
+
+  // An edit starts from the version's saved name and description.
+  useEffect(() => {
+    if (editing) reset({ name: editing.name, description: editing.description });
+  }, [editing, reset]);
+
+  const field = (name: FieldName) => {
+    const registration = register(name);
+    return {
+      ...registration,
+      onChange: (event: { target: unknown; type?: unknown }) => {
+        markChanged(name);
+        return registration.onChange(event);
+      },
+    };
+  };
+  const backTo = `${paths.myGameVersions}?${idsQuery({ userGameId })}`;
+
+  const save = handleSubmit(async (form) => {
+    if (!userGame || userGameId === null) return;
+    try {
+      await saveCall.mutateAsync({ form, gameId: userGame.gameId, userGameId, versionId: editing?.id });
+      notifySuccess(messages.versionSaved);
+      void navigate(backTo);
+    } catch (error) {
+      console.error('version save failed', error);
+      notifyFailure(messages.versionSaveFailed, error);
+    }
+  });
+
+  const loading = myGame.isLoading || versions.isLoading;
+  const missing = !loading && (!userGame || (versionId !== null && !editing));
+  const nameError = visibleError(isChanged('name'), errors.name);
+  const descriptionError = visibleError(isChanged('description'), errors.description);
+
+  return (
+    <Card className="mx-auto" style={{ maxWidth: 640 }}>
+      <Card.Header as="h1" className="fs-5">
+        {versionId === null ? 'Add Version' : 'Edit Version'}
+        {userGame ? ` of ${userGame.game.name}` : ''}
+      </Card.Header>
+      <Card.Body>
+        {loading && <Loading />}
+        {missing && <p>This version cannot be edited: it is not one of your versions.</p>}
+        {!loading && !missing && (
+          <Form noValidate onSubmit={save} aria-label="Version">
+            <Form.Group className="mb-3" controlId="name">
+              <Form.Label>Name</Form.Label>
+              <Form.Control type="text" isInvalid={nameError !== undefined} {...field('name')} />
+              <Form.Control.Feedback type="invalid">{nameError}</Form.Control.Feedback>
+            </Form.Group>
+            <Form.Group className="mb-3" controlId="description">
+              <Form.Label>Description</Form.Label>
+              <Form.Control
+                as="textarea"
+                rows={3}
+                isInvalid={descriptionError !== undefined}
+                {...field('description')}
+              />
+              <Form.Control.Feedback type="invalid">{descriptionError}</Form.Control.Feedback>
+            </Form.Group>
+            <div className="d-flex gap-2">
+              <Button type="submit" disabled={!isValid || isSubmitting}>
+                Save
+              </Button>
+              <Link to={backTo} className="btn btn-outline-secondary">
+                Cancel
+              </Link>
+            </div>
+          </Form>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}

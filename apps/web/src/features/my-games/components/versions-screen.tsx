@@ -1,0 +1,122 @@
+import { GameVersionStatus, limits, messages, type GameVersion } from '@reskin/contract';
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { Link } from 'react-router';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Loading } from '../../../components/ui/loading';
+import { paths } from '../../../config/paths';
+import { idsQuery, useIds } from '../../../lib/route-ids';
+import { notifySuccess } from '../../../lib/toasts';
+import { useDeleteVersion } from '../api/delete-version';
+import { useMyGame } from '../api/list-my-games';
+import { useVersions } from '../api/list-versions';
+
+/** The versions of one of the user's games (SPEC §2): a card each, and an add-new card while fewer than 6. */
+export function VersionsScreen() {
+  const { userGameId } = useIds();
+  const myGame = useMyGame(userGameId);
+  const userGame = myGame.userGame;
+  const versions = useVersions(userGame?.gameId, userGameId);
+  const deleteCall = useDeleteVersion();
+  const [deleting, setDeleting] = useState<GameVersion | null>(null);
+
+  const rows = versions.data ?? [];
+  const linkFor = (target: string, version?: GameVersion) =>
+    `${target}?${idsQuery({ userGameId, gameId: userGame?.gameId, versionId: version?.id })}`;
+
+  const confirmDelete = () => {
+    const version = deleting;
+    setDeleting(null);
+    if (!version) return;
+    deleteCall.mutate(version.id, {
+      onSuccess: () => notifySuccess(messages.versionDeleted),
+      // The client has toasted the server's reason.
+      onError: (error) => console.error('version delete failed', error),
+    });
+  };
+
+  return (
+    <>
+      <div className="d-flex align-items-center gap-3 mb-3">
+        <Link to={paths.myGames} className="btn btn-outline-secondary btn-sm">
+          Back
+        </Link>
+        <h1 className="fs-3 mb-0">{userGame ? `${userGame.game.name}: versions` : 'Versions'}</h1>
+      </div>
+      {(myGame.isLoading || versions.isLoading) && <Loading />}
+      {myGame.isSuccess && !userGame && <p>This game is not assigned to you.</p>}
+      {userGame && versions.isSuccess && (
+        <Row xs={1} md={2} lg={3} className="g-4">
+          {rows.map((version) => (
+            <Col key={version.id}>
+              <Card
+                className="h-100 shadow-sm"
+                data-version-id={version.id}
+                aria-label={version.name}
+                role="region"
+              >
+                <Card.Body>
+                  <Card.Title as="h2" className="fs-5 d-flex flex-wrap gap-2 align-items-center">
+                    {version.name}
+                    {version.gameVersionStatusId === GameVersionStatus.Finished && (
+                      <Badge bg="success">Finished</Badge>
+                    )}
+                    {version.isLocked && <Badge bg="secondary">Locked</Badge>}
+                  </Card.Title>
+                  <Card.Text>{version.description}</Card.Text>
+                </Card.Body>
+                <Card.Footer className="d-flex flex-wrap gap-2">
+                  <Link className="btn btn-primary btn-sm" to={linkFor(paths.workbench, version)}>
+                    Open
+                  </Link>
+                  <Link
+                    className="btn btn-outline-primary btn-sm"
+                    to={linkFor(paths.myGameVersionPlay, version)}
+                  >
+                    Play
+                  </Link>
+                  <Link
+                    className="btn btn-outline-secondary btn-sm"
+                    to={linkFor(paths.myGameVersionAdd, version)}
+                  >
+                    Edit
+                  </Link>
+                  <Button size="sm" variant="outline-danger" onClick={() => setDeleting(version)}>
+                    Delete
+                  </Button>
+                </Card.Footer>
+              </Card>
+            </Col>
+          ))}
+          {rows.length < limits.versionsPerUserGame && (
+            <Col>
+              <Card className="h-100 border-2 border-dashed text-center">
+                <Card.Body className="d-flex flex-column justify-content-center align-items-center py-5">
+                  <Link
+                    to={linkFor(paths.myGameVersionAdd)}
+                    className="btn btn-outline-primary stretched-link"
+                  >
+                    Add New Version
+                  </Link>
+                  <Card.Text className="small text-body-secondary mt-2">
+                    {rows.length} of {limits.versionsPerUserGame} versions used
+                  </Card.Text>
+                </Card.Body>
+              </Card>
+            </Col>
+          )}
+        </Row>
+      )}
+      <ConfirmDialog
+        show={deleting !== null}
+        question={deleting ? messages.confirmDeleteNamed(deleting.name) : ''}
+        onCancel={() => setDeleting(null)}
+        onConfirm={confirmDelete}
+      />
+    </>
+  );
+}

@@ -1,0 +1,184 @@
+import { messages, UserGameType, type GameFile } from '@reskin/contract';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Nav from 'react-bootstrap/Nav';
+import { Link, useSearchParams } from 'react-router';
+import { PlayFrame } from '../../../components/play-frame/play-frame';
+import { Loading } from '../../../components/ui/loading';
+import { paths } from '../../../config/paths';
+import { idsQuery, useIds } from '../../../lib/route-ids';
+import { notifySuccess } from '../../../lib/toasts';
+import { useFinishVersion } from '../api/finish-version';
+import { useGameFiles } from '../api/list-game-files';
+import { useMyGame } from '../api/list-my-games';
+import { useVersionFiles } from '../api/list-version-files';
+import { useVersions } from '../api/list-versions';
+import { useVersionPaths } from '../api/get-play-paths';
+import { AudioEditor } from './audio-editor';
+import { HelperFilesTab } from './helper-files-tab';
+import { ImageEditor } from './image-editor';
+
+/** The workbench tabs after Back (SPEC §2), by their SPEC §3 kinds; the edit-files kind depends on the job. */
+const tabs = [
+  { key: 'files', label: 'Files', imageOnly: false },
+  { key: 'play-version', label: 'Play Your Version', imageOnly: false },
+  { key: 'play-skeleton', label: 'Play Skeleton Game', imageOnly: true },
+  { key: 'play-original', label: 'Play Original Game', imageOnly: false },
+  { key: 'helper-files', label: 'Helper Files', imageOnly: true },
+] as const;
+type TabKey = (typeof tabs)[number]['key'];
+
+const isImage = (file: GameFile) => file.contentType.startsWith('image/');
+const isAudio = (file: GameFile) => file.contentType.startsWith('audio/');
+
+interface WorkbenchProps {
+  /** The tab shown when the URL names none: Files on the workbench route, Play Your Version on the play route. */
+  defaultTab: TabKey;
+}
+
+/**
+ * The artist's workbench for one version (SPEC §2 Workbench): the image or audio editor, the play tabs in the
+ * sandboxed frame with 'I Finished My Game', and the helper files. The ids and the tab live in the query
+ * string, so a reload or a pasted link opens the same view.
+ */
+export function Workbench({ defaultTab }: WorkbenchProps) {
+  const { userGameId, versionId, gameId } = useIds();
+  const [params, setParams] = useSearchParams();
+  const myGame = useMyGame(userGameId);
+  const userGame = myGame.userGame?.gameId === gameId ? myGame.userGame : undefined;
+  const versions = useVersions(gameId, userGameId);
+  const version = versions.data?.find((item) => item.id === versionId);
+  const gameFiles = useGameFiles(userGame ? gameId : null);
+  const versionFiles = useVersionFiles(version ? versionId : null, gameId);
+  const playPaths = useVersionPaths(version ? versionId : null, gameId);
+  const finishCall = useFinishVersion();
+
+  const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
+  const visibleTabs = tabs.filter((tab) => imageGame || !tab.imageOnly);
+  const requested = params.get('tab');
+  const tab: TabKey = visibleTabs.find((item) => item.key === requested)?.key ?? defaultTab;
+  const current = visibleTabs.find((item) => item.key === tab) ?? visibleTabs[0];
+  const choose = (key: TabKey) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        next.set('tab', key);
+        return next;
+      },
+      { replace: true },
+    );
+
+  const loading = myGame.isLoading || versions.isLoading;
+  const missing = !loading && (!userGame || !version || versionId === null || gameId === null);
+  const game = userGame?.game;
+  const lockedReason = version?.isLocked
+    ? 'This version is locked by the reviewer: uploads are closed.'
+    : undefined;
+  const replaced = new Map((versionFiles.data ?? []).map((file) => [file.fileId, file]));
+  const playing = tab.startsWith('play-');
+  const src =
+    playPaths.data &&
+    (
+      {
+        'play-version': playPaths.data.orjFile,
+        'play-skeleton': playPaths.data.emtFile,
+        'play-original': playPaths.data.wtmFile,
+      } as Record<string, string>
+    )[tab];
+
+  const finish = () => {
+    if (!version) return;
+    finishCall.mutate(version.id, {
+      onSuccess: () => notifySuccess(messages.informed),
+      // The client has toasted the server's reason.
+      onError: (error) => console.error('finish failed', error),
+    });
+  };
+
+  return (
+    <Card>
+      <Card.Header>
+        <Nav variant="tabs" className="card-header-tabs" role="tablist">
+          <Nav.Item>
+            <Nav.Link as={Link} to={`${paths.myGameVersions}?${idsQuery({ userGameId })}`}>
+              Back
+            </Nav.Link>
+          </Nav.Item>
+          {visibleTabs.map((item) => (
+            <Nav.Item key={item.key} role="presentation">
+              <Nav.Link
+                as="button"
+                type="button"
+                role="tab"
+                aria-selected={tab === item.key}
+                active={tab === item.key}
+                onClick={() => choose(item.key)}
+              >
+                {item.label}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+      </Card.Header>
+      <Card.Body role="tabpanel" aria-label={current?.label} className="overflow-auto">
+        {loading && <Loading />}
+        {missing && <p className="mb-0">This version cannot be opened: it is not one of your versions.</p>}
+        {game && version && (
+          <>
+            <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+              <h1 className="fs-5 mb-0">
+                {game.name}: {version.name}
+              </h1>
+              {playing && (
+                <Button variant="success" onClick={finish} disabled={finishCall.isPending}>
+                  I Finished My Game
+                </Button>
+              )}
+            </div>
+            {tab === 'files' && lockedReason && <Alert variant="warning">{lockedReason}</Alert>}
+            {tab === 'files' && (gameFiles.isLoading || versionFiles.isLoading || playPaths.isLoading) && (
+              <Loading />
+            )}
+            {tab === 'files' &&
+              gameFiles.data &&
+              playPaths.data &&
+              versionFiles.data &&
+              (imageGame ? (
+                <ImageEditor
+                  versionId={version.id}
+                  images={gameFiles.data.filter(isImage)}
+                  replaced={replaced}
+                  playPaths={playPaths.data}
+                  lockedReason={lockedReason}
+                />
+              ) : (
+                <AudioEditor
+                  versionId={version.id}
+                  sounds={gameFiles.data.filter(isAudio)}
+                  replaced={replaced}
+                  playPaths={playPaths.data}
+                  lockedReason={lockedReason}
+                />
+              ))}
+            {tab === 'files' && (playPaths.isError || gameFiles.isError) && (
+              <p className="mb-0">The game's files cannot be shown: the game is not ready.</p>
+            )}
+            {playing && playPaths.isLoading && <Loading />}
+            {playing && src && (
+              <PlayFrame
+                key={tab}
+                src={src}
+                title={`${game.name}: ${current?.label ?? ''}`}
+                gameWidth={game.width}
+                gameHeight={game.height}
+              />
+            )}
+            {playing && playPaths.isError && <p className="mb-0">This game cannot be played yet.</p>}
+            {tab === 'helper-files' && gameId !== null && <HelperFilesTab gameId={gameId} />}
+          </>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,125 @@
+import { limits, messages, validationMessages as m, type GameFile } from '@reskin/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { toast } from 'react-toastify/unstyled';
+import { notifyError, notifySuccess } from '../../../lib/toasts';
+import { uploadPathOf } from '../../../lib/upload-path';
+import { versionFilesKey } from '../api/list-version-files';
+import { uploadVersionFile } from '../api/upload-version-file';
+import type { DropOutcome, ReportProgress } from '../components/drop-area';
+import {
+  imageSizeRefusal,
+  isAudioFile,
+  isImageFile,
+  matchFiles,
+  singleDropRefusal,
+  type DroppedFile,
+} from '../lib/drop-checks';
+import { readImageSize } from '../lib/read-image-size';
+
+export type ReplaceKind = 'image' | 'audio';
+
+const dropped = (file: File): DroppedFile => ({
+  name: file.name,
+  fullPath: uploadPathOf(file),
+  type: file.type,
+});
+
+/** Why a file cannot replace `target`, checked in the browser (the server checks again), or null. */
+async function localRefusal(kind: ReplaceKind, target: GameFile, file: File): Promise<string | null> {
+  if (kind === 'audio') return isAudioFile(file) ? null : m.notAudio;
+  if (!isImageFile(file)) return m.imageReadError;
+  try {
+    return imageSizeRefusal(target, await readImageSize(file));
+  } catch (error) {
+    return error instanceof Error ? error.message : m.imageReadError;
+  }
+}
+
+function refused(message: string): DropOutcome {
+  toast.error(message);
+  return { ok: false, message };
+}
+
+/**
+ * Replacing game files inside a version: one file dropped on its own target, or up to 50 matched to the
+ * game's files by path or name (SPEC §5). Files are checked in the browser first; each accepted file goes
+ * up in its own request, and the version's file list refreshes after.
+ */
+export function useVersionUploads(versionId: number, kind: ReplaceKind, targets: readonly GameFile[]) {
+  const queryClient = useQueryClient();
+  const refresh = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: versionFilesKey(versionId) }),
+    [queryClient, versionId],
+  );
+
+  const send = useCallback(
+    async (target: GameFile, file: File, progress: ReportProgress) => {
+      const outcome = await uploadVersionFile(versionId, target.fileId, target.path, file, (loaded, total) =>
+        progress(loaded / total),
+      );
+      if (outcome.ok) return null;
+      return outcome.status === 404 ? m.fileNotFound : outcome.message;
+    },
+    [versionId],
+  );
+
+  /** A drop on one game file's own area. */
+  const replaceOne = useCallback(
+    async (target: GameFile | undefined, files: File[], progress: ReportProgress): Promise<DropOutcome> => {
+      const countRefusal = singleDropRefusal(files.length);
+      if (countRefusal) return refused(countRefusal);
+      const file = files[0];
+      if (!target || !file) return refused(m.fileNotFound);
+      const refusal = await localRefusal(kind, target, file);
+      if (refusal) return refused(refusal);
+      const failure = await send(target, file, progress);
+      await refresh();
+      if (failure) {
+        notifyError(messages.uploadFailed, failure);
+        return { ok: false, message: failure };
+      }
+      notifySuccess(messages.uploaded);
+      return { ok: true, message: messages.uploaded };
+    },
+    [kind, refresh, send],
+  );
+
+  /** A drop of several files on the editor's 'Add Game Files' area. */
+  const replaceMany = useCallback(
+    async (files: File[], progress: ReportProgress): Promise<DropOutcome> => {
+      if (files.length > limits.versionMultiUploadFiles) {
+        return refused(
+          `At most ${limits.versionMultiUploadFiles} files can be dropped at once; ${files.length} were dropped.`,
+        );
+      }
+      const byDropped = new Map(files.map((file) => [dropped(file), file]));
+      const matches = matchFiles([...byDropped.keys()], targets);
+      const problems: string[] = [];
+      let uploaded = 0;
+      for (const [index, match] of matches.entries()) {
+        const file = byDropped.get(match.file);
+        const report: ReportProgress = (fraction) => progress((index + fraction) / matches.length);
+        let failure = 'refusal' in match ? match.refusal : null;
+        if (!failure && 'target' in match && file) {
+          failure =
+            (await localRefusal(kind, match.target, file)) ?? (await send(match.target, file, report));
+        }
+        if (failure) problems.push(`${match.file.fullPath}: ${failure}`);
+        else uploaded += 1;
+        report(1);
+      }
+      await refresh();
+      const summary = `${uploaded} of ${matches.length} files uploaded.`;
+      if (problems.length > 0) {
+        notifyError(messages.uploadFailed, problems[0] ?? summary);
+        return { ok: false, message: summary, details: problems };
+      }
+      notifySuccess(messages.uploaded);
+      return { ok: true, message: `${messages.uploaded} ${summary}` };
+    },
+    [kind, refresh, send, targets],
+  );
+
+  return { replaceOne, replaceMany };
+}
