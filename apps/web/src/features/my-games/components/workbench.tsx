@@ -101,7 +101,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
       <Card.Header>
         <Nav variant="tabs" className="card-header-tabs" role="tablist">
           <Nav.Item>
-            <Nav.Link as={Link} to={`${paths.myGameVersions}?${idsQuery({ userGameId })}`}>
+            {/* A link, not a tab: inside the tablist react-bootstrap would make it one (and drop it from the Tab order). */}
+            <Nav.Link as={Link} role="link" to={`${paths.myGameVersions}?${idsQuery({ userGameId })}`}>
               Back
             </Nav.Link>
           </Nav.Item>
@@ -126,7 +127,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
         {missing && <p className="mb-0">This version cannot be opened: it is not one of your versions.</p>}
         {game && version && (
           <>
-            <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+            <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
               <h1 className="fs-5 mb-0">
                 {game.name}: {version.name}
               </h1>
