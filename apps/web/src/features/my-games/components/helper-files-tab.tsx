@@ -12,9 +12,9 @@ export function HelperFilesTab({ gameId }: { gameId: number }) {
   const files = helperFiles.data?.files ?? [];
   if (files.length === 0) return <p className="mb-0">{emptyTexts.helperFiles}</p>;
   return (
-    <ListGroup aria-label="Helper files">
+    <ListGroup as="ul" aria-label="Helper files">
       {files.map((file) => (
-        <ListGroup.Item key={file.id} className="d-flex justify-content-between align-items-center">
+        <ListGroup.Item as="li" key={file.id} className="d-flex justify-content-between align-items-center">
           <a href={file.url} target="_blank" rel="noreferrer" download={file.name}>
             {file.name}
           </a>
