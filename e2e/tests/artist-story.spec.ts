@@ -3,6 +3,7 @@ import { messages, UserGameType, validationMessages, type GameFile } from '@resk
 import type { Frame, Page } from '@playwright/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
 import { filesOf } from '../fixtures/games';
+import { canvasSized, clearToasts, drawnPixel, fetchInFrame, openPlayTab } from '../fixtures/play';
 import {
   test,
   expect,
@@ -14,31 +15,10 @@ import {
   type Api,
 } from '../fixtures/test';
 import { createUserGame, deleteUserGame, sampleGame, solidPng } from '../fixtures/versions';
+import { wav } from '../fixtures/workbench';
 
 /** Where the README's screenshots live; every run of the suite refreshes them. */
 const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
-
-/** A short mono 16-bit PCM WAV: a square wave of `hz` (different bytes from any sound of the sample game). */
-function wav(hz: number, seconds = 0.3, rate = 8000): Buffer {
-  const samples = Math.round(seconds * rate);
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++)
-    data.writeInt16LE(Math.floor((i * hz * 2) / rate) % 2 ? 8000 : -8000, i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
 
 /** Registers through the register screen and logs in through the login screen, as a new artist would. */
 async function registerAndLogIn(page: Page, api: Api, cleanupUser: (id: number) => void) {
@@ -60,49 +40,11 @@ async function registerAndLogIn(page: Page, api: Api, cleanupUser: (id: number) 
   return { id: user.id, username: body.username };
 }
 
-/** The game frame of a play tab (its title names the tab), once its canvas has a size. */
-async function drawnGameFrame(page: Page, tab: string): Promise<Frame> {
-  await page.getByRole('tab', { name: tab }).click();
-  const iframe = page.locator(`iframe[title$=": ${tab}"]`);
-  await expect(iframe).toBeVisible();
-  const frame = await (await iframe.elementHandle())?.contentFrame();
-  if (!frame) throw new Error('the play frame has no document');
-  await expect
-    .poll(() => frame.evaluate(() => document.querySelector('canvas')?.width ?? 0), { timeout: 20_000 })
-    .toBeGreaterThan(0);
+/** The game frame of a play tab, once its canvas has a size. */
+async function drawnGameFrame(page: Page, game: string, tab: string): Promise<Frame> {
+  const frame = await openPlayTab(page, game, tab);
+  await canvasSized(frame);
   return frame;
-}
-
-/** The RGB of one canvas pixel of the game frame, once it is not blank. */
-async function canvasPixel(frame: Frame, x: number, y: number): Promise<number[]> {
-  let pixel: number[] = [];
-  await expect
-    .poll(
-      async () => {
-        pixel = await frame.evaluate(
-          ([px, py]) => {
-            const context = document.querySelector('canvas')?.getContext('2d');
-            return context ? Array.from(context.getImageData(px ?? 0, py ?? 0, 1, 1).data) : [];
-          },
-          [x, y],
-        );
-        return pixel[3] ?? 0;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(255);
-  return pixel.slice(0, 3);
-}
-
-/** Dismisses every toast (a tap closes one), so a screenshot shows the screen itself. */
-async function clearToasts(page: Page) {
-  const toasts = page.locator('.Toastify__toast');
-  await expect(async () => {
-    if ((await toasts.count()) > 0) await toasts.first().click({ force: true, timeout: 1000 });
-    // Off the toasts: a hovered toast stays open.
-    await page.mouse.move(5, 700);
-    await expect(toasts).toHaveCount(0, { timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
 }
 
 /** The admin opens the user-game's versions and sees the version marked Finished. */
@@ -192,9 +134,9 @@ test.describe('the artist story', () => {
 
       // Play Your Version draws the new splash; the watermarked original does not.
       await expect(page.getByRole('button', { name: 'I Finished My Game' })).toHaveCount(0);
-      const own = await drawnGameFrame(page, 'Play Your Version');
+      const own = await drawnGameFrame(page, game.name, 'Play Your Version');
       // The splash is drawn at ((640 - 360) / 2, 70); (160, 90) is inside it and outside its star.
-      expect(await canvasPixel(own, 160, 90)).toEqual(pink);
+      expect(await drawnPixel(own, 160, 90)).toEqual(pink);
       // The same region of the page, where the frame shows the splash (the game sits 25 px inside the frame).
       const box = await page.locator('iframe').boundingBox();
       if (!box) throw new Error('the frame has no box');
@@ -202,8 +144,8 @@ test.describe('the artist story', () => {
       const ownShot = await page.screenshot({ clip: region });
       await page.screenshot({ path: `${screenshots}play-version.png` });
 
-      const original = await drawnGameFrame(page, 'Play Original Game');
-      expect(await canvasPixel(original, 160, 90)).not.toEqual(pink);
+      const original = await drawnGameFrame(page, game.name, 'Play Original Game');
+      expect(await drawnPixel(original, 160, 90)).not.toEqual(pink);
       const originalShot = await page.screenshot({ clip: region });
       expect(originalShot.equals(ownShot)).toBe(false);
 
@@ -248,7 +190,7 @@ test.describe('the artist story', () => {
       await expect(toast(page, validationMessages.notAudio)).toBeVisible();
       await expect(row.getByText('Original sound')).toBeVisible();
 
-      const beep = wav(220);
+      const beep = wav(220, 2400); // 0.3 s
       await input.setInputFiles({ name: 'catch.wav', mimeType: 'audio/wav', buffer: beep });
       await expect(toast(page, messages.uploaded)).toBeVisible();
       await expect(row.getByText('Your sound')).toBeVisible();
@@ -263,14 +205,13 @@ test.describe('the artist story', () => {
       await page.screenshot({ path: `${screenshots}workbench-audio.png` });
 
       // The game in Play Your Version loads the new sound; the original view still has the old one.
-      const soundIn = (frame: Frame) =>
-        frame.evaluate(async () => {
-          const bytes = new Uint8Array(await (await fetch('../assets/sfx/catch.wav')).arrayBuffer());
-          return { length: bytes.length, head: Array.from(bytes.slice(0, 64)) };
-        });
-      const own = await soundIn(await drawnGameFrame(page, 'Play Your Version'));
+      const soundIn = async (frame: Frame) => {
+        const bytes = await fetchInFrame(frame, '../assets/sfx/catch.wav');
+        return { length: bytes.length, head: Array.from(bytes.subarray(0, 64)) };
+      };
+      const own = await soundIn(await drawnGameFrame(page, game.name, 'Play Your Version'));
       expect(own).toEqual({ length: beep.length, head: Array.from(beep.subarray(0, 64)) });
-      const original = await soundIn(await drawnGameFrame(page, 'Play Original Game'));
+      const original = await soundIn(await drawnGameFrame(page, game.name, 'Play Original Game'));
       expect(original.length).not.toBe(beep.length);
 
       await page.getByRole('button', { name: 'I Finished My Game' }).click();

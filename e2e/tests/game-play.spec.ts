@@ -1,6 +1,5 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Frame, Page } from '@playwright/test';
 import { GameStatus, RoleType, messages } from '@reskin/contract';
 import {
   test,
@@ -14,37 +13,12 @@ import {
   rowButton,
   successToast,
 } from '../fixtures/games';
+import { canvasPaint, gameFrame } from '../fixtures/play';
 
 const sampleFolder = fileURLToPath(new URL('../../apps/server/sample-game/star-catcher', import.meta.url));
 const sampleFileCount = readdirSync(sampleFolder, { recursive: true, withFileTypes: true }).filter((e) =>
   e.isFile(),
 ).length;
-
-/** The game frame's document (on the play origin). */
-async function gameFrame(page: Page): Promise<Frame> {
-  const handle = await page.locator('iframe').elementHandle();
-  const frame = await handle?.contentFrame();
-  if (!frame) throw new Error('the play frame has no document');
-  return frame;
-}
-
-/** How many distinct opaque colours the game's canvas shows, and how many opaque pixels it has. */
-async function canvasPaint(frame: Frame): Promise<{ colours: number; opaque: number }> {
-  return frame.evaluate(() => {
-    const canvas = document.querySelector('canvas');
-    const context = canvas?.getContext('2d');
-    if (!canvas || !context) return { colours: 0, opaque: 0 };
-    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-    const colours = new Set<number>();
-    let opaque = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if ((data[i + 3] ?? 0) === 0) continue;
-      opaque++;
-      colours.add(((data[i] ?? 0) << 16) | ((data[i + 1] ?? 0) << 8) | (data[i + 2] ?? 0));
-    }
-    return { colours: colours.size, opaque };
-  });
-}
 
 test.describe('admin game play', () => {
   test('[GF-1][GF-2][GAM-4][GAM-3] the sample game uploaded through the UI, generated, plays and draws in the frame', async ({

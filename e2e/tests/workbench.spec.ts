@@ -1,4 +1,4 @@
-import type { Frame, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   GameVersionStatus,
   UserGameType,
@@ -22,6 +22,14 @@ import {
   type TestUser,
 } from '../fixtures/games';
 import {
+  canvasPaint,
+  canvasPixel,
+  clearToasts,
+  fetchInFrame,
+  gameFrame,
+  openPlayTab,
+} from '../fixtures/play';
+import {
   createUserGame,
   createVersion,
   deleteUserGame,
@@ -42,6 +50,8 @@ interface WorkbenchFixtures {
   owner: TestUser;
   /** The seeded sample game: only ever assigned, never changed. */
   star: SampleGame;
+  /** The sample game's images. */
+  starImages: GameFile[];
   /** Assigns a game (the sample game unless told) to the owner with a job type and makes one version. */
   assign: (options?: { gameId?: number; type?: number }) => Promise<Assignment>;
   /** A fresh Ready game of the tiny files (an index and one 40 x 30 image, no sounds). */
@@ -54,6 +64,9 @@ const it = test.extend<WorkbenchFixtures>({
   },
   star: async ({ api }, use) => {
     await use(await sampleGame(api));
+  },
+  starImages: async ({ api, star }, use) => {
+    await use((await filesOf(api, star.id)).filter((f) => f.contentType.startsWith('image/')));
   },
   tinyGame: async ({ api, makeGame }, use) => {
     const game = await makeGame();
@@ -81,13 +94,6 @@ const dropInput = (page: Page, label: string) => page.locator(`input[type="file"
 /** The card of one game image in the image editor. */
 const imageCard = (page: Page, path: string) => page.getByRole('region', { name: path, exact: true });
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-
-/** Closes every toast (they close on click), so the next expected toast cannot be an old one. */
-async function clearToasts(page: Page): Promise<void> {
-  const toasts = page.locator('.Toastify__toast');
-  for (const item of await toasts.all()) await item.click({ timeout: 1000 }).catch(() => undefined);
-  await expect(toasts).toHaveCount(0);
-}
 
 /** Counts the version uploads the page sends (POST /api/game-version/upload/...). */
 function countUploads(page: Page): { count: () => number } {
@@ -123,60 +129,6 @@ async function heldFor(area: Locator, state: string): Promise<number> {
   return next.at - entry.at;
 }
 
-/** The document inside the play frame (on the play origin). */
-async function playFrame(page: Page, title: string): Promise<Frame> {
-  const handle = await page.locator(`iframe[title="${title}"]`).elementHandle();
-  const frame = await handle?.contentFrame();
-  if (!frame) throw new Error(`the frame ${title} has no document`);
-  return frame;
-}
-
-/** How many distinct opaque colours the game's canvas shows, and how many opaque pixels it has. */
-async function canvasPaint(frame: Frame): Promise<{ colours: number; opaque: number }> {
-  return frame
-    .evaluate(() => {
-      const canvas = document.querySelector('canvas');
-      const context = canvas?.getContext('2d');
-      if (!canvas || !context) return { colours: 0, opaque: 0 };
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-      const colours = new Set<number>();
-      let opaque = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        if ((data[i + 3] ?? 0) === 0) continue;
-        opaque++;
-        colours.add(((data[i] ?? 0) << 16) | ((data[i + 1] ?? 0) << 8) | (data[i + 2] ?? 0));
-      }
-      return { colours: colours.size, opaque };
-    })
-    .catch(() => ({ colours: 0, opaque: 0 })); // the frame's document is still loading
-}
-
-/** The canvas pixel's RGB at (x, y), or null while there is no canvas. */
-async function canvasPixel(frame: Frame, x: number, y: number): Promise<number[] | null> {
-  return frame
-    .evaluate(
-      ([px, py]) => {
-        const context = document.querySelector('canvas')?.getContext('2d');
-        return context ? Array.from(context.getImageData(px ?? 0, py ?? 0, 1, 1).data.slice(0, 3)) : null;
-      },
-      [x, y],
-    )
-    .catch(() => null);
-}
-
-/** Fetches a path relative to the game's index page from inside the frame: what the game itself loads. */
-async function fetchInFrame(frame: Frame, relative: string): Promise<Buffer> {
-  const bytes = await frame.evaluate(async (url) => {
-    const response = await fetch(url, { cache: 'no-store' });
-    return Array.from(new Uint8Array(await response.arrayBuffer()));
-  }, relative);
-  return Buffer.from(bytes);
-}
-
-async function imagesOf(api: Parameters<typeof filesOf>[0], gameId: number): Promise<GameFile[]> {
-  return (await filesOf(api, gameId)).filter((f) => f.contentType.startsWith('image/'));
-}
-
 function byPathEnd(files: GameFile[], end: string): GameFile {
   const file = files.find((f) => f.path.endsWith(`/${end}`));
   if (!file) throw new Error(`no game file ends with ${end}`);
@@ -186,14 +138,14 @@ function byPathEnd(files: GameFile[], end: string): GameFile {
 test.describe('workbench', () => {
   it('[WB-1][WB-2] image job: tabs in order, opens on Files with a card per game image; the tab lives in the URL', async ({
     page,
-    api,
     owner,
     star,
+    starImages: images,
     assign,
   }) => {
     const { userGame, version } = await assign();
     await openWithToken(page, owner.token, workbenchUrl(version));
-    const tabs = page.getByRole('tablist').locator('a, button');
+    const tabs = page.locator('.card-header-tabs').locator('a, button');
     await expect(tabs).toHaveText([
       'Back',
       'Files',
@@ -211,7 +163,6 @@ test.describe('workbench', () => {
 
     // The image editor: the multi drop, then one card per game image with the original, the skeleton and a drop.
     await expect(dropArea(page, 'Add Game Files')).toHaveAttribute('data-state', 'idle');
-    const images = await imagesOf(api, star.id);
     expect(images.length).toBeGreaterThan(3);
     await expect(page.getByRole('tabpanel').getByRole('region')).toHaveCount(images.length);
     for (const image of images) {
@@ -251,7 +202,7 @@ test.describe('workbench', () => {
   }) => {
     const { version } = await assign({ type: UserGameType.SoundReplace });
     await openWithToken(page, owner.token, workbenchUrl(version));
-    await expect(page.getByRole('tablist').locator('a, button')).toHaveText([
+    await expect(page.locator('.card-header-tabs').locator('a, button')).toHaveText([
       'Back',
       'Files',
       'Play Your Version',
@@ -367,7 +318,7 @@ test.describe('workbench', () => {
 
       // The game really runs: the canvas is drawn over (almost) all of its area. The skeleton view's images
       // are transparent and its background flat, the others show the (watermarked) images' many colours.
-      const frame = await playFrame(page, `${star.name}: ${label}`);
+      const frame = await gameFrame(page, `${star.name}: ${label}`);
       await expect(frame.locator('canvas#game')).toBeVisible({ timeout: 20_000 });
       await expect
         .poll(async () => (await canvasPaint(frame)).opaque, { timeout: 30_000, message: `${label} canvas` })
@@ -448,14 +399,13 @@ test.describe('workbench', () => {
 
   it('[WB-6][WB-11][WB-14] single image drop: wrong size refused in the browser; the right size uploads, shows, resets after 5 s and plays', async ({
     page,
-    api,
     owner,
     star,
+    starImages: images,
     assign,
   }) => {
     test.setTimeout(90_000);
     const { version } = await assign();
-    const images = await imagesOf(api, star.id);
     const splash = byPathEnd(images, 'splash.png');
     const width = splash.width ?? 0;
     const height = splash.height ?? 0;
@@ -521,16 +471,14 @@ test.describe('workbench', () => {
 
     // WB-14: Play Your Version draws the replaced splash on the title screen; the original does not.
     const centre = { x: Math.round(star.width / 2), y: 70 + Math.round(height / 2) };
-    await tab(page, 'Play Your Version').click();
-    const yours = await playFrame(page, `${star.name}: Play Your Version`);
+    const yours = await openPlayTab(page, star.name, 'Play Your Version');
     await expect
       .poll(() => canvasPixel(yours, centre.x, centre.y), { timeout: 30_000, message: 'the title image' })
       .toEqual(colour);
     expect(Buffer.from(await fetchInFrame(yours, '../assets/img/splash.png?v=1')).equals(replacement)).toBe(
       true,
     );
-    await tab(page, 'Play Original Game').click();
-    const original = await playFrame(page, `${star.name}: Play Original Game`);
+    const original = await openPlayTab(page, star.name, 'Play Original Game');
     await expect
       .poll(async () => (await canvasPaint(original)).colours, { timeout: 30_000 })
       .toBeGreaterThan(500);
@@ -542,13 +490,11 @@ test.describe('workbench', () => {
 
   it('[WB-7] image multi-upload: matched by name, unknown names and non-images refused, duplicates refused, more than 50 refused', async ({
     page,
-    api,
     owner,
-    star,
+    starImages: images,
     assign,
   }) => {
     const { version } = await assign();
-    const images = await imagesOf(api, star.id);
     const [bomb, heart, cloud, basket, stars] = [
       'bomb.png',
       'heart.png',
@@ -616,7 +562,7 @@ test.describe('workbench', () => {
     expect(uploads.count()).toBe(4);
   });
 
-  it("[WB-10] a single target refuses two files ('Multiple Files are not allowed!') and a vanished game file ('File is not found!')", async ({
+  it("[WB-10][WB-11] a single target refuses two files ('Multiple Files are not allowed!') and a vanished game file ('File is not found!')", async ({
     page,
     api,
     owner,
@@ -648,8 +594,10 @@ test.describe('workbench', () => {
 
     // The admin removes the game file while the artist has it open: the server no longer finds it.
     await clearToasts(page);
+    await expect(area).toHaveAttribute('data-state', 'idle', { timeout: 10_000 });
     const removed = await api.delete(`/games/${tinyGame.id}/files/${dot.fileId}/`, await api.asAdmin());
     expect(removed.status(), await removed.text()).toBe(200);
+    await recordStates(area);
     await dropInput(page, 'Replace tiny/img/dot.png').setInputFiles({
       name: 'dot.png',
       mimeType: 'image/png',
@@ -659,18 +607,24 @@ test.describe('workbench', () => {
     await expect(failure).toContainText(validationMessages.fileNotFound);
     await expect(area.getByRole('alert')).toHaveText(validationMessages.fileNotFound);
     expect(uploads.count()).toBe(1);
+    // WB-11: the area resets 7000 ms after an error (not at the 5000 ms of a success).
+    await page.waitForTimeout(5500);
+    await expect(area).toHaveAttribute('data-state', 'error');
+    await expect(area).toHaveAttribute('data-state', 'idle', { timeout: 5000 });
+    const held = await heldFor(area, 'error');
+    expect(held).toBeGreaterThanOrEqual(6800);
+    expect(held).toBeLessThan(9000);
   });
 
-  it('[WB-11][WB-12] locked version: an upload refused by the server errors and resets after 7 s; drop areas disabled with a reason; the API answers 423', async ({
+  it('[WB-11][WB-12] locked version: an upload the server refuses (423) shows the error, then every drop area is disabled with a reason; the API answers 423', async ({
     page,
     api,
     owner,
-    star,
+    starImages: images,
     assign,
   }) => {
     test.setTimeout(90_000);
     const { version } = await assign();
-    const images = await imagesOf(api, star.id);
     const bomb = byPathEnd(images, 'bomb.png');
     const label = `Replace ${bomb.path}`;
     const file = {
@@ -687,27 +641,21 @@ test.describe('workbench', () => {
 
     // The reviewer locks the version after the page loaded: the server refuses the upload.
     await toggleLock(api, version.id);
-    await recordStates(area);
     const response = page.waitForResponse((r) => r.url().includes(`/api/game-version/upload/${version.id}/`));
     await dropInput(page, label).setInputFiles(file);
     expect((await response).status()).toBe(423);
     const failure = errorToast(page, messages.uploadFailed);
     await expect(failure).toContainText(messages.uploadFailed);
     await expect(failure).toContainText('This version is locked: uploads are closed.');
-    await expect(area).toHaveAttribute('data-state', 'error');
-    await expect(area.getByRole('alert')).toHaveText('This version is locked: uploads are closed.');
     await expect(imageCard(page, bomb.path)).toContainText('Skeleton (not replaced yet)');
-    // SPEC §4: the area resets 7000 ms after an error (not at the 5000 ms of a success).
-    await page.waitForTimeout(5500);
-    await expect(area).toHaveAttribute('data-state', 'error');
-    await expect(area).toHaveAttribute('data-state', 'idle', { timeout: 5000 });
-    const held = await heldFor(area, 'error');
-    expect(held).toBeGreaterThanOrEqual(6800);
-    expect(held).toBeLessThan(9000);
+    // The refusal reloads the version: every drop area turns disabled with the reason, without a reload.
+    const reason = 'This version is locked by the reviewer: uploads are closed.';
+    await expect(area).toHaveAttribute('data-state', 'disabled');
+    await expect(area).toContainText(reason);
+    await expect(dropArea(page, 'Add Game Files')).toHaveAttribute('data-state', 'disabled');
 
     // Opened again, the locked version shows every drop area disabled, with the reason.
     await page.reload();
-    const reason = 'This version is locked by the reviewer: uploads are closed.';
     await expect(page.getByRole('alert').filter({ hasText: reason })).toBeVisible();
     const areas = page.getByRole('group');
     await expect(areas).toHaveCount(images.length + 1);
@@ -837,12 +785,10 @@ test.describe('workbench', () => {
     await expect(row(music)).toContainText('Original sound');
 
     // WB-14: the game in Play Your Version loads the new sound; the original view keeps the old one.
-    await tab(page, 'Play Your Version').click();
-    const yours = await playFrame(page, `${star.name}: Play Your Version`);
+    const yours = await openPlayTab(page, star.name, 'Play Your Version');
     await expect(yours.locator('canvas#game')).toBeVisible({ timeout: 20_000 });
     expect((await fetchInFrame(yours, '../assets/sfx/catch.wav?v=1')).equals(newCatch)).toBe(true);
-    await tab(page, 'Play Original Game').click();
-    const original = await playFrame(page, `${star.name}: Play Original Game`);
+    const original = await openPlayTab(page, star.name, 'Play Original Game');
     await expect(original.locator('canvas#game')).toBeVisible({ timeout: 20_000 });
     expect((await fetchInFrame(original, '../assets/sfx/catch.wav?v=1')).equals(newCatch)).toBe(false);
   });

@@ -1,10 +1,26 @@
 import { limits, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
+import { Fragment } from 'react';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { fileUrl } from '../../../lib/play-file-url';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
+
+/** A path that wraps after its slashes rather than inside a name. */
+function BreakablePath({ path }: { path: string }) {
+  const segments = path.split('/');
+  return segments.map((segment, index) => (
+    <Fragment key={index}>
+      {segment}
+      {index < segments.length - 1 && (
+        <>
+          /<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
+}
 
 interface ImageEditorProps {
   versionId: number;
@@ -47,7 +63,9 @@ export function ImageEditor({ versionId, images, replaced, playPaths, lockedReas
             <Col key={image.fileId}>
               <Card className="h-100" data-file-id={image.fileId} aria-label={image.path} role="region">
                 <Card.Header className="d-flex justify-content-between gap-2 small">
-                  <span className="text-break font-monospace">{image.path}</span>
+                  <span className="text-break font-monospace">
+                    <BreakablePath path={image.path} />
+                  </span>
                   <span className="text-nowrap" title="Pixel size (width x height)">
                     {size}
                   </span>

@@ -2,10 +2,10 @@ import { messages, UserGameType, type GameFile } from '@reskin/contract';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Nav from 'react-bootstrap/Nav';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import { Loading } from '../../../components/ui/loading';
+import { ScreenTabs } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { notifySuccess } from '../../../lib/toasts';
@@ -99,28 +99,13 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   return (
     <Card>
       <Card.Header>
-        <Nav variant="tabs" className="card-header-tabs" role="tablist">
-          <Nav.Item>
-            {/* A link, not a tab: inside the tablist react-bootstrap would make it one (and drop it from the Tab order). */}
-            <Nav.Link as={Link} role="link" to={`${paths.myGameVersions}?${idsQuery({ userGameId })}`}>
-              Back
-            </Nav.Link>
-          </Nav.Item>
-          {visibleTabs.map((item) => (
-            <Nav.Item key={item.key} role="presentation">
-              <Nav.Link
-                as="button"
-                type="button"
-                role="tab"
-                aria-selected={tab === item.key}
-                active={tab === item.key}
-                onClick={() => choose(item.key)}
-              >
-                {item.label}
-              </Nav.Link>
-            </Nav.Item>
-          ))}
-        </Nav>
+        <ScreenTabs
+          backTo={`${paths.myGameVersions}?${idsQuery({ userGameId })}`}
+          tabs={visibleTabs}
+          active={tab}
+          onSelect={choose}
+          label="Workbench"
+        />
       </Card.Header>
       <Card.Body role="tabpanel" aria-label={current?.label} className="overflow-auto">
         {loading && <Loading />}

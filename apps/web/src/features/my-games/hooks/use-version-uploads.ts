@@ -5,6 +5,7 @@ import { toast } from 'react-toastify/unstyled';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
 import { uploadPathOf } from '../../../lib/upload-path';
 import { versionFilesKey } from '../api/list-version-files';
+import { myVersionsKey } from '../api/list-versions';
 import { uploadVersionFile } from '../api/upload-version-file';
 import type { DropOutcome, ReportProgress } from '../components/drop-area';
 import {
@@ -48,8 +49,13 @@ function refused(message: string): DropOutcome {
  */
 export function useVersionUploads(versionId: number, kind: ReplaceKind, targets: readonly GameFile[]) {
   const queryClient = useQueryClient();
+  // The version too: a lock set by the reviewer meanwhile (the server's 423) then disables the drop areas.
   const refresh = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: versionFilesKey(versionId) }),
+    () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: versionFilesKey(versionId) }),
+        queryClient.invalidateQueries({ queryKey: myVersionsKey }),
+      ]),
     [queryClient, versionId],
   );
 

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
-import Nav from 'react-bootstrap/Nav';
-import { Link } from 'react-router';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import { Loading } from '../../../components/ui/loading';
+import { ScreenTabs } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { useGame } from '../api/get-game';
 import { useVersionPaths } from '../api/get-version-paths';
@@ -33,27 +32,13 @@ export function VersionPlay() {
   return (
     <Card>
       <Card.Header>
-        <Nav variant="tabs" className="card-header-tabs">
-          <Nav.Item>
-            <Nav.Link as={Link} to={`${paths.userGameVersions}?${idsQuery({ userGameId })}`}>
-              Back
-            </Nav.Link>
-          </Nav.Item>
-          {views.map((v) => (
-            <Nav.Item key={v.key} role="presentation">
-              <Nav.Link
-                as="button"
-                type="button"
-                role="tab"
-                aria-selected={view === v.key}
-                active={view === v.key}
-                onClick={() => setView(v.key)}
-              >
-                {v.label}
-              </Nav.Link>
-            </Nav.Item>
-          ))}
-        </Nav>
+        <ScreenTabs
+          backTo={`${paths.userGameVersions}?${idsQuery({ userGameId })}`}
+          tabs={views}
+          active={view}
+          onSelect={setView}
+          label="Version views"
+        />
       </Card.Header>
       <Card.Body role="tabpanel" aria-label={label} className="overflow-auto">
         {(game.isLoading || playPaths.isLoading) && <Loading />}
