@@ -3,7 +3,14 @@ import { messages, UserGameType, validationMessages, type GameFile } from '@resk
 import type { Frame, Page } from '@playwright/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
 import { filesOf } from '../fixtures/games';
-import { canvasSized, clearToasts, drawnPixel, fetchInFrame, openPlayTab } from '../fixtures/play';
+import {
+  canvasPaint,
+  canvasSized,
+  clearToasts,
+  drawnPixel,
+  fetchInFrame,
+  openPlayTab,
+} from '../fixtures/play';
 import {
   test,
   expect,
@@ -44,6 +51,14 @@ async function registerAndLogIn(page: Page, api: Api, cleanupUser: (id: number) 
 async function drawnGameFrame(page: Page, game: string, tab: string): Promise<Frame> {
   const frame = await openPlayTab(page, game, tab);
   await canvasSized(frame);
+  // The game draws its title screen (hundreds of colours) only once every image has loaded; before that
+  // the canvas holds a plain loading fill.
+  await expect
+    .poll(async () => (await canvasPaint(frame)).colours, {
+      timeout: 30_000,
+      message: `${tab}: title screen`,
+    })
+    .toBeGreaterThan(500);
   return frame;
 }
 
