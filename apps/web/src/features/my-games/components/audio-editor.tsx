@@ -1,4 +1,4 @@
-import { emptyTexts, limits, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
+import { emptyTexts, limits } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -6,21 +6,20 @@ import Table from 'react-bootstrap/Table';
 import { fileUrl } from '../../../lib/play-file-url';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
-
-interface AudioEditorProps {
-  versionId: number;
-  sounds: GameFile[];
-  replaced: ReadonlyMap<number, VersionFile>;
-  playPaths: GamePath;
-  lockedReason: string | undefined;
-}
+import type { FileEditorProps } from './image-editor';
 
 /**
  * The audio-file editor (SPEC §2 "Audio files editor"): a drop area 'Add Game Files' for several sounds, and
  * the table 'Current Game Files (n)' with Download, an inline player of the version's sound, the sortable
  * Path and a drop area per row.
  */
-export function AudioEditor({ versionId, sounds, replaced, playPaths, lockedReason }: AudioEditorProps) {
+export function AudioEditor({
+  versionId,
+  files: sounds,
+  replaced,
+  playPaths,
+  lockedReason,
+}: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'audio', sounds);
   const [ascending, setAscending] = useState(true);
   const rows = [...sounds].sort((a, b) => (ascending ? 1 : -1) * a.path.localeCompare(b.path));

@@ -6,6 +6,14 @@ import { useDropzone, type FileRejection } from 'react-dropzone';
 export type ReportProgress = (fraction: number) => void;
 export type DropOutcome = { ok: true; message: string } | { ok: false; message: string; details?: string[] };
 
+const tones = {
+  disabled: 'border-secondary-subtle bg-body-tertiary text-body-secondary',
+  idle: 'border-secondary-subtle',
+  working: 'border-secondary-subtle',
+  success: 'border-success bg-success-subtle',
+  error: 'border-danger bg-danger-subtle',
+} as const;
+
 type DropState =
   { phase: 'idle' } | { phase: 'working'; fraction: number } | { phase: 'done'; outcome: DropOutcome };
 
@@ -60,16 +68,17 @@ export function DropArea({ label, hint, multiple, disabledReason, accept, small,
     useFsAccessApi: false,
   });
 
-  const tone =
+  // What the area shows: a lock wins over everything, then the upload's own phase.
+  const shown: keyof typeof tones =
     disabledReason !== undefined
-      ? 'border-secondary-subtle bg-body-tertiary text-body-secondary'
-      : isDragActive
-        ? 'border-primary bg-primary-subtle'
-        : state.phase === 'done'
-          ? state.outcome.ok
-            ? 'border-success bg-success-subtle'
-            : 'border-danger bg-danger-subtle'
-          : 'border-secondary-subtle';
+      ? 'disabled'
+      : state.phase === 'done'
+        ? state.outcome.ok
+          ? 'success'
+          : 'error'
+        : state.phase;
+  const tone = isDragActive && shown !== 'disabled' ? 'border-primary bg-primary-subtle' : tones[shown];
+  const percent = state.phase === 'working' ? Math.round(state.fraction * 100) : 0;
 
   return (
     <div
@@ -78,25 +87,14 @@ export function DropArea({ label, hint, multiple, disabledReason, accept, small,
         role: 'group',
         'aria-label': label,
         'aria-disabled': disabled,
-        'data-state':
-          disabledReason !== undefined
-            ? 'disabled'
-            : state.phase === 'done'
-              ? state.outcome.ok
-                ? 'success'
-                : 'error'
-              : state.phase,
+        'data-state': shown,
       })}
     >
       <input {...getInputProps({ 'aria-label': label, ...(accept ? { accept } : {}) })} />
       {disabledReason !== undefined && <span>{disabledReason}</span>}
       {disabledReason === undefined && state.phase === 'idle' && <span>{hint}</span>}
       {state.phase === 'working' && (
-        <ProgressBar
-          now={Math.round(state.fraction * 100)}
-          label={`${Math.round(state.fraction * 100)}%`}
-          aria-label={`Uploading: ${Math.round(state.fraction * 100)}%`}
-        />
+        <ProgressBar now={percent} label={`${percent}%`} aria-label={`Uploading: ${percent}%`} />
       )}
       {disabledReason === undefined && state.phase === 'done' && (
         <div

@@ -22,10 +22,11 @@ function BreakablePath({ path }: { path: string }) {
   ));
 }
 
-interface ImageEditorProps {
+/** What the image and audio editors are given: the game's files of their kind and the version's state. */
+export interface FileEditorProps {
   versionId: number;
-  /** The game's images, in path order. */
-  images: GameFile[];
+  /** The game's images (or sounds), in path order. */
+  files: GameFile[];
   replaced: ReadonlyMap<number, VersionFile>;
   playPaths: GamePath;
   lockedReason: string | undefined;
@@ -36,7 +37,13 @@ interface ImageEditorProps {
  * card per game image with the original beside the user's replacement (or the skeleton while there is none)
  * and a drop area for that one image.
  */
-export function ImageEditor({ versionId, images, replaced, playPaths, lockedReason }: ImageEditorProps) {
+export function ImageEditor({
+  versionId,
+  files: images,
+  replaced,
+  playPaths,
+  lockedReason,
+}: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
 
   if (images.length === 0) return <p className="mb-0">This game has no images to replace.</p>;

@@ -8,14 +8,12 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
-import { useChangedFields, visibleError } from '../../../lib/forms/use-changed-fields';
+import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fields';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { useMyGame } from '../api/list-my-games';
 import { useVersions } from '../api/list-versions';
 import { useSaveVersion } from '../api/save-version';
-
-type FieldName = keyof VersionForm;
 
 /** Add or edit a version (SPEC §2, §5): name 2-250 and description 2-500, with the rules of the contract. */
 export function VersionFormScreen() {
@@ -36,23 +34,13 @@ export function VersionFormScreen() {
     mode: 'onChange',
     defaultValues: { name: '', description: '' },
   });
-  const { markChanged, isChanged } = useChangedFields<FieldName>();
+  const { track, isChanged } = useTrackedForm(register);
 
   // An edit starts from the version's saved name and description.
   useEffect(() => {
     if (editing) reset({ name: editing.name, description: editing.description });
   }, [editing, reset]);
 
-  const field = (name: FieldName) => {
-    const registration = register(name);
-    return {
-      ...registration,
-      onChange: (event: { target: unknown; type?: unknown }) => {
-        markChanged(name);
-        return registration.onChange(event);
-      },
-    };
-  };
   const backTo = `${paths.myGameVersions}?${idsQuery({ userGameId })}`;
 
   const save = handleSubmit(async (form) => {
@@ -85,7 +73,7 @@ export function VersionFormScreen() {
           <Form noValidate onSubmit={save} aria-label="Version">
             <Form.Group className="mb-3" controlId="name">
               <Form.Label>Name</Form.Label>
-              <Form.Control type="text" isInvalid={nameError !== undefined} {...field('name')} />
+              <Form.Control type="text" isInvalid={nameError !== undefined} {...track('name')} />
               <Form.Control.Feedback type="invalid">{nameError}</Form.Control.Feedback>
             </Form.Group>
             <Form.Group className="mb-3" controlId="description">
@@ -94,7 +82,7 @@ export function VersionFormScreen() {
                 as="textarea"
                 rows={3}
                 isInvalid={descriptionError !== undefined}
-                {...field('description')}
+                {...track('description')}
               />
               <Form.Control.Feedback type="invalid">{descriptionError}</Form.Control.Feedback>
             </Form.Group>

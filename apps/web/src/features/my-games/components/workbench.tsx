@@ -70,22 +70,22 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
     );
 
   const loading = myGame.isLoading || versions.isLoading;
-  const missing = !loading && (!userGame || !version || versionId === null || gameId === null);
+  const missing = !loading && (!userGame || !version);
   const game = userGame?.game;
   const lockedReason = version?.isLocked
     ? 'This version is locked by the reviewer: uploads are closed.'
     : undefined;
   const replaced = new Map((versionFiles.data ?? []).map((file) => [file.fileId, file]));
   const playing = tab.startsWith('play-');
-  const src =
-    playPaths.data &&
-    (
-      {
+  const playUrls: Partial<Record<TabKey, string>> = playPaths.data
+    ? {
         'play-version': playPaths.data.orjFile,
         'play-skeleton': playPaths.data.emtFile,
         'play-original': playPaths.data.wtmFile,
-      } as Record<string, string>
-    )[tab];
+      }
+    : {};
+  const src = playUrls[tab];
+  const Editor = imageGame ? ImageEditor : AudioEditor;
 
   const finish = () => {
     if (!version) return;
@@ -126,27 +126,15 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
             {tab === 'files' && (gameFiles.isLoading || versionFiles.isLoading || playPaths.isLoading) && (
               <Loading />
             )}
-            {tab === 'files' &&
-              gameFiles.data &&
-              playPaths.data &&
-              versionFiles.data &&
-              (imageGame ? (
-                <ImageEditor
-                  versionId={version.id}
-                  images={gameFiles.data.filter(isImage)}
-                  replaced={replaced}
-                  playPaths={playPaths.data}
-                  lockedReason={lockedReason}
-                />
-              ) : (
-                <AudioEditor
-                  versionId={version.id}
-                  sounds={gameFiles.data.filter(isAudio)}
-                  replaced={replaced}
-                  playPaths={playPaths.data}
-                  lockedReason={lockedReason}
-                />
-              ))}
+            {tab === 'files' && gameFiles.data && playPaths.data && versionFiles.data && (
+              <Editor
+                versionId={version.id}
+                files={gameFiles.data.filter(imageGame ? isImage : isAudio)}
+                replaced={replaced}
+                playPaths={playPaths.data}
+                lockedReason={lockedReason}
+              />
+            )}
             {tab === 'files' && (playPaths.isError || gameFiles.isError) && (
               <p className="mb-0">The game's files cannot be shown: the game is not ready.</p>
             )}

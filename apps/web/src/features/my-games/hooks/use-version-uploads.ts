@@ -20,7 +20,8 @@ import { readImageSize } from '../lib/read-image-size';
 
 export type ReplaceKind = 'image' | 'audio';
 
-const dropped = (file: File): DroppedFile => ({
+const dropped = (file: File): DroppedFile & { file: File } => ({
+  file,
   name: file.name,
   fullPath: uploadPathOf(file),
   type: file.type,
@@ -99,15 +100,14 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
           `At most ${limits.versionMultiUploadFiles} files can be dropped at once; ${files.length} were dropped.`,
         );
       }
-      const byDropped = new Map(files.map((file) => [dropped(file), file]));
-      const matches = matchFiles([...byDropped.keys()], targets);
+      const matches = matchFiles(files.map(dropped), targets);
       const problems: string[] = [];
       let uploaded = 0;
       for (const [index, match] of matches.entries()) {
-        const file = byDropped.get(match.file);
         const report: ReportProgress = (fraction) => progress((index + fraction) / matches.length);
         let failure = 'refusal' in match ? match.refusal : null;
-        if (!failure && 'target' in match && file) {
+        if (!failure && 'target' in match) {
+          const { file } = match.file;
           failure =
             (await localRefusal(kind, match.target, file)) ?? (await send(match.target, file, report));
         }

@@ -43,7 +43,8 @@ export function imageSizeRefusal(
   return m.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, loaded);
 }
 
-export type Match<T> = { file: DroppedFile; target: T } | { file: DroppedFile; refusal: string };
+/** A dropped file (the same object that was passed in) with the game file it replaces, or why none. */
+export type Match<F, T> = { file: F; target: T } | { file: F; refusal: string };
 
 /**
  * Pairs each file of a multi-file drop with the one game file it replaces (SPEC §5): its full path equals a
@@ -51,10 +52,10 @@ export type Match<T> = { file: DroppedFile; target: T } | { file: DroppedFile; r
  * exactly one game file. No candidate: 'No matching file is found'; several, or a game file already taken
  * by another dropped file: 'Multiple files found with same name!'.
  */
-export function matchFiles<T extends ReplaceTarget>(
-  files: readonly DroppedFile[],
+export function matchFiles<F extends DroppedFile, T extends ReplaceTarget>(
+  files: readonly F[],
   targets: readonly T[],
-): Match<T>[] {
+): Match<F, T>[] {
   const taken = new Set<number>();
   return files.map((file) => {
     const candidates = candidatesFor(file, targets);
