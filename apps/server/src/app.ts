@@ -10,7 +10,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorCodes, limits, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
-import { createDatabase, migrateToLatest, type Db } from './db/database';
+import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
 import { demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
 import { AppError } from './lib/errors';
 import { DownloadTickets } from './lib/download-tickets';
@@ -77,8 +77,9 @@ export async function buildApp(config: Config): Promise<App> {
     }
   });
 
-  const database = createDatabase(config);
+  const database = createDatabase(config, app.log);
   app.addHook('onClose', async () => database.db.destroy());
+  await waitForDatabase(database, config, app.log);
   await migrateToLatest(database);
 
   const storage = new LocalDiskStorage(join(config.dataDir, 'files'));

@@ -17,6 +17,8 @@ const envSchema = z.object({
   PLAY_ORIGIN: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /** At start, how long to keep trying to reach PostgreSQL before giving up (0: try once). */
+  DATABASE_STARTUP_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).default(30),
   JWT_SECRET: z.string().min(16).optional(),
   SEED_DEMO: booleanFromEnv.default(true),
   ADMIN_EMAIL: z.string().optional(),
@@ -41,6 +43,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL schema to use (tests give each file its own); unset means the default search_path. */
   databaseSchema?: string;
+  /** Milliseconds to keep retrying an unreachable PostgreSQL at start (DATABASE_STARTUP_TIMEOUT_SECONDS). */
+  databaseStartupTimeoutMs: number;
   jwtSecret: string;
   seedDemo: boolean;
   admin: { email: string; password: string } | undefined;
@@ -93,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     playOrigin: (e.PLAY_ORIGIN ?? `http://localhost:${playPort}`).replace(/\/$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
+    databaseStartupTimeoutMs: Math.round(e.DATABASE_STARTUP_TIMEOUT_SECONDS * 1000),
     jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
     seedDemo: e.SEED_DEMO,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,

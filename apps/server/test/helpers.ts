@@ -49,6 +49,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     dataDir,
     databaseUrl: schema ? testDatabaseUrl : undefined,
     databaseSchema: schema,
+    // The test database is up or the run fails at once (scripts/test.mjs checks it before the suite).
+    databaseStartupTimeoutMs: 0,
     jwtSecret: 'test-secret-0123456789abcdef0123456789',
     seedDemo: false,
     admin: undefined,

@@ -36,6 +36,8 @@ export const errorCodes = {
   invalidCredentials: 'INVALID_CREDENTIALS',
   emailExists: 'EMAIL_EXISTS',
   usernameExists: 'USERNAME_EXISTS',
+  /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */
+  databaseUnavailable: 'DATABASE_UNAVAILABLE',
 } as const;
 
 /** A 204 or "ok" answer for calls the spec says return nothing useful. */

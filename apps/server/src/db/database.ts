@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from './schema';
 import * as initial from './migrations/0001-initial';
@@ -18,15 +19,31 @@ export interface Db {
 // PostgreSQL answers bigint (count, bigint columns) as strings; our counts and sizes fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set (DESIGN.md "Running"). */
-export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Db {
+/** How long a query waits for a PostgreSQL connection before it fails (and its request answers 503). */
+const connectTimeoutMs = 5000;
+
+/**
+ * SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set (DESIGN.md "Running"). The PostgreSQL pool
+ * outlives a database restart or failover: lost connections are dropped and new ones opened on demand.
+ */
+export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, log: FastifyBaseLogger): Db {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: 10,
+      // While the database is unreachable a query fails after this long instead of waiting for ever.
+      connectionTimeoutMillis: connectTimeoutMs,
+      // TCP keep-alive notices idle connections to a server that vanished without closing them.
+      keepAlive: true,
       // Tests give each file its own schema; production uses the connection's default search_path.
       ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
     });
+    // An idle connection that breaks (a restart ends every session) is reported here; without a listener Node
+    // throws the 'error' event and the process stops. The pool has already dropped the connection.
+    pool.on('error', (error) => log.warn({ err: error }, 'an idle database connection was lost; the pool opens new ones'));
+    // A connection lent to a transaction reports its loss the same way, on the client; the transaction's next
+    // query fails with it (and its request answers 503), so the event itself needs no handling.
+    pool.on('connect', (client) => client.on('error', () => {}));
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
@@ -38,6 +55,79 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), dialect: 'sqlite' };
+}
+
+/** Back-off between attempts while the database is unreachable: 0.5 s, doubling up to 5 s. */
+const firstRetryDelayMs = 500;
+const maxRetryDelayMs = 5000;
+
+/**
+ * Runs `work` until it succeeds, retrying with back-off while it fails because the database is unreachable
+ * (isDatabaseUnavailable), for at most `timeoutMs`. Any other error, or the last one, is thrown.
+ */
+export async function retryWhileUnavailable<T>(
+  work: () => Promise<T>,
+  timeoutMs: number,
+  onRetry: (error: unknown, delayMs: number) => void,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delayMs = firstRetryDelayMs; ; delayMs = Math.min(delayMs * 2, maxRetryDelayMs)) {
+    try {
+      return await work();
+    } catch (error) {
+      const left = deadline - Date.now();
+      if (!isDatabaseUnavailable(error) || left <= 0) throw error;
+      const waitMs = Math.min(delayMs, left);
+      onRetry(error, waitMs);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
+
+/**
+ * At start, waits for PostgreSQL to answer (it may still be starting, or failing over) for up to
+ * `databaseStartupTimeoutMs`, then gives up with one readable line that names the database but not its password.
+ * SQLite is a local file: nothing to wait for.
+ */
+export async function waitForDatabase(
+  { db, dialect }: Db,
+  config: Pick<Config, 'databaseUrl' | 'databaseStartupTimeoutMs'>,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (dialect === 'sqlite') return;
+  const where = displayUrl(config.databaseUrl ?? '');
+  try {
+    await retryWhileUnavailable(
+      () => sql`select 1`.execute(db),
+      config.databaseStartupTimeoutMs,
+      (error, delayMs) => log.warn(`the database at ${where} is unreachable (${oneLine(error)}); trying again in ${delayMs / 1000} s`),
+    );
+  } catch (error) {
+    const reason = isDatabaseUnavailable(error)
+      ? `Cannot reach the database at ${where} after ${config.databaseStartupTimeoutMs / 1000} s`
+      : `Cannot use the database at ${where}`;
+    throw new Error(`${reason}: ${oneLine(error)}`, { cause: error });
+  }
+}
+
+/** A database URL without its password, parameters or fragment, for messages and logs. */
+function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
+    return parsed.toString();
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/** An error as one line: its message, or its code when it has no message (Node's AggregateError of a refused connect). */
+function oneLine(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const message = error instanceof Error ? error.message : String(error);
+  return (message || code || 'unknown error').replace(/\s+/g, ' ').trim();
 }
 
 /** The migrations in order; each gets the dialect so it can pick column types. */
@@ -91,4 +181,34 @@ export function isUniqueViolation(error: unknown): boolean {
  */
 export function isDataException(error: unknown): boolean {
   return error instanceof pg.DatabaseError && typeof error.code === 'string' && error.code.startsWith('22');
+}
+
+/** Node's codes for a socket that could not connect, or lost its peer (failed system calls on the database's socket). */
+const unreachableSocketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * pg's own errors for a connection that could not be made or was lost; they carry no code, only these messages.
+ * "Connection terminated" covers "... unexpectedly" and "... due to connection timeout".
+ */
+const unreachableMessages = ['Connection terminated', 'timeout exceeded when trying to connect', 'Client has encountered a connection error'];
+
+/**
+ * True when the database could not be reached or went away: a refused, reset or timed-out connection, a
+ * PostgreSQL "connection exception" (SQLSTATE class 08), or a server shutting down, crashed or still starting
+ * (57P01, 57P02, 57P03). Such a request is answered 503 (DATABASE_UNAVAILABLE) and works again once the
+ * database is back; the pool reconnects by itself.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  // A host name with several addresses (localhost: ::1 and 127.0.0.1) fails with one error per address.
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  if (error instanceof pg.DatabaseError) {
+    const code = error.code ?? '';
+    return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
+  }
+  // Only a failed system call (connect, read, write, getaddrinfo): an HTTP client that hangs up mid-upload
+  // also gives ECONNRESET, without one.
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (code && syscall && unreachableSocketCodes.has(code)) return true;
+  return unreachableMessages.some((message) => error.message.startsWith(message));
 }

@@ -32,3 +32,7 @@ export const notFound = (what = 'Entity') => new AppError(404, 'NotFoundError', 
 
 export const conflict = (message: string, code: string, details: ErrorDetail[] = []) =>
   new AppError(409, 'ConflictError', message, code, details);
+
+/** The database cannot be reached (restarting, failing over): try again shortly; nothing was wrong with the request. */
+export const databaseUnavailable = () =>
+  new AppError(503, 'ServiceUnavailableError', 'The database is unavailable; try again shortly.', errorCodes.databaseUnavailable);

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { errorCodes } from '@reskin/contract';
+import { isDatabaseUnavailable } from '../db/database';
+import { databaseUnavailable } from '../lib/errors';
 import { InvalidPathError, isImagePath, normaliseGamePath } from '../lib/game-paths';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
+import { appErrorEnvelope } from '../plugins/error-envelope';
 import type { Storage } from '../storage/storage';
 import type { PlayClaims, PlayTokens } from './play-tokens';
 
@@ -94,6 +97,14 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel }: Pla
 
   app.setNotFoundHandler((_request, reply) => {
     reply.status(404).send(refusal(404, 'Not found.', errorCodes.notFound));
+  });
+
+  // While the database is unreachable a play request answers 503, as the API does; anything else goes to
+  // Fastify's own handler.
+  app.setErrorHandler((error, request, reply) => {
+    if (!isDatabaseUnavailable(error)) return reply.send(error);
+    request.log.warn({ err: error }, 'the database is unavailable');
+    return reply.status(503).send(appErrorEnvelope(databaseUnavailable()));
   });
 
   return app;

@@ -2,8 +2,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ErrorDetail, type ErrorEnvelope } from '@reskin/contract';
-import { isDataException } from '../db/database';
-import { AppError } from '../lib/errors';
+import { isDataException, isDatabaseUnavailable } from '../db/database';
+import { AppError, databaseUnavailable } from '../lib/errors';
 
 const namesByStatus: Record<number, string> = {
   400: 'BadRequestError',
@@ -25,13 +25,23 @@ function envelope(statusCode: number, message: string, code?: string, details: E
   return { error: { statusCode, name, message, ...(code ? { code } : {}), details } };
 }
 
+/** The envelope of an error thrown on purpose (AppError); the play origin answers its errors with it too. */
+export function appErrorEnvelope(error: AppError): ErrorEnvelope {
+  const body = envelope(error.statusCode, error.message, error.code, error.details);
+  body.error.name = error.errorName;
+  return body;
+}
+
 /** Turns every thrown error, and every unknown route, into the one error envelope; never leaks internals. */
 export const errorEnvelopePlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isDatabaseUnavailable(error)) {
+      // The database is restarting or failing over: the client may retry; the pool reconnects by itself.
+      request.log.warn({ err: error }, 'the database is unavailable');
+      return reply.status(503).send(appErrorEnvelope(databaseUnavailable()));
+    }
     if (error instanceof AppError) {
-      const body = envelope(error.statusCode, error.message, error.code, error.details);
-      body.error.name = error.errorName;
-      return reply.status(error.statusCode).send(body);
+      return reply.status(error.statusCode).send(appErrorEnvelope(error));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details: ErrorDetail[] = error.validation.map((issue) => ({

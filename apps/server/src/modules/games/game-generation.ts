@@ -3,10 +3,14 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus } from '@reskin/contract';
+import { isDatabaseUnavailable, retryWhileUnavailable } from '../../db/database';
 import { isImagePath } from '../../lib/game-paths';
 import { makeSkeleton, makeWatermark, variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
+
+/** How long a finished job keeps trying to record its end while the database is unreachable. */
+const recordRetryMs = 30_000;
 
 /** Runs `work` over `items` with at most `concurrency` at a time. */
 async function eachLimited<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -61,15 +65,29 @@ export class GameGeneration {
     try {
       const images = (await this.games.listFiles(gameId)).filter((file) => isImagePath(file.path));
       await eachLimited(images, this.concurrency, (file) => this.generateFile(file));
-      await this.games.finishGeneration(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
+      await this.finish(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
       this.log.info({ gameId, images: images.length, ms: Date.now() - started }, 'game generated');
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = isDatabaseUnavailable(error)
+        ? 'The database was unavailable during generation; press Gen. again.'
+        : error instanceof Error
+          ? error.message
+          : String(error);
       this.log.warn({ gameId, err: error }, 'game generation failed');
-      await this.games
-        .finishGeneration(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) })
-        .catch((e: unknown) => this.log.error({ gameId, err: e }, 'could not record the failed generation'));
+      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) }).catch((e: unknown) =>
+        this.log.error({ gameId, err: e }, 'could not record the failed generation: the game stays Generating until the next start'),
+      );
     }
+  }
+
+  /**
+   * Records how a job ended. While the database is unreachable it keeps trying for a while (recordRetryMs), so a
+   * short outage does not leave the game Generating, which no press of Gen. could change.
+   */
+  private finish(gameId: number, outcome: { gameStatusTypeId: number; statusReason: string | null }): Promise<void> {
+    return retryWhileUnavailable(() => this.games.finishGeneration(gameId, outcome), recordRetryMs, (error, delayMs) =>
+      this.log.warn({ gameId, err: error }, `cannot record the end of a generation yet; trying again in ${delayMs / 1000} s`),
+    );
   }
 
   private async generateFile(file: GameFileRow): Promise<void> {

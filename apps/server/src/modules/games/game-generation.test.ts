@@ -1,0 +1,65 @@
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GameStatus } from '@reskin/contract';
+import type { Storage } from '../../storage/storage';
+import { GameGeneration } from './game-generation';
+import type { GamesRepository } from './games.repository';
+
+type Outcome = { gameStatusTypeId: number; statusReason: string | null };
+
+const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+
+/**
+ * A game without images and a database that is down for the first `failures` calls of `failing`: the job then
+ * touches only these two repository calls, never storage.
+ */
+function generationWithOutage(failing: 'listFiles' | 'finishGeneration', failures: number) {
+  let calls = 0;
+  const outage = <T>(work: () => T): Promise<T> => (calls++ < failures ? Promise.reject(refused()) : Promise.resolve(work()));
+  const recorded: Outcome[] = [];
+  const games = {
+    claimForGeneration: async () => true,
+    listFiles: () => (failing === 'listFiles' ? outage(() => []) : Promise.resolve([])),
+    finishGeneration: (_id: number, outcome: Outcome) =>
+      failing === 'finishGeneration' ? outage(() => void recorded.push(outcome)) : Promise.resolve(void recorded.push(outcome)),
+  };
+  // Only the calls above are made; the rest of the repository and storage stay unused.
+  const generation = new GameGeneration(games as unknown as GamesRepository, {} as Storage, 'Reskin Studio', pino({ level: 'silent' }));
+  return { generation, recorded };
+}
+
+describe('game generation during a database outage', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('records Ready once the database is back, so the game does not stay Generating', async () => {
+    const { generation, recorded } = generationWithOutage('finishGeneration', 3);
+    await generation.start(1);
+    await vi.runAllTimersAsync();
+    await generation.idle();
+    expect(recorded).toEqual([{ gameStatusTypeId: GameStatus.Ready, statusReason: null }]);
+  });
+
+  it('records Failed with a reason an admin understands when the database went away mid-job', async () => {
+    const { generation, recorded } = generationWithOutage('listFiles', 1);
+    await generation.start(1);
+    await vi.runAllTimersAsync();
+    await generation.idle();
+    expect(recorded).toEqual([
+      { gameStatusTypeId: GameStatus.Failed, statusReason: 'The database was unavailable during generation; press Gen. again.' },
+    ]);
+  });
+
+  it('ends the job, without an unhandled rejection, when the database stays away', async () => {
+    // Vitest fails the run on any unhandled rejection; idle() rejects if the job itself does.
+    const { generation, recorded } = generationWithOutage('finishGeneration', Number.POSITIVE_INFINITY);
+    await generation.start(1);
+    await vi.runAllTimersAsync();
+    await expect(generation.idle()).resolves.toBeUndefined();
+    expect(recorded).toEqual([]);
+  });
+});
