@@ -25,6 +25,8 @@ import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayTokens } from './play/play-tokens';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { ServicesUpdateService } from './modules/admin/services-update.service';
+import { healthRoutes } from './modules/health/health.routes';
+import { HealthService } from './modules/health/health.service';
 import { GameGeneration } from './modules/games/game-generation';
 import { GamesRepository } from './modules/games/games.repository';
 import { gamesRoutes } from './modules/games/games.routes';
@@ -144,6 +146,7 @@ export async function buildApp(config: Config): Promise<App> {
         { schema: { tags: ['config'], summary: 'What the web app needs to know', response: { 200: publicConfigSchema } } },
         async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
       );
+      await api.register(healthRoutes, { health: new HealthService(database.db, storage, app.log) });
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
       await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, app.log) });
       await api.register(playPathsRoutes, { paths });

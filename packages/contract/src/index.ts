@@ -2,6 +2,7 @@ export * from './roles';
 export * from './limits';
 export * from './messages';
 export * from './errors';
+export * from './health';
 export * from './search';
 export * from './users';
 export * from './games';
