@@ -34,11 +34,13 @@ export interface ReusedDatabase {
 
 /**
  * The real app on a real, empty database of its own: a fresh SQLite file in a temporary DATA_DIR, or a
- * fresh PostgreSQL schema dropped again by close(). Nothing is seeded unless asked.
+ * fresh PostgreSQL schema dropped again by close(). Nothing is seeded unless asked. A `databaseUrl` in the
+ * overrides (a private cluster: test/support/private-postgres.ts) is used as it is, without a schema of its own.
  */
 export async function createTestApp(overrides: Partial<Config> = {}, reuse?: ReusedDatabase): Promise<TestApp> {
   const dataDir = reuse ? reuse.dataDir : mkdtempSync(join(tmpdir(), 'reskin-test-'));
-  const schema = reuse ? reuse.schema : testDb === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const ownSchema = testDb === 'postgres' && overrides.databaseUrl === undefined;
+  const schema = reuse ? reuse.schema : ownSchema ? `test_${randomBytes(6).toString('hex')}` : undefined;
   if (schema && !reuse) await adminQuery(`create schema "${schema}"`);
   const config: Config = {
     nodeEnv: 'test',
