@@ -52,8 +52,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    // The real server with its real SQLite database; it also serves the built web app (apps/web/dist).
-    command: 'npm run start -w @reskin/server',
+    // The production server as `npm start` runs it (built by scripts/build.mjs when stale), on its real
+    // SQLite database; it also serves the built web app (apps/web/dist).
+    command: 'node scripts/start.mjs',
     cwd: repoRoot,
     url: `${baseURL}/api/config`,
     reuseExistingServer: false,

@@ -73,7 +73,7 @@ const steps = {
     });
   },
   web: () => run('web unit tests', 'npm', ['test', '-w', '@reskin/web']),
-  build: () => run('web build', 'npm', ['run', 'build', '-w', '@reskin/web']),
+  build: () => run('production build (server and web app)', 'node', ['scripts/build.mjs', '--force']),
   e2e: async () => {
     if (!existsSync('/usr/bin/chromium')) {
       console.error('Browser tests need Debian Chromium at /usr/bin/chromium: apt-get install -y chromium');

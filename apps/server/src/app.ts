@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -11,9 +13,10 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { errorCodes, limits, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
-import { demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
+import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
 import { AppError } from './lib/errors';
 import { DownloadTickets } from './lib/download-tickets';
+import { echoRequestId, loggingOptions } from './lib/logging';
 import { SessionTokens } from './lib/tokens';
 import { HelperFilesRepository } from './modules/helper-files/helper-files.repository';
 import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
@@ -57,12 +60,13 @@ export interface App {
  */
 export async function buildApp(config: Config): Promise<App> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    ...loggingOptions(config.logLevel),
     // Bodies are small JSON documents; uploads (later) stream through multipart with their own limits.
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  echoRequestId(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -89,7 +93,8 @@ export async function buildApp(config: Config): Promise<App> {
   const gamesRepository = new GamesRepository(database.db);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
   await generation.recoverInterrupted();
-  app.addHook('preClose', async () => generation.idle());
+  // Runs once the server has stopped accepting and its requests are done, before the database closes.
+  app.addHook('onClose', async () => generation.idle());
   const games = new GamesService(gamesRepository, storage, database.dialect, generation);
 
   if (config.seedDemo && (await seedDemo(database.db, app.log))) {
@@ -98,6 +103,11 @@ export async function buildApp(config: Config): Promise<App> {
   if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
   if (config.nodeEnv === 'production' && (await demoAccountsPresent(database.db))) {
     app.log.warn('NODE_ENV=production and the demo accounts exist: delete them or set SEED_DEMO=false on a fresh database.');
+  }
+  if (!(await activeAdminPresent(database.db))) {
+    app.log.warn(
+      'NO ACTIVE ADMINISTRATOR: nobody can manage users or games. Set ADMIN_EMAIL and ADMIN_PASSWORD and restart to create one.',
+    );
   }
   const helperFiles = new HelperFilesService(
     new HelperFilesRepository(database.db),
@@ -110,6 +120,12 @@ export async function buildApp(config: Config): Promise<App> {
   const versionsRepository = new VersionsRepository(database.db, database.dialect);
   const userGamesRepository = new UserGamesRepository(database.db);
   const playApp = buildPlayApp({ tokens: playTokens, games: gamesRepository, versions: versionsRepository, storage, logLevel: config.logLevel });
+  // Both origins stop accepting at once when the app closes (server.ts on SIGTERM); the app waits for both.
+  let playAppClosed: Promise<void> | undefined;
+  app.addHook('preClose', async () => {
+    playAppClosed = playApp.close();
+  });
+  app.addHook('onClose', async () => playAppClosed ?? playApp.close());
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,
@@ -118,9 +134,17 @@ export async function buildApp(config: Config): Promise<App> {
     paths,
     new DownloadTickets(config.jwtSecret),
   );
-  app.addHook('onClose', async () => playApp.close());
 
   await app.register(errorEnvelopePlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: contentSecurityPolicy(config.playOrigin) },
+    frameguard: { action: 'deny' },
+  });
+  // br or gzip for text answers (JSON, index.html); the built assets are compressed at build time.
+  await app.register(compress, { globalDecompression: false });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/api' || request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+  });
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
@@ -183,17 +207,56 @@ export async function buildApp(config: Config): Promise<App> {
   return { app, playApp, database };
 }
 
-/** Serves the built web app at `/`; any other non-API path answers index.html so client routes work on reload. */
+/**
+ * The app origin's Content-Security-Policy: only the app's own scripts and styles, game content framed (and
+ * its images and sounds shown) from the play origin only, and no site may frame the app.
+ */
+function contentSecurityPolicy(playOrigin: string): Record<string, string[] | null> {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    scriptSrcAttr: ["'none'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:', 'blob:', playOrigin],
+    mediaSrc: ["'self'", 'blob:', playOrigin],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    frameSrc: [playOrigin],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    // Helmet's default would move the play origin to https, which a plain-http deployment does not have.
+    upgradeInsecureRequests: null,
+  };
+}
+
+/**
+ * Serves the built web app: content-hashed files under /assets/ cached for a year (with the .br and .gz copies
+ * made at build time), and index.html, read once at start so this server keeps serving the build whose
+ * assets it knows, for `/` and every client route (`no-cache`). Paths under /api and /assets never get the page.
+ */
 async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
-  const built = existsSync(join(distDir, 'index.html'));
-  if (built) await app.register(fastifyStatic, { root: distDir, wildcard: false });
-  app.get('/*', async (request, reply) => {
-    if (request.url.startsWith('/api/') || request.url === '/api') {
+  const indexFile = join(distDir, 'index.html');
+  const index = existsSync(indexFile) ? readFileSync(indexFile) : undefined;
+  if (index) {
+    await app.register(fastifyStatic, {
+      root: join(distDir, 'assets'),
+      prefix: '/assets/',
+      wildcard: false,
+      globIgnore: ['**/*.br', '**/*.gz'],
+      preCompressed: true,
+      maxAge: '365d',
+      immutable: true,
+    });
+  }
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/assets/')) {
       throw new AppError(404, 'NotFoundError', `Route GET ${request.url.split('?')[0]} not found.`, errorCodes.notFound);
     }
-    if (!built) {
+    if (!index) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(index);
   });
 }

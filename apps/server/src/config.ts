@@ -1,34 +1,59 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { limits } from '@reskin/contract';
 
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+/**
+ * apps/server, the folder above this file: src/config.ts when run from source, dist/server.js (the bundle)
+ * in production. Paths of the server's own files start here so both layouts find them.
+ */
+export const serverRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** A configuration that cannot work; server.ts prints its message as one line and exits before anything else. */
+export class ConfigError extends Error {}
+
+const booleanFromEnv = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const portFromEnv = z.coerce
+  .number({ error: 'expected a port number from 0 to 65535' })
+  .int({ error: 'expected a port number from 0 to 65535' })
+  .min(0, { error: 'expected a port number from 0 to 65535' })
+  .max(65535, { error: 'expected a port number from 0 to 65535' });
+
+/** SQLite in DATA_DIR (unset, or `sqlite:`) or PostgreSQL (`postgres://` or `postgresql://`); anything else is refused. */
+const databaseUrlFromEnv = z
+  .string()
+  .refine((value) => /^(|sqlite:?)$/.test(value) || /^(postgres|postgresql):\/\/./.test(value), {
+    error: 'expected postgres://user:password@host:5432/database for PostgreSQL, or sqlite: (or unset) for SQLite in DATA_DIR',
+  });
 
 /** The environment variables the server reads (README "Configuration"). */
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: portFromEnv.default(3000),
   HOST: z.string().default('0.0.0.0'),
-  PLAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  PLAY_ORIGIN: z.url().optional(),
+  PLAY_PORT: portFromEnv.optional(),
+  PLAY_ORIGIN: z.url({ error: 'expected a URL such as https://play.example.com' }).optional(),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().optional(),
+  DATABASE_URL: databaseUrlFromEnv.optional(),
   /** At start, how long to keep trying to reach PostgreSQL before giving up (0: try once). */
   DATABASE_STARTUP_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).default(30),
-  JWT_SECRET: z.string().min(16).optional(),
-  SEED_DEMO: booleanFromEnv.default(true),
+  JWT_SECRET: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
+  /** Unset: seed on a development start, never with NODE_ENV=production (the demo passwords are public). */
+  SEED_DEMO: booleanFromEnv.optional(),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   PRODUCT_NAME: z.string().min(1).default('Reskin Studio'),
-  MAX_FILE_SIZE_MB: z.coerce.number().positive().default(limits.defaultMaxFileSizeMb),
-  AUTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+  MAX_FILE_SIZE_MB: z.coerce.number({ error: 'expected a number of megabytes' }).positive({ error: 'expected a number above 0' }).default(limits.defaultMaxFileSizeMb),
+  AUTH_RATE_LIMIT_MAX: z.coerce.number({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).positive({ error: 'expected a number above 0' }).default(20),
+  /** How long a stopping server lets requests in flight finish before it exits anyway. */
+  DRAIN_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).positive({ error: 'expected a number above 0' }).default(10),
   /** Behind a reverse proxy, trust its X-Forwarded-For (true, or the proxy addresses/CIDRs); off by default. */
   TRUST_PROXY: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
   WEB_DIST_DIR: z.string().optional(),
 });
 
@@ -51,6 +76,8 @@ export interface Config {
   productName: string;
   maxFileSizeBytes: number;
   authRateLimitMax: number;
+  /** Milliseconds a stopping server waits for requests in flight (DRAIN_TIMEOUT_SECONDS). */
+  drainTimeoutMs: number;
   logLevel: string;
   /**
    * Fastify's trustProxy. Off by default: the client address (which the login rate limit counts by) then
@@ -75,19 +102,40 @@ function persistentSecret(dataDir: string): string {
   return secret;
 }
 
-/** Parses and types the environment once; an invalid variable stops the start with a clear message. */
+/** The value of a variable as the message shows it: quoted, cut short, never a secret. */
+function shown(name: string, value: unknown): string {
+  if (value === undefined) return 'unset';
+  if (/SECRET|PASSWORD/.test(name)) return 'set';
+  const text = String(value);
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text).replace(/\/\/[^@/]*@/, '//***@');
+}
+
+/**
+ * Parses and types the environment once. An invalid variable throws a ConfigError whose message is one line
+ * naming each bad variable, its value and what was expected.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      return `${name}=${shown(name, env[name])}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}.`);
   }
   const e = parsed.data;
-  const dataDir = resolve(e.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  const playPort = e.PLAY_PORT ?? e.PORT + 1;
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
-    throw new Error('Invalid configuration: set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither.');
+    throw new ConfigError('Invalid configuration: set both ADMIN_EMAIL and ADMIN_PASSWORD, or neither.');
+  }
+  const playPort = e.PLAY_PORT ?? e.PORT + 1;
+  if (playPort === e.PORT && e.PORT !== 0) {
+    throw new ConfigError(`Invalid configuration: PLAY_PORT=${playPort}: the play origin needs a port of its own, not PORT's.`);
+  }
+  const dataDir = resolve(e.DATA_DIR);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: DATA_DIR=${shown('DATA_DIR', e.DATA_DIR)}: cannot create it (${(error as Error).message}).`);
   }
   return {
     nodeEnv: e.NODE_ENV,
@@ -96,16 +144,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     playPort,
     playOrigin: (e.PLAY_ORIGIN ?? `http://localhost:${playPort}`).replace(/\/$/, ''),
     dataDir,
-    databaseUrl: e.DATABASE_URL || undefined,
+    databaseUrl: e.DATABASE_URL?.startsWith('postgres') ? e.DATABASE_URL : undefined,
     databaseStartupTimeoutMs: Math.round(e.DATABASE_STARTUP_TIMEOUT_SECONDS * 1000),
     jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
-    seedDemo: e.SEED_DEMO,
+    seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     productName: e.PRODUCT_NAME,
     maxFileSizeBytes: Math.round(e.MAX_FILE_SIZE_MB * 1024 * 1024),
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
+    drainTimeoutMs: Math.round(e.DRAIN_TIMEOUT_SECONDS * 1000),
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    webDistDir: resolve(e.WEB_DIST_DIR ?? join(serverRoot, '../web/dist')),
   };
 }

@@ -1,16 +1,67 @@
+import { createServer } from 'node:net';
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 
-const config = loadConfig();
-const { app, playApp } = await buildApp(config);
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    app.log.info(`${signal}: closing`);
-    void app.close().then(() => process.exit(0));
+/** Refuses a port another process holds before anything is opened or seeded (a ConfigError naming the variable). */
+async function assertPortFree(variable: string, port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'is in use by another process' : `cannot be opened (${error.code ?? error.message})`;
+      reject(new ConfigError(`Invalid configuration: ${variable}=${port}: port ${port} on ${host} ${why}.`));
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
 }
 
-await app.listen({ port: config.port, host: config.host });
-await playApp.listen({ port: config.playPort, host: config.host });
-app.log.info(`Reskin Studio on http://localhost:${config.port} (play origin ${config.playOrigin})`);
+/**
+ * Starts the app and the play origin, and stops both gracefully on SIGTERM or SIGINT: they stop accepting,
+ * requests in flight finish, then the process exits; after the drain timeout it exits anyway (code 1).
+ */
+async function start(config: Config): Promise<void> {
+  await assertPortFree('PORT', config.port, config.host);
+  await assertPortFree('PLAY_PORT', config.playPort, config.host);
+  const { app, playApp } = await buildApp(config);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      app.log.warn(`${signal} again: exiting without waiting`);
+      process.exit(1);
+    }
+    stopping = true;
+    app.log.info(`${signal}: draining (at most ${config.drainTimeoutMs} ms)`);
+    setTimeout(() => {
+      app.log.error(`requests still running after ${config.drainTimeoutMs} ms: exiting`);
+      process.exit(1);
+    }, config.drainTimeoutMs).unref();
+    // Closing the app closes the play origin with it (app.ts): both stop accepting at once.
+    void app.close().then(
+      () => {
+        app.log.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'closing failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+
+  await app.listen({ port: config.port, host: config.host });
+  await playApp.listen({ port: config.playPort, host: config.host });
+  app.log.info(`Reskin Studio on http://localhost:${config.port} (play origin ${config.playOrigin})`);
+}
+
+try {
+  await start(loadConfig());
+} catch (error) {
+  // A start that cannot work says why in one line; the stack trace only helps with LOG_LEVEL=debug.
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`Reskin Studio cannot start: ${message.split('\n')[0]}`);
+  if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '') && error instanceof Error) console.error(error.stack);
+  process.exit(1);
+}

@@ -59,6 +59,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     productName: 'Reskin Studio',
     maxFileSizeBytes: 50 * 1024 * 1024,
     authRateLimitMax: 10_000,
+    drainTimeoutMs: 10_000,
     logLevel: 'silent',
     trustProxy: false,
     webDistDir: join(dataDir, 'no-web'),

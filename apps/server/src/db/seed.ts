@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
+import { serverRoot } from '../config';
 import type { FastifyBaseLogger } from 'fastify';
 import { RoleType, UserGameType, limits } from '@reskin/contract';
 import { nowIso } from './database';
@@ -49,7 +49,7 @@ export async function seedDemo(db: Kysely<Database>, log: FastifyBaseLogger): Pr
 
 /** The sample game written for this project (apps/server/sample-game). */
 export const sampleGame = {
-  folder: fileURLToPath(new URL('../../sample-game/star-catcher', import.meta.url)),
+  folder: join(serverRoot, 'sample-game', 'star-catcher'),
   name: 'Star Catcher',
   description: 'Catch the falling stars with your basket and dodge the bombs. Arrow keys, A/D or the mouse.',
   width: 640,
@@ -149,6 +149,17 @@ export async function demoAccountsPresent(db: Kysely<Database>): Promise<boolean
       'in',
       demoAccounts.map((a) => a.email),
     )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** True while at least one active administrator exists (the server warns loudly at start when none does). */
+export async function activeAdminPresent(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('roleTypeId', '=', RoleType.Admin)
+    .where('activated', '=', 1)
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -4,6 +4,7 @@ import { errorCodes } from '@reskin/contract';
 import { isDatabaseUnavailable } from '../db/database';
 import { databaseUnavailable } from '../lib/errors';
 import { InvalidPathError, isImagePath, normaliseGamePath } from '../lib/game-paths';
+import { echoRequestId, loggingOptions } from '../lib/logging';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
@@ -53,7 +54,8 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
  */
 export function buildPlayApp({ tokens, games, versions, storage, logLevel }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
-  const app = Fastify({ logger: { level: logLevel }, routerOptions: { maxParamLength: 2048 } });
+  const app = Fastify({ ...loggingOptions(logLevel), routerOptions: { maxParamLength: 2048 } });
+  echoRequestId(app);
 
   app.addHook('onSend', async (_request, reply) => {
     reply.headers(playHeaders);

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/** Query parameters that carry a credential (download tickets; any token a client puts in a URL). */
+const secretParameters = /([?&](?:ticket|token|access_token)=)[^&#]*/gi;
+/** The play origin's capability token is the first path segment after /p/. */
+const playTokenSegment = /^\/p\/[^/?#]+/;
+
+/** A URL as the log may show it: play tokens and download tickets replaced by [redacted]. */
+export function redactUrl(url: string): string {
+  return url.replace(playTokenSegment, '/p/[redacted]').replace(secretParameters, '$1[redacted]');
+}
+
+/** An incoming X-Request-Id is kept when it is a plain short id (it reaches the logs and the answer). */
+const acceptableRequestId = /^[\w.:@/+=-]{1,128}$/;
+
+/**
+ * The logger and request id options of both origins: one pino logger at `level`, request URLs without
+ * credentials, Authorization and Cookie headers never written, and the request id taken from an incoming
+ * `X-Request-Id` (else a new UUID). `echoRequestId` sends it back.
+ */
+export function loggingOptions(level: string): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader'> {
+  return {
+    logger: {
+      level,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
+        censor: '[redacted]',
+      },
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
+      },
+    },
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && acceptableRequestId.test(incoming) ? incoming : randomUUID();
+    },
+  };
+}
+
+/** Answers every request with its id in `X-Request-Id`, so a client's report can be found in the log. */
+export function echoRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// The production build (`npm run build`, and `npm start` before it runs the server):
+// - the server: apps/server/src bundled by esbuild into apps/server/dist/server.js (plain JavaScript for
+//   `node`; npm packages stay external, the contract's TypeScript source is bundled in);
+// - the web app: `vite build` in production mode, whatever NODE_ENV the shell has, with .br and .gz copies
+//   of its text assets, published into apps/web/dist without touching a file a running server serves.
+// Each target is built only when missing or stale: a hash of its inputs is kept beside the output.
+// `--force` builds both anyway. Only Node's own modules are imported here; esbuild and vite (dev
+// dependencies) are loaded only when something must be built.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const at = (path) => join(root, path);
+const stampFile = '.build-stamp.json';
+
+/** Every file under the given paths (files or folders), tests left out, as sorted repo-relative paths. */
+function inputFiles(paths) {
+  const files = [];
+  const walk = (path) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const entry of readdirSync(path)) walk(join(path, entry));
+    } else if (!/\.test\.tsx?$/.test(path)) {
+      files.push(relative(root, path));
+    }
+  };
+  for (const path of paths) walk(at(path));
+  return files.sort();
+}
+
+function hashOf(files) {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update('\0').update(readFileSync(at(file))).update('\0');
+  return hash.digest('hex');
+}
+
+function readStamp(outDir) {
+  try {
+    return JSON.parse(readFileSync(join(outDir, stampFile), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function writeAtomically(file, content) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  renameSync(temporary, file);
+}
+
+/** A dev dependency's module path, or a clear error when the dependencies were installed without dev ones. */
+function devDependency(name, fromWorkspace) {
+  try {
+    return createRequire(at(`${fromWorkspace}/package.json`)).resolve(name);
+  } catch {
+    throw new Error(
+      `${name} is not installed, so the stale or missing build cannot be made: run \`npm ci\` (with dev dependencies) and \`npm run build\`.`,
+    );
+  }
+}
+
+const contractInputs = ['packages/contract/src', 'packages/contract/package.json', 'package-lock.json'];
+
+const targets = {
+  server: {
+    outDir: at('apps/server/dist'),
+    output: 'server.js',
+    inputs: ['apps/server/src', 'apps/server/package.json', 'apps/server/tsconfig.json', ...contractInputs],
+    async build(outDir) {
+      const esbuild = await import(devDependency('esbuild', 'apps/server'));
+      const { dependencies } = JSON.parse(readFileSync(at('apps/server/package.json'), 'utf8'));
+      const external = Object.keys(dependencies).filter((name) => !name.startsWith('@reskin/'));
+      mkdirSync(outDir, { recursive: true });
+      const temporary = join(outDir, `server.${process.pid}.tmp.js`);
+      await esbuild.build({
+        entryPoints: [at('apps/server/src/server.ts')],
+        outfile: temporary,
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20.19',
+        external: external.flatMap((name) => [name, `${name}/*`]),
+        logLevel: 'warning',
+      });
+      renameSync(temporary, join(outDir, 'server.js'));
+    },
+  },
+  web: {
+    outDir: at('apps/web/dist'),
+    output: 'index.html',
+    inputs: ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/package.json', 'apps/web/tsconfig.json', ...contractInputs],
+    async build(outDir, previousStamp) {
+      const viteBin = join(devDependency('vite/package.json', 'apps/web'), '..', 'bin', 'vite.js');
+      const temporary = at(`apps/web/.dist-${process.pid}`);
+      rmSync(temporary, { recursive: true, force: true });
+      try {
+        const result = spawnSync(
+          process.execPath,
+          [viteBin, 'build', '--mode', 'production', '--outDir', temporary, '--emptyOutDir', '--logLevel', 'warn'],
+          // React and the other libraries pick their production build from NODE_ENV.
+          { cwd: at('apps/web'), stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+        );
+        if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal})`);
+        const assets = readdirSync(join(temporary, 'assets'));
+        for (const name of assets) precompress(join(temporary, 'assets', name));
+        return publishWeb(temporary, outDir, previousStamp);
+      } finally {
+        rmSync(temporary, { recursive: true, force: true });
+      }
+    },
+  },
+};
+
+const compressible = /\.(js|mjs|css|html|svg|json|txt|map)$/;
+
+/** Writes name.br and name.gz beside a text asset, served by @fastify/static's preCompressed option. */
+function precompress(file) {
+  if (!compressible.test(file)) return;
+  const content = readFileSync(file);
+  if (content.length < 1024) return;
+  writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+}
+
+/**
+ * Moves a fresh web build into dist without rewriting a file in use: content-hashed assets are added
+ * beside the old ones (same name, same content), index.html is replaced by a rename, and assets of builds
+ * older than the previous one are removed. A running server keeps its own index.html in memory.
+ */
+function publishWeb(built, outDir, previousStamp) {
+  const assetsDir = join(outDir, 'assets');
+  mkdirSync(assetsDir, { recursive: true });
+  const assets = readdirSync(join(built, 'assets'));
+  for (const name of assets) {
+    if (!existsSync(join(assetsDir, name))) renameSync(join(built, 'assets', name), join(assetsDir, name));
+  }
+  renameSync(join(built, 'index.html'), join(outDir, 'index.html'));
+  const keep = new Set([...assets, ...(previousStamp?.assets ?? [])]);
+  for (const name of readdirSync(assetsDir)) {
+    if (!keep.has(name)) rmSync(join(assetsDir, name), { force: true });
+  }
+  return { assets, previousAssets: previousStamp?.assets ?? [] };
+}
+
+/**
+ * Builds what is missing or stale and answers the names of the targets it built. A target whose sources
+ * are absent (a deployment that ships only dist/) is taken as it is.
+ */
+export async function buildIfStale({ force = false, log = console.log } = {}) {
+  const built = [];
+  for (const [name, target] of Object.entries(targets)) {
+    const files = inputFiles(target.inputs);
+    const present = existsSync(join(target.outDir, target.output));
+    const sourcesPresent = files.some((file) => file.endsWith('.ts') || file.endsWith('.tsx'));
+    if (!sourcesPresent) {
+      if (!present) throw new Error(`Neither ${relative(root, target.outDir)} nor its sources are here.`);
+      continue;
+    }
+    const hash = hashOf(files);
+    const stamp = readStamp(target.outDir);
+    if (!force && present && stamp?.hash === hash) continue;
+    const started = Date.now();
+    log(`Building the ${name} (${present ? 'sources changed' : 'not built yet'})...`);
+    const extra = (await target.build(target.outDir, stamp)) ?? {};
+    writeAtomically(join(target.outDir, stampFile), JSON.stringify({ hash, builtAt: new Date().toISOString(), ...extra }));
+    log(`Built the ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    built.push(name);
+  }
+  return built;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    await buildIfStale({ force: process.argv.includes('--force') });
+  } catch (error) {
+    console.error(`Build failed: ${error.message}`);
+    process.exit(1);
+  }
+}
