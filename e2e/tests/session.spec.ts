@@ -48,6 +48,22 @@ test.describe('session', () => {
     await second.close();
   });
 
+  test('[SES-2] a page load asks for the user once (the production build: no development double effects)', async ({
+    page,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    await loginViaUi(page, user.email, user.password);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'GET' && request.url().endsWith('/api/user/me')) asked.push(request.url());
+    });
+    await page.goto('/');
+    await expect(navLink(page, 'Logout')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(asked).toHaveLength(1);
+  });
+
   test('[SES-2] a saved token the server refuses does not log anyone in', async ({ page }) => {
     await openWithToken(page, 'not.a.valid-token', '/');
     await expect(navLink(page, 'Login')).toBeVisible();

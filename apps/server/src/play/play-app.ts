@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { errorCodes } from '@reskin/contract';
 import { isDatabaseUnavailable } from '../db/database';
 import { databaseUnavailable } from '../lib/errors';
@@ -30,7 +30,7 @@ export const playHeaders = {
 } as const;
 
 function refusal(statusCode: number, message: string, code: string) {
-  const name = { 403: 'ForbiddenError', 404: 'NotFoundError', 400: 'BadRequestError' }[statusCode] ?? 'Error';
+  const name = { 400: 'BadRequestError', 403: 'ForbiddenError', 404: 'NotFoundError', 500: 'InternalServerError' }[statusCode] ?? 'Error';
   return { error: { statusCode, name, message, code, details: [] } };
 }
 
@@ -103,10 +103,18 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel }: Pla
 
   // While the database is unreachable a play request answers 503, as the API does; anything else goes to
   // Fastify's own handler.
-  app.setErrorHandler((error, request, reply) => {
-    if (!isDatabaseUnavailable(error)) return reply.send(error);
-    request.log.warn({ err: error }, 'the database is unavailable');
-    return reply.status(503).send(appErrorEnvelope(databaseUnavailable()));
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'the database is unavailable');
+      return reply.status(503).send(appErrorEnvelope(databaseUnavailable()));
+    }
+    const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (statusCode === 500) {
+      // Never the error's own message: it may name stored keys or internals.
+      request.log.error({ err: error }, 'play request failed');
+      return reply.status(500).send(refusal(500, 'Internal server error.', 'INTERNAL'));
+    }
+    return reply.status(statusCode).send(refusal(statusCode, error.message, error.code ?? 'BAD_REQUEST'));
   });
 
   return app;

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { livenessSchema, readinessSchema } from '@reskin/contract';
 import type { HealthService } from './health.service';
 
-/** Probes for load balancers and orchestrators: no login, no rate limit. */
+/** Probes for load balancers and orchestrators: no login, no rate limit, logged only when they warn. */
 export async function healthRoutes(app: FastifyInstance, { health }: { health: HealthService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['health'];
@@ -11,6 +11,7 @@ export async function healthRoutes(app: FastifyInstance, { health }: { health: H
   r.get(
     '/health',
     {
+      logLevel: 'warn',
       schema: {
         tags,
         summary: 'Liveness: the process runs',
@@ -25,6 +26,7 @@ export async function healthRoutes(app: FastifyInstance, { health }: { health: H
   r.get(
     '/health/ready',
     {
+      logLevel: 'warn',
       schema: {
         tags,
         summary: 'Readiness: the database and storage work',
