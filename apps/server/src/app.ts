@@ -7,9 +7,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorCodes, limits, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
@@ -45,6 +43,7 @@ import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { authPlugin } from './plugins/auth';
 import { errorEnvelopePlugin } from './plugins/error-envelope';
+import { openapiPlugin } from './plugins/openapi';
 import { xsrfPlugin } from './plugins/xsrf';
 
 export interface App {
@@ -151,15 +150,7 @@ export async function buildApp(config: Config): Promise<App> {
     errorResponseBuilder: (_request, context) =>
       new AppError(429, 'TooManyRequestsError', `Too many requests; try again in ${context.after}.`, errorCodes.rateLimited),
   });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Reskin Studio API', version: '0.1.0', description: 'Every call of SPEC §7, under /api.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(openapiPlugin);
 
   await app.register(
     async (api) => {

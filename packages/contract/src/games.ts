@@ -108,6 +108,19 @@ export const gameFileListSchema = z.array(gameFileSchema);
 /** POST /game/upload/{gameId}: what one uploaded file became. */
 export const uploadResultSchema = z.object({ file: gameFileSchema, replaced: z.boolean() });
 
+/**
+ * The multipart/form-data body of POST /game/upload/{gameId} and POST /games/{id}/psd-files/: a `fullPath` field
+ * before each `file` part. The server reads the parts as a stream, in order, so this schema documents the body
+ * (OpenAPI) and never validates it.
+ */
+export const filesUploadPartsSchema = z.object({
+  fullPath: z
+    .array(z.string().max(limits.gameFilePathMax))
+    .optional()
+    .describe("Each file's path inside the game (assets/img/bird.png), sent just before that file; without one, the file's name."),
+  file: z.array(z.file()).min(1).max(limits.adminUploadFiles).describe('The files, each after its fullPath.'),
+});
+
 /** The play URLs of GET /games/{id}/path/ and GET /game-versions/path/{id}/{gameId} (SPEC §3 "Game path info"). */
 export const gamePathSchema = z.object({
   rootPath: z.string(),

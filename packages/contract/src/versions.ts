@@ -143,4 +143,13 @@ export const versionFileListSchema = z.array(versionFileSchema);
 
 export const versionParamsSchema = z.object({ id: idSchema, gameId: idSchema });
 export const versionUploadParamsSchema = z.object({ versionId: idSchema, fileId: idSchema });
+
+/**
+ * The multipart/form-data body of POST /game-version/upload/{versionId}/{fileId}. The server reads the first file
+ * part as a stream, so this schema documents the body (OpenAPI) and never validates it.
+ */
+export const versionUploadPartsSchema = z.object({
+  fullPath: z.string().optional().describe("The game file's path, as the client knows it; the server goes by {fileId}."),
+  file: z.file().describe("The replacement: an image of the original's width and height for an image, audio for an audio file."),
+});
 export const listVersionsParamsSchema = z.object({ gameId: idSchema, userGameId: idSchema });

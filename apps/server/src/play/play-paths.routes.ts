@@ -18,6 +18,7 @@ export async function playPathsRoutes(app: FastifyInstance, { paths }: { paths: 
           'there. emtFile is the skeleton view. The game must be Ready and have an index file (409 otherwise).',
         params: gameIdParamSchema,
         response: { 200: gamePathSchema },
+        errors: { 409: 'The game is not Ready, or has no index file (GAME_NOT_READY, NO_INDEX_FILE).' },
       },
     },
     async (request) => paths.gamePaths(currentUser(request), request.params.id),

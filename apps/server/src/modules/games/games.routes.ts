@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createGameBodySchema,
+  filesUploadPartsSchema,
   gameFileListSchema,
   gameFileParamsSchema,
   gameFileSchema,
@@ -80,29 +81,31 @@ export async function gamesRoutes(app: FastifyInstance, options: GamesRoutesOpti
 async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes }: GamesRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['games'];
-  app.addHook('onRequest', app.requireAdmin);
+  // On each route (not a plugin hook), so the OpenAPI document sees the guard (plugins/openapi.ts).
+  const admin = { onRequest: app.requireAdmin };
 
   r.post(
     '/games/filter',
-    { schema: { tags, summary: 'Search games (LoopBack-style filter)', body: searchFilterSchema, response: { 200: gameListResponseSchema } } },
+    { ...admin, schema: { tags, summary: 'Search games (LoopBack-style filter)', body: searchFilterSchema, response: { 200: gameListResponseSchema } } },
     async (request) => games.filter(request.body),
   );
 
   r.post(
     '/games',
-    { schema: { tags, summary: 'Add a game (a Draft without files)', body: createGameBodySchema, response: { 201: gameSchema } } },
+    { ...admin, schema: { tags, summary: 'Add a game (a Draft without files)', body: createGameBodySchema, response: { 201: gameSchema } } },
     async (request, reply) => reply.status(201).send(await games.create(request.body)),
   );
 
   r.get(
     '/games/:id',
-    { schema: { tags, summary: 'A game', params: gameIdParamSchema, response: { 200: gameSchema } } },
+    { ...admin, schema: { tags, summary: 'A game', params: gameIdParamSchema, response: { 200: gameSchema } } },
     async (request) => games.get(request.params.id),
   );
 
   r.patch(
     '/games/:id',
     {
+      ...admin,
       schema: {
         tags,
         summary: 'Edit a game inline (the status can only be set back to Draft by hand)',
@@ -116,7 +119,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
 
   r.delete(
     '/games/:id',
-    { schema: { tags, summary: 'Delete a game with all its files', params: gameIdParamSchema, response: { 200: messageResponseSchema } } },
+    { ...admin, schema: { tags, summary: 'Delete a game with all its files', params: gameIdParamSchema, response: { 200: messageResponseSchema } } },
     async (request) => {
       await games.delete(request.params.id);
       return { message: 'Game deleted.' };
@@ -126,6 +129,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
   r.get(
     '/games/:id/generate',
     {
+      ...admin,
       schema: {
         tags,
         summary: 'Gen.: generate the skeleton and watermarked copies in the background',
@@ -142,6 +146,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
   r.patch(
     '/games/:id/files/:fileId/index',
     {
+      ...admin,
       schema: {
         tags,
         summary: 'Mark the index file (clears the flag on the others)',
@@ -155,6 +160,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
   r.patch(
     '/games/:id/files/:fileId/splash',
     {
+      ...admin,
       schema: {
         tags,
         summary: "Mark the splash image (the game's card image)",
@@ -167,7 +173,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
 
   r.delete(
     '/games/:id/files/:fileId',
-    { schema: { tags, summary: 'Delete a game file', params: gameFileParamsSchema, response: { 200: messageResponseSchema } } },
+    { ...admin, schema: { tags, summary: 'Delete a game file', params: gameFileParamsSchema, response: { 200: messageResponseSchema } } },
     async (request) => {
       await games.deleteFile(request.params.id, request.params.fileId);
       return { message: 'File deleted.' };
@@ -177,6 +183,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
   r.post(
     '/game/upload/:id',
     {
+      ...admin,
       schema: {
         tags,
         summary: 'Upload game files (multipart: a fullPath field before each file; up to 1000 files, all or nothing)',
@@ -184,6 +191,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
           'A file whose path exists replaces that file and keeps its fileId; a png or jpg replacement must keep ' +
           'the original width and height. Images are checked by content. Any refusal stores nothing.',
         params: gameIdParamSchema,
+        multipartBody: filesUploadPartsSchema,
         response: { 200: z.array(uploadResultSchema) },
       },
     },

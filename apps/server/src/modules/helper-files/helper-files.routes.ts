@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { gameIdParamSchema, helperFilesSchema, messageResponseSchema, type User } from '@reskin/contract';
+import { filesUploadPartsSchema, gameIdParamSchema, helperFilesSchema, messageResponseSchema, type User } from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
 import { incomingFiles } from '../games/games.routes';
 import type { HelperFilesService } from './helper-files.service';
@@ -41,6 +41,7 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
         tags,
         summary: 'Upload helper files (multipart; a file with an existing name replaces it)',
         params: gameIdParamSchema,
+        multipartBody: filesUploadPartsSchema,
         response: { 200: z.object({ uploaded: z.number().int() }) },
       },
     },
@@ -53,6 +54,8 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
       schema: {
         tags,
         summary: 'Download a helper file (Authorization header, or the ?ticket= of the list)',
+        // The bearer token or the ticket: without either, or with a bad one, the file is a 404.
+        security: [{ bearer: [] }, {}],
         params: helperParams,
         querystring: z.object({ ticket: z.string().max(2000).optional() }),
       },

@@ -24,6 +24,8 @@ export interface UsersRoutesOptions {
 }
 
 const noContent = { 204: z.null().describe('No content') };
+const ownAccount = { 403: 'The target is your own account (OWN_ACCOUNT).' };
+const demoAccount = { 403: 'Demo accounts cannot do this (FORBIDDEN).' };
 
 /** SPEC §7 "Users and session". Handlers only translate HTTP to service calls. */
 export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMax }: UsersRoutesOptions) {
@@ -35,7 +37,13 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
     '/user/login',
     {
       config: authRateLimit,
-      schema: { tags, summary: 'Log in; answers a session token', body: loginBodySchema, response: { 200: tokenResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Log in; answers a session token',
+        body: loginBodySchema,
+        response: { 200: tokenResponseSchema },
+        errors: { 401: 'A wrong email or password, or a disabled account (INVALID_CREDENTIALS, ACCOUNT_DISABLED).' },
+      },
     },
     async (request) => ({ token: await users.login(request.body.email, request.body.password) }),
   );
@@ -55,6 +63,7 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
         summary: 'Register (also the admin add user)',
         body: signupBodySchema,
         response: { 201: userSchema },
+        errors: { 409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).' },
       },
     },
     async (request, reply) => reply.status(201).send(await users.signup(request.body)),
@@ -78,7 +87,13 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
     '/user/detail/:id',
     {
       onRequest: app.requireUser,
-      schema: { tags, summary: 'A user (admins, or the user themself)', params: idParamSchema, response: { 200: userSchema } },
+      schema: {
+        tags,
+        summary: 'A user (admins, or the user themself)',
+        params: idParamSchema,
+        response: { 200: userSchema },
+        errors: { 403: "Another user's account, and the caller is not an administrator (FORBIDDEN)." },
+      },
     },
     async (request) => users.detail(currentUser(request), request.params.id),
   );
@@ -87,7 +102,7 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
     '/user/delete/:id',
     {
       onRequest: app.requireAdmin,
-      schema: { tags, summary: 'Delete a user (not your own account)', params: idParamSchema, response: noContent },
+      schema: { tags, summary: 'Delete a user (not your own account)', params: idParamSchema, response: noContent, errors: ownAccount },
     },
     async (request, reply) => {
       await users.delete(currentUser(request), request.params.id);
@@ -99,7 +114,7 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
     '/user/role/:id/:roleId',
     {
       onRequest: app.requireAdmin,
-      schema: { tags, summary: 'Change a user\'s role (not your own)', params: roleParamsSchema, response: noContent },
+      schema: { tags, summary: 'Change a user\'s role (not your own)', params: roleParamsSchema, response: noContent, errors: ownAccount },
     },
     async (request, reply) => {
       await users.setRole(currentUser(request), request.params.id, request.params.roleId);
@@ -109,7 +124,7 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
 
   r.delete(
     '/user/disable',
-    { onRequest: app.requireUser, schema: { tags, summary: 'Suspend your own account', response: noContent } },
+    { onRequest: app.requireUser, schema: { tags, summary: 'Suspend your own account', response: noContent, errors: demoAccount } },
     async (request, reply) => {
       await users.disableOwn(currentUser(request));
       return reply.status(204).send(null);
@@ -125,6 +140,10 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
         summary: 'Change your username and email; answers a new token',
         body: updateUserBodySchema,
         response: { 200: tokenResponseSchema },
+        errors: {
+          ...demoAccount,
+          409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).',
+        },
       },
     },
     async (request) => ({ token: await users.updateOwn(currentUser(request), request.body) }),
@@ -139,6 +158,12 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
         summary: 'Admin reset of another user\'s password ({ userId }: answers the new password once), or a change of your own',
         body: updatePasswordBodySchema,
         response: { 200: passwordResetResponseSchema },
+        errors: {
+          403:
+            'A reset by a non-administrator or of your own account (OWN_ACCOUNT), a wrong current password ' +
+            '(INVALID_CREDENTIALS), or a demo account (FORBIDDEN).',
+          404: 'No user with this userId (NOT_FOUND).',
+        },
       },
     },
     async (request) => ({ password: await users.updatePassword(currentUser(request), request.body) }),

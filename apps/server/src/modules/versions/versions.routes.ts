@@ -16,6 +16,7 @@ import {
   versionFilterBodySchema,
   versionParamsSchema,
   versionUploadParamsSchema,
+  versionUploadPartsSchema,
   type User,
 } from '@reskin/contract';
 import { AppError } from '../../lib/errors';
@@ -44,7 +45,16 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
 
   r.post(
     '/game-versions/done',
-    { ...user, schema: { tags, summary: 'I Finished My Game: status Finished', body: versionDoneBodySchema, response: { 200: gameVersionSchema } } },
+    {
+      ...user,
+      schema: {
+        tags,
+        summary: 'I Finished My Game: status Finished',
+        body: versionDoneBodySchema,
+        response: { 200: gameVersionSchema },
+        errors: { 404: 'No such version, or not one of your active assignments (NOT_FOUND).' },
+      },
+    },
     async (request) => versions.done(currentUser(request), request.body.id),
   );
 
@@ -68,7 +78,20 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
 
   r.post(
     '/game-versions',
-    { ...user, schema: { tags, summary: 'Create a version (at most 6 per user-game)', body: createVersionBodySchema, response: { 201: gameVersionSchema } } },
+    {
+      ...user,
+      schema: {
+        tags,
+        summary: 'Create a version (at most 6 per user-game)',
+        body: createVersionBodySchema,
+        response: { 201: gameVersionSchema },
+        errors: {
+          403: 'Demo accounts cannot create versions (FORBIDDEN).',
+          404: 'No such user-game, or not one of your active assignments (NOT_FOUND).',
+          409: 'The user-game has its 6 versions already (VERSION_LIMIT).',
+        },
+      },
+    },
     async (request, reply) => reply.status(201).send(await versions.create(currentUser(request), request.body)),
   );
 
@@ -117,6 +140,8 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
       schema: {
         tags,
         summary: "A zip of the version's replaced files at their game paths (Authorization header or ?ticket=)",
+        // The bearer token or the ticket: without either, or with a bad one, the version is a 404.
+        security: [{ bearer: [] }, {}],
         params: versionParamsSchema,
         querystring: z.object({ ticket: z.string().max(2000).optional() }),
       },
@@ -139,7 +164,12 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         tags,
         summary: 'Replace one game file inside a version (multipart: file, fullPath)',
         params: versionUploadParamsSchema,
+        multipartBody: versionUploadPartsSchema,
         response: { 200: versionFileSchema },
+        errors: {
+          422: 'No file, or a file that does not fit the original: not an image or a sound, or an image of another width and height.',
+          423: 'The version is locked (VERSION_LOCKED).',
+        },
       },
     },
     async (request) => {
