@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
@@ -82,6 +83,12 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
   afterAll(() => {
     for (const server of started) if (server.child.exitCode === null) server.child.kill('SIGKILL');
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('builds nothing when the build is fresh (npm start then goes straight to node)', () => {
+    const again = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(again.status).toBe(0);
+    expect(again.stdout + again.stderr).toBe('');
   });
 
   it('serves a production build of the web app: no React development code in any served asset', async () => {
