@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { errorCodes } from '@reskin/contract';
 import { isDatabaseUnavailable } from '../db/database';
+import { servedAs } from '../lib/content-types';
 import { databaseUnavailable } from '../lib/errors';
 import { InvalidPathError, isImagePath, normaliseGamePath } from '../lib/game-paths';
 import { echoRequestId, loggingOptions } from '../lib/logging';
@@ -94,7 +95,11 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel }: Pla
     if (!object) {
       return reply.status(404).send(refusal(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
     }
-    return reply.type(withCharset(file.contentType)).header('Content-Length', object.size).send(object.stream);
+    // Sent as stored: a pre-compressed build keeps its bytes and length and gets Content-Encoding (this app
+    // never compresses), so the browser decodes it for the engine's loader.
+    const { contentType, contentEncoding } = servedAs(file.path);
+    if (contentEncoding) reply.header('Content-Encoding', contentEncoding);
+    return reply.type(withCharset(contentType)).header('Content-Length', object.size).send(object.stream);
   });
 
   app.setNotFoundHandler((_request, reply) => {

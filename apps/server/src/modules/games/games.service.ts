@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import mime from 'mime';
 import {
   GameStatus,
   limits,
@@ -15,6 +14,7 @@ import {
 } from '@reskin/contract';
 import type { Dialect } from '../../db/database';
 import { isAdmin } from '../users/users.policy';
+import { servedAs } from '../../lib/content-types';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
@@ -257,7 +257,7 @@ export class GamesService {
           width: file.image?.width ?? null,
           height: file.image?.height ?? null,
           size: file.size,
-          contentType: mime.getType(file.path) ?? 'application/octet-stream',
+          contentType: servedAs(file.path).contentType,
           storageKey: file.storageKey,
         };
         // Re-read inside the transaction: a concurrent upload may have added the same path meanwhile.
