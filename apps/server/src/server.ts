@@ -26,10 +26,9 @@ async function start(config: Config): Promise<void> {
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      app.log.warn(`${signal} again: exiting without waiting`);
-      process.exit(1);
-    }
+    // A signal to the whole process group reaches node twice under `npm start` (directly, and forwarded by
+    // npm): a repeat changes nothing, the drain timeout bounds the wait.
+    if (stopping) return;
     stopping = true;
     app.log.info(`${signal}: draining (at most ${config.drainTimeoutMs} ms)`);
     setTimeout(() => {

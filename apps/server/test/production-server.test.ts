@@ -81,7 +81,7 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
   // The shell's NODE_ENV=development must not give a development build of the web app.
   beforeAll(() => buildIfStale({ NODE_ENV: 'development' }, true), 180_000);
   afterAll(() => {
-    for (const server of started) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    for (const server of started) server.killProcessGroup();
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -184,6 +184,36 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     expect(log).not.toContain(playToken);
     expect(log).not.toContain(ticket);
     expect(log).not.toContain(token);
+  });
+
+  it('npm start, then SIGINT to its whole process group (Ctrl+C; node hears it twice): the upload in flight still completes', async () => {
+    const { server, port, base } = await start(
+      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30' },
+      'npm',
+    );
+    await server.waitFor(/Reskin Studio on http/);
+    const { token } = await json<{ token: string }>(
+      await fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }),
+    );
+    const game = await json<Game>(
+      await fetch(`${base}/api/games`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Interrupted', description: 'Ctrl+C during an upload', width: 480, height: 640 }),
+      }),
+    );
+    const logged = server.output().length;
+    const upload = slowUpload(port, `/api/game/upload/${game.id}`, token, 'ctrl-c/data.bin', 128 * 1024);
+    await server.waitFor(/"url":"\/api\/game\/upload\/\d+"/, logged);
+    process.kill(-server.child.pid!, 'SIGINT');
+    await server.waitFor(/SIGINT: draining/);
+    await untilClosed(port);
+    upload.finish();
+    const answer = await upload.answered;
+    expect(answer.status, answer.body).toBe(200);
+    await server.exited;
+    expect(server.output()).toMatch(/"msg":"stopped"/);
+    expect(await listening(port)).toBe(false);
   });
 
   it('exits with code 1 once the drain timeout passes with a request still running', async () => {

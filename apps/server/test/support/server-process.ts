@@ -41,6 +41,8 @@ export function listening(port: number): Promise<boolean> {
 
 export interface ServerProcess {
   child: ChildProcess;
+  /** SIGKILL to the process and everything it started (npm and node), for clean-up after a failed test. */
+  killProcessGroup: () => void;
   /** Everything the process wrote to stdout and stderr so far. */
   output: () => string;
   /**
@@ -58,10 +60,12 @@ export interface ServerProcess {
  */
 export function startServer(env: Record<string, string>, how: 'npm' | 'node' = 'node'): ServerProcess {
   const [command, args] = how === 'npm' ? ['npm', ['start']] : [process.execPath, ['scripts/start.mjs']];
+  // A process group of its own, so killProcessGroup() also reaches node under npm.
   const child = spawn(command, args, {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let text = '';
   const waiters: { pattern: RegExp; from: number; resolve: () => void; reject: (error: Error) => void }[] = [];
@@ -94,6 +98,13 @@ export function startServer(env: Record<string, string>, how: 'npm' | 'node' = '
   });
   return {
     child,
+    killProcessGroup: () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    },
     output: () => text,
     waitFor: (pattern, from = 0) =>
       new Promise<void>((resolve, reject) => {
