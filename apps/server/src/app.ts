@@ -118,7 +118,14 @@ export async function buildApp(config: Config): Promise<App> {
   const paths = new PlayPathsService(gamesRepository, playTokens, config.playOrigin);
   const versionsRepository = new VersionsRepository(database.db, database.dialect);
   const userGamesRepository = new UserGamesRepository(database.db);
-  const playApp = buildPlayApp({ tokens: playTokens, games: gamesRepository, versions: versionsRepository, storage, logLevel: config.logLevel });
+  const playApp = buildPlayApp({
+    tokens: playTokens,
+    games: gamesRepository,
+    versions: versionsRepository,
+    storage,
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+  });
   // Both origins stop accepting at once when the app closes (server.ts on SIGTERM); the app waits for both.
   let playAppClosed: Promise<void> | undefined;
   app.addHook('preClose', async () => {

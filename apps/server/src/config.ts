@@ -83,14 +83,23 @@ export interface Config {
    * Fastify's trustProxy. Off by default: the client address (which the login rate limit counts by) then
    * cannot be forged with an X-Forwarded-For header.
    */
-  trustProxy: boolean | string;
+  trustProxy: TrustProxy;
   /** The built web app to serve at `/`; skipped when the folder does not exist. */
   webDistDir: string;
 }
 
-function parseTrustProxy(value: string | undefined): boolean | string {
+/** Which proxy hops Fastify believes: all (true), none (false), the nearest n, or the listed addresses. */
+export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
+
+/** TRUST_PROXY: true/false, a number of proxy hops (`1`), or proxy addresses and CIDRs. */
+function parseTrustProxy(value: string | undefined): TrustProxy {
   if (value === undefined || value === '' || value === 'false') return false;
-  return value === 'true' ? true : value;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value;
 }
 
 /** Reads the secret from DATA_DIR, creating it once, so tokens survive restarts without configuration. */

@@ -114,3 +114,18 @@ describe(`[API-1] the app origin's headers on ${testDb}`, () => {
     expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/'))).toEqual([]);
   });
 });
+
+describe(`[API-1] behind a TLS-terminating proxy on ${testDb}`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ trustProxy: true });
+  });
+  afterAll(async () => t.close());
+
+  it('marks the XSRF cookie Secure when the request came over https, and not over plain http', async () => {
+    const overTls = await call(t, 'GET', '/api/config', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(String(overTls.headers['set-cookie'])).toMatch(/XSRF-TOKEN=[^;]+;.*Secure/);
+    const plain = await call(t, 'GET', '/api/config');
+    expect(String(plain.headers['set-cookie'])).not.toMatch(/Secure/);
+  });
+});

@@ -146,7 +146,8 @@ export async function migrateToLatest({ db, dialect, schema }: Db): Promise<void
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    const which = failed ? `Migration ${failed.migrationName}` : 'The database migrations';
+    throw new Error(`${which} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '../db/database';
 import { servedAs } from '../lib/content-types';
 import { databaseUnavailable } from '../lib/errors';
 import { InvalidPathError, isImagePath, normaliseGamePath } from '../lib/game-paths';
+import type { TrustProxy } from '../config';
 import { echoRequestId, loggingOptions } from '../lib/logging';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
@@ -19,6 +20,8 @@ export interface PlayAppOptions {
   versions: VersionsRepository;
   storage: Storage;
   logLevel: string;
+  /** As the app's (TRUST_PROXY), so the play origin's logs show client addresses behind a proxy too. */
+  trustProxy: TrustProxy;
 }
 
 /** The headers of every answer of the play origin (DESIGN.md "Play"). */
@@ -53,9 +56,9 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
  * every request and limits it to one game (or version) and one view. Query strings are ignored.
  */
-export function buildPlayApp({ tokens, games, versions, storage, logLevel }: PlayAppOptions): FastifyInstance {
+export function buildPlayApp({ tokens, games, versions, storage, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
-  const app = Fastify({ ...loggingOptions(logLevel), routerOptions: { maxParamLength: 2048 } });
+  const app = Fastify({ ...loggingOptions(logLevel), trustProxy, routerOptions: { maxParamLength: 2048 } });
   echoRequestId(app);
 
   app.addHook('onSend', async (_request, reply) => {

@@ -23,6 +23,8 @@ export const xsrfPlugin = fp(async (app: FastifyInstance) => {
       reply.setCookie(xsrf.cookie, randomBytes(24).toString('base64url'), {
         path: '/',
         sameSite: 'strict',
+        // Behind TLS (directly, or a trusted proxy's X-Forwarded-Proto) the cookie never travels in clear.
+        secure: request.protocol === 'https',
         httpOnly: false,
       });
       return;

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reskin-config-'));
+  const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(32), ...env });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('names each bad variable, its value and what was expected, on one line', () => {
+    expect(() => load({ PORT: '70000', LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+    expect(() => load({ PORT: '70000', LOG_LEVEL: 'loud' })).toThrow(
+      /^Invalid configuration: PORT="70000": expected a port number from 0 to 65535; LOG_LEVEL="loud": expected fatal, error/,
+    );
+    expect(() => load({ PORT: 'x' })).not.toThrow(/\n/);
+  });
+
+  it('takes SQLite (unset or sqlite:) or PostgreSQL URLs, and hides a refused URL password', () => {
+    expect(load({}).databaseUrl).toBeUndefined();
+    expect(load({ DATABASE_URL: 'sqlite:' }).databaseUrl).toBeUndefined();
+    expect(load({ DATABASE_URL: 'postgresql://u:p@db/reskin' }).databaseUrl).toBe('postgresql://u:p@db/reskin');
+    expect(() => load({ DATABASE_URL: 'mysql://root:hunter2@db/reskin' })).toThrow(/DATABASE_URL="mysql:\/\/\*\*\*@db\/reskin"/);
+    expect(() => load({ DATABASE_URL: 'mysql://root:hunter2@db/reskin' })).not.toThrow(/hunter2/);
+    expect(() => load({ DATABASE_URL: 'sqlite:/var/reskin.db' })).toThrow(/DATABASE_URL/);
+  });
+
+  it('seeds the demo accounts by default, but not with NODE_ENV=production unless SEED_DEMO=true', () => {
+    expect(load({}).seedDemo).toBe(true);
+    expect(load({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(load({ NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(load({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('reads TRUST_PROXY as on/off, a number of proxy hops, or addresses', () => {
+    expect(load({}).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    const oneHop = load({ TRUST_PROXY: '1' }).trustProxy;
+    expect(typeof oneHop).toBe('function');
+    if (typeof oneHop === 'function') {
+      expect(oneHop('10.0.0.2', 0)).toBe(true);
+      expect(oneHop('203.0.113.9', 1)).toBe(false);
+    }
+  });
+
+  it('refuses a play port equal to the app port, and a half-set administrator', () => {
+    expect(() => load({ PORT: '4000', PLAY_PORT: '4000' })).toThrow(/PLAY_PORT=4000/);
+    expect(() => load({ ADMIN_EMAIL: 'boss@example.com' })).toThrow(/ADMIN_EMAIL and ADMIN_PASSWORD/);
+  });
+});
