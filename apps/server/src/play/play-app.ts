@@ -90,12 +90,18 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel, trust
       const replacement = await versions.findFile(version.id, file.fileId);
       if (replacement) key = replacement.storageKey;
     }
+    // Only a generated copy can be missing in the ordinary course (not generated yet).
+    const uploaded = key === file.storageKey || key !== storageKeyFor(claims.view, file);
     const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
     reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
 
     const object = await storage.get(key);
     if (!object) {
+      if (uploaded) {
+        request.log.error({ key }, 'a stored file is missing');
+        return reply.status(404).send(refusal(404, 'This file is missing from storage.', errorCodes.notFound));
+      }
       return reply.status(404).send(refusal(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
     }
     // Sent as stored: a pre-compressed build keeps its bytes and length and gets Content-Encoding (this app

@@ -8,6 +8,16 @@ export interface StoredObject {
   contentType: string;
 }
 
+/**
+ * A record points to an object that storage does not hold (lost, or deleted by hand): a fault of the server,
+ * never of the request. The message names the key, so the log does.
+ */
+export class MissingObjectError extends Error {
+  constructor(readonly key: string) {
+    super(`The stored object ${key} is missing.`);
+  }
+}
+
 /** A key in a listing, with when its object was last written. */
 export interface StoredKey {
   key: string;

@@ -4,7 +4,7 @@ import type { User } from '@reskin/contract';
 import { notFound, unprocessable } from '../../lib/errors';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { extensionOf } from '../../lib/game-paths';
-import type { Storage, StoredObject } from '../../storage/storage';
+import { MissingObjectError, type Storage, type StoredObject } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
 import { incomingPath, type IncomingFile } from '../games/games.service';
 import { isAdmin } from '../users/users.policy';
@@ -77,8 +77,9 @@ export class HelperFilesService {
     if (!user) throw notFound('Helper file');
     await this.assertCanSee(user, gameId);
     const file = await this.helperFiles.find(gameId, id);
-    const object = file && (await this.storage.get(file.storageKey));
-    if (!file || !object) throw notFound('Helper file');
+    if (!file) throw notFound('Helper file');
+    const object = await this.storage.get(file.storageKey);
+    if (!object) throw new MissingObjectError(file.storageKey);
     return { object, name: file.path.split('/').pop() ?? file.path, contentType: file.contentType };
   }
 

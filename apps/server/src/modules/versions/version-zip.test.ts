@@ -1,0 +1,61 @@
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { describe, expect, it } from 'vitest';
+import { fromBufferPromise, type Entry } from 'yauzl';
+import type { Storage, StoredObject } from '../../storage/storage';
+import { zipStoredFiles } from './version-zip';
+
+/** A storage that holds `objects`; a function value is called for the object's stream at each open. */
+function storageOf(objects: Record<string, string | (() => Readable)>): Storage {
+  return {
+    get: async (key: string): Promise<StoredObject | undefined> => {
+      const object = objects[key];
+      if (object === undefined) return undefined;
+      const stream = typeof object === 'string' ? Readable.from([Buffer.from(object)]) : object();
+      return { stream, size: 0, contentType: 'application/octet-stream' };
+    },
+  } as Partial<Storage> as Storage;
+}
+
+describe('zipStoredFiles', () => {
+  it('streams every object at its path', async () => {
+    const zip = await buffer(
+      zipStoredFiles(storageOf({ 'k/1': 'one', 'k/2': 'two' }), [
+        { path: 'img/a.png', storageKey: 'k/1' },
+        { path: 'b.ogg', storageKey: 'k/2' },
+      ]),
+    );
+    const archive = await fromBufferPromise(zip, { lazyEntries: true });
+    const names: string[] = [];
+    archive.on('entry', (entry: Entry) => {
+      names.push(entry.fileName);
+      archive.readEntry();
+    });
+    const ended = new Promise((resolve, reject) => archive.on('end', resolve).on('error', reject));
+    archive.readEntry();
+    await ended;
+    expect(names).toEqual(['img/a.png', 'b.ogg']);
+  });
+
+  // Before: yazl emitted 'error' on its ZipFile, which had no listener, and the process exited.
+  it('ends the stream with an error naming the key when an object has gone missing', async () => {
+    const stream = zipStoredFiles(storageOf({ 'k/1': 'one' }), [
+      { path: 'a.png', storageKey: 'k/1' },
+      { path: 'b.png', storageKey: 'k/gone' },
+    ]);
+    await expect(buffer(stream)).rejects.toThrow('The stored object k/gone is missing.');
+  });
+
+  it('ends the stream with an error naming the key when an object cannot be read', async () => {
+    const failing = () =>
+      new Readable({
+        read() {
+          this.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+        },
+      });
+    const stream = zipStoredFiles(storageOf({ 'k/1': failing }), [{ path: 'a.png', storageKey: 'k/1' }]);
+    await expect(buffer(stream)).rejects.toThrow(
+      'The stored object k/1 could not be read: EIO: i/o error, read',
+    );
+  });
+});
