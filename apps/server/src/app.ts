@@ -26,6 +26,8 @@ import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayTokens } from './play/play-tokens';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { ServicesUpdateService } from './modules/admin/services-update.service';
+import { StoredFilesRepository } from './modules/stored-files/stored-files.repository';
+import { StoredFilesService } from './modules/stored-files/stored-files.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { HealthService } from './modules/health/health.service';
 import { GameGeneration } from './modules/games/game-generation';
@@ -51,6 +53,8 @@ export interface App {
   /** The play origin (DESIGN.md "Play"), to listen on PLAY_PORT. */
   playApp: FastifyInstance;
   database: Db;
+  /** The background generation jobs ("Gen."); `idle()` waits for those running (tests). */
+  generation: GameGeneration;
 }
 
 /**
@@ -88,13 +92,15 @@ export async function buildApp(config: Config): Promise<App> {
   await migrateToLatest(database);
 
   const storage = new LocalDiskStorage(join(config.dataDir, 'files'));
-  const users = new UsersService(new UsersRepository(database.db), new SessionTokens(config.jwtSecret), database.dialect);
+  const storedFilesRepository = new StoredFilesRepository(database.db, database.dialect);
+  const storedFiles = new StoredFilesService(storedFilesRepository, storage, app.log);
+  const users = new UsersService(new UsersRepository(database.db), new SessionTokens(config.jwtSecret), database.dialect, storedFiles);
   const gamesRepository = new GamesRepository(database.db);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
   await generation.recoverInterrupted();
   // Runs once the server has stopped accepting and its requests are done, before the database closes.
   app.addHook('onClose', async () => generation.idle());
-  const games = new GamesService(gamesRepository, storage, database.dialect, generation);
+  const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles);
 
   if (config.seedDemo && (await seedDemo(database.db, app.log))) {
     await seedSampleGame(database.db, games, generation, app.log);
@@ -109,10 +115,11 @@ export async function buildApp(config: Config): Promise<App> {
     );
   }
   const helperFiles = new HelperFilesService(
-    new HelperFilesRepository(database.db),
+    new HelperFilesRepository(database.db, database.dialect),
     gamesRepository,
     storage,
     new DownloadTickets(config.jwtSecret),
+    storedFiles,
   );
   const playTokens = new PlayTokens(config.jwtSecret);
   const paths = new PlayPathsService(gamesRepository, playTokens, config.playOrigin);
@@ -139,6 +146,7 @@ export async function buildApp(config: Config): Promise<App> {
     storage,
     paths,
     new DownloadTickets(config.jwtSecret),
+    storedFiles,
   );
 
   await app.register(errorEnvelopePlugin);
@@ -173,7 +181,7 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, app.log) });
       await api.register(playPathsRoutes, { paths });
       await api.register(userGamesRoutes, {
-        userGames: new UserGamesService(userGamesRepository, paths, database.dialect),
+        userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles),
       });
       await api.register(async (scope) => {
         await scope.register(multipart, {
@@ -202,7 +210,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await registerWebApp(app, config.webDistDir);
-  return { app, playApp, database };
+  return { app, playApp, database, generation };
 }
 
 /**

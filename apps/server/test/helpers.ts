@@ -8,6 +8,7 @@ import { RoleType, type RoleTypeId, type SignupBody, type User } from '@reskin/c
 import { buildApp } from '../src/app';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/database';
+import type { GameGeneration } from '../src/modules/games/game-generation';
 import { UsersRepository } from '../src/modules/users/users.repository';
 
 /** Which database this run of the suite uses: `TEST_DB=postgres` (scripts/test.mjs sets it) or SQLite. */
@@ -19,6 +20,8 @@ export interface TestApp {
   /** The play origin app (DESIGN.md "Play"). */
   playApp: FastifyInstance;
   database: Db;
+  /** The background generation jobs: `await t.generation.idle()` waits for every running one. */
+  generation: GameGeneration;
   config: Config;
   /** The PostgreSQL schema of this app's database (undefined on SQLite). */
   schema: string | undefined;
@@ -76,11 +79,12 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     }
     throw error;
   }
-  const { app, playApp, database } = built;
+  const { app, playApp, database, generation } = built;
   return {
     app,
     playApp,
     database,
+    generation,
     config,
     schema,
     close: async () => {

@@ -63,4 +63,20 @@ describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {
     await waitReady(game.id);
     expect(existsSync(skeleton)).toBe(true);
   });
+
+  it('removes the .partial files of writes cut off an hour ago or more, not those still being written', async () => {
+    // What LocalDiskStorage leaves when the process dies while it streams an upload to `<key>.<random>.partial`.
+    mkdirSync(join(filesDir(), 'games', 'crashed', 'files'), { recursive: true });
+    const abandoned = join(filesDir(), 'games', 'crashed', 'files', 'a1b2.png.0123456789ab.partial');
+    const writing = join(filesDir(), 'games', 'crashed', 'files', 'c3d4.png.ba9876543210.partial');
+    writeFileSync(abandoned, 'half a png');
+    writeFileSync(writing, 'half a png');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(abandoned, twoHoursAgo, twoHoursAgo);
+
+    const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
+    expect(update.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 1 });
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(writing)).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -68,22 +68,39 @@ export class LocalDiskStorage implements Storage {
     await rm(this.pathOf(key), { force: true });
   }
 
+  async removeAbandonedWrites(before: Date): Promise<number> {
+    let removed = 0;
+    for (const entry of await this.entries(this.root)) {
+      if (!entry.isFile() || !entry.name.endsWith(temporarySuffix)) continue;
+      const path = join(entry.parentPath, entry.name);
+      const info = await stat(path).catch(() => undefined);
+      // Gone meanwhile (its write finished or failed), or still being written to.
+      if (!info || info.mtime >= before) continue;
+      await rm(path, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
   async *list(prefix = ''): AsyncIterable<StoredKey> {
     const start = prefix === '' ? this.root : this.pathOf(prefix.replace(/\/$/, ''));
-    let entries;
-    try {
-      entries = await readdir(start, { recursive: true, withFileTypes: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    for (const entry of entries) {
+    for (const entry of await this.entries(start)) {
       if (!entry.isFile() || entry.name.endsWith(temporarySuffix)) continue;
       const path = join(entry.parentPath, entry.name);
       const info = await stat(path).catch(() => undefined);
       // Deleted between the listing and now: not there any more.
       if (!info) continue;
       yield { key: relative(this.root, path).split(sep).join('/'), lastModified: info.mtime };
+    }
+  }
+
+  /** Everything under a folder, at any depth; nothing when the folder does not exist. */
+  private async entries(folder: string): Promise<Dirent[]> {
+    try {
+      return await readdir(folder, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
     }
   }
 }

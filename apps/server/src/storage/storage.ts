@@ -36,6 +36,11 @@ export interface Storage {
   get(key: string): Promise<StoredObject | undefined>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Every object under `prefix` (all when omitted), in no particular order. */
+  /** Every object under `prefix` (all when omitted), in no particular order. Writes in progress are not listed. */
   list(prefix?: string): AsyncIterable<StoredKey>;
+  /**
+   * Removes what writes cut off by a crash left behind (LocalDiskStorage: `.partial` files) when it was last
+   * written before `before`; answers how many were removed.
+   */
+  removeAbandonedWrites(before: Date): Promise<number>;
 }

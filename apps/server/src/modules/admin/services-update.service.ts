@@ -7,14 +7,12 @@ import { isImagePath } from '../../lib/game-paths';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { GameGeneration } from '../games/game-generation';
-
-/** Stored objects younger than this are left alone: they may belong to an upload still in progress. */
-const orphanGraceMs = 60 * 60 * 1000;
+import { orphanGraceMs } from '../stored-files/stored-files.service';
 
 /**
  * GET /admin/update, "Services update" (DESIGN.md "Games, files, variants"): re-generates every Ready game
  * whose files changed since its last generation (or whose generated copies are missing), and removes stored
- * files that no record points to.
+ * files that no record points to and writes that a crash cut off, once they are an hour old.
  */
 export class ServicesUpdateService {
   constructor(
@@ -25,15 +23,23 @@ export class ServicesUpdateService {
   ) {}
 
   async run(): Promise<{ regeneratedGameIds: number[]; removedStoredFiles: number }> {
-    const referenced = await this.referencedKeys();
+    const before = new Date(Date.now() - orphanGraceMs);
+    // The objects first, the records after: an upload records its files before they are an hour old
+    // (uploadRecordDeadlineMs), so an old object listed here is recorded by the time the records are read, or never.
     const stored = new Set<string>();
-    let removedStoredFiles = 0;
+    const old: string[] = [];
     for await (const { key, lastModified } of this.storage.list()) {
       stored.add(key);
-      if (referenced.has(key) || Date.now() - lastModified.getTime() < orphanGraceMs) continue;
+      if (lastModified < before) old.push(key);
+    }
+    const referenced = await this.referencedKeys();
+    let removedStoredFiles = 0;
+    for (const key of old) {
+      if (referenced.has(key)) continue;
       await this.storage.delete(key);
       removedStoredFiles++;
     }
+    removedStoredFiles += await this.storage.removeAbandonedWrites(before);
     const regeneratedGameIds: number[] = [];
     for (const gameId of await this.staleReadyGames(stored)) {
       if ((await this.generation.start(gameId)).started) regeneratedGameIds.push(gameId);

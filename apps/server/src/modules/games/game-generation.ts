@@ -12,14 +12,28 @@ import type { GameFileRow, GamesRepository } from './games.repository';
 /** How long a finished job keeps trying to record its end while the database is unreachable. */
 const recordRetryMs = 30_000;
 
-/** Runs `work` over `items` with at most `concurrency` at a time. */
+/**
+ * Runs `work` over `items` with at most `concurrency` at a time. After a failure no new item starts; it
+ * answers (with the first failure) once the items already started have ended, so nothing runs on unseen.
+ */
 async function eachLimited<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (next < items.length && !failure) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
   });
   await Promise.all(workers);
+  if (failure) throw failure.error;
 }
+
+/** The game was deleted, or a file changed, while its copies were being made: the job ends without a status. */
+class FilesChangedError extends Error {}
 
 /**
  * "Gen." (DESIGN.md "Games, files, variants"): a background job per game that writes the skeleton and the
@@ -68,6 +82,12 @@ export class GameGeneration {
       await this.finish(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
       this.log.info({ gameId, images: images.length, ms: Date.now() - started }, 'game generated');
     } catch (error) {
+      if (error instanceof FilesChangedError) {
+        // A deleted game has no status to record; a changed one is a Draft again, and Gen. may already have
+        // started it anew.
+        this.log.info({ gameId, reason: error.message }, 'game generation stopped');
+        return;
+      }
       const reason = isDatabaseUnavailable(error)
         ? 'The database was unavailable during generation; press Gen. again.'
         : error instanceof Error
@@ -90,19 +110,40 @@ export class GameGeneration {
     );
   }
 
+  /**
+   * Writes the two copies of one image. When the file is gone or has new content by the end (the game or the
+   * file was deleted, or replaced), the copies just written are removed again: nobody else would, since the
+   * delete removed the copies it found before they existed.
+   */
   private async generateFile(file: GameFileRow): Promise<void> {
+    const copies = [variantKey(file.storageKey, 'skeleton'), variantKey(file.storageKey, 'watermark')] as const;
     const object = await this.storage.get(file.storageKey);
-    if (!object) throw new Error(`${file.path}: the stored file is missing.`);
-    const original = await buffer(object.stream);
+    if (!object) {
+      if (!(await this.isCurrent(file))) throw new FilesChangedError(`${file.path} was deleted or replaced`);
+      this.log.error({ gameId: file.gameId, key: file.storageKey }, 'a stored game file is missing');
+      throw new Error(`${file.path}: the stored file is missing.`);
+    }
     try {
+      const original = await buffer(object.stream);
       const [skeleton, watermark] = await Promise.all([
         makeSkeleton(original, file.path),
         makeWatermark(original, file.path, this.productName),
       ]);
-      await this.storage.put(variantKey(file.storageKey, 'skeleton'), Readable.from([skeleton]));
-      await this.storage.put(variantKey(file.storageKey, 'watermark'), Readable.from([watermark]));
+      await this.storage.put(copies[0], Readable.from([skeleton]));
+      await this.storage.put(copies[1], Readable.from([watermark]));
     } catch (error) {
-      throw new Error(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      if (await this.isCurrent(file)) {
+        throw new Error(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
     }
+    if (!(await this.isCurrent(file))) {
+      await Promise.all(copies.map((key) => this.storage.delete(key)));
+      throw new FilesChangedError(`${file.path} was deleted or replaced`);
+    }
+  }
+
+  /** Whether the game file still exists with the content the job read. */
+  private async isCurrent(file: GameFileRow): Promise<boolean> {
+    return (await this.games.findFile(file.gameId, file.fileId))?.storageKey === file.storageKey;
   }
 }

@@ -21,6 +21,7 @@ import { InvalidImageError, inspectImage, type ImageInfo } from '../../lib/image
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Storage } from '../../storage/storage';
 import { variantKey } from '../../lib/variants';
+import { assertUploadInTime, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { GameGeneration } from './game-generation';
 import { searchableGame, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
 
@@ -73,6 +74,7 @@ export class GamesService {
     private readonly storage: Storage,
     private readonly dialect: Dialect,
     private readonly generation: GameGeneration,
+    private readonly storedFiles: StoredFilesService,
   ) {}
 
   async filter(filter: SearchFilter): Promise<Partial<Game>[]> {
@@ -108,11 +110,12 @@ export class GamesService {
     return this.get(id);
   }
 
-  /** Deletes a game with its records (cascade) and then its stored files. */
+  /**
+   * Deletes a game with its records (cascade) and then every stored file they point to: game files and their
+   * generated copies, helper files, the files of its versions.
+   */
   async delete(id: number): Promise<void> {
-    const files = await this.games.listFiles(id);
-    if (!(await this.games.delete(id))) throw notFound('Game');
-    await Promise.all(files.map((file) => this.deleteStored(file.storageKey)));
+    if (!(await this.storedFiles.deleteOwner({ kind: 'game', id }))) throw notFound('Game');
   }
 
   /** Starts "Gen." in the background; a second press while it runs starts nothing. */
@@ -176,8 +179,10 @@ export class GamesService {
    * replaces that file's content and keeps its fileId.
    */
   async upload(gameId: number, files: AsyncIterable<IncomingFile>): Promise<{ file: GameFile; replaced: boolean }[]> {
+    const startedAt = Date.now();
     await this.get(gameId);
     const staged: StagedFile[] = [];
+    let results: Awaited<ReturnType<GamesService['record']>>;
     try {
       for await (const incoming of files) {
         if (staged.length >= limits.adminUploadFiles) throw uploadTooManyFiles();
@@ -187,13 +192,15 @@ export class GamesService {
         throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose at least one file.' }]);
       }
       const checked = await this.check(gameId, staged);
-      const results = await this.record(gameId, checked);
-      await Promise.all(results.map((result) => result.previousKey && this.deleteStored(result.previousKey)));
-      return results.map(({ file, replaced }) => ({ file, replaced }));
+      assertUploadInTime(startedAt);
+      results = await this.record(gameId, checked);
     } catch (error) {
       await Promise.all(staged.map((file) => this.storage.delete(file.storageKey)));
       throw error;
     }
+    // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
+    await this.storedFiles.deleteObjects(results.flatMap((result) => (result.previousKey ? withVariants(result.previousKey) : [])));
+    return results.map(({ file, replaced }) => ({ file, replaced }));
   }
 
   private async stage(gameId: number, incoming: IncomingFile): Promise<StagedFile> {

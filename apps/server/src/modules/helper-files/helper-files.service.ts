@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import mime from 'mime';
-import type { User } from '@reskin/contract';
+import type { ErrorDetail, User } from '@reskin/contract';
 import { notFound, unprocessable } from '../../lib/errors';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { extensionOf } from '../../lib/game-paths';
 import { MissingObjectError, type Storage, type StoredObject } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
 import { incomingPath, type IncomingFile } from '../games/games.service';
+import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import { isAdmin } from '../users/users.policy';
 import type { HelperFilesRepository } from './helper-files.repository';
 
@@ -19,6 +20,7 @@ export class HelperFilesService {
     private readonly games: GamesRepository,
     private readonly storage: Storage,
     private readonly tickets: DownloadTickets,
+    private readonly storedFiles: StoredFilesService,
   ) {}
 
   /** The list with download URLs that carry a ticket, so they work when opened in a new window. */
@@ -36,26 +38,48 @@ export class HelperFilesService {
     return { path: base, files };
   }
 
-  /** Stores uploaded helper files (admin); a file with an existing name replaces it. */
+  /**
+   * Stores uploaded helper files (admin), all or nothing like a game upload: every file is streamed to storage
+   * under a fresh key, then checked (path, size, names twice), then all are recorded in one transaction; a file
+   * with an existing name replaces that one. Any refusal, or the game deleted meanwhile (404), removes what
+   * this request stored.
+   */
   async upload(gameId: number, files: AsyncIterable<IncomingFile>): Promise<number> {
+    const startedAt = Date.now();
     if (!(await this.games.findById(gameId))) throw notFound('Game');
-    let count = 0;
-    for await (const incoming of files) {
-      const path = incomingPath(incoming);
-      const ext = extensionOf(path);
-      const storageKey = `games/${gameId}/helpers/${randomUUID()}${ext ? `.${ext}` : ''}`;
-      const { size } = await this.storage.put(storageKey, incoming.content);
-      if (size === 0) {
-        await this.storage.delete(storageKey);
-        throw unprocessable(`${path} is empty (0 bytes).`, [{ path: `/files/${path}`, code: 'empty', message: `${path} is empty (0 bytes).` }]);
+    const staged: { path: string; storageKey: string; size: number }[] = [];
+    let replaced: string[] | undefined;
+    try {
+      for await (const incoming of files) {
+        const path = incomingPath(incoming);
+        const ext = extensionOf(path);
+        const storageKey = `games/${gameId}/helpers/${randomUUID()}${ext ? `.${ext}` : ''}`;
+        const { size } = await this.storage.put(storageKey, incoming.content);
+        staged.push({ path, storageKey, size });
       }
-      const previous = await this.helperFiles.findByPath(gameId, path);
-      await this.helperFiles.save({ gameId, path, size, storageKey, contentType: mime.getType(path) ?? 'application/octet-stream' });
-      if (previous) await this.storage.delete(previous.storageKey);
-      count++;
+      if (staged.length === 0) {
+        throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose at least one file.' }]);
+      }
+      const details: ErrorDetail[] = [];
+      const seen = new Set<string>();
+      for (const { path, size } of staged) {
+        if (seen.has(path)) details.push({ path: `/files/${path}`, code: 'duplicate', message: `${path} is in this upload twice.` });
+        else if (size === 0) details.push({ path: `/files/${path}`, code: 'empty', message: `${path} is empty (0 bytes).` });
+        seen.add(path);
+      }
+      if (details.length > 0) throw unprocessable(details[0]!.message, details);
+      assertUploadInTime(startedAt);
+      replaced = await this.helperFiles.saveAll(
+        gameId,
+        staged.map(({ path, storageKey, size }) => ({ path, storageKey, size, contentType: mime.getType(path) ?? 'application/octet-stream' })),
+      );
+      if (!replaced) throw notFound('Game');
+    } catch (error) {
+      await this.storedFiles.deleteObjects(staged.map((file) => file.storageKey));
+      throw error;
     }
-    if (count === 0) throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose at least one file.' }]);
-    return count;
+    await this.storedFiles.deleteObjects(replaced);
+    return staged.length;
   }
 
   /**
@@ -87,7 +111,7 @@ export class HelperFilesService {
     const file = await this.helperFiles.find(gameId, id);
     if (!file) throw notFound('Helper file');
     await this.helperFiles.delete(file.id);
-    await this.storage.delete(file.storageKey);
+    await this.storedFiles.deleteObjects([file.storageKey]);
   }
 
   private async assertCanSee(user: User, gameId: number): Promise<void> {

@@ -83,11 +83,6 @@ export class UserGamesRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('userGames').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  }
-
   async userExists(id: number): Promise<boolean> {
     return (await this.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }

@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database';
 import { notFound, unprocessable } from '../../lib/errors';
 import type { PlayPathsService } from '../../play/play-paths.service';
 import { compileFilter, pickFields } from '../../search/filter';
+import type { StoredFilesService } from '../stored-files/stored-files.service';
 import { searchableUserGame, userGameRelations, type UserGamesRepository } from './user-games.repository';
 
 /** User-games: assignments of a game to a user (SPEC §7 "User-games"). All but my-games are for admins. */
@@ -11,6 +12,7 @@ export class UserGamesService {
     private readonly userGames: UserGamesRepository,
     private readonly paths: PlayPathsService,
     private readonly dialect: Dialect,
+    private readonly storedFiles: StoredFilesService,
   ) {}
 
   async filter(filter: SearchFilter): Promise<Partial<UserGame>[]> {
@@ -38,8 +40,9 @@ export class UserGamesService {
     return this.get(id);
   }
 
+  /** Deletes an assignment with its versions (cascade), then the versions' stored files. */
   async delete(id: number): Promise<void> {
-    if (!(await this.userGames.delete(id))) throw notFound('User game');
+    if (!(await this.storedFiles.deleteOwner({ kind: 'userGame', id }))) throw notFound('User game');
   }
 
   /** Remove Access / Give Access. */

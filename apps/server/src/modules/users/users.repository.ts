@@ -118,11 +118,6 @@ export class UsersRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  }
-
   async list(filter: CompiledFilter): Promise<User[]> {
     let query = this.db.selectFrom('users').select(userColumns);
     if (filter.where) query = query.where(filter.where);

@@ -17,6 +17,7 @@ import { isUniqueViolation, type Dialect } from '../../db/database';
 import { conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import type { SessionTokens } from '../../lib/tokens';
 import { compileFilter, pickFields } from '../../search/filter';
+import type { StoredFilesService } from '../stored-files/stored-files.service';
 import { searchableUser, type UsersRepository } from './users.repository';
 import { canEditOwnAccount, canManageUser, canSeeUser } from './users.policy';
 
@@ -37,6 +38,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly tokens: SessionTokens,
     private readonly dialect: Dialect,
+    private readonly storedFiles: StoredFilesService,
   ) {}
 
   /** Checks credentials and answers a session token. A disabled account cannot log in. */
@@ -98,9 +100,10 @@ export class UsersService {
     return this.mustFind(id);
   }
 
+  /** Deletes a user with their assignments and versions (cascade), then the versions' stored files. */
   async delete(actor: TokenUser, id: number): Promise<void> {
     this.assertCanManage(actor, id);
-    if (!(await this.users.delete(id))) throw notFound('User');
+    if (!(await this.storedFiles.deleteOwner({ kind: 'user', id }))) throw notFound('User');
   }
 
   async setRole(actor: TokenUser, id: number, roleTypeId: RoleTypeId): Promise<void> {

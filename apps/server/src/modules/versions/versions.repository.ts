@@ -94,10 +94,6 @@ export class VersionsRepository {
       .execute();
   }
 
-  async delete(id: number): Promise<void> {
-    await this.db.deleteFrom('gameVersions').where('id', '=', id).execute();
-  }
-
   listFiles(versionId: number): Promise<VersionFileRow[]> {
     return this.db.selectFrom('versionFiles').selectAll().where('gameVersionId', '=', versionId).orderBy('path').execute();
   }

@@ -22,10 +22,11 @@ import { isAudioContent, isAudioPath } from '../../lib/audio-inspection';
 import type { PlayPathsService } from '../../play/play-paths.service';
 import { MissingObjectError, type Storage } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
+import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { UserGamesRepository } from '../user-games/user-games.repository';
 import { isAdmin } from '../users/users.policy';
-import { toVersionFile, type VersionsRepository } from './versions.repository';
 import { zipStoredFiles } from './version-zip';
+import { toVersionFile, type VersionsRepository } from './versions.repository';
 
 const zipResource = (id: number) => `version-zip:${id}`;
 
@@ -41,6 +42,7 @@ export class VersionsService {
     private readonly storage: Storage,
     private readonly paths: PlayPathsService,
     private readonly tickets: DownloadTickets,
+    private readonly storedFiles: StoredFilesService,
   ) {}
 
   /** GET /game-versions/{gameId}/{userGameId} */
@@ -75,9 +77,7 @@ export class VersionsService {
   /** Deletes a version with its replaced files. */
   async delete(user: User, id: number): Promise<void> {
     await this.reachableVersion(user, id);
-    const files = await this.versions.listFiles(id);
-    await this.versions.delete(id);
-    await Promise.all(files.map((file) => this.storage.delete(file.storageKey)));
+    if (!(await this.storedFiles.deleteOwner({ kind: 'version', id }))) throw notFound('Game version');
   }
 
   async filter(where: { userId?: number; gameId?: number; userGamesId?: number }): Promise<GameVersion[]> {
@@ -153,6 +153,7 @@ export class VersionsService {
    * upload leaves the previous file intact, and the play view's URL for it changes.
    */
   async upload(user: User, versionId: number, fileId: number, content: Readable): Promise<VersionFile> {
+    const startedAt = Date.now();
     const version = await this.reachableVersion(user, versionId);
     const original = await this.games.findFile(version.gameId, fileId);
     if (!original) {
@@ -175,6 +176,7 @@ export class VersionsService {
     const ext = extensionOf(original.path);
     const storageKey = `versions/${versionId}/${randomUUID()}.${ext}`;
     const { size } = await this.storage.put(storageKey, content);
+    let previousKey: string | undefined;
     try {
       const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
       if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
@@ -197,24 +199,32 @@ export class VersionsService {
       } else if (!(await isAudioContent(stored.stream))) {
         throw refuse('not_audio', validationMessages.notAudio);
       }
-      const previousKey = await this.versions.saveFile({
-        gameVersionId: versionId,
-        fileId,
-        path: original.path,
-        width,
-        height,
-        size,
-        contentType: original.contentType || (mime.getType(original.path) ?? 'application/octet-stream'),
-        storageKey,
-      });
-      if (previousKey) await this.storage.delete(previousKey);
-      await this.versions.update(versionId, {});
+      assertUploadInTime(startedAt);
+      previousKey = await this.versions
+        .saveFile({
+          gameVersionId: versionId,
+          fileId,
+          path: original.path,
+          width,
+          height,
+          size,
+          contentType: original.contentType || (mime.getType(original.path) ?? 'application/octet-stream'),
+          storageKey,
+        })
+        .catch(async (error: unknown) => {
+          // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
+          if (!(await this.versions.findById(versionId))) throw notFound('Game version');
+          throw error;
+        });
     } catch (error) {
-      await this.storage.delete(storageKey);
+      await this.storedFiles.deleteObjects([storageKey]);
       throw error;
     }
+    if (previousKey) await this.storedFiles.deleteObjects([previousKey]);
+    await this.versions.update(versionId, {});
     const saved = await this.versions.findFile(versionId, fileId);
-    return toVersionFile(saved!);
+    if (!saved) throw notFound('Game version');
+    return toVersionFile(saved);
   }
 
   /** A user-game the caller may work in: their own and active, or any for an admin. */

@@ -1,0 +1,100 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Dialect } from '../../db/database';
+import type { Database } from '../../db/schema';
+
+/** A row whose delete takes stored files with it (through the cascades of the schema). */
+export type FileOwner =
+  | { kind: 'game'; id: number }
+  | { kind: 'userGame'; id: number }
+  | { kind: 'user'; id: number }
+  | { kind: 'version'; id: number };
+
+/** The storage keys of the rows a delete removed: game files (which have generated copies) and the rest. */
+export interface OwnedKeys {
+  gameFiles: string[];
+  others: string[];
+}
+
+const ownerTables = { game: 'games', userGame: 'userGames', user: 'users', version: 'gameVersions' } as const;
+
+/** Deletes of the rows whose cascades take stored files with them. */
+export class StoredFilesRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * Deletes a game, user-game, user or version in one transaction and answers the storage keys of every row
+   * its cascade removed, or undefined when there was no such row. The owner row and the versions the cascade
+   * takes are locked first (PostgreSQL; SQLite runs one write transaction at a time), so an upload recording
+   * into them (it locks the same game or version row) either commits before and its keys are listed here, or
+   * waits and then finds them gone.
+   */
+  async deleteOwner(owner: FileOwner): Promise<OwnedKeys | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const table = ownerTables[owner.kind];
+      if (
+        !(await this.lock(trx.selectFrom(table).select('id').where('id', '=', owner.id)).executeTakeFirst())
+      )
+        return undefined;
+      const versionIds = (
+        await this.lock(
+          this.versionsOf(trx, owner).select('gameVersions.id').orderBy('gameVersions.id'),
+        ).execute()
+      ).map((row) => row.id);
+      const others: string[] = [];
+      if (versionIds.length > 0) {
+        const rows = await trx
+          .selectFrom('versionFiles')
+          .select('storageKey')
+          .where('gameVersionId', 'in', versionIds)
+          .execute();
+        others.push(...rows.map((row) => row.storageKey));
+      }
+      let gameFiles: string[] = [];
+      if (owner.kind === 'game') {
+        gameFiles = (
+          await trx.selectFrom('gameFiles').select('storageKey').where('gameId', '=', owner.id).execute()
+        ).map((row) => row.storageKey);
+        const helpers = await trx
+          .selectFrom('helperFiles')
+          .select('storageKey')
+          .where('gameId', '=', owner.id)
+          .execute();
+        others.push(...helpers.map((row) => row.storageKey));
+      }
+      await trx.deleteFrom(table).where('id', '=', owner.id).execute();
+      return { gameFiles, others };
+    });
+  }
+
+  /** The versions a delete of `owner` takes with it. */
+  private versionsOf(trx: Transaction<Database>, owner: FileOwner) {
+    const versions = trx.selectFrom('gameVersions');
+    switch (owner.kind) {
+      case 'game':
+        return versions.where('gameId', '=', owner.id);
+      case 'userGame':
+        return versions.where('userGamesId', '=', owner.id);
+      case 'user':
+        return versions.where((eb) =>
+          eb.or([
+            eb('userId', '=', owner.id),
+            eb(
+              'userGamesId',
+              'in',
+              eb.selectFrom('userGames').select('userGames.id').where('userGames.userId', '=', owner.id),
+            ),
+          ]),
+        );
+      case 'version':
+        return versions.where('id', '=', owner.id);
+    }
+  }
+
+  /** `for update` on PostgreSQL; SQLite has no row locks and needs none. */
+  private lock<Q extends { forUpdate(): Q }>(query: Q): Q {
+    return this.dialect === 'postgres' ? query.forUpdate() : query;
+  }
+}
