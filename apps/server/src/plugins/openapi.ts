@@ -67,6 +67,12 @@ const derivedErrors: { status: number; applies: (route: RouteFacts) => boolean; 
     description: `No such object, or one the caller may not see (${errorCodes.notFound}).`,
   },
   {
+    status: 408,
+    applies: (route) => route.schema.multipartBody !== undefined,
+    description:
+      'The upload had not recorded its files 50 minutes after it began; nothing was stored, send fewer files at a time (UPLOAD_TOO_SLOW).',
+  },
+  {
     status: 413,
     applies: (route) => route.schema.multipartBody !== undefined,
     description: 'A file is larger than the size limit, or the request has too many files.',

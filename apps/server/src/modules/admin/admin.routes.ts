@@ -14,8 +14,8 @@ export async function adminRoutes(app: FastifyInstance, { servicesUpdate }: { se
         summary: 'Services update',
         description:
           'Re-generates every Ready game whose files changed since its last generation (or whose generated copies ' +
-          'are missing) and removes stored files that no record points to and that are older than an hour, ' +
-          'then answers a summary.',
+          'are missing) and removes stored files that no record points to, and the temporary files of writes a ' +
+          'crash cut off, once they are an hour old; then answers a summary (removedStoredFiles counts both).',
         response: { 200: servicesUpdateResponseSchema },
       },
     },
