@@ -23,6 +23,7 @@ import type { Storage } from '../../storage/storage';
 import { variantKey } from '../../lib/variants';
 import { assertUploadInTime, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { GameGeneration } from './game-generation';
+import { guessIndex } from './guess-index';
 import { searchableGame, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
 
 /** One file of an upload request, already streamed to storage under a fresh key. */
@@ -200,7 +201,29 @@ export class GamesService {
     }
     // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
     await this.storedFiles.deleteObjects(results.flatMap((result) => (result.previousKey ? withVariants(result.previousKey) : [])));
-    return results.map(({ file, replaced }) => ({ file, replaced }));
+    const index = await this.markIndexIfNone(gameId);
+    return results.map(({ file, replaced }) => ({ file: index === file.fileId ? { ...file, isStartFile: true } : file, replaced }));
+  }
+
+  /**
+   * After an upload (it has committed), a game without an index gets one (guessIndex: the shallowest
+   * index.html, else the only .html), so a folder or zip upload can be generated at once. No splash is
+   * guessed: the files screen shows the images for the admin to pick one. Answers the fileId it marked.
+   */
+  private async markIndexIfNone(gameId: number): Promise<number | undefined> {
+    const files = await this.games.listFiles(gameId);
+    if (files.some((file) => file.isStartFile === 1)) return undefined;
+    const path = guessIndex(files.map((file) => file.path));
+    const chosen = files.find((file) => file.path === path);
+    if (!chosen) return undefined;
+    return this.games.transaction(async (trx) => {
+      // The game row first: it locks the game, so a concurrent upload or setIndex cannot mark another meanwhile.
+      if (!(await this.games.markFilesChanged(gameId, trx))) return undefined;
+      const now = await this.games.listFiles(gameId, trx);
+      if (now.some((file) => file.isStartFile === 1) || !now.some((file) => file.fileId === chosen.fileId)) return undefined;
+      await this.games.setStartFile(gameId, chosen.fileId, trx);
+      return chosen.fileId;
+    });
   }
 
   private async stage(gameId: number, incoming: IncomingFile): Promise<StagedFile> {
