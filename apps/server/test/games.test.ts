@@ -183,7 +183,7 @@ describe(`games and game files on ${testDb}`, () => {
       { name: 'parent path', files: [{ path: '../evil.js', content: 'x' }], status: 422 },
       { name: 'absolute path', files: [{ path: '/etc/passwd', content: 'x' }], status: 422 },
       { name: 'text named .png', files: [{ path: 'fake.png', content: 'just text' }], status: 422 },
-      { name: 'zero bytes', files: [{ path: 'empty.js', content: '' }], status: 422 },
+      { name: 'an empty image', files: [{ path: 'empty.png', content: '' }], status: 422 },
       { name: 'over the size limit', files: [{ path: 'big.bin', content: Buffer.alloc(200_001, 1) }], status: 413 },
       {
         name: 'a good file with a bad one',

@@ -5,5 +5,6 @@ export * from './errors';
 export * from './health';
 export * from './search';
 export * from './users';
+export * from './file-kinds';
 export * from './games';
 export * from './versions';

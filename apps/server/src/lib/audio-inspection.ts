@@ -1,13 +1,11 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { fileTypeFromStream } from 'file-type';
-import { extensionOf } from './game-paths';
+import { kindOfName } from '@reskin/contract';
 
-/** Sound kinds a version may replace (by the original file's extension). */
-export const audioExtensions = new Set(['ogg', 'oga', 'mp3', 'wav', 'm4a', 'aac', 'flac', 'opus', 'weba']);
-
+/** Sound kinds a version may replace, by the original file's extension (the contract's audio format). */
 export function isAudioPath(path: string): boolean {
-  return audioExtensions.has(extensionOf(path));
+  return kindOfName(path) === 'audio';
 }
 
 /** Whether a file's content is audio, sniffed from its first bytes (never its name). */

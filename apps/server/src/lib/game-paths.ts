@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { limits } from '@reskin/contract';
+import { kindOfName, limits } from '@reskin/contract';
 
 /** Why a path was refused, in words an admin understands. */
 export class InvalidPathError extends Error {}
@@ -35,9 +35,10 @@ export function extensionOf(path: string): string {
   return ext.startsWith('.') ? ext.slice(1) : '';
 }
 
-/** Image kinds the server inspects, generates variants for, and size-checks. */
-export const imageExtensions = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg']);
-
+/**
+ * Whether the server treats a file of this name as an image (the contract's image formats). An .svg that
+ * turns out not drawable is still stored as an 'other' file: see `fileKindOf` in the contract.
+ */
 export function isImagePath(path: string): boolean {
-  return imageExtensions.has(extensionOf(path));
+  return kindOfName(path) === 'image';
 }

@@ -1,19 +1,38 @@
 import type { Readable } from 'node:stream';
-import sharp, { type Metadata } from 'sharp';
-import { limits } from '@reskin/contract';
+import { buffer } from 'node:stream/consumers';
+import type { Metadata } from 'sharp';
+import { imageFormatOfName, limits, type ImageFormatName } from '@reskin/contract';
+import { BitmapDecodeError } from './bitmap-decoding';
 import { extensionOf } from './game-paths';
+import { readImage } from './image-reading';
 
 export interface ImageInfo {
   width: number;
   height: number;
-  /** sharp's format name: png, jpeg, gif, webp, svg. */
-  format: string;
+  /** The contract's format name (png, jpeg, gif, webp, avif, bmp, ico, svg). */
+  format: ImageFormatName;
 }
 
 /** Why a file is not the image its name promises. */
 export class InvalidImageError extends Error {}
 
-const formatOfExtension: Record<string, string> = { png: 'png', jpg: 'jpeg', jpeg: 'jpeg', gif: 'gif', webp: 'webp', svg: 'svg' };
+/**
+ * An .svg that is not a drawable image (an SVG web font of `<font>`/`<glyph>`, an empty file, anything sharp
+ * cannot render at a size): a game upload stores it as an 'other' file; an artist's replacement is refused.
+ */
+export class UndrawableSvgError extends InvalidImageError {}
+
+/** sharp's name for what it read (AVIF is 'heif' to it; BMP and ICO are decoded before sharp sees them). */
+const sharpFormatOf: Record<ImageFormatName, string> = {
+  png: 'png',
+  jpeg: 'jpeg',
+  gif: 'gif',
+  webp: 'webp',
+  avif: 'heif',
+  bmp: 'raw',
+  ico: 'raw',
+  svg: 'svg',
+};
 
 /**
  * Reads an image's pixel size from its content (never from its name) and checks that the content is the
@@ -21,29 +40,36 @@ const formatOfExtension: Record<string, string> = { png: 'png', jpg: 'jpeg', jpe
  * frame's.
  */
 export async function inspectImage(content: Readable, path: string): Promise<ImageInfo> {
-  const expected = formatOfExtension[extensionOf(path)];
-  // Reading metadata decodes only the header, so sharp's own pixel limit is off here and ours applies below.
-  const reader = sharp({ limitInputPixels: false, pages: 1 });
-  content.on('error', (error) => reader.destroy(error));
-  content.pipe(reader);
+  const format = imageFormatOfName(path);
+  if (!format) {
+    content.resume();
+    throw new InvalidImageError(`${path} is not an image.`);
+  }
+  const label = format.toUpperCase();
+  const refuse = (message: string) => (format === 'svg' ? new UndrawableSvgError(message) : new InvalidImageError(message));
+  // sharp would collect a stream into one buffer too; the upload's own limit bounds it.
+  const input = await buffer(content);
+  if (input.length === 0) throw refuse(`${path} is empty (0 bytes); an image file must hold an image.`);
   let metadata: Metadata;
   try {
-    metadata = await reader.metadata();
-  } catch {
-    throw new InvalidImageError(`${path} is not a readable ${expected?.toUpperCase() ?? 'image'} file.`);
-  } finally {
-    content.destroy();
+    // The header only, so sharp's own pixel limit is off here and ours applies below, before any decoding.
+    metadata = await readImage(input, format, { limitInputPixels: false, pages: 1 }).metadata();
+  } catch (error) {
+    const why = error instanceof BitmapDecodeError ? ` (${error.message})` : '';
+    throw refuse(`${path} is not a readable ${label} file${why}.`);
   }
-  const { width, height, format } = metadata;
-  if (!width || !height) throw new InvalidImageError(`${path} has no pixel size.`);
-  if (expected && format !== expected) {
-    throw new InvalidImageError(`${path} is named .${extensionOf(path)} but holds a ${format.toUpperCase()} image.`);
+  const { width, height } = metadata;
+  if (!width || !height) throw refuse(`${path} has no pixel size.`);
+  // An icon may hold a PNG; an AVIF is an AV1-compressed HEIF.
+  const sameFormat =
+    (metadata.format === sharpFormatOf[format] || (format === 'ico' && metadata.format === 'png')) &&
+    (format !== 'avif' || metadata.compression === 'av1');
+  if (!sameFormat) {
+    throw refuse(`${path} is named .${extensionOf(path)} but holds a ${metadata.format.toUpperCase()} image.`);
   }
   const frameHeight = metadata.pageHeight ?? height;
   if (width * frameHeight > limits.maxImagePixels) {
-    throw new InvalidImageError(
-      `${path} is ${width} x ${frameHeight} pixels; images may have at most ${limits.maxImagePixels} pixels.`,
-    );
+    throw refuse(`${path} is ${width} x ${frameHeight} pixels; images may have at most ${limits.maxImagePixels} pixels.`);
   }
   return { width, height: frameHeight, format };
 }

@@ -1,6 +1,12 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { imageFormats, type ImageFormatName } from '@reskin/contract';
+import { sampleBmp, sampleIco, sampleImage } from '../../test/support/image-samples';
+import { readImage } from './image-reading';
 import { makeSkeleton, makeWatermark, variantKey } from './variants';
+
+/** sharp's name of each copy format. */
+const sharpFormat = { png: 'png', jpeg: 'jpeg', gif: 'gif', webp: 'webp', avif: 'heif', svg: 'svg' } as const;
 
 async function photo(format: 'png' | 'jpeg' | 'webp' | 'gif', width = 120, height = 80): Promise<Buffer> {
   // A gradient-ish picture: two colours split down the middle.
@@ -87,13 +93,42 @@ describe('generated variants', () => {
     expect([meta.width, meta.height]).toEqual([3, 2]);
   });
 
-  it('an SVG watermark stays SVG with the same size and draws the mark', async () => {
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#3366ff"/></svg>');
+  it('an SVG watermark is the rendered original with the mark, embedded in an SVG of the same size and viewBox', async () => {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 400 200"><rect width="400" height="200" fill="#3366ff"/></svg>',
+    );
     const marked = await makeWatermark(svg, 'bg.svg', 'Reskin Studio');
-    expect(marked.toString()).toContain('Reskin Studio');
-    const [a, b] = await Promise.all([sharp(svg).raw().toBuffer(), sharp(marked).raw().toBuffer()]);
+    const text = marked.toString();
+    expect(text).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="200" height="100" viewBox="0 0 400 200"><image [^>]*href="data:image\/png;base64,/);
+    // Nothing of the original drawing is left to edit: only the embedded picture.
+    expect(text).not.toContain('<rect');
     expect((await sharp(marked).metadata()).width).toBe(200);
+    const [a, b] = await Promise.all([sharp(svg).raw().toBuffer(), sharp(marked).raw().toBuffer()]);
     expect(a.equals(b)).toBe(false);
+  });
+
+  for (const format of Object.keys(imageFormats) as ImageFormatName[]) {
+    it(`a ${format} gets a skeleton and a watermark in ${imageFormats[format].copiesAs}, of its size, that differ from it`, async () => {
+      const { name, content } = await sampleImage(format, 120, 80);
+      const original = await readImage(content, format).ensureAlpha().resize(120, 80).raw().toBuffer();
+      for (const copy of [await makeSkeleton(content, name), await makeWatermark(content, name, 'Reskin Studio')]) {
+        const meta = await sharp(copy).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual([sharpFormat[imageFormats[format].copiesAs], 120, 80]);
+        const pixels = await sharp(copy).ensureAlpha().resize(120, 80).raw().toBuffer();
+        expect(pixels.equals(original)).toBe(false);
+      }
+    });
+  }
+
+  it('a BMP with an icon inside a PNG entry, and a 32-bit bitmap icon, decode to their pictures', async () => {
+    for (const ico of [await sampleIco(32, 16, 'png'), await sampleIco(32, 16, 'bitmap')]) {
+      const { data, info } = await readImage(ico, 'ico').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height]).toEqual([32, 16]);
+      expect([...data.subarray(0, 4)]).toEqual([250, 200, 10, 255]);
+      expect([...data.subarray(data.length - 4)]).toEqual([20, 60, 160, 255]);
+    }
+    const { data } = await readImage(sampleBmp(5, 3), 'bmp').raw().toBuffer({ resolveWithObject: true });
+    expect([...data.subarray(0, 4)]).toEqual([250, 200, 10, 255]);
   });
 
   it('variant keys change with the original key and keep its extension', () => {

@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
-import sharp, { type Sharp } from 'sharp';
-import { extensionOf } from './game-paths';
+import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import { imageFormatOfName, imageFormats, type CopyFormat, type ImageFormatName } from '@reskin/contract';
+import { readImage } from './image-reading';
 
 /** The two generated copies of every game image (DESIGN.md "Games, files, variants"). */
 export type Variant = 'skeleton' | 'watermark';
@@ -20,11 +21,11 @@ function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The root element's attributes of an SVG document (width, height, viewBox). */
-function svgRootAttributes(svg: string): Record<string, string> {
+/** The root element's attributes of an SVG document that fix its size (width, height, viewBox, preserveAspectRatio). */
+function svgRootAttributes(svg: string): Partial<Record<'width' | 'height' | 'viewBox' | 'preserveAspectRatio', string>> {
   const root = /<svg\b[^>]*>/i.exec(svg)?.[0] ?? '';
   const attributes: Record<string, string> = {};
-  for (const match of root.matchAll(/\s(width|height|viewBox)\s*=\s*("([^"]*)"|'([^']*)')/g)) {
+  for (const match of root.matchAll(/\s(width|height|viewBox|preserveAspectRatio)\s*=\s*("([^"]*)"|'([^']*)')/g)) {
     attributes[match[1]!] = match[3] ?? match[4] ?? '';
   }
   return attributes;
@@ -47,75 +48,108 @@ function watermarkTile(width: number, height: number, productName: string): { sv
   return { svg, width: tileWidth, height: tileHeight };
 }
 
-function encode(image: Sharp, format: string): Sharp {
+/** Encodes a copy in its contract format (a BMP's or an icon's copies are PNG: sharp cannot write those). */
+function encode(image: Sharp, format: CopyFormat, lossless = false): Sharp {
   switch (format) {
     case 'png':
       return image.png();
     case 'jpeg':
       return image.jpeg({ quality: 90 });
     case 'webp':
-      return image.webp({ quality: 90 });
+      // Lossless keeps a skeleton's transparent pixels exactly transparent.
+      return lossless ? image.webp({ lossless: true }) : image.webp({ quality: 90 });
+    case 'avif':
+      return lossless ? image.avif({ lossless: true }) : image.avif({ quality: 70 });
     case 'gif':
       return image.gif();
-    default:
-      throw new Error(`No encoder for ${format}`);
+    case 'svg':
+      throw new Error('SVG copies are written as documents, not encoded by sharp');
   }
 }
 
+function imageFormatOf(path: string): ImageFormatName {
+  const format = imageFormatOfName(path);
+  if (!format) throw new Error(`${path} is not an image`);
+  return format;
+}
+
+/** The pixel size of one frame of an image, as a browser shows it. */
+async function frameSize(original: Buffer, format: ImageFormatName): Promise<{ width: number; height: number; pages: number }> {
+  const metadata = await readImage(original, format, nativeOptions(format, { pages: 1 })).metadata();
+  return { width: metadata.width, height: metadata.pageHeight ?? metadata.height, pages: metadata.pages ?? 1 };
+}
+
+/** sharp's options for a format it reads itself; BMP and ICO arrive as raw pixels, which take none. */
+function nativeOptions(format: ImageFormatName, options: SharpOptions): SharpOptions {
+  return format === 'bmp' || format === 'ico' ? {} : options;
+}
+
 /**
- * The skeleton of an image: the same width, height and format, with nothing drawn: fully transparent, or
- * flat light grey for JPEG. SVG becomes an empty document with the same width, height and viewBox.
+ * The skeleton of an image: the same width and height, with nothing drawn: fully transparent, or flat light
+ * grey for JPEG; in the image's own format, or PNG where the server cannot write it (contract `copiesAs`).
+ * An SVG becomes an empty document with the same width, height and viewBox.
  */
 export async function makeSkeleton(original: Buffer, path: string): Promise<Buffer> {
-  if (extensionOf(path) === 'svg') {
-    const { width, height, viewBox } = svgRootAttributes(original.toString('utf8'));
-    const attributes = [
-      width !== undefined ? ` width="${escapeXml(width)}"` : '',
-      height !== undefined ? ` height="${escapeXml(height)}"` : '',
-      viewBox !== undefined ? ` viewBox="${escapeXml(viewBox)}"` : '',
-    ].join('');
-    return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"${attributes}></svg>\n`);
+  const format = imageFormatOf(path);
+  const copy = imageFormats[format].copiesAs;
+  const { width, height } = await frameSize(original, format);
+  if (copy === 'svg') {
+    const root = svgRootAttributes(original.toString('utf8'));
+    return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"${svgSizeAttributes(root, width, height)}></svg>\n`);
   }
-  const metadata = await sharp(original, { pages: 1 }).metadata();
-  const width = metadata.width;
-  const height = metadata.pageHeight ?? metadata.height;
-  if (metadata.format === 'jpeg') {
+  if (copy === 'jpeg') {
     return sharp({ create: { width, height, channels: 3, background: jpegSkeletonGrey } }).jpeg({ quality: 90 }).toBuffer();
   }
   const blank = sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } });
-  // Lossless, so the transparent pixels stay exactly transparent.
-  if (metadata.format === 'webp') return blank.webp({ lossless: true }).toBuffer();
-  return encode(blank, metadata.format).toBuffer();
+  return encode(blank, copy, true).toBuffer();
 }
 
+/** The root attributes that give an SVG copy the original's size: its own, else the pixel size it renders at. */
+function svgSizeAttributes(root: Record<string, string>, width: number, height: number): string {
+  const attributes: Record<string, string> = { width: root.width ?? String(width), height: root.height ?? String(height) };
+  if (root.viewBox !== undefined) attributes.viewBox = root.viewBox;
+  if (root.preserveAspectRatio !== undefined) attributes.preserveAspectRatio = root.preserveAspectRatio;
+  return Object.entries(attributes)
+    .map(([name, value]) => ` ${name}="${escapeXml(value)}"`)
+    .join('');
+}
+
+/** Rendering scale of an SVG's watermarked raster: twice its size where that stays small, so it stays sharp. */
+const svgRasterScale = (width: number, height: number) => (width * height * 4 <= 4_000_000 ? 2 : 1);
+
 /**
- * The watermarked copy of an image: the same width, height and format (every frame of an animation
- * keeps its timing), with the product name tiled over it.
+ * The watermarked copy of an image: the same width and height (every frame of an animation keeps its
+ * timing), with the product name tiled over it, in the format of the contract's `copiesAs`.
+ *
+ * An SVG is rendered to pixels with the mark and embedded as a PNG in an SVG of the original's width, height
+ * and viewBox: the mark is part of the pixels, so editing the document cannot remove it.
  */
 export async function makeWatermark(original: Buffer, path: string, productName: string): Promise<Buffer> {
-  if (extensionOf(path) === 'svg') {
-    const text = original.toString('utf8');
-    const { width, height, viewBox } = svgRootAttributes(text);
-    const box = viewBox?.trim().split(/[\s,]+/).map(Number);
-    const [x, y, w, h] =
-      box && box.length === 4 && box.every(Number.isFinite)
-        ? box
-        : [0, 0, parseFloat(width ?? '') || 300, parseFloat(height ?? '') || 150];
-    const tile = watermarkTile(w!, h!, productName);
-    const overlay =
-      `<defs><pattern id="reskin-watermark" x="${x}" y="${y}" width="${tile.width}" height="${tile.height}" patternUnits="userSpaceOnUse">` +
-      `${tile.svg.replace(/^<svg[^>]*>/, '').replace(/<\/svg>$/, '')}</pattern></defs>` +
-      `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="url(#reskin-watermark)"/>`;
-    const close = text.lastIndexOf('</svg>');
-    if (close < 0) throw new Error(`${path} has no closing </svg>`);
-    return Buffer.from(text.slice(0, close) + overlay + text.slice(close));
+  const format = imageFormatOf(path);
+  const copy = imageFormats[format].copiesAs;
+  const { width, height, pages } = await frameSize(original, format);
+  if (copy === 'svg') {
+    const scale = svgRasterScale(width, height);
+    const raster = sharp(original, { density: 72 * scale });
+    const rendered = await raster.metadata();
+    const tile = watermarkTile(rendered.width, rendered.height, productName);
+    const png = await sharp(original, { density: 72 * scale })
+      .composite([{ input: Buffer.from(tile.svg), tile: true, blend: 'over' }])
+      .png()
+      .toBuffer();
+    const root = svgRootAttributes(original.toString('utf8'));
+    const box = root.viewBox?.trim().split(/[\s,]+/).map(Number);
+    const [x, y, w, h] = box && box.length === 4 && box.every(Number.isFinite) ? box : [0, 0, width, height];
+    return Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg"${svgSizeAttributes(root, width, height)}>` +
+        `<image x="${x}" y="${y}" width="${w}" height="${h}" preserveAspectRatio="none" href="data:image/png;base64,${png.toString('base64')}"/>` +
+        `</svg>\n`,
+    );
   }
-  const metadata = await sharp(original, { pages: 1 }).metadata();
-  const frameHeight = metadata.pageHeight ?? metadata.height;
-  const tile = watermarkTile(metadata.width, frameHeight, productName);
-  const animated = (metadata.pages ?? 1) > 1;
-  const image = sharp(original, animated ? { pages: -1, animated: true } : {}).composite([
+  const tile = watermarkTile(width, height, productName);
+  const animated = pages > 1;
+  const image = readImage(original, format, nativeOptions(format, animated ? { pages: -1, animated: true } : {})).composite([
     { input: Buffer.from(tile.svg), tile: true, blend: 'over' },
   ]);
-  return encode(image, metadata.format).toBuffer();
+  return encode(image, copy).toBuffer();
 }

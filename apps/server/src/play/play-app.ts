@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { errorCodes } from '@reskin/contract';
+import { copyFormatOf, errorCodes, fileKindOf } from '@reskin/contract';
 import { isDatabaseUnavailable } from '../db/database';
 import { servedAs } from '../lib/content-types';
 import { databaseUnavailable } from '../lib/errors';
-import { InvalidPathError, isImagePath, normaliseGamePath } from '../lib/game-paths';
+import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
 import { echoRequestId, loggingOptions } from '../lib/logging';
 import { variantKey } from '../lib/variants';
@@ -44,9 +44,12 @@ function withCharset(contentType: string): string {
   return textual ? `${contentType}; charset=utf-8` : contentType;
 }
 
-/** Which stored object a view serves for a game file (DESIGN.md "Play": the three views of a game). */
-function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKey: string }): string {
-  if (view === 'original' || !isImagePath(file.path)) return file.storageKey;
+/**
+ * Which stored object a view serves for a game file (DESIGN.md "Play": the three views of a game). Only an
+ * image (contract `fileKindOf`: an image format with a pixel size) has copies.
+ */
+function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKey: string; width: number | null }): string {
+  if (view === 'original' || fileKindOf(file) !== 'image') return file.storageKey;
   // A version's own view falls back to the watermarked view for files it has not replaced.
   return variantKey(file.storageKey, view === 'skeleton' ? 'skeleton' : 'watermark');
 }
@@ -106,8 +109,10 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel, trust
     }
     // Sent as stored: a pre-compressed build keeps its bytes and length and gets Content-Encoding (this app
     // never compresses), so the browser decodes it for the engine's loader.
-    const { contentType, contentEncoding } = servedAs(file.path);
-    if (contentEncoding) reply.header('Content-Encoding', contentEncoding);
+    const served = servedAs(file.path);
+    if (served.contentEncoding) reply.header('Content-Encoding', served.contentEncoding);
+    // A generated copy has the type it was written in: a BMP's or an icon's copies are PNG.
+    const contentType = uploaded ? served.contentType : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
     return reply.type(withCharset(contentType)).header('Content-Length', object.size).send(object.stream);
   });
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { GameStatus } from '@reskin/contract';
+import { GameStatus, fileKindOf } from '@reskin/contract';
 import { toIso } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { isImagePath } from '../../lib/game-paths';
@@ -73,12 +73,16 @@ export class ServicesUpdateService {
       .execute();
     const stale: number[] = [];
     for (const game of games) {
-      const files = await this.db.selectFrom('gameFiles').select(['path', 'storageKey', 'updatedAt']).where('gameId', '=', game.id).execute();
+      const files = await this.db
+        .selectFrom('gameFiles')
+        .select(['path', 'width', 'storageKey', 'updatedAt'])
+        .where('gameId', '=', game.id)
+        .execute();
       const generatedAt = game.generatedAt ? toIso(game.generatedAt) : '';
       const changed = files.some((file) => toIso(file.updatedAt) > generatedAt);
       const missing = files.some(
         (file) =>
-          isImagePath(file.path) &&
+          fileKindOf(file) === 'image' &&
           (!stored.has(variantKey(file.storageKey, 'skeleton')) || !stored.has(variantKey(file.storageKey, 'watermark'))),
       );
       if (changed || missing) stale.push(game.id);

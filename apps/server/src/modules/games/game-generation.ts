@@ -2,9 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
-import { GameStatus } from '@reskin/contract';
+import { GameStatus, fileKindOf } from '@reskin/contract';
 import { isDatabaseUnavailable, retryWhileUnavailable } from '../../db/database';
-import { isImagePath } from '../../lib/game-paths';
 import { makeSkeleton, makeWatermark, variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
@@ -77,7 +76,7 @@ export class GameGeneration {
   private async generate(gameId: number): Promise<void> {
     const started = Date.now();
     try {
-      const images = (await this.games.listFiles(gameId)).filter((file) => isImagePath(file.path));
+      const images = (await this.games.listFiles(gameId)).filter((file) => fileKindOf(file) === 'image');
       await eachLimited(images, this.concurrency, (file) => this.generateFile(file));
       await this.finish(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
       this.log.info({ gameId, images: images.length, ms: Date.now() - started }, 'game generated');

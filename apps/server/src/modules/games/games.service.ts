@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   GameStatus,
+  fileKindOf,
   limits,
   validationMessages,
   type CreateGameBody,
@@ -17,7 +18,7 @@ import { isAdmin } from '../users/users.policy';
 import { servedAs } from '../../lib/content-types';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
-import { InvalidImageError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
+import { InvalidImageError, UndrawableSvgError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Storage } from '../../storage/storage';
 import { variantKey } from '../../lib/variants';
@@ -151,7 +152,7 @@ export class GamesService {
   /** Marks the splash image, which becomes the game's card image (imagePath). */
   async setSplash(gameId: number, fileId: number): Promise<GameFile> {
     const file = await this.mustFindFile(gameId, fileId);
-    if (!isImagePath(file.path)) {
+    if (fileKindOf(file) !== 'image') {
       throw unprocessable('The splash must be an image.', [
         { path: '/fileId', code: 'not_image', message: `${file.path} is not an image; the splash must be one.` },
       ]);
@@ -245,10 +246,6 @@ export class GamesService {
         continue;
       }
       seen.add(file.path);
-      if (file.size === 0) {
-        detail('empty', `${file.path} is empty (0 bytes).`);
-        continue;
-      }
       const existing = await this.games.findFileByPath(gameId, file.path);
       let image: ImageInfo | undefined;
       if (isImagePath(file.path)) {
@@ -258,11 +255,14 @@ export class GamesService {
           image = await inspectImage(object.stream, file.path);
         } catch (error) {
           if (!(error instanceof InvalidImageError)) throw error;
-          detail('invalid_image', error.message);
-          continue;
+          // An .svg that draws nothing (a web font, an empty file) is an ordinary file, stored as it is.
+          if (!(error instanceof UndrawableSvgError)) {
+            detail('invalid_image', error.message);
+            continue;
+          }
         }
         const ext = extensionOf(file.path);
-        if (existing && sizeCheckedOnReplace.has(ext) && existing.width !== null && existing.height !== null) {
+        if (image && existing && sizeCheckedOnReplace.has(ext) && existing.width !== null && existing.height !== null) {
           if (existing.width !== image.width || existing.height !== image.height) {
             detail(
               'image_size',

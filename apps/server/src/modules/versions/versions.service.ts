@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import mime from 'mime';
 import {
   GameVersionStatus,
   RoleType,
+  fileKindOf,
   limits,
   validationMessages,
   type CreateVersionBody,
@@ -16,9 +18,10 @@ import {
 } from '@reskin/contract';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors';
-import { extensionOf, isImagePath } from '../../lib/game-paths';
+import { extensionOf } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
-import { isAudioContent, isAudioPath } from '../../lib/audio-inspection';
+import { isAudioContent } from '../../lib/audio-inspection';
+import { unsafeSvgParts } from '../../lib/svg-safety';
 import type { PlayPathsService } from '../../play/play-paths.service';
 import { MissingObjectError, type Storage } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
@@ -166,8 +169,9 @@ export class VersionsService {
         { path: '/versionId', code: 'locked', message: 'This version is locked: uploads are closed.' },
       ]);
     }
-    const image = isImagePath(original.path);
-    if (!image && !isAudioPath(original.path)) {
+    const kind = fileKindOf(original);
+    const image = kind === 'image';
+    if (kind === 'other') {
       content.resume();
       throw unprocessable('Only images and sounds can be replaced.', [
         { path: '/fileId', code: 'not_replaceable', message: `${original.path} is neither an image nor a sound.` },
@@ -194,6 +198,14 @@ export class VersionsService {
         }
         if (info.width !== original.width || info.height !== original.height) {
           throw refuse('image_size', validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, info));
+        }
+        if (info.format === 'svg') {
+          const svg = await this.storage.get(storageKey);
+          if (!svg) throw new Error('the stored upload vanished');
+          const unsafe = unsafeSvgParts((await buffer(svg.stream)).toString('utf8'));
+          if (unsafe.length > 0) {
+            throw refuse('unsafe_svg', `This SVG contains ${unsafe.join(', ')}: remove ${unsafe.length > 1 ? 'them' : 'it'} and upload it again.`);
+          }
         }
         ({ width, height } = info);
       } else if (!(await isAudioContent(stored.stream))) {
