@@ -121,6 +121,19 @@ export const filesUploadPartsSchema = z.object({
   file: z.array(z.file()).min(1).max(limits.adminUploadFiles).describe('The files, each after its fullPath.'),
 });
 
+/**
+ * The multipart/form-data body of POST /game/upload-zip/{gameId}: one `file` part, a .zip of the game folder. The
+ * server reads it as a stream, so this schema documents the body (OpenAPI) and never validates it.
+ */
+export const zipUploadPartsSchema = z.object({
+  file: z
+    .file()
+    .describe(
+      'A .zip of the game folder (up to 1000 files). Folders and macOS junk (__MACOSX/, .DS_Store) are skipped; ' +
+        'when every entry is inside one top folder (mygame/index.html), that folder is left out.',
+    ),
+});
+
 /** The play URLs of GET /games/{id}/path/ and GET /game-versions/path/{id}/{gameId} (SPEC §3 "Game path info"). */
 export const gamePathSchema = z.object({
   rootPath: z.string(),
@@ -132,6 +145,13 @@ export const gamePathSchema = z.object({
   wtmFile: z.string(),
 });
 export type GamePath = z.infer<typeof gamePathSchema>;
+
+/**
+ * GET /games/{id}/files-root: the root of the game's original view on the play origin, whatever its status, for
+ * the admin's thumbnails (`rootPath` + each image's percent-encoded path).
+ */
+export const gameFilesRootSchema = z.object({ rootPath: z.string() });
+export type GameFilesRoot = z.infer<typeof gameFilesRootSchema>;
 
 /** GET /games/{id}/psd-files/: the helper files of a game (SPEC §3 "Downloadable helper files"). */
 export const helperFilesSchema = z.object({

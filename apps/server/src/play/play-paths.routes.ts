@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { gameIdParamSchema, gamePathSchema } from '@reskin/contract';
+import { gameFilesRootSchema, gameIdParamSchema, gamePathSchema } from '@reskin/contract';
 import { currentUser } from '../plugins/auth';
 import type { PlayPathsService } from './play-paths.service';
 
@@ -22,5 +22,20 @@ export async function playPathsRoutes(app: FastifyInstance, { paths }: { paths: 
       },
     },
     async (request) => paths.gamePaths(currentUser(request), request.params.id),
+  );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/games/:id/files-root',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ['play'],
+        summary: "The root URL of a game's original view on the play origin, for thumbnails (admins; any status)",
+        description:
+          "Add an image's path, each segment percent-encoded, to get its original. The token in the URL lasts 2 hours.",
+        params: gameIdParamSchema,
+        response: { 200: gameFilesRootSchema },
+      },
+    },
+    async (request) => paths.originalRoot(currentUser(request), request.params.id),
   );
 }

@@ -51,6 +51,16 @@ export class PlayPathsService {
   }
 
   /**
+   * GET /games/{id}/files-root (admins only; the route guards it): the root URL of the game's original view,
+   * whatever its status, so the admin's files screen and games list can show its images as thumbnails (a Draft
+   * game has no play URLs yet, and has to be looked at to pick a splash).
+   */
+  async originalRoot(user: User, gameId: number): Promise<{ rootPath: string }> {
+    if (!(await this.games.findById(gameId))) throw notFound('Game');
+    return { rootPath: `${this.playOrigin}/p/${await this.tokens.sign({ g: gameId, view: 'original', u: user.id })}/` };
+  }
+
+  /**
    * A game's card image (its splash) on the play origin, watermarked unless the user is an admin; null when
    * the game has no splash or is not generated.
    */

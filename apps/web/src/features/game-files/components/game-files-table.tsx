@@ -1,8 +1,9 @@
-import type { GameFile } from '@reskin/contract';
+import { fileKindOf, type GameFile } from '@reskin/contract';
 import { useRef, type ChangeEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { formatSize } from './format';
 
 export type GameFileActionKind = 'index' | 'splash' | 'delete';
@@ -16,13 +17,16 @@ interface GameFilesTableProps {
   onReplace: (file: GameFile, chosen: File[]) => void;
 }
 
-const isImage = (file: GameFile) => file.contentType.startsWith('image/');
+const isImage = (file: GameFile) => fileKindOf(file) === 'image';
 
 export function GameFilesTable({ files, busy, onAction, onReplace }: GameFilesTableProps) {
   return (
     <Table responsive hover size="sm" className="mb-0 align-middle">
       <thead>
         <tr>
+          <th>
+            <span className="visually-hidden">Preview</span>
+          </th>
           <th>Path</th>
           <th>Size</th>
           <th>Width x Height</th>
@@ -59,6 +63,16 @@ function GameFileRow({ file, busy, onAction, onReplace }: GameFileRowProps) {
 
   return (
     <tr data-file-id={file.fileId}>
+      <td>
+        {isImage(file) && (
+          <GameImageThumb
+            gameId={file.gameId}
+            path={file.path}
+            version={file.updatedAt}
+            alt={`Preview of ${file.path}`}
+          />
+        )}
+      </td>
       <td className="text-break">
         <code>{file.path}</code>
       </td>

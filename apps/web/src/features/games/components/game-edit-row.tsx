@@ -63,6 +63,8 @@ export function GameEditRow({ game, busy, onSave, onCancel }: GameEditRowProps) 
 
   return (
     <tr>
+      {/* The splash column: the splash is picked on the files screen. */}
+      <td />
       <td>
         <Form.Control
           size="sm"

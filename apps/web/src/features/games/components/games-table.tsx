@@ -1,6 +1,7 @@
 import { GameStatus, type UpdateGameBody } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { useGameDetail } from '../api/get-game';
 import type { GameListItem } from '../api/list-games';
 import { GameEditRow } from './game-edit-row';
@@ -33,6 +34,7 @@ export function GamesTable({
     <Table responsive hover className="mb-0 align-middle">
       <thead>
         <tr>
+          <th>Splash</th>
           <th>Name</th>
           <th>Description</th>
           <th>Width</th>
@@ -54,6 +56,16 @@ export function GamesTable({
             />
           ) : (
             <tr key={game.id} data-game-id={game.id}>
+              <td>
+                {game.imagePath ? (
+                  <GameImageThumb
+                    gameId={game.id}
+                    path={game.imagePath}
+                    version={game.updatedAt}
+                    alt={`Splash of ${game.name}`}
+                  />
+                ) : null}
+              </td>
               <td>{game.name}</td>
               <td className="text-break">{game.description}</td>
               <td>{game.width}</td>
