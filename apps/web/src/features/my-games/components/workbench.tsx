@@ -15,6 +15,7 @@ import { useMyGame } from '../api/list-my-games';
 import { useVersionFiles } from '../api/list-version-files';
 import { useVersions } from '../api/list-versions';
 import { useVersionPaths } from '../api/get-play-paths';
+import { replaceableKind } from '../lib/drop-checks';
 import { AudioEditor } from './audio-editor';
 import { HelperFilesTab } from './helper-files-tab';
 import { ImageEditor } from './image-editor';
@@ -29,8 +30,8 @@ const tabs = [
 ] as const;
 type TabKey = (typeof tabs)[number]['key'];
 
-const isImage = (file: GameFile) => file.contentType.startsWith('image/');
-const isAudio = (file: GameFile) => file.contentType.startsWith('audio/');
+const isImage = (file: GameFile) => replaceableKind(file) === 'image';
+const isAudio = (file: GameFile) => replaceableKind(file) === 'audio';
 
 interface WorkbenchProps {
   /** The tab shown when the URL names none: Files on the workbench route, Play Your Version on the play route. */

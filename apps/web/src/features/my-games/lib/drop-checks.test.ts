@@ -1,6 +1,6 @@
-import { validationMessages as m } from '@reskin/contract';
+import { audioFormat, imageFormats, validationMessages as m } from '@reskin/contract';
 import { describe, expect, it } from 'vitest';
-import { imageSizeRefusal, isAudioFile, isImageFile, matchFiles, singleDropRefusal } from './drop-checks';
+import { imageSizeRefusal, isAudioFile, isImageFile, matchFiles, replaceableKind, singleDropRefusal } from './drop-checks';
 
 const file = (fullPath: string, type = 'image/png') => ({
   name: fullPath.slice(fullPath.lastIndexOf('/') + 1),
@@ -57,5 +57,41 @@ describe('single drops and sizes [WB-6][WB-10]', () => {
     expect(isAudioFile({ name: 'a.png', type: 'image/png' })).toBe(false);
     expect(isImageFile({ name: 'a.webp', type: '' })).toBe(true);
     expect(isImageFile({ name: 'a.wav', type: 'audio/wav' })).toBe(false);
+  });
+});
+
+describe("the contract's file kinds decide what drops and what is replaceable", () => {
+  it('takes every image format of the contract, by MIME type and by extension', () => {
+    for (const format of Object.values(imageFormats)) {
+      for (const type of format.mimeTypes) expect(isImageFile({ name: 'x.bin', type }), type).toBe(true);
+      for (const ext of format.extensions) {
+        expect(isImageFile({ name: `hero.${ext}`, type: '' }), ext).toBe(true);
+        expect(isImageFile({ name: `HERO.${ext.toUpperCase()}`, type: '' }), ext).toBe(true);
+      }
+    }
+  });
+
+  it('refuses images the server does not take, and files that only look like images', () => {
+    expect(isImageFile({ name: 'scan.tiff', type: 'image/tiff' })).toBe(false);
+    expect(isImageFile({ name: 'photo.heic', type: '' })).toBe(false);
+    expect(isImageFile({ name: 'hero.png.gz', type: '' })).toBe(false);
+    expect(isImageFile({ name: 'png', type: '' })).toBe(false);
+  });
+
+  it('takes every audio extension of the contract', () => {
+    for (const ext of audioFormat.extensions) expect(isAudioFile({ name: `jump.${ext}`, type: '' }), ext).toBe(true);
+    for (const type of audioFormat.mimeTypes) expect(isAudioFile({ name: 'x.bin', type }), type).toBe(true);
+    expect(isAudioFile({ name: 'song.mid', type: '' })).toBe(false);
+  });
+
+  it('offers a game file for replacement only when the server treats it as an image (with a size) or a sound', () => {
+    expect(replaceableKind({ path: 'img/hero.bmp', width: 32 })).toBe('image');
+    expect(replaceableKind({ path: 'favicon.ico', width: 16 })).toBe('image');
+    expect(replaceableKind({ path: 'img/logo.svg', width: 120 })).toBe('image');
+    // An SVG web font: an image's name, but the server found no pixel size.
+    expect(replaceableKind({ path: 'fonts/gamefont.svg', width: null })).toBeNull();
+    expect(replaceableKind({ path: 'sfx/jump.wav', width: null })).toBe('audio');
+    expect(replaceableKind({ path: 'img/hero.tiff', width: null })).toBeNull();
+    expect(replaceableKind({ path: 'main.js', width: null })).toBeNull();
   });
 });

@@ -1,9 +1,5 @@
-import { validationMessages as m } from '@reskin/contract';
+import { fileKindOf, kindOfPickedFile, validationMessages as m, type FileKind } from '@reskin/contract';
 
-const audioExtensions = new Set(['wav', 'mp3', 'ogg', 'oga', 'opus', 'm4a', 'aac', 'flac', 'weba']);
-const imageExtensions = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'bmp', 'avif']);
-
-const extensionOf = (name: string) => name.slice(name.lastIndexOf('.') + 1).toLowerCase();
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /** A dropped or chosen file as the checks see it: its name, its folder path and its MIME type. */
@@ -14,13 +10,26 @@ export interface DroppedFile {
   type: string;
 }
 
-/** Audio by its MIME type, or by its extension where the browser gives none (the server sniffs the content). */
+/**
+ * Audio by its MIME type, or by its extension where the browser gives none (the contract's file kinds; the
+ * server sniffs the content).
+ */
 export function isAudioFile(file: Pick<DroppedFile, 'name' | 'type'>): boolean {
-  return file.type.startsWith('audio/') || (file.type === '' && audioExtensions.has(extensionOf(file.name)));
+  return kindOfPickedFile(file) === 'audio';
 }
 
+/** An image of a format the server takes (the contract's image formats), by MIME type or else extension. */
 export function isImageFile(file: Pick<DroppedFile, 'name' | 'type'>): boolean {
-  return file.type.startsWith('image/') || (file.type === '' && imageExtensions.has(extensionOf(file.name)));
+  return kindOfPickedFile(file) === 'image';
+}
+
+/**
+ * What a version may replace a game file with: 'image' or 'audio', or null when the file is neither (an
+ * .svg web font has an image's name but no pixel size: the server stores it as an ordinary file).
+ */
+export function replaceableKind(file: { path: string; width: number | null }): Exclude<FileKind, 'other'> | null {
+  const kind = fileKindOf(file);
+  return kind === 'other' ? null : kind;
 }
 
 /** A game file the version can replace. */
