@@ -120,14 +120,21 @@ export class GamesRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Any change to a game's files makes it a Draft again until it is generated anew (DESIGN.md). */
-  async markFilesChanged(gameId: number, db: Executor = this.db): Promise<void> {
+  /**
+   * Any change to a game's files makes it a Draft again until it is generated anew (DESIGN.md). False when
+   * the game does not exist. Inside a transaction this update also holds the game row's lock until the
+   * commit (PostgreSQL; SQLite runs one writing transaction at a time), so callers make it their first write:
+   * changes to one game's files then happen one after another, and every transaction takes the game row
+   * before any file row (no deadlock between them).
+   */
+  async markFilesChanged(gameId: number, db: Executor = this.db): Promise<boolean> {
     const now = nowIso();
-    await db
+    const result = await db
       .updateTable('games')
       .set({ gameStatusTypeId: 1, statusReason: null, filesChangedAt: now, updatedAt: now })
       .where('id', '=', gameId)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** Sets a game Generating unless it already is; true when this call claimed it. */

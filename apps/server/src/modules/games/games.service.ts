@@ -143,8 +143,8 @@ export class GamesService {
   async setIndex(gameId: number, fileId: number): Promise<GameFile> {
     await this.mustFindFile(gameId, fileId);
     await this.games.transaction(async (trx) => {
-      await this.games.setStartFile(gameId, fileId, trx);
       await this.games.markFilesChanged(gameId, trx);
+      await this.games.setStartFile(gameId, fileId, trx);
     });
     return toGameFile(await this.mustFindFile(gameId, fileId));
   }
@@ -158,8 +158,9 @@ export class GamesService {
       ]);
     }
     await this.games.transaction(async (trx) => {
-      await this.games.setSplashFile(gameId, fileId, trx);
+      // The game row first, as in every transaction that changes files (markFilesChanged).
       await this.games.update(gameId, { imagePath: file.path }, trx);
+      await this.games.setSplashFile(gameId, fileId, trx);
     });
     return toGameFile(await this.mustFindFile(gameId, fileId));
   }
@@ -167,9 +168,9 @@ export class GamesService {
   async deleteFile(gameId: number, fileId: number): Promise<void> {
     const file = await this.mustFindFile(gameId, fileId);
     await this.games.transaction(async (trx) => {
-      await this.games.deleteFile(file.id, trx);
-      if (file.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
       await this.games.markFilesChanged(gameId, trx);
+      if (file.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
+      await this.games.deleteFile(file.id, trx);
     });
     await this.deleteStored(file.storageKey);
   }
@@ -280,6 +281,9 @@ export class GamesService {
 
   private async record(gameId: number, files: Awaited<ReturnType<GamesService['check']>>) {
     return this.games.transaction(async (trx) => {
+      // First: it locks the game row until the commit, so parallel uploads to one game record one after
+      // another, each reading the fileIds and paths the previous ones committed (never max + 1 twice).
+      if (!(await this.games.markFilesChanged(gameId, trx))) throw notFound('Game');
       let nextFileId = await this.games.nextFileId(gameId, trx);
       const results: { file: GameFile; replaced: boolean; previousKey?: string }[] = [];
       for (const file of files) {
@@ -303,7 +307,6 @@ export class GamesService {
           results.push({ file: toGameFile(row!), replaced: false });
         }
       }
-      await this.games.markFilesChanged(gameId, trx);
       return results;
     });
   }

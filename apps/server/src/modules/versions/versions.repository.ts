@@ -110,8 +110,11 @@ export class VersionsRepository {
   /** Records a version's replacement of one game file; answers the storage key it replaced, if any. */
   async saveFile(file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>): Promise<string | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
       const now = nowIso();
+      // First: it locks the version row until the commit, so parallel uploads of one file take turns and
+      // the second replaces the first instead of inserting it again (PostgreSQL; SQLite has one writer).
+      await trx.updateTable('gameVersions').set({ updatedAt: now }).where('id', '=', file.gameVersionId).execute();
+      const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
       if (existing) {
         await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).execute();
         return existing.storageKey;
