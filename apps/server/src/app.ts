@@ -15,6 +15,7 @@ import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSam
 import { AppError } from './lib/errors';
 import { DownloadTickets } from './lib/download-tickets';
 import { echoRequestId, loggingOptions } from './lib/logging';
+import { discardUnreadBody } from './lib/multipart';
 import { SessionTokens } from './lib/tokens';
 import { HelperFilesRepository } from './modules/helper-files/helper-files.repository';
 import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
@@ -193,6 +194,7 @@ export async function buildApp(config: Config): Promise<App> {
             parts: limits.adminUploadFiles * 3 + 10,
           },
         });
+        scope.addHook('onResponse', discardUnreadBody);
         await scope.register(gamesRoutes, { games, maxFileSizeBytes: config.maxFileSizeBytes });
         await scope.register(versionsRoutes, {
           versions,

@@ -38,6 +38,14 @@ export const errorCodes = {
   usernameExists: 'USERNAME_EXISTS',
   /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
+  /** 413: a file of an upload is over the per-file limit (MAX_FILE_SIZE_MB); nothing of the upload is stored. */
+  fileTooLarge: 'FILE_TOO_LARGE',
+  /** 413: more files in one upload than the limit allows. */
+  tooManyFiles: 'TOO_MANY_FILES',
+  /** 415: an upload that is not multipart/form-data. */
+  notMultipart: 'NOT_MULTIPART',
+  /** 400: a multipart body that cannot be read (no boundary, cut short, a part without a name). */
+  malformedMultipart: 'MALFORMED_MULTIPART',
 } as const;
 
 /** A 204 or "ok" answer for calls the spec says return nothing useful. */

@@ -32,8 +32,9 @@ export class LocalDiskStorage implements Storage {
     // Written under a temporary name and renamed into place: a failed or cut-off write never replaces
     // (or half-replaces) the previous object.
     const temporary = `${target}.${randomBytes(6).toString('hex')}${temporarySuffix}`;
+    const file = createWriteStream(temporary, { flags: 'wx' });
     try {
-      await pipeline(data, createWriteStream(temporary, { flags: 'wx' }));
+      await pipeline(data, file);
       const handle = await open(temporary, 'r');
       try {
         await handle.sync();
@@ -42,6 +43,9 @@ export class LocalDiskStorage implements Storage {
       }
       await rename(temporary, target);
     } catch (error) {
+      // A source that fails at once fails the pipeline before the file is even open; the stream still opens
+      // (creates) it and only then closes. Removing it before that close would leave the file behind.
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
       await rm(temporary, { force: true });
       throw error;
     }

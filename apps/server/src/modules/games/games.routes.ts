@@ -15,7 +15,7 @@ import {
   uploadResultSchema,
 } from '@reskin/contract';
 import { z } from 'zod';
-import { AppError } from '../../lib/errors';
+import { assertNamed, fileContent, multipartError } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
 
@@ -26,34 +26,27 @@ export interface GamesRoutesOptions {
 
 /**
  * The file parts of a multipart upload, each paired with the `fullPath` field sent before it (the browser's
- * folder path; the file's own name when none came). Each file must be consumed before the next is read.
+ * folder path; the file's own name when none came). Each file must be consumed before the next is read; its
+ * content fails with a 413 when the file is over the per-file limit (lib/multipart.ts). A body that cannot
+ * be read is a 400, every part must have a name.
  */
 export async function* incomingFiles(request: FastifyRequest, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
   let fullPath: string | undefined;
   try {
     for await (const part of request.parts()) {
+      assertNamed(part);
       if (part.type === 'field') {
         if (part.fieldname === 'fullPath' && typeof part.value === 'string') fullPath = part.value;
         continue;
       }
-      yield { path: fullPath ?? part.filename, content: part.file };
+      const path = fullPath ?? part.filename ?? '';
+      yield { path, content: fileContent(part, path, maxFileSizeBytes) };
       fullPath = undefined;
     }
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT') throw uploadTooManyFiles();
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(maxFileSizeBytes);
-    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw new AppError(415, 'UnsupportedMediaTypeError', 'Send the files as multipart/form-data.', 'NOT_MULTIPART');
-    }
-    throw error;
+    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw uploadTooManyFiles();
+    throw multipartError(error, maxFileSizeBytes);
   }
-}
-
-export function fileTooLarge(maxFileSizeBytes: number): AppError {
-  const megabytes = Math.round(maxFileSizeBytes / 1024 / 1024);
-  const message = `A file is larger than the ${megabytes} MB limit.`;
-  return new AppError(413, 'PayloadTooLargeError', message, 'FILE_TOO_LARGE', [{ path: '/file', code: 'too_large', message }]);
 }
 
 /**

@@ -21,7 +21,7 @@ import {
 } from '@reskin/contract';
 import { AppError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
-import { fileTooLarge } from '../games/games.routes';
+import { fileContent, firstFilePart } from '../../lib/multipart';
 import type { VersionsService } from './versions.service';
 
 export interface VersionsRoutesOptions {
@@ -173,22 +173,11 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
       },
     },
     async (request) => {
-      let file;
-      try {
-        file = await request.file();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-          throw new AppError(415, 'UnsupportedMediaTypeError', 'Send the file as multipart/form-data.', 'NOT_MULTIPART');
-        }
-        throw error;
-      }
+      const file = await firstFilePart(request, maxFileSizeBytes);
       if (!file) throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [{ path: '/file', code: 'required', message: 'Choose a file.' }]);
-      try {
-        return await versions.upload(currentUser(request), request.params.versionId, request.params.fileId, file.file);
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge(maxFileSizeBytes);
-        throw error;
-      }
+      // The content fails with a 413 when the file is over the limit, so nothing cut short is kept.
+      const content = fileContent(file, file.filename, maxFileSizeBytes);
+      return versions.upload(currentUser(request), request.params.versionId, request.params.fileId, content);
     },
   );
 }

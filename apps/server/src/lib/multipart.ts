@@ -1,0 +1,132 @@
+import { Transform, type Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
+import { errorCodes } from '@reskin/contract';
+import { AppError, badRequest } from './errors';
+
+// Reading the multipart bodies of the upload routes (@fastify/multipart, busboy underneath). Two things the
+// library leaves to its user: a file over `limits.fileSize` is cut short and then *ends normally* (only its
+// `truncated` flag and a 'limit' event tell), and a body it cannot parse fails with plain Errors that would
+// otherwise answer 500.
+
+/** 413 for one file over the per-file limit, naming the file and the limit. */
+export function fileTooLarge(name: string | undefined, maxFileSizeBytes: number): AppError {
+  const message = `${name || 'A file'} is larger than the ${formatLimit(maxFileSizeBytes)} limit per file.`;
+  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [{ path: '/file', code: 'too_large', message }]);
+}
+
+/** 400 for a body that is not well-formed multipart, with the parser's reason. */
+export function malformedMultipart(reason: string): AppError {
+  return badRequest(`The multipart body is malformed: ${reason}`, errorCodes.malformedMultipart);
+}
+
+/** 415 for a request that is not multipart/form-data at all. */
+export function notMultipart(): AppError {
+  return new AppError(415, 'UnsupportedMediaTypeError', 'Send the upload as multipart/form-data.', errorCodes.notMultipart);
+}
+
+/**
+ * The error answer for an error of the multipart parser (request.parts(), request.file(), a file part's
+ * stream). Only errors that come from reading the body may be passed here: anything unknown is taken as a body
+ * the parser could not read (400).
+ */
+export function multipartError(error: unknown, maxFileSizeBytes: number): AppError {
+  if (error instanceof AppError) return error;
+  const { code, statusCode, message, part } = error as { code?: string; statusCode?: number; message?: string; part?: { filename?: string } };
+  switch (code) {
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return notMultipart();
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return fileTooLarge(part?.filename, maxFileSizeBytes);
+    case 'FST_PROTO_VIOLATION':
+      return malformedMultipart('a part is named after an object property.');
+    case 'FST_MP_PREMATURE_CLOSE':
+      return malformedMultipart('the request ended before the body did.');
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return malformedMultipart('a field declared as JSON is not valid JSON.');
+  }
+  // The library's own 4xx (the parts and fields limits) keep their status and say what they are.
+  if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+    return new AppError(statusCode, statusCode === 413 ? 'PayloadTooLargeError' : 'BadRequestError', message ?? 'The upload was refused.', code ?? 'BAD_REQUEST');
+  }
+  // busboy: "Multipart: Boundary not found", "Unexpected end of form", "Part terminated early", "Malformed part
+  // header", or the connection's own "aborted".
+  return malformedMultipart(`${(message ?? 'unreadable').replace(/^Multipart: /, '').replace(/\.?$/, '.')}`);
+}
+
+/** 400 unless every part of the body has a name (Content-Disposition: form-data; name="..."). */
+export function assertNamed(part: Multipart): void {
+  if (typeof part.fieldname === 'string' && part.fieldname !== '') return;
+  if (part.type === 'file') part.file.resume();
+  throw malformedMultipart(part.type === 'file' ? `the file part ${part.filename ? `"${part.filename}" ` : ''}has no name.` : 'a field has no name.');
+}
+
+/**
+ * The first file part of the body (the fields before it are read and dropped), or undefined when there is
+ * none. Every part up to it must have a name; a body that cannot be read is a 400.
+ */
+export async function firstFilePart(request: FastifyRequest, maxFileSizeBytes: number): Promise<MultipartFile | undefined> {
+  try {
+    for await (const part of request.parts()) {
+      assertNamed(part);
+      if (part.type === 'file') return part;
+    }
+  } catch (error) {
+    throw multipartError(error, maxFileSizeBytes);
+  }
+  return undefined;
+}
+
+/**
+ * The content of a file part, as a stream that fails with a 413 (fileTooLarge) at its end when the part was
+ * over the per-file limit, and with a 400 when the body breaks off inside it. Whatever the stream is piped
+ * into (Storage.put) therefore fails instead of keeping a cut file. A part over the limit is still read to
+ * its end (busboy drops the bytes past the limit), so a single-file request is answered after its whole body.
+ */
+export function fileContent(part: MultipartFile, name: string | undefined, maxFileSizeBytes: number): Readable {
+  const source = part.file;
+  const content = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      callback(null, chunk);
+    },
+    // busboy sets `truncated` before it ends the part, so it is final here.
+    flush(callback) {
+      callback(source.truncated ? fileTooLarge(name, maxFileSizeBytes) : null);
+    },
+  });
+  const broken = () => (source.errored ? multipartError(source.errored, maxFileSizeBytes) : malformedMultipart('the body ended inside a file.'));
+  // The parser may have failed before the part was handed over (the whole body had already arrived).
+  if (source.destroyed && !source.readableEnded) {
+    content.on('error', () => {});
+    content.destroy(broken());
+    return content;
+  }
+  source.on('error', (error) => content.destroy(multipartError(error, maxFileSizeBytes)));
+  source.on('close', () => {
+    if (!source.readableEnded) content.destroy(broken());
+  });
+  // A content that is only drained (resume()) after a refusal has no reader for its error: without this
+  // listener that error would be thrown. Readers (pipeline, for await) see the error all the same.
+  content.on('error', () => {});
+  return source.pipe(content);
+}
+
+/**
+ * An onResponse hook for the upload routes: a refusal is answered as soon as it is known, often before the
+ * client has sent the rest of the body (the files after an oversized one, say). Nobody reads that rest, so
+ * the connection would stay open with the client still sending; it is read and dropped instead, and the
+ * connection ends (or is reused) normally.
+ */
+export async function discardUnreadBody(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const raw = request.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  raw.unpipe();
+  raw.resume();
+}
+
+/** A byte limit for people: whole megabytes or kilobytes (1024-based, as MAX_FILE_SIZE_MB is), else bytes. */
+function formatLimit(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} bytes`;
+}
