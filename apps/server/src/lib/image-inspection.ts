@@ -35,9 +35,10 @@ const sharpFormatOf: Record<ImageFormatName, string> = {
 };
 
 /**
- * Reads an image's pixel size from its content (never from its name) and checks that the content is the
- * format its extension says and is not larger than the decoding limit. For animated images the size is one
- * frame's.
+ * Reads an image's pixel size from its content (never from its name), checks that the content is the format
+ * its extension says and is not larger than the decoding limit, and then decodes every pixel of every frame,
+ * so a file whose header is fine but whose data is cut short or damaged is refused here, not later by
+ * generation or a browser. For animated images the size is one frame's.
  */
 export async function inspectImage(content: Readable, path: string): Promise<ImageInfo> {
   const format = imageFormatOfName(path);
@@ -70,6 +71,14 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
   const frameHeight = metadata.pageHeight ?? height;
   if (width * frameHeight > limits.maxImagePixels) {
     throw refuse(`${path} is ${width} x ${frameHeight} pixels; images may have at most ${limits.maxImagePixels} pixels.`);
+  }
+  try {
+    // Shrinking to a few pixels reads every row of every frame, in strips, without a decoded copy of the
+    // whole image in memory (and fast: JPEG and WebP decode at a reduced scale, still reading all their data).
+    // 'error' refuses truncated and corrupt data but not mere warnings, which browsers show without complaint.
+    await readImage(input, format, { limitInputPixels: false, pages: -1, failOn: 'error' }).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
+  } catch {
+    throw refuse(`${path} is not a complete ${label} file: it is cut short or damaged.`);
   }
   return { width, height: frameHeight, format };
 }
