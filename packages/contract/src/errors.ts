@@ -46,6 +46,10 @@ export const errorCodes = {
   notMultipart: 'NOT_MULTIPART',
   /** 400: a multipart body that cannot be read (no boundary, cut short, a part without a name). */
   malformedMultipart: 'MALFORMED_MULTIPART',
+  /** 422: a zip upload that is not a readable .zip (not a zip, cut short, encrypted or an unknown compression). */
+  invalidZip: 'INVALID_ZIP',
+  /** 413: a zip upload that unpacks to too many bytes or packs an entry too densely (a zip bomb); nothing is stored. */
+  zipBomb: 'ZIP_BOMB',
 } as const;
 
 /** A 204 or "ok" answer for calls the spec says return nothing useful. */

@@ -18,6 +18,19 @@ export const limits = {
   gameFilePathMax: 500,
   /** Default per-file upload limit; the server reads MAX_FILE_SIZE_MB. */
   defaultMaxFileSizeMb: 50,
+  /**
+   * Zip upload of a game (POST /game/upload-zip/{gameId}): the largest .zip accepted, and against zip bombs the
+   * most bytes all its entries may unpack to and the highest unpacked/packed ratio of an entry (checked on the
+   * declared sizes and again on the bytes counted while inflating). Game files of ordinary content (scripts,
+   * JSON maps, images, sounds) stay far below that ratio; the ratio is not applied to entries under
+   * `ratioMinBytes`, whose worst case the total limit already bounds.
+   */
+  zipUpload: {
+    maxZipBytes: 1024 * 1024 * 1024,
+    maxUnpackedBytes: 2 * 1024 * 1024 * 1024,
+    maxCompressionRatio: 200,
+    ratioMinBytes: 1024 * 1024,
+  },
   typeaheadDebounceMs: 500,
   searchPageSize: 10,
   /** LoopBack-style filter: default and maximum `limit`. */

@@ -9,14 +9,19 @@ import {
   gameIdParamSchema,
   gameListResponseSchema,
   gameSchema,
+  limits,
   messageResponseSchema,
   searchFilterSchema,
   updateGameBodySchema,
   uploadResultSchema,
+  zipUploadPartsSchema,
 } from '@reskin/contract';
+import type { MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
+import { unprocessable } from '../../lib/errors';
 import { assertNamed, fileContent, multipartError } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
+import { uploadGameZip } from './game-zip';
 import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
 
 export interface GamesRoutesOptions {
@@ -47,6 +52,19 @@ export async function* incomingFiles(request: FastifyRequest, maxFileSizeBytes: 
     if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw uploadTooManyFiles();
     throw multipartError(error, maxFileSizeBytes);
   }
+}
+
+/** The one file part of a zip upload (fields before it are dropped), read with the zip's own size limit. */
+async function zipPart(request: FastifyRequest, maxZipBytes: number): Promise<MultipartFile | undefined> {
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxZipBytes, files: 1 } })) {
+      assertNamed(part);
+      if (part.type === 'file') return part;
+    }
+  } catch (error) {
+    throw multipartError(error, maxZipBytes);
+  }
+  return undefined;
 }
 
 /**
@@ -189,5 +207,39 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
       },
     },
     async (request) => games.upload(request.params.id, incomingFiles(request, maxFileSizeBytes)),
+  );
+
+  r.post(
+    '/game/upload-zip/:id',
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Upload a game folder as one .zip (multipart: one file part; unpacked on the server, all or nothing)',
+        description:
+          'Every entry is taken as a file of a folder upload, with the same rules (paths, types, the per-file limit, ' +
+          `at most ${limits.adminUploadFiles} files). Folders, __MACOSX/ and .DS_Store entries are skipped; when all entries ` +
+          'share one top folder (mygame/index.html), it is left out. Against zip bombs, the entries may unpack to at ' +
+          `most ${limits.zipUpload.maxUnpackedBytes / 1024 ** 3} GB together, and an entry of 1 MB or more to at most ` +
+          `${limits.zipUpload.maxCompressionRatio} times its packed size (declared sizes, then the bytes counted while ` +
+          'inflating). The answer is one result per file, as for a folder upload. Any refusal stores nothing.',
+        params: gameIdParamSchema,
+        multipartBody: zipUploadPartsSchema,
+        response: { 200: z.array(uploadResultSchema) },
+        errors: {
+          413: `The zip is over ${limits.zipUpload.maxZipBytes / 1024 ** 3} GB, an entry is over the per-file limit (FILE_TOO_LARGE), more than ${limits.adminUploadFiles} files (TOO_MANY_FILES), or a zip bomb (ZIP_BOMB).`,
+          422: 'Not a readable .zip (INVALID_ZIP: corrupt, cut short, encrypted), an entry path outside the game (../, absolute), or a file the folder upload refuses.',
+        },
+      },
+    },
+    async (request) => {
+      await games.get(request.params.id);
+      const maxZipBytes = limits.zipUpload.maxZipBytes;
+      const part = await zipPart(request, maxZipBytes);
+      if (!part) {
+        throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose a .zip file.' }]);
+      }
+      return uploadGameZip(games, request.params.id, fileContent(part, part.filename, maxZipBytes), maxFileSizeBytes);
+    },
   );
 }

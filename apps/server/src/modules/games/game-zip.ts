@@ -1,0 +1,233 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { getFileNameLowLevel, openPromise, type Entry, type ZipFile } from 'yauzl';
+import { errorCodes, limits, type ErrorDetail } from '@reskin/contract';
+import { AppError, unprocessable } from '../../lib/errors';
+import { InvalidPathError, normaliseGamePath } from '../../lib/game-paths';
+import { fileTooLarge } from '../../lib/multipart';
+import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
+
+// A game uploaded as one .zip (POST /game/upload-zip/{gameId}). The archive has already been written to a
+// temporary file: a zip's table of contents (the central directory) is at its end, so reading it from the
+// request stream would mean trusting the local headers, which may lie or be missing (data descriptors). With
+// the whole file at hand, yauzl reads the central directory first, and every check below runs on all the
+// entries before a single byte is inflated.
+
+/** 422: the upload is not a zip yauzl can read, with its reason. */
+export function invalidZip(reason: string): AppError {
+  const message = `The file is not a readable .zip: ${reason.replace(/\.?$/, '.')}`;
+  return new AppError(422, 'UnprocessableEntityError', message, errorCodes.invalidZip, [
+    { path: '/file', code: 'invalid_zip', message },
+  ]);
+}
+
+/** 413: a zip that unpacks to too much (a zip bomb, or simply too big a game). */
+export function zipBomb(message: string, path = '/file'): AppError {
+  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.zipBomb, [
+    { path, code: 'zip_bomb', message },
+  ]);
+}
+
+/** Entries that are no game file: folders, and the junk macOS Finder adds to the zips it makes. */
+function skipped(name: string): boolean {
+  if (name.endsWith('/')) return true;
+  const segments = name.split('/');
+  return segments[0] === '__MACOSX' || segments.at(-1) === '.DS_Store';
+}
+
+/** Opens a zip file for reading its entries one by one (entries read later, by openReadStream). */
+export async function openZip(path: string): Promise<ZipFile> {
+  try {
+    // decodeStrings: false: yauzl would refuse the whole zip at the first `..` or absolute name with a bare
+    // Error; the names are checked below by the game path rules instead, each refusal naming its entry.
+    return await openPromise(path, {
+      lazyEntries: true,
+      autoClose: false,
+      decodeStrings: false,
+      validateEntrySizes: true,
+    });
+  } catch (error) {
+    throw invalidZip((error as Error).message);
+  }
+}
+
+interface ZipGameFile {
+  entry: Entry;
+  /** The name in the zip, decoded (UTF-8 flag or CP437, backslashes taken as folder separators). */
+  name: string;
+}
+
+/** Every entry of the zip, from its central directory (nothing is inflated). */
+async function readEntries(zip: ZipFile): Promise<ZipGameFile[]> {
+  const files: ZipGameFile[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const fail = (error: Error) => {
+      zip.removeAllListeners('entry');
+      reject(error instanceof AppError ? error : invalidZip(error.message));
+    };
+    zip.on('error', fail);
+    zip.on('end', () => resolve());
+    zip.on('entry', (entry: Entry) => {
+      const raw = entry.fileName as unknown as Buffer;
+      const name = getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
+      if (!skipped(name)) {
+        // Counted as they come, so a zip of a million entries is refused after 1001, not after reading them all.
+        if (files.length >= limits.adminUploadFiles) return fail(uploadTooManyFiles());
+        files.push({ entry, name });
+      }
+      zip.readEntry();
+    });
+    zip.readEntry();
+  });
+  return files;
+}
+
+/**
+ * The one top folder every entry shares (`mygame/` of `mygame/index.html`, `mygame/js/app.js`), or '' when the
+ * entries do not all sit in one folder.
+ */
+export function commonTopFolder(names: string[]): string {
+  if (names.length === 0) return '';
+  const first = names[0]!.split('/').filter(Boolean);
+  if (first.length < 2) return '';
+  const top = `${first[0]}/`;
+  return names.every((name) => name.replace(/^\/+/, '').startsWith(top)) ? top : '';
+}
+
+/** Refuses the zip, before anything is inflated, for what its central directory already says. */
+function checkDeclared(files: (ZipGameFile & { path: string })[], maxFileSizeBytes: number): void {
+  const { maxUnpackedBytes, maxCompressionRatio, ratioMinBytes } = limits.zipUpload;
+  const details: ErrorDetail[] = [];
+  for (const { entry, name } of files) {
+    let path: string;
+    try {
+      path = normaliseGamePath(name);
+    } catch (error) {
+      if (!(error instanceof InvalidPathError)) throw error;
+      details.push({ path: '/fullPath', code: 'invalid_path', message: `${name}: ${error.message}` });
+      continue;
+    }
+    if (entry.isEncrypted())
+      details.push({ path: `/files/${path}`, code: 'invalid_zip', message: `${path} is encrypted.` });
+  }
+  if (details.length > 0) throw unprocessable(details[0]!.message, details);
+
+  let total = 0;
+  for (const { entry, path } of files) {
+    if (entry.uncompressedSize > maxFileSizeBytes) throw fileTooLarge(path, maxFileSizeBytes);
+    if (
+      entry.uncompressedSize >= ratioMinBytes &&
+      entry.uncompressedSize / Math.max(entry.compressedSize, 1) > maxCompressionRatio
+    ) {
+      throw zipBomb(
+        `${path} unpacks to more than ${maxCompressionRatio} times its packed size; the zip is refused as a zip bomb.`,
+        `/files/${path}`,
+      );
+    }
+    total += entry.uncompressedSize;
+    if (total > maxUnpackedBytes)
+      throw zipBomb(`The zip unpacks to more than ${formatBytes(maxUnpackedBytes)}.`);
+  }
+}
+
+/**
+ * The game files of an opened zip, for GamesService.upload: each entry's path (without the shared top folder)
+ * and its inflated content. Before the first is handed out, every entry is checked on its declared sizes and
+ * names (the path rules of a folder upload, the 1000-file and per-file limits, the total and ratio limits of
+ * `limits.zipUpload`); while inflating, the real bytes are counted against the same limits, since the declared
+ * sizes are the zip's own claim. Any refusal is an AppError thrown into the upload, which then stores nothing.
+ */
+export async function* zipGameFiles(zip: ZipFile, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
+  const entries = await readEntries(zip);
+  const top = commonTopFolder(entries.map((file) => file.name));
+  const files = entries.map((file) => ({ ...file, path: file.name.replace(/^\/+/, '').slice(top.length) }));
+  checkDeclared(files, maxFileSizeBytes);
+
+  const counted = { total: 0 };
+  for (const { entry, path } of files) {
+    let raw: Readable;
+    try {
+      raw = await zip.openReadStreamPromise(entry);
+    } catch (error) {
+      throw invalidZip(`${path}: ${(error as Error).message}`);
+    }
+    yield { path, content: countedContent(raw, path, entry, maxFileSizeBytes, counted) };
+  }
+}
+
+/**
+ * An entry's inflated bytes, failing (so Storage.put fails) as soon as they pass the entry's declared size, the
+ * per-file limit, the total limit or the ratio limit; an inflate error of a broken entry becomes a 422.
+ */
+function countedContent(
+  raw: Readable,
+  path: string,
+  entry: Entry,
+  maxFileSizeBytes: number,
+  counted: { total: number },
+): Readable {
+  const { maxUnpackedBytes, maxCompressionRatio, ratioMinBytes } = limits.zipUpload;
+  let bytes = 0;
+  const content = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      counted.total += chunk.length;
+      if (bytes > maxFileSizeBytes) return callback(fileTooLarge(path, maxFileSizeBytes));
+      if (bytes > entry.uncompressedSize)
+        return callback(invalidZip(`${path} unpacks to more bytes than the zip declares`));
+      if (bytes >= ratioMinBytes && bytes / Math.max(entry.compressedSize, 1) > maxCompressionRatio) {
+        return callback(
+          zipBomb(
+            `${path} unpacks to more than ${maxCompressionRatio} times its packed size; the zip is refused as a zip bomb.`,
+          ),
+        );
+      }
+      if (counted.total > maxUnpackedBytes)
+        return callback(zipBomb(`The zip unpacks to more than ${formatBytes(maxUnpackedBytes)}.`));
+      callback(null, chunk);
+    },
+  });
+  raw.on('error', (error) =>
+    content.destroy(error instanceof AppError ? error : invalidZip(`${path}: ${error.message}`)),
+  );
+  // A refused content stops the inflating too.
+  content.on('close', () => raw.destroy());
+  // Drained after a refusal (resume()), the content may have no reader for its error.
+  content.on('error', () => {});
+  return raw.pipe(content);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${bytes / 1024 ** 3} GB` : `${Math.round(bytes / 1024 / 1024)} MB`;
+}
+
+/**
+ * A game folder uploaded as one .zip (POST /game/upload-zip/{gameId}): the zip is written to a temporary file of
+ * this app server (os.tmpdir(), removed when the request ends; a crash leaves it to the system's temp
+ * cleaning), opened, and its entries go through GamesService.upload with every rule of a folder upload, all or
+ * nothing.
+ */
+export async function uploadGameZip(
+  games: GamesService,
+  gameId: number,
+  zip: Readable,
+  maxFileSizeBytes: number,
+) {
+  const dir = await mkdtemp(join(tmpdir(), 'reskin-zip-'));
+  try {
+    const file = join(dir, 'upload.zip');
+    await pipeline(zip, createWriteStream(file));
+    const archive = await openZip(file);
+    try {
+      return await games.upload(gameId, zipGameFiles(archive, maxFileSizeBytes));
+    } finally {
+      archive.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
