@@ -49,7 +49,7 @@ function GameFiles({ gameId }: { gameId: number }) {
   const indexCall = useSetIndexFile();
   const splashCall = useSetSplashFile();
   const deleteCall = useDeleteGameFile();
-  const { state: uploadState, upload, dismissErrors } = useUploadBatch(gameId);
+  const { state: uploadState, upload, uploadZip, dismissErrors } = useUploadBatch(gameId);
   const [deleting, setDeleting] = useState<GameFile | null>(null);
   const [confirming, setConfirming] = useState(false);
 
@@ -114,6 +114,7 @@ function GameFiles({ gameId }: { gameId: number }) {
       <UploadPanel
         state={uploadState}
         onUpload={(items) => void upload(items)}
+        onUploadZip={(file) => void uploadZip(file)}
         onDismissErrors={dismissErrors}
       />
       <Card>

@@ -5,10 +5,13 @@ import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useDropzone } from 'react-dropzone';
 import type { UploadBatchState, UploadItem } from '../hooks/use-upload-batch';
 import { uploadPathOf } from '../../../lib/upload-path';
+import { isZipFile } from '../api/upload-game-zip';
 
 interface UploadPanelProps {
   state: UploadBatchState;
   onUpload: (items: UploadItem[]) => void;
+  /** One .zip of the game folder, unpacked on the server. */
+  onUploadZip: (file: File) => void;
   onDismissErrors: () => void;
 }
 
@@ -25,8 +28,17 @@ const asFolderPicker = (input: HTMLInputElement | null) => {
  * Adds game files: drop a folder or files, or choose them; the folder paths are kept (GF-1). Up to 1000 files
  * per batch; a file whose path exists replaces it.
  */
-export function UploadPanel({ state, onUpload, onDismissErrors }: UploadPanelProps) {
-  const onDrop = useCallback((files: File[]) => onUpload(toItems(files)), [onUpload]);
+export function UploadPanel({ state, onUpload, onUploadZip, onDismissErrors }: UploadPanelProps) {
+  // A single .zip is a game folder to unpack; a .zip among other files is just a file of the game.
+  const onFiles = useCallback(
+    (files: File[]) => {
+      const [only] = files;
+      if (files.length === 1 && only && isZipFile(only)) onUploadZip(only);
+      else onUpload(toItems(files));
+    },
+    [onUpload, onUploadZip],
+  );
+  const onDrop = useCallback((files: File[]) => onFiles(files), [onFiles]);
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
     onDrop,
     multiple: true,
@@ -40,7 +52,7 @@ export function UploadPanel({ state, onUpload, onDismissErrors }: UploadPanelPro
     const files = Array.from(event.target.files ?? []);
     // Lets the same selection be chosen again after a fix.
     event.target.value = '';
-    if (files.length > 0) onUpload(toItems(files));
+    if (files.length > 0) onFiles(files);
   };
 
   return (
@@ -55,8 +67,8 @@ export function UploadPanel({ state, onUpload, onDismissErrors }: UploadPanelPro
       >
         <input {...getInputProps({ 'aria-label': 'Drop files' })} />
         <p className="mb-2">
-          Drop the game folder or its files here (up to {limits.adminUploadFiles} files at once). A file with
-          an existing path replaces it.
+          Drop the game folder or its files here (up to {limits.adminUploadFiles} files at once), or one .zip
+          of the folder, which the server unpacks. A file with an existing path replaces it.
         </p>
         <div className="d-flex justify-content-center flex-wrap gap-2">
           <label
@@ -88,14 +100,32 @@ export function UploadPanel({ state, onUpload, onDismissErrors }: UploadPanelPro
             disabled={state.running}
             onChange={chosen}
           />
+          <label className={`btn btn-outline-primary ${state.running ? 'disabled' : ''}`} htmlFor="zip-input">
+            Choose .zip
+          </label>
+          <input
+            id="zip-input"
+            type="file"
+            accept=".zip,application/zip"
+            className="visually-hidden"
+            disabled={state.running}
+            onChange={chosen}
+          />
         </div>
       </div>
       {state.showProgress && (
         <div className="mb-3">
           <ProgressBar now={state.percent} label={`${state.percent}%`} animated={state.running} />
           <p className="small mt-1 mb-0" role="status">
-            {state.running ? 'Uploading' : 'Uploaded'} {state.finished - state.failed} of {state.total} files
-            {state.failed > 0 ? `, ${state.failed} failed` : ''}.
+            {state.zipName !== undefined ? (
+              <ZipStatus state={state} name={state.zipName} />
+            ) : (
+              <>
+                {state.running ? 'Uploading' : 'Uploaded'} {state.finished - state.failed} of {state.total}{' '}
+                files
+                {state.failed > 0 ? `, ${state.failed} failed` : ''}.
+              </>
+            )}
           </p>
         </div>
       )}
@@ -113,5 +143,15 @@ export function UploadPanel({ state, onUpload, onDismissErrors }: UploadPanelPro
         </Alert>
       )}
     </section>
+  );
+}
+
+function ZipStatus({ state, name }: { state: UploadBatchState; name: string }) {
+  if (state.running) return <>Uploading and unpacking {name}.</>;
+  if (state.failed > 0) return <>{name} was not uploaded: nothing of it was stored.</>;
+  return (
+    <>
+      Uploaded {state.finished} files from {name}.
+    </>
   );
 }

@@ -1,9 +1,10 @@
-import { limits, messages } from '@reskin/contract';
+import { errorEnvelopeSchema, limits, messages, uploadResultSchema } from '@reskin/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notifyError, notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { invalidateGameFiles } from '../api/file-changed';
 import { uploadGameFile } from '../api/upload-game-file';
+import { uploadGameZip } from '../api/upload-game-zip';
 import { batchRefusal } from '../lib/upload-path';
 import { runQueue } from '../lib/upload-queue';
 
@@ -35,6 +36,8 @@ export interface UploadBatchState {
   /** 0-100, by bytes. */
   percent: number;
   errors: UploadError[];
+  /** The .zip being (or last) uploaded, when the batch is one zip unpacked on the server. */
+  zipName?: string;
 }
 
 const idle: UploadBatchState = {
@@ -160,7 +163,76 @@ export function useUploadBatch(gameId: number) {
     [gameId, queryClient],
   );
 
+  /**
+   * Uploads a game folder as one .zip, unpacked on the server with the rules of a folder upload, all or nothing:
+   * one request, its progress by bytes sent, then the count of files it held or an error per refused file (the
+   * details of the server's refusal).
+   */
+  const uploadZip = useCallback(
+    async (file: File): Promise<void> => {
+      abortRef.current?.abort();
+      window.clearTimeout(hideTimer.current);
+      const controller = new AbortController();
+      abortRef.current = controller;
+      const base: UploadBatchState = {
+        ...idle,
+        running: true,
+        showProgress: true,
+        total: 1,
+        zipName: file.name,
+      };
+      setState(base);
+      const outcome = await uploadGameZip({
+        gameId,
+        file,
+        signal: controller.signal,
+        onProgress: (loaded, total) => {
+          // Sending is most of the wait; the last percent is the server unpacking and checking.
+          const percent = total > 0 ? Math.min(99, Math.round((loaded / total) * 100)) : 0;
+          if (!controller.signal.aborted) setState((current) => ({ ...current, percent }));
+        },
+      });
+      if (abortRef.current !== controller) return;
+      abortRef.current = null;
+
+      let errors: UploadError[] = [];
+      let total = 0;
+      if (outcome.ok) {
+        const results = uploadResultSchema.array().safeParse(outcome.body);
+        total = results.success ? results.data.length : 0;
+      } else {
+        const envelope = errorEnvelopeSchema.safeParse(outcome.body);
+        const details = envelope.success ? (envelope.data.error.details ?? []) : [];
+        errors = details.map((detail) => ({
+          path: detail.path.startsWith('/files/') ? detail.path.slice('/files/'.length) : '',
+          title: outcome.title,
+          message: detail.message,
+        }));
+        if (errors.length === 0)
+          errors = [{ path: file.name, title: outcome.title, message: outcome.message }];
+      }
+      setState({
+        ...base,
+        running: false,
+        total,
+        finished: total,
+        failed: errors.length,
+        percent: 100,
+        errors,
+      });
+      await invalidateGameFiles(queryClient, gameId);
+      if (outcome.ok) notifySuccess(messages.uploaded);
+      else notifyError(outcome.title, outcome.message);
+      const resetMs = outcome.ok ? limits.dropResetAfterSuccessMs : limits.dropResetAfterErrorMs;
+      hideTimer.current = window.setTimeout(
+        () => setState((current) => ({ ...current, showProgress: false })),
+        resetMs,
+      );
+    },
+    [gameId, queryClient],
+  );
+
   const dismissErrors = useCallback(() => setState((current) => ({ ...current, errors: [] })), []);
 
-  return { state, upload, dismissErrors };
+  return { state, upload, uploadZip, dismissErrors };
 }
