@@ -27,12 +27,12 @@ vi.mock('../src/lib/variants', async (importOriginal) => {
   const actual = await importOriginal<typeof Variants>();
   return {
     ...actual,
-    makeWatermark: async (original: Buffer, path: string, productName: string) => {
-      if (path.endsWith('gate.png') && gate.hold) {
+    makeWatermark: async (...args: Parameters<typeof actual.makeWatermark>) => {
+      if (args[1].endsWith('gate.png') && gate.hold) {
         gate.reached?.();
         await gate.hold;
       }
-      return actual.makeWatermark(original, path, productName);
+      return actual.makeWatermark(...args);
     },
   };
 });
@@ -316,6 +316,21 @@ describe(`every stored object is accounted for on ${testDb}`, () => {
     );
     expect(intoDeletedGame.statusCode, intoDeletedGame.body).toBe(404);
     expect(storedUnder(`games/${doomed.game.id}/`)).toEqual([]);
+
+    // A game, while a game file streams in.
+    const uploading = await gameWith('Uploading', [{ path: 'index.html', content: '<canvas>' }], false);
+    const intoUploadingGame = await uploadInterrupted(
+      `/api/game/upload/${uploading.game.id}`,
+      admin.token,
+      { path: 'data/level.bin', content: randomBytes(256 * 1024) },
+      `games/${uploading.game.id}/files`,
+      async () =>
+        expect(
+          (await call(t, 'DELETE', `/api/games/${uploading.game.id}`, { token: admin.token })).statusCode,
+        ).toBe(200),
+    );
+    expect(intoUploadingGame.statusCode, intoUploadingGame.body).toBe(404);
+    expect(storedUnder(`games/${uploading.game.id}/`)).toEqual([]);
 
     // A game, while it is being generated: the copies in the making are not left behind.
     const generating = await gameWith(

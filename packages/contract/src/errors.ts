@@ -46,6 +46,8 @@ export const errorCodes = {
   notMultipart: 'NOT_MULTIPART',
   /** 400: a multipart body that cannot be read (no boundary, cut short, a part without a name). */
   malformedMultipart: 'MALFORMED_MULTIPART',
+  /** 408: an upload had not recorded its files 50 minutes after it began; nothing of it is stored. */
+  uploadTooSlow: 'UPLOAD_TOO_SLOW',
   /** 422: a zip upload that is not a readable .zip (not a zip, cut short, encrypted or an unknown compression). */
   invalidZip: 'INVALID_ZIP',
   /** 413: a zip upload that unpacks to too many bytes or packs an entry too densely (a zip bomb); nothing is stored. */

@@ -187,11 +187,6 @@ export class GamesRepository {
     return row !== undefined;
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('games').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  }
-
   async listFiles(gameId: number, db: Executor = this.db): Promise<GameFileRow[]> {
     return db.selectFrom('gameFiles').select(gameFileColumns).where('gameId', '=', gameId).orderBy('path').execute();
   }

@@ -21,7 +21,6 @@ import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '.
 import { InvalidImageError, UndrawableSvgError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Storage } from '../../storage/storage';
-import { variantKey } from '../../lib/variants';
 import { assertUploadInTime, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { GameGeneration } from './game-generation';
 import { guessIndex } from './guess-index';
@@ -172,7 +171,7 @@ export class GamesService {
       if (file.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
       await this.games.deleteFile(file.id, trx);
     });
-    await this.deleteStored(file.storageKey);
+    await this.storedFiles.deleteObjects(withVariants(file.storageKey));
   }
 
   /**
@@ -313,15 +312,6 @@ export class GamesService {
 
   private async mustHaveIndex(gameId: number): Promise<boolean> {
     return (await this.games.listFiles(gameId)).some((file) => file.isStartFile === 1);
-  }
-
-  /** Removes a stored original and the variants generated from it. */
-  private async deleteStored(storageKey: string): Promise<void> {
-    await Promise.all([
-      this.storage.delete(storageKey),
-      this.storage.delete(variantKey(storageKey, 'skeleton')),
-      this.storage.delete(variantKey(storageKey, 'watermark')),
-    ]);
   }
 
   private async mustFindFile(gameId: number, fileId: number): Promise<GameFileRow> {

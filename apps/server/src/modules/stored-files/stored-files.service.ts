@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { errorCodes } from '@reskin/contract';
 import { AppError } from '../../lib/errors';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
@@ -24,7 +25,7 @@ export const uploadRecordDeadlineMs = 50 * 60 * 1000;
 export function assertUploadInTime(startedAt: number): void {
   if (Date.now() - startedAt <= uploadRecordDeadlineMs) return;
   const message = `The upload took longer than ${uploadRecordDeadlineMs / 60_000} minutes and was not stored; send fewer files at a time.`;
-  throw new AppError(408, 'RequestTimeoutError', message, 'UPLOAD_TOO_SLOW', [
+  throw new AppError(408, 'RequestTimeoutError', message, errorCodes.uploadTooSlow, [
     { path: '/file', code: 'too_slow', message },
   ]);
 }

@@ -107,20 +107,26 @@ export class VersionsRepository {
       .executeTakeFirst();
   }
 
-  /** Records a version's replacement of one game file; answers the storage key it replaced, if any. */
-  async saveFile(file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>): Promise<string | undefined> {
+  /**
+   * Records a version's replacement of one game file; answers the storage key it replaced (null when none), or
+   * undefined when the version is gone (deleted, maybe with its user-game, user or game, while the file
+   * streamed in).
+   */
+  async saveFile(file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>): Promise<string | null | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
       // First: it locks the version row until the commit, so parallel uploads of one file take turns and
-      // the second replaces the first instead of inserting it again (PostgreSQL; SQLite has one writer).
-      await trx.updateTable('gameVersions').set({ updatedAt: now }).where('id', '=', file.gameVersionId).execute();
+      // the second replaces the first instead of inserting it again (PostgreSQL; SQLite has one writer). A
+      // delete of the version takes the same lock first (stored-files.repository.ts).
+      const locked = await trx.updateTable('gameVersions').set({ updatedAt: now }).where('id', '=', file.gameVersionId).executeTakeFirst();
+      if (Number(locked.numUpdatedRows) === 0) return undefined;
       const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
       if (existing) {
         await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).execute();
         return existing.storageKey;
       }
       await trx.insertInto('versionFiles').values({ ...file, createdAt: now, updatedAt: now }).execute();
-      return undefined;
+      return null;
     });
   }
 }

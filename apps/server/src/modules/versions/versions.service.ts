@@ -180,7 +180,7 @@ export class VersionsService {
     const ext = extensionOf(original.path);
     const storageKey = `versions/${versionId}/${randomUUID()}.${ext}`;
     const { size } = await this.storage.put(storageKey, content);
-    let previousKey: string | undefined;
+    let previousKey: string | null | undefined;
     try {
       const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
       if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
@@ -212,22 +212,18 @@ export class VersionsService {
         throw refuse('not_audio', validationMessages.notAudio);
       }
       assertUploadInTime(startedAt);
-      previousKey = await this.versions
-        .saveFile({
-          gameVersionId: versionId,
-          fileId,
-          path: original.path,
-          width,
-          height,
-          size,
-          contentType: original.contentType || (mime.getType(original.path) ?? 'application/octet-stream'),
-          storageKey,
-        })
-        .catch(async (error: unknown) => {
-          // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
-          if (!(await this.versions.findById(versionId))) throw notFound('Game version');
-          throw error;
-        });
+      previousKey = await this.versions.saveFile({
+        gameVersionId: versionId,
+        fileId,
+        path: original.path,
+        width,
+        height,
+        size,
+        contentType: original.contentType || (mime.getType(original.path) ?? 'application/octet-stream'),
+        storageKey,
+      });
+      // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
+      if (previousKey === undefined) throw notFound('Game version');
     } catch (error) {
       await this.storedFiles.deleteObjects([storageKey]);
       throw error;
