@@ -18,6 +18,21 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** Logs the configured administrator in and creates a game: the token and the game. */
+async function adminWithGame(base: string, name: string): Promise<{ token: string; game: Game }> {
+  const { token } = await json<{ token: string }>(
+    await fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }),
+  );
+  const game = await json<Game>(
+    await fetch(`${base}/api/games`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, description: `${name}: a game of the process tests`, width: 480, height: 640 }),
+    }),
+  );
+  return { token, game };
+}
+
 /** A multipart upload whose body the test sends in two parts, so it is still arriving when asked to. */
 function slowUpload(port: number, path: string, token: string, fileName: string, size: number) {
   const boundary = 'reskin-test-boundary';
@@ -118,17 +133,8 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
       'npm',
     );
     await server.waitFor(/Reskin Studio on http/);
-    const { token } = await json<{ token: string }>(
-      await fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }),
-    );
+    const { token, game } = await adminWithGame(base, 'Drain');
     const auth = { authorization: `Bearer ${token}` };
-    const game = await json<Game>(
-      await fetch(`${base}/api/games`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Drain', description: 'A game uploaded while the server stops', width: 480, height: 640 }),
-      }),
-    );
     const form = new FormData();
     form.append('fullPath', 'drain/index.html');
     form.append('file', new Blob(['<!doctype html><title>Drain</title>']), 'index.html');
@@ -192,16 +198,7 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
       'npm',
     );
     await server.waitFor(/Reskin Studio on http/);
-    const { token } = await json<{ token: string }>(
-      await fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }),
-    );
-    const game = await json<Game>(
-      await fetch(`${base}/api/games`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Interrupted', description: 'Ctrl+C during an upload', width: 480, height: 640 }),
-      }),
-    );
+    const { token, game } = await adminWithGame(base, 'Interrupted');
     const logged = server.output().length;
     const upload = slowUpload(port, `/api/game/upload/${game.id}`, token, 'ctrl-c/data.bin', 128 * 1024);
     await server.waitFor(/"url":"\/api\/game\/upload\/\d+"/, logged);
@@ -224,16 +221,7 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
       DRAIN_TIMEOUT_SECONDS: '0.5',
     });
     await server.waitFor(/Reskin Studio on http/);
-    const { token } = await json<{ token: string }>(
-      await fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }),
-    );
-    const game = await json<Game>(
-      await fetch(`${base}/api/games`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Stalled', description: 'An upload that never ends', width: 480, height: 640 }),
-      }),
-    );
+    const { token, game } = await adminWithGame(base, 'Stalled');
     const upload = slowUpload(port, `/api/game/upload/${game.id}`, token, 'stalled/data.bin', 64 * 1024);
     upload.answered.catch(() => {});
     await server.waitFor(/"url":"\/api\/game\/upload\/\d+"/);
