@@ -43,7 +43,8 @@ export interface ReusedDatabase {
 export async function createTestApp(overrides: Partial<Config> = {}, reuse?: ReusedDatabase): Promise<TestApp> {
   const dataDir = reuse ? reuse.dataDir : mkdtempSync(join(tmpdir(), 'reskin-test-'));
   const ownSchema = testDb === 'postgres' && overrides.databaseUrl === undefined;
-  const schema = reuse ? reuse.schema : ownSchema ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  // Named after the run so that test/global-setup.ts drops it once every file has finished.
+  const schema = reuse ? reuse.schema : ownSchema ? `test_${process.env.RESKIN_TEST_RUN ?? 'solo'}_${randomBytes(6).toString('hex')}` : undefined;
   if (schema && !reuse) await adminQuery(`create schema "${schema}"`);
   const config: Config = {
     nodeEnv: 'test',
@@ -72,11 +73,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
   try {
     built = await buildApp(config);
   } catch (error) {
-    // A failed start must not leave its schema or data dir behind.
-    if (!reuse) {
-      if (schema) await adminQuery(`drop schema if exists "${schema}" cascade`);
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    // A failed start must not leave its data dir behind (its schema goes at the end of the run).
+    if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   const { app, playApp, database, generation } = built;
@@ -89,9 +87,9 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     schema,
     close: async () => {
       await app.close();
-      // A second app on another's database only closes; the first one removes the database.
+      // A second app on another's database only closes; the first one removes the data dir. The schema stays
+      // until the run ends (test/global-setup.ts).
       if (reuse) return;
-      if (schema) await adminQuery(`drop schema "${schema}" cascade`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
