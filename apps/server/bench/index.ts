@@ -1,41 +1,95 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, startup).
+import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { benchApi, type ApiBenchResult } from './api.bench';
 import { benchGeneration } from './generation.bench';
+import { benchStartup, startupTargets } from './startup.bench';
 import { benchUpload } from './upload.bench';
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
-
-console.log('Reskin Studio benchmarks\n');
-
-const generation = await benchGeneration(200);
-console.log('Generation of a game of 200 images of mixed sizes (png, jpg, webp, gif; 16 to 1280 px a side)');
-console.log(`  through the app:   ${fixed(generation.seconds)} s, ${fixed(generation.imagesPerSecond, 1)} images/s`);
-console.log(`  bare sharp:        ${fixed(generation.bareSeconds)} s, ${fixed(generation.bareImagesPerSecond, 1)} images/s`);
-console.log(`  ratio app / bare:  ${fixed(generation.ratioToBare)}\n`);
-
-const upload = await benchUpload();
-console.log(`Upload of ${upload.files} files (${fixed(upload.megabytes, 0)} MB) in one request to the real server`);
-console.log(`  time:              ${fixed(upload.seconds)} s`);
-console.log(`  server peak RSS:   ${fixed(upload.serverPeakRssMb, 0)} MB (target < 300 MB: ${upload.underTarget ? 'met' : 'MISSED'})`);
-
-
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const postgresUp = await new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 })
-  .connect()
-  .then(async (client) => (await client.end(), true))
-  .catch(() => false);
-const apiResults: ApiBenchResult[] = [...(await benchApi('sqlite'))];
-if (postgresUp) apiResults.push(...(await benchApi('postgres', databaseUrl)));
-else console.log(`\n(PostgreSQL at ${databaseUrl} is unreachable: its API benchmark is skipped)`);
-console.log('\nAPI under 50 concurrent connections (1000 users, 200 games, 6000 versions), against a bare Fastify route');
-console.log('answering the same bytes from memory in the same run:');
-for (const r of apiResults) {
-  console.log(
-    `  ${r.database.padEnd(8)} ${r.call.padEnd(28)} ${fixed(r.app.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.app.p99Ms, 0).padStart(4)} ms` +
-      `   bare ${fixed(r.bare.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.bare.p99Ms, 0).padStart(3)} ms` +
-      `   ratio ${fixed(r.rpsRatio)} (req/s), ${fixed(r.p99Ratio, 1)}x (p99)`,
-  );
-}
+let postgres: Promise<boolean> | undefined;
+const postgresUp = () =>
+  (postgres ??= new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 })
+    .connect()
+    .then(async (client) => (await client.end(), true))
+    .catch(() => false));
 
-if (!upload.underTarget) process.exitCode = 1;
+const benchmarks: Record<string, () => Promise<void>> = {
+  async generation() {
+    const generation = await benchGeneration(200);
+    console.log('Generation of a game of 200 images of mixed sizes (png, jpg, webp, gif; 16 to 1280 px a side)');
+    console.log(`  through the app:   ${fixed(generation.seconds)} s, ${fixed(generation.imagesPerSecond, 1)} images/s`);
+    console.log(`  bare sharp:        ${fixed(generation.bareSeconds)} s, ${fixed(generation.bareImagesPerSecond, 1)} images/s`);
+    console.log(`  ratio app / bare:  ${fixed(generation.ratioToBare)}\n`);
+  },
+
+  async upload() {
+    const upload = await benchUpload();
+    console.log(`Upload of ${upload.files} files (${fixed(upload.megabytes, 0)} MB) in one request to the real server`);
+    console.log(`  time:              ${fixed(upload.seconds)} s`);
+    console.log(`  server peak RSS:   ${fixed(upload.serverPeakRssMb, 0)} MB (target < 300 MB: ${upload.underTarget ? 'met' : 'MISSED'})\n`);
+    if (!upload.underTarget) process.exitCode = 1;
+  },
+
+  async api() {
+    const apiResults: ApiBenchResult[] = [...(await benchApi('sqlite'))];
+    if (await postgresUp()) apiResults.push(...(await benchApi('postgres', databaseUrl)));
+    else console.log(`(PostgreSQL at ${databaseUrl} is unreachable: its API benchmark is skipped)\n`);
+    console.log('API under 50 concurrent connections (1000 users, 200 games, 6000 versions), against a bare Fastify route');
+    console.log('answering the same bytes from memory in the same run:');
+    for (const r of apiResults) {
+      console.log(
+        `  ${r.database.padEnd(8)} ${r.call.padEnd(28)} ${fixed(r.app.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.app.p99Ms, 0).padStart(4)} ms` +
+          `   bare ${fixed(r.bare.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.bare.p99Ms, 0).padStart(3)} ms` +
+          `   ratio ${fixed(r.rpsRatio)} (req/s), ${fixed(r.p99Ratio, 1)}x (p99)`,
+      );
+    }
+    console.log();
+  },
+
+  async startup() {
+    const up = await postgresUp();
+    const loadBefore = loadavg()[0]!;
+    const results = await benchStartup({ runs: 5, databaseUrl: up ? databaseUrl : undefined });
+    if (!up) console.log(`(PostgreSQL at ${databaseUrl} is unreachable: its start-up runs are skipped)\n`);
+    const [target] = results;
+    const load = Math.max(loadBefore, loadavg()[0]!);
+    console.log('Start-up of the production server (node apps/server/dist/server.js, fresh build), a new process each run');
+    console.log(`on an empty DATA_DIR, SEED_DEMO=false, NODE_ENV=production, LOG_LEVEL=info. Ready = spawn to the first 200`);
+    console.log(`of GET ${target!.probe} (what a load balancer sees); log line = spawn to "Reskin Studio on ...";`);
+    console.log('CPU = user + system time the process used until ready; idle RSS 2 s after ready; after requests = 1 s');
+    console.log('after 500 light GETs (probe, /api/config, /), 10 at a time:');
+    for (const r of results) {
+      const logLine = r.logLineMedianMs === undefined ? '' : `, log line ${fixed(r.logLineMedianMs, 0)} ms`;
+      console.log(
+        `  ${r.label.padEnd(26)} ${r.runs.length} runs: ready median ${fixed(r.readyMedianMs, 0).padStart(5)} ms, max ${fixed(r.readyMaxMs, 0).padStart(5)} ms, CPU ${fixed(r.readyCpuMedianMs, 0).padStart(4)} ms${logLine}`,
+      );
+      console.log(
+        `  ${''.padEnd(26)} RSS idle median ${fixed(r.idleRssMedianMb, 0)} MB, max ${fixed(r.idleRssMaxMb, 0)} MB; after requests ${fixed(r.afterRequestsRssMedianMb, 0)} MB; peak ${fixed(r.peakRssMaxMb, 0)} MB`,
+      );
+    }
+    const readyMet = target!.readyMedianMs < startupTargets.readyMs;
+    const rssMet = target!.idleRssMaxMb < startupTargets.idleRssMb;
+    console.log(`  ${target!.label}: ready median ${fixed(target!.readyMedianMs, 0)} ms (target < ${startupTargets.readyMs} ms: ${readyMet ? 'met' : 'MISSED'}),`);
+    console.log(`  idle RSS max ${fixed(target!.idleRssMaxMb, 0)} MB (target < ${startupTargets.idleRssMb} MB: ${rssMet ? 'met' : 'MISSED'})`);
+    if (load > availableParallelism()) {
+      console.log(`  (load average ${fixed(load, 1)} on ${availableParallelism()} CPUs during these runs: other work shared the machine, so`);
+      console.log('  the times are inflated; the CPU column is the less disturbed measure)');
+    }
+    console.log();
+    if (!readyMet || !rssMet) process.exitCode = 1;
+  },
+};
+
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in benchmarks));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark ${unknown.join(', ')}: choose from ${Object.keys(benchmarks).join(', ')} (none: all).`);
+  process.exit(2);
+}
+console.log('Reskin Studio benchmarks\n');
+for (const [name, run] of Object.entries(benchmarks)) {
+  if (chosen.length === 0 || chosen.includes(name)) await run();
+}
