@@ -1,16 +1,14 @@
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { copyFormatOf, errorCodes, fileKindOf } from '@reskin/contract';
-import { isDatabaseUnavailable } from '../db/database';
 import { servedAs } from '../lib/content-types';
-import { databaseUnavailable } from '../lib/errors';
 import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
 import { echoRequestId, loggingOptions } from '../lib/logging';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
-import { appErrorEnvelope } from '../plugins/error-envelope';
+import { envelope, errorHandler } from '../plugins/error-envelope';
 import type { Storage } from '../storage/storage';
 import type { PlayClaims, PlayTokens } from './play-tokens';
 
@@ -32,11 +30,6 @@ export const playHeaders = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
   'Access-Control-Allow-Origin': '*',
 } as const;
-
-function refusal(statusCode: number, message: string, code: string) {
-  const name = { 400: 'BadRequestError', 403: 'ForbiddenError', 404: 'NotFoundError', 500: 'InternalServerError' }[statusCode] ?? 'Error';
-  return { error: { statusCode, name, message, code, details: [] } };
-}
 
 /** Text is served as UTF-8, so games with non-ASCII text show it right. */
 function withCharset(contentType: string): string {
@@ -70,25 +63,25 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel, trust
 
   app.get<{ Params: { token: string; '*': string } }>('/p/:token/*', async (request, reply) => {
     const claims = await tokens.verify(request.params.token);
-    if (!claims) return reply.status(403).send(refusal(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+    if (!claims) return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
 
     let path: string;
     try {
       path = normaliseGamePath(request.params['*']);
     } catch (error) {
-      if (error instanceof InvalidPathError) return reply.status(404).send(refusal(404, 'No such file in this game.', errorCodes.notFound));
+      if (error instanceof InvalidPathError) return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
       throw error;
     }
     // Only the game the token names is reachable.
     const file = await games.findFileByPath(claims.g, path);
-    if (!file) return reply.status(404).send(refusal(404, 'No such file in this game.', errorCodes.notFound));
+    if (!file) return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
 
     let key = storageKeyFor(claims.view, file);
     if (claims.view === 'version') {
       // The version's replacement of this file, if it has one and the version still belongs to this game.
       const version = claims.v ? await versions.findById(claims.v) : undefined;
       if (!version || version.gameId !== claims.g) {
-        return reply.status(403).send(refusal(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+        return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
       }
       const replacement = await versions.findFile(version.id, file.fileId);
       if (replacement) key = replacement.storageKey;
@@ -103,9 +96,9 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel, trust
     if (!object) {
       if (uploaded) {
         request.log.error({ key }, 'a stored file is missing');
-        return reply.status(404).send(refusal(404, 'This file is missing from storage.', errorCodes.notFound));
+        return reply.status(404).send(envelope(404, 'This file is missing from storage.', errorCodes.notFound));
       }
-      return reply.status(404).send(refusal(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
+      return reply.status(404).send(envelope(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
     }
     // Sent as stored: a pre-compressed build keeps its bytes and length and gets Content-Encoding (this app
     // never compresses), so the browser decodes it for the engine's loader.
@@ -117,24 +110,11 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel, trust
   });
 
   app.setNotFoundHandler((_request, reply) => {
-    reply.status(404).send(refusal(404, 'Not found.', errorCodes.notFound));
+    reply.status(404).send(envelope(404, 'Not found.', errorCodes.notFound));
   });
 
-  // While the database is unreachable a play request answers 503, as the API does; anything else goes to
-  // Fastify's own handler.
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'the database is unavailable');
-      return reply.status(503).send(appErrorEnvelope(databaseUnavailable()));
-    }
-    const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (statusCode === 500) {
-      // Never the error's own message: it may name stored keys or internals.
-      request.log.error({ err: error }, 'play request failed');
-      return reply.status(500).send(refusal(500, 'Internal server error.', 'INTERNAL'));
-    }
-    return reply.status(statusCode).send(refusal(statusCode, error.message, error.code ?? 'BAD_REQUEST'));
-  });
+  // The API's error handler: 503 while the database is unreachable, the envelope for the rest, no internals.
+  app.setErrorHandler(errorHandler);
 
   return app;
 }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ErrorDetail, type ErrorEnvelope } from '@reskin/contract';
@@ -20,58 +20,62 @@ const namesByStatus: Record<number, string> = {
   500: 'InternalServerError',
 };
 
-function envelope(statusCode: number, message: string, code?: string, details: ErrorDetail[] = []): ErrorEnvelope {
+/** The error envelope (DESIGN.md) of a status, with the name that goes with it. */
+export function envelope(statusCode: number, message: string, code?: string, details: ErrorDetail[] = []): ErrorEnvelope {
   const name = namesByStatus[statusCode] ?? (statusCode >= 500 ? 'InternalServerError' : 'BadRequestError');
   return { error: { statusCode, name, message, ...(code ? { code } : {}), details } };
 }
 
-/** The envelope of an error thrown on purpose (AppError); the play origin answers its errors with it too. */
-export function appErrorEnvelope(error: AppError): ErrorEnvelope {
+/** The envelope of an error thrown on purpose (AppError). */
+function appErrorEnvelope(error: AppError): ErrorEnvelope {
   const body = envelope(error.statusCode, error.message, error.code, error.details);
   body.error.name = error.errorName;
   return body;
 }
 
-/** Turns every thrown error, and every unknown route, into the one error envelope; never leaks internals. */
+/** Turns every thrown error into the one error envelope, never leaking internals; both origins use it. */
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (isDatabaseUnavailable(error)) {
+    // The database is restarting or failing over: the client may retry; the pool reconnects by itself.
+    request.log.warn({ err: error }, 'the database is unavailable');
+    return reply.status(503).send(appErrorEnvelope(databaseUnavailable()));
+  }
+  if (error instanceof AppError) {
+    return reply.status(error.statusCode).send(appErrorEnvelope(error));
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const details: ErrorDetail[] = error.validation.map((issue) => ({
+      path: issue.instancePath || '/',
+      code: issue.keyword,
+      message: issue.message ?? 'Invalid value.',
+    }));
+    const where = error.validationContext ?? 'body';
+    return reply
+      .status(422)
+      .send(envelope(422, `The request ${where} is invalid.`, errorCodes.validationFailed, details));
+  }
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error }, 'response did not match its schema');
+    return reply.status(500).send(envelope(500, 'Internal server error.'));
+  }
+  if (isDataException(error)) {
+    // A request value the schema let through but the database cannot hold (e.g. /user/detail/2147483648).
+    request.log.warn({ err: error }, 'the database refused a value of the request');
+    return reply.status(400).send(envelope(400, 'A value in the request is out of range or malformed.', 'BAD_REQUEST'));
+  }
+  const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  if (statusCode >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(statusCode).send(envelope(statusCode, 'Internal server error.'));
+  }
+  // Fastify's own 4xx: bad JSON, body too large, unsupported media type, rate limit...
+  const code = statusCode === 429 ? errorCodes.rateLimited : (error.code ?? 'BAD_REQUEST');
+  return reply.status(statusCode).send(envelope(statusCode, error.message, code));
+}
+
+/** The error envelope for every thrown error and every unknown route of the app. */
 export const errorEnvelopePlugin = fp(async (app: FastifyInstance) => {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isDatabaseUnavailable(error)) {
-      // The database is restarting or failing over: the client may retry; the pool reconnects by itself.
-      request.log.warn({ err: error }, 'the database is unavailable');
-      return reply.status(503).send(appErrorEnvelope(databaseUnavailable()));
-    }
-    if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(appErrorEnvelope(error));
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const details: ErrorDetail[] = error.validation.map((issue) => ({
-        path: issue.instancePath || '/',
-        code: issue.keyword,
-        message: issue.message ?? 'Invalid value.',
-      }));
-      const where = error.validationContext ?? 'body';
-      return reply
-        .status(422)
-        .send(envelope(422, `The request ${where} is invalid.`, errorCodes.validationFailed, details));
-    }
-    if (isResponseSerializationError(error)) {
-      request.log.error({ err: error }, 'response did not match its schema');
-      return reply.status(500).send(envelope(500, 'Internal server error.'));
-    }
-    if (isDataException(error)) {
-      // A request value the schema let through but the database cannot hold (e.g. /user/detail/2147483648).
-      request.log.warn({ err: error }, 'the database refused a value of the request');
-      return reply.status(400).send(envelope(400, 'A value in the request is out of range or malformed.', 'BAD_REQUEST'));
-    }
-    const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    if (statusCode >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.status(statusCode).send(envelope(statusCode, 'Internal server error.'));
-    }
-    // Fastify's own 4xx: bad JSON, body too large, unsupported media type, rate limit...
-    const code = statusCode === 429 ? errorCodes.rateLimited : (error.code ?? 'BAD_REQUEST');
-    return reply.status(statusCode).send(envelope(statusCode, error.message, code));
-  });
+  app.setErrorHandler(errorHandler);
 
   app.setNotFoundHandler((request, reply) => {
     reply
