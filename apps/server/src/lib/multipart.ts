@@ -62,12 +62,13 @@ export function assertNamed(part: Multipart): void {
 }
 
 /**
- * The first file part of the body (the fields before it are read and dropped), or undefined when there is
- * none. Every part up to it must have a name; a body that cannot be read is a 400.
+ * The first file part of the body (the fields before it are read and dropped), read with `maxFileSizeBytes`
+ * as its limit, or undefined when there is none. Every part up to it must have a name; a body that cannot be
+ * read is a 400.
  */
 export async function firstFilePart(request: FastifyRequest, maxFileSizeBytes: number): Promise<MultipartFile | undefined> {
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts({ limits: { fileSize: maxFileSizeBytes } })) {
       assertNamed(part);
       if (part.type === 'file') return part;
     }

@@ -16,10 +16,9 @@ import {
   uploadResultSchema,
   zipUploadPartsSchema,
 } from '@reskin/contract';
-import type { MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
 import { unprocessable } from '../../lib/errors';
-import { assertNamed, fileContent, multipartError } from '../../lib/multipart';
+import { assertNamed, fileContent, firstFilePart, multipartError } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { uploadGameZip } from './game-zip';
 import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
@@ -52,19 +51,6 @@ export async function* incomingFiles(request: FastifyRequest, maxFileSizeBytes: 
     if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw uploadTooManyFiles();
     throw multipartError(error, maxFileSizeBytes);
   }
-}
-
-/** The one file part of a zip upload (fields before it are dropped), read with the zip's own size limit. */
-async function zipPart(request: FastifyRequest, maxZipBytes: number): Promise<MultipartFile | undefined> {
-  try {
-    for await (const part of request.parts({ limits: { fileSize: maxZipBytes, files: 1 } })) {
-      assertNamed(part);
-      if (part.type === 'file') return part;
-    }
-  } catch (error) {
-    throw multipartError(error, maxZipBytes);
-  }
-  return undefined;
 }
 
 /**
@@ -235,7 +221,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
     async (request) => {
       await games.get(request.params.id);
       const maxZipBytes = limits.zipUpload.maxZipBytes;
-      const part = await zipPart(request, maxZipBytes);
+      const part = await firstFilePart(request, maxZipBytes);
       if (!part) {
         throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose a .zip file.' }]);
       }
