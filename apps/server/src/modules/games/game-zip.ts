@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { getFileNameLowLevel, openPromise, type Entry, type ZipFile } from 'yauzl';
 import { errorCodes, limits, type ErrorDetail } from '@reskin/contract';
@@ -138,8 +138,9 @@ function checkDeclared(files: (ZipGameFile & { path: string })[], maxFileSizeByt
  * The game files of an opened zip, for GamesService.upload: each entry's path (without the shared top folder)
  * and its inflated content. Before the first is handed out, every entry is checked on its declared sizes and
  * names (the path rules of a folder upload, the 1000-file and per-file limits, the total and ratio limits of
- * `limits.zipUpload`); while inflating, the real bytes are counted against the same limits, since the declared
- * sizes are the zip's own claim. Any refusal is an AppError thrown into the upload, which then stores nothing.
+ * `limits.zipUpload`). While inflating, yauzl (validateEntrySizes) counts the real bytes and fails an entry
+ * that passes its declared size, so a zip that lies about its sizes is refused too (422). Any refusal is an
+ * AppError thrown into the upload, which then stores nothing.
  */
 export async function* zipGameFiles(zip: ZipFile, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
   const entries = await readEntries(zip);
@@ -147,7 +148,6 @@ export async function* zipGameFiles(zip: ZipFile, maxFileSizeBytes: number): Asy
   const files = entries.map((file) => ({ ...file, path: file.name.replace(/^\/+/, '').slice(top.length) }));
   checkDeclared(files, maxFileSizeBytes);
 
-  const counted = { total: 0 };
   for (const { entry, path } of files) {
     let raw: Readable;
     try {
@@ -155,45 +155,14 @@ export async function* zipGameFiles(zip: ZipFile, maxFileSizeBytes: number): Asy
     } catch (error) {
       throw invalidZip(`${path}: ${(error as Error).message}`);
     }
-    yield { path, content: countedContent(raw, path, entry, maxFileSizeBytes, counted) };
+    yield { path, content: entryContent(raw, path) };
   }
 }
 
-/**
- * An entry's inflated bytes, failing (so Storage.put fails) as soon as they pass the entry's declared size, the
- * per-file limit, the total limit or the ratio limit; an inflate error of a broken entry becomes a 422.
- */
-function countedContent(
-  raw: Readable,
-  path: string,
-  entry: Entry,
-  maxFileSizeBytes: number,
-  counted: { total: number },
-): Readable {
-  const { maxUnpackedBytes, maxCompressionRatio, ratioMinBytes } = limits.zipUpload;
-  let bytes = 0;
-  const content = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      bytes += chunk.length;
-      counted.total += chunk.length;
-      if (bytes > maxFileSizeBytes) return callback(fileTooLarge(path, maxFileSizeBytes));
-      if (bytes > entry.uncompressedSize)
-        return callback(invalidZip(`${path} unpacks to more bytes than the zip declares`));
-      if (bytes >= ratioMinBytes && bytes / Math.max(entry.compressedSize, 1) > maxCompressionRatio) {
-        return callback(
-          zipBomb(
-            `${path} unpacks to more than ${maxCompressionRatio} times its packed size; the zip is refused as a zip bomb.`,
-          ),
-        );
-      }
-      if (counted.total > maxUnpackedBytes)
-        return callback(zipBomb(`The zip unpacks to more than ${formatBytes(maxUnpackedBytes)}.`));
-      callback(null, chunk);
-    },
-  });
-  raw.on('error', (error) =>
-    content.destroy(error instanceof AppError ? error : invalidZip(`${path}: ${error.message}`)),
-  );
+/** An entry's inflated bytes; an inflate or size error of a broken or lying entry becomes a 422. */
+function entryContent(raw: Readable, path: string): Readable {
+  const content = new PassThrough();
+  raw.on('error', (error) => content.destroy(invalidZip(`${path}: ${error.message}`)));
   // A refused content stops the inflating too.
   content.on('close', () => raw.destroy());
   // Drained after a refusal (resume()), the content may have no reader for its error.
