@@ -50,6 +50,31 @@ const idle: UploadBatchState = {
   errors: [],
 };
 
+type AbortRef = { current: AbortController | null };
+type TimerRef = { current: number | undefined };
+
+/** Starts an upload: one still running is stopped, and the progress is not hidden meanwhile. */
+function startUpload(abortRef: AbortRef, hideTimer: TimerRef): AbortController {
+  abortRef.current?.abort();
+  window.clearTimeout(hideTimer.current);
+  const controller = new AbortController();
+  abortRef.current = controller;
+  return controller;
+}
+
+/** SPEC §4: the drop area resets 5000 ms after success and 7000 ms after an error; errors stay listed. */
+function hideProgressLater(
+  hideTimer: TimerRef,
+  setState: (update: (current: UploadBatchState) => UploadBatchState) => void,
+  ok: boolean,
+) {
+  const resetMs = ok ? limits.dropResetAfterSuccessMs : limits.dropResetAfterErrorMs;
+  hideTimer.current = window.setTimeout(
+    () => setState((current) => ({ ...current, showProgress: false })),
+    resetMs,
+  );
+}
+
 /**
  * Uploads a batch of game files one file per request, a few at a time, with overall progress and an error per
  * failed file (the server's first detail, e.g. 'Original Size 40 x 30 Loaded Size 41 x 30'). The server takes
@@ -80,10 +105,7 @@ export function useUploadBatch(gameId: number) {
         setState({ ...idle, errors: [{ path: '', title: 'Upload refused', message: refusal }] });
         return;
       }
-      abortRef.current?.abort();
-      window.clearTimeout(hideTimer.current);
-      const controller = new AbortController();
-      abortRef.current = controller;
+      const controller = startUpload(abortRef, hideTimer);
 
       const sizes = items.map((item) => Math.max(1, item.file.size));
       const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
@@ -153,12 +175,7 @@ export function useUploadBatch(gameId: number) {
       } else {
         notifyFailure(messages.uploadFailed);
       }
-      // SPEC §4: the drop area resets 5000 ms after success and 7000 ms after an error; errors stay listed.
-      const resetMs = errors.length === 0 ? limits.dropResetAfterSuccessMs : limits.dropResetAfterErrorMs;
-      hideTimer.current = window.setTimeout(
-        () => setState((current) => ({ ...current, showProgress: false })),
-        resetMs,
-      );
+      hideProgressLater(hideTimer, setState, errors.length === 0);
     },
     [gameId, queryClient],
   );
@@ -170,10 +187,7 @@ export function useUploadBatch(gameId: number) {
    */
   const uploadZip = useCallback(
     async (file: File): Promise<void> => {
-      abortRef.current?.abort();
-      window.clearTimeout(hideTimer.current);
-      const controller = new AbortController();
-      abortRef.current = controller;
+      const controller = startUpload(abortRef, hideTimer);
       const base: UploadBatchState = {
         ...idle,
         running: true,
@@ -223,11 +237,7 @@ export function useUploadBatch(gameId: number) {
       await invalidateGameFiles(queryClient, gameId);
       if (outcome.ok) notifySuccess(messages.uploaded);
       else notifyError(outcome.title, outcome.message);
-      const resetMs = outcome.ok ? limits.dropResetAfterSuccessMs : limits.dropResetAfterErrorMs;
-      hideTimer.current = window.setTimeout(
-        () => setState((current) => ({ ...current, showProgress: false })),
-        resetMs,
-      );
+      hideProgressLater(hideTimer, setState, outcome.ok);
     },
     [gameId, queryClient],
   );
