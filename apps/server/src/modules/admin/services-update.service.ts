@@ -3,11 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf } from '@reskin/contract';
 import { toIso } from '../../db/database';
 import type { Database } from '../../db/schema';
-import { isImagePath } from '../../lib/game-paths';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { GameGeneration } from '../games/game-generation';
-import { orphanGraceMs } from '../stored-files/stored-files.service';
+import { orphanGraceMs, withVariants } from '../stored-files/stored-files.service';
 
 /**
  * GET /admin/update, "Services update" (DESIGN.md "Games, files, variants"): re-generates every Ready game
@@ -48,15 +47,11 @@ export class ServicesUpdateService {
     return { regeneratedGameIds, removedStoredFiles };
   }
 
-  /** Every storage key a record points to, with the generated copies of game images. */
+  /** Every storage key a record points to, with the copies generation may have made of game files. */
   private async referencedKeys(): Promise<Set<string>> {
     const keys = new Set<string>();
-    for (const file of await this.db.selectFrom('gameFiles').select(['storageKey', 'path']).execute()) {
-      keys.add(file.storageKey);
-      if (isImagePath(file.path)) {
-        keys.add(variantKey(file.storageKey, 'skeleton'));
-        keys.add(variantKey(file.storageKey, 'watermark'));
-      }
+    for (const file of await this.db.selectFrom('gameFiles').select('storageKey').execute()) {
+      for (const key of withVariants(file.storageKey)) keys.add(key);
     }
     for (const table of ['helperFiles', 'versionFiles'] as const) {
       for (const row of await this.db.selectFrom(table).select('storageKey').execute()) keys.add(row.storageKey);
