@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorCodes, errorEnvelopeSchema, xsrf } from '@reskin/contract';
+import { uploadRecordDeadlineMs } from '../modules/stored-files/stored-files.service';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -70,7 +71,7 @@ const derivedErrors: { status: number; applies: (route: RouteFacts) => boolean; 
     status: 408,
     applies: (route) => route.schema.multipartBody !== undefined,
     description:
-      'The upload had not recorded its files 50 minutes after it began; nothing was stored, send fewer files at a time (UPLOAD_TOO_SLOW).',
+      `The upload had not recorded its files ${uploadRecordDeadlineMs / 60_000} minutes after it began; nothing was stored, send fewer files at a time (${errorCodes.uploadTooSlow}).`,
   },
   {
     status: 413,
