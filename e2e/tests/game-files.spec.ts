@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { RoleType, emptyTexts, messages, validationMessages, type Game } from '@reskin/contract';
+import { RoleType, emptyTexts, messages, validationMessages } from '@reskin/contract';
 import {
   test,
   expect,
@@ -13,18 +13,12 @@ import {
   gameById,
   gif,
   markIndex,
-  openWithToken,
+  openGameFiles as openFiles,
   png,
   rowButton,
   successToast,
   uploadFiles,
-  type TestUser,
 } from '../fixtures/games';
-
-async function openFiles(page: Page, admin: TestUser, game: Game): Promise<void> {
-  await openWithToken(page, admin.token, `/games/game-files?gameId=${game.id}`);
-  await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible();
-}
 
 const uploadRequests = (page: Page, gameId: number) => {
   const seen: string[] = [];

@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { GameStatus, RoleType, messages } from '@reskin/contract';
 import {
   test,
@@ -8,17 +6,16 @@ import {
   filesOf,
   gameById,
   gameRow,
+  openGameFiles,
   openWithToken,
   readyGame,
   rowButton,
   successToast,
 } from '../fixtures/games';
 import { canvasPaint, gameFrame } from '../fixtures/play';
+import { sampleFiles, sampleFolder } from '../fixtures/sample-game';
 
-const sampleFolder = fileURLToPath(new URL('../../apps/server/sample-game/star-catcher', import.meta.url));
-const sampleFileCount = readdirSync(sampleFolder, { recursive: true, withFileTypes: true }).filter((e) =>
-  e.isFile(),
-).length;
+const sampleFileCount = sampleFiles.length;
 
 test.describe('admin game play', () => {
   test('[GF-1][GF-2][GAM-4][GAM-3] the sample game uploaded through the UI, generated, plays and draws in the frame', async ({
@@ -36,8 +33,7 @@ test.describe('admin game play', () => {
     });
 
     // Upload the folder through the UI, as an admin would pick it.
-    await openWithToken(page, admin.token, `/games/game-files?gameId=${game.id}`);
-    await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible();
+    await openGameFiles(page, admin, game);
     await page.locator('#folder-input').setInputFiles(sampleFolder);
     await expect(successToast(page, messages.uploaded)).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('heading', { name: `Game Files (${sampleFileCount})` })).toBeVisible();

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { ZipFile } from 'yazl';
 import { GameStatus, RoleType, messages } from '@reskin/contract';
 import {
@@ -10,16 +9,13 @@ import {
   filesOf,
   gameById,
   gameRow,
+  openGameFiles,
   openWithToken,
   rowButton,
   successToast,
 } from '../fixtures/games';
 import { canvasPaint, gameFrame } from '../fixtures/play';
-
-const sampleFolder = fileURLToPath(new URL('../../apps/server/sample-game/star-catcher', import.meta.url));
-const sampleFiles = readdirSync(sampleFolder, { recursive: true, withFileTypes: true })
-  .filter((entry) => entry.isFile())
-  .map((entry) => join(entry.parentPath, entry.name));
+import { sampleFiles, sampleFolder } from '../fixtures/sample-game';
 
 /** The sample game zipped as a studio would: everything inside its top folder `star-catcher/`. */
 async function sampleZip(): Promise<Buffer> {
@@ -48,8 +44,7 @@ test.describe('admin game files: a game as one zip', () => {
       description: 'The sample game, zipped by a test',
     });
 
-    await openWithToken(page, admin.token, `/games/game-files?gameId=${game.id}`);
-    await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible();
+    await openGameFiles(page, admin, game);
     await page
       .locator('#zip-input')
       .setInputFiles({ name: 'star-catcher.zip', mimeType: 'application/zip', buffer: await sampleZip() });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { RoleType, validationMessages, type Game, type GameFile } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
+import { call, createGame, createTestApp, createUser, errorOf, filesForm, testDb, type TestApp, type TestUser } from './helpers';
 
 /** A solid PNG (or JPEG) of the given size. */
 function image(width: number, height: number, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
@@ -10,16 +10,8 @@ function image(width: number, height: number, format: 'png' | 'jpeg' = 'png'): P
     .toBuffer();
 }
 
-/** A multipart body of files, each preceded by its fullPath field (as the admin screen sends them). */
-function form(files: { path: string; content: Buffer | string }[]): FormData {
-  const body = new FormData();
-  for (const file of files) {
-    body.append('fullPath', file.path);
-    body.append('filename', file.path.split('/').pop() ?? file.path);
-    body.append('file', new Blob([file.content]), file.path.split('/').pop());
-  }
-  return body;
-}
+/** A multipart body of files as the admin screen sends them, its filename field included. */
+const form = (files: { path: string; content: Buffer | string }[]) => filesForm(files, { filenameField: true });
 
 describe(`games and game files on ${testDb}`, () => {
   let t: TestApp;
@@ -33,14 +25,8 @@ describe(`games and game files on ${testDb}`, () => {
   });
   afterAll(async () => t.close());
 
-  async function newGame(name = 'Bird Flap'): Promise<Game> {
-    const response = await call(t, 'POST', '/api/games', {
-      token: admin.token,
-      payload: { name, description: 'A bird flaps', width: 480, height: 640 },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json<Game>();
-  }
+  const newGame = (name = 'Bird Flap'): Promise<Game> =>
+    createGame(t, admin.token, { name, description: 'A bird flaps', width: 480, height: 640 });
 
   async function upload(gameId: number, files: { path: string; content: Buffer | string }[]) {
     return t.app.inject({

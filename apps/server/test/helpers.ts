@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { RoleType, type RoleTypeId, type SignupBody, type User } from '@reskin/contract';
+import { expect } from 'vitest';
+import { RoleType, type CreateGameBody, type Game, type RoleTypeId, type SignupBody, type User } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/database';
@@ -169,4 +170,38 @@ export function errorOf(response: LightMyRequestResponse) {
 /** POST /api/user/login with these credentials (the response, whatever it is). */
 export function login(t: TestApp, email: string, password: string): Promise<LightMyRequestResponse> {
   return t.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password } });
+}
+
+/** POST /api/games with this body as the given user (an admin); the game, after checking it was created. */
+export async function createGame(t: TestApp, token: string, body: CreateGameBody): Promise<Game> {
+  const response = await call(t, 'POST', '/api/games', { token, payload: body });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Game>();
+}
+
+/**
+ * A multipart body of files, each preceded by its fullPath field (as the admin screen sends them), each file
+ * part named after the last segment of its path. `filenameField` adds the admin screen's `filename` field too.
+ */
+export function filesForm(
+  files: { path: string; content: Buffer | string }[],
+  { filenameField = false }: { filenameField?: boolean } = {},
+): FormData {
+  const body = new FormData();
+  for (const file of files) {
+    body.append('fullPath', file.path);
+    if (filenameField) body.append('filename', file.path.split('/').pop() ?? file.path);
+    body.append('file', new Blob([file.content]), file.path.split('/').pop());
+  }
+  return body;
+}
+
+/** Every file under the app's DATA_DIR/files, writes in progress (.partial) included, as storage keys, sorted. */
+export function storedKeys(t: TestApp): string[] {
+  const root = join(t.config.dataDir, 'files');
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
 }

@@ -6,9 +6,9 @@ import { GameStatus, RoleType, type Game, type GameFile, type GamePath } from '@
 import { nowIso } from '../src/db/database';
 import { playHeaders } from '../src/play/play-app';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
+import { solidPng } from './support/image-samples';
 
-const png = (width: number, height: number, colour = 'red') =>
-  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+const png = solidPng;
 
 describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
   let t: TestApp;

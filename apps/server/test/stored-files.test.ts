@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import sharp from 'sharp';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -15,7 +14,17 @@ import {
 } from '@reskin/contract';
 import type * as Variants from '../src/lib/variants';
 import { variantKey } from '../src/lib/variants';
-import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  storedKeys as storedKeysOf,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
+import { solidPng } from './support/image-samples';
 
 // The watermark of an image named gate.png waits while `gate.hold` is pending, so a test can act while a
 // generation is under way.
@@ -37,10 +46,7 @@ vi.mock('../src/lib/variants', async (importOriginal) => {
   };
 });
 
-const png = (width: number, height: number, colour: string) =>
-  sharp({ create: { width, height, channels: 3, background: colour } })
-    .png()
-    .toBuffer();
+const png = solidPng;
 
 describe(`every stored object is accounted for on ${testDb}`, () => {
   let t: TestApp;
@@ -54,12 +60,7 @@ describe(`every stored object is accounted for on ${testDb}`, () => {
   afterAll(async () => t.close());
 
   /** Every file under DATA_DIR/files, writes in progress (.partial) included, as storage keys. */
-  function storedKeys(): string[] {
-    if (!existsSync(filesDir())) return [];
-    return readdirSync(filesDir(), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => relative(filesDir(), join(entry.parentPath, entry.name)).split(sep).join('/'));
-  }
+  const storedKeys = () => storedKeysOf(t);
 
   /** The keys the database points to: game files and their generated copies, version files, helper files. */
   async function referencedKeys(): Promise<Set<string>> {

@@ -1,13 +1,22 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, relative } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, type Game, type GameFile, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm as form,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /** The per-file limit of this suite: small, so an oversized file is quick to send. */
 const maxFileSizeBytes = 100 * 1024;
@@ -25,16 +34,6 @@ function noisePng(width: number, height: number, seed = 1): Promise<Buffer> {
   return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
 }
 
-/** A multipart body of files, each preceded by its fullPath field (as the admin screen sends them). */
-function form(files: { path: string; content: Buffer | string }[]): FormData {
-  const body = new FormData();
-  for (const file of files) {
-    body.append('fullPath', file.path);
-    body.append('file', new Blob([file.content]), file.path.split('/').pop());
-  }
-  return body;
-}
-
 describe(`uploads that never collide or truncate on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
@@ -47,14 +46,7 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
   afterAll(async () => t.close());
 
   /** Every file under the storage root, `.partial` files included: what an upload left behind. */
-  async function storedFiles(): Promise<string[]> {
-    const root = join(t.config.dataDir, 'files');
-    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-    return entries
-      .filter((entry) => entry.isFile())
-      .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-      .sort();
-  }
+  const storedFiles = async (): Promise<string[]> => storedKeys(t);
 
   /** Nothing was added to storage since `before`, and nothing taken away. */
   async function expectStorageUnchanged(before: string[]): Promise<void> {
@@ -62,14 +54,8 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
     expect({ added: after.filter((key) => !before.includes(key)), removed: before.filter((key) => !after.includes(key)) }).toEqual({ added: [], removed: [] });
   }
 
-  async function newGame(name = 'Uploads'): Promise<Game> {
-    const response = await call(t, 'POST', '/api/games', {
-      token: admin.token,
-      payload: { name, description: 'Upload checks', width: 480, height: 640 },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json<Game>();
-  }
+  const newGame = (name = 'Uploads'): Promise<Game> =>
+    createGame(t, admin.token, { name, description: 'Upload checks', width: 480, height: 640 });
 
   function gameUpload(gameId: number, payload: FormData | string | Buffer, headers: Record<string, string> = {}) {
     return t.app.inject({

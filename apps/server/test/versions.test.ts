@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBufferPromise, type Entry } from 'yauzl';
 import { GameStatus, RoleType, validationMessages, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
 import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
+import { solidPng } from './support/image-samples';
 
 const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
-const png = (width: number, height: number, colour: string) =>
-  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+const png = solidPng;
 
 /** The entries of a zip: path -> bytes. */
 async function readZip(bytes: Buffer): Promise<Map<string, Buffer>> {

@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
 import { RoleType, errorCodes, limits, type Game, type GameFile } from '@reskin/contract';
 import { sampleGame } from '../src/db/seed';
-import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /** Every file of a folder as [path relative to the folder, bytes], sorted by path. */
 function folderFiles(folder: string): [string, Buffer][] {
@@ -54,14 +65,8 @@ describe(`zip upload of a game folder on ${testDb}`, () => {
   });
   afterAll(async () => t.close());
 
-  async function newGame(name = 'Zipped'): Promise<Game> {
-    const response = await call(t, 'POST', '/api/games', {
-      token: admin.token,
-      payload: { name, description: 'From a zip', width: 640, height: 480 },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json<Game>();
-  }
+  const newGame = (name = 'Zipped'): Promise<Game> =>
+    createGame(t, admin.token, { name, description: 'From a zip', width: 640, height: 480 });
 
   function uploadZip(gameId: number, zip: Buffer, token = admin.token) {
     const body = new FormData();
@@ -75,16 +80,11 @@ describe(`zip upload of a game folder on ${testDb}`, () => {
   }
 
   function uploadFolder(gameId: number, files: [string, Buffer][]) {
-    const body = new FormData();
-    for (const [path, content] of files) {
-      body.append('fullPath', path);
-      body.append('file', new Blob([content]), path.split('/').pop());
-    }
     return t.app.inject({
       method: 'POST',
       url: `/api/game/upload/${gameId}`,
       headers: { authorization: `Bearer ${admin.token}` },
-      payload: body,
+      payload: filesForm(files.map(([path, content]) => ({ path, content }))),
     });
   }
 
@@ -112,16 +112,7 @@ describe(`zip upload of a game folder on ${testDb}`, () => {
   }
 
   /** Every object in the files dir (the local storage), temporary writes included. */
-  function storedObjects(): string[] {
-    try {
-      return readdirSync(join(t.config.dataDir, 'files'), { recursive: true, withFileTypes: true })
-        .filter((entry) => entry.isFile())
-        .map((entry) => join(entry.parentPath, entry.name))
-        .sort();
-    } catch {
-      return [];
-    }
-  }
+  const storedObjects = () => storedKeys(t);
 
   it('[GF-1] a zip of the sample game in its top folder unpacks to the same files as a folder upload, index marked', async () => {
     const files = folderFiles(sampleGame.folder);

@@ -95,3 +95,7 @@ export const svgFont = Buffer.from(
     '<missing-glyph horiz-adv-x="500"/><glyph unicode="A" horiz-adv-x="600" d="M0 0L300 700L600 0Z"/>' +
     '<glyph unicode="B" horiz-adv-x="600" d="M0 0H500V700H0Z"/></font></defs></svg>\n',
 );
+
+/** A PNG of one colour (a CSS colour name or #hex; red unless told). */
+export const solidPng = (width: number, height: number, colour = 'red'): Promise<Buffer> =>
+  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
