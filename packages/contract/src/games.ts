@@ -105,6 +105,23 @@ export const gameFileSchema = z.object({
 export type GameFile = z.infer<typeof gameFileSchema>;
 export const gameFileListSchema = z.array(gameFileSchema);
 
+/** POST /games/{id}/files/filter answers a page of the game's files, possibly reduced to the requested `fields`. */
+export const gameFileSearchResponseSchema = z.array(gameFileSchema.partial());
+
+/** Columns of a game file that a search query may name (POST /games/{id}/files/filter). */
+export const gameFileSearchColumns = [
+  'id',
+  'fileId',
+  'path',
+  'isStartFile',
+  'isSplash',
+  'width',
+  'height',
+  'size',
+  'contentType',
+  'updatedAt',
+] as const;
+
 /** POST /game/upload/{gameId}: what one uploaded file became. */
 export const uploadResultSchema = z.object({ file: gameFileSchema, replaced: z.boolean() });
 

@@ -38,10 +38,29 @@ export const searchFilterSchema = z
 export type SearchFilter = z.infer<typeof searchFilterSchema>;
 export type Where = Record<string, unknown>;
 
+/**
+ * The response header of every list answer (users, games, user-games, versions, a game's files): how many rows
+ * match the filter's `where` in all, whatever its limit and skip. A pager's total.
+ */
+export const totalCountHeader = 'X-Total-Count';
+
+/**
+ * The text as a `like` pattern that matches it literally: `%`, `_` and the escape character `\` itself are
+ * escaped with a backslash (the server compiles `like` with `escape '\'` on both databases).
+ */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** A `like` pattern for "contains this text" (ASCII case is ignored on both databases). */
+export function containsPattern(text: string): string {
+  return `%${escapeLike(text)}%`;
+}
+
 /** The typeahead's user search (SPEC §5): username containing the text, 10 results, id and username. */
 export function userSearchFilter(text: string): SearchFilter {
   return {
-    where: { username: { like: `%${text}%` } },
+    where: { username: { like: containsPattern(text) } },
     fields: { id: true, username: true },
     limit: limits.searchPageSize,
     skip: 0,
@@ -51,7 +70,7 @@ export function userSearchFilter(text: string): SearchFilter {
 /** The typeahead's game search (SPEC §5): name containing the text, 10 results, id and name. */
 export function gameSearchFilter(text: string): SearchFilter {
   return {
-    where: { name: { like: `%${text}%` } },
+    where: { name: { like: containsPattern(text) } },
     fields: { id: true, name: true },
     limit: limits.searchPageSize,
     skip: 0,

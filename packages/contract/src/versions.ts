@@ -45,6 +45,15 @@ export const userGameSchema = z.object({
   isActive: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** How many versions the assignment has (the review loop). */
+  versionCount: z.number().int(),
+  /** How many of them are Finished (gameVersionStatusId 2). */
+  finishedCount: z.number().int(),
+  /** When the newest Finished version was finished (ISO 8601), or null when none is. */
+  lastFinishedAt: z.string().nullable(),
+  /** The user's username and the game's name, which a search may name too (`where`, `order`). */
+  username: z.string(),
+  gameName: z.string(),
   user: z.object({ id: z.number().int(), username: z.string() }).optional(),
   game: z
     .object({
@@ -69,8 +78,26 @@ export const myGameSchema = userGameSchema.required({ game: true }).extend({
 export const myGamesSchema = z.array(myGameSchema);
 export type MyGame = z.infer<typeof myGameSchema>;
 
-/** Columns of a user-game a search query may name; `user` and `game` can be included. */
-export const userGameSearchColumns = ['id', 'userId', 'gameId', 'userGameTypeId', 'jobPrice', 'isActive', 'createdAt', 'updatedAt'] as const;
+/**
+ * Columns of a user-game a search query may name (where, fields, order); `user` and `game` can be included.
+ * The last five are computed by the server: search "username or game name" with
+ * `{ or: [{ username: { like } }, { gameName: { like } }] }`, "has finished versions" with `{ finishedCount: { gt: 0 } }`.
+ */
+export const userGameSearchColumns = [
+  'id',
+  'userId',
+  'gameId',
+  'userGameTypeId',
+  'jobPrice',
+  'isActive',
+  'createdAt',
+  'updatedAt',
+  'versionCount',
+  'finishedCount',
+  'lastFinishedAt',
+  'username',
+  'gameName',
+] as const;
 
 const versionName = z
   .string({ error: m.versionName })

@@ -4,7 +4,7 @@ import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorCodes, errorEnvelopeSchema, xsrf } from '@reskin/contract';
+import { errorCodes, errorEnvelopeSchema, totalCountHeader, xsrf } from '@reskin/contract';
 import { uploadRecordDeadlineMs } from '../modules/stored-files/stored-files.service';
 
 declare module 'fastify' {
@@ -19,6 +19,11 @@ declare module 'fastify' {
      * route of its kind gets (see `derivedErrors`).
      */
     errors?: Partial<Record<number, string>>;
+    /**
+     * Documentation only: the success answer is one page of a list, with the number of matching rows in the
+     * X-Total-Count header (search/page.ts `sendPage`).
+     */
+    paged?: boolean;
   }
 }
 
@@ -104,6 +109,15 @@ const derivedErrors: { status: number; applies: (route: RouteFacts) => boolean; 
 
 const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
 
+/** The response headers of a paged list answer (`paged: true`); @fastify/swagger moves them out of the body schema. */
+const totalCountHeaders = {
+  [totalCountHeader]: {
+    type: 'integer',
+    minimum: 0,
+    description: 'How many rows match the where of the filter in all, whatever its limit and skip (the pager total).',
+  },
+};
+
 /** The error responses of one operation: the derived ones, then the route's own `schema.errors`. */
 function errorResponses(route: RouteFacts): Record<string, { description: string; content: object }> {
   const reasons = new Map<number, string[]>();
@@ -149,8 +163,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
   const transform: SwaggerTransform = (document) => {
     const { schema, route } = document;
     if (!schema || schema.hide) return jsonSchemaTransform(document);
-    // multipartBody and errors are this plugin's own keys: jsonSchemaTransform gets the rest.
-    const { multipartBody, errors: _errors, ...zodSchema } = schema;
+    // multipartBody, errors and paged are this plugin's own keys: jsonSchemaTransform gets the rest.
+    const { multipartBody, errors: _errors, paged, ...zodSchema } = schema;
     const transformed = jsonSchemaTransform({
       ...document,
       schema: multipartBody
@@ -171,6 +185,7 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
     // @fastify/swagger then describes no body).
     if (!Object.keys(response).some((status) => /^[23]/.test(status)))
       response[200] = { description: 'Success', type: 'null' };
+    if (paged) response[200] = { ...(response[200] as object), headers: totalCountHeaders };
     for (const [status, errorResponse] of Object.entries(errorResponses(facts)))
       response[status] ??= errorResponse;
     return {

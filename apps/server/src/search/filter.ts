@@ -5,16 +5,30 @@ import type { Dialect } from '../db/database';
 
 export type ColumnType = 'number' | 'string' | 'boolean' | 'date';
 
+/** A column worked out per row by SQL (a correlated subquery over other tables) instead of read from the table. */
+export interface ComputedColumn {
+  type: ColumnType;
+  /** The value for one row of the entity's table; it may refer to that row as `table.column`. */
+  expression: RawBuilder<unknown>;
+}
+
 /** The columns of one entity that a search query may name, with their types. Nothing else can be reached. */
 export interface SearchableEntity {
-  /** The table, used to qualify column references. */
+  /** The table, used to qualify column references. Its `id` column is every list's last sort key. */
   table: string;
   columns: Record<string, ColumnType>;
+  /**
+   * Columns computed from other tables (a user-game's version counts, its user's username): a query may name
+   * them in where, fields and order like stored ones, and the repository selects them into each row.
+   */
+  computed?: Record<string, ComputedColumn>;
 }
 
 export interface OrderTerm {
   column: string;
   direction: 'asc' | 'desc';
+  /** The column or computed expression to sort by. */
+  expression: RawBuilder<unknown>;
 }
 
 /** A search query, checked against an entity's whitelist and ready for a repository to apply. */
@@ -22,6 +36,7 @@ export interface CompiledFilter {
   where: Expression<SqlBool> | undefined;
   /** The requested fields (whitelisted), or undefined when the query names none: the whole object. */
   fields: string[] | undefined;
+  /** The requested order, then the table's id (ascending) so rows that tie keep one order and paging is stable. */
   order: OrderTerm[];
   limit: number;
   offset: number;
@@ -62,7 +77,10 @@ export function compileFilter(
   const like = dialect === 'postgres' ? 'ilike' : 'like';
 
   function column(name: string): { ref: RawBuilder<unknown>; type: ColumnType } {
-    const type = entity.columns[name];
+    // Own properties only: "constructor" or "toString" are no columns.
+    const computed = entity.computed && Object.hasOwn(entity.computed, name) ? entity.computed[name] : undefined;
+    if (computed) return { ref: computed.expression, type: computed.type };
+    const type = Object.hasOwn(entity.columns, name) ? entity.columns[name] : undefined;
     if (!type) invalid(`Unknown or forbidden column "${name}".`);
     return { ref: sql.ref(`${entity.table}.${name}`), type };
   }
@@ -113,8 +131,14 @@ export function compileFilter(
         case 'nlike': {
           if (type !== 'string') return invalid(`"${operator}" works on text columns only, not on "${name}".`);
           if (typeof operand !== 'string') return invalid(`"${operator}" on "${name}" needs a pattern string.`);
+          // An odd run of backslashes at the end escapes nothing: PostgreSQL would fail the query (a 500).
+          if (/\\*$/.exec(operand)![0].length % 2 === 1) {
+            return invalid(`The pattern of "${operator}" on "${name}" ends with a lone escape character (\\).`);
+          }
           const not = operator === 'nlike' ? sql.raw('not ') : sql.raw('');
-          return sql<SqlBool>`${ref} ${not}${sql.raw(like)} ${operand}`;
+          // Backslash escapes % and _ on both databases (PostgreSQL's default; SQLite has none unless named),
+          // so a pattern made with the contract's escapeLike() matches the same rows on either.
+          return sql<SqlBool>`${ref} ${not}${sql.raw(like)} ${operand} escape ${sql.lit('\\')}`;
         }
         case 'inq':
           return sql<SqlBool>`${ref} in (${sql.join(list(name, type, operand))})`;
@@ -157,7 +181,7 @@ export function compileFilter(
 
   function fields(): string[] | undefined {
     const requested = filter.fields;
-    const every = Object.keys(entity.columns);
+    const every = [...Object.keys(entity.columns), ...Object.keys(entity.computed ?? {})];
     if (!requested) return undefined;
     if (Array.isArray(requested)) {
       requested.forEach((name) => column(name));
@@ -173,12 +197,13 @@ export function compileFilter(
 
   function order(): OrderTerm[] {
     const terms = filter.order === undefined ? [] : Array.isArray(filter.order) ? filter.order : [filter.order];
-    return terms.map((term) => {
+    const requested = terms.map((term): OrderTerm => {
       const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(asc|desc))?\s*$/i.exec(term);
       if (!match) return invalid(`Order "${term}" must be "<column> ASC" or "<column> DESC".`);
-      column(match[1]!);
-      return { column: match[1]!, direction: (match[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc' };
+      const direction = (match[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc';
+      return { column: match[1]!, direction, expression: column(match[1]!).ref };
     });
+    return [...requested, { column: 'id', direction: 'asc', expression: sql.ref(`${entity.table}.id`) }];
   }
 
   function include(): string[] {

@@ -3,6 +3,7 @@ import { GameStatus, type Game, type GameFile } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, GameFilesTable, GamesTable } from '../../db/schema';
 import type { CompiledFilter, SearchableEntity } from '../../search/filter';
+import { listPage, type Page } from '../../search/page';
 
 /** The game columns a search query may name (POST /games/filter). */
 export const searchableGame: SearchableEntity = {
@@ -16,6 +17,23 @@ export const searchableGame: SearchableEntity = {
     gameStatusTypeId: 'number',
     isActive: 'boolean',
     createdAt: 'date',
+    updatedAt: 'date',
+  },
+};
+
+/** The columns of a game's file that a search query may name (POST /games/{id}/files/filter): those the API shows. */
+export const searchableGameFile: SearchableEntity = {
+  table: 'gameFiles',
+  columns: {
+    id: 'number',
+    fileId: 'number',
+    path: 'string',
+    isStartFile: 'boolean',
+    isSplash: 'boolean',
+    width: 'number',
+    height: 'number',
+    size: 'number',
+    contentType: 'string',
     updatedAt: 'date',
   },
 };
@@ -72,12 +90,9 @@ export class GamesRepository {
     return this.db.transaction().execute(work);
   }
 
-  async list(filter: CompiledFilter): Promise<Game[]> {
-    let query = this.db.selectFrom('games').select(gameColumns);
-    if (filter.where) query = query.where(filter.where);
-    for (const term of filter.order) query = query.orderBy(term.column as (typeof gameColumns)[number], term.direction);
-    const rows = await query.orderBy('id').limit(filter.limit).offset(filter.offset).execute();
-    return rows.map(toGame);
+  async list(filter: CompiledFilter): Promise<Page<Game>> {
+    const page = await listPage(this.db.selectFrom('games').select(gameColumns), filter);
+    return { ...page, rows: page.rows.map(toGame) };
   }
 
   async findById(id: number, db: Executor = this.db): Promise<Game | undefined> {
@@ -189,6 +204,11 @@ export class GamesRepository {
 
   async listFiles(gameId: number, db: Executor = this.db): Promise<GameFileRow[]> {
     return db.selectFrom('gameFiles').select(gameFileColumns).where('gameId', '=', gameId).orderBy('path').execute();
+  }
+
+  /** One page of a game's files matching a search query (POST /games/{id}/files/filter). */
+  async filterFiles(gameId: number, filter: CompiledFilter): Promise<Page<GameFileRow>> {
+    return listPage(this.db.selectFrom('gameFiles').select(gameFileColumns).where('gameId', '=', gameId), filter);
   }
 
   async findFile(gameId: number, fileId: number, db: Executor = this.db): Promise<GameFileRow | undefined> {

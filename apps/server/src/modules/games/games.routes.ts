@@ -6,6 +6,7 @@ import {
   gameFileListSchema,
   gameFileParamsSchema,
   gameFileSchema,
+  gameFileSearchResponseSchema,
   gameIdParamSchema,
   gameListResponseSchema,
   gameSchema,
@@ -20,6 +21,7 @@ import { z } from 'zod';
 import { unprocessable } from '../../lib/errors';
 import { assertNamed, fileContent, firstFilePart, multipartError } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
+import { sendPage } from '../../search/page';
 import { uploadGameZip } from './game-zip';
 import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
 
@@ -83,8 +85,27 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
 
   r.post(
     '/games/filter',
-    { ...admin, schema: { tags, summary: 'Search games (LoopBack-style filter)', body: searchFilterSchema, response: { 200: gameListResponseSchema } } },
-    async (request) => games.filter(request.body),
+    {
+      ...admin,
+      schema: { tags, summary: 'Search games (LoopBack-style filter)', body: searchFilterSchema, response: { 200: gameListResponseSchema }, paged: true },
+    },
+    async (request, reply) => sendPage(reply, await games.filter(request.body)),
+  );
+
+  r.post(
+    '/games/:id/files/filter',
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: "Search a game's files (LoopBack-style filter; GET /games/{id}/files lists them all)",
+        params: gameIdParamSchema,
+        body: searchFilterSchema,
+        response: { 200: gameFileSearchResponseSchema },
+        paged: true,
+      },
+    },
+    async (request, reply) => sendPage(reply, await games.filterFiles(request.params.id, request.body)),
   );
 
   r.post(

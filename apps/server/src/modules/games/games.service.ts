@@ -20,11 +20,12 @@ import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
 import { InvalidImageError, UndrawableSvgError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
 import { compileFilter, pickFields } from '../../search/filter';
+import type { Page } from '../../search/page';
 import type { Storage } from '../../storage/storage';
 import { assertUploadInTime, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { GameGeneration } from './game-generation';
 import { guessIndex } from './guess-index';
-import { searchableGame, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
+import { searchableGame, searchableGameFile, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
 
 /** One file of an upload request, already streamed to storage under a fresh key. */
 interface StagedFile {
@@ -78,9 +79,11 @@ export class GamesService {
     private readonly storedFiles: StoredFilesService,
   ) {}
 
-  async filter(filter: SearchFilter): Promise<Partial<Game>[]> {
+  /** POST /games/filter: one page of the games matching a search query, and how many match in all. */
+  async filter(filter: SearchFilter): Promise<Page<Partial<Game>>> {
     const compiled = compileFilter(filter, searchableGame, this.dialect);
-    return (await this.games.list(compiled)).map((game) => pickFields(game, compiled.fields));
+    const page = await this.games.list(compiled);
+    return { ...page, rows: page.rows.map((game) => pickFields(game, compiled.fields)) };
   }
 
   async get(id: number): Promise<Game> {
@@ -129,6 +132,14 @@ export class GamesService {
     }
     await this.generation.start(id);
     return this.get(id);
+  }
+
+  /** POST /games/{id}/files/filter (admins): one page of a game's files matching a search query; 404 for no game. */
+  async filterFiles(gameId: number, filter: SearchFilter): Promise<Page<Partial<GameFile>>> {
+    const compiled = compileFilter(filter, searchableGameFile, this.dialect);
+    await this.get(gameId);
+    const page = await this.games.filterFiles(gameId, compiled);
+    return { ...page, rows: page.rows.map((row) => pickFields(toGameFile(row), compiled.fields)) };
   }
 
   /** A game's files: admins see any game's, other users only those of a game assigned to them (else 404). */

@@ -1,10 +1,41 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { UserGame } from '@reskin/contract';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { GameVersionStatus, type UserGame } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
-import type { Database, UserGamesTable } from '../../db/schema';
-import type { CompiledFilter, SearchableEntity } from '../../search/filter';
+import type { Database, Timestamp, UserGamesTable } from '../../db/schema';
+import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
+import { listPage, type Page } from '../../search/page';
 
-/** The user-game columns a search query may name (POST /user-games/filter); `user` and `game` may be included. */
+/** An aggregate over the versions (all, or the Finished ones) of the user-game row being read. */
+function ofVersions(aggregate: RawBuilder<unknown>, finishedOnly: boolean): RawBuilder<unknown> {
+  const finished = finishedOnly
+    ? sql` and ${sql.ref('gameVersions.gameVersionStatusId')} = ${sql.lit(GameVersionStatus.Finished)}`
+    : sql``;
+  return sql`(select ${aggregate} from ${sql.table('gameVersions')} where ${sql.ref('gameVersions.userGamesId')} = ${sql.ref('userGames.id')}${finished})`;
+}
+
+/**
+ * What a user-game row carries beside its own columns, each an SQL expression the database works out for the
+ * rows it reads (one query, not one per row; gameVersions is indexed by userGamesId): the review loop's version
+ * counts and newest finish time, and the names an admin searches by.
+ */
+const userGameComputed = {
+  versionCount: { type: 'number', expression: ofVersions(sql`count(*)`, false) },
+  finishedCount: { type: 'number', expression: ofVersions(sql`count(*)`, true) },
+  lastFinishedAt: { type: 'date', expression: ofVersions(sql`max(${sql.ref('gameVersions.finishedAt')})`, true) },
+  username: {
+    type: 'string',
+    expression: sql`(select ${sql.ref('users.username')} from ${sql.table('users')} where ${sql.ref('users.id')} = ${sql.ref('userGames.userId')})`,
+  },
+  gameName: {
+    type: 'string',
+    expression: sql`(select ${sql.ref('games.name')} from ${sql.table('games')} where ${sql.ref('games.id')} = ${sql.ref('userGames.gameId')})`,
+  },
+} satisfies Record<string, ComputedColumn>;
+
+/**
+ * The user-game columns a search query may name (POST /user-games/filter), the computed ones included;
+ * `user` and `game` may be included.
+ */
 export const searchableUserGame: SearchableEntity = {
   table: 'userGames',
   columns: {
@@ -17,37 +48,61 @@ export const searchableUserGame: SearchableEntity = {
     createdAt: 'date',
     updatedAt: 'date',
   },
+  computed: userGameComputed,
 };
 export const userGameRelations = ['user', 'game'] as const;
 
-type Row = Selectable<UserGamesTable>;
+type Row = Selectable<UserGamesTable> & {
+  versionCount: number | string;
+  finishedCount: number | string;
+  lastFinishedAt: Timestamp | null;
+  username: string | null;
+  gameName: string | null;
+};
 
 function toUserGame(row: Row): UserGame {
-  return { ...row, isActive: row.isActive === 1, createdAt: toIso(row.createdAt), updatedAt: toIso(row.updatedAt) };
+  return {
+    ...row,
+    isActive: row.isActive === 1,
+    // Counts are numbers on both databases (PostgreSQL's bigint is parsed as one, db/database.ts); Number() also
+    // covers a driver that answers text.
+    versionCount: Number(row.versionCount),
+    finishedCount: Number(row.finishedCount),
+    lastFinishedAt: row.lastFinishedAt === null ? null : toIso(row.lastFinishedAt),
+    // Never null: a user-game goes with its user and game (foreign keys with cascade).
+    username: row.username ?? '',
+    gameName: row.gameName ?? '',
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
 }
 
 export class UserGamesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(filter: CompiledFilter): Promise<UserGame[]> {
-    let query = this.db.selectFrom('userGames').selectAll('userGames');
-    if (filter.where) query = query.where(filter.where);
-    for (const term of filter.order) query = query.orderBy(`userGames.${term.column}` as 'userGames.id', term.direction);
-    const rows = await query.orderBy('userGames.id').limit(filter.limit).offset(filter.offset).execute();
-    const userGames = rows.map(toUserGame);
+  /** User-games with their columns and the computed ones (every read of a user-game goes through this). */
+  private select() {
+    return this.db
+      .selectFrom('userGames')
+      .selectAll('userGames')
+      .select(Object.entries(userGameComputed).map(([name, column]) => column.expression.as(name)))
+      .$castTo<Row>();
+  }
+
+  async list(filter: CompiledFilter): Promise<Page<UserGame>> {
+    const page = await listPage(this.select(), filter);
+    const userGames = page.rows.map(toUserGame);
     if (filter.include.includes('user')) await this.attachUsers(userGames);
     if (filter.include.includes('game')) await this.attachGames(userGames);
-    return userGames;
+    return { rows: userGames, total: page.total };
   }
 
   /** The active assignments of one user, with their games (My Games). */
   async listActiveOfUser(userId: number): Promise<UserGame[]> {
-    const rows = await this.db
-      .selectFrom('userGames')
-      .selectAll()
-      .where('userId', '=', userId)
-      .where('isActive', '=', 1)
-      .orderBy('id')
+    const rows = await this.select()
+      .where('userGames.userId', '=', userId)
+      .where('userGames.isActive', '=', 1)
+      .orderBy('userGames.id')
       .execute();
     const userGames = rows.map(toUserGame);
     await this.attachGames(userGames);
@@ -55,7 +110,7 @@ export class UserGamesRepository {
   }
 
   async findById(id: number): Promise<UserGame | undefined> {
-    const row = await this.db.selectFrom('userGames').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.select().where('userGames.id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     const userGame = toUserGame(row);
     await this.attachUsers([userGame]);

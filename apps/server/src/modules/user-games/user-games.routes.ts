@@ -11,6 +11,7 @@ import {
   userGameSchema,
 } from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
+import { sendPage } from '../../search/page';
 import type { UserGamesService } from './user-games.service';
 
 /** SPEC §7 "User-games". */
@@ -30,8 +31,11 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
 
   r.get(
     '/user-games',
-    { ...admin, schema: { tags, summary: 'Every user-game, with its user and game', response: { 200: userGameListSchema } } },
-    async () => userGames.filter({ include: ['user', 'game'], order: 'id DESC' }),
+    {
+      ...admin,
+      schema: { tags, summary: 'The newest user-games (one page), with their users and games', response: { 200: userGameListSchema }, paged: true },
+    },
+    async (_request, reply) => sendPage(reply, await userGames.filter({ include: ['user', 'game'], order: 'id DESC' })),
   );
 
   r.post(
@@ -43,9 +47,10 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
         summary: 'Search user-games (LoopBack-style filter; include: user, game)',
         body: searchFilterSchema,
         response: { 200: userGameListSchema },
+        paged: true,
       },
     },
-    async (request) => userGames.filter(request.body),
+    async (request, reply) => sendPage(reply, await userGames.filter(request.body)),
   );
 
   r.post(

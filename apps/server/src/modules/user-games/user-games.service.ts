@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database';
 import { notFound, unprocessable } from '../../lib/errors';
 import type { PlayPathsService } from '../../play/play-paths.service';
 import { compileFilter, pickFields } from '../../search/filter';
+import type { Page } from '../../search/page';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
 import { searchableUserGame, userGameRelations, type UserGamesRepository } from './user-games.repository';
 
@@ -15,10 +16,12 @@ export class UserGamesService {
     private readonly storedFiles: StoredFilesService,
   ) {}
 
-  async filter(filter: SearchFilter): Promise<Partial<UserGame>[]> {
+  /** GET /user-games and POST /user-games/filter: one page of the matching user-games, and how many match in all. */
+  async filter(filter: SearchFilter): Promise<Page<Partial<UserGame>>> {
     const compiled = compileFilter(filter, searchableUserGame, this.dialect, userGameRelations);
     const fields = compiled.fields && [...compiled.fields, ...compiled.include];
-    return (await this.userGames.list(compiled)).map((userGame) => pickFields(userGame, fields));
+    const page = await this.userGames.list(compiled);
+    return { ...page, rows: page.rows.map((userGame) => pickFields(userGame, fields)) };
   }
 
   async create(body: CreateUserGameBody): Promise<UserGame> {

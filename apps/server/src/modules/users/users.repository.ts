@@ -3,6 +3,7 @@ import type { User } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, Flag, UsersTable } from '../../db/schema';
 import type { CompiledFilter, SearchableEntity } from '../../search/filter';
+import { listPage, type Page } from '../../search/page';
 
 /** Every column of a user except the password hash, which only `findCredentials` reads. */
 const userColumns = [
@@ -118,12 +119,9 @@ export class UsersRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async list(filter: CompiledFilter): Promise<User[]> {
-    let query = this.db.selectFrom('users').select(userColumns);
-    if (filter.where) query = query.where(filter.where);
-    for (const term of filter.order) query = query.orderBy(term.column as (typeof userColumns)[number], term.direction);
-    const rows = await query.orderBy('id').limit(filter.limit).offset(filter.offset).execute();
-    return rows.map(toUser);
+  async list(filter: CompiledFilter): Promise<Page<User>> {
+    const page = await listPage(this.db.selectFrom('users').select(userColumns), filter);
+    return { ...page, rows: page.rows.map(toUser) };
   }
 
 }

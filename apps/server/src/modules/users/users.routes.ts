@@ -15,6 +15,7 @@ import {
   userSchema,
 } from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
+import { sendPage } from '../../search/page';
 import type { UsersService } from './users.service';
 
 export interface UsersRoutesOptions {
@@ -78,9 +79,10 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
         summary: 'Search users (LoopBack-style filter; whitelisted columns only)',
         body: searchFilterSchema,
         response: { 200: userListResponseSchema },
+        paged: true,
       },
     },
-    async (request) => users.list(request.body),
+    async (request, reply) => sendPage(reply, await users.list(request.body)),
   );
 
   r.get(

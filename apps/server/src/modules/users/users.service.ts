@@ -17,6 +17,7 @@ import { isUniqueViolation, type Dialect } from '../../db/database';
 import { conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import type { SessionTokens } from '../../lib/tokens';
 import { compileFilter, pickFields } from '../../search/filter';
+import type { Page } from '../../search/page';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
 import { searchableUser, type UsersRepository } from './users.repository';
 import { canEditOwnAccount, canManageUser, canSeeUser } from './users.policy';
@@ -89,10 +90,11 @@ export class UsersService {
     }
   }
 
-  async list(filter: SearchFilter): Promise<Partial<User>[]> {
+  /** POST /user/list: one page of the users matching a search query, and how many match in all. */
+  async list(filter: SearchFilter): Promise<Page<Partial<User>>> {
     const compiled = compileFilter(filter, searchableUser, this.dialect);
-    const users = await this.users.list(compiled);
-    return users.map((user) => pickFields(user, compiled.fields));
+    const page = await this.users.list(compiled);
+    return { ...page, rows: page.rows.map((user) => pickFields(user, compiled.fields)) };
   }
 
   async detail(actor: TokenUser, id: number): Promise<User> {
