@@ -1,6 +1,7 @@
 import { storageKeys } from '@reskin/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, describeFailure, readCookie, setUnauthorizedHandler } from './api-client';
+import { z } from 'zod';
+import { apiList, apiRequest, describeFailure, readCookie, setUnauthorizedHandler } from './api-client';
 import { ApiError } from './api-error';
 import { notifyError } from './toasts';
 
@@ -166,5 +167,30 @@ describe('readCookie', () => {
   it('finds a cookie by exact name and decodes it', () => {
     expect(readCookie('XSRF-TOKEN', 'a=1; XSRF-TOKEN=x%3Dy; XSRF-TOKEN2=z')).toBe('x=y');
     expect(readCookie('XSRF', 'XSRF-TOKEN=1')).toBeNull();
+  });
+});
+
+describe('lists with their total', () => {
+  const schema = z.object({ id: z.number() });
+
+  it('POSTs the search body and reads the total from X-Total-Count', async () => {
+    const response = jsonResponse(200, [{ id: 1 }, { id: 2 }]);
+    response.headers.set('X-Total-Count', '153');
+    fetchMock.mockResolvedValue(response);
+
+    await expect(apiList('/user/list', { body: { limit: 2 }, schema })).resolves.toEqual({
+      items: [{ id: 1 }, { id: 2 }],
+      total: 153,
+    });
+    expect(fetchMock.mock.calls[0]?.[1]?.method).toBe('POST');
+    expect(fetchMock.mock.calls[0]?.[1]?.body).toBe('{"limit":2}');
+  });
+
+  it('counts the rows answered when the header is absent', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, [{ id: 1 }]));
+    await expect(apiList('/games/filter', { body: {}, schema })).resolves.toEqual({
+      items: [{ id: 1 }],
+      total: 1,
+    });
   });
 });

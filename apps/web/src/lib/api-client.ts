@@ -1,4 +1,5 @@
-import { errorEnvelopeSchema, xsrf } from '@reskin/contract';
+import { errorEnvelopeSchema, xsrf, type SearchFilter } from '@reskin/contract';
+import { z } from 'zod';
 import { ApiError } from './api-error';
 import { readToken } from './session/token-storage';
 import { notifyError } from './toasts';
@@ -90,11 +91,8 @@ export function describeFailure(
   return { title: `Error ${status}`, message: text };
 }
 
-/**
- * Calls `/api` + path. Answers the parsed JSON body (undefined for an empty one). On failure it shows the
- * error toast, logs out on a 401, and throws an ApiError so callers can add their product message.
- */
-export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
+/** Sends the request; on failure shows the error toast, logs out on a 401 and throws an ApiError. */
+async function send(path: string, options: RequestOptions): Promise<{ body: unknown; headers: Headers }> {
   const method = options.method ?? 'GET';
   const url = `${apiPrefix}${path}`;
   let response: Response;
@@ -107,17 +105,50 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    console.error(`${method} ${url} failed`, error);
     const message = 'The server could not be reached.';
     notifyError('NetworkError', message);
     throw new ApiError(0, 'NetworkError', message, undefined);
   }
 
   const body = await readBody(response);
-  if (response.ok) return body;
+  if (response.ok) return { body, headers: response.headers };
 
   const { title, message } = describeFailure(response.status, response.statusText, body);
   notifyError(title, message);
   if (response.status === 401 && options.logoutOnUnauthorized !== false) unauthorizedHandler?.();
   throw new ApiError(response.status, title, message, body);
+}
+
+/**
+ * Calls `/api` + path. Answers the parsed JSON body (undefined for an empty one). On failure it shows the
+ * error toast, logs out on a 401, and throws an ApiError so callers can add their product message.
+ */
+export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
+  return (await send(path, options)).body;
+}
+
+/** apiRequest, its answer checked with the contract's schema. */
+export async function apiParse<T>(schema: z.ZodType<T>, path: string, options?: RequestOptions): Promise<T> {
+  return schema.parse(await apiRequest(path, options));
+}
+
+/** What a list screen asks of a list endpoint: LoopBack's where, order and paging. */
+export type ListParams = Pick<SearchFilter, 'where' | 'order' | 'limit' | 'skip'>;
+
+/** A page of a list and the number of all rows that match its filter. */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+}
+
+/** POSTs a search body to a list endpoint: the rows, checked with `schema`, and the X-Total-Count header. */
+export async function apiList<T>(
+  path: string,
+  { body, schema, signal }: { body: unknown; schema: z.ZodType<T>; signal?: AbortSignal },
+): Promise<ListPage<T>> {
+  const answer = await send(path, { method: 'POST', body, signal });
+  const items = z.array(schema).parse(answer.body);
+  const total = answer.headers.get('X-Total-Count');
+  // Until every list endpoint sends X-Total-Count (the server half of issue 12), the rows answered stand in.
+  return { items, total: total === null ? items.length : Number(total) };
 }

@@ -1,4 +1,4 @@
-import { originalFileUrl, useGameFilesRoot } from '../../api/get-game-files-root';
+import { originalFileUrl, useGameFilesRoot } from '../../api/play';
 
 interface GameImageThumbProps {
   gameId: number;

@@ -9,8 +9,7 @@ import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fie
 import { useSession } from '../../../lib/session/session-context';
 import { useLogout } from '../../../lib/session/use-logout';
 import { notifySuccess } from '../../../lib/toasts';
-import { useDisableAccount } from '../api/disable-account';
-import { useUpdateAccount } from '../api/update-account';
+import { useDisableAccount, useUpdateAccount } from '../../../api/account';
 
 type AccountInput = z.input<typeof updateUserBodySchema>;
 
@@ -36,8 +35,6 @@ export function AccountForm({ user }: { user: User }) {
         acceptToken(token);
         notifySuccess(messages.accountSaved);
       },
-      // SPEC §8: a failed save is only logged (beyond the client's error toast).
-      onError: (error) => console.error('account update failed', error),
     }),
   );
 
@@ -47,7 +44,6 @@ export function AccountForm({ user }: { user: User }) {
         notifySuccess(messages.accountDisabled);
         logout();
       },
-      onError: (error) => console.error('account suspension failed', error),
     });
 
   const busy = updateCall.isPending || disableCall.isPending;

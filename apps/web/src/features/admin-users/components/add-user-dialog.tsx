@@ -1,7 +1,7 @@
 import type { SignupBody } from '@reskin/contract';
 import Modal from 'react-bootstrap/Modal';
 import { RegisterForm } from '../../../components/forms/register-form';
-import { useCreateUser } from '../api/create-user';
+import { useCreateUser } from '../../../api/users';
 
 interface AddUserDialogProps {
   show: boolean;
@@ -12,15 +12,8 @@ interface AddUserDialogProps {
 export function AddUserDialog({ show, onClose }: AddUserDialogProps) {
   const createCall = useCreateUser();
 
-  const add = async (body: SignupBody) => {
-    try {
-      await createCall.mutateAsync(body);
-      onClose();
-    } catch (error) {
-      // The client has toasted the server's reason (for example EMAIL_EXISTS); the form stays open.
-      console.error('add user failed', error);
-    }
-  };
+  // On failure the client has toasted the server's reason (for example EMAIL_EXISTS); the form stays open.
+  const add = (body: SignupBody) => createCall.mutateAsync(body).then(onClose, () => undefined);
 
   return (
     <Modal show={show} onHide={onClose} size="lg">

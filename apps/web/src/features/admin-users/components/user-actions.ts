@@ -1,5 +1,5 @@
 import { RoleType, messages, type RoleTypeId } from '@reskin/contract';
-import type { UserRow } from '../api/list-users';
+import type { UserRow } from '../../../api/users';
 
 export type UserActionKind = 'delete' | 'password' | 'role';
 

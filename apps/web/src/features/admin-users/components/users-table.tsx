@@ -1,7 +1,7 @@
 import { roleName } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import type { UserRow } from '../api/list-users';
+import type { UserRow } from '../../../api/users';
 import { roleToggleLabel, type UserActionKind } from './user-actions';
 
 interface UsersTableProps {

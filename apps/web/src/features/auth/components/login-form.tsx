@@ -11,7 +11,7 @@ import { paths } from '../../../config/paths';
 import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fields';
 import { useSession } from '../../../lib/session/session-context';
 import { notifyFailure } from '../../../lib/toasts';
-import { useLogin } from '../api/login';
+import { useLogin } from '../../../api/auth';
 
 /**
  * SPEC §5 gives login the same password rule as registration (at least 8 characters); the server's login

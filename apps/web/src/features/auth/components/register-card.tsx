@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { RegisterForm } from '../../../components/forms/register-form';
 import { paths } from '../../../config/paths';
 import { notifyFailure, notifySuccess } from '../../../lib/toasts';
-import { useSignup } from '../api/signup';
+import { useSignup } from '../../../api/auth';
 
 /** The register screen: on success a toast and /login; any failure adds the spec's danger toast. */
 export function RegisterCard() {

@@ -1,5 +1,5 @@
 import { emptyTexts, gameStatusName, messages, validationMessages, type GameFile } from '@reskin/contract';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
@@ -8,11 +8,8 @@ import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameIdParam } from '../../../lib/game-id-param';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
-import { useDeleteGameFile } from '../api/delete-game-file';
-import { useGame } from '../api/get-game';
-import { useGameFiles } from '../api/list-game-files';
-import { useSetIndexFile } from '../api/set-index-file';
-import { useSetSplashFile } from '../api/set-splash-file';
+import { useDeleteGameFile, useGameFiles, useSetIndexFile, useSetSplashFile } from '../../../api/game-files';
+import { useGame } from '../../../api/games';
 import { useUploadBatch } from '../hooks/use-upload-batch';
 import { GameFilesTable, type GameFileActionKind } from './game-files-table';
 import { HelperFilesSection } from './helper-files-section';
@@ -41,8 +38,6 @@ export function GameFilesScreen() {
   return <GameFiles key={gameId} gameId={gameId} />;
 }
 
-const logFailure = (what: string) => (error: unknown) => console.error(`${what} failed`, error);
-
 function GameFiles({ gameId }: { gameId: number }) {
   const game = useGame(gameId);
   const files = useGameFiles(gameId);
@@ -53,20 +48,13 @@ function GameFiles({ gameId }: { gameId: number }) {
   const [deleting, setDeleting] = useState<GameFile | null>(null);
   const [confirming, setConfirming] = useState(false);
 
-  useEffect(() => {
-    // SPEC §8: load errors are only logged (the client has already toasted them).
-    if (game.error) console.error('game load failed', game.error);
-    if (files.error) console.error('game file list failed', files.error);
-  }, [game.error, files.error]);
-
   const act = (kind: GameFileActionKind, file: GameFile) => {
     const ref = { gameId, fileId: file.fileId };
     if (kind === 'index') {
-      indexCall.mutate(ref, { onError: logFailure('mark index') });
+      indexCall.mutate(ref);
     } else if (kind === 'splash') {
       splashCall.mutate(ref, {
         onSuccess: () => notifySuccess(messages.splashUpdated),
-        onError: logFailure('mark splash'),
       });
     } else {
       setDeleting(file);
@@ -88,7 +76,7 @@ function GameFiles({ gameId }: { gameId: number }) {
     if (!deleting) return;
     deleteCall.mutate(
       { gameId, fileId: deleting.fileId },
-      { onSuccess: () => notifySuccess(messages.fileDeleted), onError: logFailure('delete file') },
+      { onSuccess: () => notifySuccess(messages.fileDeleted) },
     );
   };
 
@@ -102,7 +90,8 @@ function GameFiles({ gameId }: { gameId: number }) {
     );
   }
 
-  const list = files.data ?? [];
+  // Sorted by path so folders stay together.
+  const list = [...(files.data ?? [])].sort((a, b) => a.path.localeCompare(b.path));
 
   return (
     <>

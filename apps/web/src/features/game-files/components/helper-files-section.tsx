@@ -8,9 +8,13 @@ import Table from 'react-bootstrap/Table';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
-import { useDeleteHelperFile } from '../api/delete-helper-file';
-import { helperFilesQueryKey, useHelperFiles, type HelperFile } from '../api/list-helper-files';
-import { uploadHelperFiles } from '../api/upload-helper-files';
+import {
+  type HelperFile,
+  helperFileKeys,
+  uploadHelperFiles,
+  useDeleteHelperFile,
+  useHelperFiles,
+} from '../../../api/helper-files';
 import { formatSize } from './format';
 
 /**
@@ -33,10 +37,6 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
     };
   }, []);
 
-  useEffect(() => {
-    if (helperFiles.error) console.error('helper file list failed', helperFiles.error);
-  }, [helperFiles.error]);
-
   const chosen = async (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? []);
     event.target.value = '';
@@ -47,7 +47,7 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
     });
     if (!mounted.current) return;
     setPercent(null);
-    await queryClient.invalidateQueries({ queryKey: helperFilesQueryKey(gameId) });
+    await queryClient.invalidateQueries({ queryKey: helperFileKeys.list(gameId) });
     if (outcome.ok) notifySuccess(messages.uploaded);
     else notifyError(outcome.title, outcome.message);
   };
@@ -59,7 +59,6 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
       { gameId, helperId: deleting.id },
       {
         onSuccess: () => notifySuccess(messages.fileDeleted),
-        onError: (error) => console.error('helper file delete failed', error),
       },
     );
   };

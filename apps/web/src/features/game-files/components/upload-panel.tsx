@@ -5,7 +5,7 @@ import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useDropzone } from 'react-dropzone';
 import type { UploadBatchState, UploadItem } from '../hooks/use-upload-batch';
 import { uploadPathOf } from '../../../lib/upload-path';
-import { isZipFile } from '../api/upload-game-zip';
+import { isZipFile } from '../../../api/game-files';
 
 interface UploadPanelProps {
   state: UploadBatchState;

@@ -2,9 +2,7 @@ import { errorEnvelopeSchema, limits, messages, uploadResultSchema } from '@resk
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notifyError, notifyFailure, notifySuccess } from '../../../lib/toasts';
-import { invalidateGameFiles } from '../api/file-changed';
-import { uploadGameFile } from '../api/upload-game-file';
-import { uploadGameZip } from '../api/upload-game-zip';
+import { invalidateGameFiles, uploadGameFile, uploadGameZip } from '../../../api/game-files';
 import { batchRefusal } from '../lib/upload-path';
 import { runQueue } from '../lib/upload-queue';
 

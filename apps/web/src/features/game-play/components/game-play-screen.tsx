@@ -1,13 +1,12 @@
 import { GameStatus, gameStatusName } from '@reskin/contract';
-import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { Link } from 'react-router';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameIdParam } from '../../../lib/game-id-param';
-import { useGame } from '../api/get-game';
-import { useGamePath } from '../api/get-game-path';
+import { useGame } from '../../../api/games';
+import { useGamePath } from '../../../api/play';
 
 function Back() {
   return (
@@ -35,12 +34,6 @@ function GamePlay({ gameId }: { gameId: number }) {
   const game = useGame(gameId);
   const ready = game.data?.gameStatusTypeId === GameStatus.Ready;
   const path = useGamePath(gameId, ready);
-
-  useEffect(() => {
-    // SPEC §8: load errors are only logged (the client has already toasted them).
-    if (game.error) console.error('game load failed', game.error);
-    if (path.error) console.error('game path failed', path.error);
-  }, [game.error, path.error]);
 
   let body;
   if (game.isPending || (ready && path.isPending) || (!ready && game.isFetching)) {

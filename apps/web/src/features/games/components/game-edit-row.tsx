@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { useForm, type RegisterOptions } from 'react-hook-form';
 import type { z } from 'zod';
 import { useChangedFields, visibleError } from '../../../lib/forms/use-changed-fields';
-import type { GameListItem } from '../api/list-games';
+import type { GameListItem } from '../../../api/games';
 import { statusOptions } from './game-status';
 
 type EditGameInput = z.input<typeof updateGameBodySchema>;

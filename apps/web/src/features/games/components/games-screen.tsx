@@ -6,16 +6,17 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
-import { notifyWarning } from '../../../lib/notify-warning';
-import { notifySuccess } from '../../../lib/toasts';
-import { useDeleteGame } from '../api/delete-game';
-import { useGenerateGame } from '../api/generate-game';
-import { gamesQueryKey, useGames, type GameListItem } from '../api/list-games';
-import { useUpdateGame } from '../api/update-game';
+import { notifySuccess, notifyWarning } from '../../../lib/toasts';
+import {
+  gameKeys,
+  type GameListItem,
+  useDeleteGame,
+  useGames,
+  useGenerateGame,
+  useUpdateGame,
+} from '../../../api/games';
 import { AddGameForm } from './add-game-form';
 import { GamesTable, type GameActionKind } from './games-table';
-
-const logFailure = (what: string) => (error: unknown) => console.error(`${what} failed`, error);
 
 /** Where a game's screens live: the game travels in the query string so reloads and pasted links work. */
 export const gameScreenUrl = (path: string, gameId: number) => `${path}?gameId=${gameId}`;
@@ -37,16 +38,11 @@ export function GamesScreen() {
   const reloadTimers = useRef<number[]>([]);
 
   useEffect(() => {
-    // SPEC §8: a load error is only logged (the client has already toasted it).
-    if (games.error) console.error('game list failed', games.error);
-  }, [games.error]);
-
-  useEffect(() => {
     const timers = reloadTimers.current;
     return () => timers.forEach((timer) => window.clearTimeout(timer));
   }, []);
 
-  const reload = () => queryClient.invalidateQueries({ queryKey: gamesQueryKey });
+  const reload = () => queryClient.invalidateQueries({ queryKey: gameKeys.lists() });
 
   const generate = (game: GameListItem) => {
     setGeneratingIds((ids) => new Set([...ids, game.id]));
@@ -55,7 +51,6 @@ export function GamesScreen() {
         notifySuccess(messages.gameFilesGenerating);
         reloadTimers.current.push(window.setTimeout(() => void reload(), limits.regenerationReloadMs));
       },
-      onError: logFailure('generate'),
       onSettled: () => setGeneratingIds((ids) => new Set([...ids].filter((id) => id !== game.id))),
     });
   };
@@ -89,7 +84,6 @@ export function GamesScreen() {
           notifySuccess(messages.itemEdited);
           setEditingId(null);
         },
-        onError: logFailure('edit game'),
       },
     );
 
@@ -108,11 +102,10 @@ export function GamesScreen() {
         notifySuccess(messages.itemDeleted);
         if (editingId === id) setEditingId(null);
       },
-      onError: logFailure('delete game'),
     });
   };
 
-  const list = games.data ?? [];
+  const list = games.data?.items ?? [];
 
   return (
     <>

@@ -2,8 +2,7 @@ import { GameStatus, type UpdateGameBody } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
-import { useGameDetail } from '../api/get-game';
-import type { GameListItem } from '../api/list-games';
+import { type GameListItem, useGame } from '../../../api/games';
 import { GameEditRow } from './game-edit-row';
 import { statusText } from './game-status';
 
@@ -113,7 +112,7 @@ export function GamesTable({
 /** The status word, plus the reason when the last generation failed (loaded apart: the list lacks it). */
 function StatusCell({ game }: { game: GameListItem }) {
   const failed = game.gameStatusTypeId === GameStatus.Failed;
-  const detail = useGameDetail(game.id, game.updatedAt, failed && game.statusReason === undefined);
+  const detail = useGame(game.id, failed && game.statusReason === undefined);
   const statusReason = game.statusReason ?? (failed ? detail.data?.statusReason : null);
   return <td>{statusText({ gameStatusTypeId: game.gameStatusTypeId, statusReason })}</td>;
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useSession } from '../../../lib/session/session-context';
-import { usePublicConfig } from '../api/get-config';
+import { usePublicConfig } from '../../../api/config';
 
 /** The landing screen (SPEC §1, §2): greeting, subheading, and Login or My Games. */
 export function Landing() {

@@ -5,8 +5,8 @@ import { Loading } from '../../../components/ui/loading';
 import { ScreenTabs } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { useIds } from '../../../lib/route-ids';
-import { useGamePaths } from '../api/get-play-paths';
-import { useMyGame } from '../api/list-my-games';
+import { useGamePath } from '../../../api/play';
+import { useMyGame } from '../../../api/user-games';
 
 const views = [
   { key: 'original', label: 'Play Original' },
@@ -19,7 +19,7 @@ export function DemoPlay() {
   const { userGameId } = useIds();
   const myGame = useMyGame(userGameId);
   const game = myGame.userGame?.game;
-  const playPaths = useGamePaths(game ? game.id : null);
+  const playPaths = useGamePath(game ? game.id : null);
   const [view, setView] = useState<View>('original');
   const label = views.find((item) => item.key === view)?.label ?? '';
   const src = playPaths.data && (view === 'original' ? playPaths.data.wtmFile : playPaths.data.emtFile);

@@ -1,7 +1,7 @@
 import { emptyTexts } from '@reskin/contract';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { Loading } from '../../../components/ui/loading';
-import { useHelperFiles } from '../api/list-helper-files';
+import { useHelperFiles } from '../../../api/helper-files';
 
 const kilobytes = (size: number) => `${Math.max(1, Math.round(size / 1024))} KB`;
 

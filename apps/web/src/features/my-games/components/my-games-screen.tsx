@@ -7,7 +7,7 @@ import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { idsQuery } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
-import { useMyGames } from '../api/list-my-games';
+import { useMyGames } from '../../../api/user-games';
 import { placeholderImage } from './placeholder-image';
 
 /** Where a card leads: demo users play on my-games/demo, everyone else opens the versions (SPEC §2). */

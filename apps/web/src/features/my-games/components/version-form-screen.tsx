@@ -11,16 +11,15 @@ import { paths } from '../../../config/paths';
 import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fields';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { notifyFailure, notifySuccess } from '../../../lib/toasts';
-import { useMyGame } from '../api/list-my-games';
-import { useVersions } from '../api/list-versions';
-import { useSaveVersion } from '../api/save-version';
+import { useMyVersions, useSaveVersion } from '../../../api/versions';
+import { useMyGame } from '../../../api/user-games';
 
 /** Add or edit a version (SPEC §2, §5): name 2-250 and description 2-500, with the rules of the contract. */
 export function VersionFormScreen() {
   const { userGameId, versionId } = useIds();
   const myGame = useMyGame(userGameId);
   const userGame = myGame.userGame;
-  const versions = useVersions(userGame?.gameId, userGameId);
+  const versions = useMyVersions(userGame?.gameId, userGameId);
   const editing = versionId === null ? undefined : versions.data?.find((version) => version.id === versionId);
   const navigate = useNavigate();
   const saveCall = useSaveVersion();
@@ -50,7 +49,6 @@ export function VersionFormScreen() {
       notifySuccess(messages.versionSaved);
       void navigate(backTo);
     } catch (error) {
-      console.error('version save failed', error);
       notifyFailure(messages.versionSaveFailed, error);
     }
   });

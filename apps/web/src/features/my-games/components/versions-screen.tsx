@@ -11,16 +11,15 @@ import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { notifySuccess } from '../../../lib/toasts';
-import { useDeleteVersion } from '../api/delete-version';
-import { useMyGame } from '../api/list-my-games';
-import { useVersions } from '../api/list-versions';
+import { useMyVersions, useDeleteVersion } from '../../../api/versions';
+import { useMyGame } from '../../../api/user-games';
 
 /** The versions of one of the user's games (SPEC §2): a card each, and an add-new card while fewer than 6. */
 export function VersionsScreen() {
   const { userGameId } = useIds();
   const myGame = useMyGame(userGameId);
   const userGame = myGame.userGame;
-  const versions = useVersions(userGame?.gameId, userGameId);
+  const versions = useMyVersions(userGame?.gameId, userGameId);
   const deleteCall = useDeleteVersion();
   const [deleting, setDeleting] = useState<GameVersion | null>(null);
 
@@ -35,7 +34,6 @@ export function VersionsScreen() {
     deleteCall.mutate(version.id, {
       onSuccess: () => notifySuccess(messages.versionDeleted),
       // The client has toasted the server's reason.
-      onError: (error) => console.error('version delete failed', error),
     });
   };
 

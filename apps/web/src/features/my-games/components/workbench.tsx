@@ -9,12 +9,10 @@ import { ScreenTabs } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { notifySuccess } from '../../../lib/toasts';
-import { useFinishVersion } from '../api/finish-version';
-import { useGameFiles } from '../api/list-game-files';
-import { useMyGame } from '../api/list-my-games';
-import { useVersionFiles } from '../api/list-version-files';
-import { useVersions } from '../api/list-versions';
-import { useVersionPaths } from '../api/get-play-paths';
+import { useMyVersions, useFinishVersion, useVersionFiles } from '../../../api/versions';
+import { useGameFiles } from '../../../api/game-files';
+import { useVersionPath } from '../../../api/play';
+import { useMyGame } from '../../../api/user-games';
 import { replaceableKind } from '../lib/drop-checks';
 import { AudioEditor } from './audio-editor';
 import { HelperFilesTab } from './helper-files-tab';
@@ -48,11 +46,11 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const [params, setParams] = useSearchParams();
   const myGame = useMyGame(userGameId);
   const userGame = myGame.userGame?.gameId === gameId ? myGame.userGame : undefined;
-  const versions = useVersions(gameId, userGameId);
+  const versions = useMyVersions(gameId, userGameId);
   const version = versions.data?.find((item) => item.id === versionId);
   const gameFiles = useGameFiles(userGame ? gameId : null);
   const versionFiles = useVersionFiles(version ? versionId : null, gameId);
-  const playPaths = useVersionPaths(version ? versionId : null, gameId);
+  const playPaths = useVersionPath(version ? versionId : null, gameId);
   const finishCall = useFinishVersion();
 
   const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
@@ -93,7 +91,6 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
     finishCall.mutate(version.id, {
       onSuccess: () => notifySuccess(messages.informed),
       // The client has toasted the server's reason.
-      onError: (error) => console.error('finish failed', error),
     });
   };
 

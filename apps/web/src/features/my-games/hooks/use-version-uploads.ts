@@ -1,12 +1,9 @@
 import { limits, messages, validationMessages as m, type GameFile } from '@reskin/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { toast } from 'react-toastify/unstyled';
-import { notifyError, notifySuccess } from '../../../lib/toasts';
+import { notifyError, notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { uploadPathOf } from '../../../lib/upload-path';
-import { versionFilesKey } from '../api/list-version-files';
-import { myVersionsKey } from '../api/list-versions';
-import { uploadVersionFile } from '../api/upload-version-file';
+import { uploadVersionFile, versionKeys } from '../../../api/versions';
 import type { DropOutcome, ReportProgress } from '../components/drop-area';
 import {
   imageSizeRefusal,
@@ -39,7 +36,7 @@ async function localRefusal(kind: ReplaceKind, target: GameFile, file: File): Pr
 }
 
 function refused(message: string): DropOutcome {
-  toast.error(message);
+  notifyFailure(message);
   return { ok: false, message };
 }
 
@@ -54,8 +51,8 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
   const refresh = useCallback(
     () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: versionFilesKey(versionId) }),
-        queryClient.invalidateQueries({ queryKey: myVersionsKey }),
+        queryClient.invalidateQueries({ queryKey: versionKeys.files(versionId) }),
+        queryClient.invalidateQueries({ queryKey: versionKeys.lists() }),
       ]),
     [queryClient, versionId],
   );

@@ -6,9 +6,9 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { notifySuccess } from '../../../lib/toasts';
-import { useCreateUserGame } from '../api/create-user-game';
-import { searchGames } from '../api/search-games';
-import { searchUsers } from '../api/search-users';
+import { searchGames } from '../../../api/games';
+import { useCreateUserGame } from '../../../api/user-games';
+import { searchUsers } from '../../../api/users';
 import { jobTypeOptions } from '../lib/format';
 import type { Suggestion } from '../lib/suggestion';
 import { Typeahead } from './typeahead';
@@ -49,7 +49,6 @@ export function AddUserGameForm() {
         setGeneration((n) => n + 1);
       },
       // The client has toasted the server's reason (e.g. the game is already assigned to this user).
-      onError: (error) => console.error('add user-game failed', error),
     });
   };
 

@@ -4,8 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { notifySuccess } from '../../../lib/toasts';
-import type { UserGameRow } from '../api/list-user-games';
-import { useUpdateUserGame } from '../api/update-user-game';
+import { type UserGameRow, useUpdateUserGame } from '../../../api/user-games';
 import { jobTypeOptions } from '../lib/format';
 
 interface EditUserGameDialogProps {
@@ -35,7 +34,6 @@ export function EditUserGameDialog({ row, onClose }: EditUserGameDialogProps) {
           notifySuccess(messages.itemEdited);
           onClose();
         },
-        onError: (error) => console.error('edit user-game failed', error),
       },
     );
   };

@@ -2,7 +2,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
-import type { UserGameRow } from '../api/list-user-games';
+import type { UserGameRow } from '../../../api/user-games';
 import { formatBudget, jobTypeName } from '../lib/format';
 
 export type UserGameActionKind = 'edit' | 'delete' | 'activity';

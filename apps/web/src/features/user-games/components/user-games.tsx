@@ -1,13 +1,16 @@
 import { emptyTexts, messages } from '@reskin/contract';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/toasts';
-import { useDeleteUserGame } from '../api/delete-user-game';
-import { useUserGames, type UserGameRow } from '../api/list-user-games';
-import { useToggleUserGameActivity } from '../api/toggle-user-game-activity';
+import {
+  useDeleteUserGame,
+  type UserGameRow,
+  useToggleUserGameActivity,
+  useUserGames,
+} from '../../../api/user-games';
 import { AddUserGameForm } from './add-user-game-form';
 import { EditUserGameDialog } from './edit-user-game-dialog';
 import { UserGamesTable, type UserGameActionKind } from './user-games-table';
@@ -24,10 +27,6 @@ export function UserGames() {
   // Kept apart from `deleting` so the question stays on screen while the dialog fades out.
   const [confirming, setConfirming] = useState(false);
 
-  useEffect(() => {
-    if (list.error) console.error('user-game list failed', list.error);
-  }, [list.error]);
-
   const act = (kind: UserGameActionKind, row: UserGameRow) => {
     if (kind === 'edit') setEditing(row);
     else if (kind === 'delete') {
@@ -36,7 +35,6 @@ export function UserGames() {
     } else {
       activityCall.mutate(row.id, {
         onSuccess: () => notifySuccess(messages.itemActivity),
-        onError: (error) => console.error('user-game activity failed', error),
       });
     }
   };
@@ -46,11 +44,10 @@ export function UserGames() {
     if (!deleting) return;
     deleteCall.mutate(deleting.id, {
       onSuccess: () => notifySuccess(messages.itemDeleted),
-      onError: (error) => console.error('user-game delete failed', error),
     });
   };
 
-  const rows = list.data ?? [];
+  const rows = list.data?.items ?? [];
   return (
     <>
       <Card>

@@ -6,43 +6,30 @@ import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
-import { getZipUrl } from '../api/get-zip-url';
-import { useVersionPaths } from '../api/get-version-paths';
-import { useGameFiles } from '../api/list-game-files';
-import { useVersionFiles } from '../api/list-version-files';
+import { useGameFiles } from '../../../api/game-files';
+import { useVersionPath } from '../../../api/play';
+import { useVersionFiles, useZipUrl } from '../../../api/versions';
 import { fileUrl } from '../../../lib/play-file-url';
 import { sortByUpdatedAt, type SortDirection } from '../lib/sort-files';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { FilePreview } from './file-preview';
-
-/**
- * Opens the zip in a new window. The window is opened at once, inside the click, so the browser counts it as
- * the user's own pop-up; the ticketed URL is filled in when the API answers (SPEC §5: a blocked pop-up alerts).
- */
-function downloadAll(versionId: number): void {
-  const target = window.open('', '_blank');
-  if (!target) {
-    window.alert(messages.popupBlocked);
-    return;
-  }
-  getZipUrl(versionId).then(
-    (url) => {
-      target.location.href = url;
-    },
-    (error: unknown) => {
-      target.close();
-      console.error('zip url failed', error);
-    },
-  );
-}
 
 /** Admin: a version's replaced files beside the originals (SPEC §2), with Download All. */
 export function VersionFiles() {
   const { versionId, gameId, userGameId } = useIds();
   const files = useVersionFiles(versionId, gameId);
   const originals = useGameFiles(gameId);
-  const playPaths = useVersionPaths(versionId, gameId);
+  const playPaths = useVersionPath(versionId, gameId);
+  const zipUrl = useZipUrl();
   const [direction, setDirection] = useState<SortDirection>('desc');
+
+  // The window opens at once, inside the click, so the browser counts it as the user's own pop-up; the
+  // ticketed URL is filled in when the API answers (SPEC §5: a blocked pop-up alerts).
+  const downloadAll = (id: number) => {
+    const target = window.open('', '_blank');
+    if (!target) return window.alert(messages.popupBlocked);
+    zipUrl.mutate(id, { onSuccess: (url) => (target.location.href = url), onError: () => target.close() });
+  };
 
   const rows = sortByUpdatedAt(files.data ?? [], direction);
   const originalById = new Map((originals.data ?? []).map((file) => [file.fileId, file]));

@@ -1,5 +1,5 @@
 import { emptyTexts, GameVersionStatus, messages, type GameVersion } from '@reskin/contract';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -9,43 +9,38 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/toasts';
-import { useDeleteVersion } from '../api/delete-version';
-import { useUserGame } from '../api/get-user-game';
-import { useVersions } from '../api/list-versions';
-import { useToggleVersionActivity } from '../api/toggle-version-activity';
-import { useToggleVersionLock } from '../api/toggle-version-lock';
+import {
+  useVersionList,
+  useDeleteVersion,
+  useToggleVersionActivity,
+  useToggleVersionLock,
+} from '../../../api/versions';
+import { useUserGame } from '../../../api/user-games';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 // The client has already toasted the server's message (SPEC §8: failures show the error's message).
-const logFailure = (what: string) => (error: unknown) => console.error(`${what} failed`, error);
-
 /** Admin: a user-game's versions (SPEC §2), with Play, Files and the active, lock and delete actions. */
 export function VersionList() {
   const { userGameId } = useIds();
   const userGame = useUserGame(userGameId);
-  const versions = useVersions(userGameId);
+  const versions = useVersionList(userGameId);
   const activityCall = useToggleVersionActivity();
   const lockCall = useToggleVersionLock();
   const deleteCall = useDeleteVersion();
   const [deleting, setDeleting] = useState<GameVersion | null>(null);
   const [confirming, setConfirming] = useState(false);
 
-  useEffect(() => {
-    if (versions.error) console.error('version list failed', versions.error);
-  }, [versions.error]);
-
   const confirmDelete = () => {
     setConfirming(false);
     if (!deleting) return;
     deleteCall.mutate(deleting.id, {
       onSuccess: () => notifySuccess(messages.versionDeleted),
-      onError: logFailure('version delete'),
     });
   };
 
   const header = userGame.data;
-  const rows = versions.data ?? [];
+  const rows = versions.data?.items ?? [];
   const linkFor = (target: string, version: GameVersion) =>
     `${target}?${idsQuery({ versionId: version.id, gameId: version.gameId, userGameId })}`;
 
@@ -119,7 +114,6 @@ export function VersionList() {
                           onClick={() =>
                             activityCall.mutate(version.id, {
                               onSuccess: () => notifySuccess(messages.activityChanged),
-                              onError: logFailure('version activity'),
                             })
                           }
                         >
@@ -132,7 +126,6 @@ export function VersionList() {
                           onClick={() =>
                             lockCall.mutate(version.id, {
                               onSuccess: () => notifySuccess(messages.lockChanged),
-                              onError: logFailure('version lock'),
                             })
                           }
                         >

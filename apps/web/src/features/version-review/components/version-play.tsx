@@ -4,8 +4,8 @@ import { PlayFrame } from '../../../components/play-frame/play-frame';
 import { Loading } from '../../../components/ui/loading';
 import { ScreenTabs } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
-import { useGame } from '../api/get-game';
-import { useVersionPaths } from '../api/get-version-paths';
+import { useGame } from '../../../api/games';
+import { useVersionPath } from '../../../api/play';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 
 const views = [
@@ -19,7 +19,7 @@ type View = (typeof views)[number]['key'];
 export function VersionPlay() {
   const { versionId, gameId, userGameId } = useIds();
   const game = useGame(gameId);
-  const playPaths = useVersionPaths(versionId, gameId);
+  const playPaths = useVersionPath(versionId, gameId);
   const [view, setView] = useState<View>('user');
 
   const src =

@@ -1,0 +1,87 @@
+import { gameFileListSchema, gameFileSchema } from '@reskin/contract';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { apiParse, apiRequest } from '../lib/api-client';
+import { uploadMultipart } from '../lib/upload-request';
+import { gameKeys } from './games';
+import { useApiMutation } from './mutation';
+
+export const gameFileKeys = {
+  all: ['game-files'] as const,
+  list: (gameId: number) => [...gameFileKeys.all, 'list', gameId] as const,
+};
+
+export interface GameFileRef {
+  gameId: number;
+  fileId: number;
+}
+
+/** What a change to a game's files makes stale: the list, and the game (any change makes it a Draft again). */
+const fileChanged = (gameId: number) => [gameFileKeys.list(gameId), gameKeys.detail(gameId)];
+
+export const invalidateGameFiles = (queryClient: QueryClient, gameId: number) =>
+  Promise.all(fileChanged(gameId).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+
+/** GET /games/{id}/files: every file of a game (an admin's, or one assigned to the caller). */
+export const listGameFiles = (gameId: number) => apiParse(gameFileListSchema, `/games/${gameId}/files`);
+
+/** PATCH /games/{id}/files/{fileId}/index: the start file; the server clears the flag on the others. */
+export const setIndexFile = ({ gameId, fileId }: GameFileRef) =>
+  apiParse(gameFileSchema, `/games/${gameId}/files/${fileId}/index`, { method: 'PATCH' });
+
+/** PATCH /games/{id}/files/{fileId}/splash: the game's card image. */
+export const setSplashFile = ({ gameId, fileId }: GameFileRef) =>
+  apiParse(gameFileSchema, `/games/${gameId}/files/${fileId}/splash`, { method: 'PATCH' });
+
+/** DELETE /games/{id}/files/{fileId}/ */
+export const deleteGameFile = ({ gameId, fileId }: GameFileRef) =>
+  apiRequest(`/games/${gameId}/files/${fileId}/`, { method: 'DELETE' });
+
+export interface GameFileUpload {
+  gameId: number;
+  file: File;
+  /** The path inside the game; an existing path replaces that file and keeps its fileId. */
+  fullPath: string;
+  onProgress?: (loaded: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * POST /game/upload/{gameId} with one file. The server takes up to 1000 files per request, all or nothing;
+ * the screen sends them one by one instead, so each file gets its own progress and its own error.
+ */
+export const uploadGameFile = ({ gameId, file, fullPath, onProgress, signal }: GameFileUpload) =>
+  uploadMultipart(
+    `/game/upload/${gameId}`,
+    [{ fullPath, filename: fullPath.slice(fullPath.lastIndexOf('/') + 1), file }],
+    {
+      onProgress,
+      signal,
+    },
+  );
+
+/** Whether a chosen file is a zip of a game folder, to be unpacked on the server. */
+export const isZipFile = (file: File) => /\.zip$/i.test(file.name);
+
+/**
+ * POST /game/upload-zip/{gameId}: the game folder as one .zip, unpacked on the server with the rules of a folder
+ * upload, all or nothing. The answer is one result per unpacked file; a refusal's details name each file.
+ */
+export const uploadGameZip = ({ gameId, file, onProgress, signal }: Omit<GameFileUpload, 'fullPath'>) =>
+  uploadMultipart(`/game/upload-zip/${gameId}`, [{ fullPath: file.name, filename: file.name, file }], {
+    onProgress,
+    signal,
+  });
+
+export const useGameFiles = (gameId: number | null) =>
+  useQuery({
+    queryKey: gameFileKeys.list(gameId ?? 0),
+    queryFn: () => listGameFiles(gameId ?? 0),
+    enabled: gameId !== null,
+  });
+
+const changed = ({ gameId }: GameFileRef) => fileChanged(gameId);
+
+export const useSetIndexFile = () => useApiMutation([...gameFileKeys.all, 'index'], setIndexFile, changed);
+export const useSetSplashFile = () => useApiMutation([...gameFileKeys.all, 'splash'], setSplashFile, changed);
+export const useDeleteGameFile = () =>
+  useApiMutation([...gameFileKeys.all, 'delete'], deleteGameFile, changed);

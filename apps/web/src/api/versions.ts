@@ -1,0 +1,121 @@
+import {
+  gameVersionListSchema,
+  gameVersionSchema,
+  versionFileListSchema,
+  type VersionForm,
+} from '@reskin/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
+import { uploadMultipart } from '../lib/upload-request';
+import { useApiMutation } from './mutation';
+
+/** The versions of a user-game, as the admin filters them or as their artist lists them. */
+type VersionListParams = ListParams & { userGamesId: number };
+
+export const versionKeys = {
+  all: ['versions'] as const,
+  lists: () => [...versionKeys.all, 'list'] as const,
+  list: (params: VersionListParams) => [...versionKeys.lists(), params] as const,
+  mine: (gameId: number, userGameId: number) => [...versionKeys.lists(), 'mine', gameId, userGameId] as const,
+  files: (versionId: number) => [...versionKeys.all, 'files', versionId] as const,
+};
+
+/** POST /game-versions/filter: a user-game's versions (admin), and how many there are. */
+export const filterVersions = (params: VersionListParams) =>
+  apiList('/game-versions/filter', { body: params, schema: gameVersionSchema });
+
+/** GET /game-versions/{gameId}/{userGameId}: the versions of one of the caller's user-games. */
+export const listMyVersions = (gameId: number, userGameId: number) =>
+  apiParse(gameVersionListSchema, `/game-versions/${gameId}/${userGameId}`);
+
+/** GET /game-versions/files/{id}/{gameId}: the files a version replaced. */
+export const listVersionFiles = (versionId: number, gameId: number) =>
+  apiParse(versionFileListSchema, `/game-versions/files/${versionId}/${gameId}`);
+
+export interface SaveVersionInput {
+  form: VersionForm;
+  gameId: number;
+  userGameId: number;
+  /** The version being edited; absent when adding one. */
+  versionId?: number;
+}
+
+/** POST /game-versions (add) or PATCH /game-versions/{id} (edit): name and description. */
+export const saveVersion = ({ form, gameId, userGameId, versionId }: SaveVersionInput) =>
+  versionId === undefined
+    ? apiParse(gameVersionSchema, '/game-versions', {
+        method: 'POST',
+        body: { ...form, gameId, userGamesId: userGameId, isLocked: false },
+      })
+    : apiParse(gameVersionSchema, `/game-versions/${versionId}`, { method: 'PATCH', body: form });
+
+/** POST /game-versions/done: 'I Finished My Game' (the version becomes Finished for the reviewer). */
+export const finishVersion = (id: number) =>
+  apiParse(gameVersionSchema, '/game-versions/done', { method: 'POST', body: { id } });
+
+/** DELETE /game-versions/{id}: the version and its files. */
+export const deleteVersion = (id: number) => apiRequest(`/game-versions/${id}`, { method: 'DELETE' });
+
+/** DELETE /game-versions/{id}/changeActivity: Enable / Disable. */
+export const toggleVersionActivity = (id: number) =>
+  apiParse(gameVersionSchema, `/game-versions/${id}/changeActivity`, { method: 'DELETE' });
+
+/** DELETE /game-versions/{id}/changeLock: Lock / UnLock. */
+export const toggleVersionLock = (id: number) =>
+  apiParse(gameVersionSchema, `/game-versions/${id}/changeLock`, { method: 'DELETE' });
+
+/** GET /game-versions/{id}/zip-url: the files.zip URL with a 15-minute ticket, for a new window. */
+export const getZipUrl = async (versionId: number) =>
+  (await apiParse(z.object({ url: z.string() }), `/game-versions/${versionId}/zip-url`)).url;
+
+/**
+ * POST /game-version/upload/{versionId}/{fileId}: replaces one game file inside a version (multipart file and
+ * fullPath). Never rejects: the drop area shows the outcome.
+ */
+export const uploadVersionFile = (
+  versionId: number,
+  fileId: number,
+  fullPath: string,
+  file: File,
+  onProgress?: (loaded: number, total: number) => void,
+) =>
+  uploadMultipart(`/game-version/upload/${versionId}/${fileId}`, [{ fullPath, filename: file.name, file }], {
+    onProgress,
+  });
+
+/** The admin's list of a user-game's versions. */
+export const useVersionList = (userGameId: number | null, params: ListParams = {}) =>
+  useQuery({
+    queryKey: versionKeys.list({ userGamesId: userGameId ?? 0, ...params }),
+    queryFn: () => filterVersions({ userGamesId: userGameId ?? 0, ...params }),
+    enabled: userGameId !== null,
+    placeholderData: keepPreviousData,
+  });
+
+export const useMyVersions = (gameId: number | null | undefined, userGameId: number | null) =>
+  useQuery({
+    queryKey: versionKeys.mine(gameId ?? 0, userGameId ?? 0),
+    queryFn: () => listMyVersions(gameId ?? 0, userGameId ?? 0),
+    enabled: !!gameId && userGameId !== null,
+  });
+
+export const useVersionFiles = (versionId: number | null, gameId: number | null) =>
+  useQuery({
+    queryKey: versionKeys.files(versionId ?? 0),
+    queryFn: () => listVersionFiles(versionId ?? 0, gameId ?? 0),
+    enabled: versionId !== null && gameId !== null,
+  });
+
+const reloadVersions = () => [versionKeys.lists()];
+
+export const useSaveVersion = () => useApiMutation([...versionKeys.all, 'save'], saveVersion, reloadVersions);
+export const useFinishVersion = () =>
+  useApiMutation([...versionKeys.all, 'finish'], finishVersion, reloadVersions);
+export const useDeleteVersion = () =>
+  useApiMutation([...versionKeys.all, 'delete'], deleteVersion, reloadVersions);
+export const useToggleVersionActivity = () =>
+  useApiMutation([...versionKeys.all, 'activity'], toggleVersionActivity, reloadVersions);
+export const useToggleVersionLock = () =>
+  useApiMutation([...versionKeys.all, 'lock'], toggleVersionLock, reloadVersions);
+export const useZipUrl = () => useApiMutation([...versionKeys.all, 'zip-url'], getZipUrl);
