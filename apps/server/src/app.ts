@@ -148,6 +148,7 @@ export async function buildApp(config: Config): Promise<App> {
     paths,
     new DownloadTickets(config.jwtSecret),
     storedFiles,
+    database.dialect,
   );
 
   await app.register(errorEnvelopePlugin);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { limits } from './limits';
 import { validationMessages as m } from './messages';
 import { UserGameType } from './roles';
+import { searchFilterSchema } from './search';
 import { idSchema } from './users';
 
 /** Letters, digits, underscore, hyphen and whitespace (SPEC §5 version form). */
@@ -146,10 +147,35 @@ export const gameVersionSchema = z.object({
 export type GameVersion = z.infer<typeof gameVersionSchema>;
 export const gameVersionListSchema = z.array(gameVersionSchema);
 
-/** POST /game-versions/filter */
+/**
+ * POST /game-versions/filter: the versions of a user, a game or a user-game (all given keys must match), with the
+ * search query's where (on `versionSearchColumns`), order, limit and skip for a page of them.
+ */
 export const versionFilterBodySchema = z
-  .object({ userId: idSchema.optional(), gameId: idSchema.optional(), userGamesId: idSchema.optional() })
+  .object({
+    userId: idSchema.optional(),
+    gameId: idSchema.optional(),
+    userGamesId: idSchema.optional(),
+    ...searchFilterSchema.pick({ where: true, order: true, limit: true, skip: true }).shape,
+  })
   .strict();
+export type VersionFilterBody = z.infer<typeof versionFilterBodySchema>;
+
+/** Columns of a version that POST /game-versions/filter's where and order may name. */
+export const versionSearchColumns = [
+  'id',
+  'name',
+  'description',
+  'gameId',
+  'userGamesId',
+  'userId',
+  'isLocked',
+  'isActive',
+  'gameVersionStatusId',
+  'finishedAt',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 /** POST /game-versions/done: "I Finished My Game". */
 export const versionDoneBodySchema = z.object({ id: idSchema });

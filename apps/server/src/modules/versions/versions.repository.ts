@@ -2,6 +2,27 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { GameVersion, VersionFile } from '@reskin/contract';
 import { nowIso, toIso, type Dialect } from '../../db/database';
 import type { Database, GameVersionsTable, VersionFilesTable } from '../../db/schema';
+import type { CompiledFilter, SearchableEntity } from '../../search/filter';
+import { listPage, type Page } from '../../search/page';
+
+/** The version columns that POST /game-versions/filter's where and order may name. */
+export const searchableVersion: SearchableEntity = {
+  table: 'gameVersions',
+  columns: {
+    id: 'number',
+    name: 'string',
+    description: 'string',
+    gameId: 'number',
+    userGamesId: 'number',
+    userId: 'number',
+    isLocked: 'boolean',
+    isActive: 'boolean',
+    gameVersionStatusId: 'number',
+    finishedAt: 'date',
+    createdAt: 'date',
+    updatedAt: 'date',
+  },
+};
 
 type VersionRow = Selectable<GameVersionsTable>;
 export type VersionFileRow = Selectable<VersionFilesTable>;
@@ -39,6 +60,16 @@ export class VersionsRepository {
   async findById(id: number): Promise<GameVersion | undefined> {
     const row = await this.db.selectFrom('gameVersions').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toVersion(row);
+  }
+
+  /** One page of the versions with the given owner keys that match a search query (POST /game-versions/filter). */
+  async filter(keys: { userId?: number; gameId?: number; userGamesId?: number }, filter: CompiledFilter): Promise<Page<GameVersion>> {
+    let query = this.db.selectFrom('gameVersions').selectAll();
+    if (keys.userId !== undefined) query = query.where('userId', '=', keys.userId);
+    if (keys.gameId !== undefined) query = query.where('gameId', '=', keys.gameId);
+    if (keys.userGamesId !== undefined) query = query.where('userGamesId', '=', keys.userGamesId);
+    const page = await listPage(query, filter);
+    return { ...page, rows: page.rows.map(toVersion) };
   }
 
   async list(where: { userId?: number; gameId?: number; userGamesId?: number }): Promise<GameVersion[]> {

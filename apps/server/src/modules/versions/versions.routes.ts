@@ -21,6 +21,7 @@ import {
 } from '@reskin/contract';
 import { AppError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
+import { sendPage } from '../../search/page';
 import { fileContent, firstFilePart } from '../../lib/multipart';
 import type { VersionsService } from './versions.service';
 
@@ -39,8 +40,17 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
 
   r.post(
     '/game-versions/filter',
-    { ...admin, schema: { tags, summary: 'Versions by user, game or user-game', body: versionFilterBodySchema, response: { 200: gameVersionListSchema } } },
-    async (request) => versions.filter(request.body),
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Versions by user, game or user-game (plus where, order, limit, skip of the search query)',
+        body: versionFilterBodySchema,
+        response: { 200: gameVersionListSchema },
+        paged: true,
+      },
+    },
+    async (request, reply) => sendPage(reply, await versions.filter(request.body)),
   );
 
   r.post(

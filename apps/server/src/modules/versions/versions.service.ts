@@ -14,8 +14,10 @@ import {
   type User,
   type UserGame,
   type VersionFile,
+  type VersionFilterBody,
   type VersionForm,
 } from '@reskin/contract';
+import type { Dialect } from '../../db/database';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
@@ -23,13 +25,15 @@ import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
 import { isAudioContent } from '../../lib/audio-inspection';
 import { unsafeSvgParts } from '../../lib/svg-safety';
 import type { PlayPathsService } from '../../play/play-paths.service';
+import { compileFilter } from '../../search/filter';
+import type { Page } from '../../search/page';
 import { MissingObjectError, type Storage } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { UserGamesRepository } from '../user-games/user-games.repository';
 import { isAdmin } from '../users/users.policy';
 import { zipStoredFiles } from './version-zip';
-import { toVersionFile, type VersionsRepository } from './versions.repository';
+import { searchableVersion, toVersionFile, type VersionsRepository } from './versions.repository';
 
 const zipResource = (id: number) => `version-zip:${id}`;
 
@@ -46,6 +50,7 @@ export class VersionsService {
     private readonly paths: PlayPathsService,
     private readonly tickets: DownloadTickets,
     private readonly storedFiles: StoredFilesService,
+    private readonly dialect: Dialect,
   ) {}
 
   /** GET /game-versions/{gameId}/{userGameId} */
@@ -83,8 +88,11 @@ export class VersionsService {
     if (!(await this.storedFiles.deleteOwner({ kind: 'version', id }))) throw notFound('Game version');
   }
 
-  async filter(where: { userId?: number; gameId?: number; userGamesId?: number }): Promise<GameVersion[]> {
-    return this.versions.list(where);
+  /** POST /game-versions/filter (admins): one page of the versions with the given keys, and how many match in all. */
+  async filter(body: VersionFilterBody): Promise<Page<GameVersion>> {
+    const { userId, gameId, userGamesId, ...search } = body;
+    const compiled = compileFilter(search, searchableVersion, this.dialect);
+    return this.versions.filter({ userId, gameId, userGamesId }, compiled);
   }
 
   async toggleActivity(id: number): Promise<GameVersion> {
