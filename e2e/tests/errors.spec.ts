@@ -1,7 +1,7 @@
-import { messages, type ErrorEnvelope } from '@reskin/contract';
+import { messages, toastSettings, type ErrorEnvelope } from '@reskin/contract';
 import { test, expect, errorToast, newSignupBody, successToast } from '../fixtures/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 async function failLogin(page: Page, email: string): Promise<void> {
   await page.locator('#email').fill(email);
@@ -9,11 +9,58 @@ async function failLogin(page: Page, email: string): Promise<void> {
   await page.getByRole('button', { name: 'Login', exact: true }).click();
 }
 
+/**
+ * Stops the page's clock (installed before the page loaded): from here on the toast timers move only with
+ * page.clock.runFor. pauseAt jumps ahead a little first, less than any toast's lifetime.
+ */
+async function pauseClock(page: Page): Promise<void> {
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
+}
+
+interface ToastAnimation {
+  text: string;
+  name: string;
+  duration: string;
+}
+
+/**
+ * From now on the page notes every animation that starts on a toast, with its computed duration: a closing
+ * toast is gone 300 ms later, too soon to be sure to catch it with a locator.
+ */
+async function recordToastAnimations(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const started: ToastAnimation[] = [];
+    Object.assign(window, { toastAnimations: started });
+    document.addEventListener(
+      'animationstart',
+      (event) => {
+        const target = event.target;
+        if (target instanceof HTMLElement && target.classList.contains('Toastify__toast')) {
+          const { animationDuration } = getComputedStyle(target);
+          started.push({ text: target.textContent ?? '', name: event.animationName, duration: animationDuration });
+        }
+      },
+      true,
+    );
+  });
+}
+
+/** The toast showing `text` closes: its exit animation of SPEC §9's 300 ms starts, then it leaves the page. */
+async function expectClosing(page: Page, toastElement: Locator, text: string): Promise<void> {
+  const closing = { text, name: 'Toastify__slideOutRight', duration: `${toastSettings.animationMs / 1000}s` };
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { toastAnimations: ToastAnimation[] }).toastAnimations))
+    .toContainEqual(closing);
+  await expect(toastElement).toHaveCount(0);
+  await page.evaluate(() => (window as unknown as { toastAnimations: ToastAnimation[] }).toastAnimations.splice(0));
+}
+
 test.describe('errors and toasts', () => {
   test('[ERR-2] toasts sit top-right without progress bar or close button, newest on top, and tap to dismiss', async ({
     page,
     makeUser,
   }) => {
+    await page.clock.install();
     const existing = await makeUser();
     // First toast pair: a registration that fails.
     await page.goto('/register');
@@ -49,39 +96,43 @@ test.describe('errors and toasts', () => {
     const newerBox = await newer.boundingBox();
     expect(newerBox?.y ?? Infinity, 'the newest toast is on top').toBeLessThan(olderBox?.y ?? -Infinity);
 
-    // Tapping a toast dismisses it at once, long before its 5 s are up.
-    const started = Date.now();
+    // Tapping a toast dismisses it: with the page's clock stopped, no timer can have done it.
+    await pauseClock(page);
     await newer.click();
-    await expect(newer).toBeHidden({ timeout: 2_000 });
-    expect(Date.now() - started).toBeLessThan(3_000);
+    await expect(newer).toHaveCount(0);
     await expect(older).toBeVisible();
   });
 
-  test('[ERR-2] a toast closes by itself after about 5 seconds, and hovering keeps it open', async ({ page }) => {
+  test('[ERR-2] a toast closes 5000 ms after it shows; hovered it stays, then closes 1000 ms after the hover with a 300 ms animation', async ({
+    page,
+  }) => {
+    await page.clock.install();
     await page.goto('/login');
-    await failLogin(page, 'nobody-here@example.com');
-    const first = errorToast(page, messages.loginFailed);
-    await expect(first).toBeVisible();
-    const shownAt = Date.now();
-    await expect(first).toBeHidden({ timeout: 9_000 });
-    const lifetime = Date.now() - shownAt;
-    expect(lifetime, 'closes after about 5000 ms').toBeGreaterThan(4_000);
-    expect(lifetime).toBeLessThan(8_000);
-    // Its exit animation must finish (the element leaves the DOM) before the next toast with the same text.
-    await expect(page.locator('.Toastify__toast')).toHaveCount(0);
+    await page.locator('#email').fill('nobody-here@example.com');
+    await page.locator('#password').fill('wrong-password');
+    await recordToastAnimations(page);
+    await pauseClock(page);
+    const login = page.getByRole('button', { name: 'Login', exact: true });
 
-    // Hovered, it stays well past its 5 s; once the pointer leaves, it closes shortly after.
-    await failLogin(page, 'nobody-else@example.com');
+    await login.click();
+    const first = errorToast(page, messages.loginFailed);
+    await expect(first).toHaveAttribute('data-in', 'true');
+    await page.clock.runFor(toastSettings.displayMs - 1);
+    await expect(first).toHaveAttribute('data-in', 'true');
+    await page.clock.runFor(1);
+    await expectClosing(page, first, messages.loginFailed);
+
+    await login.click();
     const second = errorToast(page, messages.loginFailed);
-    await expect(second).toBeVisible();
+    await expect(second).toHaveAttribute('data-in', 'true');
     await second.hover();
-    // Deliberate wait: proving a toast does NOT close needs time to pass.
-    await page.waitForTimeout(6_500);
-    await expect(second).toBeVisible();
+    await page.clock.runFor(toastSettings.displayMs * 2);
+    await expect(second).toHaveAttribute('data-in', 'true');
     await page.mouse.move(5, 700);
-    const leftAt = Date.now();
-    await expect(second).toBeHidden({ timeout: 8_000 });
-    expect(Date.now() - leftAt).toBeGreaterThan(500);
+    await page.clock.runFor(toastSettings.extendedAfterHoverMs - 1);
+    await expect(second).toHaveAttribute('data-in', 'true');
+    await page.clock.runFor(1);
+    await expectClosing(page, second, messages.loginFailed);
   });
 
   test('[ERR-1] a failed response with details: title error.code, body the first detail message', async ({

@@ -1,21 +1,77 @@
 import { toastSettings } from '@reskin/contract';
-import { Slide, ToastContainer, toast } from 'react-toastify/unstyled';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { ToastContainer, cssTransition, toast } from 'react-toastify/unstyled';
 import { ApiError } from './api-error';
 
-/** The one toast container, with SPEC §9's settings (contract `toastSettings`). */
+/**
+ * react-toastify's Slide without the height collapse it adds after the slide: SPEC §9 closes a toast with
+ * one animation of `toastSettings.animationMs` (the container's toastStyle sets its duration).
+ */
+const slideOut = cssTransition({
+  enter: 'Toastify--animate Toastify__slide-enter',
+  exit: 'Toastify--animate Toastify__slide-exit',
+  appendPosition: true,
+  collapse: false,
+});
+
+/**
+ * The one toast container, with SPEC §9's settings (contract `toastSettings`). Closing by time is
+ * ToastLifetime's job, so the container's own autoClose is off.
+ */
 export function ToastHost() {
   return (
     <ToastContainer
       position={toastSettings.position}
-      autoClose={toastSettings.displayMs}
+      autoClose={false}
       newestOnTop={toastSettings.newestOnTop}
       closeOnClick={toastSettings.tapToDismiss}
       hideProgressBar={!toastSettings.progressBar}
       closeButton={toastSettings.closeButton}
-      pauseOnHover
-      transition={Slide}
+      transition={slideOut}
+      toastStyle={{ animationDuration: `${toastSettings.animationMs}ms` }}
     />
   );
+}
+
+interface ToastLifetimeProps {
+  children: ReactNode;
+  /** Given by react-toastify to the content element of every toast. */
+  closeToast?: () => void;
+}
+
+/**
+ * SPEC §9's lifetime of one toast (the old client's ngx-toastr timeOut and extendedTimeOut): it closes
+ * `displayMs` after it shows; it stays while the pointer is on it; `extendedAfterHoverMs` after the pointer
+ * leaves, it closes. react-toastify's autoClose cannot say this: after a hover it resumes the time that
+ * was left, and it runs on a CSS animation, which a test's fake clock does not reach.
+ */
+function ToastLifetime({ children, closeToast }: ToastLifetimeProps) {
+  const content = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const toastElement = content.current?.closest('.Toastify__toast');
+    if (!toastElement || !closeToast) return;
+    let timer = setTimeout(closeToast, toastSettings.displayMs);
+    const stay = () => clearTimeout(timer);
+    const closeSoon = () => {
+      clearTimeout(timer);
+      timer = setTimeout(closeToast, toastSettings.extendedAfterHoverMs);
+    };
+    toastElement.addEventListener('mouseenter', stay);
+    toastElement.addEventListener('mouseleave', closeSoon);
+    return () => {
+      clearTimeout(timer);
+      toastElement.removeEventListener('mouseenter', stay);
+      toastElement.removeEventListener('mouseleave', closeSoon);
+    };
+  }, [closeToast]);
+
+  return <div ref={content}>{children}</div>;
+}
+
+/** Every toast of the app goes through here, so each one gets SPEC §9's lifetime. */
+function show(kind: 'success' | 'error' | 'warning', content: ReactNode): void {
+  toast[kind](<ToastLifetime>{content}</ToastLifetime>);
 }
 
 interface TitledMessageProps {
@@ -25,16 +81,16 @@ interface TitledMessageProps {
 
 function TitledMessage({ title, body }: TitledMessageProps) {
   return (
-    <div>
+    <>
       <strong className="d-block">{title}</strong>
       <span>{body}</span>
-    </div>
+    </>
   );
 }
 
 /** An error notification with a bold title and a body (SPEC §8, the client's generic error toast). */
 export function notifyError(title: string, body: string): void {
-  toast.error(<TitledMessage title={title} body={body} />);
+  show('error', <TitledMessage title={title} body={body} />);
 }
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -45,9 +101,14 @@ const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
  */
 export function notifyFailure(message: string, cause?: unknown): void {
   if (cause instanceof ApiError && sameText(cause.message, message)) return;
-  toast.error(message);
+  show('error', message);
 }
 
 export function notifySuccess(message: string): void {
-  toast.success(message);
+  show('success', message);
+}
+
+/** A product message in the warning style (SPEC §8, e.g. 'Game editing cancelled.'). */
+export function notifyWarning(message: string): void {
+  show('warning', message);
 }
