@@ -1,4 +1,4 @@
-import { messages, type ErrorEnvelope } from '@reskin/contract';
+import { errorCodes, messages, type ErrorEnvelope } from '@reskin/contract';
 import { test, expect, cardTitle, errorToast, loginViaUi, navLink, openWithToken, toast } from '../fixtures/test';
 
 test.describe('login', () => {
@@ -98,5 +98,53 @@ test.describe('login', () => {
     await expect(errorToast(page, messages.loginFailed)).toBeVisible();
     await expect(toast(page, messages.loginFailed)).toHaveCount(1);
     await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('[LOG-4][ERR-1] a rate-limited login (429) shows only the rate-limit toast, not invalid email or password!', async ({
+    page,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    // The suite's server allows AUTH_RATE_LIMIT_MAX=100000 logins a minute, since every browser test logs in
+    // from 127.0.0.1 (decision 0004), so the limit cannot be reached here. This ONE test answers the login
+    // with the server's 429 envelope (apps/server/src/app.ts; a server test proves it with a low limit).
+    // Nothing else is intercepted.
+    const limited: ErrorEnvelope = {
+      error: {
+        statusCode: 429,
+        name: 'TooManyRequestsError',
+        message: 'Too many requests; try again in 1 minute.',
+        code: errorCodes.rateLimited,
+      },
+    };
+    await page.route('**/api/user/login', (route) => route.fulfill({ status: 429, json: limited }));
+    await page.goto('/login');
+    await page.locator('#email').fill(user.email);
+    await page.locator('#password').fill(user.password);
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    const rateLimited = errorToast(page, limited.error.name);
+    await expect(rateLimited).toContainText(limited.error.message);
+    await expect(page.locator('.Toastify__toast')).toHaveCount(1);
+    await expect(toast(page, messages.loginFailed)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('[LOG-4][ERR-1] a disabled account: the server says so, and no invalid email or password!', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    expect((await api.delete('/user/disable', user.token)).ok()).toBe(true);
+    await page.goto('/login');
+    await page.locator('#email').fill(user.email);
+    await page.locator('#password').fill(user.password);
+    const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/user/login');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    const { error } = (await (await response).json()) as ErrorEnvelope;
+    expect(error.code).toBe(errorCodes.accountDisabled);
+    await expect(errorToast(page, error.name)).toContainText(error.message);
+    await expect(page.locator('.Toastify__toast')).toHaveCount(1);
+    await expect(toast(page, messages.loginFailed)).toHaveCount(0);
   });
 });

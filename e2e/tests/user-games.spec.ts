@@ -26,6 +26,7 @@ import {
   sampleGameName,
   userGameById,
 } from '../fixtures/versions';
+import { warningToast } from '../fixtures/games';
 
 const listPath = '/user-game-list';
 
@@ -252,6 +253,31 @@ test.describe('admin user-games', () => {
       await expect(r).toHaveCount(0);
       expect(await userGameById(api, userGame.id)).toBeUndefined();
       await expect(errorToast(page, /./)).toHaveCount(0);
+    } finally {
+      await deleteUserGame(api, userGame.id);
+    }
+  });
+
+  test('[ERR-3][AUG-4] Cancel in the edit dialog warns item editing cancelled. and changes nothing', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const assignee = await makeUser();
+    const game = await sampleGame(api);
+    const userGame = await createUserGame(api, { userId: assignee.id, gameId: game.id, jobPrice: 10 });
+    try {
+      await openWithToken(page, admin.token, listPath);
+      const r = row(page, assignee.username);
+      await rowButton(r, 'Edit').click();
+      const editor = dialog(page);
+      await editor.getByLabel('Budget (USD)').fill('77');
+      await editor.getByRole('button', { name: 'Cancel' }).click();
+      await expect(editor).toBeHidden();
+      await expect(warningToast(page, messages.itemEditingCancelled)).toHaveText(messages.itemEditingCancelled);
+      await expect(r).toContainText('$10.00');
+      expect(await userGameById(api, userGame.id)).toMatchObject({ jobPrice: 10 });
     } finally {
       await deleteUserGame(api, userGame.id);
     }

@@ -1,3 +1,5 @@
+import { errorEnvelopeSchema } from '@reskin/contract';
+
 /** A failed API call, after the client has already shown its error toast (SPEC §8). */
 export class ApiError extends Error {
   readonly status: number;
@@ -11,5 +13,10 @@ export class ApiError extends Error {
     this.status = status;
     this.title = title;
     this.body = body;
+  }
+
+  /** The server's error.code (the contract's `errorCodes`), when the answer was an error envelope with one. */
+  get code(): string | undefined {
+    return errorEnvelopeSchema.safeParse(this.body).data?.error.code;
   }
 }

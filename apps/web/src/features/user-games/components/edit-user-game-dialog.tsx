@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { notifySuccess } from '../../../lib/toasts';
+import { notifySuccess, notifyWarning } from '../../../lib/toasts';
 import { type UserGameRow, useUpdateUserGame } from '../../../api/user-games';
 import { jobTypeOptions } from '../lib/format';
 
@@ -24,6 +24,12 @@ export function EditUserGameDialog({ row, onClose }: EditUserGameDialogProps) {
   });
   const budgetError = candidate.error?.issues.find((issue) => issue.path[0] === 'jobPrice')?.message;
 
+  // SPEC §8: leaving the editor without saving (Cancel, the close button, Escape) says so.
+  const cancel = () => {
+    notifyWarning(messages.itemEditingCancelled);
+    onClose();
+  };
+
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (!candidate.success) return;
@@ -39,7 +45,7 @@ export function EditUserGameDialog({ row, onClose }: EditUserGameDialogProps) {
   };
 
   return (
-    <Modal show onHide={onClose} centered>
+    <Modal show onHide={cancel} centered>
       <Form noValidate onSubmit={save}>
         <Modal.Header closeButton>
           <Modal.Title as="h2" className="fs-5">
@@ -74,7 +80,7 @@ export function EditUserGameDialog({ row, onClose }: EditUserGameDialogProps) {
           </Form.Group>
         </Modal.Body>
         <Modal.Footer>
-          <Button variant="secondary" onClick={onClose}>
+          <Button variant="secondary" onClick={cancel}>
             Cancel
           </Button>
           <Button type="submit" disabled={!candidate.success || updateCall.isPending}>
