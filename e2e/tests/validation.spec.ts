@@ -110,6 +110,21 @@ test.describe('register form validation', () => {
     await expectValid(page, 'phone', m.phone);
   });
 
+  test('[VAL-5][REG-2] letters typed into the empty phone are refused, leave no "(" and say why Register is disabled', async ({
+    page,
+  }) => {
+    const phone = page.locator('#phone');
+    await phone.click();
+    await phone.pressSequentially('abc');
+    await expect(phone).toHaveValue('');
+    await expectInvalid(page, 'phone', m.phone);
+    await expect(page.getByRole('button', { name: 'Register', exact: true })).toBeDisabled();
+    // A pasted formatted number still fills the mask.
+    await phone.fill('(555) 123-4567');
+    await expect(phone).toHaveValue('(555) 123-4567');
+    await expectValid(page, 'phone', m.phone);
+  });
+
   test('[VAL-6] the data-protection checkbox must be checked', async ({ page }) => {
     const box = page.locator('#dataProtection');
     await box.check();

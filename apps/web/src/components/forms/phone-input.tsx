@@ -9,13 +9,15 @@ interface PhoneInputProps {
   /** The unmasked digits. */
   value: string;
   onDigitsChange: (digits: string) => void;
+  /** Every edit the user makes, also a refused one (a letter): the field is no longer pristine. */
+  onEdit: () => void;
   onBlur: () => void;
   inputRef: Ref<HTMLInputElement>;
   invalid: boolean;
 }
 
 /** A phone input with the mask (000) 000-0000 whose value is the unmasked digits (DESIGN.md "Client"). */
-export function PhoneInput({ id, name, value, onDigitsChange, onBlur, inputRef, invalid }: PhoneInputProps) {
+export function PhoneInput({ id, name, value, onDigitsChange, onEdit, onBlur, inputRef, invalid }: PhoneInputProps) {
   const wrapper = useRef<HTMLSpanElement>(null);
 
   useEffect(() => {
@@ -38,12 +40,16 @@ export function PhoneInput({ id, name, value, onDigitsChange, onBlur, inputRef, 
         mask={phoneMask}
         placeholder={phoneMask}
         unmask
+        // Only digits reach the mask: a letter is refused and leaves no '(' behind; a pasted
+        // '(555) 123-4567' still fills it.
+        prepareChar={(chars: string) => chars.replace(/\D/g, '')}
         value={value}
         inputRef={inputRef}
         onAccept={(digits: string) => {
           // The mask also reports programmatic updates; only a real edit is a change.
           if (digits !== value) onDigitsChange(digits);
         }}
+        onInput={onEdit}
         onBlur={onBlur}
         className={invalid ? 'form-control is-invalid' : 'form-control'}
       />

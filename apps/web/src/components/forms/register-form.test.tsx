@@ -58,6 +58,28 @@ describe('register form validation styling (VAL-7: only once a field is no longe
     await waitFor(() => expect(screen.getByText(m.usernamePattern)).toBeTruthy());
   });
 
+  it('the phone refuses letters, leaves no mask character behind and says why it is invalid', async () => {
+    const { user, submit } = renderForm();
+    await user.click(field('phone'));
+    await user.keyboard('abc');
+    expect(field('phone').value).toBe('');
+    await waitFor(() => expect(isInvalid('phone')).toBe(true));
+    expect(screen.getByText(m.phone)).toBeTruthy();
+    expect(submit).toHaveProperty('disabled', true);
+  });
+
+  it('a phone with fewer than 10 digits shows the message; 10 digits clear it', async () => {
+    const { user } = renderForm();
+    await user.click(field('phone'));
+    await user.keyboard('555x12');
+    expect(field('phone').value).toBe('(555) 12');
+    await waitFor(() => expect(screen.getByText(m.phone)).toBeTruthy());
+    await user.keyboard('34567');
+    expect(field('phone').value).toBe('(555) 123-4567');
+    await waitFor(() => expect(isInvalid('phone')).toBe(false));
+    expect(screen.queryByText(m.phone)).toBeNull();
+  });
+
   it('unchecking the data-protection box marks it invalid', async () => {
     const { user } = renderForm();
     await user.click(field('dataProtection'));

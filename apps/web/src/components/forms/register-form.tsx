@@ -36,6 +36,7 @@ export function RegisterForm({ submitLabel, onSubmit }: RegisterFormProps) {
     register,
     control,
     handleSubmit,
+    trigger,
     formState: { errors, isValid, isSubmitting },
   } = useForm<RegisterFormInput, unknown, RegisterFormValues>({
     resolver: zodResolver(registerFormSchema),
@@ -97,9 +98,12 @@ export function RegisterForm({ submitLabel, onSubmit }: RegisterFormProps) {
               name={field.name}
               value={field.value}
               inputRef={field.ref}
-              onDigitsChange={(digits) => {
+              onDigitsChange={field.onChange}
+              onEdit={() => {
+                // A refused letter changes no value, so nothing validated: check the field here, so its
+                // message shows instead of a silently disabled Register button.
                 markChanged('phone');
-                field.onChange(digits);
+                void trigger('phone');
               }}
               onBlur={field.onBlur}
               invalid={phoneError !== undefined}
