@@ -44,7 +44,8 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
       ...admin,
       schema: {
         tags,
-        summary: 'Search user-games (LoopBack-style filter; include: user, game)',
+        summary:
+          'Search user-games (LoopBack-style filter; include: user, game; also by username, gameName, versionCount, finishedCount, lastFinishedAt)',
         body: searchFilterSchema,
         response: { 200: userGameListSchema },
         paged: true,
