@@ -2,6 +2,7 @@ import {
   RoleType,
   emptyTexts,
   gameSearchFilter,
+  limits,
   messages,
   userSearchFilter,
   type User,
@@ -93,7 +94,9 @@ test.describe('admin user-games', () => {
       const created = page.waitForResponse(
         (r) => r.request().method() === 'POST' && r.url().endsWith('/api/user-games'),
       );
-      const reload = page.waitForRequest((r) => r.method() === 'GET' && r.url().endsWith('/api/user-games'));
+      const reload = page.waitForRequest(
+        (r) => r.method() === 'POST' && r.url().endsWith('/api/user-games/filter'),
+      );
       await add.click();
       const response = await created;
       expect(response.status()).toBe(201);
@@ -132,24 +135,31 @@ test.describe('admin user-games', () => {
       expect(response.status()).toBe(201);
       cleanupUser(((await response.json()) as User).id);
     }
+    // The debounce is measured on the page's own clock: installed before the page loads, paused once it has.
+    await page.clock.install();
     await openWithToken(page, admin.token, listPath);
     await expect(page.getByRole('columnheader', { name: 'User', exact: true })).toBeVisible();
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
 
-    const searches: { at: number; body: unknown }[] = [];
+    const searches: unknown[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/api/user/list'))
-        searches.push({ at: Date.now(), body: r.postDataJSON() });
+      if (r.method() === 'POST' && r.url().endsWith('/api/user/list')) searches.push(r.postDataJSON());
     });
     const input = combobox(page, 'User');
-    await input.pressSequentially(prefix.slice(0, 4), { delay: 60 });
-    await input.pressSequentially(prefix.slice(4), { delay: 60 });
-    const typedAt = Date.now();
+    // Typing with a pause just shorter than the debounce, then the same pause again: nothing is searched yet.
+    await input.pressSequentially(prefix.slice(0, 4));
+    await page.clock.runFor(limits.typeaheadDebounceMs - 1);
+    await input.pressSequentially(prefix.slice(4));
+    await page.clock.runFor(limits.typeaheadDebounceMs - 1);
+    expect(searches).toHaveLength(0);
+    // The debounce's last millisecond: one search, for the whole text.
+    await page.clock.runFor(1);
+    await expect.poll(() => searches).toEqual([userSearchFilter(prefix)]);
+    expect(searches[0]).toMatchObject({ fields: { id: true, username: true }, limit: 10, skip: 0 });
+    // The rest runs on a moving clock again (react-query's notifications wait for a timer too).
+    await page.clock.resume();
     await expect(status(page, 'userId')).toHaveText(messages.typeaheadCount(10));
-    // One search, for the whole text, sent only after the typing paused for the debounce.
     expect(searches).toHaveLength(1);
-    expect(searches[0]?.body).toEqual(userSearchFilter(prefix));
-    expect(searches[0]?.body).toMatchObject({ fields: { id: true, username: true }, limit: 10, skip: 0 });
-    expect((searches[0]?.at ?? 0) - typedAt).toBeGreaterThanOrEqual(400);
     const options = page.getByRole('listbox', { name: 'User suggestions' }).getByRole('option');
     await expect(options).toHaveCount(10);
     for (const text of await options.allInnerTexts()) expect(text).toContain(prefix);
@@ -303,10 +313,7 @@ test.describe('admin user-games', () => {
     const admin = await makeUser(RoleType.Admin);
     // The seeded assignments always exist (and must not be touched), so this ONE test answers the list call
     // with [] to show the empty state; nothing else is intercepted.
-    await page.route('**/api/user-games', async (route) => {
-      if (route.request().method() === 'GET') await route.fulfill({ json: [] });
-      else await route.continue();
-    });
+    await page.route('**/api/user-games/filter', (route) => route.fulfill({ json: [] }));
     await openWithToken(page, admin.token, listPath);
     await expect(page.getByText(emptyTexts.userGames, { exact: true })).toBeVisible();
     // The add form is still there below.
