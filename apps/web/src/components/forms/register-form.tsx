@@ -9,7 +9,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { useTrackedForm, visibleError } from '../../lib/forms/use-changed-fields';
+import { useTrackedForm } from '../../lib/forms/use-changed-fields';
 import { PhoneInput } from './phone-input';
 import { TextField } from './text-field';
 
@@ -43,8 +43,7 @@ export function RegisterForm({ submitLabel, onSubmit }: RegisterFormProps) {
     mode: 'onChange',
     defaultValues: emptyForm,
   });
-  const { track, markChanged, isChanged } = useTrackedForm(register);
-  const error = (name: keyof RegisterFormInput) => visibleError(isChanged(name), errors[name]);
+  const { track, markChanged, error } = useTrackedForm(register, errors);
 
   const submit = handleSubmit(async ({ dataProtection: _accepted, ...fields }) => {
     await onSubmit({ ...fields, dataProtectionRegulationVersion: limits.dataProtectionRegulationVersion });

@@ -1,5 +1,12 @@
 import { useCallback, useState } from 'react';
-import type { FieldValues, Path, UseFormRegister, UseFormRegisterReturn } from 'react-hook-form';
+import type {
+  FieldErrors,
+  FieldValues,
+  Path,
+  RegisterOptions,
+  UseFormRegister,
+  UseFormRegisterReturn,
+} from 'react-hook-form';
 
 /**
  * Which fields the user has changed at least once: Angular's "no longer pristine" (SPEC §4). Unlike
@@ -23,13 +30,22 @@ export function visibleError(changed: boolean, error: { message?: string } | und
   return changed ? error?.message : undefined;
 }
 
-/** react-hook-form's register, plus marking the field changed on every user edit. */
-export function useTrackedForm<TValues extends FieldValues>(register: UseFormRegister<TValues>) {
+/**
+ * react-hook-form's register, plus marking the field changed on every user edit; `error(name)` is the field's
+ * message once it is no longer pristine (decision 0008).
+ */
+export function useTrackedForm<TValues extends FieldValues>(
+  register: UseFormRegister<TValues>,
+  errors: FieldErrors<TValues> = {},
+) {
   const { markChanged, isChanged } = useChangedFields<Path<TValues>>();
 
   const track = useCallback(
-    (name: Path<TValues>): UseFormRegisterReturn<Path<TValues>> => {
-      const registration = register(name);
+    (
+      name: Path<TValues>,
+      options?: RegisterOptions<TValues, Path<TValues>>,
+    ): UseFormRegisterReturn<Path<TValues>> => {
+      const registration = register(name, options);
       return {
         ...registration,
         onChange: (event) => {
@@ -41,5 +57,8 @@ export function useTrackedForm<TValues extends FieldValues>(register: UseFormReg
     [register, markChanged],
   );
 
-  return { track, markChanged, isChanged };
+  const error = (name: Path<TValues>) =>
+    visibleError(isChanged(name), (errors as Record<string, { message?: string } | undefined>)[name]);
+
+  return { track, error, markChanged, isChanged };
 }

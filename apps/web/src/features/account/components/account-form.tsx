@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { TextField } from '../../../components/forms/text-field';
-import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fields';
+import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { useSession } from '../../../lib/session/session-context';
 import { useLogout } from '../../../lib/session/use-logout';
 import { notifySuccess } from '../../../lib/toasts';
@@ -23,7 +23,7 @@ export function AccountForm({ user }: { user: User }) {
     mode: 'onChange',
     defaultValues: { username: user.username, email: user.email },
   });
-  const { track, isChanged } = useTrackedForm(register);
+  const { track, error } = useTrackedForm(register, errors);
   const updateCall = useUpdateAccount();
   const disableCall = useDisableAccount();
   const { acceptToken } = useSession();
@@ -54,14 +54,14 @@ export function AccountForm({ user }: { user: User }) {
         registration={track('username')}
         label="Username"
         autoComplete="username"
-        error={visibleError(isChanged('username'), errors.username)}
+        error={error('username')}
       />
       <TextField
         registration={track('email')}
         label="Email"
         type="email"
         autoComplete="email"
-        error={visibleError(isChanged('email'), errors.email)}
+        error={error('email')}
       />
       <Form.Group className="mb-3" controlId="role">
         <Form.Label>Role</Form.Label>

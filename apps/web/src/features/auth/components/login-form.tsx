@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { TextField } from '../../../components/forms/text-field';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
-import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fields';
+import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { useSession } from '../../../lib/session/session-context';
 import { notifyFailure } from '../../../lib/toasts';
 import { useLogin } from '../../../api/auth';
@@ -37,7 +37,7 @@ export function LoginForm() {
     mode: 'onChange',
     defaultValues: { email: '', password: '' },
   });
-  const { track, isChanged } = useTrackedForm(register);
+  const { track, error } = useTrackedForm(register, errors);
   const email = useWatch({ control, name: 'email' });
   const loginCall = useLogin();
   const { acceptToken } = useSession();
@@ -69,7 +69,7 @@ export function LoginForm() {
             label="Email"
             type="email"
             autoComplete="email"
-            error={visibleError(isChanged('email'), errors.email)}
+            error={error('email')}
             warning={looksLikeDemo(email)}
           />
           <TextField
@@ -77,7 +77,7 @@ export function LoginForm() {
             label="Password"
             type="password"
             autoComplete="current-password"
-            error={visibleError(isChanged('password'), errors.password)}
+            error={error('password')}
           />
           <Button type="submit" disabled={!isValid || isSubmitting}>
             Login

@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { limits, updateGameBodySchema, type UpdateGameBody } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useForm, type RegisterOptions } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { useChangedFields, visibleError } from '../../../lib/forms/use-changed-fields';
+import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import type { GameListItem } from '../../../api/games';
 import { statusOptions } from './game-status';
 
@@ -38,20 +38,12 @@ export function GameEditRow({ game, busy, onSave, onCancel }: GameEditRowProps) 
       rootPath: game.rootPath ?? '',
     },
   });
-  const { markChanged, isChanged } = useChangedFields<FieldName>();
-
-  const field = (name: FieldName, options?: RegisterOptions<EditGameInput, FieldName>) => {
-    const registration = register(name, options);
-    return {
-      ...registration,
-      id: `edit-${name}`,
-      onChange: (event: { target: unknown; type?: unknown }) => {
-        markChanged(name);
-        return registration.onChange(event);
-      },
-    };
-  };
-  const error = (name: FieldName) => visibleError(isChanged(name), errors[name]);
+  const { track, error } = useTrackedForm(register, errors);
+  // Inline inputs: ids apart from the add form's below.
+  const field = (name: FieldName, options?: { valueAsNumber: true }) => ({
+    ...track(name, options),
+    id: `edit-${name}`,
+  });
   const feedback = (message: string | undefined) =>
     message === undefined ? null : (
       <Form.Control.Feedback type="invalid" className="d-block">

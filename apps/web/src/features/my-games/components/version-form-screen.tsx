@@ -6,9 +6,10 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
+import { TextField } from '../../../components/forms/text-field';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
-import { useTrackedForm, visibleError } from '../../../lib/forms/use-changed-fields';
+import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { useMyVersions, useSaveVersion } from '../../../api/versions';
@@ -33,7 +34,7 @@ export function VersionFormScreen() {
     mode: 'onChange',
     defaultValues: { name: '', description: '' },
   });
-  const { track, isChanged } = useTrackedForm(register);
+  const { track, error } = useTrackedForm(register, errors);
 
   // An edit starts from the version's saved name and description.
   useEffect(() => {
@@ -55,8 +56,6 @@ export function VersionFormScreen() {
 
   const loading = myGame.isLoading || versions.isLoading;
   const missing = !loading && (!userGame || (versionId !== null && !editing));
-  const nameError = visibleError(isChanged('name'), errors.name);
-  const descriptionError = visibleError(isChanged('description'), errors.description);
 
   return (
     <Card className="mx-auto" style={{ maxWidth: 640 }}>
@@ -69,21 +68,13 @@ export function VersionFormScreen() {
         {missing && <p>This version cannot be edited: it is not one of your versions.</p>}
         {!loading && !missing && (
           <Form noValidate onSubmit={save} aria-label="Version">
-            <Form.Group className="mb-3" controlId="name">
-              <Form.Label>Name</Form.Label>
-              <Form.Control type="text" isInvalid={nameError !== undefined} {...track('name')} />
-              <Form.Control.Feedback type="invalid">{nameError}</Form.Control.Feedback>
-            </Form.Group>
-            <Form.Group className="mb-3" controlId="description">
-              <Form.Label>Description</Form.Label>
-              <Form.Control
-                as="textarea"
-                rows={3}
-                isInvalid={descriptionError !== undefined}
-                {...track('description')}
-              />
-              <Form.Control.Feedback type="invalid">{descriptionError}</Form.Control.Feedback>
-            </Form.Group>
+            <TextField registration={track('name')} label="Name" error={error('name')} />
+            <TextField
+              registration={track('description')}
+              label="Description"
+              rows={3}
+              error={error('description')}
+            />
             <div className="d-flex gap-2">
               <Button type="submit" disabled={!isValid || isSubmitting}>
                 Save

@@ -1,56 +1,69 @@
-import { createUserGameBodySchema, messages, UserGameType } from '@reskin/contract';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { createUserGameBodySchema, messages, UserGameType, type CreateUserGameBody } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import { notifySuccess } from '../../../lib/toasts';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { searchGames } from '../../../api/games';
 import { useCreateUserGame } from '../../../api/user-games';
 import { searchUsers } from '../../../api/users';
+import { SelectField, TextField } from '../../../components/forms/text-field';
+import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
+import { notifySuccess } from '../../../lib/toasts';
 import { jobTypeOptions } from '../lib/format';
-import type { Suggestion } from '../lib/suggestion';
 import { Typeahead } from './typeahead';
 
+type AddUserGameInput = z.input<typeof createUserGameBodySchema>;
+
+interface AddUserGameFormProps {
+  /** Called after the assignment was added, so the parent can start a fresh form. */
+  onAdded: () => void;
+}
+
 /** The add form below the list (SPEC §5 "Add user-game"): every field required, Add disabled while invalid. */
-export function AddUserGameForm() {
+export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
   const createCall = useCreateUserGame();
-  const [user, setUser] = useState<Suggestion | null>(null);
-  const [game, setGame] = useState<Suggestion | null>(null);
-  const [jobType, setJobType] = useState<string>(String(UserGameType.ReSkin));
-  const [budget, setBudget] = useState('');
-  const [budgetTouched, setBudgetTouched] = useState(false);
-  // Remounts the typeaheads (clearing their text) after a successful add.
-  const [generation, setGeneration] = useState(0);
-
-  const candidate = createUserGameBodySchema.safeParse({
-    userId: user?.id,
-    gameId: game?.id,
-    userGameTypeId: Number(jobType),
-    jobPrice: budget.trim() === '' ? undefined : Number(budget),
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isValid },
+  } = useForm<AddUserGameInput, unknown, CreateUserGameBody>({
+    resolver: zodResolver(createUserGameBodySchema),
+    mode: 'onChange',
+    defaultValues: { userGameTypeId: UserGameType.ReSkin },
   });
-  const budgetError =
-    budgetTouched && candidate.error?.issues.some((issue) => issue.path[0] === 'jobPrice')
-      ? candidate.error.issues.find((issue) => issue.path[0] === 'jobPrice')?.message
-      : undefined;
+  const { track, error } = useTrackedForm(register, errors);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!candidate.success) return;
-    createCall.mutate(candidate.data, {
+  // The client has toasted the server's reason on failure (e.g. the game is already assigned to this user).
+  const submit = handleSubmit((body) =>
+    createCall.mutate(body, {
       onSuccess: () => {
         notifySuccess(messages.userGameAdded);
-        setUser(null);
-        setGame(null);
-        setJobType(String(UserGameType.ReSkin));
-        setBudget('');
-        setBudgetTouched(false);
-        setGeneration((n) => n + 1);
+        onAdded();
       },
-      // The client has toasted the server's reason (e.g. the game is already assigned to this user).
-    });
-  };
+    }),
+  );
+
+  const typeahead = (name: 'userId' | 'gameId', label: string, placeholder: string) => (
+    <Controller
+      name={name}
+      control={control}
+      render={({ field }) => (
+        <Typeahead
+          id={name}
+          label={label}
+          placeholder={placeholder}
+          search={name === 'userId' ? searchUsers : searchGames}
+          selected={field.value !== undefined}
+          onSelect={(suggestion) => field.onChange(suggestion?.id)}
+        />
+      )}
+    />
+  );
 
   return (
     <Card className="mt-4">
@@ -60,62 +73,29 @@ export function AddUserGameForm() {
       <Card.Body>
         <Form noValidate onSubmit={submit} aria-label="Add user game">
           <Row>
-            <Col md={6}>
-              <Typeahead
-                key={`user-${generation}`}
-                id="userId"
-                label="User"
-                placeholder="Type a username"
-                search={searchUsers}
-                selected={user}
-                onSelect={setUser}
-              />
-            </Col>
-            <Col md={6}>
-              <Typeahead
-                key={`game-${generation}`}
-                id="gameId"
-                label="Game"
-                placeholder="Type a game name"
-                search={searchGames}
-                selected={game}
-                onSelect={setGame}
-              />
-            </Col>
+            <Col md={6}>{typeahead('userId', 'User', 'Type a username')}</Col>
+            <Col md={6}>{typeahead('gameId', 'Game', 'Type a game name')}</Col>
           </Row>
           <Row>
             <Col md={6}>
-              <Form.Group className="mb-3" controlId="userGameTypeId">
-                <Form.Label>Job Type</Form.Label>
-                <Form.Select value={jobType} onChange={(event) => setJobType(event.target.value)}>
-                  {jobTypeOptions.map((option) => (
-                    <option key={option.id} value={option.id}>
-                      {option.label}
-                    </option>
-                  ))}
-                </Form.Select>
-              </Form.Group>
+              <SelectField
+                registration={track('userGameTypeId', { valueAsNumber: true })}
+                label="Job Type"
+                options={jobTypeOptions}
+              />
             </Col>
             <Col md={6}>
-              <Form.Group className="mb-3" controlId="jobPrice">
-                <Form.Label>Budget (USD)</Form.Label>
-                <Form.Control
-                  type="number"
-                  min={0}
-                  step="0.01"
-                  required
-                  value={budget}
-                  isInvalid={budgetError !== undefined}
-                  onChange={(event) => setBudget(event.target.value)}
-                  onBlur={() => setBudgetTouched(true)}
-                />
-                {budgetError !== undefined && (
-                  <Form.Control.Feedback type="invalid">{budgetError}</Form.Control.Feedback>
-                )}
-              </Form.Group>
+              <TextField
+                registration={track('jobPrice', { valueAsNumber: true })}
+                label="Budget (USD)"
+                type="number"
+                min={0}
+                step="0.01"
+                error={error('jobPrice')}
+              />
             </Col>
           </Row>
-          <Button type="submit" disabled={!candidate.success || createCall.isPending}>
+          <Button type="submit" disabled={!isValid || createCall.isPending}>
             Add
           </Button>
         </Form>

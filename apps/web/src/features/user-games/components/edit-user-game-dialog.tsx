@@ -1,10 +1,14 @@
-import { updateUserGameBodySchema, messages } from '@reskin/contract';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { messages, updateUserGameBodySchema, type UpdateUserGameBody } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useUpdateUserGame, type UserGameRow } from '../../../api/user-games';
+import { SelectField, TextField } from '../../../components/forms/text-field';
+import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { notifySuccess, notifyWarning } from '../../../lib/toasts';
-import { type UserGameRow, useUpdateUserGame } from '../../../api/user-games';
 import { jobTypeOptions } from '../lib/format';
 
 interface EditUserGameDialogProps {
@@ -16,13 +20,20 @@ interface EditUserGameDialogProps {
 /** Edit a user-game's job type and budget (its user and game stay). */
 export function EditUserGameDialog({ row, onClose }: EditUserGameDialogProps) {
   const updateCall = useUpdateUserGame();
-  const [jobType, setJobType] = useState(String(row.userGameTypeId));
-  const [budget, setBudget] = useState(String(row.jobPrice));
-  const candidate = updateUserGameBodySchema.safeParse({
-    userGameTypeId: Number(jobType),
-    jobPrice: budget.trim() === '' ? undefined : Number(budget),
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isValid },
+  } = useForm<z.input<typeof updateUserGameBodySchema>, unknown, UpdateUserGameBody>({
+    resolver: zodResolver(updateUserGameBodySchema),
+    mode: 'onChange',
+    // An unknown job type stays invalid until one is chosen.
+    defaultValues: {
+      userGameTypeId: row.userGameTypeId as UpdateUserGameBody['userGameTypeId'],
+      jobPrice: row.jobPrice,
+    },
   });
-  const budgetError = candidate.error?.issues.find((issue) => issue.path[0] === 'jobPrice')?.message;
+  const { track, error } = useTrackedForm(register, errors);
 
   // SPEC §8: leaving the editor without saving (Cancel, the close button, Escape) says so.
   const cancel = () => {
@@ -30,19 +41,17 @@ export function EditUserGameDialog({ row, onClose }: EditUserGameDialogProps) {
     onClose();
   };
 
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    if (!candidate.success) return;
+  const save = handleSubmit((body) =>
     updateCall.mutate(
-      { id: row.id, body: candidate.data },
+      { id: row.id, body },
       {
         onSuccess: () => {
           notifySuccess(messages.itemEdited);
           onClose();
         },
       },
-    );
-  };
+    ),
+  );
 
   return (
     <Modal show onHide={cancel} centered>
@@ -53,37 +62,28 @@ export function EditUserGameDialog({ row, onClose }: EditUserGameDialogProps) {
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <Form.Group className="mb-3" controlId="editUserGameTypeId">
-            <Form.Label>Job Type</Form.Label>
-            <Form.Select value={jobType} onChange={(event) => setJobType(event.target.value)}>
-              {jobTypeOptions.map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.label}
-                </option>
-              ))}
-            </Form.Select>
-          </Form.Group>
-          <Form.Group controlId="editJobPrice">
-            <Form.Label>Budget (USD)</Form.Label>
-            <Form.Control
-              type="number"
-              min={0}
-              step="0.01"
-              required
-              value={budget}
-              isInvalid={budgetError !== undefined}
-              onChange={(event) => setBudget(event.target.value)}
-            />
-            {budgetError !== undefined && (
-              <Form.Control.Feedback type="invalid">{budgetError}</Form.Control.Feedback>
-            )}
-          </Form.Group>
+          <SelectField
+            registration={track('userGameTypeId', { valueAsNumber: true })}
+            id="editUserGameTypeId"
+            label="Job Type"
+            options={jobTypeOptions}
+          />
+          <TextField
+            registration={track('jobPrice', { valueAsNumber: true })}
+            id="editJobPrice"
+            label="Budget (USD)"
+            type="number"
+            min={0}
+            step="0.01"
+            className=""
+            error={error('jobPrice')}
+          />
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={cancel}>
             Cancel
           </Button>
-          <Button type="submit" disabled={!candidate.success || updateCall.isPending}>
+          <Button type="submit" disabled={!isValid || updateCall.isPending}>
             Save
           </Button>
         </Modal.Footer>

@@ -12,7 +12,8 @@ interface TypeaheadProps {
   label: string;
   placeholder?: string;
   search: (text: string, signal?: AbortSignal) => Promise<Suggestion[]>;
-  selected: Suggestion | null;
+  /** Whether a suggestion is chosen (editing the text drops it). */
+  selected: boolean;
   onSelect: (suggestion: Suggestion | null) => void;
 }
 
@@ -21,7 +22,7 @@ interface TypeaheadProps {
  * listbox and announces 'N results available', 'No results available' or the failure in a live region.
  */
 export function Typeahead({ id, label, placeholder, search, selected, onSelect }: TypeaheadProps) {
-  const [text, setText] = useState(selected?.label ?? '');
+  const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const term = useDebouncedValue(text.trim(), limits.typeaheadDebounceMs);
@@ -78,7 +79,7 @@ export function Typeahead({ id, label, placeholder, search, selected, onSelect }
         aria-controls={listId}
         aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
         value={text}
-        isValid={selected !== null}
+        isValid={selected}
         onChange={(event) => {
           setText(event.target.value);
           setOpen(true);

@@ -26,6 +26,7 @@ export function UserGames() {
   const [deleting, setDeleting] = useState<UserGameRow | null>(null);
   // Kept apart from `deleting` so the question stays on screen while the dialog fades out.
   const [confirming, setConfirming] = useState(false);
+  const [addFormKey, setAddFormKey] = useState(0);
 
   const act = (kind: UserGameActionKind, row: UserGameRow) => {
     if (kind === 'edit') setEditing(row);
@@ -60,7 +61,7 @@ export function UserGames() {
           {rows.length > 0 && <UserGamesTable rows={rows} versionsHref={versionsHref} onAction={act} />}
         </Card.Body>
       </Card>
-      <AddUserGameForm />
+      <AddUserGameForm key={addFormKey} onAdded={() => setAddFormKey((key) => key + 1)} />
       {editing && <EditUserGameDialog key={editing.id} row={editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         show={confirming}
