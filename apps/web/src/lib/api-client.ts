@@ -55,8 +55,7 @@ export function buildHeaders(method: string, url: string, extra: Record<string, 
 }
 
 /** Reads a body as JSON, also when the JSON arrives wrapped in a string; else the text itself. */
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+export function parseBody(text: string): unknown {
   if (text === '') return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
@@ -110,7 +109,7 @@ async function send(path: string, options: RequestOptions): Promise<{ body: unkn
     throw new ApiError(0, 'NetworkError', message, undefined);
   }
 
-  const body = await readBody(response);
+  const body = parseBody(await response.text());
   if (response.ok) return { body, headers: response.headers };
 
   const { title, message } = describeFailure(response.status, response.statusText, body);

@@ -1,4 +1,4 @@
-import { buildHeaders, describeFailure } from './api-client';
+import { buildHeaders, describeFailure, parseBody } from './api-client';
 
 const apiPrefix = '/api';
 
@@ -26,21 +26,6 @@ export interface UploadOptions {
   /** Bytes of the request body sent so far, and the body's total. */
   onProgress?: (loaded: number, total: number) => void;
   signal?: AbortSignal;
-}
-
-function parseBody(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'string') return parsed;
-    try {
-      return JSON.parse(parsed) as unknown;
-    } catch {
-      return parsed;
-    }
-  } catch {
-    return text;
-  }
 }
 
 /**
