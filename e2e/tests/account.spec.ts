@@ -41,6 +41,11 @@ async function watchForSpinner(page: Page): Promise<void> {
   });
 }
 
+/** The confirmation 'Suspend My Account' opens, found by its question. */
+function confirmSuspend(page: Page): Locator {
+  return page.getByRole('dialog').filter({ hasText: messages.confirmSuspendAccount });
+}
+
 test.describe('account settings', () => {
   test('[ACC-1] a loading indicator until the user loads, then username, email, role text, Save and Suspend', async ({
     page,
@@ -109,6 +114,22 @@ test.describe('account settings', () => {
     await expect(page.locator('#username')).toHaveValue(newName);
   });
 
+  test('[ACC-3] Suspend asks first: Cancel keeps the account active and logged in', async ({ page, api, makeUser }) => {
+    const user = await makeUser();
+    await openWithToken(page, user.token, '/account');
+    await expect(page.locator('#username')).toHaveValue(user.username);
+    await page.getByRole('button', { name: 'Suspend My Account', exact: true }).click();
+    const dialog = confirmSuspend(page);
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+
+    await expect(navLink(page, 'Logout')).toBeVisible();
+    expect(await storedToken(page)).toBe(user.token);
+    expect((await api.userById(user.id)).activated).toBe(true);
+    expect((await api.loginResponse(user.email, user.password)).status()).toBe(200);
+  });
+
   test('[ACC-3][ERR-3] Suspend toasts, logs out, and the account can no longer log in', async ({
     page,
     api,
@@ -118,6 +139,7 @@ test.describe('account settings', () => {
     await openWithToken(page, user.token, '/account');
     await expect(page.locator('#username')).toHaveValue(user.username);
     await page.getByRole('button', { name: 'Suspend My Account', exact: true }).click();
+    await confirmSuspend(page).getByRole('button', { name: 'Confirm', exact: true }).click();
     await expect(successToast(page, messages.accountDisabled)).toBeVisible();
     await expect(navLink(page, 'Login')).toBeVisible();
     await expect(navLink(page, 'Logout')).toHaveCount(0);

@@ -30,6 +30,8 @@ export const messages = {
   registerFailed: 'email already exists',
   accountSaved: 'account settings saved!',
   accountDisabled: 'Your account is disabled',
+  /** Issue 12: 'Suspend My Account' asks first, since only an administrator can undo it. */
+  confirmSuspendAccount: 'Suspend your account? You will be logged out and only an administrator can re-activate it.',
   confirmDeleteUser: (username: string) => `Are you sure you want to delete ${username}?`,
   confirmResetPassword: (username: string) => `Are you sure you want to reset password of ${username}?`,
   confirmUpdateRole: (username: string) => `Are you sure you want to update role of ${username}?`,

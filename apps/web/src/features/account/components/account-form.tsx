@@ -3,8 +3,10 @@ import { messages, roleName, updateUserBodySchema, type UpdateUserBody, type Use
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import type { z } from 'zod';
 import { TextField } from '../../../components/forms/text-field';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { useSession } from '../../../lib/session/session-context';
 import { useLogout } from '../../../lib/session/use-logout';
@@ -28,6 +30,7 @@ export function AccountForm({ user }: { user: User }) {
   const disableCall = useDisableAccount();
   const { acceptToken } = useSession();
   const logout = useLogout();
+  const [confirmingSuspend, setConfirmingSuspend] = useState(false);
 
   const save = handleSubmit((body) =>
     updateCall.mutate(body, {
@@ -38,13 +41,15 @@ export function AccountForm({ user }: { user: User }) {
     }),
   );
 
-  const suspend = () =>
+  const suspend = () => {
+    setConfirmingSuspend(false);
     disableCall.mutate(undefined, {
       onSuccess: () => {
         notifySuccess(messages.accountDisabled);
         logout();
       },
     });
+  };
 
   const busy = updateCall.isPending || disableCall.isPending;
 
@@ -71,10 +76,16 @@ export function AccountForm({ user }: { user: User }) {
         <Button type="submit" disabled={!isValid || busy}>
           Save
         </Button>
-        <Button variant="outline-danger" onClick={suspend} disabled={busy}>
+        <Button variant="outline-danger" onClick={() => setConfirmingSuspend(true)} disabled={busy}>
           Suspend My Account
         </Button>
       </div>
+      <ConfirmDialog
+        show={confirmingSuspend}
+        question={messages.confirmSuspendAccount}
+        onCancel={() => setConfirmingSuspend(false)}
+        onConfirm={suspend}
+      />
     </Form>
   );
 }
