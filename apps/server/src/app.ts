@@ -31,6 +31,8 @@ import { StoredFilesRepository } from './modules/stored-files/stored-files.repos
 import { StoredFilesService } from './modules/stored-files/stored-files.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { HealthService } from './modules/health/health.service';
+import { legalRoutes } from './modules/legal/legal.routes';
+import { LegalService } from './modules/legal/legal.service';
 import { GameGeneration } from './modules/games/game-generation';
 import { GamesRepository } from './modules/games/games.repository';
 import { gamesRoutes } from './modules/games/games.routes';
@@ -179,6 +181,7 @@ export async function buildApp(config: Config): Promise<App> {
         async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
       );
       await api.register(healthRoutes, { health: new HealthService(database.db, storage, app.log) });
+      await api.register(legalRoutes, { legal: new LegalService(config.legalTexts, config.productName) });
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
       await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, app.log) });
       await api.register(playPathsRoutes, { paths });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,5 +48,21 @@ describe('loadConfig', () => {
   it('refuses a play port equal to the app port, and a half-set administrator', () => {
     expect(() => load({ PORT: '4000', PLAY_PORT: '4000' })).toThrow(/PLAY_PORT=4000/);
     expect(() => load({ ADMIN_EMAIL: 'boss@example.com' })).toThrow(/ADMIN_EMAIL and ADMIN_PASSWORD/);
+  });
+
+  it("reads the operator's legal texts from LEGAL_DIR, and refuses a missing folder, an empty file or two files for one document", () => {
+    expect(load({}).legalTexts).toEqual({});
+    const legal = join(dataDir, 'legal');
+    mkdirSync(legal);
+    writeFileSync(join(legal, 'user-agreement.txt'), '\uFEFFAgree to this.\n');
+    expect(load({ LEGAL_DIR: legal }).legalTexts).toEqual({ 'user-agreement': 'Agree to this.' });
+
+    expect(() => load({ LEGAL_DIR: join(dataDir, 'nowhere') })).toThrow(ConfigError);
+    expect(() => load({ LEGAL_DIR: join(dataDir, 'nowhere') })).toThrow(/^Invalid configuration: LEGAL_DIR=".*nowhere": no such folder\.$/);
+    writeFileSync(join(legal, 'privacy-policy.md'), '  \n');
+    expect(() => load({ LEGAL_DIR: legal })).toThrow(/LEGAL_DIR=".*": privacy-policy\.md is empty\./);
+    rmSync(join(legal, 'privacy-policy.md'));
+    writeFileSync(join(legal, 'user-agreement.md'), 'Agree to that.');
+    expect(() => load({ LEGAL_DIR: legal })).toThrow(/both user-agreement\.md and user-agreement\.txt: keep one\./);
   });
 });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { limits } from '@reskin/contract';
+import { legalDocuments, limits, type LegalDocument } from '@reskin/contract';
 
 /**
  * apps/server, the folder above this file: src/config.ts when run from source, dist/server.js (the bundle)
@@ -55,6 +55,8 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  /** A folder with the operator's own legal texts (terms-of-use.md or .txt, and so on); unset: placeholders. */
+  LEGAL_DIR: z.string().optional(),
 });
 
 export interface Config {
@@ -86,6 +88,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** The built web app to serve at `/`; skipped when the folder does not exist. */
   webDistDir: string;
+  /** The operator's legal texts from LEGAL_DIR, read at start; a document not in it gets the server's placeholder. */
+  legalTexts: Partial<Record<LegalDocument, string>>;
 }
 
 /** Which proxy hops Fastify believes: all (true), none (false), the nearest n, or the listed addresses. */
@@ -109,6 +113,34 @@ function persistentSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * LEGAL_DIR: the operator's own text of each legal document, `<document>.md` or `<document>.txt` (UTF-8, served
+ * as plain text), read once at start. A missing folder, an unreadable or empty file, or both files for one
+ * document stop the start; a document without a file keeps the placeholder.
+ */
+function readLegalTexts(dir: string | undefined): Partial<Record<LegalDocument, string>> {
+  if (dir === undefined || dir === '') return {};
+  const invalid = (why: string) => new ConfigError(`Invalid configuration: LEGAL_DIR=${shown('LEGAL_DIR', dir)}: ${why}.`);
+  const folder = resolve(dir);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw invalid('no such folder');
+  const texts: Partial<Record<LegalDocument, string>> = {};
+  for (const { document } of legalDocuments) {
+    const names = [`${document}.md`, `${document}.txt`].filter((name) => existsSync(join(folder, name)));
+    if (names.length > 1) throw invalid(`both ${names.join(' and ')}: keep one`);
+    const name = names[0];
+    if (name === undefined) continue;
+    let text: string;
+    try {
+      text = readFileSync(join(folder, name), 'utf8').trim();
+    } catch (error) {
+      throw invalid(`cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (text === '') throw invalid(`${name} is empty`);
+    texts[document] = text;
+  }
+  return texts;
 }
 
 /** The value of a variable as the message shows it: quoted, cut short, never a secret. */
@@ -165,5 +197,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDistDir: resolve(e.WEB_DIST_DIR ?? join(serverRoot, '../web/dist')),
+    legalTexts: readLegalTexts(e.LEGAL_DIR),
   };
 }

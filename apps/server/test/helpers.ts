@@ -68,6 +68,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     logLevel: 'silent',
     trustProxy: false,
     webDistDir: join(dataDir, 'no-web'),
+    legalTexts: {},
     ...overrides,
   };
   let built: Awaited<ReturnType<typeof buildApp>>;

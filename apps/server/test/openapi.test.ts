@@ -32,6 +32,7 @@ const publicOperations = [
   'GET /api/health/ready',
   'POST /api/user/login',
   'POST /api/user/signup',
+  'GET /api/legal/{document}',
   // Downloads: the bearer token or a ticket in the query string; neither is a 404, like an unknown id.
   'GET /api/games/{id}/psd-files/{helperId}',
   'GET /api/files/{id}/{gameId}/files.zip',

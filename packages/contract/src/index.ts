@@ -8,3 +8,4 @@ export * from './users';
 export * from './file-kinds';
 export * from './games';
 export * from './versions';
+export * from './legal';
