@@ -1,4 +1,4 @@
-import { RoleType, emptyTexts, messages, type User } from '@reskin/contract';
+import { RoleType, emptyTexts, messages, toastSettings, totalCountHeader, type User } from '@reskin/contract';
 import {
   test,
   expect,
@@ -20,22 +20,30 @@ function rowButton(row: Locator, name: string): Locator {
   return row.getByRole('button', { name, exact: true });
 }
 
-/** Opens the admin screen as `admin` and waits until `target`'s row is listed. */
+/** Searches the users list (username or email); the list follows once the typing pauses. */
+async function searchUsers(page: Page, text: string): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search by username or email' }).fill(text);
+}
+
+/**
+ * Opens the admin screen as `admin`, searched for `target` through the URL as a pasted link would (parallel
+ * tests add users, so a new one is rarely on the first page), and waits until its row is listed.
+ */
 async function openAdmin(page: Page, admin: TestUser, target: { username: string }): Promise<Locator> {
-  await openWithToken(page, admin.token, '/admin');
+  await openWithToken(page, admin.token, `/admin?q=${encodeURIComponent(target.username)}`);
   const row = userRow(page, target);
   await expect(row).toBeVisible();
   return row;
 }
 
 test.describe('admin users', () => {
-  test('[ADM-1] card Registered users (N) with its columns, N matching the listed rows', async ({
+  test('[ADM-1] card Registered users (N) with its columns, N the true total of a page of at most 25', async ({
     page,
     makeUser,
   }) => {
     const admin = await makeUser(RoleType.Admin);
     const other = await makeUser();
-    const row = await openAdmin(page, admin, other);
+    await openWithToken(page, admin.token, '/admin');
     const title = cardTitle(page, /^\s*Registered users \(\d+\)\s*$/);
     await expect(title).toBeVisible();
     for (const column of ['Username', 'Email', 'Role', 'Active', 'Mail Verified', 'Actions']) {
@@ -44,11 +52,15 @@ test.describe('admin users', () => {
     const count = Number((await title.innerText()).match(/\((\d+)\)/)?.[1]);
     // The seeded admin, user and demo plus this test's two users at least.
     expect(count).toBeGreaterThanOrEqual(5);
-    await expect(page.locator('tbody tr')).toHaveCount(count);
-    await expect(row).toContainText(other.email);
+    await expect(page.locator('tbody tr')).toHaveCount(Math.min(count, 25));
+    await expect(page.getByText(`${count} items`, { exact: true })).toBeVisible();
+    // Oldest first: the seeded accounts open the first page.
     for (const seededEmail of ['admin@example.com', 'user@example.com', 'demo@example.com']) {
       await expect(page.getByRole('row').filter({ hasText: seededEmail })).toHaveCount(1);
     }
+    await searchUsers(page, other.email);
+    await expect(cardTitle(page, 'Registered users (1)')).toBeVisible();
+    await expect(userRow(page, other)).toContainText(other.email);
   });
 
   test('[ADM-2] empty state: There are no registered users.', async ({ page, makeUser }) => {
@@ -57,7 +69,8 @@ test.describe('admin users', () => {
     // listed. So this one test answers POST /api/user/list with [] to show the empty state; nothing else is
     // intercepted here or in any other test.
     await page.route('**/api/user/list', async (route) => {
-      if (route.request().method() === 'POST') await route.fulfill({ json: [] });
+      if (route.request().method() === 'POST')
+        await route.fulfill({ json: [], headers: { [totalCountHeader]: '0' } });
       else await route.continue();
     });
     await openWithToken(page, admin.token, '/admin');
@@ -80,6 +93,8 @@ test.describe('admin users', () => {
     await expect(successToast(page, messages.userDeleted)).toBeVisible();
     await list;
     await expect(userRow(page, target)).toHaveCount(0);
+    // The search now matches no one: not the spec's empty state, which is for a list without any user.
+    await expect(page.getByText(`No results for "${target.username}".`, { exact: true })).toBeVisible();
     await expect(dialog(page)).toHaveCount(0);
     expect((await api.userDetail(target.id)).status()).toBe(404);
   });
@@ -105,30 +120,46 @@ test.describe('admin users', () => {
     await expect(userRow(page, target)).toBeVisible();
   });
 
-  test('[ADM-4][ERR-3] Password asks, resets, toasts the new password, and the new password works', async ({
+  test('[ADM-4][ERR-3] Password asks, resets, toasts the new password, shows it in a dialog that stays until closed with Copy, and it works', async ({
     page,
     api,
     makeUser,
   }) => {
     const admin = await makeUser(RoleType.Admin);
     const target = await makeUser();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.clock.install();
     const row = await openAdmin(page, admin, target);
     await rowButton(row, 'Password').click();
     await expect(dialog(page)).toContainText(messages.confirmResetPassword(target.username));
     await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
-    const resetToast = successToast(page, messages.passwordReset(''));
-    await expect(resetToast).toBeVisible();
-    const text = await resetToast.innerText();
-    const prefix = messages.passwordReset('');
-    const newPassword = text.slice(text.indexOf(prefix) + prefix.length).trim().split(/\s+/)[0] ?? '';
+
+    const shown = page.getByRole('dialog', { name: `New password of ${target.username}` });
+    await expect(shown).toBeVisible();
+    const newPassword = await shown.getByLabel('New password').inputValue();
     expect(newPassword.length).toBeGreaterThanOrEqual(8);
-    await expect(resetToast).toContainText(messages.passwordReset(newPassword));
+    const resetToast = successToast(page, messages.passwordReset(newPassword));
+    await expect(resetToast).toHaveText(messages.passwordReset(newPassword));
+
+    // Long after the toast has closed, the dialog is still there.
+    await page.clock.runFor(toastSettings.displayMs + toastSettings.animationMs + 1000);
+    await expect(resetToast).toHaveCount(0);
+    await expect(shown).toBeVisible();
+    await shown.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect(shown.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newPassword);
+    await shown.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(shown).toHaveCount(0);
 
     await api.login(target.email, newPassword);
     expect((await api.loginResponse(target.email, target.password)).status()).toBe(401);
   });
 
-  test('[ADM-5][ERR-3] the role toggle converts to Demo and back, for real', async ({ page, api, makeUser }) => {
+  test('[ADM-5][ERR-3] the role toggle converts to Demo and back, for real', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
     const admin = await makeUser(RoleType.Admin);
     const target = await makeUser();
     const row = await openAdmin(page, admin, target);
@@ -159,6 +190,7 @@ test.describe('admin users', () => {
     for (const name of ['Delete', 'Password', 'Convert to Demo']) {
       await expect(rowButton(own, name), `own ${name}`).toBeDisabled();
     }
+    await searchUsers(page, other.username);
     const otherRow = userRow(page, other);
     for (const name of ['Delete', 'Password', 'Convert to Demo']) {
       await expect(rowButton(otherRow, name), `other ${name}`).toBeEnabled();
@@ -180,15 +212,16 @@ test.describe('admin users', () => {
     makeUser,
   }) => {
     const admin = await makeUser(RoleType.Admin);
-    await openWithToken(page, admin.token, '/admin');
-    await expect(userRow(page, admin)).toBeVisible();
+    await openAdmin(page, admin, admin);
     const request = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/admin/update');
     const response = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/update');
     await page.getByRole('button', { name: 'Update', exact: true }).click();
     expect((await request).method()).toBe('GET');
     expect((await response).status()).toBe(200);
     // Exactly the spec's words, nothing appended.
-    await expect(successToast(page, messages.servicesUpdated)).toHaveText(messages.servicesUpdated, { timeout: 30_000 });
+    await expect(successToast(page, messages.servicesUpdated)).toHaveText(messages.servicesUpdated, {
+      timeout: 30_000,
+    });
   });
 
   test('[ADM-8] an administrator adds a user through POST /user/signup', async ({

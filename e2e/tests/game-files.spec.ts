@@ -329,6 +329,54 @@ test.describe('admin game files', () => {
     await expect(page).toHaveURL(/\/games$/);
   });
 
+  test('[GF-1] the files list searches by path, sorts by a column header and pages through POST /games/{id}/files/filter', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    // 30 files: a page and a bit at the default page size of 25.
+    const paths = Array.from(
+      { length: 30 },
+      (_, i) => `${i % 2 ? 'odd' : 'even'}/f${String(i).padStart(2, '0')}.js`,
+    );
+    await uploadFiles(
+      api,
+      game.id,
+      paths.map((path) => ({ path, mimeType: 'text/javascript', buffer: Buffer.from(`// ${path}`) })),
+    );
+    const sorted = [...paths].sort();
+    const shownPaths = () => page.locator('tbody tr td code');
+
+    const filter = page.waitForRequest((r) => r.url().endsWith(`/api/games/${game.id}/files/filter`));
+    await openFiles(page, admin, game);
+    expect((await filter).postDataJSON()).toEqual({ order: 'path ASC', limit: 25, skip: 0 });
+    await expect(page.getByRole('heading', { name: 'Game Files (30)' })).toBeVisible();
+    await expect(page.getByText('30 items', { exact: true })).toBeVisible();
+    await expect(shownPaths()).toHaveText(sorted.slice(0, 25));
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText('Page 2 of 2', { exact: true })).toBeVisible();
+    await expect(shownPaths()).toHaveText(sorted.slice(25));
+
+    // Sorting starts again on page 1; the header says its direction.
+    const pathHeader = page.getByRole('columnheader', { name: 'Path' });
+    await pathHeader.getByRole('button').click();
+    await expect(pathHeader).toHaveAttribute('aria-sort', 'ascending');
+    await pathHeader.getByRole('button').click();
+    await expect(pathHeader).toHaveAttribute('aria-sort', 'descending');
+    await expect(page.getByText('Page 1 of 2', { exact: true })).toBeVisible();
+    await expect(shownPaths()).toHaveText([...sorted].reverse().slice(0, 25));
+
+    await page.getByRole('searchbox', { name: 'Search by path' }).fill('odd/');
+    await expect(page.getByRole('heading', { name: 'Game Files (15)' })).toBeVisible();
+    await expect(shownPaths()).toHaveText(sorted.filter((path) => path.startsWith('odd/')).reverse());
+    await page.getByRole('searchbox', { name: 'Search by path' }).fill('no-such-file');
+    await expect(page.getByText('No results for "no-such-file".', { exact: true })).toBeVisible();
+    await expect(page.getByText(emptyTexts.gameFiles, { exact: true })).toHaveCount(0);
+  });
+
   test('helper files: upload, download through the listed link, delete (DESIGN.md "Games, files, variants")', async ({
     page,
     makeUser,

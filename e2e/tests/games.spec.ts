@@ -5,6 +5,7 @@ import {
   emptyTexts,
   gameValidationMessages,
   messages,
+  totalCountHeader,
   type Game,
 } from '@reskin/contract';
 import {
@@ -31,10 +32,19 @@ import {
 /** The seeded sample game (SEED_DEMO=true). Read only: never edited, generated or deleted here. */
 const seededGameName = 'Star Catcher';
 
-async function openGames(page: Page, admin: TestUser, game?: { name: string }) {
-  await openWithToken(page, admin.token, '/games');
+/**
+ * Opens the games list, searched by `search` through the URL as a pasted link would (parallel tests add games,
+ * so a game is not always on the first page); with a game, waits for its row.
+ */
+async function openGames(page: Page, admin: TestUser, game?: { name: string }, search = game?.name ?? '') {
+  await openWithToken(page, admin.token, `/games?q=${encodeURIComponent(search)}`);
   await expect(cardTitle(page, /^\s*Games \(\d+\)\s*$/)).toBeVisible();
   if (game) await expect(gameRow(page, game.name)).toBeVisible();
+}
+
+/** Searches the games list by name; the list follows once the typing pauses. */
+async function searchGames(page: Page, text: string) {
+  await page.getByRole('searchbox', { name: 'Search by name' }).fill(text);
 }
 
 /** The row in inline edit: the one with a Save button. */
@@ -121,6 +131,7 @@ test.describe('admin games', () => {
       height: 480,
     });
     await expect(successToast(page, messages.gameAdded)).toBeVisible();
+    await searchGames(page, name);
     const row = gameRow(page, name);
     await expect(row).toBeVisible();
     await expect(row.getByRole('cell', { name: 'Draft', exact: true })).toBeVisible();
@@ -160,7 +171,8 @@ test.describe('admin games', () => {
     await expect(page.getByText(gameValidationMessages.name)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
 
-    const newName = uniqueGameName('edited');
+    // Still matching the list's search for the game's old name.
+    const newName = `${game.name} edited`;
     await name.fill(newName);
     await editRow(page).getByRole('textbox', { name: 'Description' }).fill('Edited inline');
     await editRow(page).getByRole('checkbox', { name: 'Active' }).uncheck();
@@ -223,10 +235,11 @@ test.describe('admin games', () => {
     makeGame,
   }) => {
     const admin = await makeUser(RoleType.Admin);
-    const draft = await makeGame();
-    const ready = await makeGame();
+    const pair = uniqueGameName('pair');
+    const draft = await makeGame({ name: `${pair} draft` });
+    const ready = await makeGame({ name: `${pair} ready` });
     await readyGame(api, ready);
-    await openGames(page, admin, draft);
+    await openGames(page, admin, draft, pair);
     await expect(gameRow(page, draft.name).getByRole('cell', { name: 'Draft', exact: true })).toBeVisible();
     await expect(rowButton(gameRow(page, draft.name), 'Play')).toBeDisabled();
     const readyRow = gameRow(page, ready.name);
@@ -238,7 +251,7 @@ test.describe('admin games', () => {
     await expect(page.locator('iframe')).toHaveAttribute('src', /\/p\/[^/]+\/tiny\/index\.html$/);
 
     // Files opens that game's files screen.
-    await page.goto('/games');
+    await page.goBack();
     await rowButton(gameRow(page, draft.name), 'Files').click();
     await expect(page).toHaveURL(new RegExp(`/games/game-files\\?gameId=${draft.id}$`));
     await expect(page.getByRole('heading', { name: `Game files of ${draft.name}` })).toBeVisible();
@@ -338,7 +351,8 @@ test.describe('admin games', () => {
     // be had for real. This one test answers POST /api/games/filter with [] to show the empty state; nothing
     // else is intercepted here or in the other games tests.
     await page.route('**/api/games/filter', async (route) => {
-      if (route.request().method() === 'POST') await route.fulfill({ json: [] });
+      if (route.request().method() === 'POST')
+        await route.fulfill({ json: [], headers: { [totalCountHeader]: '0' } });
       else await route.continue();
     });
     await openWithToken(page, admin.token, '/games');
@@ -401,7 +415,7 @@ test.describe('games routes', () => {
     await expect(page.getByRole('heading', { name: game.name })).toBeVisible();
     await expect(page.locator('iframe')).toBeVisible();
 
-    await page.goto('/games');
+    await page.goto(`/games?q=${encodeURIComponent(game.name)}`);
     await expect(gameRow(page, game.name)).toBeVisible();
     await page.reload();
     await expect(gameRow(page, game.name)).toBeVisible();

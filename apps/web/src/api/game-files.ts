@@ -1,6 +1,6 @@
 import { gameFileListSchema, gameFileSchema } from '@reskin/contract';
-import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiParse, apiRequest } from '../lib/api-client';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
 import { uploadMultipart } from '../lib/upload-request';
 import { gameKeys } from './games';
 import { useApiMutation } from './mutation';
@@ -8,6 +8,7 @@ import { useApiMutation } from './mutation';
 export const gameFileKeys = {
   all: ['game-files'] as const,
   list: (gameId: number) => [...gameFileKeys.all, 'list', gameId] as const,
+  page: (gameId: number, params: ListParams) => [...gameFileKeys.list(gameId), params] as const,
 };
 
 export interface GameFileRef {
@@ -23,6 +24,10 @@ export const invalidateGameFiles = (queryClient: QueryClient, gameId: number) =>
 
 /** GET /games/{id}/files: every file of a game (an admin's, or one assigned to the caller). */
 export const listGameFiles = (gameId: number) => apiParse(gameFileListSchema, `/games/${gameId}/files`);
+
+/** POST /games/{id}/files/filter: a page of a game's files matching a search query, and how many match. */
+export const filterGameFiles = (gameId: number, params: ListParams) =>
+  apiList(`/games/${gameId}/files/filter`, { body: params, schema: gameFileSchema });
 
 /** PATCH /games/{id}/files/{fileId}/index: the start file; the server clears the flag on the others. */
 export const setIndexFile = ({ gameId, fileId }: GameFileRef) =>
@@ -77,6 +82,14 @@ export const useGameFiles = (gameId: number | null) =>
     queryKey: gameFileKeys.list(gameId ?? 0),
     queryFn: () => listGameFiles(gameId ?? 0),
     enabled: gameId !== null,
+  });
+
+/** The admin's files table: a page of the files, by path unless another order is asked. */
+export const useGameFilesPage = (gameId: number, params: ListParams) =>
+  useQuery({
+    queryKey: gameFileKeys.page(gameId, params),
+    queryFn: () => filterGameFiles(gameId, { order: 'path ASC', ...params }),
+    placeholderData: keepPreviousData,
   });
 
 const changed = ({ gameId }: GameFileRef) => fileChanged(gameId);

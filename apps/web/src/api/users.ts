@@ -51,7 +51,7 @@ export const resetPassword = async (userId: number) =>
 export const updateRole = ({ id, roleTypeId }: { id: number; roleTypeId: RoleTypeId }) =>
   apiRequest(`/user/role/${id}/${roleTypeId}`, { method: 'PUT' });
 
-/** The users table: every user when `params` asks for no page. */
+/** The users table: a page of the users matching `params`, and how many match. */
 export const useUsers = (params: ListParams = {}) =>
   useQuery({
     queryKey: userKeys.list(params),

@@ -186,11 +186,8 @@ describe('lists with their total', () => {
     expect(fetchMock.mock.calls[0]?.[1]?.body).toBe('{"limit":2}');
   });
 
-  it('counts the rows answered when the header is absent', async () => {
+  it('refuses a list answer without the header', async () => {
     fetchMock.mockResolvedValue(jsonResponse(200, [{ id: 1 }]));
-    await expect(apiList('/games/filter', { body: {}, schema })).resolves.toEqual({
-      items: [{ id: 1 }],
-      total: 1,
-    });
+    await expect(apiList('/games/filter', { body: {}, schema })).rejects.toThrow('X-Total-Count');
   });
 });

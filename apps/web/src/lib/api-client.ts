@@ -1,4 +1,4 @@
-import { errorEnvelopeSchema, xsrf, type SearchFilter } from '@reskin/contract';
+import { errorEnvelopeSchema, totalCountHeader, xsrf, type SearchFilter } from '@reskin/contract';
 import { z } from 'zod';
 import { ApiError } from './api-error';
 import { readToken } from './session/token-storage';
@@ -147,7 +147,7 @@ export async function apiList<T>(
 ): Promise<ListPage<T>> {
   const answer = await send(path, { method: 'POST', body, signal });
   const items = z.array(schema).parse(answer.body);
-  const total = answer.headers.get('X-Total-Count');
-  // Until every list endpoint sends X-Total-Count (the server half of issue 12), the rows answered stand in.
-  return { items, total: total === null ? items.length : Number(total) };
+  const total = Number(answer.headers.get(totalCountHeader) ?? Number.NaN);
+  if (!Number.isSafeInteger(total)) throw new Error(`${path} answered no ${totalCountHeader} header.`);
+  return { items, total };
 }

@@ -88,9 +88,11 @@ export function ListPager({ list, total }: { list: ListState; total: number }) {
         <Pagination className="mb-0">
           <Pagination.First disabled={page <= 1} onClick={() => setPage(1)} />
           <Pagination.Prev disabled={page <= 1} onClick={() => setPage(page - 1)} />
-          <Pagination.Item as="span" active>
-            Page {page} of {pageCount}
-          </Pagination.Item>
+          <li className="page-item">
+            <span className="page-link text-body" aria-current="page">
+              Page {page} of {pageCount}
+            </span>
+          </li>
           <Pagination.Next disabled={page >= pageCount} onClick={() => setPage(page + 1)} />
           <Pagination.Last disabled={page >= pageCount} onClick={() => setPage(pageCount)} />
         </Pagination>

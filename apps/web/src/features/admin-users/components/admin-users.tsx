@@ -2,19 +2,31 @@ import { emptyTexts, messages } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
+import { ListEmpty, ListPager, ListSearch } from '../../../components/lists/list-controls';
+import { useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { useUpdateServices } from '../../../api/admin';
-import { useDeleteUser, useResetPassword, useUpdateRole, useUsers } from '../../../api/users';
+import {
+  useDeleteUser,
+  useResetPassword,
+  useUpdateRole,
+  useUsers,
+} from '../../../api/users';
 import { AddUserDialog } from './add-user-dialog';
-import { UsersTable } from './users-table';
+import { PasswordDialog } from './password-dialog';
+import { UsersTable, userSortColumns } from './users-table';
 import { confirmQuestion, toggledRole, type UserAction } from './user-actions';
 
-/** User administration (SPEC §2 Admin): the users table, its confirmed row actions, Update and Add User. */
+/**
+ * User administration (SPEC §2 Admin): the users table (searched by username or email, sorted and paged on the
+ * server), its confirmed row actions, Update and Add User.
+ */
 export function AdminUsers() {
-  const users = useUsers();
+  const list = useListParams({ searchColumns: ['username', 'email'], sortColumns: userSortColumns });
+  const users = useUsers(list.params);
   const { user: me } = useSession();
   const deleteCall = useDeleteUser();
   const passwordCall = useResetPassword();
@@ -24,6 +36,7 @@ export function AdminUsers() {
   // Kept apart from `pending` so the question stays on screen while the dialog fades out.
   const [confirming, setConfirming] = useState(false);
   const [adding, setAdding] = useState(false);
+  const [reset, setReset] = useState<{ username: string; password: string } | null>(null);
 
   const ask = (action: UserAction) => {
     setPending(action);
@@ -40,7 +53,10 @@ export function AdminUsers() {
       });
     } else if (kind === 'password') {
       passwordCall.mutate(user.id, {
-        onSuccess: (password) => notifySuccess(messages.passwordReset(password)),
+        onSuccess: (password) => {
+          notifySuccess(messages.passwordReset(password));
+          setReset({ username: user.username, password });
+        },
       });
     } else {
       roleCall.mutate(
@@ -55,7 +71,8 @@ export function AdminUsers() {
       onSuccess: () => notifySuccess(messages.servicesUpdated),
     });
 
-  const list = users.data?.items ?? [];
+  const rows = users.data?.items ?? [];
+  const total = users.data?.total ?? 0;
 
   return (
     <>
@@ -70,14 +87,21 @@ export function AdminUsers() {
       </div>
       <Card>
         <Card.Header as="h1" className="fs-5">
-          Registered users ({list.length})
+          Registered users ({total})
         </Card.Header>
-        <Card.Body>
+        <Card.Body aria-busy={users.isFetching}>
+          <ListSearch list={list} label="Search by username or email" />
           {users.isPending && <Loading />}
-          {users.isSuccess && list.length === 0 && <p className="mb-0">{emptyTexts.users}</p>}
-          {list.length > 0 && (
-            <UsersTable users={list} ownId={me?.id} onAction={(kind, user) => ask({ kind, user })} />
+          {users.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.users} />}
+          {rows.length > 0 && (
+            <UsersTable
+              users={rows}
+              list={list}
+              ownId={me?.id}
+              onAction={(kind, user) => ask({ kind, user })}
+            />
           )}
+          {total > 0 && <ListPager list={list} total={total} />}
         </Card.Body>
       </Card>
       <ConfirmDialog
@@ -87,6 +111,7 @@ export function AdminUsers() {
         onConfirm={confirm}
       />
       <AddUserDialog show={adding} onClose={() => setAdding(false)} />
+      <PasswordDialog reset={reset} onClose={() => setReset(null)} />
     </>
   );
 }

@@ -2,10 +2,16 @@ import { roleName } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import type { UserRow } from '../../../api/users';
+import { SortHeader } from '../../../components/lists/list-controls';
+import type { ListState } from '../../../components/lists/use-list-params';
 import { roleToggleLabel, type UserActionKind } from './user-actions';
+
+/** The columns the table sorts by (the server's user search columns). */
+export const userSortColumns = ['username', 'email', 'roleTypeId', 'activated', 'emailVerified'] as const;
 
 interface UsersTableProps {
   users: UserRow[];
+  list: ListState<(typeof userSortColumns)[number]>;
   /** The logged-in admin, whose own row cannot be acted on. */
   ownId: number | undefined;
   onAction: (kind: UserActionKind, user: UserRow) => void;
@@ -13,16 +19,26 @@ interface UsersTableProps {
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
-export function UsersTable({ users, ownId, onAction }: UsersTableProps) {
+export function UsersTable({ users, list, ownId, onAction }: UsersTableProps) {
   return (
     <Table responsive hover className="mb-0 align-middle">
       <thead>
         <tr>
-          <th>Username</th>
-          <th>Email</th>
-          <th>Role</th>
-          <th>Active</th>
-          <th>Mail Verified</th>
+          <SortHeader list={list} column="username">
+            Username
+          </SortHeader>
+          <SortHeader list={list} column="email">
+            Email
+          </SortHeader>
+          <SortHeader list={list} column="roleTypeId">
+            Role
+          </SortHeader>
+          <SortHeader list={list} column="activated">
+            Active
+          </SortHeader>
+          <SortHeader list={list} column="emailVerified">
+            Mail Verified
+          </SortHeader>
           <th>Actions</th>
         </tr>
       </thead>

@@ -3,15 +3,22 @@ import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
+import { ListEmpty, ListPager, ListSearch } from '../../../components/lists/list-controls';
+import { useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameIdParam } from '../../../lib/game-id-param';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
-import { useDeleteGameFile, useGameFiles, useSetIndexFile, useSetSplashFile } from '../../../api/game-files';
+import {
+  useDeleteGameFile,
+  useGameFilesPage,
+  useSetIndexFile,
+  useSetSplashFile,
+} from '../../../api/game-files';
 import { useGame } from '../../../api/games';
 import { useUploadBatch } from '../hooks/use-upload-batch';
-import { GameFilesTable, type GameFileActionKind } from './game-files-table';
+import { GameFilesTable, gameFileSortColumns, type GameFileActionKind } from './game-files-table';
 import { HelperFilesSection } from './helper-files-section';
 import { UploadPanel } from './upload-panel';
 
@@ -40,7 +47,8 @@ export function GameFilesScreen() {
 
 function GameFiles({ gameId }: { gameId: number }) {
   const game = useGame(gameId);
-  const files = useGameFiles(gameId);
+  const list = useListParams({ searchColumns: ['path'], sortColumns: gameFileSortColumns });
+  const files = useGameFilesPage(gameId, list.params);
   const indexCall = useSetIndexFile();
   const splashCall = useSetSplashFile();
   const deleteCall = useDeleteGameFile();
@@ -90,8 +98,8 @@ function GameFiles({ gameId }: { gameId: number }) {
     );
   }
 
-  // Sorted by path so folders stay together.
-  const list = [...(files.data ?? [])].sort((a, b) => a.path.localeCompare(b.path));
+  const rows = files.data?.items ?? [];
+  const total = files.data?.total ?? 0;
 
   return (
     <>
@@ -108,14 +116,22 @@ function GameFiles({ gameId }: { gameId: number }) {
       />
       <Card>
         <Card.Header as="h2" className="fs-5">
-          Game Files ({list.length})
+          Game Files ({total})
         </Card.Header>
-        <Card.Body>
+        <Card.Body aria-busy={files.isFetching}>
+          <ListSearch list={list} label="Search by path" />
           {files.isPending && <Loading />}
-          {files.isSuccess && list.length === 0 && <p className="mb-0">{emptyTexts.gameFiles}</p>}
-          {list.length > 0 && (
-            <GameFilesTable files={list} busy={uploadState.running} onAction={act} onReplace={replace} />
+          {files.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.gameFiles} />}
+          {rows.length > 0 && (
+            <GameFilesTable
+              files={rows}
+              list={list}
+              busy={uploadState.running}
+              onAction={act}
+              onReplace={replace}
+            />
           )}
+          {total > 0 && <ListPager list={list} total={total} />}
         </Card.Body>
       </Card>
       <HelperFilesSection gameId={gameId} />

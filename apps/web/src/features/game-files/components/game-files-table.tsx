@@ -3,13 +3,19 @@ import { useRef, type ChangeEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { SortHeader } from '../../../components/lists/list-controls';
+import type { ListState } from '../../../components/lists/use-list-params';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { formatSize } from './format';
 
 export type GameFileActionKind = 'index' | 'splash' | 'delete';
 
+/** The columns the table sorts by (the server's game file search columns). */
+export const gameFileSortColumns = ['path', 'size', 'width', 'isStartFile', 'isSplash'] as const;
+
 interface GameFilesTableProps {
   files: GameFile[];
+  list: ListState<(typeof gameFileSortColumns)[number]>;
   /** Row actions are disabled while a batch uploads. */
   busy: boolean;
   onAction: (kind: GameFileActionKind, file: GameFile) => void;
@@ -19,7 +25,7 @@ interface GameFilesTableProps {
 
 const isImage = (file: GameFile) => fileKindOf(file) === 'image';
 
-export function GameFilesTable({ files, busy, onAction, onReplace }: GameFilesTableProps) {
+export function GameFilesTable({ files, list, busy, onAction, onReplace }: GameFilesTableProps) {
   return (
     <Table responsive hover size="sm" className="mb-0 align-middle">
       <thead>
@@ -27,11 +33,21 @@ export function GameFilesTable({ files, busy, onAction, onReplace }: GameFilesTa
           <th>
             <span className="visually-hidden">Preview</span>
           </th>
-          <th>Path</th>
-          <th>Size</th>
-          <th>Width x Height</th>
-          <th>Index</th>
-          <th>Splash</th>
+          <SortHeader list={list} column="path">
+            Path
+          </SortHeader>
+          <SortHeader list={list} column="size">
+            Size
+          </SortHeader>
+          <SortHeader list={list} column="width">
+            Width x Height
+          </SortHeader>
+          <SortHeader list={list} column="isStartFile">
+            Index
+          </SortHeader>
+          <SortHeader list={list} column="isSplash">
+            Splash
+          </SortHeader>
           <th>Actions</th>
         </tr>
       </thead>

@@ -3,6 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
+import { ListEmpty, ListPager, ListSearch } from '../../../components/lists/list-controls';
+import { useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
@@ -16,14 +18,18 @@ import {
   useUpdateGame,
 } from '../../../api/games';
 import { AddGameForm } from './add-game-form';
-import { GamesTable, type GameActionKind } from './games-table';
+import { GamesTable, gameSortColumns, type GameActionKind } from './games-table';
 
 /** Where a game's screens live: the game travels in the query string so reloads and pasted links work. */
 export const gameScreenUrl = (path: string, gameId: number) => `${path}?gameId=${gameId}`;
 
-/** Admin games (SPEC §2): the list with inline edit and row actions, and the add form below. */
+/**
+ * Admin games (SPEC §2): the list (searched by name, sorted and paged on the server, newest first) with inline
+ * edit and row actions, and the add form below.
+ */
 export function GamesScreen() {
-  const games = useGames();
+  const list = useListParams({ searchColumns: ['name'], sortColumns: gameSortColumns });
+  const games = useGames(list.params);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const updateCall = useUpdateGame();
@@ -105,20 +111,23 @@ export function GamesScreen() {
     });
   };
 
-  const list = games.data?.items ?? [];
+  const rows = games.data?.items ?? [];
+  const total = games.data?.total ?? 0;
 
   return (
     <>
       <Card className="mb-4">
         <Card.Header as="h1" className="fs-5">
-          Games ({list.length})
+          Games ({total})
         </Card.Header>
-        <Card.Body>
+        <Card.Body aria-busy={games.isFetching}>
+          <ListSearch list={list} label="Search by name" />
           {games.isPending && <Loading />}
-          {games.isSuccess && list.length === 0 && <p className="mb-0">{emptyTexts.games}</p>}
-          {list.length > 0 && (
+          {games.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.games} />}
+          {rows.length > 0 && (
             <GamesTable
-              games={list}
+              games={rows}
+              list={list}
               editingId={editingId}
               saving={updateCall.isPending}
               generatingIds={generatingIds}
@@ -127,6 +136,7 @@ export function GamesScreen() {
               onCancelEdit={cancelEdit}
             />
           )}
+          {total > 0 && <ListPager list={list} total={total} />}
         </Card.Body>
       </Card>
       <Card>

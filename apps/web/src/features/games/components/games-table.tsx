@@ -1,6 +1,8 @@
 import { GameStatus, type UpdateGameBody } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { SortHeader } from '../../../components/lists/list-controls';
+import type { ListState } from '../../../components/lists/use-list-params';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { type GameListItem, useGame } from '../../../api/games';
 import { GameEditRow } from './game-edit-row';
@@ -8,8 +10,19 @@ import { statusText } from './game-status';
 
 export type GameActionKind = 'edit' | 'play' | 'files' | 'generate' | 'delete';
 
+/** The columns the table sorts by (the server's game search columns). */
+export const gameSortColumns = [
+  'name',
+  'description',
+  'width',
+  'height',
+  'gameStatusTypeId',
+  'isActive',
+] as const;
+
 interface GamesTableProps {
   games: GameListItem[];
+  list: ListState<(typeof gameSortColumns)[number]>;
   /** The game in inline edit, if any. */
   editingId: number | null;
   saving: boolean;
@@ -22,6 +35,7 @@ interface GamesTableProps {
 
 export function GamesTable({
   games,
+  list,
   editingId,
   saving,
   generatingIds,
@@ -34,12 +48,24 @@ export function GamesTable({
       <thead>
         <tr>
           <th>Splash</th>
-          <th>Name</th>
-          <th>Description</th>
-          <th>Width</th>
-          <th>Height</th>
-          <th>Status</th>
-          <th>Active</th>
+          <SortHeader list={list} column="name">
+            Name
+          </SortHeader>
+          <SortHeader list={list} column="description">
+            Description
+          </SortHeader>
+          <SortHeader list={list} column="width">
+            Width
+          </SortHeader>
+          <SortHeader list={list} column="height">
+            Height
+          </SortHeader>
+          <SortHeader list={list} column="gameStatusTypeId">
+            Status
+          </SortHeader>
+          <SortHeader list={list} column="isActive">
+            Active
+          </SortHeader>
           <th>Actions</th>
         </tr>
       </thead>
