@@ -54,6 +54,8 @@ test.describe('admin game play', () => {
     // Gen. on the games list, until Ready.
     await page.getByRole('link', { name: 'Back to games' }).click();
     await expect(page).toHaveURL(/\/games$/);
+    // Other tests add games meanwhile: the list is searched for this one.
+    await page.getByRole('searchbox', { name: 'Search by name' }).fill(game.name);
     const row = gameRow(page, game.name);
     await expect(rowButton(row, 'Play')).toBeDisabled();
     await rowButton(row, 'Gen.').click();

@@ -72,6 +72,8 @@ test.describe('admin game files: a game as one zip', () => {
     await expect(successToast(page, messages.splashUpdated)).toBeVisible();
 
     await page.getByRole('link', { name: 'Back to games' }).click();
+    // Other tests add games meanwhile: the list is searched for this one.
+    await page.getByRole('searchbox', { name: 'Search by name' }).fill(game.name);
     const row = gameRow(page, game.name);
     // The games list shows each game's splash.
     const splashThumb = row.getByRole('img', { name: `Splash of ${game.name}` });
