@@ -35,6 +35,7 @@ import {
   deleteUserGame,
   sampleGame,
   solidPng,
+  uploadPng,
   versionsOf,
   type SampleGame,
 } from '../fixtures/versions';
@@ -354,6 +355,61 @@ test.describe('workbench', () => {
     const saved = (await versionsOf(api, userGame.id)).find((v) => v.id === version.id);
     expect(saved?.gameVersionStatusId).toBe(GameVersionStatus.Finished);
     expect(saved?.finishedAt).toBeTruthy();
+  });
+
+  it('[WB-6] the side-by-side view: original and replacement at 1:1 pixels, zoomed 2x and 4x with hard edges, or fitted', async ({
+    page,
+    api,
+    owner,
+    starImages: images,
+    assign,
+  }) => {
+    const { version } = await assign();
+    const bomb = byPathEnd(images, 'bomb.png');
+    const width = bomb.width ?? 0;
+    const height = bomb.height ?? 0;
+    await uploadPng(api, owner.token, version.id, bomb);
+    await openWithToken(page, owner.token, workbenchUrl(version));
+    await imageCard(page, bomb.path).getByRole('button', { name: 'Side by side', exact: true }).click();
+
+    const dialog = page.getByRole('dialog', { name: bomb.path, exact: true });
+    await expect(dialog).toBeVisible();
+    const original = dialog.getByRole('img', { name: `Original ${bomb.path}`, exact: true });
+    const yours = dialog.getByRole('img', { name: `Your ${bomb.path}`, exact: true });
+    await expect(dialog).toContainText('Original');
+    await expect(dialog).toContainText('Your image');
+    /** Each picture's drawn size in CSS pixels and its image-rendering. */
+    const drawn = (img: Locator) =>
+      img.evaluate((el: HTMLImageElement) => {
+        const box = el.getBoundingClientRect();
+        return [Math.round(box.width), Math.round(box.height), getComputedStyle(el).imageRendering];
+      });
+    const zoom = (label: string) => dialog.locator('label', { hasText: label }).click();
+
+    // Opens at 1:1 pixels, both pictures loaded at the game image's size.
+    for (const img of [original, yours]) {
+      await expect
+        .poll(() => img.evaluate((el: HTMLImageElement) => [el.complete, el.naturalWidth, el.naturalHeight]))
+        .toEqual([true, width, height]);
+      expect(await drawn(img)).toEqual([width, height, 'auto']);
+    }
+    for (const factor of [2, 4]) {
+      await zoom(`${factor}x`);
+      for (const img of [original, yours]) {
+        await expect.poll(() => drawn(img)).toEqual([width * factor, height * factor, 'pixelated']);
+      }
+    }
+    // Fit: the whole picture inside its well.
+    await zoom('Fit');
+    const well = original.locator('..');
+    const box = await well.evaluate((el) => [el.clientWidth, el.clientHeight]);
+    await expect.poll(async () => (await drawn(original))[2]).toBe('auto');
+    const [fitWidth = 0, fitHeight = 0] = (await drawn(original)) as number[];
+    expect(fitWidth).toBeLessThanOrEqual(box[0] ?? 0);
+    expect(fitHeight).toBeLessThanOrEqual(box[1] ?? 0);
+
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
   });
 
   it('[WB-5] helper files: empty text, then downloadable links', async ({

@@ -1,11 +1,13 @@
 import { limits, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
-import { Fragment } from 'react';
+import { Fragment, useState } from 'react';
+import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { fileUrl } from '../../../lib/play-file-url';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
+import { ImageCompareDialog, type ComparedImage } from './image-compare-dialog';
 
 /** A path that wraps after its slashes rather than inside a name. */
 function BreakablePath({ path }: { path: string }) {
@@ -34,8 +36,8 @@ export interface FileEditorProps {
 
 /**
  * The image-file editor (SPEC §2 Workbench, EditImageFiles): a multi-file drop for up to 50 images, and a
- * card per game image with the original beside the user's replacement (or the skeleton while there is none)
- * and a drop area for that one image.
+ * card per game image with the original beside the user's replacement (or the skeleton while there is none),
+ * a drop area for that one image and the larger side-by-side view.
  */
 export function ImageEditor({
   versionId,
@@ -45,6 +47,30 @@ export function ImageEditor({
   lockedReason,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
+  const [comparing, setComparing] = useState<GameFile | null>(null);
+
+  /** The watermarked original, and the user's image or else the skeleton, with their texts. */
+  const previewsOf = (image: GameFile): { original: ComparedImage; replacement: ComparedImage } => {
+    const own = replaced.get(image.fileId);
+    return {
+      original: {
+        src: fileUrl(playPaths, playPaths.wtmFile, image.path, image.updatedAt),
+        alt: `Original ${image.path}`,
+        caption: 'Original',
+      },
+      replacement: own
+        ? {
+            src: fileUrl(playPaths, playPaths.orjFile, image.path, own.updatedAt),
+            alt: `Your ${image.path}`,
+            caption: 'Your image',
+          }
+        : {
+            src: fileUrl(playPaths, playPaths.emtFile, image.path, image.updatedAt),
+            alt: `Skeleton ${image.path}`,
+            caption: 'Skeleton (not replaced yet)',
+          },
+    };
+  };
 
   if (images.length === 0) return <p className="mb-0">This game has no images to replace.</p>;
 
@@ -60,11 +86,7 @@ export function ImageEditor({
       />
       <Row xs={1} md={2} xl={3} className="g-3 mt-0">
         {images.map((image) => {
-          const own = replaced.get(image.fileId);
-          const original = fileUrl(playPaths, playPaths.wtmFile, image.path, image.updatedAt);
-          const current = own
-            ? fileUrl(playPaths, playPaths.orjFile, image.path, own.updatedAt)
-            : fileUrl(playPaths, playPaths.emtFile, image.path, image.updatedAt);
+          const { original, replacement } = previewsOf(image);
           const size = `${image.width ?? '?'} x ${image.height ?? '?'}`;
           return (
             <Col key={image.fileId}>
@@ -79,29 +101,22 @@ export function ImageEditor({
                 </Card.Header>
                 <Card.Body>
                   <Row xs={2} className="g-2 mb-2">
-                    <Col>
-                      <figure className="mb-0">
-                        <div className="image-well">
-                          <img src={original} alt={`Original ${image.path}`} loading="lazy" />
-                        </div>
-                        <figcaption className="small text-body-secondary">Original</figcaption>
-                      </figure>
-                    </Col>
-                    <Col>
-                      <figure className="mb-0">
-                        <div className="image-well">
-                          <img
-                            src={current}
-                            alt={own ? `Your ${image.path}` : `Skeleton ${image.path}`}
-                            loading="lazy"
-                          />
-                        </div>
-                        <figcaption className="small text-body-secondary">
-                          {own ? 'Your image' : 'Skeleton (not replaced yet)'}
-                        </figcaption>
-                      </figure>
-                    </Col>
+                    {[original, replacement].map((picture) => (
+                      <Col key={picture.caption}>
+                        <figure className="mb-0">
+                          <div className="image-well">
+                            <img src={picture.src} alt={picture.alt} loading="lazy" />
+                          </div>
+                          <figcaption className="small text-body-secondary">{picture.caption}</figcaption>
+                        </figure>
+                      </Col>
+                    ))}
                   </Row>
+                  <div className="d-flex flex-wrap gap-2 mb-2">
+                    <Button size="sm" variant="outline-primary" onClick={() => setComparing(image)}>
+                      Side by side
+                    </Button>
+                  </div>
                   <DropArea
                     label={`Replace ${image.path}`}
                     hint={`Drop one image of ${size} px here, or click to choose it.`}
@@ -117,6 +132,14 @@ export function ImageEditor({
           );
         })}
       </Row>
+      {comparing && (
+        <ImageCompareDialog
+          show
+          onClose={() => setComparing(null)}
+          image={comparing}
+          {...previewsOf(comparing)}
+        />
+      )}
     </>
   );
 }
