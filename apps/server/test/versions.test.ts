@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBufferPromise, type Entry } from 'yauzl';
 import { GameStatus, RoleType, validationMessages, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
+import { call, createTestApp, createUser, errorOf, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
 const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
@@ -275,5 +275,106 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     expect((await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(404);
     await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
     expect((await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })).statusCode).toBe(200);
+  });
+
+  describe('Restore original: DELETE /game-versions/{versionId}/files/{fileId}', () => {
+    // An assignment of its own: the ones above have their versions already.
+    let assignment: UserGame;
+    beforeAll(async () => {
+      assignment = await assign(artist, game.id);
+    });
+
+    /** What the version's own view and the watermarked view of the game serve for a path. */
+    async function served(version: GameVersion, path: string) {
+      const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+      const get = async (url: string) => (await t.playApp.inject({ method: 'GET', url: new URL(url).pathname.replace('index.html', path) })).rawPayload;
+      return { own: await get(paths.orjFile), watermarked: await get(paths.wtmFile) };
+    }
+    const replaced = async (version: GameVersion) =>
+      (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>().map((f) => f.path);
+    const restore = (user: TestUser, versionId: number, fileId: number) =>
+      call(t, 'DELETE', `/api/game-versions/${versionId}/files/${fileId}`, { token: user.token });
+    const versionKeys = (version: GameVersion) => storedKeys(t).filter((key) => key.startsWith(`versions/${version.id}/`));
+
+    it('[WB-14] removes the replacement, so Play Your Version serves the watermarked original again', async () => {
+      const version = await createVersion(artist, assignment, 'Restore me');
+      const replacement = await png(40, 30, 'purple');
+      expect((await upload(artist, version.id, fileOf('img/hero.png').fileId, replacement, 'hero.png')).statusCode).toBe(200);
+      expect((await upload(artist, version.id, fileOf('sfx/jump.wav').fileId, sfx('boom.wav'), 'jump.wav')).statusCode).toBe(200);
+      const before = await served(version, 'img/hero.png');
+      expect(before.own.equals(replacement)).toBe(true);
+      expect(before.watermarked.equals(replacement)).toBe(false);
+
+      const restored = await restore(artist, version.id, fileOf('img/hero.png').fileId);
+      expect(restored.statusCode, restored.body).toBe(204);
+      expect(restored.body).toBe('');
+      const after = await served(version, 'img/hero.png');
+      expect(after.own.equals(before.watermarked)).toBe(true);
+      expect(await replaced(version)).toEqual(['sfx/jump.wav']);
+
+      // A sound has no watermarked copy: the version plays the game's own sound again.
+      expect((await restore(artist, version.id, fileOf('sfx/jump.wav').fileId)).statusCode).toBe(204);
+      expect((await served(version, 'sfx/jump.wav')).own.equals(sfx('catch.wav'))).toBe(true);
+      expect(await replaced(version)).toEqual([]);
+      expect(versionKeys(version)).toEqual([]);
+
+      const again = await restore(artist, version.id, fileOf('img/hero.png').fileId);
+      expect(again.statusCode).toBe(404);
+      expect(errorOf(again).code).toBe('NOT_FOUND');
+    });
+
+    it("[API-7][WB-12] 404 for someone else's version, an unknown version or file, or a file not replaced; 423 on a locked version", async () => {
+      const version = await createVersion(artist, assignment, 'Keep me');
+      const hero = fileOf('img/hero.png').fileId;
+      const replacement = await png(40, 30, 'teal');
+      await upload(artist, version.id, hero, replacement, 'hero.png');
+
+      for (const [user, versionId, fileId, why] of [
+        [other, version.id, hero, "another user's version"],
+        [artist, 999999, hero, 'an unknown version'],
+        [artist, version.id, 999999, 'an unknown file'],
+        [artist, version.id, fileOf('main.js').fileId, 'a file the version has not replaced'],
+      ] as const) {
+        const response = await restore(user, versionId, fileId);
+        expect(response.statusCode, why).toBe(404);
+        expect(errorOf(response).code, why).toBe('NOT_FOUND');
+      }
+
+      await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token });
+      for (const user of [artist, admin]) {
+        const locked = await restore(user, version.id, hero);
+        expect(locked.statusCode).toBe(423);
+        expect(errorOf(locked).code).toBe('VERSION_LOCKED');
+        expect(errorOf(locked).details?.[0]?.path).toBe('/versionId');
+      }
+      expect(await replaced(version)).toEqual(['img/hero.png']);
+      expect((await served(version, 'img/hero.png')).own.equals(replacement)).toBe(true);
+
+      await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token });
+      expect((await restore(admin, version.id, hero)).statusCode).toBe(204);
+      expect(await replaced(version)).toEqual([]);
+    });
+
+    it('a Restore original racing an upload of the same file leaves the record and the stored file together', async () => {
+      const version = await createVersion(artist, assignment, 'Race me');
+      const hero = fileOf('img/hero.png').fileId;
+      const colours = ['red', 'blue', 'white', 'black', 'navy', 'olive'];
+      await upload(artist, version.id, hero, await png(40, 30, 'gray'), 'hero.png');
+      for (const colour of colours) {
+        const image = await png(40, 30, colour);
+        const [restored, uploaded] = await Promise.all([restore(artist, version.id, hero), upload(artist, version.id, hero, image, 'hero.png')]);
+        expect(uploaded.statusCode, uploaded.body).toBe(200);
+        // Either order is fine: the restore found the previous replacement or the new one.
+        expect(restored.statusCode, restored.body).toBe(204);
+
+        const rows = await t.database.db.selectFrom('versionFiles').select('storageKey').where('gameVersionId', '=', version.id).execute();
+        expect(versionKeys(version), colour).toEqual(rows.map((row) => row.storageKey).sort());
+        const { own, watermarked } = await served(version, 'img/hero.png');
+        if (rows.length === 1) expect(own.equals(image), colour).toBe(true);
+        else expect(own.equals(watermarked), colour).toBe(true);
+        // The next round starts from a replacement again.
+        if (rows.length === 0) await upload(artist, version.id, hero, await png(40, 30, 'gray'), 'hero.png');
+      }
+    });
   });
 });

@@ -36,6 +36,8 @@ export const errorCodes = {
   invalidCredentials: 'INVALID_CREDENTIALS',
   emailExists: 'EMAIL_EXISTS',
   usernameExists: 'USERNAME_EXISTS',
+  /** 423: a locked version's files do not change (no upload, no restore of an original). */
+  versionLocked: 'VERSION_LOCKED',
   /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
   /** 413: a file of an upload is over the per-file limit (MAX_FILE_SIZE_MB); nothing of the upload is stored. */
@@ -56,3 +58,6 @@ export const errorCodes = {
 
 /** A 204 or "ok" answer for calls the spec says return nothing useful. */
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/** The body of a 204 answer: none (a route's `response: { 204: noContentSchema }`). */
+export const noContentSchema = z.null().describe('No content');

@@ -195,7 +195,11 @@ export type VersionFile = z.infer<typeof versionFileSchema>;
 export const versionFileListSchema = z.array(versionFileSchema);
 
 export const versionParamsSchema = z.object({ id: idSchema, gameId: idSchema });
-export const versionUploadParamsSchema = z.object({ versionId: idSchema, fileId: idSchema });
+/**
+ * A version and one file of its game (`fileId` is the game file's id): POST /game-version/upload/{versionId}/{fileId}
+ * and DELETE /game-versions/{versionId}/files/{fileId}.
+ */
+export const versionFileParamsSchema = z.object({ versionId: idSchema, fileId: idSchema });
 
 /**
  * The multipart/form-data body of POST /game-version/upload/{versionId}/{fileId}. The server reads the first file

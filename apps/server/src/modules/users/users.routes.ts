@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   idParamSchema,
   loginBodySchema,
+  noContentSchema,
   passwordResetResponseSchema,
   roleParamsSchema,
   searchFilterSchema,
@@ -24,7 +24,7 @@ export interface UsersRoutesOptions {
   authRateLimitMax: number;
 }
 
-const noContent = { 204: z.null().describe('No content') };
+const noContent = { 204: noContentSchema };
 const ownAccount = { 403: 'The target is your own account (OWN_ACCOUNT).' };
 const demoAccount = { 403: 'Demo accounts cannot do this (FORBIDDEN).' };
 

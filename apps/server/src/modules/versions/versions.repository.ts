@@ -160,4 +160,20 @@ export class VersionsRepository {
       return null;
     });
   }
+
+  /**
+   * Removes a version's replacement of one game file; answers the storage key it pointed to, or undefined when
+   * the version has none (or is gone). It locks the version row first, like saveFile, so a parallel upload of
+   * the same file either records before (and its row is the one removed here) or after (and inserts anew).
+   */
+  async deleteFile(versionId: number, fileId: number): Promise<string | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const locked = await trx.updateTable('gameVersions').set({ updatedAt: nowIso() }).where('id', '=', versionId).executeTakeFirst();
+      if (Number(locked.numUpdatedRows) === 0) return undefined;
+      const existing = await this.findFile(versionId, fileId, trx);
+      if (!existing) return undefined;
+      await trx.deleteFrom('versionFiles').where('id', '=', existing.id).execute();
+      return existing.storageKey;
+    });
+  }
 }

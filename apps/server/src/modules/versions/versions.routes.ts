@@ -9,13 +9,14 @@ import {
   idParamSchema,
   listVersionsParamsSchema,
   messageResponseSchema,
+  noContentSchema,
   updateVersionBodySchema,
   versionDoneBodySchema,
   versionFileListSchema,
   versionFileSchema,
   versionFilterBodySchema,
   versionParamsSchema,
-  versionUploadParamsSchema,
+  versionFileParamsSchema,
   versionUploadPartsSchema,
   type User,
 } from '@reskin/contract';
@@ -24,6 +25,8 @@ import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
 import { fileContent, firstFilePart } from '../../lib/multipart';
 import type { VersionsService } from './versions.service';
+
+const noContent = { 204: noContentSchema };
 
 export interface VersionsRoutesOptions {
   versions: VersionsService;
@@ -124,6 +127,27 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
   );
 
   r.delete(
+    '/game-versions/:versionId/files/:fileId',
+    {
+      ...user,
+      schema: {
+        tags,
+        summary: "Restore original: remove the version's replacement of a game file, so the version serves the watermarked original again",
+        params: versionFileParamsSchema,
+        response: noContent,
+        errors: {
+          404: 'No such version, not one of your active assignments, or no replacement of this file in it (NOT_FOUND).',
+          423: 'The version is locked (VERSION_LOCKED).',
+        },
+      },
+    },
+    async (request, reply) => {
+      await versions.restoreOriginal(currentUser(request), request.params.versionId, request.params.fileId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.delete(
     '/game-versions/:id/changeActivity',
     { ...admin, schema: { tags, summary: 'Enable / Disable a version', params: idParamSchema, response: { 200: gameVersionSchema } } },
     async (request) => versions.toggleActivity(request.params.id),
@@ -173,7 +197,7 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
       schema: {
         tags,
         summary: 'Replace one game file inside a version (multipart: file, fullPath)',
-        params: versionUploadParamsSchema,
+        params: versionFileParamsSchema,
         multipartBody: versionUploadPartsSchema,
         response: { 200: versionFileSchema },
         errors: {

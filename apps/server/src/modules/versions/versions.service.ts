@@ -5,6 +5,7 @@ import mime from 'mime';
 import {
   GameVersionStatus,
   RoleType,
+  errorCodes,
   fileKindOf,
   limits,
   validationMessages,
@@ -36,6 +37,13 @@ import { zipStoredFiles } from './version-zip';
 import { searchableVersion, toVersionFile, type VersionsRepository } from './versions.repository';
 
 const zipResource = (id: number) => `version-zip:${id}`;
+
+/** 423: a locked version's files do not change (decision 0007); `why` is the detail a person reads. */
+function versionLocked(why: string): AppError {
+  return new AppError(423, 'LockedError', 'This version is locked.', errorCodes.versionLocked, [
+    { path: '/versionId', code: 'locked', message: why },
+  ]);
+}
 
 /**
  * Game versions (SPEC §7 "Game versions", POST /game-version/upload). A user reaches only their own versions,
@@ -173,9 +181,7 @@ export class VersionsService {
     }
     if (version.isLocked) {
       content.resume();
-      throw new AppError(423, 'LockedError', 'This version is locked.', 'VERSION_LOCKED', [
-        { path: '/versionId', code: 'locked', message: 'This version is locked: uploads are closed.' },
-      ]);
+      throw versionLocked('This version is locked: uploads are closed.');
     }
     const kind = fileKindOf(original);
     const image = kind === 'image';
@@ -241,6 +247,20 @@ export class VersionsService {
     const saved = await this.versions.findFile(versionId, fileId);
     if (!saved) throw notFound('Game version');
     return toVersionFile(saved);
+  }
+
+  /**
+   * DELETE /game-versions/{versionId}/files/{fileId} ("Restore original"): removes the version's replacement of
+   * one game file, record and stored object, so the version's view serves the game's own file again (an image
+   * watermarked). A locked version refuses, like an upload; a file the version has not replaced is a 404.
+   */
+  async restoreOriginal(user: User, versionId: number, fileId: number): Promise<void> {
+    const version = await this.reachableVersion(user, versionId);
+    if (version.isLocked) throw versionLocked('This version is locked: its replacements stay until it is unlocked.');
+    const storageKey = await this.versions.deleteFile(versionId, fileId);
+    if (storageKey === undefined) throw notFound('Replaced file');
+    // A version file has no generated copies (only a game's files do).
+    await this.storedFiles.deleteObjects([storageKey]);
   }
 
   /** A user-game the caller may work in: their own and active, or any for an admin. */
