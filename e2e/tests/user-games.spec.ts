@@ -4,6 +4,7 @@ import {
   gameSearchFilter,
   limits,
   messages,
+  totalCountHeader,
   userSearchFilter,
   type User,
 } from '@reskin/contract';
@@ -285,7 +286,9 @@ test.describe('admin user-games', () => {
       await editor.getByLabel('Budget (USD)').fill('77');
       await editor.getByRole('button', { name: 'Cancel' }).click();
       await expect(editor).toBeHidden();
-      await expect(warningToast(page, messages.itemEditingCancelled)).toHaveText(messages.itemEditingCancelled);
+      await expect(warningToast(page, messages.itemEditingCancelled)).toHaveText(
+        messages.itemEditingCancelled,
+      );
       await expect(r).toContainText('$10.00');
       expect(await userGameById(api, userGame.id)).toMatchObject({ jobPrice: 10 });
     } finally {
@@ -313,7 +316,9 @@ test.describe('admin user-games', () => {
     const admin = await makeUser(RoleType.Admin);
     // The seeded assignments always exist (and must not be touched), so this ONE test answers the list call
     // with [] to show the empty state; nothing else is intercepted.
-    await page.route('**/api/user-games/filter', (route) => route.fulfill({ json: [] }));
+    await page.route('**/api/user-games/filter', (route) =>
+      route.fulfill({ json: [], headers: { [totalCountHeader]: '0' } }),
+    );
     await openWithToken(page, admin.token, listPath);
     await expect(page.getByText(emptyTexts.userGames, { exact: true })).toBeVisible();
     // The add form is still there below.

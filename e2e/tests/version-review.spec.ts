@@ -50,10 +50,9 @@ const versionsUrl = (userGameId: number) => `/user-game-list/game-versions?userG
 const versionUrl = (screen: 'files' | 'play', v: GameVersion) =>
   `/user-game-list/game-versions/${screen}?versionId=${v.id}&gameId=${v.gameId}&userGameId=${v.userGamesId}`;
 
+/** The row whose Name cell starts with `name` (a Finished version's cell also shows its badge and time). */
 function versionRow(page: Page, name: string): Locator {
-  return page
-    .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: new RegExp(`^${name}( Finished)?$`) }) });
+  return page.getByRole('row').filter({ has: page.getByRole('cell', { name: new RegExp(`^${name}\\b`) }) });
 }
 
 function button(scope: Locator, name: string): Locator {
@@ -94,6 +93,13 @@ test.describe('admin version review', () => {
       for (const name of ['Disable', 'Lock', 'Delete']) await expect(button(r, name)).toBeVisible();
     }
     await expect(versionRow(page, finished.name).getByText('Finished', { exact: true })).toBeVisible();
+    // With the moment the artist finished it.
+    const finishedAt = (await versionsOf(api, userGame.id)).find((v) => v.id === finished.id)?.finishedAt;
+    expect(finishedAt).toBeTruthy();
+    await expect(versionRow(page, finished.name).locator('time')).toHaveAttribute(
+      'datetime',
+      finishedAt ?? '',
+    );
     await expect(versionRow(page, draft.name).getByText('Finished', { exact: true })).toHaveCount(0);
 
     await page.getByRole('link', { name: 'Back', exact: true }).click();

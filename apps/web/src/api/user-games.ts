@@ -19,7 +19,7 @@ export const userGameKeys = {
   mine: () => [...userGameKeys.all, 'mine'] as const,
 };
 
-/** A row of the list: the assignment with its user and game. */
+/** A row of the list: the assignment with its user and game, and its versions' review counts. */
 export const userGameRowSchema = userGameSchema.pick({
   id: true,
   userId: true,
@@ -27,6 +27,11 @@ export const userGameRowSchema = userGameSchema.pick({
   userGameTypeId: true,
   jobPrice: true,
   isActive: true,
+  versionCount: true,
+  finishedCount: true,
+  lastFinishedAt: true,
+  username: true,
+  gameName: true,
   user: true,
   game: true,
 });
@@ -57,7 +62,7 @@ export const deleteUserGame = (id: number) => apiRequest(`/user-games/${id}`, { 
 export const toggleUserGameActivity = (id: number) =>
   apiRequest(`/user-games/${id}/changeActivity`, { method: 'DELETE' });
 
-/** The assignments with their users and games, newest first. */
+/** A page of the assignments with their users and games (newest first unless `params` orders them). */
 export const useUserGames = (params: ListParams = {}) =>
   useQuery({
     queryKey: userGameKeys.list(params),

@@ -39,8 +39,8 @@ export interface ListState<C extends string = string> {
   setPageSize: (size: number) => void;
 }
 
-/** The URL query keys (`?q=mario&sort=name.desc&page=2&size=50`). */
-const keys = { search: 'q', sort: 'sort', page: 'page', size: 'size' } as const;
+/** The URL query keys (`?q=mario&sort=name.desc&page=2&size=50`); a screen's own filter key drops `page` when it changes. */
+export const listQueryKeys = { search: 'q', sort: 'sort', page: 'page', size: 'size' } as const;
 
 const positiveInt = (raw: string | null) => (raw !== null && /^\d+$/.test(raw) ? Number(raw) : 0);
 
@@ -78,22 +78,22 @@ export function useListParams<C extends string>({
   where,
 }: ListOptions<C>): ListState<C> {
   const [query, setQuery] = useSearchParams();
-  const search = query.get(keys.search) ?? '';
-  const sort = readSort(query.get(keys.sort), sortColumns);
-  const page = Math.max(1, positiveInt(query.get(keys.page)));
-  const size = positiveInt(query.get(keys.size));
+  const search = query.get(listQueryKeys.search) ?? '';
+  const sort = readSort(query.get(listQueryKeys.sort), sortColumns);
+  const page = Math.max(1, positiveInt(query.get(listQueryKeys.page)));
+  const size = positiveInt(query.get(listQueryKeys.size));
   const pageSize = pageSizes.find((allowed) => allowed === size) ?? pageSizes[0];
 
   // Kept the same between renders (while the URL stays), so effects may depend on them.
   const { update, ...setters } = useMemo(() => {
     /** Sets (or with '' removes) the given keys; every change but a page turn goes back to page 1. */
-    const update = (changes: Partial<Record<keyof typeof keys, string>>, replace = false) =>
+    const update = (changes: Partial<Record<keyof typeof listQueryKeys, string>>, replace = false) =>
       setQuery(
         (current) => {
           const next = new URLSearchParams(current);
-          if (changes.page === undefined) next.delete(keys.page);
+          if (changes.page === undefined) next.delete(listQueryKeys.page);
           for (const [name, value] of Object.entries(changes)) {
-            const key = keys[name as keyof typeof keys];
+            const key = listQueryKeys[name as keyof typeof listQueryKeys];
             if (value === '' || (name === 'page' && value === '1')) next.delete(key);
             else next.set(key, value);
           }

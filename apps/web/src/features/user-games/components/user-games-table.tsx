@@ -3,39 +3,61 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import type { UserGameRow } from '../../../api/user-games';
+import type { ListState } from '../../../components/lists/use-list-params';
+import { SortHeader } from '../../../components/lists/list-controls';
+import { DateTime } from '../../../components/ui/date-time';
 import { formatBudget, jobTypeName } from '../lib/format';
+import type { UserGameSortColumn } from '../lib/user-games-list';
 
 export type UserGameActionKind = 'edit' | 'delete' | 'activity';
 
 interface UserGamesTableProps {
   rows: UserGameRow[];
+  /** The list's sort, which the headers show and change. */
+  list: ListState<UserGameSortColumn>;
   /** The versions screen of a row (SPEC §2: rows lead to that user-game's versions). */
   versionsHref: (row: UserGameRow) => string;
   onAction: (kind: UserGameActionKind, row: UserGameRow) => void;
 }
 
-export function UserGamesTable({ rows, versionsHref, onAction }: UserGamesTableProps) {
+export function UserGamesTable({ rows, list, versionsHref, onAction }: UserGamesTableProps) {
+  const header = (column: UserGameSortColumn, label: string) => (
+    <SortHeader list={list} column={column}>
+      {label}
+    </SortHeader>
+  );
   return (
     <Table responsive hover className="mb-0 align-middle">
       <thead>
         <tr>
-          <th>User</th>
-          <th>Game</th>
-          <th>Job Type</th>
-          <th>Budget</th>
-          <th>Active</th>
+          {header('username', 'User')}
+          {header('gameName', 'Game')}
+          {header('userGameTypeId', 'Job Type')}
+          {header('jobPrice', 'Budget')}
+          {header('isActive', 'Active')}
+          {header('versionCount', 'Versions')}
+          {header('finishedCount', 'Finished')}
+          {header('lastFinishedAt', 'Last Finished')}
           <th>Actions</th>
         </tr>
       </thead>
       <tbody>
         {rows.map((row) => (
           <tr key={row.id} data-user-game-id={row.id}>
-            <td>{row.user?.username ?? row.userId}</td>
-            <td>{row.game?.name ?? row.gameId}</td>
+            <td>{row.username}</td>
+            <td>{row.gameName}</td>
             <td>{jobTypeName(row.userGameTypeId)}</td>
             <td>{formatBudget(row.jobPrice)}</td>
             <td>
               <Badge bg={row.isActive ? 'success' : 'secondary'}>{row.isActive ? 'Yes' : 'No'}</Badge>
+            </td>
+            <td>{row.versionCount}</td>
+            <td>
+              {/* Finished work waiting for review stands out. */}
+              {row.finishedCount > 0 ? <Badge bg="success">{row.finishedCount}</Badge> : row.finishedCount}
+            </td>
+            <td className="text-nowrap">
+              <DateTime value={row.lastFinishedAt} />
             </td>
             <td>
               <div className="d-flex flex-wrap gap-1">

@@ -1,6 +1,10 @@
 import { emptyTexts, messages } from '@reskin/contract';
 import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { useSearchParams } from 'react-router';
+import { ListPager, ListSearch, noResultsText } from '../../../components/lists/list-controls';
+import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
@@ -11,15 +15,34 @@ import {
   useToggleUserGameActivity,
   useUserGames,
 } from '../../../api/user-games';
+import {
+  hasFinishedVersions,
+  noFinishedText,
+  userGameSearchBy,
+  userGameSortColumns,
+} from '../lib/user-games-list';
 import { AddUserGameForm } from './add-user-game-form';
 import { EditUserGameDialog } from './edit-user-game-dialog';
 import { UserGamesTable, type UserGameActionKind } from './user-games-table';
 
 const versionsHref = (row: UserGameRow) => `${paths.userGameVersions}?userGameId=${row.id}`;
 
-/** Admin user-games (SPEC §2): the assignments with their row actions, and the add form below. */
+/** The URL query key of the "Has finished versions" filter (`?finished=1`), kept like the list's search. */
+const finishedKey = 'finished';
+
+/**
+ * Admin user-games (SPEC §2): the assignments with their review counts, searchable by username or game name,
+ * sortable, paged and filterable to those with finished versions; their row actions, and the add form below.
+ */
 export function UserGames() {
-  const list = useUserGames();
+  const [query, setQuery] = useSearchParams();
+  const onlyFinished = query.get(finishedKey) === '1';
+  const list = useListParams({
+    searchColumns: userGameSearchBy,
+    sortColumns: userGameSortColumns,
+    where: onlyFinished ? hasFinishedVersions : undefined,
+  });
+  const userGames = useUserGames(list.params);
   const deleteCall = useDeleteUserGame();
   const activityCall = useToggleUserGameActivity();
   const [editing, setEditing] = useState<UserGameRow | null>(null);
@@ -48,17 +71,46 @@ export function UserGames() {
     });
   };
 
-  const rows = list.data?.items ?? [];
+  // A new filter starts again at page 1, as a new search does.
+  const setOnlyFinished = (on: boolean) =>
+    setQuery((current) => {
+      const next = new URLSearchParams(current);
+      if (on) next.set(finishedKey, '1');
+      else next.delete(finishedKey);
+      next.delete(listQueryKeys.page);
+      return next;
+    });
+
+  const rows = userGames.data?.items ?? [];
+  const total = userGames.data?.total ?? 0;
+  let empty: string = emptyTexts.userGames;
+  if (list.search !== '') empty = noResultsText(list.search);
+  else if (onlyFinished) empty = noFinishedText;
   return (
     <>
       <Card>
         <Card.Header as="h1" className="fs-5">
-          User Games ({rows.length})
+          User Games ({total})
         </Card.Header>
         <Card.Body>
-          {list.isPending && <Loading />}
-          {list.isSuccess && rows.length === 0 && <p className="mb-0">{emptyTexts.userGames}</p>}
-          {rows.length > 0 && <UserGamesTable rows={rows} versionsHref={versionsHref} onAction={act} />}
+          <div className="d-flex flex-wrap align-items-baseline column-gap-4">
+            <ListSearch list={list} label="Search by username or game name" />
+            <Form.Check
+              type="switch"
+              role="switch"
+              id="hasFinishedVersions"
+              className="mb-3"
+              label="Has finished versions"
+              checked={onlyFinished}
+              onChange={(event) => setOnlyFinished(event.target.checked)}
+            />
+          </div>
+          {userGames.isPending && <Loading />}
+          {userGames.isSuccess && total === 0 && <p className="mb-0">{empty}</p>}
+          {rows.length > 0 && (
+            <UserGamesTable rows={rows} list={list} versionsHref={versionsHref} onAction={act} />
+          )}
+          {total > 0 && <ListPager list={list} total={total} />}
         </Card.Body>
       </Card>
       <AddUserGameForm key={addFormKey} onAdded={() => setAddFormKey((key) => key + 1)} />

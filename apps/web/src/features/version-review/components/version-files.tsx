@@ -4,6 +4,7 @@ import Card from 'react-bootstrap/Card';
 import Nav from 'react-bootstrap/Nav';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameFiles } from '../../../api/game-files';
@@ -107,7 +108,7 @@ export function VersionFiles() {
                     <td>{file.fileId}</td>
                     <td className="text-break">{file.path}</td>
                     <td>
-                      <time dateTime={file.updatedAt}>{new Date(file.updatedAt).toLocaleString()}</time>
+                      <DateTime value={file.updatedAt} />
                     </td>
                   </tr>
                 );

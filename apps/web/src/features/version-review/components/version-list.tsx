@@ -5,7 +5,10 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { ListPager, SortHeader } from '../../../components/lists/list-controls';
+import { useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/toasts';
@@ -19,12 +22,20 @@ import { useUserGame } from '../../../api/user-games';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+
+/** The columns the headers sort by (the version's own columns, POST /game-versions/filter's order). */
+const sortColumns = ['name', 'description', 'isActive', 'isLocked'] as const;
+
 // The client has already toasted the server's message (SPEC §8: failures show the error's message).
-/** Admin: a user-game's versions (SPEC §2), with Play, Files and the active, lock and delete actions. */
+/**
+ * Admin: a user-game's versions (SPEC §2), with Play, Files and the active, lock and delete actions; Finished
+ * versions are marked with their finish time (the review loop). Sorted and paged in the URL like every list.
+ */
 export function VersionList() {
   const { userGameId } = useIds();
   const userGame = useUserGame(userGameId);
-  const versions = useVersionList(userGameId);
+  const list = useListParams({ searchColumns: ['name'], sortColumns });
+  const versions = useVersionList(userGameId, list.params);
   const activityCall = useToggleVersionActivity();
   const lockCall = useToggleVersionLock();
   const deleteCall = useDeleteVersion();
@@ -41,6 +52,7 @@ export function VersionList() {
 
   const header = userGame.data;
   const rows = versions.data?.items ?? [];
+  const total = versions.data?.total ?? 0;
   const linkFor = (target: string, version: GameVersion) =>
     `${target}?${idsQuery({ versionId: version.id, gameId: version.gameId, userGameId })}`;
 
@@ -60,94 +72,103 @@ export function VersionList() {
         <Card.Body>
           {userGameId === null && <p className="mb-0">{emptyTexts.versions}</p>}
           {versions.isLoading && <Loading />}
-          {versions.isSuccess && rows.length === 0 && <p className="mb-0">{emptyTexts.versions}</p>}
+          {versions.isSuccess && total === 0 && <p className="mb-0">{emptyTexts.versions}</p>}
           {rows.length > 0 && (
             <Table responsive hover className="mb-0 align-middle">
               <thead>
                 <tr>
-                  <th>Name</th>
-                  <th>Description</th>
-                  <th>Is Active</th>
-                  <th>Is Locked</th>
+                  <SortHeader list={list} column="name">
+                    Name
+                  </SortHeader>
+                  <SortHeader list={list} column="description">
+                    Description
+                  </SortHeader>
+                  <SortHeader list={list} column="isActive">
+                    Is Active
+                  </SortHeader>
+                  <SortHeader list={list} column="isLocked">
+                    Is Locked
+                  </SortHeader>
                   <th>Actions</th>
                 </tr>
               </thead>
               <tbody>
-                {rows.map((version) => (
-                  <tr key={version.id} data-version-id={version.id}>
-                    <td>
-                      {version.name}{' '}
-                      {version.gameVersionStatusId === GameVersionStatus.Finished && (
-                        <Badge
-                          bg="success"
-                          title={
-                            version.finishedAt
-                              ? `Finished ${new Date(version.finishedAt).toLocaleString()}`
-                              : 'Finished'
-                          }
-                        >
-                          Finished
-                        </Badge>
-                      )}
-                    </td>
-                    <td>{version.description}</td>
-                    <td>{yesNo(version.isActive)}</td>
-                    <td>{yesNo(version.isLocked)}</td>
-                    <td>
-                      <div className="d-flex flex-wrap gap-1">
-                        <Link
-                          className="btn btn-sm btn-outline-primary"
-                          to={linkFor(paths.userGameVersionPlay, version)}
-                        >
-                          Play
-                        </Link>
-                        <Link
-                          className="btn btn-sm btn-outline-primary"
-                          to={linkFor(paths.userGameVersionFiles, version)}
-                        >
-                          Files
-                        </Link>
-                        <Button
-                          size="sm"
-                          variant="outline-secondary"
-                          disabled={activityCall.isPending}
-                          onClick={() =>
-                            activityCall.mutate(version.id, {
-                              onSuccess: () => notifySuccess(messages.activityChanged),
-                            })
-                          }
-                        >
-                          {version.isActive ? 'Disable' : 'Enable'}
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="outline-secondary"
-                          disabled={lockCall.isPending}
-                          onClick={() =>
-                            lockCall.mutate(version.id, {
-                              onSuccess: () => notifySuccess(messages.lockChanged),
-                            })
-                          }
-                        >
-                          {version.isLocked ? 'UnLock' : 'Lock'}
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="outline-danger"
-                          onClick={() => {
-                            setDeleting(version);
-                            setConfirming(true);
-                          }}
-                        >
-                          Delete
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
+                {rows.map((version) => {
+                  const finished = version.gameVersionStatusId === GameVersionStatus.Finished;
+                  return (
+                    <tr
+                      key={version.id}
+                      data-version-id={version.id}
+                      className={finished ? 'table-success' : undefined}
+                    >
+                      <td>
+                        {version.name}
+                        {finished && (
+                          <div className="small text-nowrap">
+                            <Badge bg="success">Finished</Badge> <DateTime value={version.finishedAt} />
+                          </div>
+                        )}
+                      </td>
+                      <td>{version.description}</td>
+                      <td>{yesNo(version.isActive)}</td>
+                      <td>{yesNo(version.isLocked)}</td>
+                      <td>
+                        <div className="d-flex flex-wrap gap-1">
+                          <Link
+                            className="btn btn-sm btn-outline-primary"
+                            to={linkFor(paths.userGameVersionPlay, version)}
+                          >
+                            Play
+                          </Link>
+                          <Link
+                            className="btn btn-sm btn-outline-primary"
+                            to={linkFor(paths.userGameVersionFiles, version)}
+                          >
+                            Files
+                          </Link>
+                          <Button
+                            size="sm"
+                            variant="outline-secondary"
+                            disabled={activityCall.isPending}
+                            onClick={() =>
+                              activityCall.mutate(version.id, {
+                                onSuccess: () => notifySuccess(messages.activityChanged),
+                              })
+                            }
+                          >
+                            {version.isActive ? 'Disable' : 'Enable'}
+                          </Button>
+                          <Button
+                            size="sm"
+                            variant="outline-secondary"
+                            disabled={lockCall.isPending}
+                            onClick={() =>
+                              lockCall.mutate(version.id, {
+                                onSuccess: () => notifySuccess(messages.lockChanged),
+                              })
+                            }
+                          >
+                            {version.isLocked ? 'UnLock' : 'Lock'}
+                          </Button>
+                          <Button
+                            size="sm"
+                            variant="outline-danger"
+                            onClick={() => {
+                              setDeleting(version);
+                              setConfirming(true);
+                            }}
+                          >
+                            Delete
+                          </Button>
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </Table>
           )}
+          {total > 0 && <ListPager list={list} total={total} />}
         </Card.Body>
       </Card>
       <ConfirmDialog
