@@ -262,7 +262,9 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
 
       const again = await login(t, user.email, user.password);
       expect(again.statusCode).toBe(401);
-      expect([errorCodes.accountDisabled, errorCodes.invalidCredentials]).toContain(errorOf(again).code);
+      expect(errorOf(again).code).toBe(errorCodes.accountDisabled);
+      // Only the right password learns that the account is disabled.
+      expect(errorOf(await login(t, user.email, 'Wrong-passw0rd')).code).toBe(errorCodes.invalidCredentials);
 
       const me = await call(t, 'GET', '/api/user/me', { token: user.token });
       expect(me.statusCode).toBe(401);
@@ -280,6 +282,42 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
         headers: { 'content-type': 'application/json' },
       });
       expect(response.statusCode).toBe(204);
+    });
+  });
+
+  describe('PUT /api/user/activate/:id', () => {
+    /** The account as the admin users list shows it. */
+    const listed = async (id: number) =>
+      (await call(t, 'POST', '/api/user/list', { token: admin.token, payload: { where: { id } } })).json<User[]>()[0];
+
+    it('[ACC-3] an admin re-activates a suspended account: 204, the list shows it active, and it logs in again', async () => {
+      const user = await createUser(t);
+      expect((await call(t, 'DELETE', '/api/user/disable', { token: user.token })).statusCode).toBe(204);
+      expect((await listed(user.id))?.activated).toBe(false);
+
+      const response = await call(t, 'PUT', `/api/user/activate/${user.id}`, { token: admin.token });
+      expect(response.statusCode, response.body).toBe(204);
+      expect(response.body).toBe('');
+      expect((await listed(user.id))?.activated).toBe(true);
+      const again = await login(t, user.email, user.password);
+      expect(again.statusCode, again.body).toBe(200);
+      expect((await call(t, 'GET', '/api/user/me', { token: again.json<{ token: string }>().token })).statusCode).toBe(200);
+      // An active account stays active.
+      expect((await call(t, 'PUT', `/api/user/activate/${user.id}`, { token: admin.token })).statusCode).toBe(204);
+    });
+
+    it('[API-7] answers 404 for an unknown user, and 403 to anyone but an admin', async () => {
+      const unknown = await call(t, 'PUT', '/api/user/activate/999999', { token: admin.token });
+      expect(unknown.statusCode).toBe(404);
+      expect(errorOf(unknown).code).toBe(errorCodes.notFound);
+
+      const user = await createUser(t);
+      const suspended = await createUser(t);
+      await call(t, 'DELETE', '/api/user/disable', { token: suspended.token });
+      const refused = await call(t, 'PUT', `/api/user/activate/${suspended.id}`, { token: user.token });
+      expect(refused.statusCode).toBe(403);
+      expect(errorOf(refused).code).toBe(errorCodes.forbidden);
+      expect((await login(t, suspended.email, suspended.password)).statusCode).toBe(401);
     });
   });
 

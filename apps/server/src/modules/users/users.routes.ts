@@ -134,6 +134,18 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
   );
 
   r.put(
+    '/user/activate/:id',
+    {
+      onRequest: app.requireAdmin,
+      schema: { tags, summary: 'Re-activate an account (one suspended with DELETE /user/disable); it can log in again', params: idParamSchema, response: noContent },
+    },
+    async (request, reply) => {
+      await users.activate(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.put(
     '/user/update',
     {
       onRequest: app.requireUser,

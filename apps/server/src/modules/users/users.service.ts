@@ -119,6 +119,11 @@ export class UsersService {
     await this.users.update(actor.id, { activated: false });
   }
 
+  /** PUT /user/activate/{id}: an admin re-activates an account (one suspended by its user), which can log in again. */
+  async activate(id: number): Promise<void> {
+    if (!(await this.users.update(id, { activated: true }))) throw notFound('User');
+  }
+
   /** Changes the caller's username and email and answers a new token carrying them. */
   async updateOwn(actor: TokenUser, body: UpdateUserBody): Promise<string> {
     if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be changed.');
