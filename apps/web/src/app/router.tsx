@@ -1,5 +1,6 @@
+import { legalDocuments } from '@reskin/contract';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { paths } from '../config/paths';
+import { legalPagePath, paths } from '../config/paths';
 import { AccountSettings } from '../features/account/components/account-settings';
 import { AdminUsers } from '../features/admin-users/components/admin-users';
 import { LoginForm } from '../features/auth/components/login-form';
@@ -8,6 +9,7 @@ import { GameFilesScreen } from '../features/game-files/components/game-files-sc
 import { GamePlayScreen } from '../features/game-play/components/game-play-screen';
 import { GamesScreen } from '../features/games/components/games-screen';
 import { Landing } from '../features/landing/components/landing';
+import { LegalPage } from '../features/legal/components/legal-page';
 import { DemoPlay } from '../features/my-games/components/demo-play';
 import { MyGamesScreen } from '../features/my-games/components/my-games-screen';
 import { VersionFormScreen } from '../features/my-games/components/version-form-screen';
@@ -30,6 +32,10 @@ export const routes: RouteObject[] = [
       { path: paths.register, element: <RegisterCard /> },
       { element: <RequireGuest />, children: [{ path: paths.login, element: <LoginForm /> }] },
       { path: paths.logout, element: <LogoutRoute /> },
+      ...legalDocuments.map(({ document }) => ({
+        path: legalPagePath(document),
+        element: <LegalPage key={document} document={document} />,
+      })),
       {
         element: <RequireUser />,
         children: [

@@ -1,3 +1,5 @@
+import type { LegalDocument } from '@reskin/contract';
+
 /** Every route path of SPEC §2. */
 export const paths = {
   home: '/',
@@ -22,3 +24,6 @@ export const paths = {
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];
+
+/** The open page of a legal document (the Register form links to each): its route is the document's name. */
+export const legalPagePath = (document: LegalDocument) => `/${document}`;

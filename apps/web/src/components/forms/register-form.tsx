@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  legalDocuments,
   limits,
   registerFormSchema,
   type RegisterForm as RegisterFormValues,
@@ -9,11 +10,19 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { legalPagePath } from '../../config/paths';
 import { useTrackedForm } from '../../lib/forms/use-changed-fields';
 import { PhoneInput } from './phone-input';
 import { TextField } from './text-field';
 
 type RegisterFormInput = z.input<typeof registerFormSchema>;
+
+/** The data-protection links open their documents in a new tab, so a form half filled in stays as it is. */
+const legalLinks = legalDocuments.map(({ document, title }) => (
+  <a key={document} href={legalPagePath(document)} target="_blank" rel="noopener">
+    {title}
+  </a>
+));
 
 const emptyForm: Partial<RegisterFormInput> = {
   username: '',
@@ -125,8 +134,7 @@ export function RegisterForm({ submitLabel, onSubmit }: RegisterFormProps) {
           feedbackType="invalid"
           label={
             <>
-              I accept the Data Protection Regulation: <a href="#terms-of-use">Terms of Use</a>,{' '}
-              <a href="#user-agreement">User Agreement</a> and <a href="#privacy-policy">Privacy Policy</a>.
+              I accept the Data Protection Regulation: {legalLinks[0]}, {legalLinks[1]} and {legalLinks[2]}.
             </>
           }
         />
