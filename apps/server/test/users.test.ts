@@ -1,6 +1,7 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, errorCodes, conflictMessages, limits, userSchema, type User } from '@reskin/contract';
+import { loadConfig } from '../src/config';
 import { call, createTestApp, createUser, errorOf, login, signupBody, testDb, type TestApp, type TestUser } from './helpers';
 
 /** The keys a client sees on a user (the contract's userSchema): no password field of any kind. */
@@ -136,6 +137,63 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
         code: errorCodes.usernameExists,
         details: [{ path: '/username', code: 'unique', message: expect.any(String) }],
       });
+    });
+  });
+
+  describe('POST /api/user/create', () => {
+    it("[ADM-8] an administrator adds a user: 201 with the user, as the signup answers it, who can log in", async () => {
+      const body = signupBody();
+      const response = await call(t, 'POST', '/api/user/create', { token: admin.token, payload: body });
+      expect(response.statusCode, response.body).toBe(201);
+      const user = response.json<User>();
+      expect(Object.keys(user).sort()).toEqual(userKeys);
+      expect(user).toMatchObject({ username: body.username, email: body.email, roleTypeId: RoleType.User, activated: true });
+      expect(response.body).not.toMatch(/password/i);
+      expect((await login(t, body.email, body.password)).statusCode).toBe(200);
+    });
+
+    it('[API-1] refuses bad data and taken emails or usernames exactly like the signup', async () => {
+      const existing = await createUser(t);
+      const bodies = [
+        { ...signupBody(), username: 'x', phone: '(555) 123', password: 'short' },
+        signupBody({ email: existing.email.toUpperCase() }),
+        signupBody({ username: existing.username }),
+      ];
+      for (const body of bodies) {
+        const created = await call(t, 'POST', '/api/user/create', { token: admin.token, payload: body });
+        const signedUp = await call(t, 'POST', '/api/user/signup', { payload: body });
+        expect(created.statusCode, created.body).toBeGreaterThanOrEqual(400);
+        expect(created.statusCode).toBe(signedUp.statusCode);
+        expect(errorOf(created)).toEqual(errorOf(signedUp));
+      }
+    });
+
+    it('[API-7] answers 403 to a regular user', async () => {
+      const user = await createUser(t);
+      const response = await call(t, 'POST', '/api/user/create', { token: user.token, payload: signupBody() });
+      expect(response.statusCode).toBe(403);
+      expect(errorOf(response).code).toBe(errorCodes.forbidden);
+    });
+
+    it('[ADM-8] is not under the signup rate limit: with the default limit, users past it are added in the same minute', async () => {
+      const { authRateLimitMax } = loadConfig({ DATA_DIR: t.config.dataDir, JWT_SECRET: t.config.jwtSecret });
+      const limited = await createTestApp({ authRateLimitMax });
+      try {
+        const limitedAdmin = await createUser(limited, RoleType.Admin); // the first signup
+        for (let i = 1; i < authRateLimitMax; i++) {
+          expect((await call(limited, 'POST', '/api/user/signup', { payload: signupBody() })).statusCode).toBe(201);
+        }
+        const refused = await call(limited, 'POST', '/api/user/signup', { payload: signupBody() });
+        expect(refused.statusCode).toBe(429);
+        expect(errorOf(refused).code).toBe(errorCodes.rateLimited);
+
+        for (let i = 0; i < authRateLimitMax + 10; i++) {
+          const response = await call(limited, 'POST', '/api/user/create', { token: limitedAdmin.token, payload: signupBody() });
+          expect(response.statusCode, `user ${i + 1} added`).toBe(201);
+        }
+      } finally {
+        await limited.close();
+      }
     });
   });
 

@@ -27,6 +27,7 @@ export interface UsersRoutesOptions {
 const noContent = { 204: noContentSchema };
 const ownAccount = { 403: 'The target is your own account (OWN_ACCOUNT).' };
 const demoAccount = { 403: 'Demo accounts cannot do this (FORBIDDEN).' };
+const taken = { 409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).' };
 
 /** SPEC §7 "Users and session". Handlers only translate HTTP to service calls. */
 export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMax }: UsersRoutesOptions) {
@@ -61,10 +62,26 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
       config: authRateLimit,
       schema: {
         tags,
-        summary: 'Register (also the admin add user)',
+        summary: 'Register a regular user',
         body: signupBodySchema,
         response: { 201: userSchema },
-        errors: { 409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).' },
+        errors: taken,
+      },
+    },
+    async (request, reply) => reply.status(201).send(await users.signup(request.body)),
+  );
+
+  r.post(
+    '/user/create',
+    {
+      // The signup itself, for an administrator, so their Add User is never counted against the signup limit.
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "An admin's Add User: the signup's body, rules and answer, without the login and signup rate limit",
+        body: signupBodySchema,
+        response: { 201: userSchema },
+        errors: taken,
       },
     },
     async (request, reply) => reply.status(201).send(await users.signup(request.body)),
@@ -154,10 +171,7 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
         summary: 'Change your username and email; answers a new token',
         body: updateUserBodySchema,
         response: { 200: tokenResponseSchema },
-        errors: {
-          ...demoAccount,
-          409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).',
-        },
+        errors: { ...demoAccount, ...taken },
       },
     },
     async (request) => ({ token: await users.updateOwn(currentUser(request), request.body) }),

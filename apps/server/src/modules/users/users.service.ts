@@ -67,7 +67,7 @@ export class UsersService {
     return user?.activated ? user : undefined;
   }
 
-  /** Registers a user (also the admin's "add user"). New users are regular users. */
+  /** Registers a regular user: POST /user/signup, and an admin's Add User (POST /user/create). */
   async signup(body: SignupBody): Promise<User> {
     await this.assertFree(body.email, body.username);
     const passwordHash = await hashPassword(body.password);
