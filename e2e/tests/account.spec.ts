@@ -114,7 +114,11 @@ test.describe('account settings', () => {
     await expect(page.locator('#username')).toHaveValue(newName);
   });
 
-  test('[ACC-3] Suspend asks first: Cancel keeps the account active and logged in', async ({ page, api, makeUser }) => {
+  test('[ACC-3] Suspend asks first: Cancel keeps the account active and logged in', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
     const user = await makeUser();
     await openWithToken(page, user.token, '/account');
     await expect(page.locator('#username')).toHaveValue(user.username);

@@ -166,6 +166,11 @@ test.describe('the artist story', () => {
 
       // 'I Finished My Game' tells the reviewer.
       await page.getByRole('button', { name: 'I Finished My Game' }).click();
+      await page
+        .getByRole('dialog')
+        .filter({ hasText: messages.confirmFinishVersion })
+        .getByRole('button', { name: 'Confirm', exact: true })
+        .click();
       await expect(toast(page, messages.informed)).toBeVisible();
       await adminSeesFinished(page, api, userGame.id, 'Pink splash');
     } finally {
@@ -228,6 +233,11 @@ test.describe('the artist story', () => {
       expect(original.length).not.toBe(beep.length);
 
       await page.getByRole('button', { name: 'I Finished My Game' }).click();
+      await page
+        .getByRole('dialog')
+        .filter({ hasText: messages.confirmFinishVersion })
+        .getByRole('button', { name: 'Confirm', exact: true })
+        .click();
       await expect(toast(page, messages.informed)).toBeVisible();
       await adminSeesFinished(page, api, userGame.id, 'Low beeps');
     } finally {

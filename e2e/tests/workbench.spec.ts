@@ -88,6 +88,9 @@ const it = test.extend<WorkbenchFixtures>({
 
 const finishButton = (page: Page) => page.getByRole('button', { name: 'I Finished My Game', exact: true });
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+/** The confirm dialog (components/ui/confirm-dialog) asking `question`. */
+const confirmDialog = (page: Page, question: string) =>
+  page.getByRole('dialog').filter({ hasText: question });
 /** A drop area (role=group) by its accessible name. */
 const dropArea = (page: Page, label: string) => page.getByRole('group', { name: label, exact: true });
 /** The hidden file input of a drop area (it carries the same label as its group). */
@@ -344,17 +347,75 @@ test.describe('workbench', () => {
     await page.keyboard.press('ArrowRight');
     await expect(page.locator('iframe')).toHaveAttribute('width', String(star.width + 60));
 
-    // I Finished My Game: POST /game-versions/done, the toast, and the version is Finished.
+    // I Finished My Game (confirmed): POST /game-versions/done, the toast, and the version is Finished.
     const done = page.waitForRequest(
       (r) => r.method() === 'POST' && r.url().endsWith('/api/game-versions/done'),
     );
     await finishButton(page).click();
+    await confirmDialog(page, messages.confirmFinishVersion).getByRole('button', { name: 'Confirm' }).click();
     expect((await done).postDataJSON()).toEqual({ id: version.id });
     await expect(successToast(page, messages.informed)).toBeVisible();
     await expect(successToast(page, messages.informed)).toHaveText(messages.informed);
     const saved = (await versionsOf(api, userGame.id)).find((v) => v.id === version.id);
     expect(saved?.gameVersionStatusId).toBe(GameVersionStatus.Finished);
     expect(saved?.finishedAt).toBeTruthy();
+  });
+
+  it('[WB-4] I Finished My Game asks first: Cancel leaves the version In progress; Confirm finishes it, and the workbench and the versions screen show when', async ({
+    page,
+    api,
+    owner,
+    tinyGame,
+    assign,
+  }) => {
+    const { userGame, version } = await assign({ gameId: tinyGame.id });
+    const finishedNote = page.getByText(/^Finished on /);
+    const done: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/game-versions/done')) done.push(r.url());
+    });
+    await openWithToken(page, owner.token, workbenchUrl(version, 'play-version'));
+    await expect(finishButton(page)).toBeVisible();
+    await expect(finishedNote).toHaveCount(0);
+
+    // Cancel: nothing is sent, the version stays In progress and the button stays.
+    await finishButton(page).click();
+    const dialog = confirmDialog(page, messages.confirmFinishVersion);
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(done).toHaveLength(0);
+    const waiting = (await versionsOf(api, userGame.id)).find((v) => v.id === version.id);
+    expect(waiting?.gameVersionStatusId).toBe(GameVersionStatus.InProgress);
+    expect(waiting?.finishedAt).toBeNull();
+    await expect(finishButton(page)).toBeVisible();
+
+    // Confirm: the toast, the version is Finished, and the button gives way to when it was finished.
+    await finishButton(page).click();
+    await dialog.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(successToast(page, messages.informed)).toHaveText(messages.informed);
+    expect(done).toHaveLength(1);
+    const finished = (await versionsOf(api, userGame.id)).find((v) => v.id === version.id);
+    expect(finished?.gameVersionStatusId).toBe(GameVersionStatus.Finished);
+    const finishedAt = finished?.finishedAt ?? '';
+    expect(finishedAt).not.toBe('');
+    await expect(finishButton(page)).toHaveCount(0);
+    await expect(finishedNote).toBeVisible();
+    await expect(finishedNote.locator('time')).toHaveAttribute('datetime', finishedAt);
+    // Also after a reload, on the other play tabs and on Files.
+    await page.reload();
+    await expect(finishedNote.locator('time')).toHaveAttribute('datetime', finishedAt);
+    await expect(finishButton(page)).toHaveCount(0);
+    await tab(page, 'Play Original Game').click();
+    await expect(finishButton(page)).toHaveCount(0);
+    await tab(page, 'Files').click();
+    await expect(finishedNote).toBeVisible();
+
+    // The versions screen: the card carries the Finished badge and the finish time.
+    await page.getByRole('link', { name: 'Back', exact: true }).click();
+    const card = page.getByRole('region', { name: version.name, exact: true });
+    await expect(card.getByText('Finished', { exact: true })).toBeVisible();
+    await expect(card.getByText(/^Finished on /).locator('time')).toHaveAttribute('datetime', finishedAt);
   });
 
   it('[WB-6] the side-by-side view: original and replacement at 1:1 pixels, zoomed 2x and 4x with hard edges, or fitted', async ({

@@ -31,7 +31,8 @@ export const messages = {
   accountSaved: 'account settings saved!',
   accountDisabled: 'Your account is disabled',
   /** Issue 12: 'Suspend My Account' asks first, since only an administrator can undo it. */
-  confirmSuspendAccount: 'Suspend your account? You will be logged out and only an administrator can re-activate it.',
+  confirmSuspendAccount:
+    'Suspend your account? You will be logged out and only an administrator can re-activate it.',
   confirmDeleteUser: (username: string) => `Are you sure you want to delete ${username}?`,
   confirmResetPassword: (username: string) => `Are you sure you want to reset password of ${username}?`,
   confirmUpdateRole: (username: string) => `Are you sure you want to update role of ${username}?`,
@@ -57,6 +58,8 @@ export const messages = {
   uploadFailed: 'Error is occurred while uploading the item.',
   uploaded: 'Item uploaded successfully.',
   informed: 'You successfully informed',
+  /** Issue 12: 'I Finished My Game' asks first; the artist sees a Finished version as such afterwards. */
+  confirmFinishVersion: 'Tell the reviewer this version is finished?',
   activityChanged: 'Activity is changed successfully.',
   lockChanged: 'Lock is changed successfully.',
   versionDeleted: 'Game version is deleted',

@@ -6,10 +6,18 @@ interface ConfirmDialogProps {
   question: string;
   onCancel: () => void;
   onConfirm: () => void;
+  /** Red for what destroys or locks out (the default); green for telling the reviewer a version is done. */
+  confirmVariant?: 'danger' | 'success';
 }
 
-/** The confirmation of a destructive action: the spec's question with Cancel and Confirm. */
-export function ConfirmDialog({ show, question, onCancel, onConfirm }: ConfirmDialogProps) {
+/** The confirmation of an action that cannot simply be undone: the question with Cancel and Confirm. */
+export function ConfirmDialog({
+  show,
+  question,
+  onCancel,
+  onConfirm,
+  confirmVariant = 'danger',
+}: ConfirmDialogProps) {
   return (
     <Modal show={show} onHide={onCancel} centered>
       <Modal.Header>
@@ -22,7 +30,7 @@ export function ConfirmDialog({ show, question, onCancel, onConfirm }: ConfirmDi
         <Button variant="secondary" onClick={onCancel}>
           Cancel
         </Button>
-        <Button variant="danger" onClick={onConfirm}>
+        <Button variant={confirmVariant} onClick={onConfirm}>
           Confirm
         </Button>
       </Modal.Footer>

@@ -7,6 +7,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
@@ -66,6 +67,11 @@ export function VersionsScreen() {
                     {version.isLocked && <Badge bg="secondary">Locked</Badge>}
                   </Card.Title>
                   <Card.Text>{version.description}</Card.Text>
+                  {version.gameVersionStatusId === GameVersionStatus.Finished && (
+                    <Card.Text className="small text-success">
+                      Finished on <DateTime value={version.finishedAt} />
+                    </Card.Text>
+                  )}
                 </Card.Body>
                 <Card.Footer className="d-flex flex-wrap gap-2">
                   <Link className="btn btn-primary btn-sm" to={linkFor(paths.workbench, version)}>

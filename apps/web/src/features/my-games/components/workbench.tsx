@@ -1,9 +1,12 @@
-import { messages, UserGameType, type GameFile } from '@reskin/contract';
+import { GameVersionStatus, messages, UserGameType, type GameFile } from '@reskin/contract';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useSearchParams } from 'react-router';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { ScreenTabs } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
@@ -38,7 +41,8 @@ interface WorkbenchProps {
 
 /**
  * The artist's workbench for one version (SPEC §2 Workbench): the image or audio editor, the play tabs in the
- * sandboxed frame with 'I Finished My Game', and the helper files. The ids and the tab live in the query
+ * sandboxed frame with 'I Finished My Game' (asked first; a Finished version says when instead), and the
+ * helper files. The ids and the tab live in the query
  * string, so a reload or a pasted link opens the same view.
  */
 export function Workbench({ defaultTab }: WorkbenchProps) {
@@ -52,6 +56,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const versionFiles = useVersionFiles(version ? versionId : null, gameId);
   const playPaths = useVersionPath(version ? versionId : null, gameId);
   const finishCall = useFinishVersion();
+  const [confirmingFinish, setConfirmingFinish] = useState(false);
 
   const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
   const visibleTabs = tabs.filter((tab) => imageGame || !tab.imageOnly);
@@ -87,6 +92,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const Editor = imageGame ? ImageEditor : AudioEditor;
 
   const finish = () => {
+    setConfirmingFinish(false);
     if (!version) return;
     finishCall.mutate(version.id, {
       onSuccess: () => notifySuccess(messages.informed),
@@ -114,10 +120,20 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <h1 className="fs-5 mb-0">
                 {game.name}: {version.name}
               </h1>
-              {playing && (
-                <Button variant="success" onClick={finish} disabled={finishCall.isPending}>
-                  I Finished My Game
-                </Button>
+              {version.gameVersionStatusId === GameVersionStatus.Finished ? (
+                <span className="text-success fw-semibold">
+                  Finished on <DateTime value={version.finishedAt} />
+                </span>
+              ) : (
+                playing && (
+                  <Button
+                    variant="success"
+                    onClick={() => setConfirmingFinish(true)}
+                    disabled={finishCall.isPending}
+                  >
+                    I Finished My Game
+                  </Button>
+                )
               )}
             </div>
             {tab === 'files' && lockedReason && <Alert variant="warning">{lockedReason}</Alert>}
@@ -151,6 +167,13 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
           </>
         )}
       </Card.Body>
+      <ConfirmDialog
+        show={confirmingFinish}
+        question={messages.confirmFinishVersion}
+        confirmVariant="success"
+        onCancel={() => setConfirmingFinish(false)}
+        onConfirm={finish}
+      />
     </Card>
   );
 }
