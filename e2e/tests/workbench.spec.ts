@@ -473,6 +473,122 @@ test.describe('workbench', () => {
     await expect(dialog).toHaveCount(0);
   });
 
+  it('[WB-6][WB-14] Restore original: asks first, removes the replacement, and Play Your Version serves the watermarked original again; not offered on a locked version', async ({
+    page,
+    api,
+    owner,
+    star,
+    starImages: images,
+    assign,
+  }) => {
+    test.setTimeout(90_000);
+    const { version } = await assign();
+    const splash = byPathEnd(images, 'splash.png');
+    const replacement = solidPng(splash.width ?? 1, splash.height ?? 1, [200, 40, 90]);
+    await openWithToken(page, owner.token, workbenchUrl(version));
+    const card = imageCard(page, splash.path);
+    const restoreButton = card.getByRole('button', { name: 'Restore original', exact: true });
+    await expect(card).toContainText('Skeleton (not replaced yet)');
+    await expect(restoreButton).toHaveCount(0);
+
+    // The artist replaces the splash through the card's drop area.
+    await dropInput(page, `Replace ${splash.path}`).setInputFiles({
+      name: 'splash.png',
+      mimeType: 'image/png',
+      buffer: replacement,
+    });
+    await expect(successToast(page, messages.uploaded)).toBeVisible();
+    await expect(card).toContainText('Your image');
+
+    /** The splash as Play Your Version and Play Original Game serve it, fetched from the play origin. */
+    const splashIn = async (label: string) => {
+      await tab(page, label).click();
+      const src = (await page.locator(`iframe[title="${star.name}: ${label}"]`).getAttribute('src')) ?? '';
+      expect(new URL(src).port, 'the play origin').toBe(process.env.E2E_PLAY_PORT);
+      const response = await page.request.get(new URL('../assets/img/splash.png', src).href);
+      expect(response.status()).toBe(200);
+      return Buffer.from(await response.body());
+    };
+    expect((await splashIn('Play Your Version')).equals(replacement)).toBe(true);
+    const watermarked = await splashIn('Play Original Game');
+    expect(watermarked.equals(replacement)).toBe(false);
+
+    // A locked version offers no way back; unlocked, it does.
+    await toggleLock(api, version.id);
+    await tab(page, 'Files').click();
+    await page.reload();
+    await expect(card).toContainText('Your image');
+    await expect(restoreButton).toHaveCount(0);
+    await toggleLock(api, version.id);
+    await page.reload();
+    await expect(restoreButton).toBeVisible();
+
+    // Cancel keeps the replacement.
+    const deletes: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'DELETE' && r.url().includes('/api/game-versions/')) deletes.push(r.url());
+    });
+    await restoreButton.click();
+    const dialog = confirmDialog(page, messages.confirmRestoreOriginal(splash.path));
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(deletes).toHaveLength(0);
+    await expect(card).toContainText('Your image');
+
+    // Confirm: DELETE /game-versions/{versionId}/files/{fileId}, the toast, and the card shows no replacement.
+    await restoreButton.click();
+    const response = page.waitForResponse(
+      (r) => r.request().method() === 'DELETE' && r.url().includes(`/api/game-versions/${version.id}/files/`),
+    );
+    await dialog.getByRole('button', { name: 'Confirm', exact: true }).click();
+    const answer = await response;
+    expect(answer.url()).toMatch(new RegExp(`/api/game-versions/${version.id}/files/${splash.fileId}$`));
+    expect(answer.status()).toBe(204);
+    await expect(successToast(page, messages.originalRestored)).toHaveText(messages.originalRestored);
+    await expect(card).toContainText('Skeleton (not replaced yet)');
+    await expect(card.getByRole('img', { name: `Your ${splash.path}`, exact: true })).toHaveCount(0);
+    await expect(restoreButton).toHaveCount(0);
+
+    // WB-14 the other way round: the version serves the watermarked original again.
+    expect((await splashIn('Play Your Version')).equals(watermarked)).toBe(true);
+  });
+
+  it('[WB-8] Restore original in the audio editor: the row plays the original sound again', async ({
+    page,
+    api,
+    owner,
+    star,
+    assign,
+  }) => {
+    const { version } = await assign({ type: UserGameType.SoundReplace });
+    const sounds = (await filesOf(api, star.id)).filter((f) => f.contentType.startsWith('audio/'));
+    const boom = byPathEnd(sounds, 'boom.wav');
+    const uploaded = await api.postMultipart(
+      `/game-version/upload/${version.id}/${boom.fileId}`,
+      { file: { name: 'boom.wav', mimeType: 'audio/wav', buffer: wav(220) } },
+      owner.token,
+    );
+    expect(uploaded.status(), await uploaded.text()).toBeLessThan(300);
+    await openWithToken(page, owner.token, workbenchUrl(version));
+    const row = page
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('cell', { name: boom.path, exact: true }) });
+    await expect(row).toContainText('Your sound');
+    const others = page.locator('tbody tr').filter({ hasNotText: boom.path });
+    await expect(others.getByRole('button', { name: 'Restore original' })).toHaveCount(0);
+
+    await row.getByRole('button', { name: 'Restore original', exact: true }).click();
+    await confirmDialog(page, messages.confirmRestoreOriginal(boom.path))
+      .getByRole('button', { name: 'Confirm', exact: true })
+      .click();
+    await expect(successToast(page, messages.originalRestored)).toBeVisible();
+    await expect(row).toContainText('Original sound');
+    await expect(row.getByRole('button', { name: 'Restore original' })).toHaveCount(0);
+    const download = await row.getByRole('link', { name: 'Download', exact: true }).getAttribute('href');
+    await expect(row.locator('audio')).toHaveAttribute('src', download ?? '');
+  });
+
   it('[WB-5] helper files: empty text, then downloadable links', async ({
     page,
     api,

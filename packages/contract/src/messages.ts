@@ -60,6 +60,10 @@ export const messages = {
   informed: 'You successfully informed',
   /** Issue 12: 'I Finished My Game' asks first; the artist sees a Finished version as such afterwards. */
   confirmFinishVersion: 'Tell the reviewer this version is finished?',
+  /** Issue 12: undoing a replacement (DELETE /game-versions/{versionId}/files/{fileId}). */
+  confirmRestoreOriginal: (path: string) =>
+    `Restore the original ${path}? Your replacement is removed from this version.`,
+  originalRestored: 'Original restored.',
   activityChanged: 'Activity is changed successfully.',
   lockChanged: 'Lock is changed successfully.',
   versionDeleted: 'Game version is deleted',

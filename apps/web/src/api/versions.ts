@@ -65,6 +65,10 @@ export const toggleVersionActivity = (id: number) =>
 export const toggleVersionLock = (id: number) =>
   apiParse(gameVersionSchema, `/game-versions/${id}/changeLock`, { method: 'DELETE' });
 
+/** DELETE /game-versions/{versionId}/files/{fileId}: undoes a replacement; the version serves the original again. */
+export const restoreVersionFile = ({ versionId, fileId }: { versionId: number; fileId: number }) =>
+  apiRequest(`/game-versions/${versionId}/files/${fileId}`, { method: 'DELETE' });
+
 /** GET /game-versions/{id}/zip-url: the files.zip URL with a 15-minute ticket, for a new window. */
 export const getZipUrl = async (versionId: number) =>
   (await apiParse(z.object({ url: z.string() }), `/game-versions/${versionId}/zip-url`)).url;
@@ -118,4 +122,10 @@ export const useToggleVersionActivity = () =>
   useApiMutation([...versionKeys.all, 'activity'], toggleVersionActivity, reloadVersions);
 export const useToggleVersionLock = () =>
   useApiMutation([...versionKeys.all, 'lock'], toggleVersionLock, reloadVersions);
+// The version too: a lock set by the reviewer meanwhile (the server's 423) then hides the action.
+export const useRestoreVersionFile = () =>
+  useApiMutation([...versionKeys.all, 'restore-file'], restoreVersionFile, ({ versionId }) => [
+    versionKeys.files(versionId),
+    versionKeys.lists(),
+  ]);
 export const useZipUrl = () => useApiMutation([...versionKeys.all, 'zip-url'], getZipUrl);

@@ -4,14 +4,15 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { fileUrl } from '../../../lib/play-file-url';
+import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import type { FileEditorProps } from './image-editor';
 
 /**
  * The audio-file editor (SPEC §2 "Audio files editor"): a drop area 'Add Game Files' for several sounds, and
- * the table 'Current Game Files (n)' with Download, an inline player of the version's sound, the sortable
- * Path and a drop area per row.
+ * the table 'Current Game Files (n)' with Download, an inline player of the version's sound (and 'Restore
+ * original' once replaced), the sortable Path and a drop area per row.
  */
 export function AudioEditor({
   versionId,
@@ -21,6 +22,7 @@ export function AudioEditor({
   lockedReason,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'audio', sounds);
+  const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
   const [ascending, setAscending] = useState(true);
   const rows = [...sounds].sort((a, b) => (ascending ? 1 : -1) * a.path.localeCompare(b.path));
 
@@ -75,8 +77,18 @@ export function AudioEditor({
                       </td>
                       <td>
                         <audio controls preload="none" src={current} aria-label={`Play ${sound.path}`} />
-                        <div className="small text-body-secondary">
+                        <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
                           {own ? 'Your sound' : 'Original sound'}
+                          {own && !lockedReason && (
+                            <Button
+                              size="sm"
+                              variant="outline-secondary"
+                              onClick={() => askRestore(sound)}
+                              disabled={restoring}
+                            >
+                              Restore original
+                            </Button>
+                          )}
                         </div>
                       </td>
                       <td className="text-break font-monospace small">{sound.path}</td>
@@ -99,6 +111,7 @@ export function AudioEditor({
           )}
         </Card.Body>
       </Card>
+      {restoreDialog}
     </>
   );
 }

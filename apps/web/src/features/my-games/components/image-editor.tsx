@@ -5,6 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { fileUrl } from '../../../lib/play-file-url';
+import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import { ImageCompareDialog, type ComparedImage } from './image-compare-dialog';
@@ -37,7 +38,7 @@ export interface FileEditorProps {
 /**
  * The image-file editor (SPEC §2 Workbench, EditImageFiles): a multi-file drop for up to 50 images, and a
  * card per game image with the original beside the user's replacement (or the skeleton while there is none),
- * a drop area for that one image and the larger side-by-side view.
+ * a drop area for that one image, the larger side-by-side view and, once replaced, 'Restore original'.
  */
 export function ImageEditor({
   versionId,
@@ -47,6 +48,7 @@ export function ImageEditor({
   lockedReason,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
+  const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
   const [comparing, setComparing] = useState<GameFile | null>(null);
 
   /** The watermarked original, and the user's image or else the skeleton, with their texts. */
@@ -116,6 +118,16 @@ export function ImageEditor({
                     <Button size="sm" variant="outline-primary" onClick={() => setComparing(image)}>
                       Side by side
                     </Button>
+                    {replaced.has(image.fileId) && !lockedReason && (
+                      <Button
+                        size="sm"
+                        variant="outline-secondary"
+                        onClick={() => askRestore(image)}
+                        disabled={restoring}
+                      >
+                        Restore original
+                      </Button>
+                    )}
                   </div>
                   <DropArea
                     label={`Replace ${image.path}`}
@@ -132,6 +144,7 @@ export function ImageEditor({
           );
         })}
       </Row>
+      {restoreDialog}
       {comparing && (
         <ImageCompareDialog
           show
