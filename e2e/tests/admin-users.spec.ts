@@ -224,27 +224,58 @@ test.describe('admin users', () => {
     });
   });
 
-  test('[ADM-8] an administrator adds a user through POST /user/signup', async ({
+  test('[ADM-8] an administrator adds a user through POST /user/create (not the public signup and its rate limit)', async ({
     page,
     api,
     makeUser,
     cleanupUser,
   }) => {
     const admin = await makeUser(RoleType.Admin);
-    await openWithToken(page, admin.token, '/admin');
-    await expect(userRow(page, admin)).toBeVisible();
+    await openAdmin(page, admin, admin);
     const body = newSignupBody();
-    await page.getByRole('button', { name: /^Add( User)?$/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Add( User)?$/ })
+      .first()
+      .click();
     await fillRegisterForm(page, body);
-    const request = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/user/signup'));
-    const response = page.waitForResponse((r) => r.url().endsWith('/api/user/signup'));
-    await page.getByRole('button', { name: /^(Add|Add User|Save|Create|Register)$/ }).last().click();
+    const request = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/user/create'));
+    const response = page.waitForResponse((r) => r.url().endsWith('/api/user/create'));
+    await page
+      .getByRole('button', { name: /^(Add|Add User|Save|Create|Register)$/ })
+      .last()
+      .click();
     expect((await request).postDataJSON()).toMatchObject({ username: body.username, email: body.email });
     const answer = await response;
     expect(answer.status()).toBe(201);
     const created = (await answer.json()) as User;
     cleanupUser(created.id);
+    await searchUsers(page, body.username);
     await expect(userRow(page, body)).toBeVisible();
     await api.login(body.email, body.password);
+  });
+
+  test('[ACC-3] a suspended account cannot log in until an administrator activates it again; then it can', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const artist = await makeUser();
+    await openWithToken(page, artist.token, '/account');
+    await page.getByRole('button', { name: 'Suspend My Account', exact: true }).click();
+    await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(successToast(page, messages.accountDisabled)).toBeVisible();
+    expect((await api.loginResponse(artist.email, artist.password)).status()).toBe(401);
+
+    const row = await openAdmin(page, admin, artist);
+    const active = row.getByRole('cell').nth(3);
+    await expect(active).toHaveText('No');
+    await rowButton(row, 'Activate').click();
+    await expect(dialog(page)).toContainText(messages.confirmActivateUser(artist.username));
+    await dialog(page).getByRole('button', { name: 'Confirm', exact: true }).click();
+    await expect(successToast(page, messages.userActivated)).toBeVisible();
+    await expect(active).toHaveText('Yes');
+    await expect(rowButton(row, 'Activate')).toHaveCount(0);
+    await api.login(artist.email, artist.password);
   });
 });

@@ -39,6 +39,9 @@ export const messages = {
   userDeleted: 'user deleted successfully.',
   passwordReset: (password: string) => `User password is reset to ${password}`,
   roleUpdated: 'user role updated successfully.',
+  /** Issue 12 (re-activating a suspended account): worded like the admin's other confirmations and toasts. */
+  confirmActivateUser: (username: string) => `Are you sure you want to activate ${username}?`,
+  userActivated: 'user activated successfully.',
   servicesUpdated: 'Services updated',
   gameAdded: 'Game added successfully.',
   /** SPEC §8 names no message for adding a user-game; worded like 'Game added successfully.'. */

@@ -6,7 +6,7 @@ import { useApiMutation } from './mutation';
 export const login = (body: LoginBody) =>
   apiParse(tokenResponseSchema, '/user/login', { method: 'POST', body, logoutOnUnauthorized: false });
 
-/** POST /user/signup: self-registration, and the admin's Add User (SPEC §7). */
+/** POST /user/signup: self-registration (the admin's Add User uses POST /user/create). */
 export const signup = (body: SignupBody) => apiParse(userSchema, '/user/signup', { method: 'POST', body });
 
 export const useLogin = () => useApiMutation(['login'], login);

@@ -4,11 +4,11 @@ import {
   userSearchFilter,
   type RoleTypeId,
   type SearchFilter,
+  type SignupBody,
 } from '@reskin/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
-import { signup } from './auth';
 import { useApiMutation } from './mutation';
 
 export const userKeys = {
@@ -39,6 +39,13 @@ export async function searchUsers(text: string, signal?: AbortSignal) {
   return items.map((hit) => ({ id: hit.id, label: hit.username }));
 }
 
+/** POST /user/create: the admin's Add User, with signup's body and answer but not its rate limit. */
+export const createUser = (body: SignupBody) =>
+  apiParse(userSchema, '/user/create', { method: 'POST', body });
+
+/** PUT /user/activate/{id}: re-activates a suspended account. */
+export const activateUser = (id: number) => apiRequest(`/user/activate/${id}`, { method: 'PUT' });
+
 /** DELETE /user/delete/{id} */
 export const deleteUser = (id: number) => apiRequest(`/user/delete/${id}`, { method: 'DELETE' });
 
@@ -61,7 +68,8 @@ export const useUsers = (params: ListParams = {}) =>
 
 const reloadUsers = () => [userKeys.lists()];
 
-export const useCreateUser = () => useApiMutation([...userKeys.all, 'create'], signup, reloadUsers);
+export const useCreateUser = () => useApiMutation([...userKeys.all, 'create'], createUser, reloadUsers);
+export const useActivateUser = () => useApiMutation([...userKeys.all, 'activate'], activateUser, reloadUsers);
 export const useDeleteUser = () => useApiMutation([...userKeys.all, 'delete'], deleteUser, reloadUsers);
 export const useResetPassword = () =>
   useApiMutation([...userKeys.all, 'reset-password'], resetPassword, reloadUsers);

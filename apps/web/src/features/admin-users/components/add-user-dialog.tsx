@@ -8,7 +8,7 @@ interface AddUserDialogProps {
   onClose: () => void;
 }
 
-/** The admin's add user: the register form in a modal, sent to POST /user/signup. */
+/** The admin's add user: the register form in a modal, sent to POST /user/create (no signup rate limit). */
 export function AddUserDialog({ show, onClose }: AddUserDialogProps) {
   const createCall = useCreateUser();
 

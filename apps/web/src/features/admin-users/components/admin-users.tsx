@@ -10,6 +10,7 @@ import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { useUpdateServices } from '../../../api/admin';
 import {
+  useActivateUser,
   useDeleteUser,
   useResetPassword,
   useUpdateRole,
@@ -31,6 +32,7 @@ export function AdminUsers() {
   const deleteCall = useDeleteUser();
   const passwordCall = useResetPassword();
   const roleCall = useUpdateRole();
+  const activateCall = useActivateUser();
   const servicesCall = useUpdateServices();
   const [pending, setPending] = useState<UserAction | null>(null);
   // Kept apart from `pending` so the question stays on screen while the dialog fades out.
@@ -57,6 +59,10 @@ export function AdminUsers() {
           notifySuccess(messages.passwordReset(password));
           setReset({ username: user.username, password });
         },
+      });
+    } else if (kind === 'activate') {
+      activateCall.mutate(user.id, {
+        onSuccess: () => notifySuccess(messages.userActivated),
       });
     } else {
       roleCall.mutate(

@@ -1,7 +1,7 @@
 import { RoleType, messages, type RoleTypeId } from '@reskin/contract';
 import type { UserRow } from '../../../api/users';
 
-export type UserActionKind = 'delete' | 'password' | 'role';
+export type UserActionKind = 'delete' | 'password' | 'role' | 'activate';
 
 export interface UserAction {
   kind: UserActionKind;
@@ -25,5 +25,7 @@ export function confirmQuestion({ kind, user }: UserAction): string {
       return messages.confirmResetPassword(user.username);
     case 'role':
       return messages.confirmUpdateRole(user.username);
+    case 'activate':
+      return messages.confirmActivateUser(user.username);
   }
 }

@@ -78,6 +78,16 @@ export function UsersTable({ users, list, ownId, onAction }: UsersTableProps) {
                   >
                     {roleToggleLabel(user.roleTypeId)}
                   </Button>
+                  {!user.activated && (
+                    <Button
+                      size="sm"
+                      variant="outline-success"
+                      disabled={own}
+                      onClick={() => onAction('activate', user)}
+                    >
+                      Activate
+                    </Button>
+                  )}
                 </div>
               </td>
             </tr>
