@@ -47,7 +47,7 @@ import { VersionsService } from './modules/versions/versions.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { authPlugin } from './plugins/auth';
-import { errorEnvelopePlugin } from './plugins/error-envelope';
+import { errorEnvelopePlugin, errorHandler } from './plugins/error-envelope';
 import { openapiPlugin } from './plugins/openapi';
 import { xsrfPlugin } from './plugins/xsrf';
 
@@ -71,6 +71,9 @@ export async function buildApp(config: Config): Promise<App> {
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (a path that is no valid URL, a parameter over maxParamLength) answer the
+    // error envelope too instead of Fastify's default body (issue 13, the bad-input test).
+    frameworkErrors: errorHandler,
   });
   echoRequestId(app);
   app.setValidatorCompiler(validatorCompiler);
@@ -82,11 +85,14 @@ export async function buildApp(config: Config): Promise<App> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new AppError(400, 'BadRequestError', 'The request body is not valid JSON.', 'INVALID_JSON'), undefined);
+      parsed = JSON.parse(text, refuseProtoKeys);
+    } catch (error) {
+      const message = error === protoKeyError ? protoKeyError.message : 'The request body is not valid JSON.';
+      return done(new AppError(400, 'BadRequestError', message, 'INVALID_JSON'), undefined);
     }
+    done(null, parsed);
   });
 
   const database = createDatabase(config, app.log);
@@ -217,6 +223,16 @@ export async function buildApp(config: Config): Promise<App> {
 
   await registerWebApp(app, config.webDistDir);
   return { app, playApp, database, generation };
+}
+
+/**
+ * A JSON body with a `__proto__` key (at any depth) is refused like Fastify's own parser does: copied into a
+ * plain object it would set that object's prototype instead of a field (issue 13, input hardening).
+ */
+const protoKeyError = new Error('The request body must not contain a "__proto__" key.');
+function refuseProtoKeys(key: string, value: unknown): unknown {
+  if (key === '__proto__') throw protoKeyError;
+  return value;
 }
 
 /**

@@ -291,6 +291,61 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
       });
     }
 
+    const builtIns = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'];
+    for (const name of builtIns) {
+      it(`[API-6] [VAL-8] the built-in name "${name}" as a column, operator or order answers 400 INVALID_FILTER (issue 13)`, async () => {
+        // Raw JSON: an object literal with __proto__ would set the prototype instead of a key.
+        const filters = [
+          `{"where":{"${name}":1}}`,
+          `{"where":{"username":{"${name}":"a"}}}`,
+          `{"where":{"id":{"${name}":1}}}`,
+          `{"fields":["${name}"]}`,
+          `{"fields":{"${name}":true}}`,
+          `{"order":"${name} ASC"}`,
+        ];
+        for (const filter of filters) {
+          const response = await call(t, 'POST', '/api/user/list', {
+            token: admin.token,
+            payload: filter,
+            headers: { 'content-type': 'application/json' },
+          });
+          expect(response.statusCode, `${filter}: ${response.body}`).toBe(400);
+          expect(errorOf(response).statusCode).toBe(400);
+        }
+      });
+    }
+
+    const { listMax, conditionsMax, patternMax } = limits.filterWhere;
+    const huge: [string, unknown][] = [
+      ['a 50,000-id inq', { where: { id: { inq: Array.from({ length: 50_000 }, (_, i) => i + 1) } } }],
+      [`an inq of ${listMax + 1} ids`, { where: { id: { inq: Array.from({ length: listMax + 1 }, (_, i) => i + 1) } } }],
+      [`a nin of ${listMax + 1} ids`, { where: { id: { nin: Array.from({ length: listMax + 1 }, (_, i) => i + 1) } } }],
+      ['a 5,000-item and', { where: { and: Array.from({ length: 5000 }, (_, i) => ({ id: { neq: i } })) } }],
+      [`an or of ${conditionsMax + 1} conditions`, { where: { or: Array.from({ length: conditionsMax + 1 }, (_, i) => ({ id: i })) } }],
+      [
+        `${conditionsMax + 1} conditions spread over nested ands`,
+        { where: { and: Array.from({ length: 3 }, () => ({ and: Array.from({ length: 70 }, (_, i) => ({ id: { neq: i } })) })) } },
+      ],
+      ['a 100 KB like pattern', { where: { username: { like: `%${'a'.repeat(100_000)}%` } } }],
+      [`a like pattern of ${patternMax + 1} characters`, { where: { username: { like: 'a'.repeat(patternMax + 1) } } }],
+    ];
+    for (const [label, filter] of huge) {
+      it(`[API-6] [VAL-8] ${label} answers 400 INVALID_FILTER on both databases (issue 13)`, async () => {
+        const response = await call(t, 'POST', '/api/user/list', { token: admin.token, payload: filter });
+        expect(response.statusCode, response.body.slice(0, 300)).toBe(400);
+        expect(errorOf(response).code).toBe(errorCodes.invalidFilter);
+      });
+    }
+
+    it('[API-6] filters at the limits still work: an inq of the most ids, a pattern of the most characters', async () => {
+      const ids = Array.from({ length: listMax }, (_, i) => i + 1);
+      const found = await search({ where: { id: { inq: ids } }, fields: ['id'] });
+      expect(found.length).toBeGreaterThan(0);
+      expect(await search({ where: { username: { like: 'a'.repeat(patternMax) } } })).toEqual([]);
+      const conditions = Array.from({ length: conditionsMax }, () => ({ id: { gt: 0 } }));
+      expect((await search({ where: { and: conditions }, fields: ['id'] })).length).toBeGreaterThan(0);
+    });
+
     it('[API-6] a date comparison with an ISO date works on both databases', async () => {
       const everyone = names.length + teamSize + 1;
       expect(await search({ where: { createdAt: { gt: '2000-01-01T00:00:00.000Z' } }, fields: ['id'] })).toHaveLength(everyone);

@@ -36,6 +36,12 @@ export const limits = {
   /** LoopBack-style filter: default and maximum `limit`. */
   filterLimitDefault: 100,
   filterLimitMax: 100,
+  /**
+   * Size of a filter's `where` (issue 13): the most values in one `inq`/`nin` list, the most conditions in the
+   * whole where (every column condition and every operator on it, at any depth of `and`/`or`), and the longest
+   * `like`/`nlike`/`ilike` pattern. Larger filters answer 400 INVALID_FILTER on both databases.
+   */
+  filterWhere: { listMax: 1000, conditionsMax: 200, patternMax: 500 },
   regenerationReloadMs: 2000,
   dropResetAfterSuccessMs: 5000,
   dropResetAfterErrorMs: 7000,

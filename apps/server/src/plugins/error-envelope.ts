@@ -14,6 +14,7 @@ const namesByStatus: Record<number, string> = {
   406: 'NotAcceptableError',
   409: 'ConflictError',
   413: 'PayloadTooLargeError',
+  414: 'URITooLongError',
   415: 'UnsupportedMediaTypeError',
   422: 'UnprocessableEntityError',
   429: 'TooManyRequestsError',

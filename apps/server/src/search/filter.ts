@@ -109,17 +109,34 @@ export function compileFilter(
 
   function list(name: string, type: ColumnType, raw: unknown): (string | number)[] {
     if (!Array.isArray(raw) || raw.length === 0) invalid(`Column "${name}" needs a non-empty list.`);
+    if (raw.length > limits.filterWhere.listMax) {
+      invalid(`The list of "${name}" has more than ${limits.filterWhere.listMax} values.`);
+    }
     return raw.map((item) => value(name, type, item));
+  }
+
+  /**
+   * Comparisons compiled so far in this where (a column's plain value is one, each operator on a column one);
+   * more than the contract's limit is a 400, not a huge SQL statement.
+   */
+  let conditions = 0;
+  function count(): void {
+    conditions += 1;
+    if (conditions > limits.filterWhere.conditionsMax) {
+      invalid(`The where clause has more than ${limits.filterWhere.conditionsMax} conditions.`);
+    }
   }
 
   function condition(name: string, spec: unknown): Expression<SqlBool> {
     const { ref, type } = column(name);
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) count();
     if (spec === null) return sql<SqlBool>`${ref} is null`;
     if (typeof spec !== 'object' || Array.isArray(spec)) {
       return sql<SqlBool>`${ref} = ${value(name, type, spec)}`;
     }
     const parts = Object.entries(spec as Record<string, unknown>).map(([operator, operand]): Expression<SqlBool> => {
-      if (operator in comparisons) {
+      count();
+      if (Object.hasOwn(comparisons, operator)) {
         if (operand === null && (operator === 'eq' || operator === 'neq')) {
           return operator === 'eq' ? sql<SqlBool>`${ref} is null` : sql<SqlBool>`${ref} is not null`;
         }
@@ -131,6 +148,9 @@ export function compileFilter(
         case 'nlike': {
           if (type !== 'string') return invalid(`"${operator}" works on text columns only, not on "${name}".`);
           if (typeof operand !== 'string') return invalid(`"${operator}" on "${name}" needs a pattern string.`);
+          if (operand.length > limits.filterWhere.patternMax) {
+            return invalid(`The pattern of "${operator}" on "${name}" is longer than ${limits.filterWhere.patternMax} characters.`);
+          }
           // An odd run of backslashes at the end escapes nothing: PostgreSQL would fail the query (a 500).
           if (/\\*$/.exec(operand)![0].length % 2 === 1) {
             return invalid(`The pattern of "${operator}" on "${name}" ends with a lone escape character (\\).`);
@@ -168,6 +188,9 @@ export function compileFilter(
     for (const [key, spec] of Object.entries(clause)) {
       if (key === 'and' || key === 'or') {
         if (!Array.isArray(spec) || spec.length === 0) invalid(`"${key}" needs a non-empty list of conditions.`);
+        if (spec.length > limits.filterWhere.conditionsMax) {
+          invalid(`The where clause has more than ${limits.filterWhere.conditionsMax} conditions.`);
+        }
         const inner = spec.map((item) => where(item, depth + 1)).filter((e): e is Expression<SqlBool> => !!e);
         if (inner.length > 0) {
           parts.push(key === 'and' ? all(inner) : sql<SqlBool>`(${sql.join(inner, sql` or `)})`);
