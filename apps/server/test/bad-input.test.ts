@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { RoleType, limits } from '@reskin/contract';
-import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
+import { RoleType, limits, validationMessages } from '@reskin/contract';
+import { call, createTestApp, createUser, errorOf, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
 
 /**
  * The Must-show bad-input test of issue 13, generated from the OpenAPI document: every operation it lists gets
@@ -262,4 +262,60 @@ describe(`bad input from the OpenAPI document on ${testDb} (issue 13)`, () => {
     expect(problems.slice(0, 40), `${problems.length} problems`).toEqual([]);
     expect(sent).toBeGreaterThan(5000);
   }, 120_000);
+});
+
+describe(`names and paths refuse control and bidi-override characters on ${testDb} (issue 13)`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createUser(t, RoleType.Admin);
+  });
+  afterAll(async () => t?.close());
+
+  const unsafe = ['Game\u202eexe.png', 'Line\nbreak', 'C1\u0085control', 'Isolate\u2066x\u2069', 'Nul\u0000byte'];
+
+  /** A 422 VALIDATION_FAILED naming the field with the contract's message. */
+  function expectUnsafe(response: LightMyRequestResponse, path: string) {
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json<{ error: { details: { path: string; message: string }[] } }>().error.details).toContainEqual(
+      expect.objectContaining({ path, message: validationMessages.unsafeCharacters }),
+    );
+  }
+
+  it('[VAL-8] a game name (create and edit) with control or bidi characters answers 422', async () => {
+    const created = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Plain', description: 'd', width: 640, height: 480 } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ id: number }>().id;
+    for (const name of unsafe) {
+      expectUnsafe(await call(t, 'POST', '/api/games', { token: admin.token, payload: { name, description: 'd', width: 640, height: 480 } }), '/name');
+      expectUnsafe(await call(t, 'PATCH', `/api/games/${id}`, { token: admin.token, payload: { name, description: 'd', width: 640, height: 480 } }), '/name');
+    }
+  });
+
+  it('[VAL-8] a version name (create and edit) with control or bidi characters answers 422', async () => {
+    for (const name of unsafe) {
+      const payload = { name, description: 'My new look', gameId: 1, userGamesId: 1, isLocked: false };
+      expectUnsafe(await call(t, 'POST', '/api/game-versions', { token: admin.token, payload }), '/name');
+      expectUnsafe(await call(t, 'PATCH', '/api/game-versions/1', { token: admin.token, payload: { name, description: 'My new look' } }), '/name');
+    }
+  });
+
+  it('[VAL-8] an uploaded path with control or bidi characters is refused and nothing is stored', async () => {
+    const created = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Paths', description: 'd', width: 640, height: 480 } });
+    const id = created.json<{ id: number }>().id;
+    for (const path of ['assets/\u202egnp.js', 'assets/c1\u009b.png', 'assets/\u2067x\u2069.png', 'line\nbreak.js']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/game/upload/${id}`,
+        headers: { authorization: `Bearer ${admin.token}` },
+        payload: filesForm([{ path, content: 'x' }]),
+      });
+      expect(response.statusCode, `${JSON.stringify(path)}: ${response.body}`).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode).toBeLessThan(500);
+      expect(errorOf(response).statusCode).toBe(response.statusCode);
+    }
+    expect(storedKeys(t)).toEqual([]);
+  });
 });

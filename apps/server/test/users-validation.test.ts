@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, errorCodes, validationMessages as m, type User } from '@reskin/contract';
+import { RoleType, conflictMessages, errorCodes, validationMessages as m, type User } from '@reskin/contract';
 import { call, createTestApp, createUser, errorOf, signupBody, testDb, type TestApp, type TestUser } from './helpers';
 
 interface Expected {
@@ -91,6 +91,22 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
       ['[VAL-6] data protection version 2', { dataProtectionRegulationVersion: 2 }, { path: '/dataProtectionRegulationVersion', message: m.dataProtection }],
       ['[VAL-6] data protection version 0', { dataProtectionRegulationVersion: 0 }, { path: '/dataProtectionRegulationVersion', message: m.dataProtection }],
       ['[VAL-6] data protection version as a string', { dataProtectionRegulationVersion: '1' }, { path: '/dataProtectionRegulationVersion', message: m.dataProtection }],
+      // Issue 13: look-alike and invisible identities, control and bidi characters in names.
+      ['username with a no-break space', { username: 'nb\u00a0sp' }, { path: '/username', message: m.unsafeCharacters }],
+      ['username with a newline', { username: 'line\nbreak' }, { path: '/username', message: m.unsafeCharacters }],
+      ['username with a tab', { username: 'tab\tbed' }, { path: '/username', message: m.unsafeCharacters }],
+      ['username with a zero-width space', { username: 'zero\u200bwidth' }, { path: '/username', message: m.unsafeCharacters }],
+      ['username with a word joiner', { username: 'word\u2060joiner' }, { path: '/username', message: m.unsafeCharacters }],
+      ['username with a BOM', { username: '\ufeffbom_name' }, { path: '/username', message: m.unsafeCharacters }],
+      ['username with a right-to-left override', { username: 'rtl\u202eride' }, { path: '/username', message: m.unsafeCharacters }],
+      ['username with an ideographic space', { username: 'wide\u3000space' }, { path: '/username', message: m.unsafeCharacters }],
+      ['email with a zero-width space', { email: 'zero\u200bwidth@example.com' }, { path: '/email', message: m.unsafeCharacters }],
+      ['email with a C1 control', { email: 'c1\u0085@example.com' }, { path: '/email', message: m.unsafeCharacters }],
+      ['email with a left-to-right mark', { email: 'mark\u200e@example.com' }, { path: '/email', message: m.unsafeCharacters }],
+      ['firstName with a right-to-left override', { firstName: 'Ann\u202egnp.exe' }, { path: '/firstName', message: m.unsafeCharacters }],
+      ['firstName with a C1 control', { firstName: 'Ann\u009bx' }, { path: '/firstName', message: m.unsafeCharacters }],
+      ['lastName with a newline', { lastName: 'Smith\nJones' }, { path: '/lastName', message: m.unsafeCharacters }],
+      ['lastName with a first-strong isolate', { lastName: 'Smith\u2068x\u2069' }, { path: '/lastName', message: m.unsafeCharacters }],
       ['[VAL-6] data protection as the checkbox value true', { dataProtectionRegulationVersion: true }, { path: '/dataProtectionRegulationVersion', message: m.dataProtection }],
     ];
     for (const [title, override, expected] of cases) {
@@ -199,6 +215,66 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
       expect(await userCount()).toBe(before);
       expect((await signup(body)).statusCode).toBe(201);
       expect(await userCount()).toBe(before + 1);
+    });
+  });
+
+  describe('identities are NFKC-normalised and unique ignoring case (issue 13)', () => {
+    it('[VAL-8] Admin beside admin, and a full-width look-alike, answer the duplicate username message', async () => {
+      const base = `case_${user.id}_name`;
+      const first = await signup(signupBody({ username: base }));
+      expect(first.statusCode, first.body).toBe(201);
+      const lookAlikes = [
+        base.toUpperCase(),
+        `Case_${user.id}_Name`,
+        // Full-width letters and digits: NFKC makes them the plain ones.
+        [...base].map((c) => (/[a-z0-9_]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join(''),
+      ];
+      for (const [index, username] of lookAlikes.entries()) {
+        const response = await signup(signupBody({ username, email: `look-alike-${index}-${user.id}@example.com` }));
+        expect(response.statusCode, `${username}: ${response.body}`).toBe(409);
+        expect(errorOf(response)).toMatchObject({ code: errorCodes.usernameExists, message: conflictMessages.username });
+      }
+    });
+
+    it('[VAL-8] a renamed account cannot take another user\'s username in another case either', async () => {
+      const response = await call(t, 'PUT', '/api/user/update', {
+        token: user.token,
+        payload: { username: admin.username.toUpperCase(), email: user.email },
+      });
+      expect(response.statusCode, response.body).toBe(409);
+      expect(errorOf(response).code).toBe(errorCodes.usernameExists);
+    });
+
+    it('[VAL-8] a full-width email is stored and logs in as its plain form', async () => {
+      const body = signupBody();
+      const wide = [...body.email].map((c) => (/[a-z0-9]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+      const response = await signup({ ...body, email: wide });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json<User>().email).toBe(body.email);
+      const again = await signup(signupBody({ email: body.email.toUpperCase() }));
+      expect(again.statusCode).toBe(409);
+      expect(errorOf(again).code).toBe(errorCodes.emailExists);
+      const login = await call(t, 'POST', '/api/user/login', { payload: { email: wide, password: body.password } });
+      expect(login.statusCode, login.body).toBe(200);
+    });
+
+    it('[VAL-8] the database refuses two usernames differing only in case (unique index on lower(username))', async () => {
+      const taken = await call(t, 'GET', `/api/user/detail/${user.id}`, { token: admin.token });
+      const row = {
+        username: taken.json<User>().username.toUpperCase(),
+        email: `index-${user.id}@example.com`,
+        passwordHash: 'x',
+        firstName: 'Index',
+        lastName: 'Tester',
+        phone: '5551234567',
+        roleTypeId: RoleType.User,
+        activated: 1 as const,
+        emailVerified: 0 as const,
+        dataProtectionRegulationVersion: 1,
+        createdAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+      };
+      await expect(t.database.db.insertInto('users').values(row).execute()).rejects.toThrow();
     });
   });
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { limits } from './limits';
+import { validationMessages } from './messages';
+import { isSafeName } from './text-safety';
 import { GameStatus } from './roles';
 import { idSchema } from './users';
 
@@ -15,7 +17,12 @@ export const gameValidationMessages = {
 
 const m = gameValidationMessages;
 
-const nameSchema = z.string({ error: m.name }).trim().min(1, { error: m.name }).max(limits.game.nameMax, { error: m.name });
+const nameSchema = z
+  .string({ error: m.name })
+  .refine(isSafeName, { error: validationMessages.unsafeCharacters })
+  .trim()
+  .min(1, { error: m.name })
+  .max(limits.game.nameMax, { error: m.name });
 const descriptionSchema = z
   .string({ error: m.description })
   .trim()

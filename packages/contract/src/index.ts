@@ -4,6 +4,7 @@ export * from './messages';
 export * from './errors';
 export * from './health';
 export * from './search';
+export * from './text-safety';
 export * from './users';
 export * from './file-kinds';
 export * from './games';

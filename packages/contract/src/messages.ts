@@ -10,6 +10,8 @@ export const validationMessages = {
   loginPassword: 'Password is required.',
   phone: 'Please enter a valid phone number.',
   dataProtection: 'You have to accept the Data Protection Regulation.',
+  /** Issue 13: identities and names refuse control, invisible and text-direction characters (text-safety.ts). */
+  unsafeCharacters: 'Control, invisible and text-direction characters are not allowed.',
   versionName: 'Name must be 2-250 characters of letters, numbers, underscore, hyphen or space.',
   versionDescription: 'Description must be 2-500 characters of letters, numbers, underscore, hyphen or space.',
   imageSize: (original: { width: number; height: number }, loaded: { width: number; height: number }) =>

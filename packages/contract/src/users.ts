@@ -2,16 +2,26 @@ import { z } from 'zod';
 import { limits } from './limits';
 import { validationMessages as m } from './messages';
 import { roleTypeIds } from './roles';
+import { isSafeIdentity, isSafeName } from './text-safety';
 
-/** Letters, digits, underscore, hyphen and whitespace (SPEC §5; the message also names a period, the rule does not). */
-export const usernamePattern = /^[A-Za-z0-9_\-\s]+$/;
+/**
+ * Letters, digits, underscore, hyphen and spaces (SPEC §5's "whitespace", as the plain space only since issue 13:
+ * no tabs, newlines or no-break spaces; the message also names a period, the rule does not).
+ */
+export const usernamePattern = /^[A-Za-z0-9_\- ]+$/;
 /** A plain, practical email check: something@something.tld, no spaces. */
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Phone numbers travel and are stored as their 10 digits; the mask (000) 000-0000 is presentation. */
 export const phonePattern = /^\d{10}$/;
 
+/**
+ * Usernames and emails (issue 13): control, bidi and invisible characters are refused as sent, then the text is
+ * NFKC-normalised (text-safety.ts), so full-width look-alikes become the plain letters they look like.
+ */
 export const usernameSchema = z
   .string({ error: m.usernameLength })
+  .refine(isSafeIdentity, { error: m.unsafeCharacters })
+  .normalize('NFKC')
   .trim()
   .min(limits.username.min, { error: m.usernameLength })
   .max(limits.username.max, { error: m.usernameLength })
@@ -19,6 +29,8 @@ export const usernameSchema = z
 
 export const emailSchema = z
   .string({ error: m.email })
+  .refine(isSafeIdentity, { error: m.unsafeCharacters })
+  .normalize('NFKC')
   .trim()
   .min(limits.email.min, { error: m.email })
   .max(limits.email.max, { error: m.email })
@@ -31,12 +43,14 @@ export const passwordSchema = z
 
 export const firstNameSchema = z
   .string({ error: m.firstName })
+  .refine(isSafeName, { error: m.unsafeCharacters })
   .trim()
   .min(limits.personName.min, { error: m.firstName })
   .max(limits.personName.max, { error: m.firstName });
 
 export const lastNameSchema = z
   .string({ error: m.lastName })
+  .refine(isSafeName, { error: m.unsafeCharacters })
   .trim()
   .min(limits.personName.min, { error: m.lastName })
   .max(limits.personName.max, { error: m.lastName });
@@ -49,6 +63,7 @@ export const roleTypeIdSchema = z.union(roleTypeIds.map((id) => z.literal(id)));
 export const loginBodySchema = z.object({
   email: z
     .string({ error: m.loginEmail })
+    .normalize('NFKC')
     .trim()
     .min(limits.email.min, { error: m.loginEmail })
     .max(limits.email.max, { error: m.loginEmail }),

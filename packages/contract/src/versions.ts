@@ -3,6 +3,7 @@ import { limits } from './limits';
 import { validationMessages as m } from './messages';
 import { UserGameType } from './roles';
 import { searchFilterSchema } from './search';
+import { isSafeName } from './text-safety';
 import { idSchema } from './users';
 
 /** Letters, digits, underscore, hyphen and whitespace (SPEC §5 version form). */
@@ -102,6 +103,7 @@ export const userGameSearchColumns = [
 
 const versionName = z
   .string({ error: m.versionName })
+  .refine(isSafeName, { error: m.unsafeCharacters })
   .trim()
   .min(limits.versionName.min, { error: m.versionName })
   .max(limits.versionName.max, { error: m.versionName })

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from './schema';
 import * as initial from './migrations/0001-initial';
+import * as uniqueUsernames from './migrations/0002-unique-usernames-ignoring-case';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -134,6 +135,7 @@ function oneLine(error: unknown): string {
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': { up: (db) => initial.up(db, dialect) },
+    '0002-unique-usernames-ignoring-case': { up: (db) => uniqueUsernames.up(db) },
   };
 }
 

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { kindOfName, limits } from '@reskin/contract';
+import { isSafeName, kindOfName, limits } from '@reskin/contract';
 
 /** Why a path was refused, in words an admin understands. */
 export class InvalidPathError extends Error {}
@@ -24,8 +24,10 @@ export function normaliseGamePath(raw: string): string {
     throw new InvalidPathError(`The file path is longer than ${limits.gameFilePathMax} characters.`);
   }
   // Control characters make paths that cannot be typed or shown.
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(normalised)) throw new InvalidPathError('The file path contains control characters.');
+  // C0 and C1 controls and bidi overrides (issue 13): a path shows as what it is (the contract's isSafeName).
+  if (!isSafeName(normalised)) {
+    throw new InvalidPathError('The file path contains control or text-direction characters.');
+  }
   return normalised;
 }
 

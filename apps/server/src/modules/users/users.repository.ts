@@ -81,12 +81,17 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
-  /** The ids of users (other than `exceptId`) that already hold this email or username. */
+  /**
+   * The users (other than `exceptId`) that already hold this email or this username in any case (`Admin` takes
+   * `admin`; issue 13). The unique index on lower("username") (migration 0002) backs this up.
+   */
   async findTaken(email: string, username: string, exceptId?: number) {
     let query = this.db
       .selectFrom('users')
       .select(['id', 'email', 'username'])
-      .where((eb) => eb.or([eb('email', '=', email.toLowerCase()), eb('username', '=', username)]));
+      .where((eb) =>
+        eb.or([eb('email', '=', email.toLowerCase()), eb(eb.fn('lower', ['username']), '=', username.toLowerCase())]),
+      );
     if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
     return query.execute();
   }

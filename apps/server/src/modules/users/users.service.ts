@@ -170,7 +170,7 @@ export class UsersService {
     if (taken.some((row) => row.email === email.toLowerCase())) {
       details.push({ path: '/email', code: 'unique', message: conflictMessages.email });
     }
-    if (taken.some((row) => row.username === username)) {
+    if (taken.some((row) => row.username.toLowerCase() === username.toLowerCase())) {
       details.push({ path: '/username', code: 'unique', message: conflictMessages.username });
     }
     if (details.length > 0) {

@@ -58,6 +58,15 @@ describe('register form validation styling (VAL-7: only once a field is no longe
     await waitFor(() => expect(screen.getByText(m.usernamePattern)).toBeTruthy());
   });
 
+  it('invisible characters in the username and email show the contract\'s message (issue 13)', async () => {
+    const { user } = renderForm();
+    await user.type(field('username'), 'nb\u00a0sp');
+    await waitFor(() => expect(isInvalid('username')).toBe(true));
+    await user.type(field('email'), 'zero\u200bwidth@example.com');
+    await waitFor(() => expect(isInvalid('email')).toBe(true));
+    expect(screen.getAllByText(m.unsafeCharacters)).toHaveLength(2);
+  });
+
   it('the phone refuses letters, leaves no mask character behind and says why it is invalid', async () => {
     const { user, submit } = renderForm();
     await user.click(field('phone'));
