@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { legalDocuments, limits, type LegalDocument } from '@reskin/contract';
+import { makePrivateDirSync, makePrivateFileSync } from './lib/private-files';
 
 /**
  * apps/server, the folder above this file: src/config.ts when run from source, dist/server.js (the bundle)
@@ -111,7 +112,8 @@ function persistentSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  makePrivateFileSync(file);
+  writeFileSync(file, secret);
   return secret;
 }
 
@@ -174,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const dataDir = resolve(e.DATA_DIR);
   try {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDirSync(dataDir);
   } catch (error) {
     throw new ConfigError(`Invalid configuration: DATA_DIR=${shown('DATA_DIR', e.DATA_DIR)}: cannot create it (${(error as Error).message}).`);
   }

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type Migration, type Migra
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
+import { makePrivateFileSync } from '../lib/private-files';
 import type { Database } from './schema';
 import * as initial from './migrations/0001-initial';
 import * as uniqueUsernames from './migrations/0002-unique-usernames-ignoring-case';
@@ -51,7 +52,10 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
       schema: config.databaseSchema,
     };
   }
-  const file = new SqliteDatabase(join(config.dataDir, 'reskin.sqlite'));
+  // Created (or kept) readable by the server's user only; SQLite gives its -wal and -shm files the same mode.
+  const path = join(config.dataDir, 'reskin.sqlite');
+  makePrivateFileSync(path);
+  const file = new SqliteDatabase(path);
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mime from 'mime';
+import { makePrivateDir, privateFileMode } from '../lib/private-files';
 import type { Storage, StoredKey, StoredObject } from './storage';
 
 const temporarySuffix = '.partial';
@@ -28,11 +29,11 @@ export class LocalDiskStorage implements Storage {
 
   async put(key: string, data: Readable): Promise<{ size: number }> {
     const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
+    await makePrivateDir(dirname(target));
     // Written under a temporary name and renamed into place: a failed or cut-off write never replaces
     // (or half-replaces) the previous object.
     const temporary = `${target}.${randomBytes(6).toString('hex')}${temporarySuffix}`;
-    const file = createWriteStream(temporary, { flags: 'wx' });
+    const file = createWriteStream(temporary, { flags: 'wx', mode: privateFileMode });
     try {
       await pipeline(data, file);
       const handle = await open(temporary, 'r');
@@ -41,6 +42,8 @@ export class LocalDiskStorage implements Storage {
       } finally {
         await handle.close();
       }
+      // Readable by the server's user only, whatever the umask (issue 13).
+      await chmod(temporary, privateFileMode);
       await rename(temporary, target);
     } catch (error) {
       // A source that fails at once fails the pipeline before the file is even open; the stream still opens
