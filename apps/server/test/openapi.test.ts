@@ -90,6 +90,7 @@ describe(`OpenAPI document and Swagger UI on ${testDb}`, () => {
       'message',
       'code',
       'details',
+      'retryAfter',
     ]);
     for (const { key, operation } of operations) {
       const errors = Object.entries(operation.responses).filter(([status]) => Number(status) >= 400);

@@ -15,6 +15,8 @@ export const errorEnvelopeSchema = z.object({
     message: z.string(),
     code: z.string().optional(),
     details: z.array(errorDetailSchema).optional(),
+    /** 429 of too many failed attempts: the seconds to wait (also the Retry-After header). */
+    retryAfter: z.number().int().optional(),
   }),
 });
 

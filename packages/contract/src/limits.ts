@@ -50,6 +50,13 @@ export const limits = {
   cookieSizeWarningBytes: 4096,
   resizeThrottleMs: 50,
   sessionTokenHours: 12,
+  /**
+   * Failed attempts per account (issue 13): a login's wrong password, counted by email, and a password change's
+   * wrong current password, counted by user. After `freeFailures` failures within `windowSeconds` each further
+   * failure makes the next attempt wait, doubling from `firstDelaySeconds` up to `maxDelaySeconds`: a growing delay,
+   * never a lock the owner cannot outwait. A success clears the count.
+   */
+  failedAttempts: { freeFailures: 5, windowSeconds: 15 * 60, firstDelaySeconds: 1, maxDelaySeconds: 60 },
   playTokenHours: 2,
 } as const;
 

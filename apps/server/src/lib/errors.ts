@@ -11,6 +11,8 @@ export class AppError extends Error {
     message: string,
     readonly code: string,
     readonly details: ErrorDetail[] = [],
+    /** Seconds the client should wait before trying again: sent as the Retry-After header. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -32,6 +34,17 @@ export const notFound = (what = 'Entity') => new AppError(404, 'NotFoundError', 
 
 export const conflict = (message: string, code: string, details: ErrorDetail[] = []) =>
   new AppError(409, 'ConflictError', message, code, details);
+
+/** 429: too many failed attempts for this account; the same request may work after `seconds` (Retry-After). */
+export const tooManyAttempts = (seconds: number) =>
+  new AppError(
+    429,
+    'TooManyRequestsError',
+    `Too many failed attempts; try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    errorCodes.rateLimited,
+    [],
+    seconds,
+  );
 
 /** The database cannot be reached (restarting, failing over): try again shortly; nothing was wrong with the request. */
 export const databaseUnavailable = () =>

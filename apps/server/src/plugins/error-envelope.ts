@@ -31,6 +31,7 @@ export function envelope(statusCode: number, message: string, code?: string, det
 function appErrorEnvelope(error: AppError): ErrorEnvelope {
   const body = envelope(error.statusCode, error.message, error.code, error.details);
   body.error.name = error.errorName;
+  if (error.retryAfterSeconds !== undefined) body.error.retryAfter = error.retryAfterSeconds;
   return body;
 }
 
@@ -42,6 +43,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return reply.status(503).send(appErrorEnvelope(databaseUnavailable()));
   }
   if (error instanceof AppError) {
+    if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
     return reply.status(error.statusCode).send(appErrorEnvelope(error));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

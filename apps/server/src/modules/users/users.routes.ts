@@ -27,6 +27,9 @@ export interface UsersRoutesOptions {
 const noContent = { 204: noContentSchema };
 const ownAccount = { 403: 'The target is your own account (OWN_ACCOUNT).' };
 const demoAccount = { 403: 'Demo accounts cannot do this (FORBIDDEN).' };
+const tooManyFailures =
+  'Too many wrong passwords for this account: every attempt waits error.retryAfter seconds (also the Retry-After ' +
+  'header), even with the right password (RATE_LIMITED).';
 const taken = { 409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).' };
 
 /** SPEC §7 "Users and session". Handlers only translate HTTP to service calls. */
@@ -44,7 +47,10 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
         summary: 'Log in; answers a session token',
         body: loginBodySchema,
         response: { 200: tokenResponseSchema },
-        errors: { 401: 'A wrong email or password, or a disabled account (INVALID_CREDENTIALS, ACCOUNT_DISABLED).' },
+        errors: {
+          401: 'A wrong email or password, or a disabled account after its right password (INVALID_CREDENTIALS, ACCOUNT_DISABLED).',
+          429: tooManyFailures,
+        },
       },
     },
     async (request) => ({ token: await users.login(request.body.email, request.body.password) }),
@@ -191,6 +197,7 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
             'A reset by a non-administrator or of your own account (OWN_ACCOUNT), a wrong current password ' +
             '(INVALID_CREDENTIALS), or a demo account (FORBIDDEN).',
           404: 'No user with this userId (NOT_FOUND).',
+          429: tooManyFailures,
         },
       },
     },

@@ -15,6 +15,7 @@ import {
 } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
 import { conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import { FailedAttempts } from '../../lib/failed-attempts';
 import type { SessionTokens } from '../../lib/tokens';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
@@ -25,6 +26,11 @@ import { canEditOwnAccount, canManageUser, canSeeUser } from './users.policy';
 /** argon2id with the library's defaults (memory-hard; about 50 ms here). */
 export function hashPassword(password: string): Promise<string> {
   return hash(password);
+}
+
+/** Whether a password matches an argon2 hash (false for a malformed hash). */
+function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  return verify(passwordHash, password).catch(() => false);
 }
 
 /** A readable random password for an admin reset: 12 characters of letters and digits. */
@@ -42,14 +48,32 @@ export class UsersService {
     private readonly storedFiles: StoredFilesService,
   ) {}
 
-  /** Checks credentials and answers a session token. A disabled account cannot log in. */
+  /** Wrong passwords at login, per email (issue 13). */
+  private readonly failedLogins = new FailedAttempts('login');
+  /** Wrong current passwords of a password change, per user. */
+  private readonly failedPasswordChecks = new FailedAttempts('password-change');
+  /** A hash of a random password with the same parameters, verified for unknown emails; computed once at start. */
+  private readonly dummyHash = hashPassword(randomBytes(16).toString('hex'));
+
+  /**
+   * Checks credentials and answers a session token. Wrong passwords are counted per email (FailedAttempts): while
+   * the account waits, every attempt answers 429, even with the right password. An unknown email verifies the
+   * password against a dummy hash, so it takes the same work as a known one (no account enumeration by timing).
+   * A disabled account says so only after its right password.
+   */
   async login(email: string, password: string): Promise<string> {
+    const key = email.trim().toLowerCase();
+    await this.failedLogins.assertNotWaiting(key);
     const credentials = await this.users.findCredentials(email.trim());
-    const valid = credentials ? await verify(credentials.passwordHash, password).catch(() => false) : false;
-    if (!credentials || !valid) throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+    const valid = await verifyPassword(credentials?.passwordHash ?? (await this.dummyHash), password);
+    if (!credentials || !valid) {
+      await this.failedLogins.fail(key);
+      throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+    }
     if (credentials.activated !== 1) throw unauthorized('This account is disabled.', errorCodes.accountDisabled);
     const user = await this.users.findById(credentials.id);
     if (!user) throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+    await this.failedLogins.succeed(key);
     return this.tokens.sign(user);
   }
 
@@ -150,11 +174,16 @@ export class UsersService {
       return password;
     }
     if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be changed.');
+    // Wrong current passwords are counted per user like failed logins; while it waits, 429 and no check.
+    const key = String(actor.id);
+    await this.failedPasswordChecks.assertNotWaiting(key);
     const credentials = await this.users.findCredentials(actor.email);
-    const valid = credentials ? await verify(credentials.passwordHash, body.oldPassword).catch(() => false) : false;
-    if (!valid) {
+    const valid = await verifyPassword(credentials?.passwordHash ?? (await this.dummyHash), body.oldPassword);
+    if (!credentials || !valid) {
+      await this.failedPasswordChecks.fail(key);
       throw forbidden('The current password is wrong.', errorCodes.invalidCredentials);
     }
+    await this.failedPasswordChecks.succeed(key);
     await this.users.update(actor.id, { passwordHash: await hashPassword(body.newPassword) });
     return null;
   }
