@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBufferPromise, type Entry } from 'yauzl';
 import { GameStatus, RoleType, validationMessages, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import { call, createTestApp, createUser, errorOf, login, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
 const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
@@ -157,6 +157,7 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).json<GameVersion>().isLocked).toBe(true);
     expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).json<GameVersion>().isLocked).toBe(false);
     expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token })).json<GameVersion>().isActive).toBe(false);
+    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token })).json<GameVersion>().isActive).toBe(true);
     expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: artist.token })).statusCode).toBe(403);
 
     const done = await call(t, 'POST', '/api/game-versions/done', { token: artist.token, payload: { id: version.id } });
@@ -275,6 +276,104 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     expect((await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(404);
     await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
     expect((await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })).statusCode).toBe(200);
+  });
+
+  describe('[API-7] version rules: a locked or disabled version is read-only for its artist, demo accounts change no version', () => {
+    let assignment: UserGame;
+    let demoAssignment: UserGame;
+    beforeAll(async () => {
+      assignment = await assign(artist, game.id);
+      demoAssignment = await assign(demo, game.id);
+    });
+
+    const hero = () => fileOf('img/hero.png').fileId;
+    /** Every change an artist can make to a version, as a request of `user`. */
+    const changes = (user: TestUser, version: GameVersion) =>
+      [
+        ['rename', () => call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: user.token, payload: { name: 'Renamed', description: 'New words' } })],
+        ['upload', async () => upload(user, version.id, hero(), await png(40, 30, 'lime'), 'hero.png')],
+        ['restore', () => call(t, 'DELETE', `/api/game-versions/${version.id}/files/${hero()}`, { token: user.token })],
+        ['finish', () => call(t, 'POST', '/api/game-versions/done', { token: user.token, payload: { id: version.id } })],
+        ['delete', () => call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: user.token })],
+      ] as const;
+    const current = async (version: GameVersion) =>
+      (await call(t, 'GET', `/api/game-versions/${game.id}/${version.userGamesId}`, { token: admin.token })).json<GameVersion[]>().find((v) => v.id === version.id);
+
+    /** A version of the artist's with the hero replaced, then locked or disabled by the reviewer. */
+    async function frozenVersion(name: string, toggle: 'changeLock' | 'changeActivity'): Promise<GameVersion> {
+      const version = await createVersion(artist, assignment, name);
+      expect((await upload(artist, version.id, hero(), await png(40, 30, 'teal'), 'hero.png')).statusCode).toBe(200);
+      expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/${toggle}`, { token: admin.token })).statusCode).toBe(200);
+      return version;
+    }
+
+    async function expectReadOnly(version: GameVersion, code: string) {
+      const before = await current(version);
+      for (const [change, send] of changes(artist, version)) {
+        const response = await send();
+        expect(response.statusCode, `${change}: ${response.body}`).toBe(423);
+        expect(errorOf(response).code, change).toBe(code);
+        expect(errorOf(response).details?.[0]?.code, change).toBe(code === 'VERSION_LOCKED' ? 'locked' : 'disabled');
+      }
+      // Nothing changed: the name, the status, the replaced file and the version itself are all still there.
+      expect(await current(version)).toEqual(before);
+      expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>().map((f) => f.path)).toEqual(['img/hero.png']);
+    }
+
+    it('a locked version refuses rename, upload, restore, finish and delete by its artist (423 VERSION_LOCKED); the reviewer still renames and deletes it', async () => {
+      const version = await frozenVersion('Locked one', 'changeLock');
+      await expectReadOnly(version, 'VERSION_LOCKED');
+      // Reading it still works.
+      expect((await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(200);
+
+      // The reviewer: the files stay frozen, the name and the version are theirs.
+      expect((await upload(admin, version.id, hero(), await png(40, 30, 'lime'), 'hero.png')).statusCode).toBe(423);
+      const renamed = await call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: admin.token, payload: { name: 'Reviewed', description: 'Kept words' } });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+
+      // Unlocked, the artist changes it again.
+      await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token });
+      expect((await call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: artist.token, payload: { name: 'Mine again', description: 'New words' } })).statusCode).toBe(200);
+      await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token });
+      expect((await call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: admin.token })).statusCode).toBe(200);
+    });
+
+    it('a disabled version is read-only for its artist (423 VERSION_DISABLED) until the reviewer enables it', async () => {
+      const version = await frozenVersion('Disabled one', 'changeActivity');
+      await expectReadOnly(version, 'VERSION_DISABLED');
+      expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(200);
+
+      await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token });
+      const enabled = { rename: 200, upload: 200, restore: 204, finish: 200, delete: 200 };
+      for (const [change, send] of changes(artist, version)) {
+        const response = await send();
+        expect(response.statusCode, `${change}: ${response.body}`).toBe(enabled[change]);
+      }
+    });
+
+    it('demo accounts cannot change versions: 403 FORBIDDEN on rename, upload, restore, finish and delete, of any id', async () => {
+      // A demo account's own version (made before it became a demo account) and someone else's.
+      const demoUser = await createUser(t);
+      const demoGame = await assign(demoUser, game.id);
+      const own = await createVersion(demoUser, demoGame, 'Before demo');
+      expect((await upload(demoUser, own.id, hero(), await png(40, 30, 'teal'), 'hero.png')).statusCode).toBe(200);
+      expect((await call(t, 'PUT', `/api/user/role/${demoUser.id}/${RoleType.Demo}`, { token: admin.token })).statusCode).toBe(204);
+      const demoToken = (await login(t, demoUser.email, demoUser.password)).json<{ token: string }>().token;
+      const asDemo = { ...demoUser, token: demoToken };
+      const others = await createVersion(artist, assignment, 'Not demo');
+
+      for (const version of [own, others]) {
+        for (const [change, send] of changes(asDemo, version)) {
+          const response = await send();
+          expect(response.statusCode, `${change} of ${version.name}: ${response.body}`).toBe(403);
+          expect(errorOf(response).code).toBe('FORBIDDEN');
+        }
+      }
+      expect(await current(own)).toMatchObject({ name: 'Before demo', gameVersionStatusId: 1 });
+      const create = await call(t, 'POST', '/api/game-versions', { token: demo.token, payload: { name: 'Demo', description: 'Nope', gameId: game.id, userGamesId: demoAssignment.id } });
+      expect(create.statusCode).toBe(403);
+      expect(errorOf(create).message).toBe(errorOf((await changes(asDemo, own)[0][1]())).message);
+    });
   });
 
   describe('Restore original: DELETE /game-versions/{versionId}/files/{fileId}', () => {

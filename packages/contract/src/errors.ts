@@ -38,8 +38,10 @@ export const errorCodes = {
   invalidCredentials: 'INVALID_CREDENTIALS',
   emailExists: 'EMAIL_EXISTS',
   usernameExists: 'USERNAME_EXISTS',
-  /** 423: a locked version's files do not change (no upload, no restore of an original). */
+  /** 423: a locked version: its artist changes nothing of it, and nobody its files (version-rules.ts). */
   versionLocked: 'VERSION_LOCKED',
+  /** 423: a version the reviewer disabled is read-only for its artist (no rename, delete, upload, restore, finish). */
+  versionDisabled: 'VERSION_DISABLED',
   /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
   /** 413: a file of an upload is over the per-file limit (MAX_FILE_SIZE_MB); nothing of the upload is stored. */

@@ -9,4 +9,5 @@ export * from './users';
 export * from './file-kinds';
 export * from './games';
 export * from './versions';
+export * from './version-rules';
 export * from './legal';

@@ -28,6 +28,13 @@ import type { VersionsService } from './versions.service';
 
 const noContent = { 204: noContentSchema };
 
+/** The refusals of a change to a version (versionChangeRefusal in the contract), for the OpenAPI document. */
+const changeErrors = {
+  403: 'Demo accounts cannot create or change versions (FORBIDDEN).',
+  404: 'No such version, or not one of your active assignments (NOT_FOUND).',
+  423: "The version is locked (VERSION_LOCKED: nothing of it changes for its artist, its files for nobody) or disabled (VERSION_DISABLED: read-only for its artist).",
+};
+
 export interface VersionsRoutesOptions {
   versions: VersionsService;
   maxFileSizeBytes: number;
@@ -65,7 +72,7 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         summary: 'I Finished My Game: status Finished',
         body: versionDoneBodySchema,
         response: { 200: gameVersionSchema },
-        errors: { 404: 'No such version, or not one of your active assignments (NOT_FOUND).' },
+        errors: changeErrors,
       },
     },
     async (request) => versions.done(currentUser(request), request.body.id),
@@ -99,7 +106,7 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         body: createVersionBodySchema,
         response: { 201: gameVersionSchema },
         errors: {
-          403: 'Demo accounts cannot create versions (FORBIDDEN).',
+          403: 'Demo accounts cannot create or change versions (FORBIDDEN).',
           404: 'No such user-game, or not one of your active assignments (NOT_FOUND).',
           409: 'The user-game has its 6 versions already (VERSION_LIMIT).',
         },
@@ -112,14 +119,24 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
     '/game-versions/:id',
     {
       ...user,
-      schema: { tags, summary: "Edit a version's name and description", params: idParamSchema, body: updateVersionBodySchema, response: { 200: gameVersionSchema } },
+      schema: {
+        tags,
+        summary: "Edit a version's name and description",
+        params: idParamSchema,
+        body: updateVersionBodySchema,
+        response: { 200: gameVersionSchema },
+        errors: changeErrors,
+      },
     },
     async (request) => versions.update(currentUser(request), request.params.id, request.body),
   );
 
   r.delete(
     '/game-versions/:id',
-    { ...user, schema: { tags, summary: 'Delete a version and its files', params: idParamSchema, response: { 200: messageResponseSchema } } },
+    {
+      ...user,
+      schema: { tags, summary: 'Delete a version and its files', params: idParamSchema, response: { 200: messageResponseSchema }, errors: changeErrors },
+    },
     async (request) => {
       await versions.delete(currentUser(request), request.params.id);
       return { message: 'Game version deleted.' };
@@ -136,8 +153,8 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         params: versionFileParamsSchema,
         response: noContent,
         errors: {
+          ...changeErrors,
           404: 'No such version, not one of your active assignments, or no replacement of this file in it (NOT_FOUND).',
-          423: 'The version is locked (VERSION_LOCKED).',
         },
       },
     },
@@ -201,8 +218,8 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         multipartBody: versionUploadPartsSchema,
         response: { 200: versionFileSchema },
         errors: {
+          ...changeErrors,
           422: 'No file, or a file that does not fit the original: not an image or a sound, or an image of another width and height.',
-          423: 'The version is locked (VERSION_LOCKED).',
         },
       },
     },

@@ -4,16 +4,19 @@ import { buffer } from 'node:stream/consumers';
 import mime from 'mime';
 import {
   GameVersionStatus,
-  RoleType,
   errorCodes,
   fileKindOf,
   limits,
+  mayChangeVersions,
   validationMessages,
+  versionChangeRefusal,
+  versionRuleMessages,
   type CreateVersionBody,
   type GamePath,
   type GameVersion,
   type User,
   type UserGame,
+  type VersionChange,
   type VersionFile,
   type VersionFilterBody,
   type VersionForm,
@@ -38,11 +41,17 @@ import { searchableVersion, toVersionFile, type VersionsRepository } from './ver
 
 const zipResource = (id: number) => `version-zip:${id}`;
 
-/** 423: a locked version's files do not change (decision 0007); `why` is the detail a person reads. */
-function versionLocked(why: string): AppError {
-  return new AppError(423, 'LockedError', 'This version is locked.', errorCodes.versionLocked, [
-    { path: '/versionId', code: 'locked', message: why },
-  ]);
+/**
+ * The answer to a version change the rules refuse (version-rules.ts in the contract): 403 FORBIDDEN for a demo
+ * account, 423 VERSION_LOCKED or VERSION_DISABLED for a version whose state refuses it, with the version's
+ * parameter (`/id` or `/versionId`) in the detail.
+ */
+function refusedChange(user: User, version: GameVersion, change: VersionChange, path: string): AppError | undefined {
+  const refusal = versionChangeRefusal(user, version, change);
+  if (!refusal) return undefined;
+  if (refusal.statusCode === 403) return forbidden(refusal.message, refusal.code);
+  const detailCode = refusal.code === errorCodes.versionDisabled ? 'disabled' : 'locked';
+  return new AppError(423, 'LockedError', refusal.message, refusal.code, [{ path, code: detailCode, message: refusal.message }]);
 }
 
 /**
@@ -70,7 +79,7 @@ export class VersionsService {
 
   /** POST /game-versions: at most 6 per user-game, even under concurrent requests (VER-2). */
   async create(user: User, body: CreateVersionBody): Promise<GameVersion> {
-    if (user.roleTypeId === RoleType.Demo) throw forbidden('Demo accounts cannot create versions.');
+    if (!mayChangeVersions(user.roleTypeId)) throw forbidden(versionRuleMessages.demo);
     const userGame = await this.reachableUserGame(user, body.userGamesId);
     if (userGame.gameId !== body.gameId) throw notFound('User game');
     const id = await this.versions.insertWithinLimit(
@@ -85,14 +94,14 @@ export class VersionsService {
   }
 
   async update(user: User, id: number, body: VersionForm): Promise<GameVersion> {
-    await this.reachableVersion(user, id);
+    await this.changeableVersion(user, id, 'rename', '/id');
     await this.versions.update(id, body);
     return this.mustFind(id);
   }
 
   /** Deletes a version with its replaced files. */
   async delete(user: User, id: number): Promise<void> {
-    await this.reachableVersion(user, id);
+    await this.changeableVersion(user, id, 'delete', '/id');
     if (!(await this.storedFiles.deleteOwner({ kind: 'version', id }))) throw notFound('Game version');
   }
 
@@ -117,7 +126,7 @@ export class VersionsService {
 
   /** "I Finished My Game": status Finished and its time. */
   async done(user: User, id: number): Promise<GameVersion> {
-    await this.reachableVersion(user, id);
+    await this.changeableVersion(user, id, 'finish', '/id');
     await this.versions.update(id, { gameVersionStatusId: GameVersionStatus.Finished, finishedAt: new Date().toISOString() });
     return this.mustFind(id);
   }
@@ -173,15 +182,17 @@ export class VersionsService {
    */
   async upload(user: User, versionId: number, fileId: number, content: Readable): Promise<VersionFile> {
     const startedAt = Date.now();
-    const version = await this.reachableVersion(user, versionId);
+    let version: GameVersion;
+    try {
+      version = await this.changeableVersion(user, versionId, 'upload', '/versionId');
+    } catch (error) {
+      content.resume();
+      throw error;
+    }
     const original = await this.games.findFile(version.gameId, fileId);
     if (!original) {
       content.resume();
       throw notFound('Game file');
-    }
-    if (version.isLocked) {
-      content.resume();
-      throw versionLocked('This version is locked: uploads are closed.');
     }
     const kind = fileKindOf(original);
     const image = kind === 'image';
@@ -255,8 +266,7 @@ export class VersionsService {
    * watermarked). A locked version refuses, like an upload; a file the version has not replaced is a 404.
    */
   async restoreOriginal(user: User, versionId: number, fileId: number): Promise<void> {
-    const version = await this.reachableVersion(user, versionId);
-    if (version.isLocked) throw versionLocked('This version is locked: its replacements stay until it is unlocked.');
+    await this.changeableVersion(user, versionId, 'restore', '/versionId');
     const storageKey = await this.versions.deleteFile(versionId, fileId);
     if (storageKey === undefined) throw notFound('Replaced file');
     // A version file has no generated copies (only a game's files do).
@@ -278,6 +288,18 @@ export class VersionsService {
     if (isAdmin(user)) return version;
     if (version.userId !== user.id) throw notFound('Game version');
     await this.reachableUserGame(user, version.userGamesId);
+    return version;
+  }
+
+  /**
+   * A version the caller may make `change` to: a demo account is refused first (403, whatever the id), then
+   * someone else's version is a 404 like any other, then the version's lock or disabled state may refuse (423).
+   */
+  private async changeableVersion(user: User, id: number, change: VersionChange, path: string): Promise<GameVersion> {
+    if (!mayChangeVersions(user.roleTypeId)) throw forbidden(versionRuleMessages.demo);
+    const version = await this.reachableVersion(user, id);
+    const refusal = refusedChange(user, version, change, path);
+    if (refusal) throw refusal;
     return version;
   }
 
