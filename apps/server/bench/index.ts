@@ -1,9 +1,10 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, startup).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, login, startup).
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { benchApi, type ApiBenchResult } from './api.bench';
 import { benchGeneration } from './generation.bench';
+import { benchLoginTiming } from './login.bench';
 import { benchStartup, startupTargets } from './startup.bench';
 import { benchUpload } from './upload.bench';
 
@@ -47,6 +48,14 @@ const benchmarks: Record<string, () => Promise<void>> = {
       );
     }
     console.log();
+  },
+
+  async login() {
+    const login = await benchLoginTiming();
+    console.log(`A wrong password, ${login.attempts} times each, on SQLite (every login runs one argon2 verification):`);
+    console.log(`  known email:       median ${fixed(login.knownMedianMs, 0)} ms`);
+    console.log(`  unknown email:     median ${fixed(login.unknownMedianMs, 0)} ms`);
+    console.log(`  ratio unknown / known: ${fixed(login.unknownMedianMs / login.knownMedianMs)}\n`);
   },
 
   async startup() {
