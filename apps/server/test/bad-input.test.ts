@@ -264,6 +264,31 @@ describe(`bad input from the OpenAPI document on ${testDb} (issue 13)`, () => {
   }, 120_000);
 });
 
+describe(`bad play-origin paths on ${testDb} (issue 13)`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('[API-1] malformed and hostile play paths answer a 4xx envelope, never a 5xx', async () => {
+    const paths = [
+      '/p/%FF/index.html',
+      '/p/x/%FF',
+      `/p/${'t'.repeat(3000)}/index.html`,
+      '/p/constructor/__proto__',
+      '/p/%00/%E2%80%AE.js',
+      '/p/x/..%2F..%2Fetc%2Fpasswd',
+      `/p/x/${'a/'.repeat(2000)}`,
+    ];
+    for (const url of paths) {
+      const response = await t.playApp.inject({ method: 'GET', url });
+      expect(problem(response), url.slice(0, 80)).toBeUndefined();
+      expect(response.statusCode, url.slice(0, 80)).toBeGreaterThanOrEqual(400);
+    }
+  });
+});
+
 describe(`names and paths refuse control and bidi-override characters on ${testDb} (issue 13)`, () => {
   let t: TestApp;
   let admin: TestUser;

@@ -54,7 +54,13 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
  */
 export function buildPlayApp({ tokens, games, versions, storage, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
-  const app = Fastify({ ...loggingOptions(logLevel), trustProxy, routerOptions: { maxParamLength: 2048 } });
+  // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
+  const app = Fastify({
+    ...loggingOptions(logLevel),
+    trustProxy,
+    routerOptions: { maxParamLength: 2048 },
+    frameworkErrors: errorHandler,
+  });
   echoRequestId(app);
 
   app.addHook('onSend', async (_request, reply) => {
