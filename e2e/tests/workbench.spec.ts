@@ -5,6 +5,7 @@ import {
   emptyTexts,
   messages,
   validationMessages,
+  versionRuleMessages,
   type Game,
   type GameFile,
   type GameVersion,
@@ -868,9 +869,7 @@ test.describe('workbench', () => {
     await openWithToken(page, owner.token, workbenchUrl(version));
     const area = dropArea(page, label);
     await expect(area).toHaveAttribute('data-state', 'idle');
-    await expect(page.getByText('This version is locked by the reviewer: uploads are closed.')).toHaveCount(
-      0,
-    );
+    await expect(page.getByText(versionRuleMessages.locked)).toHaveCount(0);
 
     // The reviewer locks the version after the page loaded: the server refuses the upload.
     await toggleLock(api, version.id);
@@ -879,10 +878,10 @@ test.describe('workbench', () => {
     expect((await response).status()).toBe(423);
     const failure = errorToast(page, messages.uploadFailed);
     await expect(failure).toContainText(messages.uploadFailed);
-    await expect(failure).toContainText('This version is locked: uploads are closed.');
+    await expect(failure).toContainText(versionRuleMessages.locked);
     await expect(imageCard(page, bomb.path)).toContainText('Skeleton (not replaced yet)');
     // The refusal reloads the version: every drop area turns disabled with the reason, without a reload.
-    const reason = 'This version is locked by the reviewer: uploads are closed.';
+    const reason = versionRuleMessages.locked;
     await expect(area).toHaveAttribute('data-state', 'disabled');
     await expect(area).toContainText(reason);
     await expect(dropArea(page, 'Add Game Files')).toHaveAttribute('data-state', 'disabled');

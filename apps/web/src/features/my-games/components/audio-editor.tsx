@@ -19,7 +19,7 @@ export function AudioEditor({
   files: sounds,
   replaced,
   playPaths,
-  lockedReason,
+  readOnlyReason,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'audio', sounds);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
@@ -33,7 +33,7 @@ export function AudioEditor({
         hint={`Add Game Files: drop up to ${limits.versionMultiUploadFiles} sounds here, or click to choose them. Each replaces the game sound of the same name or path.`}
         multiple
         accept="audio/*"
-        disabledReason={lockedReason}
+        disabledReason={readOnlyReason}
         onFiles={replaceMany}
       />
       <Card className="mt-3">
@@ -79,7 +79,7 @@ export function AudioEditor({
                         <audio controls preload="none" src={current} aria-label={`Play ${sound.path}`} />
                         <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
                           {own ? 'Your sound' : 'Original sound'}
-                          {own && !lockedReason && (
+                          {own && !readOnlyReason && (
                             <Button
                               size="sm"
                               variant="outline-secondary"
@@ -99,7 +99,7 @@ export function AudioEditor({
                           multiple={false}
                           accept="audio/*"
                           small
-                          disabledReason={lockedReason}
+                          disabledReason={readOnlyReason}
                           onFiles={(files, progress) => replaceOne(sound, files, progress)}
                         />
                       </td>

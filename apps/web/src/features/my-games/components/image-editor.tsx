@@ -32,7 +32,7 @@ export interface FileEditorProps {
   files: GameFile[];
   replaced: ReadonlyMap<number, VersionFile>;
   playPaths: GamePath;
-  lockedReason: string | undefined;
+  readOnlyReason: string | undefined;
 }
 
 /**
@@ -45,7 +45,7 @@ export function ImageEditor({
   files: images,
   replaced,
   playPaths,
-  lockedReason,
+  readOnlyReason,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
@@ -83,7 +83,7 @@ export function ImageEditor({
         hint={`Drop up to ${limits.versionMultiUploadFiles} images here, or click to choose them: each replaces the game image of the same name or path.`}
         multiple
         accept="image/*"
-        disabledReason={lockedReason}
+        disabledReason={readOnlyReason}
         onFiles={replaceMany}
       />
       <Row xs={1} md={2} xl={3} className="g-3 mt-0">
@@ -118,7 +118,7 @@ export function ImageEditor({
                     <Button size="sm" variant="outline-primary" onClick={() => setComparing(image)}>
                       Side by side
                     </Button>
-                    {replaced.has(image.fileId) && !lockedReason && (
+                    {replaced.has(image.fileId) && !readOnlyReason && (
                       <Button
                         size="sm"
                         variant="outline-secondary"
@@ -135,7 +135,7 @@ export function ImageEditor({
                     multiple={false}
                     accept="image/*"
                     small
-                    disabledReason={lockedReason}
+                    disabledReason={readOnlyReason}
                     onFiles={(files, progress) => replaceOne(image, files, progress)}
                   />
                 </Card.Body>

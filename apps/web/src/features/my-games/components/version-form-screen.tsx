@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, versionFormSchema, type VersionForm } from '@reskin/contract';
+import { messages, versionChangeRefusal, versionFormSchema, type VersionForm } from '@reskin/contract';
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -11,6 +11,7 @@ import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { idsQuery, useIds } from '../../../lib/route-ids';
+import { useSession } from '../../../lib/session/session-context';
 import { notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { useMyVersions, useSaveVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
@@ -24,6 +25,9 @@ export function VersionFormScreen() {
   const editing = versionId === null ? undefined : versions.data?.find((version) => version.id === versionId);
   const navigate = useNavigate();
   const saveCall = useSaveVersion();
+  const session = useSession();
+  // A locked or disabled version cannot be renamed by its artist: the reason instead of the form.
+  const readOnlyReason = editing ? versionChangeRefusal(session, editing, 'rename')?.message : undefined;
   const {
     register,
     handleSubmit,
@@ -66,7 +70,15 @@ export function VersionFormScreen() {
       <Card.Body>
         {loading && <Loading />}
         {missing && <p>This version cannot be edited: it is not one of your versions.</p>}
-        {!loading && !missing && (
+        {readOnlyReason && (
+          <>
+            <p>{readOnlyReason}</p>
+            <Link to={backTo} className="btn btn-outline-secondary">
+              Back
+            </Link>
+          </>
+        )}
+        {!loading && !missing && !readOnlyReason && (
           <Form noValidate onSubmit={save} aria-label="Version">
             <TextField registration={track('name')} label="Name" error={error('name')} />
             <TextField

@@ -1,4 +1,10 @@
-import { GameVersionStatus, limits, messages, type GameVersion } from '@reskin/contract';
+import {
+  GameVersionStatus,
+  limits,
+  messages,
+  versionChangeRefusal,
+  type GameVersion,
+} from '@reskin/contract';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -11,9 +17,11 @@ import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
+import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { useMyVersions, useDeleteVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
+import { VersionStateBadges } from './version-state-badges';
 
 /** The versions of one of the user's games (SPEC §2): a card each, and an add-new card while fewer than 6. */
 export function VersionsScreen() {
@@ -22,6 +30,7 @@ export function VersionsScreen() {
   const userGame = myGame.userGame;
   const versions = useMyVersions(userGame?.gameId, userGameId);
   const deleteCall = useDeleteVersion();
+  const session = useSession();
   const [deleting, setDeleting] = useState<GameVersion | null>(null);
 
   const rows = versions.data ?? [];
@@ -50,52 +59,63 @@ export function VersionsScreen() {
       {myGame.isSuccess && !userGame && <p>This game is not assigned to you.</p>}
       {userGame && versions.isSuccess && (
         <Row xs={1} md={2} lg={3} className="g-4">
-          {rows.map((version) => (
-            <Col key={version.id}>
-              <Card
-                className="h-100 shadow-sm"
-                data-version-id={version.id}
-                aria-label={version.name}
-                role="region"
-              >
-                <Card.Body>
-                  <Card.Title as="h2" className="fs-5 d-flex flex-wrap gap-2 align-items-center">
-                    {version.name}
+          {rows.map((version) => {
+            // A locked or disabled version is read-only for its artist: no Edit or Delete, and the reason.
+            const readOnlyReason = versionChangeRefusal(session, version, 'rename')?.message;
+            return (
+              <Col key={version.id}>
+                <Card
+                  className="h-100 shadow-sm"
+                  data-version-id={version.id}
+                  aria-label={version.name}
+                  role="region"
+                >
+                  <Card.Body>
+                    <Card.Title as="h2" className="fs-5 d-flex flex-wrap gap-2 align-items-center">
+                      {version.name}
+                      {version.gameVersionStatusId === GameVersionStatus.Finished && (
+                        <Badge bg="success">Finished</Badge>
+                      )}
+                      <VersionStateBadges version={version} />
+                    </Card.Title>
+                    <Card.Text>{version.description}</Card.Text>
                     {version.gameVersionStatusId === GameVersionStatus.Finished && (
-                      <Badge bg="success">Finished</Badge>
+                      <Card.Text className="small text-success">
+                        Finished on <DateTime value={version.finishedAt} />
+                      </Card.Text>
                     )}
-                    {version.isLocked && <Badge bg="secondary">Locked</Badge>}
-                  </Card.Title>
-                  <Card.Text>{version.description}</Card.Text>
-                  {version.gameVersionStatusId === GameVersionStatus.Finished && (
-                    <Card.Text className="small text-success">
-                      Finished on <DateTime value={version.finishedAt} />
-                    </Card.Text>
-                  )}
-                </Card.Body>
-                <Card.Footer className="d-flex flex-wrap gap-2">
-                  <Link className="btn btn-primary btn-sm" to={linkFor(paths.workbench, version)}>
-                    Open
-                  </Link>
-                  <Link
-                    className="btn btn-outline-primary btn-sm"
-                    to={linkFor(paths.myGameVersionPlay, version)}
-                  >
-                    Play
-                  </Link>
-                  <Link
-                    className="btn btn-outline-secondary btn-sm"
-                    to={linkFor(paths.myGameVersionAdd, version)}
-                  >
-                    Edit
-                  </Link>
-                  <Button size="sm" variant="outline-danger" onClick={() => setDeleting(version)}>
-                    Delete
-                  </Button>
-                </Card.Footer>
-              </Card>
-            </Col>
-          ))}
+                    {readOnlyReason && (
+                      <Card.Text className="small text-body-secondary">{readOnlyReason}</Card.Text>
+                    )}
+                  </Card.Body>
+                  <Card.Footer className="d-flex flex-wrap gap-2">
+                    <Link className="btn btn-primary btn-sm" to={linkFor(paths.workbench, version)}>
+                      Open
+                    </Link>
+                    <Link
+                      className="btn btn-outline-primary btn-sm"
+                      to={linkFor(paths.myGameVersionPlay, version)}
+                    >
+                      Play
+                    </Link>
+                    {!readOnlyReason && (
+                      <>
+                        <Link
+                          className="btn btn-outline-secondary btn-sm"
+                          to={linkFor(paths.myGameVersionAdd, version)}
+                        >
+                          Edit
+                        </Link>
+                        <Button size="sm" variant="outline-danger" onClick={() => setDeleting(version)}>
+                          Delete
+                        </Button>
+                      </>
+                    )}
+                  </Card.Footer>
+                </Card>
+              </Col>
+            );
+          })}
           {rows.length < limits.versionsPerUserGame && (
             <Col>
               <Card className="h-100 border-2 border-dashed text-center">

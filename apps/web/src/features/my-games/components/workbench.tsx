@@ -1,4 +1,10 @@
-import { GameVersionStatus, messages, UserGameType, type GameFile } from '@reskin/contract';
+import {
+  GameVersionStatus,
+  messages,
+  UserGameType,
+  versionChangeRefusal,
+  type GameFile,
+} from '@reskin/contract';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -11,6 +17,7 @@ import { Loading } from '../../../components/ui/loading';
 import { ScreenTabs } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
+import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { useMyVersions, useFinishVersion, useVersionFiles } from '../../../api/versions';
 import { useGameFiles } from '../../../api/game-files';
@@ -20,6 +27,7 @@ import { replaceableKind } from '../lib/drop-checks';
 import { AudioEditor } from './audio-editor';
 import { HelperFilesTab } from './helper-files-tab';
 import { ImageEditor } from './image-editor';
+import { VersionStateBadges } from './version-state-badges';
 
 /** The workbench tabs after Back (SPEC §2), by their SPEC §3 kinds; the edit-files kind depends on the job. */
 const tabs = [
@@ -56,6 +64,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const versionFiles = useVersionFiles(version ? versionId : null, gameId);
   const playPaths = useVersionPath(version ? versionId : null, gameId);
   const finishCall = useFinishVersion();
+  const session = useSession();
   const [confirmingFinish, setConfirmingFinish] = useState(false);
 
   const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
@@ -76,9 +85,10 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const loading = myGame.isLoading || versions.isLoading;
   const missing = !loading && (!userGame || !version);
   const game = userGame?.game;
-  const lockedReason = version?.isLocked
-    ? 'This version is locked by the reviewer: uploads are closed.'
-    : undefined;
+  // A locked or disabled version is read-only for its artist: the drop areas, Restore original and
+  // 'I Finished My Game' give way to the reason (the server refuses them too).
+  const readOnlyReason = version ? versionChangeRefusal(session, version, 'upload')?.message : undefined;
+  const mayFinish = version !== undefined && versionChangeRefusal(session, version, 'finish') === null;
   const replaced = new Map((versionFiles.data ?? []).map((file) => [file.fileId, file]));
   const playing = tab.startsWith('play-');
   const playUrls: Partial<Record<TabKey, string>> = playPaths.data
@@ -120,12 +130,14 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <h1 className="fs-5 mb-0">
                 {game.name}: {version.name}
               </h1>
+              <VersionStateBadges version={version} />
               {version.gameVersionStatusId === GameVersionStatus.Finished ? (
                 <span className="text-success fw-semibold">
                   Finished on <DateTime value={version.finishedAt} />
                 </span>
               ) : (
-                playing && (
+                playing &&
+                mayFinish && (
                   <Button
                     variant="success"
                     onClick={() => setConfirmingFinish(true)}
@@ -136,7 +148,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 )
               )}
             </div>
-            {tab === 'files' && lockedReason && <Alert variant="warning">{lockedReason}</Alert>}
+            {readOnlyReason && <Alert variant="warning">{readOnlyReason}</Alert>}
             {tab === 'files' && (gameFiles.isLoading || versionFiles.isLoading || playPaths.isLoading) && (
               <Loading />
             )}
@@ -146,7 +158,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 files={gameFiles.data.filter(imageGame ? isImage : isAudio)}
                 replaced={replaced}
                 playPaths={playPaths.data}
-                lockedReason={lockedReason}
+                readOnlyReason={readOnlyReason}
               />
             )}
             {tab === 'files' && (playPaths.isError || gameFiles.isError) && (
