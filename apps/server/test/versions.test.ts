@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBufferPromise, type Entry } from 'yauzl';
 import { GameStatus, RoleType, validationMessages, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
@@ -349,6 +350,32 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
         const response = await send();
         expect(response.statusCode, `${change}: ${response.body}`).toBe(enabled[change]);
       }
+    });
+
+    it('a lock the reviewer sets while an upload streams in refuses it too (423), and nothing of it is kept', async () => {
+      const version = await createVersion(artist, assignment, 'Locked midway');
+      const boundary = 'VersionRulesBoundary';
+      const body = new PassThrough();
+      const answer = t.app.inject({
+        method: 'POST',
+        url: `/api/game-version/upload/${version.id}/${hero()}`,
+        headers: { authorization: `Bearer ${artist.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: body,
+      });
+      const image = await png(40, 30, 'navy');
+      body.write(`--${boundary}\r\nContent-Disposition: form-data; name="fullPath"\r\n\r\nhero.png\r\n`);
+      body.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="hero.png"\r\nContent-Type: image/png\r\n\r\n`);
+      body.write(image.subarray(0, 10));
+      // The server has passed its checks and is storing the file: the reviewer locks the version now.
+      while (!storedKeys(t).some((key) => key.startsWith(`versions/${version.id}/`))) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).statusCode).toBe(200);
+      body.end(Buffer.concat([image.subarray(10), Buffer.from(`\r\n--${boundary}--\r\n`)]));
+
+      const response = await answer;
+      expect(response.statusCode, response.body).toBe(423);
+      expect(errorOf(response).code).toBe('VERSION_LOCKED');
+      expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>()).toEqual([]);
+      expect(storedKeys(t).filter((key) => key.startsWith(`versions/${version.id}/`))).toEqual([]);
     });
 
     it('demo accounts cannot change versions: 403 FORBIDDEN on rename, upload, restore, finish and delete, of any id', async () => {

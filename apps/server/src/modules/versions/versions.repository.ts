@@ -26,6 +26,8 @@ export const searchableVersion: SearchableEntity = {
 
 type VersionRow = Selectable<GameVersionsTable>;
 export type VersionFileRow = Selectable<VersionFilesTable>;
+/** The reviewer's flags on a version, which decide whether its files may change (versionChangeRefusal). */
+export type VersionFlags = Pick<GameVersion, 'isLocked' | 'isActive'>;
 
 function toVersion(row: VersionRow): GameVersion {
   return {
@@ -139,18 +141,30 @@ export class VersionsRepository {
   }
 
   /**
+   * Locks the version row until the commit (an update: PostgreSQL's row lock; SQLite has one writer) and hands
+   * its flags as they are now to `mayChange`, which throws to refuse (the transaction rolls back): a lock or a
+   * disable set while an upload streamed in still counts. False when the version is gone.
+   */
+  private async lockVersion(trx: Transaction<Database>, id: number, mayChange: (flags: VersionFlags) => void): Promise<boolean> {
+    const locked = await trx.updateTable('gameVersions').set({ updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
+    if (Number(locked.numUpdatedRows) === 0) return false;
+    const row = await trx.selectFrom('gameVersions').select(['isLocked', 'isActive']).where('id', '=', id).executeTakeFirstOrThrow();
+    mayChange({ isLocked: row.isLocked === 1, isActive: row.isActive === 1 });
+    return true;
+  }
+
+  /**
    * Records a version's replacement of one game file; answers the storage key it replaced (null when none), or
    * undefined when the version is gone (deleted, maybe with its user-game, user or game, while the file
-   * streamed in).
+   * streamed in). `mayChange` sees the version's flags once its row is locked and throws to refuse.
    */
-  async saveFile(file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>): Promise<string | null | undefined> {
+  async saveFile(file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>, mayChange: (flags: VersionFlags) => void): Promise<string | null | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
       // First: it locks the version row until the commit, so parallel uploads of one file take turns and
       // the second replaces the first instead of inserting it again (PostgreSQL; SQLite has one writer). A
       // delete of the version takes the same lock first (stored-files.repository.ts).
-      const locked = await trx.updateTable('gameVersions').set({ updatedAt: now }).where('id', '=', file.gameVersionId).executeTakeFirst();
-      if (Number(locked.numUpdatedRows) === 0) return undefined;
+      if (!(await this.lockVersion(trx, file.gameVersionId, mayChange))) return undefined;
       const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
       if (existing) {
         await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).execute();
@@ -165,11 +179,11 @@ export class VersionsRepository {
    * Removes a version's replacement of one game file; answers the storage key it pointed to, or undefined when
    * the version has none (or is gone). It locks the version row first, like saveFile, so a parallel upload of
    * the same file either records before (and its row is the one removed here) or after (and inserts anew).
+   * `mayChange` sees the version's flags once its row is locked and throws to refuse.
    */
-  async deleteFile(versionId: number, fileId: number): Promise<string | undefined> {
+  async deleteFile(versionId: number, fileId: number, mayChange: (flags: VersionFlags) => void): Promise<string | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const locked = await trx.updateTable('gameVersions').set({ updatedAt: nowIso() }).where('id', '=', versionId).executeTakeFirst();
-      if (Number(locked.numUpdatedRows) === 0) return undefined;
+      if (!(await this.lockVersion(trx, versionId, mayChange))) return undefined;
       const existing = await this.findFile(versionId, fileId, trx);
       if (!existing) return undefined;
       await trx.deleteFrom('versionFiles').where('id', '=', existing.id).execute();

@@ -37,7 +37,7 @@ import { assertUploadInTime, type StoredFilesService } from '../stored-files/sto
 import type { UserGamesRepository } from '../user-games/user-games.repository';
 import { isAdmin } from '../users/users.policy';
 import { zipStoredFiles } from './version-zip';
-import { searchableVersion, toVersionFile, type VersionsRepository } from './versions.repository';
+import { searchableVersion, toVersionFile, type VersionFlags, type VersionsRepository } from './versions.repository';
 
 const zipResource = (id: number) => `version-zip:${id}`;
 
@@ -246,7 +246,7 @@ export class VersionsService {
         size,
         contentType: original.contentType || (mime.getType(original.path) ?? 'application/octet-stream'),
         storageKey,
-      });
+      }, this.stillChangeable(user, version, 'upload'));
       // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
       if (previousKey === undefined) throw notFound('Game version');
     } catch (error) {
@@ -266,8 +266,8 @@ export class VersionsService {
    * watermarked). A locked version refuses, like an upload; a file the version has not replaced is a 404.
    */
   async restoreOriginal(user: User, versionId: number, fileId: number): Promise<void> {
-    await this.changeableVersion(user, versionId, 'restore', '/versionId');
-    const storageKey = await this.versions.deleteFile(versionId, fileId);
+    const version = await this.changeableVersion(user, versionId, 'restore', '/versionId');
+    const storageKey = await this.versions.deleteFile(versionId, fileId, this.stillChangeable(user, version, 'restore'));
     if (storageKey === undefined) throw notFound('Replaced file');
     // A version file has no generated copies (only a game's files do).
     await this.storedFiles.deleteObjects([storageKey]);
@@ -301,6 +301,17 @@ export class VersionsService {
     const refusal = refusedChange(user, version, change, path);
     if (refusal) throw refusal;
     return version;
+  }
+
+  /**
+   * The check an upload or a restore repeats inside its transaction, on the version's flags once its row is
+   * locked: a lock or a disable the reviewer set while the file streamed in refuses it too.
+   */
+  private stillChangeable(user: User, version: GameVersion, change: VersionChange) {
+    return (flags: VersionFlags) => {
+      const refusal = refusedChange(user, { ...version, ...flags }, change, '/versionId');
+      if (refusal) throw refusal;
+    };
   }
 
   private async mustFind(id: number): Promise<GameVersion> {
