@@ -24,6 +24,7 @@ import { LocalDiskStorage } from './storage/local-disk-storage';
 import { buildPlayApp } from './play/play-app';
 import { PlayPathsService } from './play/play-paths.service';
 import { playPathsRoutes } from './play/play-paths.routes';
+import { PlayAccess } from './play/play-access';
 import { PlayTokens } from './play/play-tokens';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { ServicesUpdateService } from './modules/admin/services-update.service';
@@ -103,7 +104,8 @@ export async function buildApp(config: Config): Promise<App> {
   const storage = new LocalDiskStorage(join(config.dataDir, 'files'));
   const storedFilesRepository = new StoredFilesRepository(database.db, database.dialect);
   const storedFiles = new StoredFilesService(storedFilesRepository, storage, app.log);
-  const users = new UsersService(new UsersRepository(database.db), new SessionTokens(config.jwtSecret), database.dialect, storedFiles);
+  const usersRepository = new UsersRepository(database.db);
+  const users = new UsersService(usersRepository, new SessionTokens(config.jwtSecret), database.dialect, storedFiles);
   const gamesRepository = new GamesRepository(database.db);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
   await generation.recoverInterrupted();
@@ -131,11 +133,14 @@ export async function buildApp(config: Config): Promise<App> {
     storedFiles,
   );
   const playTokens = new PlayTokens(config.jwtSecret);
-  const paths = new PlayPathsService(gamesRepository, playTokens, config.playOrigin);
+  const paths = new PlayPathsService(gamesRepository, playTokens, config.playOrigin, async (userId) => {
+    return (await usersRepository.findWithTokenVersion(userId))?.tokenVersion ?? 0;
+  });
   const versionsRepository = new VersionsRepository(database.db, database.dialect);
   const userGamesRepository = new UserGamesRepository(database.db);
   const playApp = buildPlayApp({
     tokens: playTokens,
+    access: new PlayAccess(usersRepository, gamesRepository, config.playAccessCacheMs),
     games: gamesRepository,
     versions: versionsRepository,
     storage,

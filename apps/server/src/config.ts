@@ -52,6 +52,8 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT_MAX: z.coerce.number({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).positive({ error: 'expected a number above 0' }).default(20),
   /** How long a stopping server lets requests in flight finish before it exits anyway. */
   DRAIN_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).positive({ error: 'expected a number above 0' }).default(10),
+  /** How long the play origin keeps its answer to "may this link's user still see it" (issue 13); 0: ask every time. */
+  PLAY_ACCESS_CACHE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(60, { error: 'expected at most 60 seconds' }).default(2),
   /** Behind a reverse proxy, trust its X-Forwarded-For (true, or the proxy addresses/CIDRs); off by default. */
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
@@ -81,6 +83,8 @@ export interface Config {
   authRateLimitMax: number;
   /** Milliseconds a stopping server waits for requests in flight (DRAIN_TIMEOUT_SECONDS). */
   drainTimeoutMs: number;
+  /** Milliseconds the play origin caches a link's access check (PLAY_ACCESS_CACHE_SECONDS): how late a revocation may come. */
+  playAccessCacheMs: number;
   logLevel: string;
   /**
    * Fastify's trustProxy. Off by default: the client address (which the login rate limit counts by) then
@@ -196,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFileSizeBytes: Math.round(e.MAX_FILE_SIZE_MB * 1024 * 1024),
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     drainTimeoutMs: Math.round(e.DRAIN_TIMEOUT_SECONDS * 1000),
+    playAccessCacheMs: Math.round(e.PLAY_ACCESS_CACHE_SECONDS * 1000),
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDistDir: resolve(e.WEB_DIST_DIR ?? join(serverRoot, '../web/dist')),

@@ -65,6 +65,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     maxFileSizeBytes: 50 * 1024 * 1024,
     authRateLimitMax: 10_000,
     drainTimeoutMs: 10_000,
+    // Revocation on the play origin shows at once (revocation.test.ts sets a cache to test it).
+    playAccessCacheMs: 0,
     logLevel: 'silent',
     trustProxy: false,
     webDistDir: join(dataDir, 'no-web'),

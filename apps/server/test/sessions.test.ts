@@ -62,18 +62,20 @@ describe(`[API-1] sessions on ${testDb}`, () => {
     expectUnauthorized(await call(t, 'PUT', '/api/user/update', { token: user.token, payload: { username: 'ghost', email: 'ghost@example.com' } }));
   });
 
-  it('[API-7] an admin re-roled to user loses admin calls at once with their old token (403)', async () => {
+  it('[API-7] an admin re-roled to user loses admin calls at once: the role change ends their old token (401)', async () => {
     const other = await createUser(t, RoleType.Admin);
     expect((await call(t, 'POST', '/api/user/list', { token: other.token, payload: {} })).statusCode).toBe(200);
     expect((await call(t, 'PUT', `/api/user/role/${other.id}/${RoleType.User}`, { token: admin.token })).statusCode).toBe(204);
-    // The old token still says roleTypeId 1, but the server re-reads the user.
+    // The old token still says roleTypeId 1, but its token version is no longer the user's (decision 0013).
     expect((decodeJwt(other.token) as { user: { roleTypeId: number } }).user.roleTypeId).toBe(RoleType.Admin);
-    const list = await call(t, 'POST', '/api/user/list', { token: other.token, payload: {} });
+    expectUnauthorized(await call(t, 'POST', '/api/user/list', { token: other.token, payload: {} }));
+    expectUnauthorized(await call(t, 'GET', '/api/admin/update', { token: other.token }));
+    // Logged in again, they are a user: admin calls are 403.
+    const fresh = (await login(t, other.email, other.password)).json<{ token: string }>().token;
+    expect((await call(t, 'GET', '/api/user/me', { token: fresh })).json<User>().roleTypeId).toBe(RoleType.User);
+    const list = await call(t, 'POST', '/api/user/list', { token: fresh, payload: {} });
     expect(list.statusCode).toBe(403);
     expect(errorOf(list)).toMatchObject({ statusCode: 403, name: 'ForbiddenError', code: errorCodes.forbidden });
-    expect((await call(t, 'GET', '/api/admin/update', { token: other.token })).statusCode).toBe(403);
-    // Still a logged-in user.
-    expect((await call(t, 'GET', '/api/user/me', { token: other.token })).json<User>().roleTypeId).toBe(RoleType.User);
   });
 
   it('[API-1] a token with a flipped character in its signature answers 401', async () => {

@@ -271,25 +271,27 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       const toDemo = await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Demo}`, { token: admin.token });
       expect(toDemo.statusCode).toBe(204);
       expect(toDemo.body).toBe('');
-      let me = await call(t, 'GET', '/api/user/me', { token: user.token });
-      expect(me.json<User>().roleTypeId).toBe(RoleType.Demo);
-      // A fresh login carries the new role in its token.
+      // A role change ends the user's sessions (decision 0013); a fresh login carries the new role in its token.
+      expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(401);
       const demoToken = (await login(t, user.email, user.password)).json<{ token: string }>().token;
       expect(tokenClaims(demoToken).user.roleTypeId).toBe(RoleType.Demo);
+      expect((await call(t, 'GET', '/api/user/me', { token: demoToken })).json<User>().roleTypeId).toBe(RoleType.Demo);
 
       const back = await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.User}`, { token: admin.token });
       expect(back.statusCode).toBe(204);
-      me = await call(t, 'GET', '/api/user/me', { token: user.token });
-      expect(me.json<User>().roleTypeId).toBe(RoleType.User);
+      const userToken = (await login(t, user.email, user.password)).json<{ token: string }>().token;
+      expect((await call(t, 'GET', '/api/user/me', { token: userToken })).json<User>().roleTypeId).toBe(RoleType.User);
       const detail = await call(t, 'GET', `/api/user/detail/${user.id}`, { token: admin.token });
       expect(detail.json<User>().roleTypeId).toBe(RoleType.User);
     });
 
-    it('[API-1] a user made admin (role 1) can call admin calls at once', async () => {
+    it('[API-1] a user made admin (role 1) can call admin calls once logged in again (the role change ends the old token)', async () => {
       const user = await createUser(t);
       expect((await call(t, 'POST', '/api/user/list', { token: user.token, payload: {} })).statusCode).toBe(403);
       expect((await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Admin}`, { token: admin.token })).statusCode).toBe(204);
-      expect((await call(t, 'POST', '/api/user/list', { token: user.token, payload: {} })).statusCode).toBe(200);
+      expect((await call(t, 'POST', '/api/user/list', { token: user.token, payload: {} })).statusCode).toBe(401);
+      const fresh = (await login(t, user.email, user.password)).json<{ token: string }>().token;
+      expect((await call(t, 'POST', '/api/user/list', { token: fresh, payload: {} })).statusCode).toBe(200);
     });
 
     it('[API-1] refuses a role id that does not exist (5) with a 4xx and leaves the role alone', async () => {
@@ -486,11 +488,12 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
         payload: { oldPassword: user.password, newPassword: 'brand-new-pass-1' },
       });
       expect(right.statusCode).toBe(200);
-      expect(right.json()).toEqual({ password: null });
+      expect(right.json()).toEqual({ password: null, token: expect.any(String) });
       expect((await login(t, user.email, 'brand-new-pass-1')).statusCode).toBe(200);
       expect((await login(t, user.email, user.password)).statusCode).toBe(401);
-      // The session stays valid after a password change.
-      expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(200);
+      // The old token ends with the change (decision 0013); the answered one goes on.
+      expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(401);
+      expect((await call(t, 'GET', '/api/user/me', { token: right.json<{ token: string }>().token })).statusCode).toBe(200);
     });
   });
 

@@ -8,6 +8,7 @@ import { makePrivateFileSync } from '../lib/private-files';
 import type { Database } from './schema';
 import * as initial from './migrations/0001-initial';
 import * as uniqueUsernames from './migrations/0002-unique-usernames-ignoring-case';
+import * as tokenVersion from './migrations/0003-user-token-version';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -140,6 +141,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': { up: (db) => initial.up(db, dialect) },
     '0002-unique-usernames-ignoring-case': { up: (db) => uniqueUsernames.up(db) },
+    '0003-user-token-version': { up: (db) => tokenVersion.up(db) },
   };
 }
 

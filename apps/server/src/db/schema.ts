@@ -20,6 +20,8 @@ export interface UsersTable {
   activated: Flag;
   emailVerified: Flag;
   dataProtectionRegulationVersion: number;
+  /** Session and play tokens carry it; adding one ends every earlier token of the user (migration 0003). */
+  tokenVersion: Generated<number>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -2,9 +2,20 @@ import { SignJWT, jwtVerify } from 'jose';
 import { limits, tokenUserSchema, type TokenUser } from '@reskin/contract';
 import { z } from 'zod';
 
-const sessionPayloadSchema = z.object({ user: tokenUserSchema, exp: z.number() });
+/** `tv`: the user's token version when it was signed (a token from before migration 0003 has none: 0). */
+const sessionPayloadSchema = z.object({ user: tokenUserSchema, tv: z.number().int().default(0), exp: z.number() });
 
-/** Signs and checks session tokens: HS256 JWT `{ user: { id, username, email, roleTypeId }, exp }`, 12 h. */
+/** A valid session token's user and the token version it was signed with. */
+export interface SessionClaims {
+  user: TokenUser;
+  tokenVersion: number;
+}
+
+/**
+ * Signs and checks session tokens: HS256 JWT `{ user: { id, username, email, roleTypeId }, tv, exp }`, 12 h.
+ * `tv` is the user's token version (decision 0013): the auth plugin refuses a token whose version is not the
+ * user's current one.
+ */
 export class SessionTokens {
   private readonly key: Uint8Array;
 
@@ -12,21 +23,21 @@ export class SessionTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async sign(user: TokenUser): Promise<string> {
+  async sign(user: TokenUser, tokenVersion: number): Promise<string> {
     const claims: TokenUser = { id: user.id, username: user.username, email: user.email, roleTypeId: user.roleTypeId };
-    return new SignJWT({ user: claims })
+    return new SignJWT({ user: claims, tv: tokenVersion })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
       .setExpirationTime(`${limits.sessionTokenHours}h`)
       .sign(this.key);
   }
 
-  /** The token's user, or undefined for a token that is malformed, tampered with or expired. */
-  async verify(token: string): Promise<TokenUser | undefined> {
+  /** The token's user and version, or undefined for a token that is malformed, tampered with or expired. */
+  async verify(token: string): Promise<SessionClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       const parsed = sessionPayloadSchema.safeParse(payload);
-      return parsed.success ? parsed.data.user : undefined;
+      return parsed.success ? { user: parsed.data.user, tokenVersion: parsed.data.tv } : undefined;
     } catch {
       return undefined;
     }

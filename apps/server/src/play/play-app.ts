@@ -10,10 +10,13 @@ import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
 import { envelope, errorHandler } from '../plugins/error-envelope';
 import type { Storage } from '../storage/storage';
+import type { PlayAccess } from './play-access';
 import type { PlayClaims, PlayTokens } from './play-tokens';
 
 export interface PlayAppOptions {
   tokens: PlayTokens;
+  /** Whether a valid link's user still may see it (issue 13): checked on every request, briefly cached. */
+  access: PlayAccess;
   games: GamesRepository;
   versions: VersionsRepository;
   storage: Storage;
@@ -50,9 +53,10 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
 /**
  * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
- * every request and limits it to one game (or version) and one view. Query strings are ignored.
+ * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
+ * it. Query strings are ignored.
  */
-export function buildPlayApp({ tokens, games, versions, storage, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
+export function buildPlayApp({ tokens, access, games, versions, storage, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
@@ -70,6 +74,10 @@ export function buildPlayApp({ tokens, games, versions, storage, logLevel, trust
   app.get<{ Params: { token: string; '*': string } }>('/p/:token/*', async (request, reply) => {
     const claims = await tokens.verify(request.params.token);
     if (!claims) return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+    // The user may have been disabled, demoted or unassigned, or changed their password, since the link was made.
+    if (!(await access.allows(claims))) {
+      return reply.status(403).send(envelope(403, 'This play link no longer gives access: open the game again.', errorCodes.forbidden));
+    }
 
     let path: string;
     try {

@@ -2,7 +2,7 @@ import { GameStatus, type GamePath, type GameVersion, type User } from '@reskin/
 import { conflict, notFound } from '../lib/errors';
 import { isAdmin } from '../modules/users/users.policy';
 import type { GamesRepository } from '../modules/games/games.repository';
-import type { PlayTokens, PlayView } from './play-tokens';
+import type { PlayClaims, PlayTokens, PlayView } from './play-tokens';
 
 /** Builds the play URLs that the path calls answer (DESIGN.md "Play"). */
 export class PlayPathsService {
@@ -10,7 +10,14 @@ export class PlayPathsService {
     private readonly games: GamesRepository,
     private readonly tokens: PlayTokens,
     private readonly playOrigin: string,
+    /** The user's current token version, which each play link carries (decision 0013). */
+    private readonly tokenVersionOf: (userId: number) => Promise<number>,
   ) {}
+
+  /** A play token for the user: one game (or version) and one view, with the user's token version. */
+  private async sign(user: User, claims: Omit<PlayClaims, 'u' | 'tv'>): Promise<string> {
+    return this.tokens.sign({ ...claims, u: user.id, tv: await this.tokenVersionOf(user.id) });
+  }
 
   /**
    * GET /games/{id}/path/: administrators get the original; anyone else needs an active assignment of the
@@ -23,7 +30,7 @@ export class PlayPathsService {
     const index = await this.playableIndex(gameId);
     const main: PlayView = admin ? 'original' : 'watermark';
     const url = async (view: PlayView) =>
-      `${this.playOrigin}/p/${await this.tokens.sign({ g: gameId, view, u: user.id })}/${encodePath(index)}`;
+      `${this.playOrigin}/p/${await this.sign(user, { g: gameId, view })}/${encodePath(index)}`;
     const mainUrl = await url(main);
     return {
       rootPath: mainUrl.slice(0, mainUrl.length - encodePath(index).length),
@@ -40,7 +47,7 @@ export class PlayPathsService {
   async versionPaths(user: User, version: GameVersion): Promise<GamePath> {
     const index = await this.playableIndex(version.gameId);
     const url = async (view: PlayView, versionId?: number) =>
-      `${this.playOrigin}/p/${await this.tokens.sign({ g: version.gameId, view, u: user.id, ...(versionId ? { v: versionId } : {}) })}/${encodePath(index)}`;
+      `${this.playOrigin}/p/${await this.sign(user, { g: version.gameId, view, ...(versionId ? { v: versionId } : {}) })}/${encodePath(index)}`;
     const own = await url('version', version.id);
     return {
       rootPath: own.slice(0, own.length - encodePath(index).length),
@@ -57,7 +64,7 @@ export class PlayPathsService {
    */
   async originalRoot(user: User, gameId: number): Promise<{ rootPath: string }> {
     if (!(await this.games.findById(gameId))) throw notFound('Game');
-    return { rootPath: `${this.playOrigin}/p/${await this.tokens.sign({ g: gameId, view: 'original', u: user.id })}/` };
+    return { rootPath: `${this.playOrigin}/p/${await this.sign(user, { g: gameId, view: 'original' })}/` };
   }
 
   /**
@@ -69,7 +76,7 @@ export class PlayPathsService {
     const game = await this.games.findById(gameId);
     if (game?.gameStatusTypeId !== GameStatus.Ready) return null;
     const view: PlayView = isAdmin(user) ? 'original' : 'watermark';
-    return `${this.playOrigin}/p/${await this.tokens.sign({ g: gameId, view, u: user.id })}/${encodePath(imagePath)}`;
+    return `${this.playOrigin}/p/${await this.sign(user, { g: gameId, view })}/${encodePath(imagePath)}`;
   }
 
   private async playableIndex(gameId: number): Promise<string> {

@@ -15,13 +15,15 @@ const claimsSchema = z.object({
   view: z.enum(playViews),
   /** Who the link was made for. */
   u: z.number().int().positive(),
+  /** The user's token version when it was made (decision 0013); PlayAccess refuses a link of another version. */
+  tv: z.number().int().default(0),
   exp: z.number(),
 });
-export type PlayClaims = Omit<z.infer<typeof claimsSchema>, 'exp'>;
+export type PlayClaims = Omit<z.output<typeof claimsSchema>, 'exp'>;
 
 /**
- * Capability tokens for the play origin: signed, naming the game (or version), the view, the user and a 2 h
- * expiry. They travel in the URL path, so relative asset URLs inside the game inherit them. The key is derived
+ * Capability tokens for the play origin: signed, naming the game (or version), the view, the user (and their token version) and a 2 h
+ * expiry; PlayAccess checks on each request that the user still may see it. They travel in the URL path, so relative asset URLs inside the game inherit them. The key is derived
  * from the session secret but differs from it, so a play token is never a session token.
  */
 export class PlayTokens {
@@ -31,7 +33,8 @@ export class PlayTokens {
     this.key = createHash('sha256').update(`play-origin:${secret}`).digest();
   }
 
-  sign(claims: PlayClaims): Promise<string> {
+  /** Signs a link; `tv` (the user's token version) is 0 when left out. */
+  sign(claims: Omit<PlayClaims, 'tv'> & { tv?: number }): Promise<string> {
     return new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'HS256' })
       .setExpirationTime(`${limits.playTokenHours}h`)

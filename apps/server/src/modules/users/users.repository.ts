@@ -39,7 +39,7 @@ export const searchableUser: SearchableEntity = {
   },
 };
 
-type UserRow = Omit<Selectable<UsersTable>, 'passwordHash'>;
+type UserRow = Omit<Selectable<UsersTable>, 'passwordHash' | 'tokenVersion'>;
 
 function toUser(row: UserRow): User {
   return {
@@ -70,6 +70,18 @@ export class UsersRepository {
   async findById(id: number): Promise<User | undefined> {
     const row = await this.db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst();
     return row && toUser(row);
+  }
+
+  /** A user with their token version (decision 0013), for checking a session or play token. */
+  async findWithTokenVersion(id: number): Promise<{ user: User; tokenVersion: number } | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select([...userColumns, 'tokenVersion'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { tokenVersion, ...user } = row;
+    return { user: toUser(user), tokenVersion };
   }
 
   /** The id, hash and state needed to check a login. Emails are stored lower-cased. */
@@ -106,19 +118,25 @@ export class UsersRepository {
     return row.id;
   }
 
+  /**
+   * Changes a user. `endSessions` adds one to the token version in the same statement, so every token signed
+   * before stops working (decision 0013).
+   */
   async update(
     id: number,
     patch: Partial<{ username: string; email: string; passwordHash: string; roleTypeId: number; activated: boolean }>,
+    { endSessions = false }: { endSessions?: boolean } = {},
   ): Promise<boolean> {
     const { activated, email, ...rest } = patch;
     const result = await this.db
       .updateTable('users')
-      .set({
+      .set((eb) => ({
         ...rest,
         ...(email !== undefined ? { email: email.toLowerCase() } : {}),
         ...(activated !== undefined ? { activated: flag(activated) } : {}),
+        ...(endSessions ? { tokenVersion: eb('tokenVersion', '+', 1) } : {}),
         updatedAt: nowIso(),
-      })
+      }))
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

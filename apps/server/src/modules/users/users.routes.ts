@@ -189,7 +189,9 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: 'Admin reset of another user\'s password ({ userId }: answers the new password once), or a change of your own',
+        summary:
+          'Admin reset of another user\'s password ({ userId }: answers the new password once), or a change of your own ' +
+          '(answers a new token); either ends every earlier session of that user',
         body: updatePasswordBodySchema,
         response: { 200: passwordResetResponseSchema },
         errors: {
@@ -201,6 +203,6 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
         },
       },
     },
-    async (request) => ({ password: await users.updatePassword(currentUser(request), request.body) }),
+    async (request) => users.updatePassword(currentUser(request), request.body),
   );
 }

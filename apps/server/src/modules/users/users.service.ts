@@ -5,6 +5,7 @@ import {
   errorCodes,
   conflictMessages,
   type ErrorDetail,
+  type PasswordResetResponse,
   type RoleTypeId,
   type SearchFilter,
   type SignupBody,
@@ -71,18 +72,21 @@ export class UsersService {
       throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
     }
     if (credentials.activated !== 1) throw unauthorized('This account is disabled.', errorCodes.accountDisabled);
-    const user = await this.users.findById(credentials.id);
-    if (!user) throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
     await this.failedLogins.succeed(key);
-    return this.tokens.sign(user);
+    return this.newToken(credentials.id);
   }
 
-  /** The user behind a session token, re-read so that deleted, disabled or re-roled users lose access at once. */
+  /**
+   * The user behind a session token, re-read so that deleted, disabled or re-roled users lose access at once; a
+   * token signed before the user's last password change, reset, role change or suspension (another token
+   * version, decision 0013) has none.
+   */
   async authenticate(token: string): Promise<User | undefined> {
     const claims = await this.tokens.verify(token);
     if (!claims) return undefined;
-    const user = await this.users.findById(claims.id);
-    return user && user.activated ? user : undefined;
+    const found = await this.users.findWithTokenVersion(claims.user.id);
+    if (!found || !found.user.activated || found.tokenVersion !== claims.tokenVersion) return undefined;
+    return found.user;
   }
 
   /** A user who still exists and is active (for download tickets, which name a user by id). */
@@ -132,15 +136,16 @@ export class UsersService {
     if (!(await this.storedFiles.deleteOwner({ kind: 'user', id }))) throw notFound('User');
   }
 
+  /** Changes a user's role and ends their sessions: they log in again and get a token with the new role. */
   async setRole(actor: TokenUser, id: number, roleTypeId: RoleTypeId): Promise<void> {
     this.assertCanManage(actor, id);
-    if (!(await this.users.update(id, { roleTypeId }))) throw notFound('User');
+    if (!(await this.users.update(id, { roleTypeId }, { endSessions: true }))) throw notFound('User');
   }
 
-  /** Suspends the caller's own account; their token stops working at once. */
+  /** Suspends the caller's own account; every token of theirs stops working at once, and stays ended after a re-activation. */
   async disableOwn(actor: TokenUser): Promise<void> {
     if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be suspended.');
-    await this.users.update(actor.id, { activated: false });
+    await this.users.update(actor.id, { activated: false }, { endSessions: true });
   }
 
   /** PUT /user/activate/{id}: an admin re-activates an account (one suspended by its user), which can log in again. */
@@ -158,20 +163,21 @@ export class UsersService {
       if (isUniqueViolation(error)) await this.assertFree(body.email, body.username, actor.id);
       throw error;
     }
-    return this.tokens.sign(await this.mustFind(actor.id));
+    return this.newToken(actor.id);
   }
 
   /**
-   * An admin's reset of another user's password (answers the generated password, once), or a user's change
-   * of their own (answers null).
+   * An admin's reset of another user's password (answers the generated password, once), or a user's change of
+   * their own (answers a new session token). Either ends every session of the user whose password changed
+   * (decision 0013); the one that changed its own password carries on with the new token.
    */
-  async updatePassword(actor: TokenUser, body: UpdatePasswordBody): Promise<string | null> {
+  async updatePassword(actor: TokenUser, body: UpdatePasswordBody): Promise<PasswordResetResponse> {
     if ('userId' in body) {
       this.assertCanManage(actor, body.userId);
       const password = generatePassword();
-      const updated = await this.users.update(body.userId, { passwordHash: await hashPassword(password) });
+      const updated = await this.users.update(body.userId, { passwordHash: await hashPassword(password) }, { endSessions: true });
       if (!updated) throw notFound('User');
-      return password;
+      return { password };
     }
     if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be changed.');
     // Wrong current passwords are counted per user like failed logins; while it waits, 429 and no check.
@@ -184,8 +190,15 @@ export class UsersService {
       throw forbidden('The current password is wrong.', errorCodes.invalidCredentials);
     }
     await this.failedPasswordChecks.succeed(key);
-    await this.users.update(actor.id, { passwordHash: await hashPassword(body.newPassword) });
-    return null;
+    await this.users.update(actor.id, { passwordHash: await hashPassword(body.newPassword) }, { endSessions: true });
+    return { password: null, token: await this.newToken(actor.id) };
+  }
+
+  /** A session token for a user as they are now, with their current token version. */
+  private async newToken(id: number): Promise<string> {
+    const found = await this.users.findWithTokenVersion(id);
+    if (!found) throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+    return this.tokens.sign(found.user, found.tokenVersion);
   }
 
   private assertCanManage(actor: TokenUser, targetId: number): void {
