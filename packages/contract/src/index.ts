@@ -9,5 +9,6 @@ export * from './users';
 export * from './file-kinds';
 export * from './games';
 export * from './versions';
+export * from './permissions';
 export * from './version-rules';
 export * from './legal';

@@ -1,5 +1,5 @@
 import { errorCodes } from './errors';
-import { RoleType } from './roles';
+import { can } from './permissions';
 
 /**
  * Who may change a game version, and when (issue 13, decision 0007). One definition: the server's versions
@@ -26,16 +26,11 @@ export interface VersionRefusal {
   message: string;
 }
 
-/** Demo accounts play only: they neither create nor change versions. */
-export function mayChangeVersions(roleTypeId: number): boolean {
-  return roleTypeId !== RoleType.Demo;
-}
-
 /**
  * Why `actor` may not make `change` to `version`, or null when they may. Ownership is not asked here (someone
  * else's version is a 404 before this).
- * - Demo: every change, 403 FORBIDDEN.
- * - Admin (the reviewer): the lock freezes the files (upload, restore: 423 VERSION_LOCKED); renaming, deleting
+ * - A role without 'versions.change' (demo): every change, 403 FORBIDDEN.
+ * - A role with 'versions.review' (the admin, the reviewer): the lock freezes the files (upload, restore: 423 VERSION_LOCKED); renaming, deleting
  *   and finishing stay theirs, and a disabled version is still theirs to change.
  * - The artist: a locked version refuses every change (423 VERSION_LOCKED), a disabled one too (423
  *   VERSION_DISABLED): both are read-only until the reviewer unlocks or enables them.
@@ -45,10 +40,10 @@ export function versionChangeRefusal(
   version: { isLocked: boolean; isActive: boolean },
   change: VersionChange,
 ): VersionRefusal | null {
-  if (!mayChangeVersions(actor.roleTypeId)) {
+  if (!can(actor.roleTypeId, 'versions.change')) {
     return { statusCode: 403, code: errorCodes.forbidden, message: versionRuleMessages.demo };
   }
-  if (actor.roleTypeId === RoleType.Admin) {
+  if (can(actor.roleTypeId, 'versions.review')) {
     const filesChange = change === 'upload' || change === 'restore';
     return version.isLocked && filesChange
       ? { statusCode: 423, code: errorCodes.versionLocked, message: versionRuleMessages.lockedFiles }

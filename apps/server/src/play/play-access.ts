@@ -1,10 +1,9 @@
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { UsersRepository } from '../modules/users/users.repository';
-import { isAdmin } from '../modules/users/users.policy';
-import type { PlayClaims, PlayView } from './play-tokens';
+import { can } from '@reskin/contract';
+import { maySeeGame } from '../modules/games/game-access';
+import type { PlayClaims } from './play-tokens';
 
-/** The views only administrators may see: the unwatermarked originals (DESIGN.md "Play"). */
-const adminOnlyViews: readonly PlayView[] = ['original'];
 
 /**
  * Whether a play link still gives access (issue 13, decision 0013): its user still exists, is active and has the
@@ -40,8 +39,7 @@ export class PlayAccess {
   private async check({ u, tv, g, view }: PlayClaims): Promise<boolean> {
     const found = await this.users.findWithTokenVersion(u);
     if (!found || !found.user.activated || found.tokenVersion !== tv) return false;
-    if (isAdmin(found.user)) return true;
-    if (adminOnlyViews.includes(view)) return false;
-    return this.games.hasActiveAssignment(u, g);
+    if (view === 'original' && !can(found.user.roleTypeId, 'play.original')) return false;
+    return maySeeGame(this.games, found.user, g);
   }
 }

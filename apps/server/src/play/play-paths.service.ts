@@ -1,6 +1,6 @@
-import { GameStatus, type GamePath, type GameVersion, type User } from '@reskin/contract';
+import { GameStatus, can, type GamePath, type GameVersion, type User } from '@reskin/contract';
 import { conflict, notFound } from '../lib/errors';
-import { isAdmin } from '../modules/users/users.policy';
+import { maySeeGame } from '../modules/games/game-access';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { PlayClaims, PlayTokens, PlayView } from './play-tokens';
 
@@ -24,11 +24,10 @@ export class PlayPathsService {
    * game and gets the watermarked view in its place (only admins ever receive unwatermarked originals).
    */
   async gamePaths(user: User, gameId: number): Promise<GamePath> {
-    const admin = isAdmin(user);
     // Someone else's (or an unassigned) game is a 404, like an unknown one.
-    if (!admin && !(await this.games.hasActiveAssignment(user.id, gameId))) throw notFound('Game');
+    if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
     const index = await this.playableIndex(gameId);
-    const main: PlayView = admin ? 'original' : 'watermark';
+    const main: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
     const url = async (view: PlayView) =>
       `${this.playOrigin}/p/${await this.sign(user, { g: gameId, view })}/${encodePath(index)}`;
     const mainUrl = await url(main);
@@ -53,7 +52,7 @@ export class PlayPathsService {
       rootPath: own.slice(0, own.length - encodePath(index).length),
       orjFile: own,
       emtFile: await url('skeleton'),
-      wtmFile: await url(isAdmin(user) ? 'original' : 'watermark'),
+      wtmFile: await url(can(user.roleTypeId, 'play.original') ? 'original' : 'watermark'),
     };
   }
 
@@ -75,7 +74,7 @@ export class PlayPathsService {
     if (!imagePath) return null;
     const game = await this.games.findById(gameId);
     if (game?.gameStatusTypeId !== GameStatus.Ready) return null;
-    const view: PlayView = isAdmin(user) ? 'original' : 'watermark';
+    const view: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
     return `${this.playOrigin}/p/${await this.sign(user, { g: gameId, view })}/${encodePath(imagePath)}`;
   }
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { User } from '@reskin/contract';
+import { can, type User } from '@reskin/contract';
 import { forbidden, unauthorized } from '../lib/errors';
-import { isAdmin } from '../modules/users/users.policy';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,7 +11,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: 401 unless a valid bearer token of an active user came with the request. */
     requireUser: (request: FastifyRequest) => Promise<void>;
-    /** onRequest hook: 401 when anonymous, 403 unless the user is an administrator (role 1). */
+    /** onRequest hook: 401 when anonymous, 403 unless the user's role may 'admin.area' (permissions.ts). */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
   }
 }
@@ -38,7 +37,7 @@ export const authPlugin = fp(async (app: FastifyInstance, { authenticate }: Auth
 
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
     if (!request.user) throw unauthorized();
-    if (!isAdmin(request.user)) throw forbidden('Only administrators may do this.');
+    if (!can(request.user.roleTypeId, 'admin.area')) throw forbidden('Only administrators may do this.');
   });
 });
 

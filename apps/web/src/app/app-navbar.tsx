@@ -8,8 +8,8 @@ import { navItems } from './nav-items';
 
 /** The navigation bar: the one role="navigation" landmark of the page. */
 export function AppNavbar() {
-  const { status, user, roleTypeId, isAdmin } = useSession();
-  const items = navItems({ status, username: user?.username, roleTypeId, isAdmin });
+  const { status, user, roleTypeId } = useSession();
+  const items = navItems({ status, username: user?.username, roleTypeId });
 
   return (
     <Navbar expand="md" bg="dark" data-bs-theme="dark" collapseOnSelect>

@@ -1,3 +1,4 @@
+import { can } from '@reskin/contract';
 import { Navigate, Outlet } from 'react-router';
 import { Loading } from '../components/ui/loading';
 import { paths } from '../config/paths';
@@ -15,10 +16,10 @@ export function RequireUser() {
 
 /** Admin guard: anonymous visitors go to /login, logged-in non-admins to /. */
 export function RequireAdmin() {
-  const { status, isAdmin } = useSession();
+  const { status, roleTypeId } = useSession();
   if (status === 'pending') return <Loading />;
   if (status === 'anonymous') return <Navigate to={paths.login} replace />;
-  if (!isAdmin) return <Navigate to={paths.home} replace />;
+  if (!can(roleTypeId, 'admin.area')) return <Navigate to={paths.home} replace />;
   return <Outlet />;
 }
 

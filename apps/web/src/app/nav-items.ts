@@ -1,4 +1,4 @@
-import { RoleType } from '@reskin/contract';
+import { can } from '@reskin/contract';
 import { paths } from '../config/paths';
 import type { SessionStatus } from '../lib/session/session-context';
 
@@ -13,11 +13,12 @@ export interface NavState {
   status: SessionStatus;
   username: string | undefined;
   roleTypeId: number;
-  isAdmin: boolean;
+  /** The session's admin flag; the links do not read it, they ask can(roleTypeId, …) (permissions.ts). */
+  isAdmin?: boolean;
 }
 
 /** The navigation bar's links and who sees them (SPEC §2 "Navigation bar"). */
-export function navItems({ status, username, roleTypeId, isAdmin }: NavState): NavItem[] {
+export function navItems({ status, username, roleTypeId }: NavState): NavItem[] {
   const loggedIn = status === 'authenticated';
   // While a saved token is being checked, neither the logged-out nor the logged-in links show.
   const loggedOut = status === 'anonymous';
@@ -27,10 +28,10 @@ export function navItems({ status, username, roleTypeId, isAdmin }: NavState): N
     loggedOut && { label: 'Login', to: paths.login },
     loggedOut && { label: 'Register', to: paths.register },
     loggedIn && { label: 'My Games', to: paths.myGames },
-    loggedIn && roleTypeId !== RoleType.Demo && { label: username ?? 'Account', to: paths.account },
-    loggedIn && isAdmin && { label: 'User Games', to: paths.userGames },
-    loggedIn && isAdmin && { label: 'Games', to: paths.games },
-    loggedIn && isAdmin && { label: 'Admin', to: paths.admin },
+    loggedIn && can(roleTypeId, 'account.edit') && { label: username ?? 'Account', to: paths.account },
+    loggedIn && can(roleTypeId, 'userGames.manage') && { label: 'User Games', to: paths.userGames },
+    loggedIn && can(roleTypeId, 'games.manage') && { label: 'Games', to: paths.games },
+    loggedIn && can(roleTypeId, 'users.manage') && { label: 'Admin', to: paths.admin },
     loggedIn && { label: 'Logout', to: paths.logout },
   ];
   return items.filter((item): item is NavItem => item !== false);

@@ -14,7 +14,7 @@ import {
   type User,
 } from '@reskin/contract';
 import type { Dialect } from '../../db/database';
-import { isAdmin } from '../users/users.policy';
+import { maySeeGame } from './game-access';
 import { servedAs } from '../../lib/content-types';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
@@ -144,7 +144,7 @@ export class GamesService {
 
   /** A game's files: admins see any game's, other users only those of a game assigned to them (else 404). */
   async files(user: User, gameId: number): Promise<GameFile[]> {
-    if (!isAdmin(user) && !(await this.games.hasActiveAssignment(user.id, gameId))) throw notFound('Game');
+    if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
     await this.get(gameId);
     return (await this.games.listFiles(gameId)).map(toGameFile);
   }

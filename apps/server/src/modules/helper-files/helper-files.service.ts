@@ -8,7 +8,7 @@ import { MissingObjectError, type Storage, type StoredObject } from '../../stora
 import type { GamesRepository } from '../games/games.repository';
 import { incomingPath, type IncomingFile } from '../games/games.service';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
-import { isAdmin } from '../users/users.policy';
+import { maySeeGame } from '../games/game-access';
 import type { HelperFilesRepository } from './helper-files.repository';
 
 const resourceOf = (id: number) => `helper-file:${id}`;
@@ -115,7 +115,6 @@ export class HelperFilesService {
   }
 
   private async assertCanSee(user: User, gameId: number): Promise<void> {
-    const visible = isAdmin(user) ? !!(await this.games.findById(gameId)) : await this.games.hasActiveAssignment(user.id, gameId);
-    if (!visible) throw notFound('Game');
+    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId))) throw notFound('Game');
   }
 }

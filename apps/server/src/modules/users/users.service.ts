@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import {
   RoleType,
+  can,
   errorCodes,
   conflictMessages,
   type ErrorDetail,
@@ -22,7 +23,7 @@ import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
 import { searchableUser, type UsersRepository } from './users.repository';
-import { canEditOwnAccount, canManageUser, canSeeUser } from './users.policy';
+import { canManageUser, canSeeUser } from './users.policy';
 
 /** argon2id with the library's defaults (memory-hard; about 50 ms here). */
 export function hashPassword(password: string): Promise<string> {
@@ -144,7 +145,7 @@ export class UsersService {
 
   /** Suspends the caller's own account; every token of theirs stops working at once, and stays ended after a re-activation. */
   async disableOwn(actor: TokenUser): Promise<void> {
-    if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be suspended.');
+    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be suspended.');
     await this.users.update(actor.id, { activated: false }, { endSessions: true });
   }
 
@@ -155,7 +156,7 @@ export class UsersService {
 
   /** Changes the caller's username and email and answers a new token carrying them. */
   async updateOwn(actor: TokenUser, body: UpdateUserBody): Promise<string> {
-    if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be changed.');
+    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
     await this.assertFree(body.email, body.username, actor.id);
     try {
       await this.users.update(actor.id, { username: body.username, email: body.email });
@@ -179,7 +180,7 @@ export class UsersService {
       if (!updated) throw notFound('User');
       return { password };
     }
-    if (!canEditOwnAccount(actor)) throw forbidden('Demo accounts cannot be changed.');
+    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
     // Wrong current passwords are counted per user like failed logins; while it waits, 429 and no check.
     const key = String(actor.id);
     await this.failedPasswordChecks.assertNotWaiting(key);

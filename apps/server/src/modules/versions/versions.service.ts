@@ -4,10 +4,10 @@ import { buffer } from 'node:stream/consumers';
 import mime from 'mime';
 import {
   GameVersionStatus,
+  can,
   errorCodes,
   fileKindOf,
   limits,
-  mayChangeVersions,
   validationMessages,
   versionChangeRefusal,
   versionRuleMessages,
@@ -35,7 +35,6 @@ import { MissingObjectError, type Storage } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { UserGamesRepository } from '../user-games/user-games.repository';
-import { isAdmin } from '../users/users.policy';
 import { zipStoredFiles } from './version-zip';
 import { searchableVersion, toVersionFile, type VersionFlags, type VersionsRepository } from './versions.repository';
 
@@ -79,7 +78,7 @@ export class VersionsService {
 
   /** POST /game-versions: at most 6 per user-game, even under concurrent requests (VER-2). */
   async create(user: User, body: CreateVersionBody): Promise<GameVersion> {
-    if (!mayChangeVersions(user.roleTypeId)) throw forbidden(versionRuleMessages.demo);
+    if (!can(user.roleTypeId, 'versions.change')) throw forbidden(versionRuleMessages.demo);
     const userGame = await this.reachableUserGame(user, body.userGamesId);
     if (userGame.gameId !== body.gameId) throw notFound('User game');
     const id = await this.versions.insertWithinLimit(
@@ -277,7 +276,7 @@ export class VersionsService {
   private async reachableUserGame(user: User, userGameId: number): Promise<UserGame> {
     const userGame = await this.userGames.findById(userGameId);
     if (!userGame) throw notFound('User game');
-    if (isAdmin(user)) return userGame;
+    if (can(user.roleTypeId, 'games.seeAll')) return userGame;
     if (userGame.userId !== user.id || !userGame.isActive) throw notFound('User game');
     return userGame;
   }
@@ -285,7 +284,7 @@ export class VersionsService {
   private async reachableVersion(user: User, id: number): Promise<GameVersion> {
     const version = await this.versions.findById(id);
     if (!version) throw notFound('Game version');
-    if (isAdmin(user)) return version;
+    if (can(user.roleTypeId, 'games.seeAll')) return version;
     if (version.userId !== user.id) throw notFound('Game version');
     await this.reachableUserGame(user, version.userGamesId);
     return version;
@@ -296,7 +295,7 @@ export class VersionsService {
    * someone else's version is a 404 like any other, then the version's lock or disabled state may refuse (423).
    */
   private async changeableVersion(user: User, id: number, change: VersionChange, path: string): Promise<GameVersion> {
-    if (!mayChangeVersions(user.roleTypeId)) throw forbidden(versionRuleMessages.demo);
+    if (!can(user.roleTypeId, 'versions.change')) throw forbidden(versionRuleMessages.demo);
     const version = await this.reachableVersion(user, id);
     const refusal = refusedChange(user, version, change, path);
     if (refusal) throw refusal;

@@ -1,4 +1,4 @@
-import { RoleType, type TokenUser } from '@reskin/contract';
+import { RoleType, can, type TokenUser } from '@reskin/contract';
 import { createContext, useContext } from 'react';
 
 /** pending: a saved token is being checked with GET /user/me at start-up. */
@@ -26,5 +26,5 @@ export function useSession(): Session {
 
 export function sessionRole(user: TokenUser | null): { roleTypeId: number; isAdmin: boolean } {
   const roleTypeId = user?.roleTypeId ?? RoleType.Demo;
-  return { roleTypeId, isAdmin: user !== null && roleTypeId === RoleType.Admin };
+  return { roleTypeId, isAdmin: user !== null && can(roleTypeId, 'admin.area') };
 }

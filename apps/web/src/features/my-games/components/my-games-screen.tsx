@@ -1,4 +1,4 @@
-import { emptyTexts, limits, RoleType, type MyGame } from '@reskin/contract';
+import { can, emptyTexts, limits, type MyGame } from '@reskin/contract';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
@@ -13,7 +13,7 @@ import { placeholderImage } from './placeholder-image';
 /** Where a card leads: demo users play on my-games/demo, everyone else opens the versions (SPEC §2). */
 function targetOf(userGame: MyGame, roleTypeId: number): string {
   const ids = idsQuery({ userGameId: userGame.id, gameId: userGame.gameId });
-  return roleTypeId === RoleType.Demo ? `${paths.demo}?${ids}` : `${paths.myGameVersions}?${ids}`;
+  return can(roleTypeId, 'demo.play') ? `${paths.demo}?${ids}` : `${paths.myGameVersions}?${ids}`;
 }
 
 /** My Games (SPEC §2): a card per active assignment of the logged-in user, with its description and image. */
