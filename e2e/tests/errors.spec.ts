@@ -1,5 +1,5 @@
 import { messages, toastSettings, type ErrorEnvelope } from '@reskin/contract';
-import { test, expect, errorToast, newSignupBody, successToast } from '../fixtures/test';
+import { test, expect, errorToast, newSignupBody, successToast, unknownEmail } from '../fixtures/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
 import type { Locator, Page } from '@playwright/test';
 
@@ -37,7 +37,11 @@ async function recordToastAnimations(page: Page): Promise<void> {
         const target = event.target;
         if (target instanceof HTMLElement && target.classList.contains('Toastify__toast')) {
           const { animationDuration } = getComputedStyle(target);
-          started.push({ text: target.textContent ?? '', name: event.animationName, duration: animationDuration });
+          started.push({
+            text: target.textContent ?? '',
+            name: event.animationName,
+            duration: animationDuration,
+          });
         }
       },
       true,
@@ -49,10 +53,14 @@ async function recordToastAnimations(page: Page): Promise<void> {
 async function expectClosing(page: Page, toastElement: Locator, text: string): Promise<void> {
   const closing = { text, name: 'Toastify__slideOutRight', duration: `${toastSettings.animationMs / 1000}s` };
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { toastAnimations: ToastAnimation[] }).toastAnimations))
+    .poll(() =>
+      page.evaluate(() => (window as unknown as { toastAnimations: ToastAnimation[] }).toastAnimations),
+    )
     .toContainEqual(closing);
   await expect(toastElement).toHaveCount(0);
-  await page.evaluate(() => (window as unknown as { toastAnimations: ToastAnimation[] }).toastAnimations.splice(0));
+  await page.evaluate(() =>
+    (window as unknown as { toastAnimations: ToastAnimation[] }).toastAnimations.splice(0),
+  );
 }
 
 test.describe('errors and toasts', () => {
@@ -108,7 +116,7 @@ test.describe('errors and toasts', () => {
   }) => {
     await page.clock.install();
     await page.goto('/login');
-    await page.locator('#email').fill('nobody-here@example.com');
+    await page.locator('#email').fill(unknownEmail());
     await page.locator('#password').fill('wrong-password');
     await recordToastAnimations(page);
     await pauseClock(page);

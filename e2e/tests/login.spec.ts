@@ -1,5 +1,15 @@
 import { errorCodes, messages, type ErrorEnvelope } from '@reskin/contract';
-import { test, expect, cardTitle, errorToast, loginViaUi, navLink, openWithToken, toast } from '../fixtures/test';
+import {
+  test,
+  expect,
+  cardTitle,
+  errorToast,
+  loginViaUi,
+  navLink,
+  openWithToken,
+  toast,
+  unknownEmail,
+} from '../fixtures/test';
 
 test.describe('login', () => {
   test('[LOG-1] card Login with email and password; Login disabled until valid', async ({ page }) => {
@@ -27,7 +37,10 @@ test.describe('login', () => {
     await expect(button).toBeDisabled();
   });
 
-  test('[LOG-1][RT-6] logging in through the form works and goes to the root route', async ({ page, makeUser }) => {
+  test('[LOG-1][RT-6] logging in through the form works and goes to the root route', async ({
+    page,
+    makeUser,
+  }) => {
     const user = await makeUser();
     await loginViaUi(page, user.email, user.password);
     await expect(page).toHaveURL(/\/$/);
@@ -92,7 +105,7 @@ test.describe('login', () => {
 
   test('[LOG-4] an unknown email shows the same danger toast', async ({ page }) => {
     await page.goto('/login');
-    await page.locator('#email').fill('nobody-here@example.com');
+    await page.locator('#email').fill(unknownEmail());
     await page.locator('#password').fill('whatever123');
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await expect(errorToast(page, messages.loginFailed)).toBeVisible();

@@ -8,6 +8,7 @@ import {
   navLink,
   openWithToken,
   storedToken,
+  unknownEmail,
 } from '../fixtures/test';
 
 test.describe('session', () => {
@@ -20,7 +21,12 @@ test.describe('session', () => {
     const token = await storedToken(page);
     expect(token, `localStorage['${storageKeys.token}']`).toBeTruthy();
     const payload = decodeTokenPayload(token ?? '');
-    expect(payload.user).toMatchObject({ id: user.id, username: user.username, email: user.email, roleTypeId: 100 });
+    expect(payload.user).toMatchObject({
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      roleTypeId: 100,
+    });
     expect(typeof payload.exp).toBe('number');
     const nowSeconds = Date.now() / 1000;
     expect(payload.exp as number).toBeGreaterThan(nowSeconds);
@@ -100,7 +106,9 @@ test.describe('session', () => {
 
     // The user disappears on the server; the next call the page makes answers 401.
     await api.deleteUser(user.id);
-    const refused = page.waitForResponse((response) => response.url().includes('/api/') && response.status() === 401);
+    const refused = page.waitForResponse(
+      (response) => response.url().includes('/api/') && response.status() === 401,
+    );
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await refused;
     await expect(page).toHaveURL(/\/login$/);
@@ -139,7 +147,7 @@ test.describe('session', () => {
       (request) => request.method() === 'POST' && request.url().endsWith('/api/user/login'),
     );
     await page.goto('/login');
-    await page.locator('#email').fill('nobody-here@example.com');
+    await page.locator('#email').fill(unknownEmail());
     await page.locator('#password').fill('whatever123');
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     const headers = await (await loginRequest).allHeaders();

@@ -1,5 +1,5 @@
 import { toastSettings } from '@reskin/contract';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { ToastContainer, cssTransition, toast } from 'react-toastify/unstyled';
 import { ApiError } from './api-error';
 
@@ -43,12 +43,14 @@ interface ToastLifetimeProps {
  * SPEC §9's lifetime of one toast (the old client's ngx-toastr timeOut and extendedTimeOut): it closes
  * `displayMs` after it shows; it stays while the pointer is on it; `extendedAfterHoverMs` after the pointer
  * leaves, it closes. react-toastify's autoClose cannot say this: after a hover it resumes the time that
- * was left, and it runs on a CSS animation, which a test's fake clock does not reach.
+ * was left, and it runs on a CSS animation, which a test's fake clock does not reach. The timer starts in a
+ * layout effect, in the same commit that puts the toast on the page: a passive effect could run later, so
+ * the toast's time would not start when it shows.
  */
 function ToastLifetime({ children, closeToast }: ToastLifetimeProps) {
   const content = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const toastElement = content.current?.closest('.Toastify__toast');
     if (!toastElement || !closeToast) return;
     let timer = setTimeout(closeToast, toastSettings.displayMs);
