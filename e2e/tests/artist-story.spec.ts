@@ -10,6 +10,7 @@ import {
   drawnPixel,
   fetchInFrame,
   openPlayTab,
+  playRequest,
 } from '../fixtures/play';
 import {
   test,
@@ -217,7 +218,7 @@ test.describe('the artist story', () => {
       // The row's player plays the new sound.
       // (Fetched by the test itself: the app page's CSP lets it connect to its own origin only.)
       const playerUrl = await row.locator('audio').getAttribute('src');
-      const playerBytes = (await (await page.request.get(playerUrl ?? '')).body()).length;
+      const playerBytes = (await (await playRequest(page, playerUrl ?? '')).body()).length;
       expect(playerBytes).toBe(beep.length);
       await clearToasts(page);
       await page.screenshot({ path: `${screenshots}workbench-audio.png` });

@@ -26,6 +26,7 @@ import {
   type SampleGame,
 } from '../fixtures/versions';
 import type { GameVersion, UserGame } from '@reskin/contract';
+import { playRequest } from '../fixtures/play';
 
 interface Setup {
   admin: TestUser;
@@ -255,7 +256,7 @@ test.describe('admin version review', () => {
     const userSrc = await rows.nth(0).getByRole('img').nth(0).getAttribute('src');
     const oriSrc = await rows.nth(0).getByRole('img').nth(1).getAttribute('src');
     const [userBytes, oriBytes] = await Promise.all(
-      [userSrc, oriSrc].map(async (src) => Buffer.from(await (await page.request.get(src ?? '')).body())),
+      [userSrc, oriSrc].map(async (src) => Buffer.from(await (await playRequest(page, src ?? '')).body())),
     );
     expect(userBytes?.equals(oriBytes ?? Buffer.alloc(0))).toBe(false);
   });

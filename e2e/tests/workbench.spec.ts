@@ -29,6 +29,7 @@ import {
   fetchInFrame,
   gameFrame,
   openPlayTab,
+  playRequest,
 } from '../fixtures/play';
 import {
   createUserGame,
@@ -257,7 +258,7 @@ test.describe('workbench', () => {
       );
       // The player's source and the download are the sound, served from the play origin.
       for (const url of [await player.getAttribute('src'), await download.getAttribute('href')]) {
-        const response = await page.request.get(url ?? '');
+        const response = await playRequest(page, url ?? '');
         expect(response.status(), url ?? '').toBe(200);
         expect(response.headers()['content-type'], url ?? '').toMatch(/^audio\//);
         expect(new URL(url ?? '').origin).not.toBe(new URL(page.url()).origin);
@@ -506,7 +507,7 @@ test.describe('workbench', () => {
       await tab(page, label).click();
       const src = (await page.locator(`iframe[title="${star.name}: ${label}"]`).getAttribute('src')) ?? '';
       expect(new URL(src).port, 'the play origin').toBe(process.env.E2E_PLAY_PORT);
-      const response = await page.request.get(new URL('../assets/img/splash.png', src).href);
+      const response = await playRequest(page, new URL('../assets/img/splash.png', src).href);
       expect(response.status()).toBe(200);
       return Buffer.from(await response.body());
     };
@@ -691,7 +692,7 @@ test.describe('workbench', () => {
     await expect
       .poll(() => mine.evaluate((el: HTMLImageElement) => [el.complete, el.naturalWidth, el.naturalHeight]))
       .toEqual([true, width, height]);
-    expect(Buffer.from(await (await page.request.get(after)).body()).equals(replacement)).toBe(true);
+    expect(Buffer.from(await (await playRequest(page, after)).body()).equals(replacement)).toBe(true);
     // Other images are untouched.
     const other = images.find((i) => i.fileId !== splash.fileId);
     if (other) await expect(imageCard(page, other.path)).toContainText('Skeleton (not replaced yet)');
@@ -957,7 +958,7 @@ test.describe('workbench', () => {
     await expect(row(boom)).toContainText('Your sound');
     const boomSrc = (await row(boom).locator('audio').getAttribute('src')) ?? '';
     expect(boomSrc).not.toBe(originalSrc);
-    expect(Buffer.from(await (await page.request.get(boomSrc)).body()).equals(wav(220))).toBe(true);
+    expect(Buffer.from(await (await playRequest(page, boomSrc)).body()).equals(wav(220))).toBe(true);
     expect(uploads.count()).toBe(1);
 
     // Several sounds matched by name on 'Add Game Files'.

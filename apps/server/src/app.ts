@@ -22,6 +22,7 @@ import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
 import { HelperFilesService } from './modules/helper-files/helper-files.service';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import { buildPlayApp } from './play/play-app';
+import { PlayOrigins } from './play/play-origins';
 import { PlayPathsService } from './play/play-paths.service';
 import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayAccess } from './play/play-access';
@@ -133,12 +134,14 @@ export async function buildApp(config: Config): Promise<App> {
     storedFiles,
   );
   const playTokens = new PlayTokens(config.jwtSecret);
-  const paths = new PlayPathsService(gamesRepository, playTokens, config.playOrigin, async (userId) => {
+  const playOrigins = new PlayOrigins(config.playOrigin);
+  const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, async (userId) => {
     return (await usersRepository.findWithTokenVersion(userId))?.tokenVersion ?? 0;
   });
   const versionsRepository = new VersionsRepository(database.db, database.dialect);
   const userGamesRepository = new UserGamesRepository(database.db);
   const playApp = buildPlayApp({
+    origins: playOrigins,
     tokens: playTokens,
     access: new PlayAccess(usersRepository, gamesRepository, config.playAccessCacheMs),
     games: gamesRepository,
@@ -166,7 +169,7 @@ export async function buildApp(config: Config): Promise<App> {
 
   await app.register(errorEnvelopePlugin);
   await app.register(helmet, {
-    contentSecurityPolicy: { directives: contentSecurityPolicy(config.playOrigin) },
+    contentSecurityPolicy: { directives: contentSecurityPolicy(playOrigins.cspSource) },
     frameguard: { action: 'deny' },
   });
   // br or gzip for text answers (JSON, index.html); the built assets are compressed at build time.
@@ -242,7 +245,8 @@ function refuseProtoKeys(key: string, value: unknown): unknown {
 
 /**
  * The app origin's Content-Security-Policy: only the app's own scripts and styles, game content framed (and
- * its images and sounds shown) from the play origin only, and no site may frame the app.
+ * its images and sounds shown) from the play origin only (every game's, with per-game origins), and no site
+ * may frame the app.
  */
 function contentSecurityPolicy(playOrigin: string): Record<string, string[] | null> {
   return {

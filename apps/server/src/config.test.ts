@@ -50,6 +50,17 @@ describe('loadConfig', () => {
     expect(() => load({ ADMIN_EMAIL: 'boss@example.com' })).toThrow(/ADMIN_EMAIL and ADMIN_PASSWORD/);
   });
 
+  it('puts the play origin on a different site with a host per game by default, and checks PLAY_ORIGIN (decision 0017)', () => {
+    expect(load({ PORT: '4000' }).playOrigin).toBe('http://g{game}.localhost:4001');
+    expect(load({ PLAY_ORIGIN: 'https://play.example-games.com/' }).playOrigin).toBe('https://play.example-games.com');
+    expect(load({ PLAY_ORIGIN: 'https://g{game}.play.example-games.com' }).playOrigin).toBe('https://g{game}.play.example-games.com');
+    expect(() => load({ PLAY_ORIGIN: 'play.example.com' })).toThrow(/PLAY_ORIGIN="play.example.com": expected a URL/);
+    expect(() => load({ PLAY_ORIGIN: 'https://play.example.com/games' })).toThrow(/PLAY_ORIGIN=.*without a path/);
+    expect(() => load({ PLAY_ORIGIN: 'ftp://play.example.com' })).toThrow(/PLAY_ORIGIN=.*http/);
+    expect(() => load({ PLAY_ORIGIN: 'https://play.g{game}.example.com' })).toThrow(/PLAY_ORIGIN=.*first label/);
+    expect(() => load({ PLAY_ORIGIN: 'https://g{game}.g{game}.example.com' })).toThrow(/PLAY_ORIGIN=.*at most once/);
+  });
+
   it("reads the operator's legal texts from LEGAL_DIR, and refuses a missing folder, an empty file or two files for one document", () => {
     expect(load({}).legalTexts).toEqual({});
     const legal = join(dataDir, 'legal');

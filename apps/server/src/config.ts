@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { legalDocuments, limits, type LegalDocument } from '@reskin/contract';
 import { makePrivateDirSync, makePrivateFileSync } from './lib/private-files';
+import { gamePlaceholder, playOriginProblem } from './play/play-origins';
 
 /**
  * apps/server, the folder above this file: src/config.ts when run from source, dist/server.js (the bundle)
@@ -37,7 +38,14 @@ const envSchema = z.object({
   PORT: portFromEnv.default(3000),
   HOST: z.string().default('0.0.0.0'),
   PLAY_PORT: portFromEnv.optional(),
-  PLAY_ORIGIN: z.url({ error: 'expected a URL such as https://play.example.com' }).optional(),
+  /** Where games are played; `{game}` in its host gives each game an origin of its own (decision 0017). */
+  PLAY_ORIGIN: z
+    .string()
+    .check((ctx) => {
+      const problem = playOriginProblem(ctx.value);
+      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+    })
+    .optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: databaseUrlFromEnv.optional(),
   /** At start, how long to keep trying to reach PostgreSQL before giving up (0: try once). */
@@ -67,6 +75,7 @@ export interface Config {
   port: number;
   host: string;
   playPort: number;
+  /** PLAY_ORIGIN: one origin for every game, or with `{game}` in its host one per game (play/play-origins.ts). */
   playOrigin: string;
   dataDir: string;
   /** PostgreSQL connection string; unset means SQLite in dataDir. */
@@ -189,7 +198,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     playPort,
-    playOrigin: (e.PLAY_ORIGIN ?? `http://localhost:${playPort}`).replace(/\/$/, ''),
+    // A different site from the app's localhost, and one host per game (*.localhost is loopback in browsers).
+    playOrigin: (e.PLAY_ORIGIN ?? `http://g${gamePlaceholder}.localhost:${playPort}`).replace(/\/$/, ''),
     dataDir,
     databaseUrl: e.DATABASE_URL?.startsWith('postgres') ? e.DATABASE_URL : undefined,
     databaseStartupTimeoutMs: Math.round(e.DATABASE_STARTUP_TIMEOUT_SECONDS * 1000),

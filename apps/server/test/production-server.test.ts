@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Game, GameFile, GamePath } from '@reskin/contract';
 import { testDb } from './helpers';
-import { buildIfStale, freePort, listening, repoRoot, startServer, type ServerProcess } from './support/server-process';
+import { buildIfStale, freePort, getOnLoopback, listening, repoRoot, startServer, type ServerProcess } from './support/server-process';
 
 // The server as it runs in production: built by scripts/build.mjs and started the way `npm start` starts
 // it, as a process of its own. It does not depend on the database kind, so it runs in the SQLite pass only.
@@ -150,9 +150,11 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     expect(pathResponse.headers.get('x-request-id')).toBe('support-ticket-4711');
     const paths = await json<GamePath>(pathResponse);
     const playToken = new URL(paths.orjFile).pathname.split('/')[2]!;
-    const played = await fetch(paths.orjFile.replace(/^http:\/\/localhost:\d+/, `http://127.0.0.1:${playPort}`));
+    // The default play origin: a host per game under localhost, on PLAY_PORT (decision 0017).
+    expect(new URL(paths.orjFile).host).toBe(`g${game.id}.localhost:${playPort}`);
+    const played = await getOnLoopback(paths.orjFile);
     expect(played.status).toBe(200);
-    expect(played.headers.get('x-request-id')).toEqual(expect.any(String));
+    expect(played.headers['x-request-id']).toEqual(expect.any(String));
 
     // A helper file's download ticket.
     const helperForm = new FormData();

@@ -11,9 +11,12 @@ import type { VersionsRepository } from '../modules/versions/versions.repository
 import { envelope, errorHandler } from '../plugins/error-envelope';
 import type { Storage } from '../storage/storage';
 import type { PlayAccess } from './play-access';
+import type { PlayOrigins } from './play-origins';
 import type { PlayClaims, PlayTokens } from './play-tokens';
 
 export interface PlayAppOptions {
+  /** Which host serves which game (decision 0017). */
+  origins: PlayOrigins;
   tokens: PlayTokens;
   /** Whether a valid link's user still may see it (issue 13): checked on every request, briefly cached. */
   access: PlayAccess;
@@ -56,7 +59,7 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
  * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
  * it. Query strings are ignored.
  */
-export function buildPlayApp({ tokens, access, games, versions, storage, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
+export function buildPlayApp({ origins, tokens, access, games, versions, storage, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
@@ -74,6 +77,10 @@ export function buildPlayApp({ tokens, access, games, versions, storage, logLeve
   app.get<{ Params: { token: string; '*': string } }>('/p/:token/*', async (request, reply) => {
     const claims = await tokens.verify(request.params.token);
     if (!claims) return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+    // With an origin per game, a game is served on its own host only, so it never shares another's storage.
+    if (!origins.servesGame(request.host, claims.g)) {
+      return reply.status(403).send(envelope(403, 'This play link belongs to another address: open the game again.', errorCodes.forbidden));
+    }
     // The user may have been disabled, demoted or unassigned, or changed their password, since the link was made.
     if (!(await access.allows(claims))) {
       return reply.status(403).send(envelope(403, 'This play link no longer gives access: open the game again.', errorCodes.forbidden));

@@ -2,6 +2,7 @@ import { GameStatus, can, type GamePath, type GameVersion, type User } from '@re
 import { conflict, notFound } from '../lib/errors';
 import { maySeeGame } from '../modules/games/game-access';
 import type { GamesRepository } from '../modules/games/games.repository';
+import type { PlayOrigins } from './play-origins';
 import type { PlayClaims, PlayTokens, PlayView } from './play-tokens';
 
 /** Builds the play URLs that the path calls answer (DESIGN.md "Play"). */
@@ -9,14 +10,18 @@ export class PlayPathsService {
   constructor(
     private readonly games: GamesRepository,
     private readonly tokens: PlayTokens,
-    private readonly playOrigin: string,
+    private readonly origins: PlayOrigins,
     /** The user's current token version, which each play link carries (decision 0013). */
     private readonly tokenVersionOf: (userId: number) => Promise<number>,
   ) {}
 
-  /** A play token for the user: one game (or version) and one view, with the user's token version. */
-  private async sign(user: User, claims: Omit<PlayClaims, 'u' | 'tv'>): Promise<string> {
-    return this.tokens.sign({ ...claims, u: user.id, tv: await this.tokenVersionOf(user.id) });
+  /**
+   * The root of a play link for the user, on the game's play origin: one game (or version) and one view, with
+   * the user's token version.
+   */
+  private async root(user: User, claims: Omit<PlayClaims, 'u' | 'tv'>): Promise<string> {
+    const token = await this.tokens.sign({ ...claims, u: user.id, tv: await this.tokenVersionOf(user.id) });
+    return `${this.origins.of(claims.g)}/p/${token}/`;
   }
 
   /**
@@ -29,7 +34,7 @@ export class PlayPathsService {
     const index = await this.playableIndex(gameId);
     const main: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
     const url = async (view: PlayView) =>
-      `${this.playOrigin}/p/${await this.sign(user, { g: gameId, view })}/${encodePath(index)}`;
+      `${await this.root(user, { g: gameId, view })}${encodePath(index)}`;
     const mainUrl = await url(main);
     return {
       rootPath: mainUrl.slice(0, mainUrl.length - encodePath(index).length),
@@ -46,7 +51,7 @@ export class PlayPathsService {
   async versionPaths(user: User, version: GameVersion): Promise<GamePath> {
     const index = await this.playableIndex(version.gameId);
     const url = async (view: PlayView, versionId?: number) =>
-      `${this.playOrigin}/p/${await this.sign(user, { g: version.gameId, view, ...(versionId ? { v: versionId } : {}) })}/${encodePath(index)}`;
+      `${await this.root(user, { g: version.gameId, view, ...(versionId ? { v: versionId } : {}) })}${encodePath(index)}`;
     const own = await url('version', version.id);
     return {
       rootPath: own.slice(0, own.length - encodePath(index).length),
@@ -63,7 +68,7 @@ export class PlayPathsService {
    */
   async originalRoot(user: User, gameId: number): Promise<{ rootPath: string }> {
     if (!(await this.games.findById(gameId))) throw notFound('Game');
-    return { rootPath: `${this.playOrigin}/p/${await this.sign(user, { g: gameId, view: 'original' })}/` };
+    return { rootPath: await this.root(user, { g: gameId, view: 'original' }) };
   }
 
   /**
@@ -75,7 +80,7 @@ export class PlayPathsService {
     const game = await this.games.findById(gameId);
     if (game?.gameStatusTypeId !== GameStatus.Ready) return null;
     const view: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
-    return `${this.playOrigin}/p/${await this.sign(user, { g: gameId, view })}/${encodePath(imagePath)}`;
+    return `${await this.root(user, { g: gameId, view })}${encodePath(imagePath)}`;
   }
 
   private async playableIndex(gameId: number): Promise<string> {

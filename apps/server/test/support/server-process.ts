@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +25,23 @@ export function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
+  });
+}
+
+/**
+ * GETs a URL on a `*.localhost` host, such as a default play URL (`http://g12.localhost:3001/p/...`, decision
+ * 0017): browsers send those to the loopback address, Node's resolver does not know them, so this connects
+ * to 127.0.0.1 and sends the URL's host in the Host header, as a browser would.
+ */
+export function getOnLoopback(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  const { host, port, pathname, search } = new URL(url);
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: pathname + search, headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    }).on('error', reject);
   });
 }
 
