@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { chromiumFlags } from './chromium-flags';
 
 const isCI = process.env.CI === 'true' || process.env.CI === '1';
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -38,16 +39,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: chromiumFlags,
     },
   },
   projects: [{ name: 'chromium' }],
