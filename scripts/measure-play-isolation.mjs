@@ -84,7 +84,7 @@ for (const mode of modes) {
     for (const playHost of [d.play[0], d.play[0], d.play[1]]) {
       try {
         await page.goto(`http://${d.app}:${APP_PORT}/?play=${encodeURIComponent(`http://${playHost}:${PLAY_PORT}/game.html?parent=${d.parent}`)}`);
-        results.push(await page.evaluate(() => window.result));
+        results.push(await page.evaluate(() => globalThis.result));
       } catch (e) { results.push({ localStorage: 'APP PAGE FAILED: ' + e.message.split('\n')[0].slice(0, 60) }); }
     }
     const echoRes = await page.goto(`http://${d.app}:${APP_PORT}/echo`).catch(() => null);
