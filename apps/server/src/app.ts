@@ -20,7 +20,7 @@ import { SessionTokens } from './lib/tokens';
 import { HelperFilesRepository } from './modules/helper-files/helper-files.repository';
 import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
 import { HelperFilesService } from './modules/helper-files/helper-files.service';
-import { LocalDiskStorage } from './storage/local-disk-storage';
+import { createStorage } from './storage/create-storage';
 import { buildPlayApp } from './play/play-app';
 import { PlayOrigins } from './play/play-origins';
 import { PlayPathsService } from './play/play-paths.service';
@@ -102,7 +102,7 @@ export async function buildApp(config: Config): Promise<App> {
   await waitForDatabase(database, config, app.log);
   await migrateToLatest(database);
 
-  const storage = new LocalDiskStorage(join(config.dataDir, 'files'));
+  const storage = createStorage(config.storage);
   const storedFilesRepository = new StoredFilesRepository(database.db, database.dialect);
   const storedFiles = new StoredFilesService(storedFilesRepository, storage, app.log);
   const usersRepository = new UsersRepository(database.db);

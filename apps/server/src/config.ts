@@ -68,7 +68,37 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** A folder with the operator's own legal texts (terms-of-use.md or .txt, and so on); unset: placeholders. */
   LEGAL_DIR: z.string().optional(),
+  /** Where stored files live (issue 14): `local` (DATA_DIR/files) or `s3` (an S3-compatible object store, S3_*). */
+  STORAGE: z.enum(['local', 's3'], { error: 'expected local or s3' }).default('local'),
+  /** The store's address; unset: AWS S3 of S3_REGION. MinIO, R2 and the like need it. */
+  S3_ENDPOINT: z.url({ error: 'expected a URL such as https://s3.example.com' }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Bucket in the path (`https://host/bucket/key`) instead of the host name; MinIO and most self-hosted stores need it. */
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+  /** Shared rate limits for several app servers (issue 14); unset: counted in each process's memory. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\/./, { error: 'expected redis://host:6379 or rediss://...' }).optional(),
+  /**
+   * On PostgreSQL, how long a generation job may run on one server without reporting progress before another
+   * server takes it over (a killed server's job is retried after this).
+   */
+  GENERATION_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int({ error: 'expected a whole number of seconds' }).min(10, { error: 'expected at least 10 seconds' }).max(3600, { error: 'expected at most 3600 seconds' }).default(60),
 });
+
+/** Where stored files live: the local disk, or an S3-compatible object store (STORAGE, S3_*). */
+export type StorageConfig =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      endpoint: string | undefined;
+      region: string;
+      bucket: string;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
 
 export interface Config {
   nodeEnv: string;
@@ -104,6 +134,12 @@ export interface Config {
   webDistDir: string;
   /** The operator's legal texts from LEGAL_DIR, read at start; a document not in it gets the server's placeholder. */
   legalTexts: Partial<Record<LegalDocument, string>>;
+  /** STORAGE and S3_*: where stored files live. */
+  storage: StorageConfig;
+  /** REDIS_URL: rate limits shared by every app server; unset: in this process's memory. */
+  redisUrl: string | undefined;
+  /** GENERATION_LEASE_SECONDS in milliseconds: how soon another server takes over a dead server's generation job. */
+  generationLeaseMs: number;
 }
 
 /** Which proxy hops Fastify believes: all (true), none (false), the nearest n, or the listed addresses. */
@@ -215,5 +251,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDistDir: resolve(e.WEB_DIST_DIR ?? join(serverRoot, '../web/dist')),
     legalTexts: readLegalTexts(e.LEGAL_DIR),
+    storage: storageConfig(e, dataDir),
+    redisUrl: e.REDIS_URL,
+    generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
+  };
+}
+
+/** STORAGE=s3 needs a bucket, and both keys or neither (neither: the SDK's own chain, such as an instance role). */
+function storageConfig(e: z.infer<typeof envSchema>, dataDir: string): StorageConfig {
+  if (e.STORAGE === 'local') return { kind: 'local', dir: join(dataDir, 'files') };
+  if (!e.S3_BUCKET) throw new ConfigError('Invalid configuration: STORAGE=s3 needs S3_BUCKET.');
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('Invalid configuration: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither.');
+  }
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
   };
 }

@@ -71,6 +71,9 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     trustProxy: false,
     webDistDir: join(dataDir, 'no-web'),
     legalTexts: {},
+    storage: { kind: 'local', dir: join(dataDir, 'files') },
+    redisUrl: undefined,
+    generationLeaseMs: 60_000,
     ...overrides,
   };
   let built: Awaited<ReturnType<typeof buildApp>>;
