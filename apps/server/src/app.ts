@@ -16,6 +16,7 @@ import { AppError } from './lib/errors';
 import { DownloadTickets } from './lib/download-tickets';
 import { echoRequestId, loggingOptions } from './lib/logging';
 import { discardUnreadBody } from './lib/multipart';
+import { connectRedis } from './lib/redis';
 import { SessionTokens } from './lib/tokens';
 import { HelperFilesRepository } from './modules/helper-files/helper-files.repository';
 import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
@@ -106,7 +107,10 @@ export async function buildApp(config: Config): Promise<App> {
   const storedFilesRepository = new StoredFilesRepository(database.db, database.dialect);
   const storedFiles = new StoredFilesService(storedFilesRepository, storage, app.log);
   const usersRepository = new UsersRepository(database.db);
-  const users = new UsersService(usersRepository, new SessionTokens(config.jwtSecret), database.dialect, storedFiles);
+  // Rate limits shared by every app server (REDIS_URL); closed after the requests that count in it are done.
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  const users = new UsersService(usersRepository, new SessionTokens(config.jwtSecret), database.dialect, storedFiles, redis);
   const gamesRepository = new GamesRepository(database.db);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
   await generation.recoverInterrupted();
@@ -180,6 +184,9 @@ export async function buildApp(config: Config): Promise<App> {
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
+    // With Redis every app server counts the same; while it is unreachable requests pass (the per-account
+    // limits of lib/failed-attempts.ts still hold, in memory).
+    ...(redis && { redis, nameSpace: 'reskin-rate-limit-', skipOnError: true }),
     errorResponseBuilder: (_request, context) =>
       new AppError(429, 'TooManyRequestsError', `Too many requests; try again in ${context.after}.`, errorCodes.rateLimited),
   });

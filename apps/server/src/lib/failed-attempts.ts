@@ -1,4 +1,5 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { limits } from '@reskin/contract';
 import { tooManyAttempts } from './errors';
 
@@ -10,21 +11,23 @@ type FailedAttemptsLimits = typeof limits.failedAttempts;
  * of that key wait 1 s, 2 s, 4 s ... up to `maxDelaySeconds`; while it waits every attempt answers 429 (even with
  * the right password), and a success clears the count. The owner can always log in after at most the cap.
  *
- * The counters live in this process (rate-limiter-flexible's RateLimiterMemory); they are the one place to
- * change for a shared store (RateLimiterRedis has the same interface).
+ * With Redis (REDIS_URL) the counters are shared by every app server (rate-limiter-flexible's RateLimiterRedis);
+ * while Redis is unreachable, and without it, they live in this process's memory (RateLimiterMemory, the Redis
+ * limiter's insurance), so an outage never refuses or holds up a login.
  */
 export class FailedAttempts {
   /** Failures per key within the window. */
-  private readonly failures: RateLimiterMemory;
+  private readonly failures: RateLimiterAbstract;
   /** Keys that must wait: blocked for the current delay. */
-  private readonly delays: RateLimiterMemory;
+  private readonly delays: RateLimiterAbstract;
 
   constructor(
     name: string,
+    redis: Redis | undefined,
     private readonly rules: FailedAttemptsLimits = limits.failedAttempts,
   ) {
-    this.failures = new RateLimiterMemory({ keyPrefix: `${name}-failures`, points: rules.freeFailures, duration: rules.windowSeconds });
-    this.delays = new RateLimiterMemory({ keyPrefix: `${name}-delay`, points: 1, duration: 1 });
+    this.failures = limiter(redis, { keyPrefix: `reskin-${name}-failures`, points: rules.freeFailures, duration: rules.windowSeconds });
+    this.delays = limiter(redis, { keyPrefix: `reskin-${name}-delay`, points: 1, duration: 1 });
   }
 
   /** Throws 429 RATE_LIMITED (with the seconds to wait) while the key is in its delay. */
@@ -49,4 +52,11 @@ export class FailedAttempts {
   async succeed(key: string): Promise<void> {
     await Promise.all([this.failures.delete(key), this.delays.delete(key)]);
   }
+}
+
+/** A limiter in Redis with this process's memory as its insurance, or in memory only. */
+function limiter(redis: Redis | undefined, options: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
+  const memory = new RateLimiterMemory(options);
+  if (!redis) return memory;
+  return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import type { Redis } from 'ioredis';
 import {
   RoleType,
   can,
@@ -48,12 +49,17 @@ export class UsersService {
     private readonly tokens: SessionTokens,
     private readonly dialect: Dialect,
     private readonly storedFiles: StoredFilesService,
-  ) {}
+    /** Shares the failed-attempt counters with every app server (REDIS_URL); undefined: this process only. */
+    redis: Redis | undefined,
+  ) {
+    this.failedLogins = new FailedAttempts('login', redis);
+    this.failedPasswordChecks = new FailedAttempts('password-change', redis);
+  }
 
   /** Wrong passwords at login, per email (issue 13). */
-  private readonly failedLogins = new FailedAttempts('login');
+  private readonly failedLogins: FailedAttempts;
   /** Wrong current passwords of a password change, per user. */
-  private readonly failedPasswordChecks = new FailedAttempts('password-change');
+  private readonly failedPasswordChecks: FailedAttempts;
   /** A hash of a random password with the same parameters, verified for unknown emails; computed once at start. */
   private readonly dummyHash = hashPassword(randomBytes(16).toString('hex'));
 
