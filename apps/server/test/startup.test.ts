@@ -1,5 +1,7 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { RoleType, type User } from '@reskin/contract';
+import { ensureAdmin } from '../src/db/seed';
+import { UsersRepository } from '../src/modules/users/users.repository';
 import { call, createTestApp, login, testDb, type TestApp } from './helpers';
 
 const demo = [
@@ -90,6 +92,31 @@ describe(`[API-1] seeding at start-up on ${testDb}`, () => {
     expect(me.json<User>()).toMatchObject({ id: bossId, roleTypeId: RoleType.Admin, activated: true });
     const users = await allUsers(second, token);
     expect(users.filter((u) => u.email === 'boss@example.com')).toHaveLength(1);
+  });
+
+  it('[API-1] several servers creating the configured admin at once make one account (issue 14)', async () => {
+    const t = await createTestApp();
+    apps.push(t);
+    const admin = { email: 'boss@example.com', password: 'boss-pass-123' };
+    // What each app server does at start, on the one database: all four found no account and insert at once.
+    const servers = 4;
+    let arrived = 0;
+    let allArrived!: () => void;
+    const barrier = new Promise<void>((resolve) => (allArrived = resolve));
+    const insert = UsersRepository.prototype.insert;
+    const spy = vi.spyOn(UsersRepository.prototype, 'insert').mockImplementation(async function (this: UsersRepository, ...args) {
+      if (++arrived === servers) allArrived();
+      await barrier;
+      return insert.apply(this, args);
+    });
+    try {
+      await Promise.all(Array.from({ length: servers }, () => ensureAdmin(t.database.db, admin, t.app.log)));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(arrived).toBe(servers);
+    const token = await tokenOf(t, admin.email, admin.password);
+    expect((await allUsers(t, token)).filter((u) => u.email === admin.email)).toHaveLength(1);
   });
 
   it('[API-1] the configured admin and the demo accounts live side by side', async () => {

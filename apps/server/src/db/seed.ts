@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { serverRoot } from '../config';
 import type { FastifyBaseLogger } from 'fastify';
 import { RoleType, UserGameType, limits } from '@reskin/contract';
-import { nowIso } from './database';
+import { isUniqueViolation, nowIso } from './database';
 import type { Database } from './schema';
 import type { GameGeneration } from '../modules/games/game-generation';
 import type { GamesService, IncomingFile } from '../modules/games/games.service';
@@ -117,25 +117,32 @@ export async function ensureAdmin(
 ): Promise<void> {
   const users = new UsersRepository(db);
   const passwordHash = await hashPassword(admin.password);
-  const existing = await users.findCredentials(admin.email);
-  if (existing) {
-    await users.update(existing.id, { passwordHash, roleTypeId: RoleType.Admin, activated: true });
+  const update = async (id: number) => {
+    await users.update(id, { passwordHash, roleTypeId: RoleType.Admin, activated: true });
     log.info(`administrator ${admin.email} updated from ADMIN_EMAIL/ADMIN_PASSWORD`);
-    return;
-  }
+  };
+  const existing = await users.findCredentials(admin.email);
+  if (existing) return update(existing.id);
   const base = (admin.email.split('@')[0] ?? 'admin').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 24).padEnd(3, '_');
   let username = base;
   for (let n = 2; (await users.findTaken('', username)).length > 0; n++) username = `${base}-${n}`;
-  await users.insert({
-    username,
-    email: admin.email,
-    passwordHash,
-    firstName: 'Administrator',
-    lastName: 'Administrator',
-    phone: '0000000000',
-    roleTypeId: RoleType.Admin,
-    dataProtectionRegulationVersion: limits.dataProtectionRegulationVersion,
-  });
+  try {
+    await users.insert({
+      username,
+      email: admin.email,
+      passwordHash,
+      firstName: 'Administrator',
+      lastName: 'Administrator',
+      phone: '0000000000',
+      roleTypeId: RoleType.Admin,
+      dataProtectionRegulationVersion: limits.dataProtectionRegulationVersion,
+    });
+  } catch (error) {
+    // Several app servers starting at once on a new database: another one created the administrator first.
+    const created = isUniqueViolation(error) ? await users.findCredentials(admin.email) : undefined;
+    if (!created) throw error;
+    return update(created.id);
+  }
   log.info(`administrator ${admin.email} created from ADMIN_EMAIL/ADMIN_PASSWORD`);
 }
 
