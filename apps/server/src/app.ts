@@ -21,7 +21,7 @@ import { SessionTokens } from './lib/tokens';
 import { HelperFilesRepository } from './modules/helper-files/helper-files.repository';
 import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
 import { HelperFilesService } from './modules/helper-files/helper-files.service';
-import { createStorage } from './storage/create-storage';
+import { openStorage } from './storage/create-storage';
 import { buildPlayApp } from './play/play-app';
 import { PlayOrigins } from './play/play-origins';
 import { PlayPathsService } from './play/play-paths.service';
@@ -103,7 +103,8 @@ export async function buildApp(config: Config): Promise<App> {
   await waitForDatabase(database, config, app.log);
   await migrateToLatest(database);
 
-  const storage = createStorage(config.storage);
+  const { storage, close: closeStorage } = await openStorage(config.storage);
+  app.addHook('onClose', async () => closeStorage());
   const storedFilesRepository = new StoredFilesRepository(database.db, database.dialect);
   const storedFiles = new StoredFilesService(storedFilesRepository, storage, app.log);
   const usersRepository = new UsersRepository(database.db);

@@ -42,6 +42,8 @@ export const errorCodes = {
   versionLocked: 'VERSION_LOCKED',
   /** 423: a version the reviewer disabled is read-only for its artist (no rename, delete, upload, restore, finish). */
   versionDisabled: 'VERSION_DISABLED',
+  /** 416: the play origin was asked for a byte range that lies outside the file (Content-Range names its size). */
+  rangeNotSatisfiable: 'RANGE_NOT_SATISFIABLE',
   /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
   /** 413: a file of an upload is over the per-file limit (MAX_FILE_SIZE_MB); nothing of the upload is stored. */

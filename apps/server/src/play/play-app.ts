@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { copyFormatOf, errorCodes, fileKindOf } from '@reskin/contract';
+import { parseByteRange } from '../lib/byte-ranges';
 import { servedAs } from '../lib/content-types';
 import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
@@ -113,7 +114,19 @@ export function buildPlayApp({ origins, tokens, access, games, versions, storage
     reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
 
-    const object = await storage.get(key);
+    // A seek of an audio or video element asks for a range (206); a pre-compressed file is always sent whole.
+    const served = servedAs(file.path);
+    const rangeHeader = served.contentEncoding || (request.headers['if-range'] !== undefined && request.headers['if-range'] !== etag) ? undefined : request.headers.range;
+    let range: ReturnType<typeof parseByteRange>;
+    if (rangeHeader !== undefined) {
+      const info = await storage.stat(key);
+      range = info ? parseByteRange(rangeHeader, info.size) : undefined;
+      if (info && range === 'unsatisfiable') {
+        const refusal = envelope(416, 'The requested range lies outside the file.', errorCodes.rangeNotSatisfiable);
+        return reply.status(416).header('Content-Range', `bytes */${info.size}`).send(refusal);
+      }
+    }
+    const object = await storage.get(key, range === 'unsatisfiable' ? undefined : range);
     if (!object) {
       if (uploaded) {
         request.log.error({ key }, 'a stored file is missing');
@@ -123,11 +136,17 @@ export function buildPlayApp({ origins, tokens, access, games, versions, storage
     }
     // Sent as stored: a pre-compressed build keeps its bytes and length and gets Content-Encoding (this app
     // never compresses), so the browser decodes it for the engine's loader.
-    const served = servedAs(file.path);
     if (served.contentEncoding) reply.header('Content-Encoding', served.contentEncoding);
+    else reply.header('Accept-Ranges', 'bytes');
     // A generated copy has the type it was written in: a BMP's or an icon's copies are PNG.
     const contentType = uploaded ? served.contentType : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
-    return reply.type(withCharset(contentType)).header('Content-Length', object.size).send(object.stream);
+    reply.type(withCharset(contentType));
+    if (object.range) {
+      const { start, end } = object.range;
+      reply.status(206).header('Content-Range', `bytes ${start}-${end}/${object.size}`);
+      return reply.header('Content-Length', end - start + 1).send(object.stream);
+    }
+    return reply.header('Content-Length', object.size).send(object.stream);
   });
 
   app.setNotFoundHandler((_request, reply) => {

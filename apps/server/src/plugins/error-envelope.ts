@@ -16,6 +16,7 @@ const namesByStatus: Record<number, string> = {
   413: 'PayloadTooLargeError',
   414: 'URITooLongError',
   415: 'UnsupportedMediaTypeError',
+  416: 'RangeNotSatisfiableError',
   422: 'UnprocessableEntityError',
   429: 'TooManyRequestsError',
   500: 'InternalServerError',

@@ -1,13 +1,22 @@
 import type { StorageConfig } from '../config';
 import { LocalDiskStorage } from './local-disk-storage';
+import { S3Storage } from './s3-storage';
 import type { Storage } from './storage';
 
-/** The storage the configuration names (STORAGE): the local disk under DATA_DIR, or an S3-compatible object store. */
-export function createStorage(config: StorageConfig): Storage {
-  switch (config.kind) {
-    case 'local':
-      return new LocalDiskStorage(config.dir);
-    case 's3':
-      throw new Error('STORAGE=s3 is not built yet.');
+/**
+ * The storage the configuration names (STORAGE): the local disk under DATA_DIR, or an S3-compatible object
+ * store, whose bucket must answer before the server starts (a start that cannot store files says so at once).
+ */
+export async function openStorage(config: StorageConfig): Promise<{ storage: Storage; close: () => void }> {
+  if (config.kind === 'local') return { storage: new LocalDiskStorage(config.dir), close: () => {} };
+  const storage = new S3Storage(config);
+  try {
+    await storage.assertReachable();
+  } catch (error) {
+    storage.close();
+    const where = config.endpoint ?? `AWS S3 (${config.region})`;
+    const why = error instanceof Error ? `${error.name}${error.message && error.message !== error.name ? `: ${error.message}` : ''}` : String(error);
+    throw new Error(`Cannot use the bucket S3_BUCKET=${config.bucket} at ${where}: ${why}. Create the bucket, or check S3_ENDPOINT, S3_REGION and the keys.`);
   }
+  return { storage, close: () => storage.close() };
 }

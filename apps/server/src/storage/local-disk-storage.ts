@@ -6,9 +6,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mime from 'mime';
 import { makePrivateDir, privateFileMode } from '../lib/private-files';
-import type { Storage, StoredKey, StoredObject } from './storage';
+import type { ByteRange, Storage, StoredKey, StoredObject } from './storage';
 
 const temporarySuffix = '.partial';
+/** Files removed at a time by deleteMany. */
+const deleteConcurrency = 16;
 
 /** Refuses keys that could leave the storage root. */
 function checkKey(key: string): string {
@@ -55,16 +57,22 @@ export class LocalDiskStorage implements Storage {
     return { size: (await stat(target)).size };
   }
 
-  async get(key: string): Promise<StoredObject | undefined> {
+  async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
     const path = this.pathOf(key);
+    const info = await this.stat(key);
+    if (!info) return undefined;
+    return {
+      stream: createReadStream(path, range ? { start: range.start, end: range.end } : {}),
+      size: info.size,
+      contentType: mime.getType(key) ?? 'application/octet-stream',
+      ...(range && { range }),
+    };
+  }
+
+  async stat(key: string): Promise<{ size: number } | undefined> {
     try {
-      const info = await stat(path);
-      if (!info.isFile()) return undefined;
-      return {
-        stream: createReadStream(path),
-        size: info.size,
-        contentType: mime.getType(key) ?? 'application/octet-stream',
-      };
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? { size: info.size } : undefined;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -73,6 +81,12 @@ export class LocalDiskStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async deleteMany(keys: string[]): Promise<void> {
+    for (let start = 0; start < keys.length; start += deleteConcurrency) {
+      await Promise.all(keys.slice(start, start + deleteConcurrency).map((key) => this.delete(key)));
+    }
   }
 
   async removeAbandonedWrites(before: Date): Promise<number> {

@@ -1,11 +1,21 @@
 import type { Readable } from 'node:stream';
 
-/** A stored object, opened for reading. */
+/** A stored object, opened for reading (all of it, or the range asked for). */
 export interface StoredObject {
+  /** The object's bytes: all of them, or those of `range`. */
   stream: Readable;
+  /** The size of the whole object. */
   size: number;
   /** The MIME type of the object, from its key's extension. */
   contentType: string;
+  /** The bytes the stream holds when a range was asked for: `start` to `end`, both included. */
+  range?: ByteRange;
+}
+
+/** Bytes `start` to `end` of an object, both included (as in an HTTP Range header), within its size. */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 /**
@@ -26,21 +36,29 @@ export interface StoredKey {
 
 /**
  * Where game files, generated variants, version files and helper files live (DESIGN.md "Running"): one
- * interface, local disk now, an S3-compatible object store later. Keys are `/`-separated relative paths
- * that the caller builds from ids, never from user input alone.
+ * interface, two backends chosen by STORAGE (storage/create-storage.ts): the local disk (LocalDiskStorage) and an
+ * S3-compatible object store (S3Storage). Keys are `/`-separated relative paths that the caller builds from ids,
+ * never from user input alone.
  */
 export interface Storage {
-  /** Streams `data` to `key`. The object appears only once it is complete, replacing any previous one. */
+  /**
+   * Streams `data` to `key` without holding it in memory. The object appears only once it is complete, replacing
+   * any previous one; a failed or cut-off stream leaves the previous object (or none) and rejects.
+   */
   put(key: string, data: Readable): Promise<{ size: number }>;
-  /** Opens `key`, or answers undefined when it does not exist. */
-  get(key: string): Promise<StoredObject | undefined>;
+  /** Opens `key` (only the bytes of `range` when given, which must lie within the object), or answers undefined when it does not exist. */
+  get(key: string, range?: ByteRange): Promise<StoredObject | undefined>;
+  /** The size of `key`, or undefined when it does not exist (to resolve a range request before reading). */
+  stat(key: string): Promise<{ size: number } | undefined>;
   /** Removes `key`; removing a missing key is not an error. */
   delete(key: string): Promise<void>;
-  /** Every object under `prefix` (all when omitted), in no particular order. Writes in progress are not listed. */
+  /** Removes every key of `keys` (in batches where the backend has them); missing keys are not an error. */
+  deleteMany(keys: string[]): Promise<void>;
+  /** Every object under `prefix` (all when omitted), in no particular order, page by page. Writes in progress are not listed. */
   list(prefix?: string): AsyncIterable<StoredKey>;
   /**
-   * Removes what writes cut off by a crash left behind (LocalDiskStorage: `.partial` files) when it was last
-   * written before `before`; answers how many were removed.
+   * Removes what writes cut off by a crash left behind (LocalDiskStorage: `.partial` files; S3Storage: unfinished
+   * multipart uploads) when it was started before `before`; answers how many were removed.
    */
   removeAbandonedWrites(before: Date): Promise<number>;
 }

@@ -32,12 +32,10 @@ export class ServicesUpdateService {
       if (lastModified < before) old.push(key);
     }
     const referenced = await this.referencedKeys();
-    let removedStoredFiles = 0;
-    for (const key of old) {
-      if (referenced.has(key)) continue;
-      await this.storage.delete(key);
-      removedStoredFiles++;
-    }
+    // In batches on an object store (S3's DeleteObjects takes 1000 keys a call).
+    const orphans = old.filter((key) => !referenced.has(key));
+    await this.storage.deleteMany(orphans);
+    let removedStoredFiles = orphans.length;
     removedStoredFiles += await this.storage.removeAbandonedWrites(before);
     const regeneratedGameIds: number[] = [];
     for (const gameId of await this.staleReadyGames(stored)) {

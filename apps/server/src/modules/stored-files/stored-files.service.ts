@@ -5,9 +5,6 @@ import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { FileOwner, StoredFilesRepository } from './stored-files.repository';
 
-/** How many objects are deleted at a time after a delete. */
-const deleteConcurrency = 16;
-
 /**
  * The services update removes stored objects that no record points to only once they are this old: younger
  * ones may belong to an upload that has stored its files and not yet recorded them.
@@ -56,23 +53,10 @@ export class StoredFilesService {
     return true;
   }
 
-  /** Deletes objects whose records are gone. Never fails: what is left is an orphan for the services update. */
+  /** Deletes objects whose records are gone (in batches: storage.deleteMany). Never fails: what is left is an orphan for the services update. */
   async deleteObjects(keys: string[]): Promise<void> {
-    for (let start = 0; start < keys.length; start += deleteConcurrency) {
-      await Promise.all(
-        keys
-          .slice(start, start + deleteConcurrency)
-          .map((key) =>
-            this.storage
-              .delete(key)
-              .catch((error: unknown) =>
-                this.log.warn(
-                  { err: error, key },
-                  'could not delete a stored object; the services update will',
-                ),
-              ),
-          ),
-      );
-    }
+    await this.storage
+      .deleteMany(keys)
+      .catch((error: unknown) => this.log.warn({ err: error, keys: keys.length }, 'could not delete stored objects; the services update will'));
   }
 }

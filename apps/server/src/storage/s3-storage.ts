@@ -1,0 +1,192 @@
+import { Transform, type Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import mime from 'mime';
+import type { StorageConfig } from '../config';
+import type { ByteRange, Storage, StoredKey, StoredObject } from './storage';
+
+type S3Config = Extract<StorageConfig, { kind: 's3' }>;
+
+/** S3's limit of keys in one DeleteObjects call. */
+const deleteBatchSize = 1000;
+/**
+ * Parts of a streamed upload: S3's smallest part size, two parts in flight. An upload holds at most about
+ * three parts in memory, whatever the file's size.
+ */
+const partSize = 5 * 1024 * 1024;
+const partsInFlight = 2;
+
+/** Whether an SDK error means "no such object" (GetObject answers NoSuchKey, HeadObject a bare 404). */
+function isNotFound(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+}
+
+/** Counts the bytes that pass through (the size of a streamed upload). */
+class ByteCounter extends Transform {
+  bytes = 0;
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
+    this.bytes += chunk.length;
+    done(null, chunk);
+  }
+}
+
+/**
+ * Stores objects in a bucket of an S3-compatible object store (STORAGE=s3: AWS S3, MinIO, Cloudflare R2, ...;
+ * decision 0015) with the AWS SDK v3. Keys are the same as on the local disk, so `npm run storage:copy` moves an
+ * install over unchanged. Uploads stream through lib-storage's multipart Upload: an object exists only once its
+ * upload completes, and a failed stream aborts the upload.
+ */
+export class S3Storage implements Storage {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  /** `listPageSize`: keys per ListObjectsV2 page (S3's most is 1000; tests use a small one to page). */
+  constructor(
+    config: S3Config,
+    private readonly listPageSize = 1000,
+  ) {
+    this.bucket = config.bucket;
+    this.client = new S3Client({
+      region: config.region,
+      forcePathStyle: config.forcePathStyle,
+      ...(config.endpoint && { endpoint: config.endpoint }),
+      ...(config.accessKeyId &&
+        config.secretAccessKey && { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }),
+      // Checksums only where the operation requires them: several S3-compatible stores refuse the newer defaults.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  /** Throws unless the bucket exists and these credentials may use it (checked once at start). */
+  async assertReachable(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  async put(key: string, data: Readable): Promise<{ size: number }> {
+    const counter = new ByteCounter();
+    // An error of the source reaches the counter, so the upload fails (and is aborted) instead of completing short.
+    let sourceError: Error | undefined;
+    data.once('error', (error) => {
+      sourceError = error;
+      counter.destroy(error);
+    });
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: data.pipe(counter), ContentType: mime.getType(key) ?? 'application/octet-stream' },
+      partSize,
+      queueSize: partsInFlight,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      data.destroy();
+      counter.destroy();
+      // The source's failure is the one to report, also when aborting the upload failed as well (its parts are then
+      // left to removeAbandonedWrites).
+      throw sourceError ?? error;
+    }
+    return { size: counter.bytes };
+  }
+
+  async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
+    try {
+      const answer = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }),
+      );
+      // With a range, the whole size is in Content-Range (bytes 0-99/1234).
+      const total = range ? Number(/\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1]) : Number(answer.ContentLength);
+      return {
+        stream: answer.Body as Readable,
+        size: total,
+        contentType: mime.getType(key) ?? 'application/octet-stream',
+        ...(range && { range }),
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<{ size: number } | undefined> {
+    try {
+      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: Number(answer.ContentLength) };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async deleteMany(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += deleteBatchSize) {
+      const batch = keys.slice(i, i + deleteBatchSize);
+      const answer = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      );
+      const failed = answer.Errors ?? [];
+      if (failed.length > 0) throw new Error(`S3 could not delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Message}`);
+    }
+  }
+
+  async *list(prefix = ''): AsyncIterable<StoredKey> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.listPageSize, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /**
+   * Aborts the multipart uploads started before `before` that never completed (a server killed while it
+   * streamed an upload leaves its parts, which the store keeps and bills until aborted). A store that cannot
+   * list uploads (some S3-compatible servers) has none to remove here; a bucket lifecycle rule then does it.
+   */
+  async removeAbandonedWrites(before: Date): Promise<number> {
+    let removed = 0;
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      let page;
+      try {
+        page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+      } catch (error) {
+        if (error instanceof S3ServiceException && error.name === 'NotImplemented') return removed;
+        throw error;
+      }
+      for (const upload of page.Uploads ?? []) {
+        if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= before) continue;
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+        removed++;
+      }
+      [keyMarker, uploadIdMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextUploadIdMarker] : [undefined, undefined];
+    } while (keyMarker);
+    return removed;
+  }
+
+  /** Closes the SDK's connections (app close). */
+  close(): void {
+    this.client.destroy();
+  }
+}
