@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,6 +14,11 @@ export interface S3Server {
   secretAccessKey: string;
   /** The server's STORAGE=s3 configuration for this store. */
   storageConfig: Extract<StorageConfig, { kind: 's3' }>;
+  /**
+   * Makes an object look last written at `date` (S3 has no call for it; s3rver keeps each object as a file
+   * `<key>._S3rver_object` in its folder and answers that file's mtime), to test what happens to old objects.
+   */
+  setLastModified(key: string, date: Date): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +51,7 @@ export async function startS3Server(bucket = 'reskin-test'): Promise<S3Server> {
     accessKeyId,
     secretAccessKey,
     storageConfig: { kind: 's3', endpoint, region: 'us-east-1', bucket, accessKeyId, secretAccessKey, forcePathStyle: true },
+    setLastModified: (key, date) => utimesSync(join(directory, bucket, `${key}._S3rver_object`), date, date),
     close: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
