@@ -37,6 +37,7 @@ import { HealthService } from './modules/health/health.service';
 import { legalRoutes } from './modules/legal/legal.routes';
 import { LegalService } from './modules/legal/legal.service';
 import { GameGeneration } from './modules/games/game-generation';
+import { InProcessGenerationJobs, PgBossGenerationJobs } from './modules/games/generation-jobs';
 import { GamesRepository } from './modules/games/games.repository';
 import { gamesRoutes } from './modules/games/games.routes';
 import { GamesService } from './modules/games/games.service';
@@ -114,9 +115,23 @@ export async function buildApp(config: Config): Promise<App> {
   const users = new UsersService(usersRepository, new SessionTokens(config.jwtSecret), database.dialect, storedFiles, redis);
   const gamesRepository = new GamesRepository(database.db);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
-  await generation.recoverInterrupted();
+  // On PostgreSQL any app server runs any job (a queue with leases); on SQLite this process runs them.
+  await generation.open(
+    config.databaseUrl
+      ? new PgBossGenerationJobs({
+          connectionString: config.databaseUrl,
+          // Beside the app's tables: its own schema (a test's schema gets one of its own too).
+          schema: config.databaseSchema ? `${config.databaseSchema}_jobs` : 'pgboss',
+          leaseMs: config.generationLeaseMs,
+          drainMs: config.drainTimeoutMs,
+          games: gamesRepository,
+          log: app.log,
+          giveUp: (gameId, why) => generation.giveUp(gameId, why),
+        })
+      : new InProcessGenerationJobs(gamesRepository, app.log),
+  );
   // Runs once the server has stopped accepting and its requests are done, before the database closes.
-  app.addHook('onClose', async () => generation.idle());
+  app.addHook('onClose', async () => generation.close());
   const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles);
 
   if (config.seedDemo && (await seedDemo(database.db, app.log))) {

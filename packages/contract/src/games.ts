@@ -86,6 +86,9 @@ export const gameSchema = z.object({
   /** The splash image's path inside the game, '' when none is marked. */
   imagePath: z.string(),
   rootPath: z.string(),
+  /** While Generating (3): the images whose copies are made so far, and the images in all (null until counted). */
+  generationDone: z.number().int().nullable(),
+  generationTotal: z.number().int().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -93,7 +96,7 @@ export type Game = z.infer<typeof gameSchema>;
 export const gameListResponseSchema = z.array(gameSchema.partial());
 
 /** Columns of a game that a search query may name. */
-export const gameSearchColumns = ['id', 'name', 'description', 'width', 'height', 'gameStatusTypeId', 'isActive', 'createdAt', 'updatedAt'] as const;
+export const gameSearchColumns = ['id', 'name', 'description', 'width', 'height', 'gameStatusTypeId', 'isActive', 'generationDone', 'generationTotal', 'createdAt', 'updatedAt'] as const;
 
 /** A file of a game (SPEC §3 GameFile). `fileId` is stable within the game across replacements. */
 export const gameFileSchema = z.object({

@@ -9,6 +9,7 @@ import type { Database } from './schema';
 import * as initial from './migrations/0001-initial';
 import * as uniqueUsernames from './migrations/0002-unique-usernames-ignoring-case';
 import * as tokenVersion from './migrations/0003-user-token-version';
+import * as generationProgress from './migrations/0004-generation-progress';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -142,6 +143,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0001-initial': { up: (db) => initial.up(db, dialect) },
     '0002-unique-usernames-ignoring-case': { up: (db) => uniqueUsernames.up(db) },
     '0003-user-token-version': { up: (db) => tokenVersion.up(db) },
+    '0004-generation-progress': { up: (db) => generationProgress.up(db) },
   };
 }
 

@@ -41,6 +41,9 @@ export interface GamesTable {
   /** When the files last changed, and when they were last generated: GET /admin/update compares them. */
   filesChangedAt: Timestamp | null;
   generatedAt: Timestamp | null;
+  /** While Generating: images done, and of how many (null until the job has counted them). */
+  generationDone: number | null;
+  generationTotal: number | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

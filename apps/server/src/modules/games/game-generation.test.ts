@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GameStatus } from '@reskin/contract';
 import type { Storage } from '../../storage/storage';
 import { GameGeneration } from './game-generation';
+import { InProcessGenerationJobs } from './generation-jobs';
 import type { GamesRepository } from './games.repository';
 
 type Outcome = { gameStatusTypeId: number; statusReason: string | null };
@@ -13,18 +14,23 @@ const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:54
  * A game without images and a database that is down for the first `failures` calls of `failing`: the job then
  * touches only these two repository calls, never storage.
  */
-function generationWithOutage(failing: 'listFiles' | 'finishGeneration', failures: number) {
+async function generationWithOutage(failing: 'listFiles' | 'finishGeneration', failures: number) {
   let calls = 0;
   const outage = <T>(work: () => T): Promise<T> => (calls++ < failures ? Promise.reject(refused()) : Promise.resolve(work()));
   const recorded: Outcome[] = [];
   const games = {
     claimForGeneration: async () => true,
+    failInterruptedGenerations: async () => 0,
+    generationState: async () => ({ gameStatusTypeId: GameStatus.Generating, generationDone: 0 }),
+    recordProgress: async () => {},
     listFiles: () => (failing === 'listFiles' ? outage(() => []) : Promise.resolve([])),
     finishGeneration: (_id: number, outcome: Outcome) =>
       failing === 'finishGeneration' ? outage(() => void recorded.push(outcome)) : Promise.resolve(void recorded.push(outcome)),
   };
   // Only the calls above are made; the rest of the repository and storage stay unused.
-  const generation = new GameGeneration(games as unknown as GamesRepository, {} as Storage, 'Reskin Studio', pino({ level: 'silent' }));
+  const log = pino({ level: 'silent' });
+  const generation = new GameGeneration(games as unknown as GamesRepository, {} as Storage, 'Reskin Studio', log);
+  await generation.open(new InProcessGenerationJobs(games as unknown as GamesRepository, log));
   return { generation, recorded };
 }
 
@@ -37,7 +43,7 @@ describe('game generation during a database outage', () => {
   });
 
   it('records Ready once the database is back, so the game does not stay Generating', async () => {
-    const { generation, recorded } = generationWithOutage('finishGeneration', 3);
+    const { generation, recorded } = await generationWithOutage('finishGeneration', 3);
     await generation.start(1);
     await vi.runAllTimersAsync();
     await generation.idle();
@@ -45,7 +51,7 @@ describe('game generation during a database outage', () => {
   });
 
   it('records Failed with a reason an admin understands when the database went away mid-job', async () => {
-    const { generation, recorded } = generationWithOutage('listFiles', 1);
+    const { generation, recorded } = await generationWithOutage('listFiles', 1);
     await generation.start(1);
     await vi.runAllTimersAsync();
     await generation.idle();
@@ -56,7 +62,7 @@ describe('game generation during a database outage', () => {
 
   it('ends the job, without an unhandled rejection, when the database stays away', async () => {
     // Vitest fails the run on any unhandled rejection; idle() rejects if the job itself does.
-    const { generation, recorded } = generationWithOutage('finishGeneration', Number.POSITIVE_INFINITY);
+    const { generation, recorded } = await generationWithOutage('finishGeneration', Number.POSITIVE_INFINITY);
     await generation.start(1);
     await vi.runAllTimersAsync();
     await expect(generation.idle()).resolves.toBeUndefined();

@@ -7,40 +7,34 @@ import { isDatabaseUnavailable, retryWhileUnavailable } from '../../db/database'
 import { makeSkeleton, makeWatermark, variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
+import type { GenerationJobs } from './generation-jobs';
 
 /** How long a finished job keeps trying to record its end while the database is unreachable. */
 const recordRetryMs = 30_000;
 
-/**
- * Runs `work` over `items` with at most `concurrency` at a time. After a failure no new item starts; it
- * answers (with the first failure) once the items already started have ended, so nothing runs on unseen.
- */
-async function eachLimited<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length && !failure) {
-      try {
-        await work(items[next++]!);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  });
-  await Promise.all(workers);
-  if (failure) throw failure.error;
-}
-
 /** The game was deleted, or a file changed, while its copies were being made: the job ends without a status. */
 class FilesChangedError extends Error {}
 
+/** An image whose copies cannot be made (it does not decode, or its stored file is gone): trying again cannot help. */
+class ImageError extends Error {}
+
+/** What one run of a job asks: stop starting images after `deadline` (ms since the epoch); may a transient failure be retried? */
+export interface GenerationSlice {
+  deadline: number;
+  /** True on a job queue that retries (PostgreSQL): a transient failure is thrown for it; false: it ends the generation Failed. */
+  retryable: boolean;
+}
+
 /**
- * "Gen." (DESIGN.md "Games, files, variants"): a background job per game that writes the skeleton and the
- * watermarked copy of every image. The game is Generating (3) while it runs, then Ready (2) or Failed (4)
- * with the reason kept. sharp works on libuv's thread pool; one image per core runs at a time.
+ * "Gen." (DESIGN.md "Games, files, variants"; decision 0016): a job per game that writes the skeleton and the
+ * watermarked copy of every image. The game is Generating (3) while it runs, with its progress (images done /
+ * total), then Ready (2) or Failed (4) with the reason kept. Where the job runs is GenerationJobs' business: in
+ * this process on SQLite, on a PostgreSQL job queue that any app server works on otherwise. A job runs in slices
+ * that end before the queue's lease does, each going on from the images already done, so a job whose server died
+ * goes on elsewhere where it stopped. sharp works on libuv's thread pool; one image per core runs at a time.
  */
 export class GameGeneration {
-  private readonly running = new Map<number, Promise<void>>();
+  private jobs!: GenerationJobs;
 
   constructor(
     private readonly games: GamesRepository,
@@ -50,6 +44,12 @@ export class GameGeneration {
     private readonly concurrency = availableParallelism(),
   ) {}
 
+  /** Starts taking jobs from `jobs` (app start). */
+  async open(jobs: GenerationJobs): Promise<void> {
+    this.jobs = jobs;
+    await jobs.start((gameId, slice) => this.runSlice(gameId, slice));
+  }
+
   /**
    * Starts generating a game unless a generation of it is already running; answers at once. The claim is one
    * conditional update, so two presses of "Gen." (even on two app servers) start one job.
@@ -57,35 +57,65 @@ export class GameGeneration {
   async start(gameId: number): Promise<{ started: boolean }> {
     const claimed = await this.games.claimForGeneration(gameId);
     if (!claimed) return { started: false };
-    const job = this.generate(gameId).finally(() => this.running.delete(gameId));
-    this.running.set(gameId, job);
+    try {
+      await this.jobs.enqueue(gameId);
+    } catch (error) {
+      this.log.error({ gameId, err: error }, 'could not queue a generation');
+      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: 'The generation could not be queued; press Gen. again.' });
+      throw error;
+    }
     return { started: true };
   }
 
-  /** Waits for every running job (tests, and a clean shutdown). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.running.values()]);
+  /** Waits until every generation has ended (tests). */
+  idle(): Promise<void> {
+    return this.jobs.idle();
   }
 
-  /** A job cut off by a restart would stay Generating for ever: mark it Failed so it can be started again. */
-  async recoverInterrupted(): Promise<void> {
-    const count = await this.games.failInterruptedGenerations('Generation was interrupted by a server restart; press Gen. again.');
-    if (count > 0) this.log.warn(`${count} interrupted generation(s) marked Failed`);
+  /** Stops taking jobs; the slice running here finishes first (app close). */
+  close(): Promise<void> {
+    return this.jobs.close();
   }
 
-  private async generate(gameId: number): Promise<void> {
+  /**
+   * Ends a job that its queue gave up on (retries used up, or its servers kept dying): the game is Failed with
+   * the reason, so Gen. can be pressed again.
+   */
+  async giveUp(gameId: number, why: string): Promise<void> {
+    this.log.warn({ gameId, why }, 'game generation given up');
+    await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: `Generation failed: ${why}; press Gen. again.`.slice(0, 1900) });
+  }
+
+  /**
+   * One slice of a job: makes the copies of the images not done yet, in order, until all are done ('done') or
+   * the deadline has passed ('more': the queue runs the next slice). A game no longer Generating (finished,
+   * deleted, changed back to Draft) ends the job.
+   */
+  async runSlice(gameId: number, slice: GenerationSlice): Promise<'done' | 'more'> {
     const started = Date.now();
     try {
-      const images = (await this.games.listFiles(gameId)).filter((file) => fileKindOf(file) === 'image');
-      await eachLimited(images, this.concurrency, (file) => this.generateFile(file));
+      const state = await this.games.generationState(gameId);
+      if (state?.gameStatusTypeId !== GameStatus.Generating) return 'done';
+      const images = (await this.games.listFiles(gameId)).filter((file) => fileKindOf(file) === 'image').sort((a, b) => a.fileId - b.fileId);
+      if (state.generationDone === 0) await this.games.recordProgress(gameId, 0, images.length);
+      const done = await this.generateFrom(gameId, images, state.generationDone, slice.deadline);
+      if (done < images.length) {
+        this.log.info({ gameId, done, images: images.length, ms: Date.now() - started }, 'game generation goes on in a next slice');
+        return 'more';
+      }
       await this.finish(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
       this.log.info({ gameId, images: images.length, ms: Date.now() - started }, 'game generated');
+      return 'done';
     } catch (error) {
       if (error instanceof FilesChangedError) {
         // A deleted game has no status to record; a changed one is a Draft again, and Gen. may already have
         // started it anew.
         this.log.info({ gameId, reason: error.message }, 'game generation stopped');
-        return;
+        return 'done';
+      }
+      if (!(error instanceof ImageError) && slice.retryable) {
+        this.log.warn({ gameId, err: error }, 'game generation failed; the job queue tries again');
+        throw error;
       }
       const reason = isDatabaseUnavailable(error)
         ? 'The database was unavailable during generation; press Gen. again.'
@@ -96,7 +126,38 @@ export class GameGeneration {
       await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) }).catch((e: unknown) =>
         this.log.error({ gameId, err: e }, 'could not record the failed generation: the game stays Generating until the next start'),
       );
+      return 'done';
     }
+  }
+
+  /**
+   * Makes the copies of images[from...], at most `concurrency` at a time, starting no image after `deadline`,
+   * and records progress as the run of done images from the start grows. Answers how many are done. After a
+   * failure no new image starts; it throws (the first failure) once those started have ended.
+   */
+  private async generateFrom(gameId: number, images: GameFileRow[], from: number, deadline: number): Promise<number> {
+    let next = from;
+    let done = from;
+    const finished = new Set<number>();
+    let failure: { error: unknown } | undefined;
+    const worker = async () => {
+      while (next < images.length && !failure && Date.now() < deadline) {
+        const index = next++;
+        try {
+          await this.generateFile(images[index]!);
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+        finished.add(index);
+        const before = done;
+        while (finished.delete(done)) done++;
+        if (done > before) await this.games.recordProgress(gameId, done);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, images.length - from) }, worker));
+    if (failure) throw failure.error;
+    return done;
   }
 
   /**
@@ -120,20 +181,21 @@ export class GameGeneration {
     if (!object) {
       if (!(await this.isCurrent(file))) throw new FilesChangedError(`${file.path} was deleted or replaced`);
       this.log.error({ gameId: file.gameId, key: file.storageKey }, 'a stored game file is missing');
-      throw new Error(`${file.path}: the stored file is missing.`);
+      throw new ImageError(`${file.path}: the stored file is missing.`);
     }
+    // A failed read is the store's fault (worth another try); a failure to decode is the image's.
+    const original = await buffer(object.stream);
+    let made: [Buffer, Buffer] | undefined;
     try {
-      const original = await buffer(object.stream);
-      const [skeleton, watermark] = await Promise.all([
-        makeSkeleton(original, file.path),
-        makeWatermark(original, file.path, this.productName),
-      ]);
-      await this.storage.put(copies[0], Readable.from([skeleton]));
-      await this.storage.put(copies[1], Readable.from([watermark]));
+      made = await Promise.all([makeSkeleton(original, file.path), makeWatermark(original, file.path, this.productName)]);
     } catch (error) {
       if (await this.isCurrent(file)) {
-        throw new Error(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new ImageError(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
+    }
+    if (made) {
+      await this.storage.put(copies[0], Readable.from([made[0]]));
+      await this.storage.put(copies[1], Readable.from([made[1]]));
     }
     if (!(await this.isCurrent(file))) {
       await Promise.all(copies.map((key) => this.storage.delete(key)));

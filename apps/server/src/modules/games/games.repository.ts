@@ -16,6 +16,9 @@ export const searchableGame: SearchableEntity = {
     height: 'number',
     gameStatusTypeId: 'number',
     isActive: 'boolean',
+    // The list shows a generation's progress ("Generating 12/200").
+    generationDone: 'number',
+    generationTotal: 'number',
     createdAt: 'date',
     updatedAt: 'date',
   },
@@ -49,6 +52,8 @@ const gameColumns = [
   'isActive',
   'imagePath',
   'rootPath',
+  'generationDone',
+  'generationTotal',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -156,11 +161,36 @@ export class GamesRepository {
   async claimForGeneration(id: number): Promise<boolean> {
     const result = await this.db
       .updateTable('games')
-      .set({ gameStatusTypeId: GameStatus.Generating, statusReason: null, updatedAt: nowIso() })
+      .set({ gameStatusTypeId: GameStatus.Generating, statusReason: null, generationDone: 0, generationTotal: null, updatedAt: nowIso() })
       .where('id', '=', id)
       .where('gameStatusTypeId', '<>', GameStatus.Generating)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** A game's status and how many of its images the running generation has done (undefined: no such game). */
+  async generationState(id: number): Promise<{ gameStatusTypeId: number; generationDone: number } | undefined> {
+    const row = await this.db.selectFrom('games').select(['gameStatusTypeId', 'generationDone']).where('id', '=', id).executeTakeFirst();
+    return row && { gameStatusTypeId: row.gameStatusTypeId, generationDone: row.generationDone ?? 0 };
+  }
+
+  /**
+   * Records a generation's progress: `done` images of `total` (given once, when it starts). Progress only grows
+   * (workers record it concurrently, in any order), and only while the game is Generating.
+   */
+  async recordProgress(id: number, done: number, total?: number): Promise<void> {
+    let update = this.db
+      .updateTable('games')
+      .set({ generationDone: done, ...(total !== undefined && { generationTotal: total }) })
+      .where('id', '=', id)
+      .where('gameStatusTypeId', '=', GameStatus.Generating);
+    if (total === undefined) update = update.where('generationDone', '<', done);
+    await update.execute();
+  }
+
+  /** Whether any game is Generating (tests wait for every job to end). */
+  async anyGenerating(): Promise<boolean> {
+    return (await this.db.selectFrom('games').select('id').where('gameStatusTypeId', '=', GameStatus.Generating).limit(1).executeTakeFirst()) !== undefined;
   }
 
   /**

@@ -1,11 +1,21 @@
 import { GameStatus, gameStatusIds, gameStatusName } from '@reskin/contract';
 
-/** The status column: the word, plus the reason when the last generation failed. */
-export function statusText(game: { gameStatusTypeId: number; statusReason?: string | null }): string {
+/**
+ * The status column: the word, plus the reason when the last generation failed, or the progress while a game
+ * is Generating (images done / in all, once the job has counted them).
+ */
+export function statusText(game: {
+  gameStatusTypeId: number;
+  statusReason?: string | null;
+  generationDone?: number | null;
+  generationTotal?: number | null;
+}): string {
   const word = gameStatusName(game.gameStatusTypeId);
-  return game.gameStatusTypeId === GameStatus.Failed && game.statusReason
-    ? `${word}: ${game.statusReason}`
-    : word;
+  if (game.gameStatusTypeId === GameStatus.Failed && game.statusReason) return `${word}: ${game.statusReason}`;
+  if (game.gameStatusTypeId === GameStatus.Generating && game.generationTotal != null) {
+    return `${word} ${game.generationDone ?? 0}/${game.generationTotal}`;
+  }
+  return word;
 }
 
 /**

@@ -140,5 +140,5 @@ function StatusCell({ game }: { game: GameListItem }) {
   const failed = game.gameStatusTypeId === GameStatus.Failed;
   const detail = useGame(game.id, failed && game.statusReason === undefined);
   const statusReason = game.statusReason ?? (failed ? detail.data?.statusReason : null);
-  return <td>{statusText({ gameStatusTypeId: game.gameStatusTypeId, statusReason })}</td>;
+  return <td>{statusText({ ...game, statusReason })}</td>;
 }

@@ -1,0 +1,164 @@
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { GamesRepository } from './games.repository';
+import type { GenerationSlice } from './game-generation';
+
+/** Runs one slice of a game's generation job (GameGeneration.runSlice). */
+export type SliceRunner = (gameId: number, slice: GenerationSlice) => Promise<'done' | 'more'>;
+
+/**
+ * Where "Gen." jobs run (decision 0016): in this process (SQLite: one server) or on a PostgreSQL job queue that
+ * every app server works on. GameGeneration claims the game, then hands the job here.
+ */
+export interface GenerationJobs {
+  /** Starts running jobs with `run` (app start). */
+  start(run: SliceRunner): Promise<void>;
+  /** Queues a job for a game already claimed (Generating). */
+  enqueue(gameId: number): Promise<void>;
+  /** Waits until no generation runs any more (tests). */
+  idle(): Promise<void>;
+  /** Stops taking jobs, letting the slice running here end (app close). */
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite: one process, so a job runs here at once, as one slice with no deadline, and a failure ends it Failed
+ * (nothing could retry it elsewhere). At start nothing can be running: a game left Generating by a crash is
+ * marked Failed so Gen. can be pressed again.
+ */
+export class InProcessGenerationJobs implements GenerationJobs {
+  private run!: SliceRunner;
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly games: GamesRepository,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async start(run: SliceRunner): Promise<void> {
+    this.run = run;
+    const count = await this.games.failInterruptedGenerations('Generation was interrupted by a server restart; press Gen. again.');
+    if (count > 0) this.log.warn(`${count} interrupted generation(s) marked Failed`);
+  }
+
+  async enqueue(gameId: number): Promise<void> {
+    const job = this.run(gameId, { deadline: Number.POSITIVE_INFINITY, retryable: false }).finally(() => this.running.delete(job));
+    this.running.add(job);
+  }
+
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  close(): Promise<void> {
+    return this.idle();
+  }
+}
+
+/** The queue of generation jobs, and the queue a job moves to when it has failed for good. */
+const queue = 'generate-game';
+const deadLetterQueue = 'generate-game-failed';
+
+export interface PgBossGenerationJobsOptions {
+  connectionString: string;
+  /** pg-boss's own schema (its tables: jobs, queues); beside the app's tables, never in them. */
+  schema: string;
+  /** GENERATION_LEASE_SECONDS in ms: how long a job may hold a server before another may take it over. */
+  leaseMs: number;
+  /** How long close() lets a running slice finish (DRAIN_TIMEOUT_SECONDS). */
+  drainMs: number;
+  games: GamesRepository;
+  log: FastifyBaseLogger;
+  /** Called with a job that failed for good (retries used up, or its server kept dying). */
+  giveUp: (gameId: number, why: string) => Promise<void>;
+}
+
+/**
+ * PostgreSQL: generation jobs in pg-boss (decision 0016), a PostgreSQL job queue that every app server works on.
+ *
+ * - The lease: a job is `active` for at most GENERATION_LEASE_SECONDS (pg-boss's expireInSeconds). A worker runs
+ *   a slice until half the lease has passed and then queues the next slice, so a live server never loses its job;
+ *   a dead one's job expires, and pg-boss's maintenance (every quarter lease here, not its default 2 minutes)
+ *   puts it back for another server, which goes on from the images already done.
+ * - Retries: a slice that fails (storage or database trouble) is retried 3 times with growing delays; then, or
+ *   when its servers kept dying, the job goes to the dead-letter queue and the game is marked Failed.
+ * - The server that queues a job wakes its own worker, so a job starts at once rather than at the next poll.
+ */
+export class PgBossGenerationJobs implements GenerationJobs {
+  private readonly boss: PgBoss;
+  private workerId: string | undefined;
+  /** The slices running in this process. */
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly options: PgBossGenerationJobsOptions) {
+    const leaseSeconds = Math.max(1, Math.round(options.leaseMs / 1000));
+    this.boss = new PgBoss({
+      connectionString: options.connectionString,
+      schema: options.schema,
+      max: 3,
+      application_name: 'reskin-studio-jobs',
+      // Expired jobs are found by maintenance: often enough that a dead server's job moves within the lease and a bit.
+      maintenanceIntervalSeconds: Math.max(1, Math.floor(leaseSeconds / 4)),
+      schedule: false,
+    });
+    this.boss.on('error', (error: Error) => options.log.warn({ err: error }, 'generation job queue error'));
+  }
+
+  private get leaseSeconds(): number {
+    return Math.max(1, Math.round(this.options.leaseMs / 1000));
+  }
+
+  async start(run: SliceRunner): Promise<void> {
+    await this.boss.start();
+    await this.createQueue(deadLetterQueue, {});
+    await this.createQueue(queue, {
+      expireInSeconds: this.leaseSeconds,
+      retryLimit: 3,
+      retryDelay: 2,
+      retryBackoff: true,
+      deadLetter: deadLetterQueue,
+    });
+    this.workerId = await this.boss.work<{ gameId: number }>(queue, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+      const { gameId } = job!.data;
+      // Half the lease: the slice ends, and the next is queued, well before the job could expire.
+      const slice = run(gameId, { deadline: Date.now() + this.options.leaseMs / 2, retryable: true });
+      this.running.add(slice);
+      try {
+        if ((await slice) === 'more') await this.enqueue(gameId);
+      } finally {
+        this.running.delete(slice);
+      }
+    });
+    await this.boss.work<{ gameId: number }>(deadLetterQueue, { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true }, async ([job]) => {
+      const output = (job as unknown as { output?: { message?: string; value?: { message?: string } } }).output;
+      await this.options.giveUp(job!.data.gameId, output?.message ?? output?.value?.message ?? 'it failed several times');
+    });
+  }
+
+  /** Creates a queue unless it exists (several servers start at once). */
+  private async createQueue(name: string, options: Record<string, unknown>): Promise<void> {
+    if (await this.boss.getQueue(name)) return;
+    try {
+      await this.boss.createQueue(name, { name, ...options });
+    } catch (error) {
+      if (!(await this.boss.getQueue(name))) throw error;
+    }
+  }
+
+  async enqueue(gameId: number): Promise<void> {
+    await this.boss.send(queue, { gameId });
+    if (this.workerId) this.boss.notifyWorker(this.workerId);
+  }
+
+  /** Polls until no game is Generating and no slice runs here: every job, on any server, has ended. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0 || (await this.options.games.anyGenerating())) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async close(): Promise<void> {
+    // A slice still running after the drain time is failed back to the queue, so another server takes it over.
+    await this.boss.stop({ graceful: true, timeout: this.options.drainMs, wait: true });
+  }
+}

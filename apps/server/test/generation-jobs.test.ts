@@ -1,0 +1,135 @@
+import { sql } from 'kysely';
+import PgBoss from 'pg-boss';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GameStatus, RoleType, type Game } from '@reskin/contract';
+import { call, createTestApp, createUser, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+import { solidPng } from './support/image-samples';
+
+// Generation jobs on PostgreSQL's job queue (issue 14, decision 0016): any app server runs any job, a job whose
+// server died moves to another after its lease, long jobs run in slices that go on where the last one stopped,
+// and progress is recorded. Two apps on one database stand for two app servers.
+const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Polls until `check` answers a value; gives up after `limitMs` (a generous bound, not a timing assertion). */
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, limitMs = 60_000): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** pg-boss on a test app's job schema, as another server's queue client that is not a worker. */
+async function queueClient(t: TestApp): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: `${t.schema}_jobs`, max: 1, supervise: false, schedule: false, migrate: false });
+  await boss.start();
+  return boss;
+}
+
+async function jobCount(t: TestApp, name: string): Promise<number> {
+  const { rows } = await sql<{ count: string }>`select count(*)::text as count from ${sql.table(`${t.schema}_jobs.job`)} where name = ${name}`.execute(t.database.db);
+  return Number(rows[0]!.count);
+}
+
+describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job queue (issue 14)', () => {
+  let apps: TestApp[] = [];
+  afterEach(async () => {
+    for (const app of apps.reverse()) await app.close();
+    apps = [];
+  });
+
+  /** Two app servers on one new database, with this lease. */
+  async function twoServers(leaseMs: number): Promise<[TestApp, TestApp, TestUser]> {
+    const a = await createTestApp({ generationLeaseMs: leaseMs });
+    apps.push(a);
+    const b = await createTestApp({ generationLeaseMs: leaseMs }, { dataDir: a.config.dataDir, schema: a.schema });
+    apps.push(b);
+    return [a, b, await createUser(a, RoleType.Admin)];
+  }
+
+  async function gameWithImages(t: TestApp, admin: TestUser, images: number, size = 64): Promise<Game> {
+    const game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: `Jobs ${images}`, description: 'x', width: 480, height: 640 } })).json<Game>();
+    const colours = ['red', 'green', 'blue', 'orange'];
+    const files = [{ path: 'index.html', content: '<p>' }];
+    for (let i = 0; i < images; i++) files.push({ path: `img/${i}.png`, content: (await solidPng(size, size, colours[i % colours.length])) as never });
+    const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: filesForm(files) });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    return game;
+  }
+
+  const gameOn = async (t: TestApp, admin: TestUser, id: number) => (await call(t, 'GET', `/api/games/${id}`, { token: admin.token })).json<Game>();
+
+  it('"Gen." pressed on both servers at once starts one job, which one of them runs to Ready with its progress', async () => {
+    const [a, b, admin] = await twoServers(60_000);
+    const game = await gameWithImages(a, admin, 6);
+    const presses = await Promise.all([a, b, a, b].map((t) => call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token })));
+    expect(presses.map((p) => p.statusCode)).toEqual([200, 200, 200, 200]);
+    await a.generation.idle();
+    const ready = await gameOn(b, admin, game.id);
+    expect(ready.gameStatusTypeId).toBe(GameStatus.Ready);
+    expect([ready.generationDone, ready.generationTotal]).toEqual([6, 6]);
+    expect(await jobCount(a, 'generate-game')).toBe(1);
+  });
+
+  it('a long job runs in slices within the lease, each going on from the images done, with progress that only grows', async () => {
+    // A lease of 1 s: slices of half a second, so 40 large images take several.
+    const [a, , admin] = await twoServers(1000);
+    const game = await gameWithImages(a, admin, 40, 1024);
+    await call(a, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
+    const seen: number[] = [];
+    const ready = await eventually('Ready', async () => {
+      const now = await gameOn(a, admin, game.id);
+      expect(now.gameStatusTypeId).not.toBe(GameStatus.Failed);
+      if (now.generationDone !== null) seen.push(now.generationDone);
+      return now.gameStatusTypeId === GameStatus.Ready ? now : undefined;
+    });
+    expect([ready.generationDone, ready.generationTotal]).toEqual([40, 40]);
+    expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    expect(await jobCount(a, 'generate-game')).toBeGreaterThan(1);
+  });
+
+  it("a job whose server died holding it moves to another server once the lease has run out, and ends Ready", async () => {
+    const [a, b, admin] = await twoServers(2000);
+    const game = await gameWithImages(a, admin, 4);
+    // A third server takes the job and dies with it: it fetched the job (active, leased) and never ends it.
+    await a.generation.close();
+    await b.generation.close();
+    await a.database.db.updateTable('games').set({ gameStatusTypeId: GameStatus.Generating, generationDone: 0 }).where('id', '=', game.id).execute();
+    const dead = await queueClient(a);
+    await dead.send('generate-game', { gameId: game.id });
+    const [taken] = await dead.fetch<{ gameId: number }>('generate-game');
+    expect(taken!.data.gameId).toBe(game.id);
+    await dead.stop({ graceful: false, close: true });
+
+    // A server that starts now does not fail the running job, and takes it over once its lease is over.
+    const c = await createTestApp({ generationLeaseMs: 2000 }, { dataDir: a.config.dataDir, schema: a.schema });
+    apps.push(c);
+    expect((await gameOn(c, admin, game.id)).gameStatusTypeId).toBe(GameStatus.Generating);
+    const ready = await eventually('Ready through the other server', async () => {
+      const now = await gameOn(c, admin, game.id);
+      return now.gameStatusTypeId === GameStatus.Ready ? now : undefined;
+    });
+    expect([ready.generationDone, ready.generationTotal]).toEqual([4, 4]);
+  });
+
+  it('a job that failed for good (its dead letter) leaves the game Failed with the reason, so Gen. can be pressed again', async () => {
+    const [a, , admin] = await twoServers(60_000);
+    const game = await gameWithImages(a, admin, 1);
+    await a.database.db.updateTable('games').set({ gameStatusTypeId: GameStatus.Generating }).where('id', '=', game.id).execute();
+    const client = await queueClient(a);
+    // What pg-boss does with a job whose retries are used up: its data goes to the dead-letter queue.
+    await client.send('generate-game-failed', { gameId: game.id });
+    await client.stop({ close: true });
+    const failed = await eventually('Failed', async () => {
+      const now = await gameOn(a, admin, game.id);
+      return now.gameStatusTypeId === GameStatus.Failed ? now : undefined;
+    });
+    expect(failed.statusReason).toMatch(/^Generation failed: .*; press Gen\. again\.$/);
+    const again = await call(a, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
+    expect(again.statusCode).toBe(200);
+    await a.generation.idle();
+    expect((await gameOn(a, admin, game.id)).gameStatusTypeId).toBe(GameStatus.Ready);
+  });
+});
