@@ -125,6 +125,7 @@ export async function buildApp(config: Config): Promise<App> {
           leaseMs: config.generationLeaseMs,
           drainMs: config.drainTimeoutMs,
           games: gamesRepository,
+          db: database.db,
           log: app.log,
           giveUp: (gameId, why) => generation.giveUp(gameId, why),
         })

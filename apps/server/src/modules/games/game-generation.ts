@@ -98,6 +98,7 @@ export class GameGeneration {
       if (state?.gameStatusTypeId !== GameStatus.Generating) return 'done';
       const images = (await this.games.listFiles(gameId)).filter((file) => fileKindOf(file) === 'image').sort((a, b) => a.fileId - b.fileId);
       if (state.generationDone === 0) await this.games.recordProgress(gameId, 0, images.length);
+      this.log.info({ gameId, done: state.generationDone, images: images.length }, 'game generation slice started');
       const done = await this.generateFrom(gameId, images, state.generationDone, slice.deadline);
       if (done < images.length) {
         this.log.info({ gameId, done, images: images.length, ms: Date.now() - started }, 'game generation goes on in a next slice');

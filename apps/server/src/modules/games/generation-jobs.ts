@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
+import type { Database } from '../../db/schema';
 import type { GamesRepository } from './games.repository';
 import type { GenerationSlice } from './game-generation';
 
@@ -58,6 +60,8 @@ export class InProcessGenerationJobs implements GenerationJobs {
 /** The queue of generation jobs, and the queue a job moves to when it has failed for good. */
 const queue = 'generate-game';
 const deadLetterQueue = 'generate-game-failed';
+/** The advisory lock under which a starting server sets the queue up (any number, the same on every server). */
+const queueSetupLock = 7_314_250_014;
 
 export interface PgBossGenerationJobsOptions {
   connectionString: string;
@@ -68,6 +72,8 @@ export interface PgBossGenerationJobsOptions {
   /** How long close() lets a running slice finish (DRAIN_TIMEOUT_SECONDS). */
   drainMs: number;
   games: GamesRepository;
+  /** The app's database, for the lock that lets one starting server at a time set the queue up. */
+  db: Kysely<Database>;
   log: FastifyBaseLogger;
   /** Called with a job that failed for good (retries used up, or its server kept dying). */
   giveUp: (gameId: number, why: string) => Promise<void>;
@@ -109,14 +115,23 @@ export class PgBossGenerationJobs implements GenerationJobs {
   }
 
   async start(run: SliceRunner): Promise<void> {
-    await this.boss.start();
-    await this.createQueue(deadLetterQueue, {});
-    await this.createQueue(queue, {
-      expireInSeconds: this.leaseSeconds,
-      retryLimit: 3,
-      retryDelay: 2,
-      retryBackoff: true,
-      deadLetter: deadLetterQueue,
+    // Servers starting at once on a new database would install pg-boss's schema and create the queues together,
+    // which deadlocks in PostgreSQL: one server at a time does it, under an advisory lock.
+    await this.options.db.connection().execute(async (connection) => {
+      await sql`select pg_advisory_lock(${queueSetupLock})`.execute(connection);
+      try {
+        await this.boss.start();
+        await this.createQueue(deadLetterQueue, {});
+        await this.createQueue(queue, {
+          expireInSeconds: this.leaseSeconds,
+          retryLimit: 3,
+          retryDelay: 2,
+          retryBackoff: true,
+          deadLetter: deadLetterQueue,
+        });
+      } finally {
+        await sql`select pg_advisory_unlock(${queueSetupLock})`.execute(connection);
+      }
     });
     this.workerId = await this.boss.work<{ gameId: number }>(queue, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
       const { gameId } = job!.data;
