@@ -1,6 +1,10 @@
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { openStorage } from './storage/create-storage';
+import { LocalDiskStorage } from './storage/local-disk-storage';
+import { copyStorage, megabytes } from './storage/storage-copy';
 
 /** Refuses a port another process holds before anything is opened or seeded (a ConfigError naming the variable). */
 async function assertPortFree(variable: string, port: number, host: string): Promise<void> {
@@ -55,8 +59,28 @@ async function start(config: Config): Promise<void> {
   app.log.info(`Reskin Studio on http://localhost:${config.port} (play origin ${config.playOrigin})`);
 }
 
+/**
+ * `npm run storage:copy`: copies the local disk's stored files (DATA_DIR/files) into the object store that
+ * STORAGE=s3 and S3_* name, before an install moves to it (docs/operations.md).
+ */
+async function storageCopy(config: Config): Promise<void> {
+  if (config.storage.kind !== 's3') {
+    throw new ConfigError('storage:copy copies DATA_DIR/files into an object store: set STORAGE=s3 and the S3_* variables of the target.');
+  }
+  const from = new LocalDiskStorage(join(config.dataDir, 'files'));
+  const to = await openStorage(config.storage);
+  try {
+    console.log(`Copying ${join(config.dataDir, 'files')} to the bucket ${config.storage.bucket} ...`);
+    const summary = await copyStorage(from, to.storage, (line) => console.log(line));
+    console.log(`Done: ${summary.copied} copied (${megabytes(summary.bytes)}), ${summary.skipped} already there.`);
+  } finally {
+    to.close();
+  }
+}
+
 try {
-  await start(loadConfig());
+  if (process.argv[2] === 'storage-copy') await storageCopy(loadConfig());
+  else await start(loadConfig());
 } catch (error) {
   // A start that cannot work says why in one line; the stack trace only helps with LOG_LEVEL=debug.
   const message = error instanceof Error ? error.message : String(error);
