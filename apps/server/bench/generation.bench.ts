@@ -48,11 +48,12 @@ export interface GenerationResult {
 /**
  * "Gen." of a game with 200 images through the real app (upload, generate, poll until Ready), against the
  * bare sharp operations (skeleton + watermark of each image, in memory, one per core) in the same process.
+ * `storageEnv` points the app at another storage (STORAGE=s3 and S3_*).
  */
-export async function benchGeneration(count = 200): Promise<GenerationResult> {
+export async function benchGeneration(count = 200, storageEnv: Record<string, string> = {}): Promise<GenerationResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-'));
   const { app } = await buildApp(
-    loadConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-pass-1' }),
+    loadConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-pass-1', ...storageEnv }),
   );
   try {
     const login = await app.inject({ method: 'POST', url: '/api/user/login', payload: { email: 'bench@example.com', password: 'bench-pass-1' } });

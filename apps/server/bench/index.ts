@@ -7,6 +7,17 @@ import { benchGeneration } from './generation.bench';
 import { benchLoginTiming } from './login.bench';
 import { benchStartup, startupTargets } from './startup.bench';
 import { benchUpload } from './upload.bench';
+import { startS3Server, type S3Server } from '../test/support/s3-server';
+
+/** The server's environment for STORAGE=s3 on a real S3 protocol server started for the bench (s3rver, its own process). */
+const s3Env = (s3: S3Server): Record<string, string> => ({
+  STORAGE: 's3',
+  S3_ENDPOINT: s3.endpoint,
+  S3_BUCKET: s3.bucket,
+  S3_ACCESS_KEY_ID: s3.accessKeyId,
+  S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  S3_FORCE_PATH_STYLE: 'true',
+});
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -19,19 +30,35 @@ const postgresUp = () =>
 
 const benchmarks: Record<string, () => Promise<void>> = {
   async generation() {
-    const generation = await benchGeneration(200);
-    console.log('Generation of a game of 200 images of mixed sizes (png, jpg, webp, gif; 16 to 1280 px a side)');
-    console.log(`  through the app:   ${fixed(generation.seconds)} s, ${fixed(generation.imagesPerSecond, 1)} images/s`);
-    console.log(`  bare sharp:        ${fixed(generation.bareSeconds)} s, ${fixed(generation.bareImagesPerSecond, 1)} images/s`);
-    console.log(`  ratio app / bare:  ${fixed(generation.ratioToBare)}\n`);
+    const s3 = await startS3Server('reskin-bench');
+    try {
+      const local = await benchGeneration(200);
+      const onS3 = await benchGeneration(200, s3Env(s3));
+      console.log('Generation of a game of 200 images of mixed sizes (png, jpg, webp, gif; 16 to 1280 px a side)');
+      for (const [label, generation] of [['local disk', local], ['S3 (s3rver)', onS3]] as const) {
+        console.log(`  ${label.padEnd(12)} through the app: ${fixed(generation.seconds)} s, ${fixed(generation.imagesPerSecond, 1)} images/s;` +
+          ` bare sharp ${fixed(generation.bareSeconds)} s; ratio app / bare ${fixed(generation.ratioToBare)}`);
+      }
+      console.log(`  S3 / local disk: ${fixed(onS3.imagesPerSecond / local.imagesPerSecond)} (images/s)\n`);
+    } finally {
+      await s3.close();
+    }
   },
 
   async upload() {
-    const upload = await benchUpload();
-    console.log(`Upload of ${upload.files} files (${fixed(upload.megabytes, 0)} MB) in one request to the real server`);
-    console.log(`  time:              ${fixed(upload.seconds)} s`);
-    console.log(`  server peak RSS:   ${fixed(upload.serverPeakRssMb, 0)} MB (target < 300 MB: ${upload.underTarget ? 'met' : 'MISSED'})\n`);
-    if (!upload.underTarget) process.exitCode = 1;
+    const s3 = await startS3Server('reskin-bench');
+    try {
+      const local = await benchUpload();
+      const onS3 = await benchUpload(s3Env(s3));
+      console.log(`Upload of ${local.files} files (${fixed(local.megabytes, 0)} MB) in one request to the real server`);
+      for (const [label, upload] of [['local disk', local], ['S3 (s3rver)', onS3]] as const) {
+        console.log(`  ${label.padEnd(12)} ${fixed(upload.seconds)} s; server peak RSS ${fixed(upload.serverPeakRssMb, 0)} MB (target < 300 MB: ${upload.underTarget ? 'met' : 'MISSED'})`);
+        if (!upload.underTarget) process.exitCode = 1;
+      }
+      console.log(`  S3 / local disk: ${fixed(onS3.seconds / local.seconds)} (time)\n`);
+    } finally {
+      await s3.close();
+    }
   },
 
   async api() {

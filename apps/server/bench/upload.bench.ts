@@ -36,9 +36,10 @@ function peakRssMb(pid: number): number {
 
 /**
  * Uploads 1000 files (about 150 MB: scripts, 100 PNG images, a few 10 MB blobs) in one multipart request to
- * the real server running in its own process, and reads that process's peak RSS from /proc.
+ * the real server running in its own process, and reads that process's peak RSS from /proc. `storageEnv`
+ * points it at another storage (STORAGE=s3 and S3_*).
  */
-export async function benchUpload(): Promise<UploadResult> {
+export async function benchUpload(storageEnv: Record<string, string> = {}): Promise<UploadResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-upload-'));
   const port = await freePort();
   const serverDir = new URL('..', import.meta.url).pathname;
@@ -55,6 +56,7 @@ export async function benchUpload(): Promise<UploadResult> {
       ADMIN_EMAIL: 'bench@example.com',
       ADMIN_PASSWORD: 'bench-pass-1',
       MAX_FILE_SIZE_MB: '20',
+      ...storageEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
