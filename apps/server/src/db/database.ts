@@ -10,6 +10,7 @@ import * as initial from './migrations/0001-initial';
 import * as uniqueUsernames from './migrations/0002-unique-usernames-ignoring-case';
 import * as tokenVersion from './migrations/0003-user-token-version';
 import * as generationProgress from './migrations/0004-generation-progress';
+import * as versionGameIndex from './migrations/0005-version-game-index';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -144,6 +145,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-unique-usernames-ignoring-case': { up: (db) => uniqueUsernames.up(db) },
     '0003-user-token-version': { up: (db) => tokenVersion.up(db) },
     '0004-generation-progress': { up: (db) => generationProgress.up(db) },
+    '0005-version-game-index': { up: (db) => versionGameIndex.up(db) },
   };
 }
 
