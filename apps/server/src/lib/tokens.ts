@@ -1,6 +1,6 @@
-import { SignJWT, jwtVerify } from 'jose';
 import { limits, tokenUserSchema, type TokenUser } from '@reskin/contract';
 import { z } from 'zod';
+import { HmacJwt } from './jwt';
 
 /** `tv`: the user's token version when it was signed (a token from before migration 0003 has none: 0). */
 const sessionPayloadSchema = z.object({ user: tokenUserSchema, tv: z.number().int().default(0), exp: z.number() });
@@ -17,29 +17,20 @@ export interface SessionClaims {
  * user's current one.
  */
 export class SessionTokens {
-  private readonly key: Uint8Array;
+  private readonly jwt: HmacJwt;
 
   constructor(secret: string) {
-    this.key = new TextEncoder().encode(secret);
+    this.jwt = new HmacJwt(secret, limits.sessionTokenHours * 3600_000);
   }
 
   async sign(user: TokenUser, tokenVersion: number): Promise<string> {
     const claims: TokenUser = { id: user.id, username: user.username, email: user.email, roleTypeId: user.roleTypeId };
-    return new SignJWT({ user: claims, tv: tokenVersion })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt()
-      .setExpirationTime(`${limits.sessionTokenHours}h`)
-      .sign(this.key);
+    return this.jwt.sign({ user: claims, tv: tokenVersion });
   }
 
   /** The token's user and version, or undefined for a token that is malformed, tampered with or expired. */
   async verify(token: string): Promise<SessionClaims | undefined> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      const parsed = sessionPayloadSchema.safeParse(payload);
-      return parsed.success ? { user: parsed.data.user, tokenVersion: parsed.data.tv } : undefined;
-    } catch {
-      return undefined;
-    }
+    const parsed = sessionPayloadSchema.safeParse(this.jwt.verify(token));
+    return parsed.success ? { user: parsed.data.user, tokenVersion: parsed.data.tv } : undefined;
   }
 }
