@@ -158,4 +158,21 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
     })).json<Game>();
     expect((await paths(admin.token, draft.id)).statusCode).toBe(409);
   });
+
+  it('hands the same link out again while it has an hour or more to live (browsers cache, no signature per card); a new token version gets a new link (issue 15)', async () => {
+    const first = (await paths(artist.token, game.id)).json<GamePath>();
+    const again = (await paths(artist.token, game.id)).json<GamePath>();
+    expect(again).toEqual(first);
+    expect((await paths(admin.token, game.id)).json<GamePath>().wtmFile).not.toBe(first.wtmFile);
+    await t.database.db.updateTable('users').set((eb) => ({ tokenVersion: eb('tokenVersion', '+', 1) })).where('id', '=', artist.id).execute();
+    const fresh = await paths(artist.token, game.id);
+    // The session token carries the old version too: the path call itself now refuses it, and a new session gets new links.
+    expect(fresh.statusCode).toBe(401);
+    const relogin = (await call(t, 'POST', '/api/user/login', { payload: { email: artist.email, password: artist.password } })).json<{ token: string }>();
+    const renewed = (await paths(relogin.token, game.id)).json<GamePath>();
+    expect(renewed.wtmFile).not.toBe(first.wtmFile);
+    expect((await get(pathOf(renewed.wtmFile))).statusCode).toBe(200);
+    expect((await get(pathOf(first.wtmFile))).statusCode).toBe(403);
+    artist.token = relogin.token;
+  });
 });

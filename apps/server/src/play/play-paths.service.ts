@@ -1,12 +1,23 @@
-import { GameStatus, can, type GamePath, type GameVersion, type User } from '@reskin/contract';
+import { GameStatus, can, limits, type Game, type GamePath, type GameVersion, type User } from '@reskin/contract';
 import { conflict, notFound } from '../lib/errors';
 import { maySeeGame } from '../modules/games/game-access';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { PlayOrigins } from './play-origins';
 import type { PlayClaims, PlayTokens, PlayView } from './play-tokens';
 
-/** Builds the play URLs that the path calls answer (DESIGN.md "Play"). */
+/** A link is handed out again while it has at least this long to live (play tokens live limits.playTokenHours). */
+const reuseForMs = 60 * 60_000;
+/** Links kept for reuse; the oldest go first. */
+const reusedLinks = 20_000;
+
+/**
+ * Builds the play URLs that the path calls answer (DESIGN.md "Play"). A link (one user, token version, game or
+ * version, and view) is signed once and handed out again for the first hour of its two (issue 15): the same URL
+ * each time, so browsers cache what a game loads, and a list of cards costs no signature per card.
+ */
 export class PlayPathsService {
+  private readonly links = new Map<string, { token: string; reuseUntil: number }>();
+
   constructor(
     private readonly games: GamesRepository,
     private readonly tokens: PlayTokens,
@@ -17,11 +28,19 @@ export class PlayPathsService {
 
   /**
    * The root of a play link for the user, on the game's play origin: one game (or version) and one view, with
-   * the user's token version.
+   * the user's token version (read once by callers that make many links).
    */
-  private async root(user: User, claims: Omit<PlayClaims, 'u' | 'tv'>): Promise<string> {
-    const token = await this.tokens.sign({ ...claims, u: user.id, tv: await this.tokenVersionOf(user.id) });
-    return `${this.origins.of(claims.g)}/p/${token}/`;
+  private async root(user: User, claims: Omit<PlayClaims, 'u' | 'tv'>, tokenVersion?: number): Promise<string> {
+    const full: PlayClaims = { ...claims, u: user.id, tv: tokenVersion ?? (await this.tokenVersionOf(user.id)) };
+    const key = `${full.u}:${full.tv}:${full.g}:${full.v ?? ''}:${full.view}`;
+    let link = this.links.get(key);
+    if (!link || link.reuseUntil < Date.now()) {
+      link = { token: await this.tokens.sign(full), reuseUntil: Date.now() + limits.playTokenHours * 3600_000 - reuseForMs };
+      this.links.delete(key);
+      this.links.set(key, link);
+      if (this.links.size > reusedLinks) this.links.delete(this.links.keys().next().value!);
+    }
+    return `${this.origins.of(claims.g)}/p/${link.token}/`;
   }
 
   /**
@@ -75,12 +94,16 @@ export class PlayPathsService {
    * A game's card image (its splash) on the play origin, watermarked unless the user is an admin; null when
    * the game has no splash or is not generated.
    */
-  async imageUrl(user: User, gameId: number, imagePath: string): Promise<string | null> {
-    if (!imagePath) return null;
-    const game = await this.games.findById(gameId);
-    if (game?.gameStatusTypeId !== GameStatus.Ready) return null;
+  async imageUrl(user: User, game: Pick<Game, 'id' | 'imagePath' | 'gameStatusTypeId'>, tokenVersion?: number): Promise<string | null> {
+    if (!game.imagePath || game.gameStatusTypeId !== GameStatus.Ready) return null;
     const view: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
-    return `${await this.root(user, { g: gameId, view })}${encodePath(imagePath)}`;
+    return `${await this.root(user, { g: game.id, view }, tokenVersion)}${encodePath(game.imagePath)}`;
+  }
+
+  /** The card images of several games (GET /user-games/my-games): one token-version read for them all. */
+  async imageUrls(user: User, games: Pick<Game, 'id' | 'imagePath' | 'gameStatusTypeId'>[]): Promise<(string | null)[]> {
+    const tokenVersion = await this.tokenVersionOf(user.id);
+    return Promise.all(games.map((game) => this.imageUrl(user, game, tokenVersion)));
   }
 
   private async playableIndex(gameId: number): Promise<string> {

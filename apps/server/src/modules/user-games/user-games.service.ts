@@ -57,11 +57,11 @@ export class UserGamesService {
 
   /** The caller's active assignments with their games and card images (MG-1, MG-3). */
   async myGames(user: User): Promise<MyGame[]> {
-    const userGames = await this.userGames.listActiveOfUser(user.id);
-    return Promise.all(
-      userGames
-        .filter((ug): ug is UserGame & { game: NonNullable<UserGame['game']> } => ug.game !== undefined)
-        .map(async (ug) => ({ ...ug, imageUrl: await this.paths.imageUrl(user, ug.gameId, ug.game.imagePath) })),
+    const userGames = (await this.userGames.listActiveOfUser(user.id)).filter(
+      (ug): ug is UserGame & { game: NonNullable<UserGame['game']> } => ug.game !== undefined,
     );
+    // The list query has each game already: its card image needs no further read.
+    const imageUrls = await this.paths.imageUrls(user, userGames.map((ug) => ug.game));
+    return userGames.map((ug, i) => ({ ...ug, imageUrl: imageUrls[i]! }));
   }
 }
