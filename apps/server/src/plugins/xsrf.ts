@@ -14,12 +14,16 @@ function same(a: string, b: string): boolean {
 
 /**
  * Double-submit XSRF protection (DESIGN.md "Users and sessions", docs/decisions/0004): a request without the
- * XSRF-TOKEN cookie gets one; a state-changing request that carries the cookie must echo it in X-XSRF-TOKEN.
+ * XSRF-TOKEN cookie or an Authorization header gets one; a state-changing request that carries the cookie must
+ * echo it in X-XSRF-TOKEN.
  */
 export const xsrfPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request, reply) => {
     const cookie = request.cookies[xsrf.cookie];
     if (!cookie) {
+      // An API client that sends its token in the Authorization header keeps no cookies: minting one for each of
+      // its requests would only cost time (issue 15). The web app gets its cookie on its first request.
+      if (request.headers.authorization) return;
       reply.setCookie(xsrf.cookie, randomBytes(24).toString('base64url'), {
         path: '/',
         sameSite: 'strict',
