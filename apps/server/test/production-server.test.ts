@@ -128,8 +128,10 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
   });
 
   it('[API-1] npm start, then SIGTERM to npm: both ports stop accepting, the upload in flight completes, the server exits 0; no token, ticket or Authorization reaches the log; X-Request-Id is kept', async () => {
+    // At debug level every request is logged as it begins (the upload below is seen arriving) and the play
+    // origin's file requests too: the most the log ever holds, none of it a credential.
     const { server, port, playPort, base } = await start(
-      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30' },
+      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30', LOG_LEVEL: 'debug' },
       'npm',
     );
     await server.waitFor(/Reskin Studio on http/);
@@ -195,8 +197,9 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
   });
 
   it('npm start, then SIGINT to its whole process group (Ctrl+C; node hears it twice): the upload in flight still completes', async () => {
+    // LOG_LEVEL=debug logs each request as it begins: the upload is seen arriving.
     const { server, port, base } = await start(
-      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30' },
+      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30', LOG_LEVEL: 'debug' },
       'npm',
     );
     await server.waitFor(/Reskin Studio on http/);
@@ -221,6 +224,7 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       DRAIN_TIMEOUT_SECONDS: '0.5',
+      LOG_LEVEL: 'debug',
     });
     await server.waitFor(/Reskin Studio on http/);
     const { token, game } = await adminWithGame(base, 'Stalled');

@@ -5,7 +5,7 @@ import { parseByteRange } from '../lib/byte-ranges';
 import { servedAs } from '../lib/content-types';
 import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
-import { echoRequestId, loggingOptions } from '../lib/logging';
+import { echoRequestId, logRequests, loggingOptions } from '../lib/logging';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
@@ -70,6 +70,7 @@ export function buildPlayApp({ origins, tokens, access, games, versions, storage
     frameworkErrors: errorHandler,
   });
   echoRequestId(app);
+  logRequests(app, { routine: true });
 
   app.addHook('onSend', async (_request, reply) => {
     reply.headers(playHeaders);
