@@ -14,7 +14,7 @@ import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/
 import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
 import { AppError } from './lib/errors';
 import { DownloadTickets } from './lib/download-tickets';
-import { echoRequestId, logRequests, loggingOptions } from './lib/logging';
+import { echoRequestId, loggingOptions } from './lib/logging';
 import { discardUnreadBody } from './lib/multipart';
 import { connectRedis } from './lib/redis';
 import { SessionTokens } from './lib/tokens';
@@ -80,7 +80,6 @@ export async function buildApp(config: Config): Promise<App> {
     frameworkErrors: errorHandler,
   });
   echoRequestId(app);
-  logRequests(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 
 /** Query parameters that carry a credential (download tickets; any token a client puts in a URL). */
 const secretParameters = /([?&](?:ticket|token|access_token)=)[^&#]*/gi;
@@ -11,6 +11,30 @@ export function redactUrl(url: string): string {
   return url.replace(playTokenSegment, '/p/[redacted]').replace(secretParameters, '$1[redacted]');
 }
 
+/**
+ * One `request completed` line per request, when its answer has been sent, with `req` (method, URL without
+ * credentials, host, address), `res.statusCode` and `responseTime` in ms, instead of Fastify's two lines (issue 15:
+ * logging was 9% of an API read's CPU and 22% of a play file's). `routine` requests (the play origin's files: a
+ * game loads hundreds) are written at debug level when they succeed. LOG_LEVEL=debug adds an `incoming request`
+ * line as each request begins.
+ */
+class RequestLog extends LogController {
+  constructor(private readonly routine: boolean) {
+    super();
+  }
+
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else if (this.routine && reply.statusCode < 400) reply.log.debug(line, 'request completed');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
 /** An incoming X-Request-Id is kept when it is a plain short id (it reaches the logs and the answer). */
 const acceptableRequestId = /^[\w.:@/+=-]{1,128}$/;
 
@@ -19,10 +43,12 @@ const acceptableRequestId = /^[\w.:@/+=-]{1,128}$/;
  * credentials, Authorization and Cookie headers never written, and the request id taken from an incoming
  * `X-Request-Id` (else a new UUID). `echoRequestId` sends it back.
  */
-export function loggingOptions(level: string): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'disableRequestLogging'> {
+export function loggingOptions(
+  level: string,
+  { routine = false }: { routine?: boolean } = {},
+): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'logController'> {
   return {
-    // One line per request, written by logRequests when the answer is sent, instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new RequestLog(routine),
     logger: {
       level,
       redact: {
@@ -53,19 +79,3 @@ export function echoRequestId(app: FastifyInstance): void {
   });
 }
 
-/**
- * One `request completed` line per request, when its answer has been sent: `req` (method, URL without
- * credentials, host, address), `res.statusCode` and `responseTime` in ms (issue 15: Fastify's own request logging
- * writes two lines, and logging was 9% of an API read's CPU and 22% of a play file's). `routine` requests are
- * written at debug level when they succeed, as the play origin's file requests are: a game loads hundreds.
- * LOG_LEVEL=debug adds an `incoming request` line as each request begins.
- */
-export function logRequests(app: FastifyInstance, { routine = false }: { routine?: boolean } = {}): void {
-  // At debug level only (LOG_LEVEL=debug): a request as it begins, to follow one that does not end.
-  app.addHook('onRequest', async (request) => request.log.debug({ req: request }, 'incoming request'));
-  app.addHook('onResponse', async (request, reply) => {
-    const line = { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
-    if (routine && reply.statusCode < 400) request.log.debug(line, 'request completed');
-    else request.log.info(line, 'request completed');
-  });
-}

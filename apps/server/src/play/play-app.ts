@@ -5,7 +5,7 @@ import { parseByteRange } from '../lib/byte-ranges';
 import { servedAs } from '../lib/content-types';
 import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
-import { echoRequestId, logRequests, loggingOptions } from '../lib/logging';
+import { echoRequestId, loggingOptions } from '../lib/logging';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
@@ -64,13 +64,12 @@ export function buildPlayApp({ origins, tokens, access, games, versions, storage
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
-    ...loggingOptions(logLevel),
+    ...loggingOptions(logLevel, { routine: true }),
     trustProxy,
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: errorHandler,
   });
   echoRequestId(app);
-  logRequests(app, { routine: true });
 
   app.addHook('onSend', async (_request, reply) => {
     reply.headers(playHeaders);
