@@ -1,11 +1,14 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { RoleType } from '@reskin/contract';
+import { RoleType, xsrf } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { nowIso } from '../src/db/database';
@@ -13,35 +16,101 @@ import { hashPassword } from '../src/modules/users/users.service';
 
 const connections = 50;
 const durationSeconds = 8;
+const serverDir = fileURLToPath(new URL('..', import.meta.url));
+const repoRoot = join(serverDir, '../..');
+const autocannonCli = join(repoRoot, 'node_modules/autocannon/autocannon.js');
 
 export interface LoadResult {
   requestsPerSecond: number;
   p99Ms: number;
+  /** The server process's CPU time (user + system) per request, in ms (the app only). */
+  cpuMsPerRequest?: number;
 }
 
 export interface ApiBenchResult {
   database: 'sqlite' | 'postgres';
+  /** 1: 1000 users, 200 games, 6000 versions; 10: ten times that. */
+  scale: number;
   call: string;
+  /** Medians over the rounds. */
   app: LoadResult;
   bare: LoadResult;
   /** The app's requests per second over the bare route's (1 = as fast as answering from memory). */
   rpsRatio: number;
   /** The app's p99 latency over the bare route's. */
   p99Ratio: number;
+  rounds: number;
 }
 
-async function load(url: string, options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<LoadResult> {
-  const result = await autocannon({ url, connections, duration: durationSeconds, ...options });
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+const clockTicksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU time (user + system) a process has used so far, from /proc/<pid>/stat. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond) * 1000;
+}
+
+/** Load from autocannon in a process of its own (not in the event loop of anything measured). */
+function load(url: string, options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): LoadResult & { requests: number } {
+  const args = [autocannonCli, '-c', String(connections), '-d', String(durationSeconds), '-m', options.method, '-j'];
+  for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}=${value}`);
+  if (options.body !== undefined) args.push('-b', options.body);
+  args.push(url);
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`autocannon failed: ${run.stderr}`);
+  const result = JSON.parse(run.stdout) as { non2xx: number; errors: number; requests: { average: number; total: number }; latency: { p99: number } };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99 };
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, requests: result.requests.total };
 }
 
-/** 1000 users, 200 games, 2000 user-games (two per user), 6000 versions (three per user-game). */
-async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
+/** Starts a process that prints a line when it is ready; answers the process and that line. */
+async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, args, { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`${args.join(' ')} exited (${code}) before it was ready`);
+  });
+  const line = await Promise.race([
+    (async () => {
+      for await (const text of lines) if (ready.test(text)) return text;
+      throw new Error('no ready line');
+    })(),
+    exited,
+  ]);
+  // The rest of its output is not read (the app logs every request at info, as in production).
+  child.stdout!.resume();
+  return { child, line };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+/**
+ * `scale` x (1000 users, 200 games with a splash image, Ready; 2000 user-games, two per user; 6000 versions, three
+ * per user-game), and for the measured artist 20 games in all (the my-games page of a busy artist).
+ */
+async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: number): Promise<void> {
   const db = app.database.db;
   const passwordHash = await hashPassword('bench-pass-1');
   const now = nowIso();
-  const users = Array.from({ length: 1000 }, (_, i) => ({
+  const users = Array.from({ length: 1000 * scale }, (_, i) => ({
     username: `artist_${i}`,
     email: `artist${i}@example.com`,
     passwordHash,
@@ -55,24 +124,32 @@ async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
     createdAt: now,
     updatedAt: now,
   }));
-  for (let i = 0; i < users.length; i += 200) await db.insertInto('users').values(users.slice(i, i + 200)).execute();
-  const games = Array.from({ length: 200 }, (_, i) => ({
+  for (let i = 0; i < users.length; i += 500) await db.insertInto('users').values(users.slice(i, i + 500)).execute();
+  const games = Array.from({ length: 200 * scale }, (_, i) => ({
     name: `Game ${i}`,
     description: `The ${i}th game`,
     width: 640,
     height: 480,
     gameStatusTypeId: 2,
     isActive: 1 as const,
-    imagePath: '',
+    imagePath: 'img/splash.png',
     rootPath: '',
     createdAt: now,
     updatedAt: now,
   }));
-  await db.insertInto('games').values(games).execute();
-  const userIds = (await db.selectFrom('users').select('id').where('email', 'like', 'artist%').orderBy('id').execute()).map((r) => r.id);
+  for (let i = 0; i < games.length; i += 500) await db.insertInto('games').values(games.slice(i, i + 500)).execute();
+  const userIds = (await db.selectFrom('users').select(['id', 'email']).where('email', 'like', 'artist%').orderBy('id').execute());
   const gameIds = (await db.selectFrom('games').select('id').orderBy('id').execute()).map((r) => r.id);
-  const userGames = userIds.flatMap((userId, i) =>
-    [0, 1].map((k) => ({ userId, gameId: gameIds[(i * 2 + k) % gameIds.length]!, userGameTypeId: 1, jobPrice: 100, isActive: 1 as const, createdAt: now, updatedAt: now })),
+  const userGames = userIds.flatMap(({ id: userId, email }, i) =>
+    Array.from({ length: email === 'artist500@example.com' ? 20 : 2 }, (_, k) => ({
+      userId,
+      gameId: gameIds[(i * 2 + k) % gameIds.length]!,
+      userGameTypeId: 1,
+      jobPrice: 100,
+      isActive: 1 as const,
+      createdAt: now,
+      updatedAt: now,
+    })),
   );
   for (let i = 0; i < userGames.length; i += 500) await db.insertInto('userGames').values(userGames.slice(i, i + 500)).execute();
   const rows = await db.selectFrom('userGames').select(['id', 'userId', 'gameId']).orderBy('id').execute();
@@ -96,65 +173,103 @@ async function seed(app: Awaited<ReturnType<typeof buildApp>>): Promise<void> {
 }
 
 /**
- * GET /user-games/my-games and POST /game-versions/filter under 50 concurrent connections, each against a bare
- * Fastify route that answers the same bytes from memory, in the same process and run.
+ * GET /user-games/my-games (an artist with 20 games with splash images) and POST /game-versions/filter (a game's
+ * versions, as the admin's review pages ask), under 50 concurrent connections, against a bare Fastify route that
+ * answers the same bytes from memory. The app (the production build), the baseline and the load generator are
+ * three processes; app and baseline alternate over `rounds` rounds, and the medians are kept. The client sends
+ * what the web app sends: the bearer token, JSON, and the XSRF cookie it keeps.
  */
-export async function benchApi(database: 'sqlite' | 'postgres', databaseUrl?: string): Promise<ApiBenchResult[]> {
+export async function benchApi(database: 'sqlite' | 'postgres', options: { databaseUrl?: string; scale?: number; rounds?: number } = {}): Promise<ApiBenchResult[]> {
+  const scale = options.scale ?? 1;
+  const rounds = options.rounds ?? 3;
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-api-'));
-  const schema = database === 'postgres' ? `bench_${randomBytes(5).toString('hex')}` : undefined;
+  const databaseName = database === 'postgres' ? `reskin_bench_${randomBytes(5).toString('hex')}` : undefined;
   const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client({ connectionString: options.databaseUrl });
     await client.connect();
     await client.query(text).finally(() => client.end());
   };
-  if (schema) await admin(`create schema "${schema}"`);
-  const built = await buildApp({
-    ...loadConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-pass-1' }),
-    databaseUrl: schema ? databaseUrl : undefined,
-    databaseSchema: schema,
-    authRateLimitMax: 1000,
-  });
-  const bare = Fastify({ logger: false });
+  const databaseUrl = databaseName ? options.databaseUrl!.replace(/\/[^/]*$/, `/${databaseName}`) : undefined;
+  if (databaseName) await admin(`create database "${databaseName}"`);
+  const env = {
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: 'bench-pass-1',
+    AUTH_RATE_LIMIT_MAX: '1000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const processes: ChildProcess[] = [];
   try {
-    await seed(built);
-    const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
-    const login = async (email: string) =>
-      (await built.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password: 'bench-pass-1' } })).json<{ token: string }>().token;
-    const artistToken = await login('artist500@example.com');
-    const adminToken = await login('bench@example.com');
-    const artistId = (await built.database.db.selectFrom('users').select('id').where('email', '=', 'artist500@example.com').executeTakeFirstOrThrow()).id;
-
-    const calls = [
-      { name: 'GET /user-games/my-games', method: 'GET' as const, path: '/api/user-games/my-games', token: artistToken, body: undefined },
-      { name: 'POST /game-versions/filter', method: 'POST' as const, path: '/api/game-versions/filter', token: adminToken, body: JSON.stringify({ userId: artistId }) },
-    ];
-    for (const c of calls) {
-      const answer = await built.app.inject({ method: c.method, url: c.path, headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' }, payload: c.body });
-      if (answer.statusCode !== 200) throw new Error(`${c.name}: ${answer.statusCode} ${answer.body}`);
-      const bytes = answer.rawPayload;
-      bare.route({ method: c.method, url: c.path, handler: async (_request, reply) => reply.type('application/json').send(bytes) });
+    // Seeded in this process, then measured in the production server's.
+    const seeding = await buildApp(loadConfig({ ...env, LOG_LEVEL: 'warn' }));
+    let calls: { name: string; method: 'GET' | 'POST'; path: string; token: string; body?: string }[];
+    let answers: { method: string; url: string; body: string }[];
+    try {
+      await seed(seeding, scale);
+      const login = async (email: string) =>
+        (await seeding.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password: 'bench-pass-1' } })).json<{ token: string }>().token;
+      const gameId = (await seeding.database.db.selectFrom('games').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+      calls = [
+        { name: 'GET /user-games/my-games', method: 'GET', path: '/api/user-games/my-games', token: await login('artist500@example.com') },
+        { name: 'POST /game-versions/filter', method: 'POST', path: '/api/game-versions/filter', token: await login('bench@example.com'), body: JSON.stringify({ gameId, limit: 100 }) },
+      ];
+      answers = [];
+      for (const c of calls) {
+        const answer = await seeding.app.inject({ method: c.method, url: c.path, headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' }, payload: c.body });
+        if (answer.statusCode !== 200) throw new Error(`${c.name}: ${answer.statusCode} ${answer.body}`);
+        answers.push({ method: c.method, url: c.path, body: answer.rawPayload.toString('base64') });
+      }
+    } finally {
+      await seeding.app.close();
     }
-    const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+    const port = await freePort();
+    const app = await startProcess(['dist/server.js'], { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), PLAY_PORT: String(await freePort()) }, /Reskin Studio on/);
+    processes.push(app.child);
+    const routesFile = join(dataDir, 'bare-routes.json');
+    writeFileSync(routesFile, JSON.stringify(answers));
+    const bare = await startProcess(['bench/bare-server.mjs', routesFile], process.env, /"port"/);
+    processes.push(bare.child);
+    const barePort = (JSON.parse(bare.line) as { port: number }).port;
+
+    // The web app's XSRF cookie, as it keeps it from its first request.
+    const first = await fetch(`http://127.0.0.1:${port}/api/config`);
+    const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0]!;
+    if (!cookie.startsWith(`${xsrf.cookie}=`)) throw new Error('no XSRF cookie from the app');
 
     const results: ApiBenchResult[] = [];
     for (const c of calls) {
-      const options = { method: c.method, headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' }, body: c.body };
-      const app = await load(base + c.path, options);
-      const bareResult = await load(bareBase + c.path, options);
+      const headers = { authorization: `Bearer ${c.token}`, 'content-type': 'application/json', cookie, [xsrf.header.toLowerCase()]: cookie.split('=')[1]! };
+      const appRounds: LoadResult[] = [];
+      const bareRounds: LoadResult[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const cpuBefore = cpuMs(app.child.pid!);
+        const appLoad = load(`http://127.0.0.1:${port}${c.path}`, { method: c.method, headers, body: c.body });
+        appRounds.push({ ...appLoad, cpuMsPerRequest: (cpuMs(app.child.pid!) - cpuBefore) / appLoad.requests });
+        bareRounds.push(load(`http://127.0.0.1:${barePort}${c.path}`, { method: c.method, headers, body: c.body }));
+      }
+      const appMedian = {
+        requestsPerSecond: median(appRounds.map((r) => r.requestsPerSecond)),
+        p99Ms: median(appRounds.map((r) => r.p99Ms)),
+        cpuMsPerRequest: median(appRounds.map((r) => r.cpuMsPerRequest!)),
+      };
+      const bareMedian = { requestsPerSecond: median(bareRounds.map((r) => r.requestsPerSecond)), p99Ms: median(bareRounds.map((r) => r.p99Ms)) };
       results.push({
         database,
+        scale,
         call: c.name,
-        app,
-        bare: bareResult,
-        rpsRatio: app.requestsPerSecond / bareResult.requestsPerSecond,
-        p99Ratio: app.p99Ms / Math.max(1, bareResult.p99Ms),
+        app: appMedian,
+        bare: bareMedian,
+        rpsRatio: appMedian.requestsPerSecond / bareMedian.requestsPerSecond,
+        p99Ratio: appMedian.p99Ms / Math.max(1, bareMedian.p99Ms),
+        rounds,
       });
     }
     return results;
   } finally {
-    await bare.close();
-    await built.app.close();
-    if (schema) await admin(`drop schema "${schema}" cascade`);
+    for (const child of processes) await stop(child);
+    if (databaseName) await admin(`drop database if exists "${databaseName}" with (force)`);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

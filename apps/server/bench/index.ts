@@ -1,5 +1,6 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
 // `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, login, startup).
+import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { benchApi, type ApiBenchResult } from './api.bench';
@@ -62,19 +63,26 @@ const benchmarks: Record<string, () => Promise<void>> = {
   },
 
   async api() {
-    const apiResults: ApiBenchResult[] = [...(await benchApi('sqlite'))];
-    if (await postgresUp()) apiResults.push(...(await benchApi('postgres', databaseUrl)));
-    else console.log(`(PostgreSQL at ${databaseUrl} is unreachable: its API benchmark is skipped)\n`);
-    console.log('API under 50 concurrent connections (1000 users, 200 games, 6000 versions), against a bare Fastify route');
-    console.log('answering the same bytes from memory in the same run:');
+    const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('../../..', import.meta.url).pathname, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
+    const up = await postgresUp();
+    const apiResults: ApiBenchResult[] = [];
+    for (const scale of [1, 10]) {
+      apiResults.push(...(await benchApi('sqlite', { scale })));
+      if (up) apiResults.push(...(await benchApi('postgres', { databaseUrl, scale })));
+    }
+    if (!up) console.log(`(PostgreSQL at ${databaseUrl} is unreachable: its API benchmark is skipped)\n`);
+    console.log('API under 50 concurrent connections against a bare Fastify route answering the same bytes from memory;');
+    console.log('app (production build, LOG_LEVEL=info), baseline and load generator (autocannon) are three processes;');
+    console.log(`medians of ${apiResults[0]?.rounds ?? 3} alternating rounds of 8 s; data 1x = 1000 users, 200 games, 6000 versions; the artist has 20 games with splash images:`);
     for (const r of apiResults) {
       console.log(
-        `  ${r.database.padEnd(8)} ${r.call.padEnd(28)} ${fixed(r.app.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.app.p99Ms, 0).padStart(4)} ms` +
+        `  ${r.database.padEnd(8)} ${`${r.scale}x`.padEnd(4)} ${r.call.padEnd(28)} ${fixed(r.app.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.app.p99Ms, 0).padStart(4)} ms, ${fixed(r.app.cpuMsPerRequest ?? 0, 3)} ms CPU/req` +
           `   bare ${fixed(r.bare.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.bare.p99Ms, 0).padStart(3)} ms` +
           `   ratio ${fixed(r.rpsRatio)} (req/s), ${fixed(r.p99Ratio, 1)}x (p99)`,
       );
     }
-    console.log();
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
   },
 
   async login() {
