@@ -163,14 +163,26 @@ describe(`[API-7] play access is cached for PLAY_ACCESS_CACHE_SECONDS at most on
     vi.advanceTimersByTime(2);
     expectPlayForbidden(await play(t, url));
   });
+
+  it("a session ended by another server (in the database) may work until this server's copy of the user is 2 s old, then answers 401", async () => {
+    const user = await createUser(t);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(200);
+    await t.database.db.updateTable('users').set({ activated: 0 }).where('id', '=', user.id).execute();
+    vi.advanceTimersByTime(1999);
+    expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(200);
+    vi.advanceTimersByTime(2);
+    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
+  });
 });
 
-describe(`[API-1] sessions end with a password change, a reset, a role change and a suspension on ${testDb}`, () => {
+// With and without the user cache (issue 15): a change made through this server ends the sessions at once either way.
+describe.each([0, 60_000])(`[API-1] sessions end with a password change, a reset, a role change and a suspension on ${testDb} (users kept %i ms)`, (cacheMs) => {
   let t: TestApp;
   let admin: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ playAccessCacheMs: cacheMs });
     admin = await createUser(t, RoleType.Admin);
   });
   afterAll(async () => t.close());

@@ -51,6 +51,11 @@ export class UsersService {
     private readonly storedFiles: StoredFilesService,
     /** Shares the failed-attempt counters with every app server (REDIS_URL); undefined: this process only. */
     redis: Redis | undefined,
+    /**
+     * How long a request's user, once read, is kept for the next requests of the same user (PLAY_ACCESS_CACHE_SECONDS:
+     * how late a revocation may come on another server; this server forgets a user as soon as it changes them). 0: read every time.
+     */
+    private readonly userCacheMs = 0,
   ) {
     this.failedLogins = new FailedAttempts('login', redis);
     this.failedPasswordChecks = new FailedAttempts('password-change', redis);
@@ -91,9 +96,30 @@ export class UsersService {
   async authenticate(token: string): Promise<User | undefined> {
     const claims = await this.tokens.verify(token);
     if (!claims) return undefined;
-    const found = await this.users.findWithTokenVersion(claims.user.id);
+    const found = await this.currentUser(claims.user.id);
     if (!found || !found.user.activated || found.tokenVersion !== claims.tokenVersion) return undefined;
     return found.user;
+  }
+
+  /** Users read by authenticate, kept for userCacheMs (issue 15: a read per request was 3-8% of its time). */
+  private readonly recentUsers = new Map<number, { found: Awaited<ReturnType<UsersRepository['findWithTokenVersion']>>; until: number }>();
+
+  private async currentUser(id: number) {
+    const now = Date.now();
+    const cached = this.recentUsers.get(id);
+    if (cached && cached.until > now) return cached.found;
+    const found = await this.users.findWithTokenVersion(id);
+    if (this.userCacheMs > 0) {
+      // Expired entries go all at once when the map grows large; they would be read again anyway.
+      if (this.recentUsers.size >= 10_000) this.recentUsers.clear();
+      this.recentUsers.set(id, { found, until: now + this.userCacheMs });
+    }
+    return found;
+  }
+
+  /** After this server changed a user: the next request reads them anew. */
+  private forget(id: number): void {
+    this.recentUsers.delete(id);
   }
 
   /** A user who still exists and is active (for download tickets, which name a user by id). */
@@ -140,24 +166,31 @@ export class UsersService {
   /** Deletes a user with their assignments and versions (cascade), then the versions' stored files. */
   async delete(actor: TokenUser, id: number): Promise<void> {
     this.assertCanManage(actor, id);
-    if (!(await this.storedFiles.deleteOwner({ kind: 'user', id }))) throw notFound('User');
+    const deleted = await this.storedFiles.deleteOwner({ kind: 'user', id });
+    this.forget(id);
+    if (!deleted) throw notFound('User');
   }
 
   /** Changes a user's role and ends their sessions: they log in again and get a token with the new role. */
   async setRole(actor: TokenUser, id: number, roleTypeId: RoleTypeId): Promise<void> {
     this.assertCanManage(actor, id);
-    if (!(await this.users.update(id, { roleTypeId }, { endSessions: true }))) throw notFound('User');
+    const updated = await this.users.update(id, { roleTypeId }, { endSessions: true });
+    this.forget(id);
+    if (!updated) throw notFound('User');
   }
 
   /** Suspends the caller's own account; every token of theirs stops working at once, and stays ended after a re-activation. */
   async disableOwn(actor: TokenUser): Promise<void> {
     if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be suspended.');
     await this.users.update(actor.id, { activated: false }, { endSessions: true });
+    this.forget(actor.id);
   }
 
   /** PUT /user/activate/{id}: an admin re-activates an account (one suspended by its user), which can log in again. */
   async activate(id: number): Promise<void> {
-    if (!(await this.users.update(id, { activated: true }))) throw notFound('User');
+    const updated = await this.users.update(id, { activated: true });
+    this.forget(id);
+    if (!updated) throw notFound('User');
   }
 
   /** Changes the caller's username and email and answers a new token carrying them. */
@@ -166,6 +199,7 @@ export class UsersService {
     await this.assertFree(body.email, body.username, actor.id);
     try {
       await this.users.update(actor.id, { username: body.username, email: body.email });
+      this.forget(actor.id);
     } catch (error) {
       if (isUniqueViolation(error)) await this.assertFree(body.email, body.username, actor.id);
       throw error;
@@ -183,6 +217,7 @@ export class UsersService {
       this.assertCanManage(actor, body.userId);
       const password = generatePassword();
       const updated = await this.users.update(body.userId, { passwordHash: await hashPassword(password) }, { endSessions: true });
+      this.forget(body.userId);
       if (!updated) throw notFound('User');
       return { password };
     }
@@ -198,6 +233,7 @@ export class UsersService {
     }
     await this.failedPasswordChecks.succeed(key);
     await this.users.update(actor.id, { passwordHash: await hashPassword(body.newPassword) }, { endSessions: true });
+    this.forget(actor.id);
     return { password: null, token: await this.newToken(actor.id) };
   }
 
