@@ -11,11 +11,11 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       output: {
-        // Libraries change far less often than the app: separate chunks stay cached across releases.
+        // React changes far less often than the app: its own chunk stays cached across releases. Other libraries go
+        // with the code that uses them, so the landing page loads none that only lazily loaded screens need.
         codeSplitting: {
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            { name: 'vendor', test: /[\\/]node_modules[\\/]/ },
           ],
         },
       },

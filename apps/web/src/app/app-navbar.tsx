@@ -5,6 +5,7 @@ import { Link, NavLink } from 'react-router';
 import { paths } from '../config/paths';
 import { useSession } from '../lib/session/session-context';
 import { navItems } from './nav-items';
+import { preloadScreen } from './screens';
 
 /** The navigation bar: the one role="navigation" landmark of the page. */
 export function AppNavbar() {
@@ -21,7 +22,14 @@ export function AppNavbar() {
         <Navbar.Collapse id="main-nav">
           <Nav className="me-auto">
             {items.map((item) => (
-              <NavLink key={item.to} to={item.to} end={item.end} className="nav-link">
+              <NavLink
+                key={item.to}
+                to={item.to}
+                end={item.end}
+                className="nav-link"
+                onMouseEnter={() => preloadScreen(item.to)}
+                onFocus={() => preloadScreen(item.to)}
+              >
                 {item.label}
               </NavLink>
             ))}

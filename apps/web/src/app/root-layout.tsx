@@ -1,9 +1,13 @@
+import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { SessionProvider } from '../lib/session/session-provider';
 import { AppNavbar } from './app-navbar';
+import { preloadScreensWhenIdle } from './screens';
 
 /** Every screen: the session (inside the router, so a 401 can navigate), the nav bar and <main>. */
 export function RootLayout() {
+  // After the first screen rendered, the nav bar's screens load in the background.
+  useEffect(preloadScreensWhenIdle, []);
   return (
     <SessionProvider>
       <AppNavbar />
