@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): typecheck, lint, server tests on SQLite and on PostgreSQL (then
-// again on Node 24), web unit tests, the web build, then the Playwright suite against the real server on
-// free ports with a temporary DATA_DIR. Pass step names to run only some: `npm test -- server-sqlite e2e`.
+// again on Node 24), web unit tests, the web build and the landing page's JS budget, then the Playwright
+// suite against the real server on free ports with a temporary DATA_DIR. Pass step names to run only some: `npm test -- server-sqlite e2e`.
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -226,6 +226,7 @@ const steps = {
   'server-node24': serverNode24,
   web: () => run('web unit tests', 'npm', ['test', '-w', '@reskin/web']),
   build: () => run('production build (server and web app)', 'node', ['scripts/build.mjs', '--force']),
+  'bundle-size': () => run('landing page JS budget (150 KB gzipped)', 'node', ['scripts/check-bundle-size.mjs']),
   e2e: async () => {
     if (!existsSync('/usr/bin/chromium')) {
       console.error('Browser tests need Debian Chromium at /usr/bin/chromium: apt-get install -y chromium');

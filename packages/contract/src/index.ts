@@ -12,3 +12,4 @@ export * from './versions';
 export * from './permissions';
 export * from './version-rules';
 export * from './legal';
+export * from './legal-text';

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// Free of zod, like roles, limits, messages and permissions: the web's landing page imports it and loads no schema
+// library (issue 15). The schema of a document's text is in legal-text.ts.
 
 /**
  * The legal documents the Register form's data-protection checkbox links to (SPEC §3 "Register"): the name in
@@ -17,10 +18,3 @@ export type LegalDocument = (typeof legalDocuments)[number]['document'];
 export function findLegalDocument(name: string): (typeof legalDocuments)[number] | undefined {
   return legalDocuments.find((entry) => entry.document === name);
 }
-
-/**
- * GET /api/legal/{document}: the document's title and its plain text, the operator's own (LEGAL_DIR) or the
- * server's placeholder. Blank lines separate paragraphs.
- */
-export const legalDocumentSchema = z.object({ title: z.string(), text: z.string() });
-export type LegalDocumentText = z.infer<typeof legalDocumentSchema>;

@@ -75,3 +75,9 @@ export const toastSettings = {
 export const storageKeys = { token: 'token' } as const;
 
 export const xsrf = { cookie: 'XSRF-TOKEN', header: 'X-XSRF-TOKEN' } as const;
+
+/**
+ * The response header of every list answer (users, games, user-games, versions, a game's files): how many rows
+ * match the filter's `where` in all, whatever its limit and skip. A pager's total.
+ */
+export const totalCountHeader = 'X-Total-Count';

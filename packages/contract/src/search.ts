@@ -39,12 +39,6 @@ export type SearchFilter = z.infer<typeof searchFilterSchema>;
 export type Where = Record<string, unknown>;
 
 /**
- * The response header of every list answer (users, games, user-games, versions, a game's files): how many rows
- * match the filter's `where` in all, whatever its limit and skip. A pager's total.
- */
-export const totalCountHeader = 'X-Total-Count';
-
-/**
  * The text as a `like` pattern that matches it literally: `%`, `_` and the escape character `\` itself are
  * escaped with a backslash (the server compiles `like` with `escape '\'` on both databases).
  */

@@ -1,12 +1,13 @@
 import { tokenResponseSchema, userSchema, type UpdateUserBody } from '@reskin/contract';
 import { useQuery } from '@tanstack/react-query';
 import { apiParse, apiRequest, type RequestOptions } from '../lib/api-client';
+import { fetchMe } from '../lib/session/current-user';
 import { useApiMutation } from './mutation';
 
 export const accountKeys = { all: ['account'] as const, me: () => [...accountKeys.all, 'me'] as const };
 
 /** GET /user/me: the current user (the account screen, and the session's start-up check). */
-export const getMe = (options?: RequestOptions) => apiParse(userSchema, '/user/me', options);
+export const getMe = async (options?: RequestOptions) => userSchema.parse(await fetchMe(options));
 
 /** PUT /user/update: answers a new token carrying the new username and email. */
 export const updateAccount = (body: UpdateUserBody) =>

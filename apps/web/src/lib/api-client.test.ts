@@ -161,6 +161,16 @@ describe('failed responses (SPEC §8)', () => {
       message: 'Internal Server Error',
     });
   });
+
+  it('a body shaped almost like an envelope is read as no envelope', () => {
+    const almost = { error: { statusCode: 422, name: 'UnprocessableEntityError', message: 'm', details: ['x'] } };
+    expect(describeFailure(422, 'Unprocessable Entity', almost)).toEqual({
+      title: 'Error 422',
+      message: 'Unprocessable Entity',
+    });
+    expect(describeFailure(400, 'Bad Request', { error: 'text' }).title).toBe('Error 400');
+    expect(describeFailure(400, 'Bad Request', { error: { name: 1, message: 'm' } }).title).toBe('Error 400');
+  });
 });
 
 describe('readCookie', () => {

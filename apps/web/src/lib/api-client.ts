@@ -1,6 +1,6 @@
-import { errorEnvelopeSchema, totalCountHeader, xsrf, type SearchFilter } from '@reskin/contract';
-import { z } from 'zod';
-import { ApiError } from './api-error';
+import { totalCountHeader, xsrf, type SearchFilter } from '@reskin/contract';
+import type { ZodType } from 'zod';
+import { ApiError, envelopeError } from './api-error';
 import { readToken } from './session/token-storage';
 import { notifyError } from './toasts';
 
@@ -79,9 +79,8 @@ export function describeFailure(
   statusText: string,
   body: unknown,
 ): { title: string; message: string } {
-  const envelope = errorEnvelopeSchema.safeParse(body);
-  if (envelope.success) {
-    const { error } = envelope.data;
+  const error = envelopeError(body);
+  if (error) {
     const first = error.details?.[0];
     if (first) return { title: error.code ?? error.name, message: first.message };
     return { title: error.name, message: error.message };
@@ -127,7 +126,7 @@ export async function apiRequest(path: string, options: RequestOptions = {}): Pr
 }
 
 /** apiRequest, its answer checked with the contract's schema. */
-export async function apiParse<T>(schema: z.ZodType<T>, path: string, options?: RequestOptions): Promise<T> {
+export async function apiParse<T>(schema: ZodType<T>, path: string, options?: RequestOptions): Promise<T> {
   return schema.parse(await apiRequest(path, options));
 }
 
@@ -143,10 +142,10 @@ export interface ListPage<T> {
 /** POSTs a search body to a list endpoint: the rows, checked with `schema`, and the X-Total-Count header. */
 export async function apiList<T>(
   path: string,
-  { body, schema, signal }: { body: unknown; schema: z.ZodType<T>; signal?: AbortSignal },
+  { body, schema, signal }: { body: unknown; schema: ZodType<T>; signal?: AbortSignal },
 ): Promise<ListPage<T>> {
   const answer = await send(path, { method: 'POST', body, signal });
-  const items = z.array(schema).parse(answer.body);
+  const items = schema.array().parse(answer.body);
   const total = Number(answer.headers.get(totalCountHeader) ?? Number.NaN);
   if (!Number.isSafeInteger(total)) throw new Error(`${path} answered no ${totalCountHeader} header.`);
   return { items, total };
