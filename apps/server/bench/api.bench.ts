@@ -225,7 +225,10 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
     }
 
     const port = await freePort();
-    const app = await startProcess(['dist/server.js'], { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), PLAY_PORT: String(await freePort()) }, /Reskin Studio on/);
+    // BENCH_CPU_PROFILE_DIR=<dir> writes the app's CPU profile there (node --cpu-prof) for a look at what remains.
+    const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
+    const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const app = await startProcess([...profileArgs, 'dist/server.js'], { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), PLAY_PORT: String(await freePort()) }, /Reskin Studio on/);
     processes.push(app.child);
     const routesFile = join(dataDir, 'bare-routes.json');
     writeFileSync(routesFile, JSON.stringify(answers));

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
+import helmet from 'helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorCodes, limits, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
@@ -189,10 +189,15 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await app.register(errorEnvelopePlugin);
-  await app.register(helmet, {
+  // Helmet's headers on every answer, its middleware made once (@fastify/helmet made a new one, parsing the CSP
+  // again, for every request: 3% of an API read's CPU; issue 15).
+  const securityHeaders = helmet({
     contentSecurityPolicy: { directives: contentSecurityPolicy(playOrigins.cspSource) },
     frameguard: { action: 'deny' },
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined)),
+  );
   // br or gzip for text answers (JSON, index.html); the built assets are compressed at build time.
   await app.register(compress, { globalDecompression: false });
   app.addHook('onRequest', async (request, reply) => {

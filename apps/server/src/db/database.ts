@@ -194,9 +194,14 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** What Date.prototype.toISOString writes (years 0000 to 9999). */
+const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** A stored timestamp (ISO text on SQLite, Date from PostgreSQL) as ISO 8601. */
 export function toIso(value: string | Date): string {
-  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+  if (value instanceof Date) return value.toISOString();
+  // SQLite keeps the text nowIso() wrote: already the answer (parsing and formatting it was 3% of a list read).
+  return isoTimestamp.test(value) ? value : new Date(value).toISOString();
 }
 
 /** `like` that ignores case on both databases (SQLite's like already does for ASCII). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 
 /** Query parameters that carry a credential (download tickets; any token a client puts in a URL). */
 const secretParameters = /([?&](?:ticket|token|access_token)=)[^&#]*/gi;
@@ -35,6 +36,18 @@ class RequestLog extends LogController {
   }
 }
 
+let standardOutput: pino.DestinationStream | undefined;
+
+/**
+ * Standard output, written asynchronously (issue 15: a synchronous write per line, and the sleeps pino takes while
+ * the pipe is full, were a fifth of an API read's CPU under load). Lines are written as soon as the previous write
+ * is done, so a quiet server's lines appear at once and a busy one's go out together; pino flushes what is left
+ * when the process exits. Both origins share it, so their lines never interleave mid-line.
+ */
+function logDestination(): pino.DestinationStream {
+  return (standardOutput ??= pino.destination({ dest: 1, sync: false }));
+}
+
 /** An incoming X-Request-Id is kept when it is a plain short id (it reaches the logs and the answer). */
 const acceptableRequestId = /^[\w.:@/+=-]{1,128}$/;
 
@@ -51,6 +64,7 @@ export function loggingOptions(
     logController: new RequestLog(routine),
     logger: {
       level,
+      stream: logDestination(),
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
         censor: '[redacted]',
