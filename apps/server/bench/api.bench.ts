@@ -35,6 +35,11 @@ export interface ApiBenchResult {
   /** Medians over the rounds. */
   app: LoadResult;
   bare: LoadResult;
+  /**
+   * SQLite my-games only: bench/floor-server.mjs, the same reads by the request's rules and nothing else, in a
+   * bare route (the floor any implementation of the call stands on).
+   */
+  floor?: LoadResult;
   /** The app's requests per second over the bare route's (1 = as fast as answering from memory). */
   rpsRatio: number;
   /** The app's p99 latency over the bare route's. */
@@ -106,7 +111,7 @@ async function stop(child: ChildProcess): Promise<void> {
  * `scale` x (1000 users, 200 games with a splash image, Ready; 2000 user-games, two per user; 6000 versions, three
  * per user-game), and for the measured artist 20 games in all (the my-games page of a busy artist).
  */
-async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: number): Promise<void> {
+export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: number): Promise<void> {
   const db = app.database.db;
   const passwordHash = await hashPassword('bench-pass-1');
   const now = nowIso();
@@ -235,6 +240,11 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
     const bare = await startProcess(['bench/bare-server.mjs', routesFile], process.env, /"port"/);
     processes.push(bare.child);
     const barePort = (JSON.parse(bare.line) as { port: number }).port;
+    const floor = database === 'sqlite'
+      ? await startProcess(['bench/floor-server.mjs', join(dataDir, 'reskin.sqlite'), join(dataDir, 'jwt-secret')], process.env, /"port"/)
+      : undefined;
+    if (floor) processes.push(floor.child);
+    const floorPort = floor && (JSON.parse(floor.line) as { port: number }).port;
 
     // The web app's XSRF cookie, as it keeps it from its first request.
     const first = await fetch(`http://127.0.0.1:${port}/api/config`);
@@ -244,26 +254,35 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
     const results: ApiBenchResult[] = [];
     for (const c of calls) {
       const headers = { authorization: `Bearer ${c.token}`, 'content-type': 'application/json', cookie, [xsrf.header.toLowerCase()]: cookie.split('=')[1]! };
+      // A load on one process, with that process's CPU per request.
+      const measured = (pid: number, targetPort: number): LoadResult => {
+        const cpuBefore = cpuMs(pid);
+        const result = load(`http://127.0.0.1:${targetPort}${c.path}`, { method: c.method, headers, body: c.body });
+        return { ...result, cpuMsPerRequest: (cpuMs(pid) - cpuBefore) / result.requests };
+      };
+      const withFloor = floor && floorPort && c.path === '/api/user-games/my-games';
       const appRounds: LoadResult[] = [];
       const bareRounds: LoadResult[] = [];
+      const floorRounds: LoadResult[] = [];
       for (let round = 0; round < rounds; round++) {
-        const cpuBefore = cpuMs(app.child.pid!);
-        const appLoad = load(`http://127.0.0.1:${port}${c.path}`, { method: c.method, headers, body: c.body });
-        appRounds.push({ ...appLoad, cpuMsPerRequest: (cpuMs(app.child.pid!) - cpuBefore) / appLoad.requests });
-        bareRounds.push(load(`http://127.0.0.1:${barePort}${c.path}`, { method: c.method, headers, body: c.body }));
+        appRounds.push(measured(app.child.pid!, port));
+        bareRounds.push(measured(bare.child.pid!, barePort));
+        if (withFloor) floorRounds.push(measured(floor.child.pid!, floorPort));
       }
-      const appMedian = {
-        requestsPerSecond: median(appRounds.map((r) => r.requestsPerSecond)),
-        p99Ms: median(appRounds.map((r) => r.p99Ms)),
-        cpuMsPerRequest: median(appRounds.map((r) => r.cpuMsPerRequest!)),
-      };
-      const bareMedian = { requestsPerSecond: median(bareRounds.map((r) => r.requestsPerSecond)), p99Ms: median(bareRounds.map((r) => r.p99Ms)) };
+      const medianOf = (loads: LoadResult[]): LoadResult => ({
+        requestsPerSecond: median(loads.map((r) => r.requestsPerSecond)),
+        p99Ms: median(loads.map((r) => r.p99Ms)),
+        cpuMsPerRequest: median(loads.map((r) => r.cpuMsPerRequest!)),
+      });
+      const appMedian = medianOf(appRounds);
+      const bareMedian = medianOf(bareRounds);
       results.push({
         database,
         scale,
         call: c.name,
         app: appMedian,
         bare: bareMedian,
+        ...(withFloor && { floor: medianOf(floorRounds) }),
         rpsRatio: appMedian.requestsPerSecond / bareMedian.requestsPerSecond,
         p99Ratio: appMedian.p99Ms / Math.max(1, bareMedian.p99Ms),
         rounds,

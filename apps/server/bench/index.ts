@@ -79,9 +79,16 @@ const benchmarks: Record<string, () => Promise<void>> = {
       console.log(
         `  ${r.database.padEnd(8)} ${`${r.scale}x`.padEnd(4)} ${r.call.padEnd(28)} ${fixed(r.app.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.app.p99Ms, 0).padStart(4)} ms, ${fixed(r.app.cpuMsPerRequest ?? 0, 3)} ms CPU/req` +
           `   bare ${fixed(r.bare.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.bare.p99Ms, 0).padStart(3)} ms` +
-          `   ratio ${fixed(r.rpsRatio)} (req/s), ${fixed(r.p99Ratio, 1)}x (p99)`,
+          `   ratio ${fixed(r.rpsRatio)} (req/s), ${fixed(r.p99Ratio, 1)}x (p99); bare CPU ${fixed(r.bare.cpuMsPerRequest ?? 0, 3)} ms/req`,
       );
+      if (r.floor) {
+        console.log(
+          `  ${''.padEnd(13)} floor (its reads by its rules in a bare route) ${fixed(r.floor.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.floor.p99Ms, 0).padStart(4)} ms,` +
+            ` ${fixed(r.floor.cpuMsPerRequest ?? 0, 3)} ms CPU/req; floor / bare ${fixed(r.floor.requestsPerSecond / r.bare.requestsPerSecond)} (req/s), app / floor ${fixed(r.app.requestsPerSecond / r.floor.requestsPerSecond)}`,
+        );
+      }
     }
+    console.log(`  targets: ratio >= 0.5 on SQLite and >= 0.25 on PostgreSQL, p99 < 25 ms (SQLite) and < 50 ms (PostgreSQL)`);
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
   },
 
