@@ -156,9 +156,8 @@ export async function buildApp(config: Config): Promise<App> {
   );
   const playTokens = new PlayTokens(config.jwtSecret);
   const playOrigins = new PlayOrigins(config.playOrigin);
-  const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, async (userId) => {
-    return (await usersRepository.findWithTokenVersion(userId))?.tokenVersion ?? 0;
-  });
+  // The token version from the users the session check keeps (no read per my-games page or play link).
+  const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, (userId) => users.tokenVersionOf(userId));
   const versionsRepository = new VersionsRepository(database.db, database.dialect);
   const userGamesRepository = new UserGamesRepository(database.db);
   const playApp = buildPlayApp({

@@ -117,6 +117,15 @@ export class UsersService {
     return found;
   }
 
+  /**
+   * The user's token version, as authenticate knows it (kept for userCacheMs like the user): what play links carry,
+   * so a link made just after a password change on another server may carry the old one for that long, and is
+   * refused as soon as the play origin's access check sees the new one.
+   */
+  async tokenVersionOf(id: number): Promise<number> {
+    return (await this.currentUser(id))?.tokenVersion ?? 0;
+  }
+
   /** After this server changed a user: the next request reads them anew. */
   private forget(id: number): void {
     this.recentUsers.delete(id);
