@@ -97,16 +97,34 @@ export class UserGamesRepository {
     return { rows: userGames, total: page.total };
   }
 
-  /** The active assignments of one user, with their games (My Games). */
+  /** The active assignments of one user, with their games (My Games), in one query (issue 15: one round trip). */
   async listActiveOfUser(userId: number): Promise<UserGame[]> {
     const rows = await this.select()
+      .innerJoin('games', 'games.id', 'userGames.gameId')
+      .select([
+        'games.name as game_name',
+        'games.description as game_description',
+        'games.width as game_width',
+        'games.height as game_height',
+        'games.imagePath as game_imagePath',
+        'games.gameStatusTypeId as game_gameStatusTypeId',
+      ])
       .where('userGames.userId', '=', userId)
       .where('userGames.isActive', '=', 1)
       .orderBy('userGames.id')
       .execute();
-    const userGames = rows.map(toUserGame);
-    await this.attachGames(userGames);
-    return userGames;
+    return rows.map(({ game_name, game_description, game_width, game_height, game_imagePath, game_gameStatusTypeId, ...row }) => ({
+      ...toUserGame(row),
+      game: {
+        id: row.gameId,
+        name: game_name,
+        description: game_description,
+        width: game_width,
+        height: game_height,
+        imagePath: game_imagePath,
+        gameStatusTypeId: game_gameStatusTypeId,
+      },
+    }));
   }
 
   async findById(id: number): Promise<UserGame | undefined> {
