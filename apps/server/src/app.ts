@@ -23,6 +23,7 @@ import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
 import { HelperFilesService } from './modules/helper-files/helper-files.service';
 import { openStorage } from './storage/create-storage';
 import { buildPlayApp } from './play/play-app';
+import { PlayFiles } from './play/play-files';
 import { PlayOrigins } from './play/play-origins';
 import { PlayPathsService } from './play/play-paths.service';
 import { playPathsRoutes } from './play/play-paths.routes';
@@ -164,9 +165,9 @@ export async function buildApp(config: Config): Promise<App> {
     origins: playOrigins,
     tokens: playTokens,
     access: new PlayAccess(usersRepository, gamesRepository, config.playAccessCacheMs),
-    games: gamesRepository,
-    versions: versionsRepository,
+    files: new PlayFiles(gamesRepository, versionsRepository, config.playFileCacheMs),
     storage,
+    accelRedirect: config.playAccelRedirect,
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
   });

@@ -33,6 +33,14 @@ describe('loadConfig', () => {
     expect(load({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 
+  it('takes PLAY_ACCEL_REDIRECT as a location prefix, for local storage only', () => {
+    expect(load({}).playAccelRedirect).toBeUndefined();
+    expect(load({ PLAY_ACCEL_REDIRECT: '/_stored/' }).playAccelRedirect).toBe('/_stored/');
+    expect(() => load({ PLAY_ACCEL_REDIRECT: '_stored' })).toThrow(/PLAY_ACCEL_REDIRECT="_stored": expected a location such as \/_stored\//);
+    expect(() => load({ PLAY_ACCEL_REDIRECT: '/_stored/', STORAGE: 's3', S3_BUCKET: 'games' })).toThrow(/PLAY_ACCEL_REDIRECT needs STORAGE=local/);
+    expect(load({ PLAY_FILE_CACHE_SECONDS: '0.5' }).playFileCacheMs).toBe(500);
+  });
+
   it('reads TRUST_PROXY as on/off, a number of proxy hops, or addresses', () => {
     expect(load({}).trustProxy).toBe(false);
     expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);

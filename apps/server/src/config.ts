@@ -62,6 +62,16 @@ const envSchema = z.object({
   DRAIN_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).positive({ error: 'expected a number above 0' }).default(10),
   /** How long the play origin keeps its answer to "may this link's user still see it" (issue 13); 0: ask every time. */
   PLAY_ACCESS_CACHE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(60, { error: 'expected at most 60 seconds' }).default(2),
+  /**
+   * How long the play origin keeps which stored object a game's path serves (issue 15); 0: look it up every time.
+   * An upload, replacement or delete of a game's or version's file shows on the play origin within it.
+   */
+  PLAY_FILE_CACHE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(60, { error: 'expected at most 60 seconds' }).default(2),
+  /**
+   * Behind nginx (STORAGE=local only): the internal location that serves DATA_DIR/files; the play origin then
+   * answers a checked file with `X-Accel-Redirect: <prefix><storage key>` and nginx sends the bytes.
+   */
+  PLAY_ACCEL_REDIRECT: z.string().regex(/^(|\/(?:[\w.~-]+\/)+)$/, { error: 'expected a location such as /_stored/ (a path that starts and ends with /)' }).optional(),
   /** Behind a reverse proxy, trust its X-Forwarded-For (true, or the proxy addresses/CIDRs); off by default. */
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
@@ -124,6 +134,10 @@ export interface Config {
   drainTimeoutMs: number;
   /** Milliseconds the play origin caches a link's access check (PLAY_ACCESS_CACHE_SECONDS): how late a revocation may come. */
   playAccessCacheMs: number;
+  /** Milliseconds the play origin keeps a file lookup (PLAY_FILE_CACHE_SECONDS): how late a changed file may show. */
+  playFileCacheMs: number;
+  /** PLAY_ACCEL_REDIRECT: nginx's internal location for DATA_DIR/files (local storage only); unset: the app sends files. */
+  playAccelRedirect: string | undefined;
   logLevel: string;
   /**
    * Fastify's trustProxy. Off by default: the client address (which the login rate limit counts by) then
@@ -223,6 +237,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (playPort === e.PORT && e.PORT !== 0) {
     throw new ConfigError(`Invalid configuration: PLAY_PORT=${playPort}: the play origin needs a port of its own, not PORT's.`);
   }
+  if (e.PLAY_ACCEL_REDIRECT && e.STORAGE !== 'local') {
+    throw new ConfigError('Invalid configuration: PLAY_ACCEL_REDIRECT needs STORAGE=local (nginx sends the files from DATA_DIR/files).');
+  }
   const dataDir = resolve(e.DATA_DIR);
   try {
     makePrivateDirSync(dataDir);
@@ -247,6 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     drainTimeoutMs: Math.round(e.DRAIN_TIMEOUT_SECONDS * 1000),
     playAccessCacheMs: Math.round(e.PLAY_ACCESS_CACHE_SECONDS * 1000),
+    playFileCacheMs: Math.round(e.PLAY_FILE_CACHE_SECONDS * 1000),
+    playAccelRedirect: e.PLAY_ACCEL_REDIRECT || undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDistDir: resolve(e.WEB_DIST_DIR ?? join(serverRoot, '../web/dist')),

@@ -67,6 +67,9 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     drainTimeoutMs: 10_000,
     // Revocation on the play origin shows at once (revocation.test.ts sets a cache to test it).
     playAccessCacheMs: 0,
+    // Changed files show at once too (play-cache.test.ts sets a cache to test it).
+    playFileCacheMs: 0,
+    playAccelRedirect: undefined,
     logLevel: 'silent',
     trustProxy: false,
     webDistDir: join(dataDir, 'no-web'),

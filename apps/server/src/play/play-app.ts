@@ -1,18 +1,15 @@
-import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { copyFormatOf, errorCodes, fileKindOf } from '@reskin/contract';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { errorCodes } from '@reskin/contract';
 import { parseByteRange } from '../lib/byte-ranges';
-import { servedAs } from '../lib/content-types';
 import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
 import { echoRequestId, loggingOptions } from '../lib/logging';
-import { variantKey } from '../lib/variants';
-import type { GamesRepository } from '../modules/games/games.repository';
-import type { VersionsRepository } from '../modules/versions/versions.repository';
 import { envelope, errorHandler } from '../plugins/error-envelope';
 import type { Storage } from '../storage/storage';
 import type { PlayAccess } from './play-access';
+import type { PlayFiles } from './play-files';
 import type { PlayOrigins } from './play-origins';
+import { encodePath } from './play-paths.service';
 import type { PlayClaims, PlayTokens } from './play-tokens';
 
 export interface PlayAppOptions {
@@ -21,9 +18,15 @@ export interface PlayAppOptions {
   tokens: PlayTokens;
   /** Whether a valid link's user still may see it (issue 13): checked on every request, briefly cached. */
   access: PlayAccess;
-  games: GamesRepository;
-  versions: VersionsRepository;
+  /** Which stored object a path serves in a view (briefly cached). */
+  files: PlayFiles;
   storage: Storage;
+  /**
+   * PLAY_ACCEL_REDIRECT (local-disk storage only): behind nginx, answer a checked file with
+   * `X-Accel-Redirect: <prefix><storage key>` and no body, so nginx sends the bytes from its internal location
+   * (docs/operations.md). Unset: this app sends them.
+   */
+  accelRedirect?: string | undefined;
   logLevel: string;
   /** As the app's (TRUST_PROXY), so the play origin's logs show client addresses behind a proxy too. */
   trustProxy: TrustProxy;
@@ -38,29 +41,13 @@ export const playHeaders = {
   'Access-Control-Allow-Origin': '*',
 } as const;
 
-/** Text is served as UTF-8, so games with non-ASCII text show it right. */
-function withCharset(contentType: string): string {
-  const textual = contentType.startsWith('text/') || contentType === 'application/json' || contentType === 'image/svg+xml';
-  return textual ? `${contentType}; charset=utf-8` : contentType;
-}
-
-/**
- * Which stored object a view serves for a game file (DESIGN.md "Play": the three views of a game). Only an
- * image (contract `fileKindOf`: an image format with a pixel size) has copies.
- */
-function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKey: string; width: number | null }): string {
-  if (view === 'original' || fileKindOf(file) !== 'image') return file.storageKey;
-  // A version's own view falls back to the watermarked view for files it has not replaced.
-  return variantKey(file.storageKey, view === 'skeleton' ? 'skeleton' : 'watermark');
-}
-
 /**
  * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
  * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
  * it. Query strings are ignored.
  */
-export function buildPlayApp({ origins, tokens, access, games, versions, storage, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
+export function buildPlayApp({ origins, tokens, access, files, storage, accelRedirect, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
@@ -94,60 +81,57 @@ export function buildPlayApp({ origins, tokens, access, games, versions, storage
       if (error instanceof InvalidPathError) return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
       throw error;
     }
-    // Only the game the token names is reachable.
-    const file = await games.findFileByPath(claims.g, path);
-    if (!file) return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
+    return serve(request, reply, claims, path, false);
+  });
 
-    let key = storageKeyFor(claims.view, file);
-    if (claims.view === 'version') {
-      // The version's replacement of this file, if it has one and the version still belongs to this game.
-      const version = claims.v ? await versions.findById(claims.v) : undefined;
-      if (!version || version.gameId !== claims.g) {
-        return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
-      }
-      const replacement = await versions.findFile(version.id, file.fileId);
-      if (replacement) key = replacement.storageKey;
+  async function serve(request: FastifyRequest, reply: FastifyReply, claims: PlayClaims, path: string, fresh: boolean): Promise<FastifyReply> {
+    const { answer: file, kept } = await files.find(claims, path, { fresh });
+    if (file === 'no-file') return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
+    if (file === 'no-version') return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+
+    reply.header('ETag', file.etag).header('Cache-Control', 'private, no-cache');
+    if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
+    if (accelRedirect !== undefined) {
+      // nginx sends the file (and answers ranges) from its internal location; the body stays empty.
+      reply.header('Content-Type', file.contentType);
+      if (file.contentEncoding) reply.header('Content-Encoding', file.contentEncoding);
+      return reply.header('X-Accel-Redirect', accelRedirect + encodePath(file.key)).send();
     }
-    // Only a generated copy can be missing in the ordinary course (not generated yet).
-    const uploaded = key === file.storageKey || key !== storageKeyFor(claims.view, file);
-    const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
-    reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
 
     // A seek of an audio or video element asks for a range (206); a pre-compressed file is always sent whole.
-    const served = servedAs(file.path);
-    const rangeHeader = served.contentEncoding || (request.headers['if-range'] !== undefined && request.headers['if-range'] !== etag) ? undefined : request.headers.range;
+    const ifRange = request.headers['if-range'];
+    const rangeHeader = file.contentEncoding || (ifRange !== undefined && ifRange !== file.etag) ? undefined : request.headers.range;
     let range: ReturnType<typeof parseByteRange>;
     if (rangeHeader !== undefined) {
-      const info = await storage.stat(key);
+      const info = await storage.stat(file.key);
       range = info ? parseByteRange(rangeHeader, info.size) : undefined;
       if (info && range === 'unsatisfiable') {
         const refusal = envelope(416, 'The requested range lies outside the file.', errorCodes.rangeNotSatisfiable);
         return reply.status(416).header('Content-Range', `bytes */${info.size}`).send(refusal);
       }
     }
-    const object = await storage.get(key, range === 'unsatisfiable' ? undefined : range);
+    const object = await storage.get(file.key, range === 'unsatisfiable' ? undefined : range);
     if (!object) {
-      if (uploaded) {
-        request.log.error({ key }, 'a stored file is missing');
+      // A kept lookup of a file replaced meanwhile (its old object is deleted): look again.
+      if (kept) return serve(request, reply, claims, path, true);
+      if (file.uploaded) {
+        request.log.error({ key: file.key }, 'a stored file is missing');
         return reply.status(404).send(envelope(404, 'This file is missing from storage.', errorCodes.notFound));
       }
       return reply.status(404).send(envelope(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
     }
     // Sent as stored: a pre-compressed build keeps its bytes and length and gets Content-Encoding (this app
     // never compresses), so the browser decodes it for the engine's loader.
-    if (served.contentEncoding) reply.header('Content-Encoding', served.contentEncoding);
+    if (file.contentEncoding) reply.header('Content-Encoding', file.contentEncoding);
     else reply.header('Accept-Ranges', 'bytes');
-    // A generated copy has the type it was written in: a BMP's or an icon's copies are PNG.
-    const contentType = uploaded ? served.contentType : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
-    reply.type(withCharset(contentType));
+    reply.header('Content-Type', file.contentType);
     if (object.range) {
       const { start, end } = object.range;
       reply.status(206).header('Content-Range', `bytes ${start}-${end}/${object.size}`);
       return reply.header('Content-Length', end - start + 1).send(object.stream);
     }
     return reply.header('Content-Length', object.size).send(object.stream);
-  });
+  }
 
   app.setNotFoundHandler((_request, reply) => {
     reply.status(404).send(envelope(404, 'Not found.', errorCodes.notFound));

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { copyFormatOf, fileKindOf } from '@reskin/contract';
+import { servedAs, type ServedAs } from '../lib/content-types';
+import { variantKey } from '../lib/variants';
+import type { GamesRepository } from '../modules/games/games.repository';
+import type { VersionsRepository } from '../modules/versions/versions.repository';
+import type { PlayClaims } from './play-tokens';
+
+/** What the play origin serves for one path of a game in one view. */
+export interface PlayFile {
+  /** The stored object. */
+  key: string;
+  /** An uploaded file (the game's or a version's), not a generated copy: if it is missing, storage lost it. */
+  uploaded: boolean;
+  /** The Content-Type header, with the charset for text. */
+  contentType: string;
+  /** A pre-compressed file's Content-Encoding: it is sent as stored and whole. */
+  contentEncoding: ServedAs['contentEncoding'];
+  /** From the key, which is new for every upload (and so are its copies' keys): a changed file has a new one. */
+  etag: string;
+}
+
+/** No such file in the game; or, for a version link, the version is gone or belongs to another game. */
+export type PlayFileLookup = PlayFile | 'no-file' | 'no-version';
+
+/** Lookups kept at most; all go at once when there are more (they would be read again anyway). */
+const maxLookups = 20_000;
+
+/** Text is served as UTF-8, so games with non-ASCII text show it right. */
+function withCharset(contentType: string): string {
+  const textual = contentType.startsWith('text/') || contentType === 'application/json' || contentType === 'image/svg+xml';
+  return textual ? `${contentType}; charset=utf-8` : contentType;
+}
+
+/**
+ * Which stored object a view serves for a game file (DESIGN.md "Play": the three views of a game). Only an
+ * image (contract `fileKindOf`: an image format with a pixel size) has copies.
+ */
+function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKey: string; width: number | null }): string {
+  if (view === 'original' || fileKindOf(file) !== 'image') return file.storageKey;
+  // A version's own view falls back to the watermarked view for files it has not replaced.
+  return variantKey(file.storageKey, view === 'skeleton' ? 'skeleton' : 'watermark');
+}
+
+/**
+ * The play origin's file lookups (issue 15): which stored object a path of a game serves in a view, with its
+ * headers. A game loads hundreds of files, each asked for again on every reload (the browser revalidates), so the
+ * answers are kept for `cacheMs` (PLAY_FILE_CACHE_SECONDS, a few seconds): an upload, replacement or delete
+ * shows within that time on every server. A kept answer whose object has gone (replaced meanwhile: the old
+ * object is deleted) is looked up again by the caller (`fresh`). 0 keeps nothing.
+ */
+export class PlayFiles {
+  private readonly lookups = new Map<string, { answer: PlayFileLookup; until: number }>();
+
+  constructor(
+    private readonly games: GamesRepository,
+    private readonly versions: VersionsRepository,
+    private readonly cacheMs: number,
+  ) {}
+
+  /** The file `path` (normalised) of the link's game in its view; `fresh` skips a kept answer. */
+  async find(claims: PlayClaims, path: string, { fresh = false }: { fresh?: boolean } = {}): Promise<{ answer: PlayFileLookup; kept: boolean }> {
+    const cacheKey = `${claims.g}:${claims.view}:${claims.v ?? ''}:${path}`;
+    const now = Date.now();
+    const cached = fresh ? undefined : this.lookups.get(cacheKey);
+    if (cached && cached.until > now) return { answer: cached.answer, kept: true };
+
+    const answer = await this.lookUp(claims, path);
+    if (this.cacheMs > 0) {
+      if (this.lookups.size >= maxLookups) this.lookups.clear();
+      this.lookups.set(cacheKey, { answer, until: now + this.cacheMs });
+    }
+    return { answer, kept: false };
+  }
+
+  private async lookUp({ g, v, view }: PlayClaims, path: string): Promise<PlayFileLookup> {
+    // Only the game the token names is reachable.
+    const file = await this.games.findFileByPath(g, path);
+    if (!file) return 'no-file';
+    const viewKey = storageKeyFor(view, file);
+    let key = viewKey;
+    if (view === 'version') {
+      // The version's replacement of this file, if it has one and the version still belongs to this game.
+      const version = v ? await this.versions.findById(v) : undefined;
+      if (!version || version.gameId !== g) return 'no-version';
+      const replacement = await this.versions.findFile(version.id, file.fileId);
+      if (replacement) key = replacement.storageKey;
+    }
+    // Only a generated copy can be missing in the ordinary course (not generated yet).
+    const uploaded = key === file.storageKey || key !== viewKey;
+    const served = servedAs(file.path);
+    // A generated copy has the type it was written in: a BMP's or an icon's copies are PNG.
+    const contentType = uploaded ? served.contentType : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
+    return {
+      key,
+      uploaded,
+      contentType: withCharset(contentType),
+      contentEncoding: served.contentEncoding,
+      etag: `"${createHash('sha1').update(key).digest('base64url')}"`,
+    };
+  }
+}
