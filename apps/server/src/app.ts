@@ -134,7 +134,11 @@ export async function buildApp(config: Config): Promise<App> {
   );
   // Runs once the server has stopped accepting and its requests are done, before the database closes.
   app.addHook('onClose', async () => generation.close());
-  const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles);
+  const versionsRepository = new VersionsRepository(database.db, database.dialect);
+  // The play origin's file lookups, forgotten at once when this server changes a game's or a version's files.
+  const playFiles = new PlayFiles(gamesRepository, versionsRepository, config.playFileCacheMs);
+  const filesChanged = (gameId: number) => playFiles.forgetGame(gameId);
+  const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles, filesChanged);
 
   if (config.seedDemo && (await seedDemo(database.db, app.log))) {
     await seedSampleGame(database.db, games, generation, app.log);
@@ -159,13 +163,12 @@ export async function buildApp(config: Config): Promise<App> {
   const playOrigins = new PlayOrigins(config.playOrigin);
   // The token version from the users the session check keeps (no read per my-games page or play link).
   const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, (userId) => users.tokenVersionOf(userId));
-  const versionsRepository = new VersionsRepository(database.db, database.dialect);
   const userGamesRepository = new UserGamesRepository(database.db);
   const playApp = buildPlayApp({
     origins: playOrigins,
     tokens: playTokens,
     access: new PlayAccess(usersRepository, gamesRepository, config.playAccessCacheMs),
-    files: new PlayFiles(gamesRepository, versionsRepository, config.playFileCacheMs),
+    files: playFiles,
     storage,
     accelRedirect: config.playAccelRedirect,
     logLevel: config.logLevel,
@@ -186,6 +189,7 @@ export async function buildApp(config: Config): Promise<App> {
     new DownloadTickets(config.jwtSecret),
     storedFiles,
     database.dialect,
+    filesChanged,
   );
 
   await app.register(errorEnvelopePlugin);

@@ -59,32 +59,37 @@ describe(`the play origin's file lookups, kept ${cacheMs / 1000} s (PLAY_FILE_CA
     vi.restoreAllMocks();
   });
 
-  it("shows a version's new replacement once the lookup's time is over", async () => {
+  it("shows another server's change once the lookup's time is over, and this server's own change at once", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
+    const url = under((await call(s.t, 'GET', `/api/games/${s.game.id}/path/`, { token: s.admin.token })).json<GamePath>().orjFile, 'extra.js');
+    expect((await get(url)).statusCode).toBe(404);
+    // Another server records a new file of the game (here: straight into the database, with engine.js's object).
+    const { id: _id, ...engine } = await s.t.database.db.selectFrom('gameFiles').selectAll().where('gameId', '=', s.game.id).where('path', '=', 'engine.js').executeTakeFirstOrThrow();
+    await s.t.database.db.insertInto('gameFiles').values({ ...engine, fileId: 99, path: 'extra.js' }).execute();
+    expect((await get(url)).statusCode).toBe(404);
+    vi.setSystemTime(Date.now() + cacheMs + 1);
+    expect((await get(url)).body).toBe('window.engine = 1;');
+
+    // A version's first replacement of a file, made through this server, shows at once.
     const version = (await call(s.t, 'POST', '/api/game-versions', {
       token: s.artist.token,
       payload: { name: 'Mine', description: 'My new look', gameId: s.game.id, userGamesId: s.userGame.id, isLocked: false },
     })).json<GameVersion>();
-    expect(version.id, JSON.stringify(version)).toBeTypeOf('number');
-    const answered = await call(s.t, 'GET', `/api/game-versions/path/${version.id}/${s.game.id}`, { token: s.artist.token });
-    expect(answered.statusCode, answered.body).toBe(200);
-    const paths = answered.json<GamePath>();
-    const url = under(paths.orjFile, 'hero.png');
-    const watermarked = await get(url);
+    const paths = (await call(s.t, 'GET', `/api/game-versions/path/${version.id}/${s.game.id}`, { token: s.artist.token })).json<GamePath>();
+    const hero = under(paths.orjFile, 'hero.png');
+    const watermarked = await get(hero);
     expect(watermarked.statusCode).toBe(200);
-
     const replacement = await solidPng(32, 24, 'purple');
     const body = new FormData();
     body.append('fullPath', 'hero.png');
     body.append('file', new Blob([replacement]), 'hero.png');
-    const hero = s.files.find((f) => f.path === 'hero.png')!;
-    const uploaded = await s.t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${hero.fileId}`, headers: { authorization: `Bearer ${s.artist.token}` }, payload: body });
+    const heroFile = s.files.find((f) => f.path === 'hero.png')!;
+    const uploaded = await s.t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${heroFile.fileId}`, headers: { authorization: `Bearer ${s.artist.token}` }, payload: body });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-
-    // Within the cache time the kept lookup still names the watermarked copy, which still exists.
-    expect((await get(url)).rawPayload.equals(watermarked.rawPayload)).toBe(true);
-    vi.setSystemTime(Date.now() + cacheMs + 1);
-    expect((await get(url)).rawPayload.equals(replacement)).toBe(true);
+    expect((await get(hero)).rawPayload.equals(replacement)).toBe(true);
+    // Restore original: the watermarked copy again, at once.
+    expect((await call(s.t, 'DELETE', `/api/game-versions/${version.id}/files/${heroFile.fileId}`, { token: s.artist.token })).statusCode).toBe(204);
+    expect((await get(hero)).rawPayload.equals(watermarked.rawPayload)).toBe(true);
   });
 
   it('answers If-None-Match with 304 without reading storage', async () => {

@@ -26,7 +26,7 @@ import {
 } from './helpers';
 import { solidPng } from './support/image-samples';
 
-// The watermark of an image named gate.png waits while `gate.hold` is pending, so a test can act while a
+// The copies of an image named gate.png wait while `gate.hold` is pending, so a test can act while a
 // generation is under way.
 const gate = vi.hoisted(() => ({
   hold: undefined as Promise<void> | undefined,
@@ -36,12 +36,12 @@ vi.mock('../src/lib/variants', async (importOriginal) => {
   const actual = await importOriginal<typeof Variants>();
   return {
     ...actual,
-    makeWatermark: async (...args: Parameters<typeof actual.makeWatermark>) => {
+    makeCopies: async (...args: Parameters<typeof actual.makeCopies>) => {
       if (args[1].endsWith('gate.png') && gate.hold) {
         gate.reached?.();
         await gate.hold;
       }
-      return actual.makeWatermark(...args);
+      return actual.makeCopies(...args);
     },
   };
 });

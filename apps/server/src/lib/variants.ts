@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { imageFormatOfName, imageFormats, type CopyFormat, type ImageFormatName } from '@reskin/contract';
 import { readImage } from './image-reading';
 
@@ -35,7 +35,7 @@ function svgRootAttributes(svg: string): Partial<Record<'width' | 'height' | 'vi
  * A tile of the watermark: the product name, diagonal, white with a dark outline and half transparent, so it
  * shows on light and dark art alike; scaled to the image so it stays readable on big and small images.
  */
-function watermarkTile(width: number, height: number, productName: string): { svg: string; width: number; height: number } {
+export function watermarkTile(width: number, height: number, productName: string): { svg: string; width: number; height: number } {
   const tileWidth = Math.max(1, Math.min(width, Math.max(96, Math.round(width / 3))));
   const tileHeight = Math.max(1, Math.min(height, Math.round(tileWidth / 2)));
   const fontSize = Math.max(6, Math.round(tileWidth / 9));
@@ -48,8 +48,12 @@ function watermarkTile(width: number, height: number, productName: string): { sv
   return { svg, width: tileWidth, height: tileHeight };
 }
 
-/** Encodes a copy in its contract format (a BMP's or an icon's copies are PNG: sharp cannot write those). */
-function encode(image: Sharp, format: CopyFormat, lossless = false): Sharp {
+/**
+ * Encodes a copy in its contract format (a BMP's or an icon's copies are PNG: sharp cannot write those). The
+ * generation bench's bare baseline uses it too, so both always do the same sharp work.
+ */
+export function encodeCopy(image: Sharp, format: Exclude<CopyFormat, 'svg'>, copy: Variant): Sharp {
+  const skeleton = copy === 'skeleton';
   switch (format) {
     case 'png':
       return image.png();
@@ -57,14 +61,20 @@ function encode(image: Sharp, format: CopyFormat, lossless = false): Sharp {
       return image.jpeg({ quality: 90 });
     case 'webp':
       // Lossless keeps a skeleton's transparent pixels exactly transparent.
-      return lossless ? image.webp({ lossless: true }) : image.webp({ quality: 90 });
+      return skeleton ? image.webp({ lossless: true }) : image.webp({ quality: 90 });
     case 'avif':
-      return lossless ? image.avif({ lossless: true }) : image.avif({ quality: 70 });
+      return skeleton ? image.avif({ lossless: true }) : image.avif({ quality: 70 });
     case 'gif':
       return image.gif();
-    case 'svg':
-      throw new Error('SVG copies are written as documents, not encoded by sharp');
   }
+}
+
+/** The background of a skeleton: transparent, or light grey for JPEG, which has no transparency. */
+export function skeletonBackground(format: Exclude<CopyFormat, 'svg'>): {
+  channels: 3 | 4;
+  background: { r: number; g: number; b: number; alpha?: number };
+} {
+  return format === 'jpeg' ? { channels: 3, background: jpegSkeletonGrey } : { channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } };
 }
 
 function imageFormatOf(path: string): ImageFormatName {
@@ -73,40 +83,36 @@ function imageFormatOf(path: string): ImageFormatName {
   return format;
 }
 
-/** The pixel size of one frame of an image, as a browser shows it. */
-async function frameSize(original: Buffer, format: ImageFormatName): Promise<{ width: number; height: number; pages: number }> {
-  const metadata = await readImage(original, format, nativeOptions(format, { pages: 1 })).metadata();
-  return { width: metadata.width, height: metadata.pageHeight ?? metadata.height, pages: metadata.pages ?? 1 };
-}
-
-/** sharp's options for a format it reads itself; BMP and ICO arrive as raw pixels, which take none. */
-function nativeOptions(format: ImageFormatName, options: SharpOptions): SharpOptions {
-  return format === 'bmp' || format === 'ico' ? {} : options;
+/** An image opened once for both its copies: its frame size as a browser shows it, and sharp reading its pixels. */
+interface OpenedImage {
+  original: Buffer;
+  copy: CopyFormat;
+  width: number;
+  height: number;
+  /** sharp over every frame of the image (an animation's copy keeps them all). */
+  pixels: Sharp;
 }
 
 /**
- * The skeleton of an image: the same width and height, with nothing drawn: fully transparent, or flat light
- * grey for JPEG; in the image's own format, or PNG where the server cannot write it (contract `copiesAs`).
- * An SVG becomes an empty document with the same width, height and viewBox.
+ * Reads an image's header once (BMP and ICO are decoded here once). Only an animation is opened a second time,
+ * since sharp reads every frame only when asked to at the start.
  */
-export async function makeSkeleton(original: Buffer, path: string): Promise<Buffer> {
+async function openImage(original: Buffer, path: string): Promise<OpenedImage> {
   const format = imageFormatOf(path);
   const copy = imageFormats[format].copiesAs;
-  const { width, height } = await frameSize(original, format);
-  if (copy === 'svg') {
-    const root = svgRootAttributes(original.toString('utf8'));
-    return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"${svgSizeAttributes(root, width, height)}></svg>\n`);
-  }
-  if (copy === 'jpeg') {
-    return sharp({ create: { width, height, channels: 3, background: jpegSkeletonGrey } }).jpeg({ quality: 90 }).toBuffer();
-  }
-  const blank = sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } });
-  return encode(blank, copy, true).toBuffer();
+  const image = readImage(original, format);
+  const metadata = await image.metadata();
+  const pages = metadata.pages ?? 1;
+  const pixels = pages > 1 ? readImage(original, format, { pages: -1 }) : image;
+  return { original, copy, width: metadata.width, height: metadata.pageHeight ?? metadata.height, pixels };
 }
 
 /** The root attributes that give an SVG copy the original's size: its own, else the pixel size it renders at. */
 function svgSizeAttributes(root: Record<string, string>, width: number, height: number): string {
-  const attributes: Record<string, string> = { width: root.width ?? String(width), height: root.height ?? String(height) };
+  const attributes: Record<string, string> = {
+    width: root.width ?? String(width),
+    height: root.height ?? String(height),
+  };
   if (root.viewBox !== undefined) attributes.viewBox = root.viewBox;
   if (root.preserveAspectRatio !== undefined) attributes.preserveAspectRatio = root.preserveAspectRatio;
   return Object.entries(attributes)
@@ -118,27 +124,40 @@ function svgSizeAttributes(root: Record<string, string>, width: number, height: 
 const svgRasterScale = (width: number, height: number) => (width * height * 4 <= 4_000_000 ? 2 : 1);
 
 /**
+ * The skeleton of an image: the same width and height, with nothing drawn: fully transparent, or flat light
+ * grey for JPEG; in the image's own format, or PNG where the server cannot write it (contract `copiesAs`).
+ * Nothing of the picture is kept, so its pixels are never decoded. An SVG becomes an empty document with the
+ * same width, height and viewBox.
+ */
+function skeletonOf({ original, copy, width, height }: OpenedImage): Promise<Buffer> {
+  if (copy === 'svg') {
+    const root = svgRootAttributes(original.toString('utf8'));
+    return Promise.resolve(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"${svgSizeAttributes(root, width, height)}></svg>\n`));
+  }
+  return encodeCopy(sharp({ create: { width, height, ...skeletonBackground(copy) } }), copy, 'skeleton').toBuffer();
+}
+
+/**
  * The watermarked copy of an image: the same width and height (every frame of an animation keeps its
  * timing), with the product name tiled over it, in the format of the contract's `copiesAs`.
  *
  * An SVG is rendered to pixels with the mark and embedded as a PNG in an SVG of the original's width, height
  * and viewBox: the mark is part of the pixels, so editing the document cannot remove it.
  */
-export async function makeWatermark(original: Buffer, path: string, productName: string): Promise<Buffer> {
-  const format = imageFormatOf(path);
-  const copy = imageFormats[format].copiesAs;
-  const { width, height, pages } = await frameSize(original, format);
+async function watermarkOf({ original, copy, width, height, pixels }: OpenedImage, productName: string): Promise<Buffer> {
   if (copy === 'svg') {
-    const scale = svgRasterScale(width, height);
-    const raster = sharp(original, { density: 72 * scale });
+    const raster = sharp(original, { density: 72 * svgRasterScale(width, height) });
     const rendered = await raster.metadata();
     const tile = watermarkTile(rendered.width, rendered.height, productName);
-    const png = await sharp(original, { density: 72 * scale })
+    const png = await raster
       .composite([{ input: Buffer.from(tile.svg), tile: true, blend: 'over' }])
       .png()
       .toBuffer();
     const root = svgRootAttributes(original.toString('utf8'));
-    const box = root.viewBox?.trim().split(/[\s,]+/).map(Number);
+    const box = root.viewBox
+      ?.trim()
+      .split(/[\s,]+/)
+      .map(Number);
     const [x, y, w, h] = box && box.length === 4 && box.every(Number.isFinite) ? box : [0, 0, width, height];
     return Buffer.from(
       `<svg xmlns="http://www.w3.org/2000/svg"${svgSizeAttributes(root, width, height)}>` +
@@ -147,9 +166,22 @@ export async function makeWatermark(original: Buffer, path: string, productName:
     );
   }
   const tile = watermarkTile(width, height, productName);
-  const animated = pages > 1;
-  const image = readImage(original, format, nativeOptions(format, animated ? { pages: -1, animated: true } : {})).composite([
-    { input: Buffer.from(tile.svg), tile: true, blend: 'over' },
-  ]);
-  return encode(image, copy).toBuffer();
+  return encodeCopy(pixels.composite([{ input: Buffer.from(tile.svg), tile: true, blend: 'over' }]), copy, 'watermark').toBuffer();
+}
+
+/** Both copies of an image (generation), its header read once. */
+export async function makeCopies(original: Buffer, path: string, productName: string): Promise<{ skeleton: Buffer; watermark: Buffer }> {
+  const image = await openImage(original, path);
+  const [skeleton, watermark] = await Promise.all([skeletonOf(image), watermarkOf(image, productName)]);
+  return { skeleton, watermark };
+}
+
+/** The skeleton of an image alone (see skeletonOf). */
+export async function makeSkeleton(original: Buffer, path: string): Promise<Buffer> {
+  return skeletonOf(await openImage(original, path));
+}
+
+/** The watermarked copy of an image alone (see watermarkOf). */
+export async function makeWatermark(original: Buffer, path: string, productName: string): Promise<Buffer> {
+  return watermarkOf(await openImage(original, path), productName);
 }

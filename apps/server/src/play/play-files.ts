@@ -46,8 +46,9 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
  * The play origin's file lookups (issue 15): which stored object a path of a game serves in a view, with its
  * headers. A game loads hundreds of files, each asked for again on every reload (the browser revalidates), so the
  * answers are kept for `cacheMs` (PLAY_FILE_CACHE_SECONDS, a few seconds): an upload, replacement or delete
- * shows within that time on every server. A kept answer whose object has gone (replaced meanwhile: the old
- * object is deleted) is looked up again by the caller (`fresh`). 0 keeps nothing.
+ * shows within that time on every other server, and at once on the one that made it (`forgetGame`). A kept
+ * answer whose object has gone (replaced meanwhile: the old object is deleted) is looked up again by the
+ * caller (`fresh`). 0 keeps nothing.
  */
 export class PlayFiles {
   private readonly lookups = new Map<string, { answer: PlayFileLookup; until: number }>();
@@ -71,6 +72,12 @@ export class PlayFiles {
       this.lookups.set(cacheKey, { answer, until: now + this.cacheMs });
     }
     return { answer, kept: false };
+  }
+
+  /** Drops the kept lookups of a game (its files or a version's replacements changed on this server). */
+  forgetGame(gameId: number): void {
+    const prefix = `${gameId}:`;
+    for (const key of this.lookups.keys()) if (key.startsWith(prefix)) this.lookups.delete(key);
   }
 
   private async lookUp({ g, v, view }: PlayClaims, path: string): Promise<PlayFileLookup> {

@@ -4,7 +4,7 @@ import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf } from '@reskin/contract';
 import { isDatabaseUnavailable, retryWhileUnavailable } from '../../db/database';
-import { makeSkeleton, makeWatermark, variantKey } from '../../lib/variants';
+import { makeCopies, variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
 import type { GenerationJobs } from './generation-jobs';
@@ -186,17 +186,17 @@ export class GameGeneration {
     }
     // A failed read is the store's fault (worth another try); a failure to decode is the image's.
     const original = await buffer(object.stream);
-    let made: [Buffer, Buffer] | undefined;
+    let made: { skeleton: Buffer; watermark: Buffer } | undefined;
     try {
-      made = await Promise.all([makeSkeleton(original, file.path), makeWatermark(original, file.path, this.productName)]);
+      made = await makeCopies(original, file.path, this.productName);
     } catch (error) {
       if (await this.isCurrent(file)) {
         throw new ImageError(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
     }
     if (made) {
-      await this.storage.put(copies[0], Readable.from([made[0]]));
-      await this.storage.put(copies[1], Readable.from([made[1]]));
+      await this.storage.put(copies[0], Readable.from([made.skeleton]));
+      await this.storage.put(copies[1], Readable.from([made.watermark]));
     }
     if (!(await this.isCurrent(file))) {
       await Promise.all(copies.map((key) => this.storage.delete(key)));

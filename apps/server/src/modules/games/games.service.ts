@@ -77,6 +77,8 @@ export class GamesService {
     private readonly dialect: Dialect,
     private readonly generation: GameGeneration,
     private readonly storedFiles: StoredFilesService,
+    /** Tells the play origin that a game's files changed, so it looks them up again (play/play-files.ts). */
+    private readonly filesChanged: (gameId: number) => void,
   ) {}
 
   /** POST /games/filter: one page of the games matching a search query, and how many match in all. */
@@ -182,6 +184,7 @@ export class GamesService {
       if (file.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
       await this.games.deleteFile(file.id, trx);
     });
+    this.filesChanged(gameId);
     await this.storedFiles.deleteObjects(withVariants(file.storageKey));
   }
 
@@ -211,6 +214,7 @@ export class GamesService {
       await Promise.all(staged.map((file) => this.storage.delete(file.storageKey)));
       throw error;
     }
+    this.filesChanged(gameId);
     // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
     await this.storedFiles.deleteObjects(results.flatMap((result) => (result.previousKey ? withVariants(result.previousKey) : [])));
     const index = await this.markIndexIfNone(gameId);

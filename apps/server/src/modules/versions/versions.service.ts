@@ -67,6 +67,8 @@ export class VersionsService {
     private readonly tickets: DownloadTickets,
     private readonly storedFiles: StoredFilesService,
     private readonly dialect: Dialect,
+    /** Tells the play origin that a version's replacements changed, so it looks them up again (play/play-files.ts). */
+    private readonly filesChanged: (gameId: number) => void,
   ) {}
 
   /** GET /game-versions/{gameId}/{userGameId} */
@@ -252,6 +254,7 @@ export class VersionsService {
       await this.storedFiles.deleteObjects([storageKey]);
       throw error;
     }
+    this.filesChanged(version.gameId);
     if (previousKey) await this.storedFiles.deleteObjects([previousKey]);
     await this.versions.update(versionId, {});
     const saved = await this.versions.findFile(versionId, fileId);
@@ -268,6 +271,7 @@ export class VersionsService {
     const version = await this.changeableVersion(user, versionId, 'restore', '/versionId');
     const storageKey = await this.versions.deleteFile(versionId, fileId, this.stillChangeable(user, version, 'restore'));
     if (storageKey === undefined) throw notFound('Replaced file');
+    this.filesChanged(version.gameId);
     // A version file has no generated copies (only a game's files do).
     await this.storedFiles.deleteObjects([storageKey]);
   }
