@@ -47,9 +47,9 @@ export interface ApiBenchResult {
   rounds: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);
@@ -63,15 +63,15 @@ function freePort(): Promise<number> {
 const clockTicksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 /** CPU time (user + system) a process has used so far, from /proc/<pid>/stat. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond) * 1000;
 }
 
-/** Load from autocannon in a process of its own (not in the event loop of anything measured). */
-function load(url: string, options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): LoadResult & { requests: number } {
-  const args = [autocannonCli, '-c', String(connections), '-d', String(durationSeconds), '-m', options.method, '-j'];
+/** Load from autocannon in a process of its own (not in the event loop of anything measured); 8 s unless `seconds`. */
+export function load(url: string, options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; seconds?: number }): LoadResult & { requests: number } {
+  const args = [autocannonCli, '-c', String(connections), '-d', String(options.seconds ?? durationSeconds), '-m', options.method, '-j'];
   for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}=${value}`);
   if (options.body !== undefined) args.push('-b', options.body);
   args.push(url);
@@ -83,7 +83,7 @@ function load(url: string, options: { method: 'GET' | 'POST'; headers: Record<st
 }
 
 /** Starts a process that prints a line when it is ready; answers the process and that line. */
-async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
+export async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, args, { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const exited = once(child, 'exit').then(([code]) => {
@@ -101,7 +101,7 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegEx
   return { child, line };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await once(child, 'exit');

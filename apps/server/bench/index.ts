@@ -1,11 +1,12 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, login, startup).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup).
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { benchApi, type ApiBenchResult } from './api.bench';
 import { benchGeneration } from './generation.bench';
 import { benchLoginTiming } from './login.bench';
+import { benchPlay, type PlayTarget } from './play.bench';
 import { benchStartup, startupTargets } from './startup.bench';
 import { benchUpload } from './upload.bench';
 import { startS3Server, type S3Server } from '../test/support/s3-server';
@@ -89,6 +90,33 @@ const benchmarks: Record<string, () => Promise<void>> = {
       }
     }
     console.log(`  targets: ratio >= 0.5 on SQLite and >= 0.25 on PostgreSQL, p99 < 25 ms (SQLite) and < 50 ms (PostgreSQL)`);
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+  },
+
+  async play() {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('../../..', import.meta.url).pathname, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
+    const { files, nginx } = await benchPlay();
+    if (!nginx) console.log('(nginx is not installed: its rows are skipped; apt-get install nginx-light to measure them)\n');
+    console.log('Game files from the play origin (production build, LOG_LEVEL=info; token, host, access and path checks, cached');
+    console.log('file lookup) under 50 connections, against a bare Node file server (node:http + fs.createReadStream, same');
+    console.log(`headers) and nginx (one worker) on the same stored files; nginx+app = nginx in front of the play origin with`);
+    console.log(`X-Accel-Redirect (PLAY_ACCEL_REDIRECT). Medians of ${files[0]?.rounds ?? 3} alternating rounds of 5 s, each in its own processes:`);
+    const labels: Record<PlayTarget, string> = { app: 'play origin', bare: 'bare file server', nginx: 'nginx alone', 'nginx+app': 'nginx + play origin' };
+    for (const f of files) {
+      console.log(`  ${f.file} (${fixed(f.bytes / 1024, 0)} KB)`);
+      for (const [target, r] of Object.entries(f.results) as [PlayTarget, NonNullable<(typeof f.results)[PlayTarget]>][]) {
+        const cpu = r.cpuMsPerRequest === undefined ? '' : `, ${fixed(r.cpuMsPerRequest, 3)} ms CPU/req${target === 'nginx+app' ? ' (the app)' : ''}`;
+        console.log(`    ${labels[target].padEnd(20)} ${fixed(r.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.p99Ms, 0).padStart(4)} ms${cpu}`);
+      }
+      const { app, bare, nginx: alone, 'nginx+app': front } = f.results;
+      const toBare = app!.requestsPerSecond / bare!.requestsPerSecond;
+      console.log(`    play origin / bare file server ${fixed(toBare)} (target >= 0.8: ${toBare >= 0.8 ? 'met' : 'MISSED'})`);
+      if (alone && front) {
+        const toNginx = front.requestsPerSecond / alone.requestsPerSecond;
+        console.log(`    nginx + play origin / nginx alone ${fixed(toNginx)} (target >= 0.5: ${toNginx >= 0.5 ? 'met' : 'MISSED'}); play origin alone / nginx alone ${fixed(app!.requestsPerSecond / alone.requestsPerSecond)}`);
+      }
+    }
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
   },
 
