@@ -174,4 +174,13 @@ describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $nam
     await storage.removeAbandonedWrites(new Date(Date.now() + 60_000));
     expect(await keysOf(storage, 'cut/')).toEqual(['cut/old.txt']);
   });
+
+  it('a put that need not be durable (a generated copy) replaces, reads back, and when cut off keeps the previous object', async () => {
+    await storage.put('copies/a.png', text('first'), { durable: false });
+    expect(await storage.put('copies/a.png', text('second'), { durable: false })).toEqual({ size: 6 });
+    expect((await buffer((await storage.get('copies/a.png'))!.stream)).toString()).toBe('second');
+    await expect(storage.put('copies/a.png', generatedStream(1024, 100).stream, { durable: false })).rejects.toThrow('the client went away');
+    expect(await keysOf(storage, 'copies/')).toEqual(['copies/a.png']);
+    expect((await buffer((await storage.get('copies/a.png'))!.stream)).toString()).toBe('second');
+  });
 });

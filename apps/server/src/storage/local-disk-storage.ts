@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mime from 'mime';
 import { makePrivateDir, privateFileMode } from '../lib/private-files';
-import type { ByteRange, Storage, StoredKey, StoredObject } from './storage';
+import type { ByteRange, PutOptions, Storage, StoredKey, StoredObject } from './storage';
 
 const temporarySuffix = '.partial';
 /** Files removed at a time by deleteMany. */
@@ -29,7 +29,7 @@ export class LocalDiskStorage implements Storage {
     return join(this.root, ...checkKey(key).split('/'));
   }
 
-  async put(key: string, data: Readable): Promise<{ size: number }> {
+  async put(key: string, data: Readable, options: PutOptions = {}): Promise<{ size: number }> {
     const target = this.pathOf(key);
     await makePrivateDir(dirname(target));
     // Written under a temporary name and renamed into place: a failed or cut-off write never replaces
@@ -38,11 +38,13 @@ export class LocalDiskStorage implements Storage {
     const file = createWriteStream(temporary, { flags: 'wx', mode: privateFileMode });
     try {
       await pipeline(data, file);
-      const handle = await open(temporary, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
+      if (options.durable !== false) {
+        const handle = await open(temporary, 'r');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
       }
       // Readable by the server's user only, whatever the umask (issue 13).
       await chmod(temporary, privateFileMode);

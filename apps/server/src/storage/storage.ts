@@ -28,6 +28,17 @@ export class MissingObjectError extends Error {
   }
 }
 
+/** How an object is written. */
+export interface PutOptions {
+  /**
+   * False for an object that can be made again from others (a generated copy): the local disk then does not
+   * wait for it to reach the disk (no fsync). A process crash loses nothing (the kernel still writes it); a power
+   * loss or OS crash soon after may leave it empty or missing, and generating the game again restores it. S3
+   * ignores it: an object is durable once its upload completes. Default true.
+   */
+  durable?: boolean;
+}
+
 /** A key in a listing, with when its object was last written. */
 export interface StoredKey {
   key: string;
@@ -45,7 +56,7 @@ export interface Storage {
    * Streams `data` to `key` without holding it in memory. The object appears only once it is complete, replacing
    * any previous one; a failed or cut-off stream leaves the previous object (or none) and rejects.
    */
-  put(key: string, data: Readable): Promise<{ size: number }>;
+  put(key: string, data: Readable, options?: PutOptions): Promise<{ size: number }>;
   /** Opens `key` (only the bytes of `range` when given, which must lie within the object), or answers undefined when it does not exist. */
   get(key: string, range?: ByteRange): Promise<StoredObject | undefined>;
   /** The size of `key`, or undefined when it does not exist (to resolve a range request before reading). */

@@ -195,8 +195,11 @@ export class GameGeneration {
       }
     }
     if (made) {
-      await this.storage.put(copies[0], Readable.from([made.skeleton]));
-      await this.storage.put(copies[1], Readable.from([made.watermark]));
+      // Copies can be made again by Gen., so their writes do not wait for the disk (PutOptions.durable).
+      await Promise.all([
+        this.storage.put(copies[0], Readable.from([made.skeleton]), { durable: false }),
+        this.storage.put(copies[1], Readable.from([made.watermark]), { durable: false }),
+      ]);
     }
     if (!(await this.isCurrent(file))) {
       await Promise.all(copies.map((key) => this.storage.delete(key)));
