@@ -226,7 +226,8 @@ const steps = {
   'server-node24': serverNode24,
   web: () => run('web unit tests', 'npm', ['test', '-w', '@reskin/web']),
   build: () => run('production build (server and web app)', 'node', ['scripts/build.mjs', '--force']),
-  'bundle-size': () => run('landing page JS budget (150 KB gzipped)', 'node', ['scripts/check-bundle-size.mjs']),
+  'bundle-size': () =>
+    run('landing page JS and CSS budgets (150 and 28 KB gzipped)', 'node', ['scripts/check-bundle-size.mjs']),
   e2e: async () => {
     if (!existsSync('/usr/bin/chromium')) {
       console.error('Browser tests need Debian Chromium at /usr/bin/chromium: apt-get install -y chromium');

@@ -1,4 +1,4 @@
-import 'bootstrap/dist/css/bootstrap.min.css';
+import './app/bootstrap.scss';
 import 'react-toastify/ReactToastify.css';
 import './app/styles.css';
 import { StrictMode } from 'react';
