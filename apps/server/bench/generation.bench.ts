@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { GameStatus, imageFormatOfName, imageFormats, type Game } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { median } from './api.bench';
 import { encodeCopy, skeletonBackground, watermarkTile } from '../src/lib/variants';
 
 const formats = ['png', 'jpeg', 'webp', 'gif'] as const;
@@ -63,7 +64,12 @@ async function bareCopies(folder: string, paths: string[]): Promise<void> {
 }
 
 /** Seconds of wall time and of this process's CPU time (all threads: sharp's work included) that `work` takes. */
-async function timed(work: () => Promise<void>): Promise<{ seconds: number; cpuSeconds: number }> {
+interface Timed {
+  seconds: number;
+  cpuSeconds: number;
+}
+
+async function timed(work: () => Promise<void>): Promise<Timed> {
   const started = performance.now();
   const cpu = process.cpuUsage();
   await work();
@@ -73,6 +79,8 @@ async function timed(work: () => Promise<void>): Promise<{ seconds: number; cpuS
 
 export interface GenerationResult {
   images: number;
+  /** Alternating rounds of app and bare sharp; every figure is the median of its rounds. */
+  rounds: number;
   seconds: number;
   imagesPerSecond: number;
   /** CPU time of this process (app and sharp) during the generation. */
@@ -80,7 +88,7 @@ export interface GenerationResult {
   bareSeconds: number;
   bareImagesPerSecond: number;
   bareCpuSeconds: number;
-  /** Generation's rate over bare sharp's rate on the same images (1 = no overhead). */
+  /** Generation's rate over bare sharp's rate on the same images (1 = no overhead): the median of the rounds' ratios. */
   ratioToBare: number;
 }
 
@@ -89,7 +97,7 @@ export interface GenerationResult {
  * bare sharp operations on the same images in files (bareCopies) in the same process, after one warm-up of each
  * (sharp's first text rendering loads the fonts). `storageEnv` points the app at another storage (STORAGE=s3 and S3_*).
  */
-export async function benchGeneration(count = 200, storageEnv: Record<string, string> = {}): Promise<GenerationResult> {
+export async function benchGeneration(count = 200, storageEnv: Record<string, string> = {}, rounds = 3): Promise<GenerationResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-'));
   const { app } = await buildApp(
     loadConfig({
@@ -160,22 +168,30 @@ export async function benchGeneration(count = 200, storageEnv: Record<string, st
     );
     await generate(images.slice(0, formats.length));
 
-    const generation = await generate(images);
-    const bare = await timed(() =>
-      bareCopies(
-        bareFolder,
-        images.map((image) => image.path),
-      ),
-    );
+    // The app and bare sharp alternate over `rounds` rounds (a new game each time); medians of each.
+    const runs: { app: Timed; bare: Timed }[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const generation = await generate(images);
+      const bare = await timed(() =>
+        bareCopies(
+          bareFolder,
+          images.map((image) => image.path),
+        ),
+      );
+      runs.push({ app: generation, bare });
+    }
+    const seconds = median(runs.map((run) => run.app.seconds));
+    const bareSeconds = median(runs.map((run) => run.bare.seconds));
     return {
       images: count,
-      seconds: generation.seconds,
-      imagesPerSecond: count / generation.seconds,
-      cpuSeconds: generation.cpuSeconds,
-      bareSeconds: bare.seconds,
-      bareImagesPerSecond: count / bare.seconds,
-      bareCpuSeconds: bare.cpuSeconds,
-      ratioToBare: bare.seconds / generation.seconds,
+      rounds,
+      seconds,
+      imagesPerSecond: count / seconds,
+      cpuSeconds: median(runs.map((run) => run.app.cpuSeconds)),
+      bareSeconds,
+      bareImagesPerSecond: count / bareSeconds,
+      bareCpuSeconds: median(runs.map((run) => run.bare.cpuSeconds)),
+      ratioToBare: median(runs.map((run) => run.bare.seconds / run.app.seconds)),
     };
   } finally {
     await app.close();
