@@ -12,6 +12,9 @@ import type { GenerationJobs } from './generation-jobs';
 /** How long a finished job keeps trying to record its end while the database is unreachable. */
 const recordRetryMs = 30_000;
 
+/** How often a running job writes its progress (images done), which the games list shows while Generating. */
+const progressIntervalMs = 250;
+
 /** The game was deleted, or a file changed, while its copies were being made: the job ends without a status. */
 class FilesChangedError extends Error {}
 
@@ -31,7 +34,9 @@ export interface GenerationSlice {
  * total), then Ready (2) or Failed (4) with the reason kept. Where the job runs is GenerationJobs' business: in
  * this process on SQLite, on a PostgreSQL job queue that any app server works on otherwise. A job runs in slices
  * that end before the queue's lease does, each going on from the images already done, so a job whose server died
- * goes on elsewhere where it stopped. sharp works on libuv's thread pool; one image per core runs at a time.
+ * goes on elsewhere where it stopped. sharp works on libuv's thread pool; one image more than there are cores runs
+ * at a time, so a core has an image to work on while another image waits for storage or the database (issue 15:
+ * 0.87x -> 0.94x bare sharp on local disk, 0.64x -> 0.76x on S3, where the writes wait longer).
  */
 export class GameGeneration {
   private jobs!: GenerationJobs;
@@ -41,7 +46,7 @@ export class GameGeneration {
     private readonly storage: Storage,
     private readonly productName: string,
     private readonly log: FastifyBaseLogger,
-    private readonly concurrency = availableParallelism(),
+    private readonly concurrency = availableParallelism() + 1,
   ) {}
 
   /** Starts taking jobs from `jobs` (app start). */
@@ -141,6 +146,8 @@ export class GameGeneration {
     let done = from;
     const finished = new Set<number>();
     let failure: { error: unknown } | undefined;
+    let recorded = from;
+    let recordedAt = Date.now();
     const worker = async () => {
       while (next < images.length && !failure && Date.now() < deadline) {
         const index = next++;
@@ -151,13 +158,20 @@ export class GameGeneration {
           return;
         }
         finished.add(index);
-        const before = done;
         while (finished.delete(done)) done++;
-        if (done > before) await this.games.recordProgress(gameId, done);
+        // A write per image was a database commit (on SQLite a sync of its log, on the event loop) per image:
+        // progress is written every progressIntervalMs, and once more at the end of the slice.
+        if (done > recorded && Date.now() - recordedAt >= progressIntervalMs) {
+          recorded = done;
+          recordedAt = Date.now();
+          await this.games.recordProgress(gameId, done);
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, images.length - from) }, worker));
+    // After a failure the next try redoes the images since the last write: at most progressIntervalMs of work.
     if (failure) throw failure.error;
+    if (done > recorded) await this.games.recordProgress(gameId, done);
     return done;
   }
 
