@@ -578,7 +578,8 @@ test.describe('my-games routes', () => {
     makeUser,
     assign,
   }) => {
-    test.setTimeout(120_000);
+    // Six screens, each checked three times (as reached, after a reload, in a fresh page): minutes on a loaded CI machine.
+    test.setTimeout(240_000);
     const game = await sampleGame(api);
     const user = await makeUser();
     const demo = await makeUser(RoleType.Demo);

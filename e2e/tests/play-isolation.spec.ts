@@ -77,8 +77,11 @@ async function startChromium(): Promise<{ browser: Browser; stop: () => Promise<
     browser,
     stop: async () => {
       await browser.close().catch(() => undefined);
+      // Chromium's helper processes may still be writing the profile: remove it once the browser has exited.
+      const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
-      rmSync(profile, { recursive: true, force: true });
+      await exited;
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
