@@ -67,7 +67,8 @@ async function startChromium(): Promise<{ browser: Browser; stop: () => Promise<
   const child: ChildProcess = spawn(
     '/usr/bin/chromium',
     [...chromiumFlags, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-    { stdio: 'ignore' },
+    // Its own process group, so that stopping it stops its helper processes too.
+    { stdio: 'ignore', detached: true },
   );
   const portFile = join(profile, 'DevToolsActivePort');
   await expect.poll(() => existsSync(portFile) && readFileSync(portFile, 'utf8').includes('\n'), { timeout: 30_000 }).toBe(true);
@@ -77,9 +78,14 @@ async function startChromium(): Promise<{ browser: Browser; stop: () => Promise<
     browser,
     stop: async () => {
       await browser.close().catch(() => undefined);
-      // Chromium's helper processes may still be writing the profile: remove it once the browser has exited.
+      // The whole process group: Chromium's helper processes outlive a killed browser process and go on writing
+      // the profile, which then cannot be removed (ENOTEMPTY).
       const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // The group has ended already.
+      }
       await exited;
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
