@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { imageFormats, type ImageFormatName } from '@reskin/contract';
 import { sampleBmp, sampleIco, sampleImage } from '../../test/support/image-samples';
 import { readImage } from './image-reading';
-import { makeSkeleton, makeWatermark, variantKey } from './variants';
+import { encodeCopy, forgetRenderedTiles, makeSkeleton, makeWatermark, skeletonBackground, variantKey, watermarkTile } from './variants';
 
 /** sharp's name of each copy format. */
 const sharpFormat = { png: 'png', jpeg: 'jpeg', gif: 'gif', webp: 'webp', avif: 'heif', svg: 'svg' } as const;
@@ -78,6 +78,20 @@ describe('generated variants', () => {
       expect(changed / a.length).toBeGreaterThan(0.01);
     });
   }
+
+  it('a watermark made with a kept tile is the one sharp makes from the SVG tile, and a skeleton the one from create', async () => {
+    const original = await photo('png', 300, 120);
+    const tile = watermarkTile(300, 120, 'Reskin Studio');
+    const direct = await encodeCopy(sharp(original).composite([{ input: Buffer.from(tile.svg), tile: true, blend: 'over' }]), 'png', 'watermark').toBuffer();
+    forgetRenderedTiles();
+    expect((await makeWatermark(original, 'a.png', 'Reskin Studio')).equals(direct)).toBe(true);
+    // The second one uses the tile rendered for the first.
+    expect((await makeWatermark(original, 'b.png', 'Reskin Studio')).equals(direct)).toBe(true);
+    for (const format of ['png', 'jpeg', 'webp', 'gif'] as const) {
+      const created = await encodeCopy(sharp({ create: { width: 300, height: 120, ...skeletonBackground(format) } }), format, 'skeleton').toBuffer();
+      expect((await makeSkeleton(await photo(format, 300, 120), `s.${format === 'jpeg' ? 'jpg' : format}`)).equals(created), format).toBe(true);
+    }
+  });
 
   it('a watermark of an animated GIF keeps every frame and its timing', async () => {
     const marked = await makeWatermark(await animatedGif(), 'anim.gif', 'Reskin Studio');
