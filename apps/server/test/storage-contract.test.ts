@@ -183,4 +183,15 @@ describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $nam
     expect(await keysOf(storage, 'copies/')).toEqual(['copies/a.png']);
     expect((await buffer((await storage.get('copies/a.png'))!.stream)).toString()).toBe('second');
   });
+
+  it('puts a buffer in one go, durable or not, replacing the previous object, with its size and type', async () => {
+    expect(await storage.put('buffers/a.png', Buffer.from('first'))).toEqual({ size: 5 });
+    expect(await storage.put('buffers/a.png', Buffer.from('second one'), { durable: false })).toEqual({ size: 10 });
+    expect(await storage.put('buffers/empty.txt', Buffer.alloc(0))).toEqual({ size: 0 });
+    const object = await storage.get('buffers/a.png');
+    expect([object?.size, object?.contentType]).toEqual([10, 'image/png']);
+    expect((await buffer(object!.stream)).toString()).toBe('second one');
+    expect(await storage.stat('buffers/empty.txt')).toEqual({ size: 0 });
+    expect(await keysOf(storage, 'buffers/')).toEqual(['buffers/a.png', 'buffers/empty.txt']);
+  });
 });

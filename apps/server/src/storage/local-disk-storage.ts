@@ -21,6 +21,38 @@ function checkKey(key: string): string {
   return key;
 }
 
+/** Writes a buffer to a new file at `path`, and waits for the disk unless `durable` is false. */
+async function writeBuffer(path: string, data: Buffer, options: PutOptions): Promise<void> {
+  const handle = await open(path, 'wx', privateFileMode);
+  try {
+    await handle.writeFile(data);
+    if (options.durable !== false) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Streams `data` to a new file at `path`, and waits for the disk unless `durable` is false. */
+async function writeStream(path: string, data: Readable, options: PutOptions): Promise<void> {
+  const file = createWriteStream(path, { flags: 'wx', mode: privateFileMode });
+  try {
+    await pipeline(data, file);
+  } catch (error) {
+    // A source that fails at once fails the pipeline before the file is even open; the stream still opens
+    // (creates) it and only then closes. Removing it before that close would leave the file behind.
+    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
+    throw error;
+  }
+  if (options.durable !== false) {
+    const handle = await open(path, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
 /** Stores objects as files under a root folder (DATA_DIR/files). */
 export class LocalDiskStorage implements Storage {
   constructor(private readonly root: string) {}
@@ -29,34 +61,23 @@ export class LocalDiskStorage implements Storage {
     return join(this.root, ...checkKey(key).split('/'));
   }
 
-  async put(key: string, data: Readable, options: PutOptions = {}): Promise<{ size: number }> {
+  async put(key: string, data: Readable | Buffer, options: PutOptions = {}): Promise<{ size: number }> {
     const target = this.pathOf(key);
     await makePrivateDir(dirname(target));
     // Written under a temporary name and renamed into place: a failed or cut-off write never replaces
     // (or half-replaces) the previous object.
     const temporary = `${target}.${randomBytes(6).toString('hex')}${temporarySuffix}`;
-    const file = createWriteStream(temporary, { flags: 'wx', mode: privateFileMode });
     try {
-      await pipeline(data, file);
-      if (options.durable !== false) {
-        const handle = await open(temporary, 'r');
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      }
+      if (Buffer.isBuffer(data)) await writeBuffer(temporary, data, options);
+      else await writeStream(temporary, data, options);
       // Readable by the server's user only, whatever the umask (issue 13).
       await chmod(temporary, privateFileMode);
       await rename(temporary, target);
     } catch (error) {
-      // A source that fails at once fails the pipeline before the file is even open; the stream still opens
-      // (creates) it and only then closes. Removing it before that close would leave the file behind.
-      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
       await rm(temporary, { force: true });
       throw error;
     }
-    return { size: (await stat(target)).size };
+    return { size: Buffer.isBuffer(data) ? data.length : (await stat(target)).size };
   }
 
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {

@@ -53,10 +53,11 @@ export interface StoredKey {
  */
 export interface Storage {
   /**
-   * Streams `data` to `key` without holding it in memory. The object appears only once it is complete, replacing
-   * any previous one; a failed or cut-off stream leaves the previous object (or none) and rejects.
+   * Streams `data` to `key` without holding it in memory, or writes a Buffer (a body already in memory, such as a
+   * generated copy) in one go: on S3 one request instead of an upload's. The object appears only once it is
+   * complete, replacing any previous one; a failed or cut-off stream leaves the previous object (or none) and rejects.
    */
-  put(key: string, data: Readable, options?: PutOptions): Promise<{ size: number }>;
+  put(key: string, data: Readable | Buffer, options?: PutOptions): Promise<{ size: number }>;
   /** Opens `key` (only the bytes of `range` when given, which must lie within the object), or answers undefined when it does not exist. */
   get(key: string, range?: ByteRange): Promise<StoredObject | undefined>;
   /** The size of `key`, or undefined when it does not exist (to resolve a range request before reading). */

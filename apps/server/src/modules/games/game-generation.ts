@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf } from '@reskin/contract';
@@ -217,8 +216,8 @@ export class GameGeneration {
     if (made) {
       // Copies can be made again by Gen., so their writes do not wait for the disk (PutOptions.durable).
       await Promise.all([
-        this.storage.put(copies[0], Readable.from([made.skeleton]), { durable: false }),
-        this.storage.put(copies[1], Readable.from([made.watermark]), { durable: false }),
+        this.storage.put(copies[0], made.skeleton, { durable: false }),
+        this.storage.put(copies[1], made.watermark, { durable: false }),
       ]);
     }
     if (!(await this.isCurrent(file))) {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Readiness, ReadinessCheck } from '@reskin/contract';
@@ -41,7 +40,7 @@ export class HealthService {
         // A key of its own per probe: probes of several servers on one storage never collide. Services update
         // removes a probe that a crash left behind.
         const key = `health-probes/${randomBytes(8).toString('hex')}`;
-        await this.storage.put(key, Readable.from([Buffer.from('ok')]));
+        await this.storage.put(key, Buffer.from('ok'));
         await this.storage.delete(key);
       }),
     ]);
