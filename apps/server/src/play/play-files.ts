@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { copyFormatOf, fileKindOf } from '@reskin/contract';
+import type { LRUCache } from 'lru-cache';
 import { servedAs, type ServedAs } from '../lib/content-types';
+import { keptFor } from '../lib/kept-answers';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
@@ -23,7 +25,7 @@ export interface PlayFile {
 /** No such file in the game; or, for a version link, the version is gone or belongs to another game. */
 export type PlayFileLookup = PlayFile | 'no-file' | 'no-version';
 
-/** Lookups kept at most; all go at once when there are more (they would be read again anyway). */
+/** Lookups kept at most; the least recently used go first when there are more. */
 const maxLookups = 20_000;
 
 /** Text is served as UTF-8, so games with non-ASCII text show it right. */
@@ -45,39 +47,40 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
 /**
  * The play origin's file lookups (issue 15): which stored object a path of a game serves in a view, with its
  * headers. A game loads hundreds of files, each asked for again on every reload (the browser revalidates), so the
- * answers are kept for `cacheMs` (PLAY_FILE_CACHE_SECONDS, a few seconds): an upload, replacement or delete
- * shows within that time on every other server, and at once on the one that made it (`forgetGame`). A kept
- * answer whose object has gone (replaced meanwhile: the old object is deleted) is looked up again by the
- * caller (`fresh`). 0 keeps nothing.
+ * answers are kept for `cacheMs` from when they were asked (PLAY_FILE_CACHE_SECONDS, a few seconds; keptFor):
+ * an upload, replacement or delete shows within that time on every other server, and at once on the one that made
+ * it (`forgetGame`). A kept answer whose object has gone (replaced meanwhile: the old object is deleted) is looked
+ * up again by the caller (`fresh`). 0 keeps nothing.
  */
 export class PlayFiles {
-  private readonly lookups = new Map<string, { answer: PlayFileLookup; until: number }>();
+  private readonly lookups: LRUCache<string, PlayFileLookup> | undefined;
 
   constructor(
     private readonly games: GamesRepository,
     private readonly versions: VersionsRepository,
-    private readonly cacheMs: number,
-  ) {}
+    cacheMs: number,
+  ) {
+    this.lookups = keptFor(cacheMs, maxLookups);
+  }
 
   /** The file `path` (normalised) of the link's game in its view; `fresh` skips a kept answer. */
   async find(claims: PlayClaims, path: string, { fresh = false }: { fresh?: boolean } = {}): Promise<{ answer: PlayFileLookup; kept: boolean }> {
     const cacheKey = `${claims.g}:${claims.view}:${claims.v ?? ''}:${path}`;
-    const now = Date.now();
-    const cached = fresh ? undefined : this.lookups.get(cacheKey);
-    if (cached && cached.until > now) return { answer: cached.answer, kept: true };
+    const askedAt = this.lookups?.perf.now();
+    const cached = fresh ? undefined : this.lookups?.get(cacheKey);
+    if (cached !== undefined) return { answer: cached, kept: true };
 
     const answer = await this.lookUp(claims, path);
-    if (this.cacheMs > 0) {
-      if (this.lookups.size >= maxLookups) this.lookups.clear();
-      this.lookups.set(cacheKey, { answer, until: now + this.cacheMs });
-    }
+    this.lookups?.set(cacheKey, answer, { start: askedAt });
     return { answer, kept: false };
   }
 
   /** Drops the kept lookups of a game (its files or a version's replacements changed on this server). */
   forgetGame(gameId: number): void {
+    if (!this.lookups) return;
     const prefix = `${gameId}:`;
-    for (const key of this.lookups.keys()) if (key.startsWith(prefix)) this.lookups.delete(key);
+    // The keys first: the cache is not changed while its keys are walked.
+    for (const key of [...this.lookups.keys()]) if (key.startsWith(prefix)) this.lookups.delete(key);
   }
 
   private async lookUp({ g, v, view }: PlayClaims, path: string): Promise<PlayFileLookup> {
