@@ -11,7 +11,7 @@ import type { PlayClaims } from './play-tokens';
  * Whether a play link still gives access (issue 13, decision 0013): its user still exists, is active and has the
  * token version the link was made with (a password change, reset, role change or suspension ends it), still has
  * the role its view needs, and, unless an administrator, still has an active assignment of the game. Answers are
- * kept for `cacheMs` from when they were asked (PLAY_ACCESS_CACHE_SECONDS, a few seconds at most; keptFor), so a
+ * kept for `cacheMs` (PLAY_ACCESS_CACHE_SECONDS, a few seconds at most; keptFor), so a
  * game loading hundreds of files asks the database once; a revoked link stops working within that time. At most
  * 10,000 are kept, the least recently used going first. 0 keeps nothing.
  */
@@ -28,12 +28,11 @@ export class PlayAccess {
 
   async allows(claims: PlayClaims): Promise<boolean> {
     const key = `${claims.u}:${claims.tv}:${claims.g}:${claims.view}`;
-    const askedAt = this.answers?.perf.now();
     const cached = this.answers?.get(key);
     if (cached !== undefined) return cached;
 
     const allowed = await this.check(claims);
-    this.answers?.set(key, allowed, { start: askedAt });
+    this.answers?.set(key, allowed);
     return allowed;
   }
 

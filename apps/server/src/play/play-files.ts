@@ -47,7 +47,7 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
 /**
  * The play origin's file lookups (issue 15): which stored object a path of a game serves in a view, with its
  * headers. A game loads hundreds of files, each asked for again on every reload (the browser revalidates), so the
- * answers are kept for `cacheMs` from when they were asked (PLAY_FILE_CACHE_SECONDS, a few seconds; keptFor):
+ * answers are kept for `cacheMs` (PLAY_FILE_CACHE_SECONDS, a few seconds; keptFor):
  * an upload, replacement or delete shows within that time on every other server, and at once on the one that made
  * it (`forgetGame`). A kept answer whose object has gone (replaced meanwhile: the old object is deleted) is looked
  * up again by the caller (`fresh`). 0 keeps nothing.
@@ -66,12 +66,11 @@ export class PlayFiles {
   /** The file `path` (normalised) of the link's game in its view; `fresh` skips a kept answer. */
   async find(claims: PlayClaims, path: string, { fresh = false }: { fresh?: boolean } = {}): Promise<{ answer: PlayFileLookup; kept: boolean }> {
     const cacheKey = `${claims.g}:${claims.view}:${claims.v ?? ''}:${path}`;
-    const askedAt = this.lookups?.perf.now();
     const cached = fresh ? undefined : this.lookups?.get(cacheKey);
     if (cached !== undefined) return { answer: cached, kept: true };
 
     const answer = await this.lookUp(claims, path);
-    this.lookups?.set(cacheKey, answer, { start: askedAt });
+    this.lookups?.set(cacheKey, answer);
     return { answer, kept: false };
   }
 
