@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,8 @@ export interface LoadResult {
   p99Ms: number;
   /** The server process's CPU time (user + system) per request, in ms (the app only). */
   cpuMsPerRequest?: number;
+  /** On PostgreSQL, the database server's CPU time per request (all its processes), in ms. */
+  databaseCpuMsPerRequest?: number;
 }
 
 export interface ApiBenchResult {
@@ -67,6 +69,24 @@ export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond) * 1000;
+}
+
+/**
+ * CPU time all PostgreSQL server processes on this machine have used so far: the database's share of the app's
+ * requests (it runs on the same cores). A backend that exits meanwhile takes its time with it; the app's pool
+ * keeps its connections open.
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/stat`, 'utf8').includes(' (postgres) ')) total += cpuMs(Number(entry));
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return total;
 }
 
 /** Load from autocannon in a process of its own (not in the event loop of anything measured); 8 s unless `seconds`. */
@@ -257,8 +277,13 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
       // A load on one process, with that process's CPU per request.
       const measured = (pid: number, targetPort: number): LoadResult => {
         const cpuBefore = cpuMs(pid);
+        const databaseBefore = database === 'postgres' ? postgresCpuMs() : 0;
         const result = load(`http://127.0.0.1:${targetPort}${c.path}`, { method: c.method, headers, body: c.body });
-        return { ...result, cpuMsPerRequest: (cpuMs(pid) - cpuBefore) / result.requests };
+        return {
+          ...result,
+          cpuMsPerRequest: (cpuMs(pid) - cpuBefore) / result.requests,
+          ...(database === 'postgres' && { databaseCpuMsPerRequest: (postgresCpuMs() - databaseBefore) / result.requests }),
+        };
       };
       const withFloor = floor && floorPort && c.path === '/api/user-games/my-games';
       const appRounds: LoadResult[] = [];
@@ -273,6 +298,7 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
         requestsPerSecond: median(loads.map((r) => r.requestsPerSecond)),
         p99Ms: median(loads.map((r) => r.p99Ms)),
         cpuMsPerRequest: median(loads.map((r) => r.cpuMsPerRequest!)),
+        ...(database === 'postgres' && { databaseCpuMsPerRequest: median(loads.map((r) => r.databaseCpuMsPerRequest!)) }),
       });
       const appMedian = medianOf(appRounds);
       const bareMedian = medianOf(bareRounds);

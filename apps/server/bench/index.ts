@@ -86,6 +86,9 @@ const benchmarks: Record<string, () => Promise<void>> = {
           `   bare ${fixed(r.bare.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.bare.p99Ms, 0).padStart(3)} ms` +
           `   ratio ${fixed(r.rpsRatio)} (req/s), ${fixed(r.p99Ratio, 1)}x (p99); bare CPU ${fixed(r.bare.cpuMsPerRequest ?? 0, 3)} ms/req`,
       );
+      if (r.app.databaseCpuMsPerRequest !== undefined) {
+        console.log(`  ${''.padEnd(13)} PostgreSQL's own CPU ${fixed(r.app.databaseCpuMsPerRequest, 3)} ms/req on the same cores (app + database ${fixed((r.app.cpuMsPerRequest ?? 0) + r.app.databaseCpuMsPerRequest, 3)} ms/req)`);
+      }
       if (r.floor) {
         console.log(
           `  ${''.padEnd(13)} floor (its reads by its rules in a bare route) ${fixed(r.floor.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.floor.p99Ms, 0).padStart(4)} ms,` +
