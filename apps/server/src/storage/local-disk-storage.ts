@@ -21,8 +21,8 @@ function checkKey(key: string): string {
   return key;
 }
 
-/** Writes a buffer to a new file at `path`, and waits for the disk unless `durable` is false. */
-async function writeBuffer(path: string, data: Buffer, options: PutOptions): Promise<void> {
+/** Writes a buffer to a new file at `path`, and waits for the disk unless `durable` is false; answers its size. */
+async function writeBuffer(path: string, data: Buffer, options: PutOptions): Promise<number> {
   const handle = await open(path, 'wx', privateFileMode);
   try {
     await handle.writeFile(data);
@@ -30,10 +30,11 @@ async function writeBuffer(path: string, data: Buffer, options: PutOptions): Pro
   } finally {
     await handle.close();
   }
+  return data.length;
 }
 
-/** Streams `data` to a new file at `path`, and waits for the disk unless `durable` is false. */
-async function writeStream(path: string, data: Readable, options: PutOptions): Promise<void> {
+/** Streams `data` to a new file at `path`, and waits for the disk unless `durable` is false; answers its size. */
+async function writeStream(path: string, data: Readable, options: PutOptions): Promise<number> {
   const file = createWriteStream(path, { flags: 'wx', mode: privateFileMode });
   try {
     await pipeline(data, file);
@@ -51,6 +52,7 @@ async function writeStream(path: string, data: Readable, options: PutOptions): P
       await handle.close();
     }
   }
+  return file.bytesWritten;
 }
 
 /** Stores objects as files under a root folder (DATA_DIR/files). */
@@ -67,9 +69,9 @@ export class LocalDiskStorage implements Storage {
     // Written under a temporary name and renamed into place: a failed or cut-off write never replaces
     // (or half-replaces) the previous object.
     const temporary = `${target}.${randomBytes(6).toString('hex')}${temporarySuffix}`;
+    let size: number;
     try {
-      if (Buffer.isBuffer(data)) await writeBuffer(temporary, data, options);
-      else await writeStream(temporary, data, options);
+      size = Buffer.isBuffer(data) ? await writeBuffer(temporary, data, options) : await writeStream(temporary, data, options);
       // Readable by the server's user only, whatever the umask (issue 13).
       await chmod(temporary, privateFileMode);
       await rename(temporary, target);
@@ -77,7 +79,7 @@ export class LocalDiskStorage implements Storage {
       await rm(temporary, { force: true });
       throw error;
     }
-    return { size: Buffer.isBuffer(data) ? data.length : (await stat(target)).size };
+    return { size };
   }
 
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
