@@ -2,30 +2,12 @@ import { messages, toastSettings, type ErrorEnvelope } from '@reskin/contract';
 import { test, expect, errorToast, newSignupBody, successToast, unknownEmail } from '../fixtures/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
 import type { Locator, Page } from '@playwright/test';
+import { pauseClock } from '../fixtures/clock';
 
 async function failLogin(page: Page, email: string): Promise<void> {
   await page.locator('#email').fill(email);
   await page.locator('#password').fill('wrong-password');
   await page.getByRole('button', { name: 'Login', exact: true }).click();
-}
-
-/**
- * Stops the page's clock (installed before the page loaded): from here on the toast timers move only with
- * page.clock.runFor. pauseAt must name a moment ahead of the page's clock, which runs on meanwhile: it jumps
- * to a second ahead of the time read (less than any toast's lifetime, and no toast shows yet where this is
- * called). On a loaded machine more than that can pass between reading the time and pausing ("Cannot
- * fast-forward to the past": why the ERR-2 tests failed on retry in CI, with 100 ms): then it reads again.
- */
-async function pauseClock(page: Page): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const target = await page.evaluate(() => Date.now() + 1000);
-    try {
-      await page.clock.pauseAt(target);
-      return;
-    } catch (error) {
-      if (attempt >= 5 || !String(error).includes('Cannot fast-forward to the past')) throw error;
-    }
-  }
 }
 
 interface ToastAnimation {

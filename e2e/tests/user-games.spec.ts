@@ -9,6 +9,7 @@ import {
   type User,
 } from '@reskin/contract';
 import type { Locator, Page } from '@playwright/test';
+import { pauseClock } from '../fixtures/clock';
 import {
   test,
   expect,
@@ -140,7 +141,7 @@ test.describe('admin user-games', () => {
     await page.clock.install();
     await openWithToken(page, admin.token, listPath);
     await expect(page.getByRole('columnheader', { name: 'User', exact: true })).toBeVisible();
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
+    await pauseClock(page);
 
     const searches: unknown[] = [];
     page.on('request', (r) => {
