@@ -50,7 +50,8 @@ const signatures = {
   phaser: ['define("Phaser"', "define('Phaser'", 'exports.Phaser', '.Phaser=', 'Phaser v', 'Phaser CE', 'phaser.io', 'Phaser - http'],
   melonJS: ['melonJS'],
   three: ['Three.js Authors', 'threejs.org/license'],
-  pixi: ['pixi.js - v', 'PixiJS', '@pixi/'],
+  // Hexi and other bundles export the global PIXI from their UMD head.
+  pixi: ['pixi.js - v', 'PixiJS', '@pixi/', '.PIXI='],
   emscripten: ['typeof Module', 'var Module', 'Module = Module', 'moduleArg', 'The Module object', '_scriptDir', 'emscripten'],
 } as const;
 
