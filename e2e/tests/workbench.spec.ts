@@ -2,8 +2,10 @@ import type { Locator, Page } from '@playwright/test';
 import {
   GameVersionStatus,
   UserGameType,
+  GameStatus,
   emptyTexts,
   messages,
+  nothingToReplaceMessage,
   validationMessages,
   versionRuleMessages,
   type Game,
@@ -20,6 +22,9 @@ import {
   openWithToken,
   readyGame,
   successToast,
+  gameRow,
+  uploadFiles,
+  waitForStatus,
   type TestUser,
 } from '../fixtures/games';
 import {
@@ -1040,5 +1045,78 @@ test.describe('workbench', () => {
     expect(emptyTexts.audioFiles).toBe('There are no game files. Please contact the admin.');
     await expect(page.locator('tbody tr')).toHaveCount(0);
     await expect(page.getByRole('tabpanel').getByRole('region')).toHaveCount(0);
+  });
+
+  it('[issue 24] a Unity build that packs its assets says so on the workbench, and the games list shows its engine', async ({
+    page,
+    api,
+    owner,
+    makeGame,
+    assign,
+  }) => {
+    // Uploads, generation and three screens: more than the default time on a busy machine.
+    it.slow();
+    // A game with only packed data, laid out as Unity's WebGL export writes it: nothing an artist can replace.
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [
+      {
+        path: 'index.html',
+        mimeType: 'text/html',
+        buffer: Buffer.from('<!doctype html><canvas id="unity-canvas"></canvas><script src="Build/game.loader.js"></script>'),
+      },
+      {
+        path: 'Build/game.loader.js',
+        mimeType: 'text/javascript',
+        buffer: Buffer.from('function createUnityInstance(canvas, config, onProgress) { return Promise.resolve(); }'),
+      },
+      { path: 'Build/game.framework.js', mimeType: 'text/javascript', buffer: Buffer.from('var unityFramework = function () {};') },
+      { path: 'Build/game.data', mimeType: 'application/octet-stream', buffer: Buffer.from('UnityWebData1.0\0') },
+      { path: 'Build/game.wasm', mimeType: 'application/wasm', buffer: Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]) },
+    ]);
+    const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
+    expect(generated.status(), await generated.text()).toBe(200);
+    await waitForStatus(api, game.id, GameStatus.Ready);
+
+    const { version } = await assign({ gameId: game.id });
+    await openWithToken(page, owner.token, workbenchUrl(version));
+    await expect(tab(page, 'Files')).toHaveAttribute('aria-selected', 'true');
+    const message = nothingToReplaceMessage('Unity', 'image');
+    expect(message).toBe('This Unity build packs its assets inside its data files; there is nothing to replace here.');
+    await expect(page.getByRole('tabpanel').getByText(message, { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText(emptyTexts.images, { exact: true })).toHaveCount(0);
+    await expect(page.getByRole('tabpanel').getByRole('region')).toHaveCount(0);
+
+    // The admin sees the engine in the games list and on the game files screen.
+    await openWithToken(page, await api.asAdmin(), `/games?q=${encodeURIComponent(game.name)}`);
+    const row = gameRow(page, game.name);
+    await expect(row).toBeVisible({ timeout: 30_000 });
+    const engineColumn = await page.getByRole('columnheader').allInnerTexts();
+    const at = engineColumn.findIndex((text) => text.trim().startsWith('Engine'));
+    expect(at).toBeGreaterThan(-1);
+    await expect(row.getByRole('cell').nth(at)).toHaveText('Unity');
+    await openWithToken(page, await api.asAdmin(), `/games/game-files?gameId=${game.id}`);
+    await expect(page.getByTestId('game-engine')).toHaveText('Engine: Unity', { timeout: 30_000 });
+  });
+
+  it('[issue 24] an image job for a game without images and no packed engine keeps the plain empty text', async ({
+    page,
+    owner,
+    api,
+    makeGame,
+    assign,
+  }) => {
+    it.slow();
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [
+      { path: 'index.html', mimeType: 'text/html', buffer: Buffer.from('<!doctype html><canvas></canvas><script src="game.js"></script>') },
+      { path: 'game.js', mimeType: 'text/javascript', buffer: Buffer.from('document.querySelector("canvas").getContext("2d");') },
+    ]);
+    const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
+    expect(generated.status(), await generated.text()).toBe(200);
+    await waitForStatus(api, game.id, GameStatus.Ready);
+    const { version } = await assign({ gameId: game.id });
+    await openWithToken(page, owner.token, workbenchUrl(version));
+    await expect(page.getByRole('tabpanel').getByText(emptyTexts.images, { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('nothing-to-replace')).toHaveCount(0);
   });
 });

@@ -41,6 +41,7 @@ import { GameGeneration } from './modules/games/game-generation';
 import { InProcessGenerationJobs, PgBossGenerationJobs } from './modules/games/generation-jobs';
 import { GamesRepository } from './modules/games/games.repository';
 import { gamesRoutes } from './modules/games/games.routes';
+import { GameEngines } from './modules/games/game-engine';
 import { GamesService } from './modules/games/games.service';
 import { UserGamesRepository } from './modules/user-games/user-games.repository';
 import { userGamesRoutes } from './modules/user-games/user-games.routes';
@@ -138,7 +139,8 @@ export async function buildApp(config: Config): Promise<App> {
   // The play origin's file lookups, forgotten at once when this server changes a game's or a version's files.
   const playFiles = new PlayFiles(gamesRepository, versionsRepository, config.playFileCacheMs);
   const filesChanged = (gameId: number) => playFiles.forgetGame(gameId);
-  const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles, filesChanged);
+  const engines = new GameEngines(gamesRepository, storage, app.log);
+  const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles, filesChanged, engines);
 
   if (config.seedDemo && (await seedDemo(database.db, app.log))) {
     await seedSampleGame(database.db, games, generation, app.log);

@@ -4,6 +4,7 @@ import { validationMessages } from './messages';
 import { isSafeName } from './text-safety';
 import { GameStatus } from './roles';
 import { idSchema } from './users';
+import { gameEngineNames } from './engines';
 
 /** Texts of the game forms' rules (SPEC §5 "Add game", "Edit game"; the spec gives no wording of its own). */
 export const gameValidationMessages = {
@@ -89,6 +90,12 @@ export const gameSchema = z.object({
   /** While Generating (3): the images whose copies are made so far, and the images in all (null until counted). */
   generationDone: z.number().int().nullable(),
   generationTotal: z.number().int().nullable(),
+  /**
+   * The engine the game's files were built with, recognised from their names and the heads of their loaders
+   * (one of gameEngineNames: Unity, Godot, Defold, emscripten, Construct, ...), or null when none was
+   * recognised. Recomputed whenever the game's files change.
+   */
+  engine: z.string().nullable().describe(`The engine the game's files were built with (${gameEngineNames.join(', ')}), or null when none was recognised.`),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -96,7 +103,7 @@ export type Game = z.infer<typeof gameSchema>;
 export const gameListResponseSchema = z.array(gameSchema.partial());
 
 /** Columns of a game that a search query may name. */
-export const gameSearchColumns = ['id', 'name', 'description', 'width', 'height', 'gameStatusTypeId', 'isActive', 'generationDone', 'generationTotal', 'createdAt', 'updatedAt'] as const;
+export const gameSearchColumns = ['id', 'name', 'description', 'width', 'height', 'gameStatusTypeId', 'isActive', 'generationDone', 'generationTotal', 'engine', 'createdAt', 'updatedAt'] as const;
 
 /** A file of a game (SPEC §3 GameFile). `fileId` is stable within the game across replacements. */
 export const gameFileSchema = z.object({

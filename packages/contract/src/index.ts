@@ -7,6 +7,7 @@ export * from './search';
 export * from './text-safety';
 export * from './users';
 export * from './file-kinds';
+export * from './engines';
 export * from './games';
 export * from './versions';
 export * from './permissions';

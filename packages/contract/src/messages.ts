@@ -94,6 +94,8 @@ export const emptyTexts = {
   myGames: 'There is no game.',
   helperFiles: 'There are no Additional file.',
   audioFiles: 'There are no game files. Please contact the admin.',
+  /** The image workbench of a game without images (the spec gives no wording of its own). */
+  images: 'This game has no images to replace.',
   versions: 'There are no user game version in the DB.',
   versionFiles: 'There are no game files in the DB. Add a new game files from top.',
 } as const;

@@ -66,6 +66,8 @@ export const userGameSchema = z.object({
       height: z.number().int(),
       imagePath: z.string(),
       gameStatusTypeId: z.number().int(),
+      /** The game's engine (as on the game), so the workbench can say why a packed build offers nothing to replace. */
+      engine: z.string().nullable(),
     })
     .optional(),
 });

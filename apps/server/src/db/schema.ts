@@ -44,6 +44,8 @@ export interface GamesTable {
   /** While Generating: images done, and of how many (null until the job has counted them). */
   generationDone: number | null;
   generationTotal: number | null;
+  /** The engine its files were built with (a name from the contract's gameEngines), null when none was recognised. */
+  engine: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -19,6 +19,7 @@ export const searchableGame: SearchableEntity = {
     // The list shows a generation's progress ("Generating 12/200").
     generationDone: 'number',
     generationTotal: 'number',
+    engine: 'string',
     createdAt: 'date',
     updatedAt: 'date',
   },
@@ -54,6 +55,7 @@ const gameColumns = [
   'rootPath',
   'generationDone',
   'generationTotal',
+  'engine',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -154,6 +156,31 @@ export class GamesRepository {
       .set({ gameStatusTypeId: 1, statusReason: null, filesChangedAt: now, updatedAt: now })
       .where('id', '=', gameId)
       .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * The files a game's engine is recognised from, with the moment its files last changed (undefined: no such
+   * game). Read in one transaction so the moment belongs to exactly these files.
+   */
+  async engineInputs(gameId: number): Promise<{ filesChangedAt: string | null; files: Pick<GameFileRow, 'path' | 'size' | 'storageKey'>[] } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const game = await trx.selectFrom('games').select('filesChangedAt').where('id', '=', gameId).executeTakeFirst();
+      if (!game) return undefined;
+      const files = await trx.selectFrom('gameFiles').select(['path', 'size', 'storageKey']).where('gameId', '=', gameId).execute();
+      return { filesChangedAt: game.filesChangedAt === null ? null : toIso(game.filesChangedAt), files };
+    });
+  }
+
+  /**
+   * Records the engine recognised from a game's files, only if they have not changed since `filesChangedAt`
+   * (engineInputs): a later change records its own. False when they had changed (or the game is gone).
+   * updatedAt stays: the engine follows from the files, whose change already moved it.
+   */
+  async recordEngine(gameId: number, engine: string | null, filesChangedAt: string | null): Promise<boolean> {
+    let update = this.db.updateTable('games').set({ engine }).where('id', '=', gameId);
+    update = filesChangedAt === null ? update.where('filesChangedAt', 'is', null) : update.where('filesChangedAt', '=', filesChangedAt);
+    const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 

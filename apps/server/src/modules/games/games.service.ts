@@ -23,6 +23,7 @@ import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { Storage } from '../../storage/storage';
 import { assertUploadInTime, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
+import type { GameEngines } from './game-engine';
 import type { GameGeneration } from './game-generation';
 import { guessIndex } from './guess-index';
 import { searchableGame, searchableGameFile, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
@@ -79,6 +80,8 @@ export class GamesService {
     private readonly storedFiles: StoredFilesService,
     /** Tells the play origin that a game's files changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
+    /** Recognises a game's engine again once its files changed (issue 24). */
+    private readonly engines: GameEngines,
   ) {}
 
   /** POST /games/filter: one page of the games matching a search query, and how many match in all. */
@@ -185,6 +188,7 @@ export class GamesService {
       await this.games.deleteFile(file.id, trx);
     });
     this.filesChanged(gameId);
+    await this.engines.recompute(gameId);
     await this.storedFiles.deleteObjects(withVariants(file.storageKey));
   }
 
@@ -218,6 +222,7 @@ export class GamesService {
     // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
     await this.storedFiles.deleteObjects(results.flatMap((result) => (result.previousKey ? withVariants(result.previousKey) : [])));
     const index = await this.markIndexIfNone(gameId);
+    await this.engines.recompute(gameId);
     return results.map(({ file, replaced }) => ({ file: index === file.fileId ? { ...file, isStartFile: true } : file, replaced }));
   }
 

@@ -108,12 +108,13 @@ export class UserGamesRepository {
         'games.height as game_height',
         'games.imagePath as game_imagePath',
         'games.gameStatusTypeId as game_gameStatusTypeId',
+        'games.engine as game_engine',
       ])
       .where('userGames.userId', '=', userId)
       .where('userGames.isActive', '=', 1)
       .orderBy('userGames.id')
       .execute();
-    return rows.map(({ game_name, game_description, game_width, game_height, game_imagePath, game_gameStatusTypeId, ...row }) => ({
+    return rows.map(({ game_name, game_description, game_width, game_height, game_imagePath, game_gameStatusTypeId, game_engine, ...row }) => ({
       ...toUserGame(row),
       game: {
         id: row.gameId,
@@ -123,6 +124,7 @@ export class UserGamesRepository {
         height: game_height,
         imagePath: game_imagePath,
         gameStatusTypeId: game_gameStatusTypeId,
+        engine: game_engine,
       },
     }));
   }
@@ -180,7 +182,7 @@ export class UserGamesRepository {
     if (ids.length === 0) return;
     const games = await this.db
       .selectFrom('games')
-      .select(['id', 'name', 'description', 'width', 'height', 'imagePath', 'gameStatusTypeId'])
+      .select(['id', 'name', 'description', 'width', 'height', 'imagePath', 'gameStatusTypeId', 'engine'])
       .where('id', 'in', ids)
       .execute();
     const byId = new Map(games.map((game) => [game.id, game]));

@@ -107,6 +107,9 @@ function GameFiles({ gameId }: { gameId: number }) {
         <BackToGames />
         <h1 className="fs-4 mb-0">Game files of {game.data.name}</h1>
         <span className="text-body-secondary">Status: {gameStatusName(game.data.gameStatusTypeId)}</span>
+        <span className="text-body-secondary" data-testid="game-engine">
+          Engine: {game.data.engine ?? 'not recognised'}
+        </span>
       </div>
       <UploadPanel
         state={uploadState}

@@ -114,6 +114,8 @@ export function GameEditRow({ game, busy, onSave, onCancel }: GameEditRowProps) 
         </Form.Select>
         {feedback(error('gameStatusTypeId'))}
       </td>
+      {/* Recognised from the game's files, not edited by hand. */}
+      <td>{game.engine ?? <span className="text-body-secondary">Unknown</span>}</td>
       <td>
         <Form.Check type="checkbox" aria-label="Active" {...field('isActive')} />
       </td>

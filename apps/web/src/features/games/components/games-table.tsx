@@ -17,6 +17,7 @@ export const gameSortColumns = [
   'width',
   'height',
   'gameStatusTypeId',
+  'engine',
   'isActive',
 ] as const;
 
@@ -63,6 +64,9 @@ export function GamesTable({
           <SortHeader list={list} column="gameStatusTypeId">
             Status
           </SortHeader>
+          <SortHeader list={list} column="engine">
+            Engine
+          </SortHeader>
           <SortHeader list={list} column="isActive">
             Active
           </SortHeader>
@@ -96,6 +100,7 @@ export function GamesTable({
               <td>{game.width}</td>
               <td>{game.height}</td>
               <StatusCell game={game} />
+              <td>{game.engine ?? <span className="text-body-secondary">Unknown</span>}</td>
               <td>{game.isActive ? 'Yes' : 'No'}</td>
               <td>
                 <div className="d-flex flex-wrap gap-1">

@@ -1,4 +1,4 @@
-import { limits, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
+import { emptyTexts, limits, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
 import { Fragment, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -74,7 +74,7 @@ export function ImageEditor({
     };
   };
 
-  if (images.length === 0) return <p className="mb-0">This game has no images to replace.</p>;
+  if (images.length === 0) return <p className="mb-0">{emptyTexts.images}</p>;
 
   return (
     <>

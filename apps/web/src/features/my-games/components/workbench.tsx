@@ -1,11 +1,13 @@
 import {
   GameVersionStatus,
+  isPackedEngine,
   messages,
+  nothingToReplaceMessage,
   UserGameType,
   versionChangeRefusal,
   type GameFile,
 } from '@reskin/contract';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -41,6 +43,31 @@ type TabKey = (typeof tabs)[number]['key'];
 
 const isImage = (file: GameFile) => replaceableKind(file) === 'image';
 const isAudio = (file: GameFile) => replaceableKind(file) === 'audio';
+
+/**
+ * The editor for the files the job may replace, or, when a build packs its assets inside its data files (a
+ * Unity, Godot, Defold or emscripten game) and so offers none, why there is nothing here (issue 24).
+ */
+function FilesToReplace({
+  files,
+  engine,
+  kind,
+  children,
+}: {
+  files: GameFile[];
+  engine: string | null;
+  kind: 'image' | 'audio';
+  children: (files: GameFile[]) => ReactNode;
+}) {
+  if (files.length === 0 && isPackedEngine(engine)) {
+    return (
+      <Alert variant="info" className="mb-0" data-testid="nothing-to-replace">
+        {nothingToReplaceMessage(engine, kind)}
+      </Alert>
+    );
+  }
+  return children(files);
+}
 
 interface WorkbenchProps {
   /** The tab shown when the URL names none: Files on the workbench route, Play Your Version on the play route. */
@@ -153,13 +180,21 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <Loading />
             )}
             {tab === 'files' && gameFiles.data && playPaths.data && versionFiles.data && (
-              <Editor
-                versionId={version.id}
+              <FilesToReplace
                 files={gameFiles.data.filter(imageGame ? isImage : isAudio)}
-                replaced={replaced}
-                playPaths={playPaths.data}
-                readOnlyReason={readOnlyReason}
-              />
+                engine={game.engine}
+                kind={imageGame ? 'image' : 'audio'}
+              >
+                {(files) => (
+                  <Editor
+                    versionId={version.id}
+                    files={files}
+                    replaced={replaced}
+                    playPaths={playPaths.data}
+                    readOnlyReason={readOnlyReason}
+                  />
+                )}
+              </FilesToReplace>
             )}
             {tab === 'files' && (playPaths.isError || gameFiles.isError) && (
               <p className="mb-0">The game's files cannot be shown: the game is not ready.</p>

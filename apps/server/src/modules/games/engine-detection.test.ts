@@ -1,0 +1,154 @@
+import { open, readdir, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { gameEngineNames, type GameEngine } from '@reskin/contract';
+import { detectEngine, engineLimits, type EngineInputFile, type ReadHead } from './engine-detection';
+
+/** Real builds of public games, cut to what detection reads (test/fixtures/engines/LICENSES.md names each source). */
+const fixtures = fileURLToPath(new URL('../../../test/fixtures/engines', import.meta.url));
+
+/** The engine each fixture folder holds. */
+const expected: Record<string, GameEngine> = {
+  unity: 'Unity',
+  godot: 'Godot',
+  defold: 'Defold',
+  emscripten: 'emscripten',
+  construct: 'Construct',
+  phaser: 'Phaser',
+  melonjs: 'melonJS',
+  three: 'three.js',
+  pixi: 'Pixi',
+};
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** A fixture set as detection sees an uploaded game: its paths, sizes, and reads of its first bytes. */
+async function fixtureSet(dir: string): Promise<{ files: EngineInputFile[]; readHead: ReadHead }> {
+  const absolute = new Map<string, string>();
+  const files: EngineInputFile[] = [];
+  for (const file of await filesUnder(dir)) {
+    const path = relative(dir, file).split(sep).join('/');
+    absolute.set(path, file);
+    files.push({ path, size: (await stat(file)).size });
+  }
+  const readHead: ReadHead = async (file, length) => {
+    const handle = await open(absolute.get(file.path)!, 'r');
+    try {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  };
+  return { files, readHead };
+}
+
+/** A game given as paths and contents (synthetic cases), with every read recorded. */
+function game(contents: Record<string, string | Buffer | { size: number; head: Buffer }>) {
+  const reads: { path: string; length: number }[] = [];
+  const files = Object.entries(contents).map(([path, content]) => ({
+    path,
+    size: typeof content === 'string' ? Buffer.byteLength(content) : Buffer.isBuffer(content) ? content.length : content.size,
+  }));
+  const readHead: ReadHead = async (file, length) => {
+    reads.push({ path: file.path, length });
+    const content = contents[file.path]!;
+    const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.isBuffer(content) ? content : content.head;
+    return bytes.subarray(0, length);
+  };
+  return { files, readHead, reads };
+}
+
+describe('engine detection on real builds (issue 24)', async () => {
+  const engines = (await readdir(fixtures, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+
+  it('has a fixture for at least Unity, Godot, Defold, emscripten and Construct', () => {
+    expect(engines).toEqual(expect.arrayContaining(['unity', 'godot', 'defold', 'emscripten', 'construct']));
+    expect(engines.every((engine) => expected[engine] !== undefined)).toBe(true);
+  });
+
+  for (const engine of engines) {
+    for (const set of await readdir(join(fixtures, engine))) {
+      it(`recognises ${engine}/${set} as ${expected[engine]}`, async () => {
+        const { files, readHead } = await fixtureSet(join(fixtures, engine, set));
+        expect(files.length).toBeGreaterThan(0);
+        await expect(detectEngine(files, readHead)).resolves.toBe(expected[engine]);
+      });
+    }
+  }
+});
+
+describe('engine detection rules (issue 24)', () => {
+  it('answers only names of the contract', async () => {
+    const { files, readHead } = game({ 'index.html': '<canvas></canvas>', 'lib/phaser.min.js': '' });
+    expect(gameEngineNames).toContain(await detectEngine(files, readHead));
+  });
+
+  it('recognises GDevelop and PlayCanvas exports by the files their editors write', async () => {
+    const gdevelop = game({ 'index.html': '', 'gd.js': 'var gdjs={}', 'runtimegame.js': 'x', 'pixi-renderers/pixi.js': 'x', 'code0.js': 'x' });
+    expect(await detectEngine(gdevelop.files, gdevelop.readHead)).toBe('GDevelop');
+    const playCanvas = game({ 'index.html': '', '__start__.js': '(function(){})', 'config.json': '{}', 'playcanvas-stable.min.js': 'x' });
+    expect(await detectEngine(playCanvas.files, playCanvas.readHead)).toBe('PlayCanvas');
+  });
+
+  it('prefers the packed engine over the emscripten build it is made of, and a library over a wasm it loads', async () => {
+    const defold = game({ 'dmloader.js': '', 'archive/game.arcd0': 'x', 'archive/game.dmanifest0': 'x', 'game.wasm': Buffer.from('\0asm'), 'game_wasm.js': 'var Module = typeof Module' });
+    expect(await detectEngine(defold.files, defold.readHead)).toBe('Defold');
+    const phaser = game({ 'index.html': '', 'bundle.js': '!function(t,e){define("Phaser",[],e)}', 'ammo.wasm': Buffer.from('\0asm'), 'ammo.wasm.js': 'var Module = typeof Module' });
+    expect(await detectEngine(phaser.files, phaser.readHead)).toBe('Phaser');
+  });
+
+  it('needs the emscripten loader and a real module: a .wasm that is not WebAssembly is not enough', async () => {
+    const notWasm = game({ 'index.html': '', 'game.wasm': 'this is not wasm', 'game.js': 'var Module = typeof Module != "undefined" ? Module : {};' });
+    expect(await detectEngine(notWasm.files, notWasm.readHead)).toBeNull();
+    const wasm = game({ 'index.html': '', 'game.wasm': Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), 'game.js': 'var Module = typeof Module != "undefined" ? Module : {};' });
+    expect(await detectEngine(wasm.files, wasm.readHead)).toBe('emscripten');
+  });
+
+  it('answers null for a plain game', async () => {
+    const plain = game({ 'index.html': '<script src="game.js"></script>', 'game.js': 'const ctx = canvas.getContext("2d");', 'img/bird.png': 'x' });
+    expect(await detectEngine(plain.files, plain.readHead)).toBeNull();
+    expect(await detectEngine([], plain.readHead)).toBeNull();
+  });
+});
+
+describe('engine detection on bad input (issue 24)', () => {
+  it('reads only the head of a huge script and of a binary one, and answers null', async () => {
+    const huge = { size: 2 * 1024 * 1024 * 1024, head: Buffer.alloc(engineLimits.headBytes, 'a') };
+    const binary = Buffer.from(Array.from({ length: 9000 }, (_, index) => (index * 131) % 256));
+    const { files, readHead, reads } = game({ 'index.html': '', 'huge.js': huge, 'binary.js': binary, 'game.data': 'x' });
+    expect(await detectEngine(files, readHead)).toBeNull();
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((read) => read.length <= engineLimits.headBytes)).toBe(true);
+    // One read per file however many rules ask for its head.
+    expect(new Set(reads.map((read) => read.path)).size).toBe(reads.length);
+  });
+
+  it('reads at most the bounded number of heads', async () => {
+    const many = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`js/part${index}.js`, 'var x = 1;']));
+    const { files, readHead, reads } = game({ 'index.html': '', ...many });
+    expect(await detectEngine(files, readHead)).toBeNull();
+    expect(reads.length).toBeLessThanOrEqual(engineLimits.scriptHeads);
+  });
+
+  it('takes names with odd characters as names, and a read that fails as a file without a signature', async () => {
+    const odd = game({
+      'ïñdëx (1).html': '',
+      'js/ünïcødé 🎮 [v2]{x}$&.js': 'var a;',
+      'js/..phaser': 'x',
+      '%2e%2e/x.pck': 'NOTGDPC',
+      'a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z.js': Buffer.from([0xff, 0xfe, 0x00, 0x01]),
+    });
+    expect(await detectEngine(odd.files, odd.readHead)).toBeNull();
+    const failing: ReadHead = async () => {
+      throw new Error('storage is down');
+    };
+    const files = [{ path: 'index.pck', size: 100 }, { path: 'index.js', size: 100 }];
+    expect(await detectEngine(files, failing)).toBeNull();
+  });
+});

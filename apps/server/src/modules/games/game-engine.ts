@@ -1,0 +1,57 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Storage } from '../../storage/storage';
+import { detectEngine, type EngineInputFile } from './engine-detection';
+import type { GamesRepository } from './games.repository';
+
+/** How often a recompute starts over when the files changed while it read them, before it leaves it to that change. */
+const attempts = 3;
+
+/**
+ * Keeps each game's `engine` in step with its files (issue 24): after every change to them (an upload, a
+ * zip, a delete) the engine is recognised again from all the game's files and recorded, unless they changed
+ * once more meanwhile (that change then records its own). Detection reads only names and bounded heads
+ * (engine-detection.ts); it never fails the change that triggered it: a read that fails counts as a file
+ * without a signature, and anything else leaves the engine as it was, with a warning in the log.
+ */
+export class GameEngines {
+  constructor(
+    private readonly games: GamesRepository,
+    private readonly storage: Storage,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async recompute(gameId: number): Promise<void> {
+    try {
+      for (let attempt = 0; attempt < attempts; attempt += 1) {
+        const inputs = await this.games.engineInputs(gameId);
+        if (!inputs) return;
+        const keys = new Map(inputs.files.map((file) => [file.path, file.storageKey]));
+        const files: EngineInputFile[] = inputs.files.map(({ path, size }) => ({ path, size }));
+        const engine = await detectEngine(files, (file, length) => this.readHead(keys.get(file.path), length));
+        if (await this.games.recordEngine(gameId, engine, inputs.filesChangedAt)) return;
+      }
+    } catch (error) {
+      this.log.warn({ err: error, gameId }, "the game's engine could not be recognised; it stays as it was");
+    }
+  }
+
+  /** The first `length` bytes of a stored file (a range read: a huge file costs no more than a small one). */
+  private async readHead(key: string | undefined, length: number): Promise<Buffer | undefined> {
+    if (key === undefined || length <= 0) return undefined;
+    const object = await this.storage.get(key, { start: 0, end: length - 1 });
+    if (!object) return undefined;
+    const chunks: Buffer[] = [];
+    let read = 0;
+    try {
+      for await (const chunk of object.stream) {
+        const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+        chunks.push(buffer);
+        read += buffer.length;
+        if (read >= length) break;
+      }
+    } finally {
+      object.stream.destroy();
+    }
+    return Buffer.concat(chunks).subarray(0, length);
+  }
+}
