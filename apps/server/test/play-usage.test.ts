@@ -81,6 +81,9 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
     // Another view of the same game counts for the same files; a revalidation (304) is a load too.
     const etag = (await play(skeletonRoot, 'img/pic3.png')).headers.etag as string;
     expect((await play(skeletonRoot, 'img/pic3.png', { 'if-none-match': etag })).statusCode).toBe(304);
+    // The app's previews of a game's images (another site's requests for images) are no play; a frame's document starts one.
+    expect((await play(root, 'img/pic9.png', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' })).statusCode).toBe(200);
+    expect((await play(root, 'img/pic8.png', { 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'image' })).statusCode).toBe(200);
     // Unknown paths are no files.
     expect((await play(root, 'img/nothing.png')).statusCode).toBe(404);
     await t.playUsage!.flush();
@@ -88,6 +91,7 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
     const files = await usageOf();
     expect(files.get('index.html')).toMatchObject({ loads: 1, atStart: true, firstSeenAt: start.toISOString() });
     expect(files.get('img/pic2.png')).toMatchObject({ loads: 2, atStart: true });
+    expect(files.get('img/pic8.png')?.loads).toBe(0);
     // The skeleton link had not started here: its first request started its play, so pic3 came at its start too.
     expect(files.get('img/pic3.png')).toMatchObject({ loads: 3, atStart: true, firstSeenAt: new Date(start.getTime() + 10_000).toISOString() });
     expect(files.get('img/pic4.png')).toMatchObject({ loads: 1, atStart: false });
@@ -97,8 +101,8 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
 
     // A reload asks for the document again: a new play starts, and what it loads at once is at start again.
     vi.setSystemTime(start.getTime() + 60_000);
-    await play(root, 'index.html');
-    await play(root, 'img/pic4.png');
+    await play(root, 'index.html', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'iframe' });
+    await play(root, 'img/pic4.png', { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'image' });
     await t.playUsage!.flush();
     expect((await usageOf()).get('img/pic4.png')).toMatchObject({ loads: 2, atStart: true });
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Where } from './search';
 
 /**
  * GET /games/{id}/usage (issue 24, decision 0023): for each file of the game, how often plays (any view, any
@@ -31,6 +32,14 @@ export function passesUsageFilter(usage: Pick<FileUsage, 'loads' | 'atStart'> | 
   if (filter === 'atStart') return usage?.atStart ?? false;
   if (filter === 'never') return loads === 0;
   return true;
+}
+
+/** The same filter as a files search condition (POST /games/{id}/files/filter's `loads` and `atStart`); none for all. */
+export function usageFilterWhere(filter: FileUsageFilter): Where | undefined {
+  if (filter === 'loaded') return { loads: { gt: 0 } };
+  if (filter === 'atStart') return { atStart: true };
+  if (filter === 'never') return { loads: 0 };
+  return undefined;
 }
 
 /** What a file's card or row says of its usage: "At start · 12 loads", "Loaded in play · 1 load", "Never loaded yet". */

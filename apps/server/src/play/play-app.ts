@@ -45,6 +45,18 @@ export const playHeaders = {
 } as const;
 
 /**
+ * Whether a request is part of a play, for the usage record (decision 0023): the frame's document (which starts
+ * a play: a document or frame navigation, or the game's start file from a client that does not say), or what
+ * the game's page asks for on its own origin. The app's own pages show images from the play origin too (the
+ * workbench's and the files screen's previews): the browser marks those as another site's, and they are no play.
+ * A client that sends no Fetch Metadata (an old browser, a tool) is counted.
+ */
+export function playedRequest(site: string | undefined, dest: string | undefined, startFile: boolean): 'starts' | 'plays' | undefined {
+  if (dest === 'document' || dest === 'iframe' || dest === 'frame' || (dest === undefined && startFile)) return 'starts';
+  return site === undefined || site === 'same-origin' || site === 'none' ? 'plays' : undefined;
+}
+
+/**
  * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
  * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
@@ -93,8 +105,8 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
     if (file === 'no-version') return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
     // Counted once per request (not again when a replaced file is looked up afresh), whatever the answer.
     if (usage && !fresh) {
-      const dest = request.headers['sec-fetch-dest'];
-      usage.record(request.params.token, claims.g, file.fileId, file.startFile || dest === 'document' || dest === 'iframe');
+      const played = playedRequest(request.headers['sec-fetch-site'], request.headers['sec-fetch-dest'], file.startFile);
+      if (played) usage.record(request.params.token, claims.g, file.fileId, played === 'starts');
     }
 
     reply.header('ETag', file.etag).header('Cache-Control', 'private, no-cache');
