@@ -92,8 +92,13 @@ test('[issue 24] a play records which files the game loads: the workbench shows 
       .poll(
         async () => {
           const response = await api.get(`/games/${game.id}/usage`, artist.token);
-          const images = ((await response.json()) as FileUsage[]).filter((file) => file.path.startsWith('img/'));
-          return [images.filter((file) => file.loads > 0).length, images.filter((file) => file.atStart).length];
+          const images = ((await response.json()) as FileUsage[]).filter((file) =>
+            file.path.startsWith('img/'),
+          );
+          return [
+            images.filter((file) => file.loads > 0).length,
+            images.filter((file) => file.atStart).length,
+          ];
         },
         { timeout: 30_000 },
       )
