@@ -12,7 +12,9 @@ const usage = (fileId: number, loads: number, atStart: boolean): FileUsage => ({
 
 describe('the usage filters (issue 24)', () => {
   it('counts the files each filter keeps; a file without a record is never loaded', () => {
-    const known = new Map([usage(1, 4, true), usage(2, 1, false), usage(3, 0, false)].map((u) => [u.fileId, u]));
+    const known = new Map(
+      [usage(1, 4, true), usage(2, 1, false), usage(3, 0, false)].map((u) => [u.fileId, u]),
+    );
     expect(usageCounts([1, 2, 3, 4], known)).toEqual({ all: 4, loaded: 2, atStart: 1, never: 2 });
   });
 
