@@ -61,6 +61,10 @@ export default defineConfig({
       AUTH_RATE_LIMIT_MAX: '100000',
       LOG_LEVEL: 'warn',
       JWT_SECRET: 'e2e-only-secret-not-for-production-0123456789abcdef',
+      // The play usage record (decision 0023): a short "at start" window that play-usage.spec.ts waits out on the
+      // server's clock, and counts written twice a second so the screens show them soon.
+      PLAY_USAGE_START_SECONDS: '5',
+      PLAY_USAGE_FLUSH_SECONDS: '0.5',
     },
   },
 });

@@ -109,14 +109,23 @@ const benchmarks: Record<string, () => Promise<void>> = {
     console.log('file lookup) under 50 connections, against a bare Node file server (node:http + fs.createReadStream, same');
     console.log(`headers) and nginx (one worker) on the same stored files; nginx+app = nginx in front of the play origin with`);
     console.log(`X-Accel-Redirect (PLAY_ACCEL_REDIRECT). Medians of ${files[0]?.rounds ?? 3} alternating rounds of 5 s, each in its own processes:`);
-    const labels: Record<PlayTarget, string> = { app: 'play origin', bare: 'bare file server', nginx: 'nginx alone', 'nginx+app': 'nginx + play origin' };
+    console.log('The play origin records which files plays load (PLAY_USAGE, decision 0023); "no usage record" is the same server with it off.');
+    const labels: Record<PlayTarget, string> = {
+      app: 'play origin',
+      'app-no-usage': 'no usage record',
+      bare: 'bare file server',
+      nginx: 'nginx alone',
+      'nginx+app': 'nginx + play origin',
+    };
     for (const f of files) {
       console.log(`  ${f.file} (${fixed(f.bytes / 1024, 0)} KB)`);
       for (const [target, r] of Object.entries(f.results) as [PlayTarget, NonNullable<(typeof f.results)[PlayTarget]>][]) {
         const cpu = r.cpuMsPerRequest === undefined ? '' : `, ${fixed(r.cpuMsPerRequest, 3)} ms CPU/req${target === 'nginx+app' ? ' (the app)' : ''}`;
         console.log(`    ${labels[target].padEnd(20)} ${fixed(r.requestsPerSecond, 0).padStart(6)} req/s, p99 ${fixed(r.p99Ms, 0).padStart(4)} ms${cpu}`);
       }
-      const { app, bare, nginx: alone, 'nginx+app': front } = f.results;
+      const { app, bare, nginx: alone, 'nginx+app': front, 'app-no-usage': plain } = f.results;
+      const toPlain = app!.requestsPerSecond / plain!.requestsPerSecond;
+      console.log(`    usage record on / off ${fixed(toPlain)} (target >= 0.9: ${toPlain >= 0.9 ? 'met' : 'MISSED'})`);
       const toBare = app!.requestsPerSecond / bare!.requestsPerSecond;
       console.log(`    play origin / bare file server ${fixed(toBare)} (target >= 0.8: ${toBare >= 0.8 ? 'met' : 'MISSED'})`);
       if (alone && front) {

@@ -16,7 +16,7 @@ const roundSeconds = 5;
 const accelPrefix = '/_stored/';
 
 /** What serves a game file in the play bench. */
-export type PlayTarget = 'app' | 'bare' | 'nginx' | 'nginx+app';
+export type PlayTarget = 'app' | 'app-no-usage' | 'bare' | 'nginx' | 'nginx+app';
 
 export interface PlayBenchResult {
   file: string;
@@ -120,7 +120,8 @@ async function noisePng(kilobytes: number): Promise<Buffer> {
  * process) under 50 connections, against a bare Node file server (bench/bare-file-server.mjs: node:http and
  * fs.createReadStream, the same headers, no checks) on the same stored files, and, when nginx is installed,
  * nginx serving the files alone and nginx in front of the play origin with X-Accel-Redirect (the app checks,
- * nginx sends). The link is an administrator's (the original view) on the game's own host. Targets alternate
+ * nginx sends). 'app-no-usage' is the same play origin with PLAY_USAGE=false (decision 0023: the usage record's
+ * cost is app / app-no-usage). The link is an administrator's (the original view) on the game's own host. Targets alternate
  * over `rounds` rounds of 5 s; the medians are kept, with each server process's CPU per request.
  */
 export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promise<{ files: PlayBenchResult[]; nginx: boolean }> {
@@ -163,6 +164,7 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
 
     const nginx = nginxPath();
     const [port, playPort, accelPort, accelPlayPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [plainPort, plainPlayPort] = [await freePort(), await freePort()];
     // BENCH_CPU_PROFILE_DIR=<dir> writes the play origins' CPU profiles there (node --cpu-prof).
     const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
     const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
@@ -171,6 +173,13 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
     const host = `g${gameId}.localhost:${playPort}`;
     const app = await startProcess([...profileArgs, 'dist/server.js'], { ...serverEnv, PORT: String(port), PLAY_PORT: String(playPort) }, /Reskin Studio on/);
     processes.push(app.child);
+    // The same play origin without the usage record, on the same data; links name the first one's host.
+    const plain = await startProcess(
+      [...profileArgs, 'dist/server.js'],
+      { ...serverEnv, PORT: String(plainPort), PLAY_PORT: String(plainPlayPort), PLAY_ORIGIN: `http://g{game}.localhost:${playPort}`, PLAY_USAGE: 'false' },
+      /Reskin Studio on/,
+    );
+    processes.push(plain.child);
     const bare = await startProcess(['bench/bare-file-server.mjs', filesDir], process.env, /"port"/);
     processes.push(bare.child);
     const barePort = (JSON.parse(bare.line) as { port: number }).port;
@@ -197,6 +206,7 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
       const playPath = `${new URL(root).pathname}${file.path}`;
       const targets: { target: PlayTarget; url: string; pids: number[] }[] = [
         { target: 'app', url: `http://127.0.0.1:${playPort}${playPath}`, pids: [app.child.pid!] },
+        { target: 'app-no-usage', url: `http://127.0.0.1:${plainPlayPort}${playPath}`, pids: [plain.child.pid!] },
         { target: 'bare', url: `http://127.0.0.1:${barePort}/${key}`, pids: [bare.child.pid!] },
       ];
       if (front) {

@@ -29,6 +29,10 @@ import { PlayPathsService } from './play/play-paths.service';
 import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayAccess } from './play/play-access';
 import { PlayTokens } from './play/play-tokens';
+import { PlayUsage } from './play/play-usage';
+import { FileUsageRepository } from './modules/file-usage/file-usage.repository';
+import { fileUsageRoutes } from './modules/file-usage/file-usage.routes';
+import { FileUsageService } from './modules/file-usage/file-usage.service';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { ServicesUpdateService } from './modules/admin/services-update.service';
 import { StoredFilesRepository } from './modules/stored-files/stored-files.repository';
@@ -64,6 +68,8 @@ export interface App {
   database: Db;
   /** The background generation jobs ("Gen."); `idle()` waits for those running (tests). */
   generation: GameGeneration;
+  /** The play origin's record of loaded files (decision 0023); `flush()` writes its counts now (tests). Undefined when off. */
+  playUsage: PlayUsage | undefined;
 }
 
 /**
@@ -166,12 +172,15 @@ export async function buildApp(config: Config): Promise<App> {
   // The token version from the users the session check keeps (no read per my-games page or play link).
   const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, (userId) => users.tokenVersionOf(userId));
   const userGamesRepository = new UserGamesRepository(database.db);
+  const fileUsageRepository = new FileUsageRepository(database.db);
+  const playUsage = config.playUsage.enabled ? new PlayUsage(fileUsageRepository, config.playUsage, app.log) : undefined;
   const playApp = buildPlayApp({
     origins: playOrigins,
     tokens: playTokens,
     access: new PlayAccess(usersRepository, gamesRepository, config.playAccessCacheMs),
     files: playFiles,
     storage,
+    usage: playUsage,
     accelRedirect: config.playAccelRedirect,
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
@@ -234,6 +243,7 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
       await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, app.log) });
       await api.register(playPathsRoutes, { paths });
+      await api.register(fileUsageRoutes, { usage: new FileUsageService(fileUsageRepository, gamesRepository) });
       await api.register(userGamesRoutes, {
         userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles),
       });
@@ -265,7 +275,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await registerWebApp(app, config.webDistDir);
-  return { app, playApp, database, generation };
+  return { app, playApp, database, generation, playUsage };
 }
 
 /**

@@ -41,6 +41,17 @@ describe('loadConfig', () => {
     expect(load({ PLAY_FILE_CACHE_SECONDS: '0.5' }).playFileCacheMs).toBe(500);
   });
 
+  it('reads the play usage record settings, on with a 10 s start window by default (issue 24)', () => {
+    expect(load({}).playUsage).toEqual({ enabled: true, startWindowMs: 10_000, flushMs: 5000 });
+    expect(load({ PLAY_USAGE: 'false', PLAY_USAGE_START_SECONDS: '2.5', PLAY_USAGE_FLUSH_SECONDS: '0.5' }).playUsage).toEqual({
+      enabled: false,
+      startWindowMs: 2500,
+      flushMs: 500,
+    });
+    expect(() => load({ PLAY_USAGE_FLUSH_SECONDS: '0' })).toThrow(/PLAY_USAGE_FLUSH_SECONDS="0": expected at least 0.1 seconds/);
+    expect(() => load({ PLAY_USAGE: 'maybe' })).toThrow(/PLAY_USAGE="maybe": expected true or false/);
+  });
+
   it('reads TRUST_PROXY as on/off, a number of proxy hops, or addresses', () => {
     expect(load({}).trustProxy).toBe(false);
     expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);

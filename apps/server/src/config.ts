@@ -68,6 +68,15 @@ const envSchema = z.object({
    */
   PLAY_FILE_CACHE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(60, { error: 'expected at most 60 seconds' }).default(2),
   /**
+   * Whether the play origin records which files plays load (issue 24, decision 0023): per game and file, a count,
+   * the first time and whether at a play's start. Off: nothing is counted (the bench compares both).
+   */
+  PLAY_USAGE: booleanFromEnv.default(true),
+  /** How long after a play's start a file it loads counts as loaded "at start" (decision 0023). */
+  PLAY_USAGE_START_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(600, { error: 'expected at most 600 seconds' }).default(10),
+  /** How often the counted loads are written to the database (and once more when the server stops). */
+  PLAY_USAGE_FLUSH_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0.1, { error: 'expected at least 0.1 seconds' }).max(300, { error: 'expected at most 300 seconds' }).default(5),
+  /**
    * Behind nginx (STORAGE=local only): the internal location that serves DATA_DIR/files; the play origin then
    * answers a checked file with `X-Accel-Redirect: <prefix><storage key>` and nginx sends the bytes.
    */
@@ -136,6 +145,11 @@ export interface Config {
   playAccessCacheMs: number;
   /** Milliseconds the play origin keeps a file lookup (PLAY_FILE_CACHE_SECONDS): how late a changed file may show. */
   playFileCacheMs: number;
+  /**
+   * The play origin's record of the files plays load (decision 0023): PLAY_USAGE, and in milliseconds
+   * PLAY_USAGE_START_SECONDS (the "at start" window) and PLAY_USAGE_FLUSH_SECONDS (how often counts are written).
+   */
+  playUsage: { enabled: boolean; startWindowMs: number; flushMs: number };
   /** PLAY_ACCEL_REDIRECT: nginx's internal location for DATA_DIR/files (local storage only); unset: the app sends files. */
   playAccelRedirect: string | undefined;
   logLevel: string;
@@ -265,6 +279,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainTimeoutMs: Math.round(e.DRAIN_TIMEOUT_SECONDS * 1000),
     playAccessCacheMs: Math.round(e.PLAY_ACCESS_CACHE_SECONDS * 1000),
     playFileCacheMs: Math.round(e.PLAY_FILE_CACHE_SECONDS * 1000),
+    playUsage: {
+      enabled: e.PLAY_USAGE,
+      startWindowMs: Math.round(e.PLAY_USAGE_START_SECONDS * 1000),
+      flushMs: Math.round(e.PLAY_USAGE_FLUSH_SECONDS * 1000),
+    },
     playAccelRedirect: e.PLAY_ACCEL_REDIRECT || undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

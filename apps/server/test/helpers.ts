@@ -10,6 +10,7 @@ import { buildApp } from '../src/app';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/database';
 import type { GameGeneration } from '../src/modules/games/game-generation';
+import type { PlayUsage } from '../src/play/play-usage';
 import { UsersRepository } from '../src/modules/users/users.repository';
 
 /** Which database this run of the suite uses: `TEST_DB=postgres` (scripts/test.mjs sets it) or SQLite. */
@@ -23,6 +24,8 @@ export interface TestApp {
   database: Db;
   /** The background generation jobs: `await t.generation.idle()` waits for every running one. */
   generation: GameGeneration;
+  /** The play origin's record of loaded files: `await t.playUsage?.flush()` writes its counts. */
+  playUsage: PlayUsage | undefined;
   config: Config;
   /** The PostgreSQL schema of this app's database (undefined on SQLite). */
   schema: string | undefined;
@@ -69,6 +72,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     playAccessCacheMs: 0,
     // Changed files show at once too (play-cache.test.ts sets a cache to test it).
     playFileCacheMs: 0,
+    // Loads are written when a test flushes them (t.playUsage.flush()) or the app closes, not on a timer.
+    playUsage: { enabled: true, startWindowMs: 10_000, flushMs: 300_000 },
     playAccelRedirect: undefined,
     logLevel: 'silent',
     trustProxy: false,
@@ -87,12 +92,13 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const { app, playApp, database, generation } = built;
+  const { app, playApp, database, generation, playUsage } = built;
   return {
     app,
     playApp,
     database,
     generation,
+    playUsage,
     config,
     schema,
     close: async () => {

@@ -137,6 +137,9 @@ export const gameFileSearchColumns = [
   'size',
   'contentType',
   'updatedAt',
+  // The play usage record (issue 24): where and order only; GET /games/{id}/usage answers them.
+  'loads',
+  'atStart',
 ] as const;
 
 /** POST /game/upload/{gameId}: what one uploaded file became. */

@@ -14,3 +14,4 @@ export * from './permissions';
 export * from './version-rules';
 export * from './legal';
 export * from './legal-text';
+export * from './file-usage';

@@ -12,6 +12,7 @@ import * as tokenVersion from './migrations/0003-user-token-version';
 import * as generationProgress from './migrations/0004-generation-progress';
 import * as versionGameIndex from './migrations/0005-version-game-index';
 import * as gameEngine from './migrations/0007-game-engine';
+import * as fileUsage from './migrations/0008-file-usage';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -174,6 +175,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-generation-progress': { up: (db) => generationProgress.up(db) },
     '0005-version-game-index': { up: (db) => versionGameIndex.up(db) },
     '0007-game-engine': { up: (db) => gameEngine.up(db) },
+    '0008-file-usage': { up: (db) => fileUsage.up(db, dialect) },
   };
 }
 

@@ -67,6 +67,18 @@ export interface GameFilesTable {
   updatedAt: Timestamp;
 }
 
+/** Which files plays load (migration 0008, decision 0023): per game file, never per person. */
+export interface FileUsageTable {
+  gameId: number;
+  /** The game file's public id (gameFiles.fileId). */
+  fileId: number;
+  /** Requests the play origin answered for the file, in any view. */
+  loads: number;
+  /** Those that came within the start window of their play. */
+  startLoads: number;
+  firstSeenAt: Timestamp;
+}
+
 export interface HelperFilesTable {
   id: Generated<number>;
   gameId: number;
@@ -122,6 +134,7 @@ export interface Database {
   users: UsersTable;
   games: GamesTable;
   gameFiles: GameFilesTable;
+  fileUsage: FileUsageTable;
   helperFiles: HelperFilesTable;
   userGames: UserGamesTable;
   gameVersions: GameVersionsTable;

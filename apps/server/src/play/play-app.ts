@@ -9,6 +9,7 @@ import type { Storage } from '../storage/storage';
 import type { PlayAccess } from './play-access';
 import type { PlayFiles } from './play-files';
 import type { PlayOrigins } from './play-origins';
+import type { PlayUsage } from './play-usage';
 import { encodePath } from './play-paths.service';
 import type { PlayClaims, PlayTokens } from './play-tokens';
 
@@ -21,6 +22,8 @@ export interface PlayAppOptions {
   /** Which stored object a path serves in a view (briefly cached). */
   files: PlayFiles;
   storage: Storage;
+  /** The record of which files plays load (decision 0023); undefined with PLAY_USAGE=false. */
+  usage?: PlayUsage | undefined;
   /**
    * PLAY_ACCEL_REDIRECT (local-disk storage only): behind nginx, answer a checked file with
    * `X-Accel-Redirect: <prefix><storage key>` and no body, so nginx sends the bytes from its internal location
@@ -42,12 +45,24 @@ export const playHeaders = {
 } as const;
 
 /**
+ * Whether a request is part of a play, for the usage record (decision 0023): the frame's document (which starts
+ * a play: a document or frame navigation, or the game's start file from a client that does not say), or what
+ * the game's page asks for on its own origin. The app's own pages show images from the play origin too (the
+ * workbench's and the files screen's previews): the browser marks those as another site's, and they are no play.
+ * A client that sends no Fetch Metadata (an old browser, a tool) is counted.
+ */
+export function playedRequest(site: string | undefined, dest: string | undefined, startFile: boolean): 'starts' | 'plays' | undefined {
+  if (dest === 'document' || dest === 'iframe' || dest === 'frame' || (dest === undefined && startFile)) return 'starts';
+  return site === undefined || site === 'same-origin' || site === 'none' ? 'plays' : undefined;
+}
+
+/**
  * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
  * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
  * it. Query strings are ignored.
  */
-export function buildPlayApp({ origins, tokens, access, files, storage, accelRedirect, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
+export function buildPlayApp({ origins, tokens, access, files, storage, usage, accelRedirect, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
@@ -84,10 +99,15 @@ export function buildPlayApp({ origins, tokens, access, files, storage, accelRed
     return serve(request, reply, claims, path, false);
   });
 
-  async function serve(request: FastifyRequest, reply: FastifyReply, claims: PlayClaims, path: string, fresh: boolean): Promise<FastifyReply> {
+  async function serve(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply, claims: PlayClaims, path: string, fresh: boolean): Promise<FastifyReply> {
     const { answer: file, kept } = await files.find(claims, path, { fresh });
     if (file === 'no-file') return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
     if (file === 'no-version') return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+    // Counted once per request (not again when a replaced file is looked up afresh), whatever the answer.
+    if (usage && !fresh) {
+      const played = playedRequest(request.headers['sec-fetch-site'], request.headers['sec-fetch-dest'], file.startFile);
+      if (played) usage.record(request.params.token, claims.g, file.fileId, played === 'starts');
+    }
 
     reply.header('ETag', file.etag).header('Cache-Control', 'private, no-cache');
     if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
@@ -132,6 +152,9 @@ export function buildPlayApp({ origins, tokens, access, files, storage, accelRed
     }
     return reply.header('Content-Length', object.size).send(object.stream);
   }
+
+  // The counts left in memory are written once the last request is done (before the database closes).
+  if (usage) app.addHook('onClose', async () => usage.close());
 
   app.setNotFoundHandler((_request, reply) => {
     reply.status(404).send(envelope(404, 'Not found.', errorCodes.notFound));

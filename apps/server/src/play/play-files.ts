@@ -10,6 +10,10 @@ import type { PlayClaims } from './play-tokens';
 
 /** What the play origin serves for one path of a game in one view. */
 export interface PlayFile {
+  /** The game file's public id (the play usage record counts by it). */
+  fileId: number;
+  /** The game's start file (index): asking for it starts a play (play-usage.ts). */
+  startFile: boolean;
   /** The stored object. */
   key: string;
   /** An uploaded file (the game's or a version's), not a generated copy: if it is missing, storage lost it. */
@@ -101,6 +105,8 @@ export class PlayFiles {
     // A generated copy has the type it was written in: a BMP's or an icon's copies are PNG.
     const contentType = uploaded ? served.contentType : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
     return {
+      fileId: file.fileId,
+      startFile: file.isStartFile === 1,
       key,
       uploaded,
       contentType: withCharset(contentType),

@@ -1,4 +1,4 @@
-import { gameFileListSchema, gameFileSchema } from '@reskin/contract';
+import { fileUsageListSchema, gameFileListSchema, gameFileSchema } from '@reskin/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
 import { uploadMultipart } from '../lib/upload-request';
@@ -9,6 +9,7 @@ export const gameFileKeys = {
   all: ['game-files'] as const,
   list: (gameId: number) => [...gameFileKeys.all, 'list', gameId] as const,
   page: (gameId: number, params: ListParams) => [...gameFileKeys.list(gameId), params] as const,
+  usage: (gameId: number) => [...gameFileKeys.all, 'usage', gameId] as const,
 };
 
 export interface GameFileRef {
@@ -98,3 +99,15 @@ export const useSetIndexFile = () => useApiMutation([...gameFileKeys.all, 'index
 export const useSetSplashFile = () => useApiMutation([...gameFileKeys.all, 'splash'], setSplashFile, changed);
 export const useDeleteGameFile = () =>
   useApiMutation([...gameFileKeys.all, 'delete'], deleteGameFile, changed);
+
+/** GET /games/{id}/usage: which of a game's files plays load (issue 24); every file, 0 loads when never. */
+export const listFileUsage = (gameId: number) => apiParse(fileUsageListSchema, `/games/${gameId}/usage`);
+
+/** The usage record of a game's files, read afresh whenever a screen showing it opens (plays add to it). */
+export const useFileUsage = (gameId: number | null) =>
+  useQuery({
+    queryKey: gameFileKeys.usage(gameId ?? 0),
+    queryFn: () => listFileUsage(gameId ?? 0),
+    enabled: gameId !== null,
+    refetchOnMount: 'always',
+  });

@@ -1,8 +1,8 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { GameStatus, type Game, type GameFile } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, GameFilesTable, GamesTable } from '../../db/schema';
-import type { CompiledFilter, SearchableEntity } from '../../search/filter';
+import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
 import { listPage, type Page } from '../../search/page';
 
 /** The game columns a search query may name (POST /games/filter). */
@@ -25,6 +25,22 @@ export const searchableGame: SearchableEntity = {
   },
 };
 
+/**
+ * A file's play usage record (migration 0008, decision 0023) as columns the files screen sorts and filters by:
+ * `loads` (0 for a file never loaded) and `atStart` (loaded within the first seconds of a play). They are not
+ * in the answer's rows; GET /games/{id}/usage shows them.
+ */
+function gameFileUsageColumns(): Record<string, ComputedColumn> {
+  const ofFile = sql`${sql.ref('fileUsage.gameId')} = ${sql.ref('gameFiles.gameId')} and ${sql.ref('fileUsage.fileId')} = ${sql.ref('gameFiles.fileId')}`;
+  return {
+    loads: { type: 'number', expression: sql`coalesce((select ${sql.ref('fileUsage.loads')} from ${sql.table('fileUsage')} where ${ofFile}), 0)` },
+    atStart: {
+      type: 'boolean',
+      expression: sql`(case when exists (select 1 from ${sql.table('fileUsage')} where ${ofFile} and ${sql.ref('fileUsage.startLoads')} > 0) then 1 else 0 end)`,
+    },
+  };
+}
+
 /** The columns of a game's file that a search query may name (POST /games/{id}/files/filter): those the API shows. */
 export const searchableGameFile: SearchableEntity = {
   table: 'gameFiles',
@@ -40,6 +56,7 @@ export const searchableGameFile: SearchableEntity = {
     contentType: 'string',
     updatedAt: 'date',
   },
+  computed: gameFileUsageColumns(),
 };
 
 const gameColumns = [

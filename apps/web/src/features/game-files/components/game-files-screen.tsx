@@ -1,10 +1,20 @@
-import { emptyTexts, gameStatusName, messages, validationMessages, type GameFile } from '@reskin/contract';
+import {
+  emptyTexts,
+  fileUsageFilters,
+  gameStatusName,
+  messages,
+  usageFilterWhere,
+  validationMessages,
+  type FileUsageFilter,
+  type GameFile,
+} from '@reskin/contract';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ListEmpty, ListPager, ListSearch } from '../../../components/lists/list-controls';
-import { useListParams } from '../../../components/lists/use-list-params';
+import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
+import { UsageFilterSelect } from '../../../components/ui/file-usage';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
@@ -12,6 +22,7 @@ import { useGameIdParam } from '../../../lib/game-id-param';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
 import {
   useDeleteGameFile,
+  useFileUsage,
   useGameFilesPage,
   useSetIndexFile,
   useSetSplashFile,
@@ -47,7 +58,27 @@ export function GameFilesScreen() {
 
 function GameFiles({ gameId }: { gameId: number }) {
   const game = useGame(gameId);
-  const list = useListParams({ searchColumns: ['path'], sortColumns: gameFileSortColumns });
+  // The usage filter (issue 24) lives in the URL beside the search, and a new one starts again at page 1.
+  const [query, setQuery] = useSearchParams();
+  const usageFilter: FileUsageFilter =
+    fileUsageFilters.find(({ key }) => key === query.get('usage'))?.key ?? 'all';
+  const chooseUsage = (next: FileUsageFilter) =>
+    setQuery(
+      (current) => {
+        const changed = new URLSearchParams(current);
+        changed.delete(listQueryKeys.page);
+        if (next === 'all') changed.delete('usage');
+        else changed.set('usage', next);
+        return changed;
+      },
+      { replace: true },
+    );
+  const list = useListParams({
+    searchColumns: ['path'],
+    sortColumns: gameFileSortColumns,
+    where: usageFilterWhere(usageFilter),
+  });
+  const usage = useFileUsage(gameId);
   const files = useGameFilesPage(gameId, list.params);
   const indexCall = useSetIndexFile();
   const splashCall = useSetSplashFile();
@@ -122,12 +153,18 @@ function GameFiles({ gameId }: { gameId: number }) {
           Game Files ({total})
         </Card.Header>
         <Card.Body aria-busy={files.isFetching}>
-          <ListSearch list={list} label="Search by path" />
+          <div className="d-flex flex-wrap align-items-start gap-3">
+            <div className="flex-grow-1">
+              <ListSearch list={list} label="Search by path" />
+            </div>
+            <UsageFilterSelect value={usageFilter} onChange={chooseUsage} />
+          </div>
           {files.isPending && <Loading />}
           {files.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.gameFiles} />}
           {rows.length > 0 && (
             <GameFilesTable
               files={rows}
+              usage={usage.data}
               list={list}
               busy={uploadState.running}
               onAction={act}

@@ -1,20 +1,23 @@
-import { fileKindOf, type GameFile } from '@reskin/contract';
+import { fileKindOf, type FileUsage, type GameFile } from '@reskin/contract';
 import { useRef, type ChangeEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { SortHeader } from '../../../components/lists/list-controls';
 import type { ListState } from '../../../components/lists/use-list-params';
+import { UsageBadge } from '../../../components/ui/file-usage';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { formatSize } from './format';
 
 export type GameFileActionKind = 'index' | 'splash' | 'delete';
 
 /** The columns the table sorts by (the server's game file search columns). */
-export const gameFileSortColumns = ['path', 'size', 'width', 'isStartFile', 'isSplash'] as const;
+export const gameFileSortColumns = ['path', 'size', 'width', 'isStartFile', 'isSplash', 'loads'] as const;
 
 interface GameFilesTableProps {
   files: GameFile[];
+  /** Which files plays load (issue 24); undefined while it loads. */
+  usage: FileUsage[] | undefined;
   list: ListState<(typeof gameFileSortColumns)[number]>;
   /** Row actions are disabled while a batch uploads. */
   busy: boolean;
@@ -25,7 +28,8 @@ interface GameFilesTableProps {
 
 const isImage = (file: GameFile) => fileKindOf(file) === 'image';
 
-export function GameFilesTable({ files, list, busy, onAction, onReplace }: GameFilesTableProps) {
+export function GameFilesTable({ files, usage, list, busy, onAction, onReplace }: GameFilesTableProps) {
+  const usageOf = new Map((usage ?? []).map((file) => [file.fileId, file]));
   return (
     <Table responsive hover size="sm" className="mb-0 align-middle">
       <thead>
@@ -48,12 +52,22 @@ export function GameFilesTable({ files, list, busy, onAction, onReplace }: GameF
           <SortHeader list={list} column="isSplash">
             Splash
           </SortHeader>
+          <SortHeader list={list} column="loads">
+            Loaded in play
+          </SortHeader>
           <th>Actions</th>
         </tr>
       </thead>
       <tbody>
         {files.map((file) => (
-          <GameFileRow key={file.fileId} file={file} busy={busy} onAction={onAction} onReplace={onReplace} />
+          <GameFileRow
+            key={file.fileId}
+            file={file}
+            usage={usage ? usageOf.get(file.fileId) : null}
+            busy={busy}
+            onAction={onAction}
+            onReplace={onReplace}
+          />
         ))}
       </tbody>
     </Table>
@@ -62,12 +76,14 @@ export function GameFilesTable({ files, list, busy, onAction, onReplace }: GameF
 
 interface GameFileRowProps {
   file: GameFile;
+  /** null while the record loads. */
+  usage: FileUsage | undefined | null;
   busy: boolean;
   onAction: (kind: GameFileActionKind, file: GameFile) => void;
   onReplace: (file: GameFile, chosen: File[]) => void;
 }
 
-function GameFileRow({ file, busy, onAction, onReplace }: GameFileRowProps) {
+function GameFileRow({ file, usage, busy, onAction, onReplace }: GameFileRowProps) {
   const input = useRef<HTMLInputElement>(null);
   const replaceId = `replace-input-${file.fileId}`;
 
@@ -98,6 +114,7 @@ function GameFileRow({ file, busy, onAction, onReplace }: GameFileRowProps) {
       </td>
       <td>{file.isStartFile && <Badge bg="primary">Index</Badge>}</td>
       <td>{file.isSplash && <Badge bg="info">Splash</Badge>}</td>
+      <td>{usage !== null && <UsageBadge usage={usage} />}</td>
       <td>
         <div className="d-flex flex-wrap gap-1">
           <Button

@@ -7,6 +7,7 @@ import { fileUrl } from '../../../lib/play-file-url';
 import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
+import { UsageBadge } from '../../../components/ui/file-usage';
 import type { FileEditorProps } from './image-editor';
 
 /**
@@ -17,14 +18,20 @@ import type { FileEditorProps } from './image-editor';
 export function AudioEditor({
   versionId,
   files: sounds,
+  shown,
+  usage,
   replaced,
   playPaths,
   readOnlyReason,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'audio', sounds);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
-  const [ascending, setAscending] = useState(true);
-  const rows = [...sounds].sort((a, b) => (ascending ? 1 : -1) * a.path.localeCompare(b.path));
+  // Unset: the workbench's order (path, or most loaded in play); the Path header sorts by path either way.
+  const [ascending, setAscending] = useState<boolean | null>(null);
+  const rows =
+    ascending === null
+      ? shown
+      : [...shown].sort((a, b) => (ascending ? 1 : -1) * a.path.localeCompare(b.path));
 
   return (
     <>
@@ -49,13 +56,13 @@ export function AudioEditor({
                 <tr>
                   <th>Download</th>
                   <th>Player</th>
-                  <th aria-sort={ascending ? 'ascending' : 'descending'}>
+                  <th aria-sort={ascending === null ? 'none' : ascending ? 'ascending' : 'descending'}>
                     <Button
                       variant="link"
                       className="p-0 fw-bold text-decoration-none"
-                      onClick={() => setAscending(!ascending)}
+                      onClick={() => setAscending(ascending === null ? false : !ascending)}
                     >
-                      Path {ascending ? '▲' : '▼'}
+                      Path {ascending === false ? '▼' : '▲'}
                     </Button>
                   </th>
                   <th>Upload</th>
@@ -91,7 +98,10 @@ export function AudioEditor({
                           )}
                         </div>
                       </td>
-                      <td className="text-break font-monospace small">{sound.path}</td>
+                      <td className="text-break small">
+                        <div className="font-monospace">{sound.path}</div>
+                        <UsageBadge usage={usage.get(sound.fileId)} />
+                      </td>
                       <td style={{ minWidth: 220 }}>
                         <DropArea
                           label={`Replace ${sound.path}`}

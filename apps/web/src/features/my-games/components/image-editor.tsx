@@ -1,9 +1,10 @@
-import { emptyTexts, limits, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
+import { emptyTexts, limits, type FileUsage, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
 import { Fragment, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
+import { UsageBadge } from '../../../components/ui/file-usage';
 import { fileUrl } from '../../../lib/play-file-url';
 import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
@@ -28,8 +29,12 @@ function BreakablePath({ path }: { path: string }) {
 /** What the image and audio editors are given: the game's files of their kind and the version's state. */
 export interface FileEditorProps {
   versionId: number;
-  /** The game's images (or sounds), in path order. */
+  /** The game's images (or sounds), in path order: what a multi-file drop replaces. */
   files: GameFile[];
+  /** The cards (or rows) shown: the files that pass the usage filter, in the chosen order. */
+  shown: GameFile[];
+  /** Which files plays load (issue 24), by fileId. */
+  usage: ReadonlyMap<number, FileUsage>;
   replaced: ReadonlyMap<number, VersionFile>;
   playPaths: GamePath;
   readOnlyReason: string | undefined;
@@ -43,6 +48,8 @@ export interface FileEditorProps {
 export function ImageEditor({
   versionId,
   files: images,
+  shown,
+  usage,
   replaced,
   playPaths,
   readOnlyReason,
@@ -87,7 +94,8 @@ export function ImageEditor({
         onFiles={replaceMany}
       />
       <Row xs={1} md={2} xl={3} className="g-3 mt-0">
-        {images.map((image) => {
+        {shown.length === 0 && <p className="mb-0">No image of this game matches the usage filter.</p>}
+        {shown.map((image) => {
           const { original, replacement } = previewsOf(image);
           const size = `${image.width ?? '?'} x ${image.height ?? '?'}`;
           return (
@@ -101,6 +109,9 @@ export function ImageEditor({
                     {size}
                   </span>
                 </Card.Header>
+                <div className="px-3 pt-2">
+                  <UsageBadge usage={usage.get(image.fileId)} />
+                </div>
                 <Card.Body>
                   <Row xs={2} className="g-2 mb-2">
                     {[original, replacement].map((picture) => (

@@ -4,7 +4,9 @@ import {
   messages,
   nothingToReplaceMessage,
   UserGameType,
+  passesUsageFilter,
   versionChangeRefusal,
+  type FileUsageFilter,
   type GameFile,
 } from '@reskin/contract';
 import { useState, type ReactNode } from 'react';
@@ -13,7 +15,9 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useSearchParams } from 'react-router';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
+import Form from 'react-bootstrap/Form';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { UsageFilterSelect, usageCounts } from '../../../components/ui/file-usage';
 import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { ScreenTabs } from '../../../components/ui/screen-tabs';
@@ -22,7 +26,7 @@ import { idsQuery, useIds } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { useMyVersions, useFinishVersion, useVersionFiles } from '../../../api/versions';
-import { useGameFiles } from '../../../api/game-files';
+import { useFileUsage, useGameFiles } from '../../../api/game-files';
 import { useVersionPath } from '../../../api/play';
 import { useMyGame } from '../../../api/user-games';
 import { replaceableKind } from '../lib/drop-checks';
@@ -93,6 +97,10 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const finishCall = useFinishVersion();
   const session = useSession();
   const [confirmingFinish, setConfirmingFinish] = useState(false);
+  // Which files plays load (issue 24): a filter and an order over the cards, and a badge on each.
+  const fileUsage = useFileUsage(userGame ? gameId : null);
+  const [usageFilter, setUsageFilter] = useState<FileUsageFilter>('all');
+  const [order, setOrder] = useState<'path' | 'loads'>('path');
 
   const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
   const visibleTabs = tabs.filter((tab) => imageGame || !tab.imageOnly);
@@ -127,6 +135,12 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
     : {};
   const src = playUrls[tab];
   const Editor = imageGame ? ImageEditor : AudioEditor;
+  const editable = (gameFiles.data ?? []).filter(imageGame ? isImage : isAudio);
+  const usage = new Map((fileUsage.data ?? []).map((file) => [file.fileId, file]));
+  const loadsOf = (file: GameFile) => usage.get(file.fileId)?.loads ?? 0;
+  const shown = editable
+    .filter((file) => passesUsageFilter(usage.get(file.fileId), usageFilter))
+    .sort((a, b) => (order === 'loads' ? loadsOf(b) - loadsOf(a) : 0) || a.path.localeCompare(b.path));
 
   const finish = () => {
     setConfirmingFinish(false);
@@ -180,19 +194,49 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <Loading />
             )}
             {tab === 'files' && gameFiles.data && playPaths.data && versionFiles.data && (
-              <FilesToReplace
-                files={gameFiles.data.filter(imageGame ? isImage : isAudio)}
-                engine={game.engine}
-                kind={imageGame ? 'image' : 'audio'}
-              >
-                {(files) => (
-                  <Editor
-                    versionId={version.id}
-                    files={files}
-                    replaced={replaced}
-                    playPaths={playPaths.data}
-                    readOnlyReason={readOnlyReason}
-                  />
+              <FilesToReplace files={editable} engine={game.engine} kind={imageGame ? 'image' : 'audio'}>
+                {() => (
+                  <>
+                    {editable.length > 0 && (
+                      <div
+                        className="d-flex flex-wrap align-items-center gap-3 mb-3"
+                        aria-label="Usage in play"
+                        role="group"
+                      >
+                        <UsageFilterSelect
+                          value={usageFilter}
+                          onChange={setUsageFilter}
+                          counts={usageCounts(
+                            editable.map((file) => file.fileId),
+                            usage,
+                          )}
+                        />
+                        <Form.Group className="d-flex align-items-center gap-2">
+                          <Form.Label htmlFor="workbench-order" className="mb-0 text-nowrap">
+                            Sort by
+                          </Form.Label>
+                          <Form.Select
+                            id="workbench-order"
+                            size="sm"
+                            value={order}
+                            onChange={(event) => setOrder(event.target.value === 'loads' ? 'loads' : 'path')}
+                          >
+                            <option value="path">Path</option>
+                            <option value="loads">Most loaded in play</option>
+                          </Form.Select>
+                        </Form.Group>
+                      </div>
+                    )}
+                    <Editor
+                      versionId={version.id}
+                      files={editable}
+                      shown={shown}
+                      usage={usage}
+                      replaced={replaced}
+                      playPaths={playPaths.data}
+                      readOnlyReason={readOnlyReason}
+                    />
+                  </>
                 )}
               </FilesToReplace>
             )}
