@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
@@ -22,6 +23,7 @@ import { HelperFilesRepository } from './modules/helper-files/helper-files.repos
 import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
 import { HelperFilesService } from './modules/helper-files/helper-files.service';
 import { openStorage } from './storage/create-storage';
+import { FreeSpaceGuard } from './storage/free-space';
 import { buildPlayApp } from './play/play-app';
 import { PlayFiles } from './play/play-files';
 import { PlayOrigins } from './play/play-origins';
@@ -109,6 +111,16 @@ export async function buildApp(config: Config): Promise<App> {
   app.addHook('onClose', async () => closeStorage());
   const storedFilesRepository = new StoredFilesRepository(database.db, database.dialect);
   const storedFiles = new StoredFilesService(storedFilesRepository, storage, app.log);
+  app.addHook('onClose', async () => storedFiles.close());
+  // The volumes of this machine that uploads and generation write to: DATA_DIR when it holds the SQLite database
+  // or the files, and the temporary folder of zip uploads (issue 23).
+  const space = new FreeSpaceGuard(
+    [
+      ...(config.storage.kind === 'local' || !config.databaseUrl ? [{ volume: 'data' as const, path: config.dataDir }] : []),
+      { volume: 'temp' as const, path: tmpdir() },
+    ],
+    config.minFreeSpace,
+  );
   const usersRepository = new UsersRepository(database.db);
   // Rate limits shared by every app server (REDIS_URL); closed after the requests that count in it are done.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
@@ -138,7 +150,7 @@ export async function buildApp(config: Config): Promise<App> {
   // The play origin's file lookups, forgotten at once when this server changes a game's or a version's files.
   const playFiles = new PlayFiles(gamesRepository, versionsRepository, config.playFileCacheMs);
   const filesChanged = (gameId: number) => playFiles.forgetGame(gameId);
-  const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles, filesChanged);
+  const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles, filesChanged, space);
 
   if (config.seedDemo && (await seedDemo(database.db, app.log))) {
     await seedSampleGame(database.db, games, generation, app.log);
@@ -158,6 +170,7 @@ export async function buildApp(config: Config): Promise<App> {
     storage,
     new DownloadTickets(config.jwtSecret),
     storedFiles,
+    space,
   );
   const playTokens = new PlayTokens(config.jwtSecret);
   const playOrigins = new PlayOrigins(config.playOrigin);
@@ -190,6 +203,7 @@ export async function buildApp(config: Config): Promise<App> {
     storedFiles,
     database.dialect,
     filesChanged,
+    space,
   );
 
   await app.register(errorEnvelopePlugin);
@@ -227,10 +241,10 @@ export async function buildApp(config: Config): Promise<App> {
         { schema: { tags: ['config'], summary: 'What the web app needs to know', response: { 200: publicConfigSchema } } },
         async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
       );
-      await api.register(healthRoutes, { health: new HealthService(database.db, storage, app.log) });
+      await api.register(healthRoutes, { health: new HealthService(database.db, storage, space, app.log) });
       await api.register(legalRoutes, { legal: new LegalService(config.legalTexts, config.productName) });
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
-      await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, app.log) });
+      await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, storedFiles, space, app.log) });
       await api.register(playPathsRoutes, { paths });
       await api.register(userGamesRoutes, {
         userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles),

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { GameStatus, type Game, type GameFile } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
-import type { Database, GameFilesTable, GamesTable } from '../../db/schema';
+import type { Database, GameFilesTable, GamesTable, Timestamp } from '../../db/schema';
 import type { CompiledFilter, SearchableEntity } from '../../search/filter';
 import { listPage, type Page } from '../../search/page';
 
@@ -168,10 +168,34 @@ export class GamesRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** A game's status and how many of its images the running generation has done (undefined: no such game). */
-  async generationState(id: number): Promise<{ gameStatusTypeId: number; generationDone: number } | undefined> {
-    const row = await this.db.selectFrom('games').select(['gameStatusTypeId', 'generationDone']).where('id', '=', id).executeTakeFirst();
-    return row && { gameStatusTypeId: row.gameStatusTypeId, generationDone: row.generationDone ?? 0 };
+  /**
+   * A game's status, how many of its images the running generation has done, and when its row last changed
+   * (a claim sets it) (undefined: no such game).
+   */
+  async generationState(id: number): Promise<{ gameStatusTypeId: number; generationDone: number; updatedAt: Timestamp } | undefined> {
+    const row = await this.db.selectFrom('games').select(['gameStatusTypeId', 'generationDone', 'updatedAt']).where('id', '=', id).executeTakeFirst();
+    return row && { gameStatusTypeId: row.gameStatusTypeId, generationDone: row.generationDone ?? 0, updatedAt: row.updatedAt };
+  }
+
+  /**
+   * Claims a game left Generating with no job to end it (its end could not be recorded) for a new generation, as
+   * claimForGeneration does: only if its row has not changed since `updatedAt` was read, so of two presses at once
+   * one claims it.
+   */
+  async reclaimGeneration(id: number, updatedAt: Timestamp): Promise<boolean> {
+    const result = await this.db
+      .updateTable('games')
+      .set({ statusReason: null, generationDone: 0, generationTotal: null, updatedAt: nowIso() })
+      .where('id', '=', id)
+      .where('gameStatusTypeId', '=', GameStatus.Generating)
+      .where('updatedAt', '=', updatedAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The games Generating, with when each was claimed (the services update looks for those no job will end). */
+  async generatingGames(): Promise<{ id: number; updatedAt: Timestamp }[]> {
+    return this.db.selectFrom('games').select(['id', 'updatedAt']).where('gameStatusTypeId', '=', GameStatus.Generating).execute();
   }
 
   /**

@@ -21,6 +21,7 @@ import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '.
 import { InvalidImageError, UndrawableSvgError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
+import type { FreeSpaceGuard, SpaceNeed } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import { assertUploadInTime, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { GameGeneration } from './game-generation';
@@ -79,7 +80,13 @@ export class GamesService {
     private readonly storedFiles: StoredFilesService,
     /** Tells the play origin that a game's files changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
+    private readonly space: FreeSpaceGuard,
   ) {}
+
+  /** 507 STORAGE_FULL while a volume that `need` writes to is under its free-space threshold (storage/free-space.ts). */
+  assertRoom(need: SpaceNeed): Promise<void> {
+    return this.space.assertRoom(need);
+  }
 
   /** POST /games/filter: one page of the games matching a search query, and how many match in all. */
   async filter(filter: SearchFilter): Promise<Page<Partial<Game>>> {
@@ -124,7 +131,10 @@ export class GamesService {
     if (!(await this.storedFiles.deleteOwner({ kind: 'game', id }))) throw notFound('Game');
   }
 
-  /** Starts "Gen." in the background; a second press while it runs starts nothing. */
+  /**
+   * Starts "Gen." in the background; a second press while it runs starts nothing. Refused (507) while DATA_DIR is
+   * under its free-space threshold.
+   */
   async generate(id: number): Promise<Game> {
     const game = await this.get(id);
     if (!(await this.mustHaveIndex(id))) {
@@ -132,6 +142,7 @@ export class GamesService {
         { path: '/files', code: 'no_index', message: `${game.name} has no index file: mark one on its files screen.` },
       ]);
     }
+    await this.space.assertRoom('generation');
     await this.generation.start(id);
     return this.get(id);
   }
@@ -191,12 +202,14 @@ export class GamesService {
   /**
    * Stores the files of one upload request, all or nothing: every file is streamed to storage under a fresh
    * key, then checked (path, size, image content, the png/jpg size rule), then recorded in one transaction.
-   * Any refusal removes what this request stored and leaves the game as it was. A file whose path exists
-   * replaces that file's content and keeps its fileId.
+   * Any refusal removes what this request stored and leaves the game as it was (once the storage answers, when it
+   * is what failed). A file whose path exists replaces that file's content and keeps its fileId. Refused (507)
+   * while DATA_DIR is under its free-space threshold.
    */
   async upload(gameId: number, files: AsyncIterable<IncomingFile>): Promise<{ file: GameFile; replaced: boolean }[]> {
     const startedAt = Date.now();
     await this.get(gameId);
+    await this.space.assertRoom('upload');
     const staged: StagedFile[] = [];
     let results: Awaited<ReturnType<GamesService['record']>>;
     try {
@@ -211,7 +224,7 @@ export class GamesService {
       assertUploadInTime(startedAt);
       results = await this.record(gameId, checked);
     } catch (error) {
-      await Promise.all(staged.map((file) => this.storage.delete(file.storageKey)));
+      await this.storedFiles.removeStaged(staged.map((file) => file.storageKey));
       throw error;
     }
     this.filesChanged(gameId);
