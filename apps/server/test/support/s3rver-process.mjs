@@ -5,8 +5,8 @@
 // longer than one page answers 500. Prints {"port":...} once it listens; stops on SIGTERM.
 import S3rver from 's3rver';
 
-const [directory, bucket, port = '0'] = process.argv.slice(2);
-const server = new S3rver({ address: '127.0.0.1', port: Number(port), silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+const [directory, bucket, wantedPort = '0'] = process.argv.slice(2);
+const server = new S3rver({ address: '127.0.0.1', port: Number(wantedPort), silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
 const { port } = await server.run();
 process.stdout.write(`${JSON.stringify({ port })}\n`);
 process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
