@@ -44,8 +44,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   // Before the database's check: an object store refusing connections fails the same socket calls.
   const full = fullVolumeOf(error);
   if (full) {
-    // A write found no room (ENOSPC, SQLITE_FULL, ...) where the free-space guard did not refuse in time: 507, never 500.
-    request.log.error({ err: error, volume: full }, 'a volume is full');
+    // The guard's refusal (a StorageFullError of its own), or a write that found no room (ENOSPC, SQLITE_FULL, ...)
+    // where the guard did not refuse in time: 507, never 500.
+    const refused = error instanceof StorageFullError && error.cause === undefined;
+    request.log[refused ? 'warn' : 'error']({ err: error, volume: full }, refused ? 'refused: a volume is low on space' : 'a volume is full');
     return reply.status(507).send(appErrorEnvelope(error instanceof StorageFullError ? error : new StorageFullError(full)));
   }
   if (error instanceof StorageUnavailableError || isTaggedStorageFault(error)) {
