@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
@@ -22,6 +23,7 @@ import { HelperFilesRepository } from './modules/helper-files/helper-files.repos
 import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
 import { HelperFilesService } from './modules/helper-files/helper-files.service';
 import { openStorage } from './storage/create-storage';
+import { FreeSpaceGuard } from './storage/free-space';
 import { buildPlayApp } from './play/play-app';
 import { PlayFiles } from './play/play-files';
 import { PlayOrigins } from './play/play-origins';
@@ -116,11 +118,30 @@ export async function buildApp(config: Config): Promise<App> {
   app.addHook('onClose', async () => closeStorage());
   const storedFilesRepository = new StoredFilesRepository(database.db, database.dialect);
   const storedFiles = new StoredFilesService(storedFilesRepository, storage, app.log);
+  app.addHook('onClose', async () => storedFiles.close());
+  // The volumes of this machine that uploads and generation write to: DATA_DIR when it holds the SQLite database
+  // or the files, and the temporary folder of zip uploads (issue 23).
+  const space = new FreeSpaceGuard(
+    [
+      ...(config.storage.kind === 'local' || !config.databaseUrl
+        ? [{ volume: 'data' as const, path: config.dataDir }]
+        : []),
+      { volume: 'temp' as const, path: tmpdir() },
+    ],
+    config.minFreeSpace,
+  );
   const usersRepository = new UsersRepository(database.db);
   // Rate limits shared by every app server (REDIS_URL); closed after the requests that count in it are done.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
-  const users = new UsersService(usersRepository, new SessionTokens(config.jwtSecret), database.dialect, storedFiles, redis, config.playAccessCacheMs);
+  const users = new UsersService(
+    usersRepository,
+    new SessionTokens(config.jwtSecret),
+    database.dialect,
+    storedFiles,
+    redis,
+    config.playAccessCacheMs,
+  );
   const gamesRepository = new GamesRepository(database.db);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
   // On PostgreSQL any app server runs any job (a queue with leases); on SQLite this process runs them.
@@ -146,14 +167,25 @@ export async function buildApp(config: Config): Promise<App> {
   const playFiles = new PlayFiles(gamesRepository, versionsRepository, config.playFileCacheMs);
   const filesChanged = (gameId: number) => playFiles.forgetGame(gameId);
   const engines = new GameEngines(gamesRepository, storage, app.log);
-  const games = new GamesService(gamesRepository, storage, database.dialect, generation, storedFiles, filesChanged, engines);
+  const games = new GamesService(
+    gamesRepository,
+    storage,
+    database.dialect,
+    generation,
+    storedFiles,
+    filesChanged,
+    space,
+    engines,
+  );
 
   if (config.seedDemo && (await seedDemo(database.db, app.log))) {
     await seedSampleGame(database.db, games, generation, app.log);
   }
   if (config.admin) await ensureAdmin(database.db, config.admin, app.log);
   if (config.nodeEnv === 'production' && (await demoAccountsPresent(database.db))) {
-    app.log.warn('NODE_ENV=production and the demo accounts exist: delete them or set SEED_DEMO=false on a fresh database.');
+    app.log.warn(
+      'NODE_ENV=production and the demo accounts exist: delete them or set SEED_DEMO=false on a fresh database.',
+    );
   }
   if (!(await activeAdminPresent(database.db))) {
     app.log.warn(
@@ -166,14 +198,19 @@ export async function buildApp(config: Config): Promise<App> {
     storage,
     new DownloadTickets(config.jwtSecret),
     storedFiles,
+    space,
   );
   const playTokens = new PlayTokens(config.jwtSecret);
   const playOrigins = new PlayOrigins(config.playOrigin);
   // The token version from the users the session check keeps (no read per my-games page or play link).
-  const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, (userId) => users.tokenVersionOf(userId));
+  const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, (userId) =>
+    users.tokenVersionOf(userId),
+  );
   const userGamesRepository = new UserGamesRepository(database.db);
   const fileUsageRepository = new FileUsageRepository(database.db);
-  const playUsage = config.playUsage.enabled ? new PlayUsage(fileUsageRepository, config.playUsage, app.log) : undefined;
+  const playUsage = config.playUsage.enabled
+    ? new PlayUsage(fileUsageRepository, config.playUsage, app.log)
+    : undefined;
   const playApp = buildPlayApp({
     origins: playOrigins,
     tokens: playTokens,
@@ -201,6 +238,7 @@ export async function buildApp(config: Config): Promise<App> {
     storedFiles,
     database.dialect,
     filesChanged,
+    space,
   );
 
   await app.register(errorEnvelopePlugin);
@@ -211,7 +249,9 @@ export async function buildApp(config: Config): Promise<App> {
     frameguard: { action: 'deny' },
   });
   app.addHook('onRequest', (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined)),
+    securityHeaders(request.raw, reply.raw, (error?: unknown) =>
+      done(error instanceof Error ? error : undefined),
+    ),
   );
   // br or gzip for text answers (JSON, index.html); the built assets are compressed at build time.
   await app.register(compress, { globalDecompression: false });
@@ -225,7 +265,12 @@ export async function buildApp(config: Config): Promise<App> {
     // limits of lib/failed-attempts.ts still hold, in memory).
     ...(redis && { redis, nameSpace: 'reskin-rate-limit-', skipOnError: true }),
     errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'TooManyRequestsError', `Too many requests; try again in ${context.after}.`, errorCodes.rateLimited),
+      new AppError(
+        429,
+        'TooManyRequestsError',
+        `Too many requests; try again in ${context.after}.`,
+        errorCodes.rateLimited,
+      ),
   });
   await app.register(openapiPlugin);
 
@@ -233,17 +278,36 @@ export async function buildApp(config: Config): Promise<App> {
     async (api) => {
       await api.register(xsrfPlugin);
       await api.register(authPlugin, { authenticate: (token: string) => users.authenticate(token) });
-      api.withTypeProvider<ZodTypeProvider>().get(
-        '/config',
-        { schema: { tags: ['config'], summary: 'What the web app needs to know', response: { 200: publicConfigSchema } } },
-        async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
-      );
-      await api.register(healthRoutes, { health: new HealthService(database.db, storage, app.log) });
+      api
+        .withTypeProvider<ZodTypeProvider>()
+        .get(
+          '/config',
+          {
+            schema: {
+              tags: ['config'],
+              summary: 'What the web app needs to know',
+              response: { 200: publicConfigSchema },
+            },
+          },
+          async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
+        );
+      await api.register(healthRoutes, { health: new HealthService(database.db, storage, space, app.log) });
       await api.register(legalRoutes, { legal: new LegalService(config.legalTexts, config.productName) });
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
-      await api.register(adminRoutes, { servicesUpdate: new ServicesUpdateService(database.db, storage, generation, app.log) });
+      await api.register(adminRoutes, {
+        servicesUpdate: new ServicesUpdateService(
+          database.db,
+          storage,
+          generation,
+          storedFiles,
+          space,
+          app.log,
+        ),
+      });
       await api.register(playPathsRoutes, { paths });
-      await api.register(fileUsageRoutes, { usage: new FileUsageService(fileUsageRepository, gamesRepository) });
+      await api.register(fileUsageRoutes, {
+        usage: new FileUsageService(fileUsageRepository, gamesRepository),
+      });
       await api.register(userGamesRoutes, {
         userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles),
       });
@@ -334,7 +398,12 @@ async function registerWebApp(app: FastifyInstance, distDir: string): Promise<vo
   }
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/assets/')) {
-      throw new AppError(404, 'NotFoundError', `Route GET ${request.url.split('?')[0]} not found.`, errorCodes.notFound);
+      throw new AppError(
+        404,
+        'NotFoundError',
+        `Route GET ${request.url.split('?')[0]} not found.`,
+        errorCodes.notFound,
+      );
     }
     if (!index) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');

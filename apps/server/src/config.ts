@@ -87,6 +87,13 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** A folder with the operator's own legal texts (terms-of-use.md or .txt, and so on); unset: placeholders. */
   LEGAL_DIR: z.string().optional(),
+  /**
+   * The free-space guard (issue 23): uploads, zip uploads and generation answer 507 while DATA_DIR or the
+   * temporary folder has less free than the smaller of this share of the volume and MIN_FREE_SPACE_MB; 0: off.
+   */
+  MIN_FREE_SPACE_PERCENT: z.coerce.number({ error: 'expected a percentage' }).min(0, { error: 'expected 0 to 100' }).max(100, { error: 'expected 0 to 100' }).default(5),
+  /** The free-space guard's size: 1 GB by default; 0: off. */
+  MIN_FREE_SPACE_MB: z.coerce.number({ error: 'expected a number of megabytes' }).min(0, { error: 'expected 0 or more megabytes' }).default(1024),
   /** Where stored files live (issue 14): `local` (DATA_DIR/files) or `s3` (an S3-compatible object store, S3_*). */
   STORAGE: z.enum(['local', 's3'], { error: 'expected local or s3' }).default('local'),
   /** The store's address; unset: AWS S3 of S3_REGION. MinIO, R2 and the like need it. */
@@ -164,6 +171,11 @@ export interface Config {
   legalTexts: Partial<Record<LegalDocument, string>>;
   /** STORAGE and S3_*: where stored files live. */
   storage: StorageConfig;
+  /**
+   * MIN_FREE_SPACE_PERCENT and MIN_FREE_SPACE_MB (in bytes): below the smaller of the two, uploads, zip uploads and
+   * generation are refused with 507 (storage/free-space.ts).
+   */
+  minFreeSpace: { percent: number; bytes: number };
   /** REDIS_URL: rate limits shared by every app server; unset: in this process's memory. */
   redisUrl: string | undefined;
   /** GENERATION_LEASE_SECONDS in milliseconds: how soon another server takes over a dead server's generation job. */
@@ -290,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: resolve(e.WEB_DIST_DIR ?? join(serverRoot, '../web/dist')),
     legalTexts: readLegalTexts(e.LEGAL_DIR),
     storage: storageConfig(e, dataDir),
+    minFreeSpace: { percent: e.MIN_FREE_SPACE_PERCENT, bytes: Math.round(e.MIN_FREE_SPACE_MB * 1024 * 1024) },
     redisUrl: e.REDIS_URL,
     generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
   };

@@ -81,7 +81,7 @@ describe.skipIf(testDb !== 'postgres')(`a PostgreSQL restart under a running app
     expect(alive.json()).toEqual({ status: 'ok' });
     const notReady = await ready();
     expect(notReady.statusCode).toBe(503);
-    expect(notReady.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable', storage: 'ok' } });
+    expect(notReady.json()).toMatchObject({ status: 'unavailable', checks: { database: 'unavailable', storage: 'ok' } });
   });
 
   it('answers again once the database is back, without a restart of the app', async () => {
@@ -91,7 +91,7 @@ describe.skipIf(testDb !== 'postgres')(`a PostgreSQL restart under a running app
     expect((await call(app(), 'GET', '/api/user/me', { token: admin.token })).json()).toMatchObject({ id: admin.id });
     const back = await ready();
     expect(back.statusCode).toBe(200);
-    expect(back.json()).toEqual({ status: 'ok', checks: { database: 'ok', storage: 'ok' } });
+    expect(back.json()).toMatchObject({ status: 'ok', checks: { database: 'ok', storage: 'ok' } });
   });
 
   it('refuses at once to start on a database that answers but cannot be used, in one line', async () => {

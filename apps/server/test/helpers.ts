@@ -80,6 +80,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     webDistDir: join(dataDir, 'no-web'),
     legalTexts: {},
     storage: { kind: 'local', dir: join(dataDir, 'files') },
+    minFreeSpace: { percent: 5, bytes: 1024 ** 3 },
     redisUrl: undefined,
     generationLeaseMs: 60_000,
     ...overrides,

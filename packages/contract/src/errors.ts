@@ -46,6 +46,14 @@ export const errorCodes = {
   rangeNotSatisfiable: 'RANGE_NOT_SATISFIABLE',
   /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
+  /**
+   * 507: a volume the server writes to (DATA_DIR, the temporary folder, the database's) is full or below its
+   * free-space threshold (MIN_FREE_SPACE_*): uploads, zip uploads and generation are refused until space is freed;
+   * reads, deletes and other database writes still work.
+   */
+  storageFull: 'STORAGE_FULL',
+  /** 503: the file storage (the object store, or the local disk failing) cannot be used; the same request works once it is back. */
+  storageUnavailable: 'STORAGE_UNAVAILABLE',
   /** 413: a file of an upload is over the per-file limit (MAX_FILE_SIZE_MB); nothing of the upload is stored. */
   fileTooLarge: 'FILE_TOO_LARGE',
   /** 413: more files in one upload than the limit allows. */

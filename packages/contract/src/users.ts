@@ -169,6 +169,8 @@ export type TokenUser = z.infer<typeof tokenUserSchema>;
 export const servicesUpdateResponseSchema = z.object({
   regeneratedGameIds: z.array(z.number().int()),
   removedStoredFiles: z.number().int(),
+  /** Games left Generating with no job to end them (their end could not be recorded), now Failed so Gen. can run. */
+  failedGenerationIds: z.array(z.number().int()),
 });
 
 /** GET /config: what the web app needs to know about this server. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, Migrator, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, Migrator, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
@@ -67,6 +67,14 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }), dialect: 'sqlite' };
 }
 
+/** The rollback of a transaction SQLite has already rolled back: a statement that changes nothing. */
+const nothingToRollBack: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
+
 /** Prepared statements kept per SQL text; the least recently used go first. */
 const cachedStatements = 500;
 
@@ -80,6 +88,10 @@ function withStatementCache(file: SqliteDatabase.Database): KyselySqliteDatabase
   return {
     close: () => file.close(),
     prepare: (text: string) => {
+      // SQLite rolls a transaction back by itself when a statement of it fails with SQLITE_FULL (or an I/O error):
+      // Kysely's rollback then failed with "no transaction is active", and that error replaced the real one (a
+      // delete on a full disk answered 500 instead of 507; issue 23). With no transaction open it does nothing.
+      if (text === 'rollback' && !file.inTransaction) return nothingToRollBack;
       let statement = statements.get(text);
       if (statement) {
         statements.delete(text);

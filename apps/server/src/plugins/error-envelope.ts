@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { errorCodes, type ErrorDetail, type ErrorEnvelope } from '@reskin/contract';
 import { isDataException, isDatabaseUnavailable } from '../db/database';
 import { AppError, databaseUnavailable } from '../lib/errors';
+import { StorageFullError, StorageUnavailableError, fullVolumeOf, isTaggedStorageFault } from '../storage/storage-faults';
 
 const namesByStatus: Record<number, string> = {
   400: 'BadRequestError',
@@ -20,6 +21,8 @@ const namesByStatus: Record<number, string> = {
   422: 'UnprocessableEntityError',
   429: 'TooManyRequestsError',
   500: 'InternalServerError',
+  503: 'ServiceUnavailableError',
+  507: 'InsufficientStorageError',
 };
 
 /** The error envelope (DESIGN.md) of a status, with the name that goes with it. */
@@ -38,6 +41,19 @@ function appErrorEnvelope(error: AppError): ErrorEnvelope {
 
 /** Turns every thrown error into the one error envelope, never leaking internals; both origins use it. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // Before the database's check: an object store refusing connections fails the same socket calls.
+  const full = fullVolumeOf(error);
+  if (full) {
+    // The guard's refusal (a StorageFullError of its own), or a write that found no room (ENOSPC, SQLITE_FULL, ...)
+    // where the guard did not refuse in time: 507, never 500.
+    const refused = error instanceof StorageFullError && error.cause === undefined;
+    request.log[refused ? 'warn' : 'error']({ err: error, volume: full }, refused ? 'refused: a volume is low on space' : 'a volume is full');
+    return reply.status(507).send(appErrorEnvelope(error instanceof StorageFullError ? error : new StorageFullError(full)));
+  }
+  if (error instanceof StorageUnavailableError || isTaggedStorageFault(error)) {
+    request.log.warn({ err: error }, 'the file storage is unavailable');
+    return reply.status(503).send(appErrorEnvelope(error instanceof StorageUnavailableError ? error : new StorageUnavailableError()));
+  }
   if (isDatabaseUnavailable(error)) {
     // The database is restarting or failing over: the client may retry; the pool reconnects by itself.
     request.log.warn({ err: error }, 'the database is unavailable');

@@ -128,6 +128,10 @@ export class LocalDiskStorage implements Storage {
     return removed;
   }
 
+  async removeFailedWrites(): Promise<number> {
+    return 0;
+  }
+
   async *list(prefix = ''): AsyncIterable<StoredKey> {
     const start = prefix === '' ? this.root : this.pathOf(prefix.replace(/\/$/, ''));
     for (const entry of await this.entries(start)) {

@@ -33,6 +33,17 @@ function isNotFound(error: unknown): boolean {
   return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 }
 
+/**
+ * Whether aborting a multipart upload has nothing left to do: the upload is gone (aborted or completed already),
+ * or the store has no such call (s3rver; a bucket lifecycle rule removes such parts there).
+ */
+function isNothingToAbort(error: unknown): boolean {
+  return (
+    error instanceof S3ServiceException &&
+    (['NoSuchUpload', 'NotImplemented', 'MethodNotAllowed'].includes(error.name) || [404, 405, 501].includes(error.$metadata.httpStatusCode ?? 0))
+  );
+}
+
 /** Counts the bytes that pass through (the size of a streamed upload). */
 class ByteCounter extends Transform {
   bytes = 0;
@@ -51,6 +62,11 @@ class ByteCounter extends Transform {
 export class S3Storage implements Storage {
   private readonly client: S3Client;
   private readonly bucket: string;
+  /**
+   * Multipart uploads of this process that failed and could not be aborted then (the store was unreachable):
+   * upload id to key. removeFailedWrites aborts them once the store answers, whatever their age.
+   */
+  private readonly unaborted = new Map<string, string>();
 
   /** `listPageSize`: keys per ListObjectsV2 page (S3's most is 1000; tests use a small one to page). */
   constructor(
@@ -101,8 +117,11 @@ export class S3Storage implements Storage {
     } catch (error) {
       data.destroy();
       counter.destroy();
-      // The source's failure is the one to report, also when aborting the upload failed as well (its parts are then
-      // left to removeAbandonedWrites).
+      // lib-storage aborts a failed upload, but when the store was unreachable that abort failed too, and its parts
+      // would stay an hour (removeAbandonedWrites' age): this process remembers it and aborts it once it can.
+      const { uploadId } = upload;
+      if (uploadId) await this.abortUpload(key, uploadId).catch(() => this.unaborted.set(uploadId, key));
+      // The source's failure is the one to report.
       throw sourceError ?? error;
     }
     return { size: counter.bytes };
@@ -165,13 +184,32 @@ export class S3Storage implements Storage {
     } while (token);
   }
 
+  /** Aborts one multipart upload (nothing to abort: done too); throws while the store cannot. */
+  private async abortUpload(key: string, uploadId: string): Promise<void> {
+    try {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+    } catch (error) {
+      if (!isNothingToAbort(error)) throw error;
+    }
+    this.unaborted.delete(uploadId);
+  }
+
+  async removeFailedWrites(): Promise<number> {
+    let removed = 0;
+    for (const [uploadId, key] of [...this.unaborted]) {
+      await this.abortUpload(key, uploadId);
+      removed++;
+    }
+    return removed;
+  }
+
   /**
    * Aborts the multipart uploads started before `before` that never completed (a server killed while it
    * streamed an upload leaves its parts, which the store keeps and bills until aborted). A store that cannot
    * list uploads (some S3-compatible servers) has none to remove here; a bucket lifecycle rule then does it.
    */
   async removeAbandonedWrites(before: Date): Promise<number> {
-    let removed = 0;
+    let removed = await this.removeFailedWrites();
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     do {

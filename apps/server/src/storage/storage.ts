@@ -73,4 +73,10 @@ export interface Storage {
    * multipart uploads) when it was started before `before`; answers how many were removed.
    */
   removeAbandonedWrites(before: Date): Promise<number>;
+  /**
+   * Removes what writes of this process that failed left behind because the store could not be reached then
+   * (S3Storage: multipart uploads whose abort failed), whatever their age; throws while the store still cannot.
+   * The local disk has none: a failed write removes its `.partial` file itself. Answers how many were removed.
+   */
+  removeFailedWrites(): Promise<number>;
 }

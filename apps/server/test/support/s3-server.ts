@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { StorageConfig } from '../../src/config';
@@ -19,7 +19,27 @@ export interface S3Server {
    * `<key>._S3rver_object` in its folder and answers that file's mtime), to test what happens to old objects.
    */
   setLastModified(key: string, date: Date): void;
+  /** The keys of the objects the store holds under `prefix`, sorted, read from its folder (also while it is stopped). */
+  storedKeys(prefix: string): string[];
+  /** Stops the server and keeps its objects: an outage of the store (issue 23). */
+  stop(): Promise<void>;
+  /** Starts a stopped server again on the same port, with the objects it held. */
+  restart(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A running s3rver process and the port it listens on. */
+async function spawnS3rver(directory: string, bucket: string, port = 0) {
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', script, directory, bucket, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = once(child, 'exit');
+  const lines = createInterface({ input: child.stdout });
+  const first = await Promise.race([
+    once(lines, 'line').then(([line]) => line as string),
+    exited.then(([code]) => {
+      throw new Error(`the S3 server exited (${code}) before it listened`);
+    }),
+  ]);
+  return { child, exited, port: (JSON.parse(first) as { port: number }).port };
 }
 
 const script = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
@@ -31,32 +51,42 @@ const script = fileURLToPath(new URL('./s3rver-process.mjs', import.meta.url));
  */
 export async function startS3Server(bucket = 'reskin-test'): Promise<S3Server> {
   const directory = mkdtempSync(join(tmpdir(), 'reskin-s3-'));
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', script, directory, bucket], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = once(child, 'exit');
-  const lines = createInterface({ input: child.stdout });
-  const first = await Promise.race([
-    once(lines, 'line').then(([line]) => line as string),
-    exited.then(([code]) => {
-      throw new Error(`the S3 server exited (${code}) before it listened`);
-    }),
-  ]);
-  const { port } = JSON.parse(first) as { port: number };
+  let server = await spawnS3rver(directory, bucket);
+  const { port } = server;
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver's fixed credentials.
   const accessKeyId = 'S3RVER';
   const secretAccessKey = 'S3RVER';
+  const stop = async () => {
+    if (server.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  };
+  const objectSuffix = '._S3rver_object';
   return {
     endpoint,
     bucket,
     accessKeyId,
     secretAccessKey,
     storageConfig: { kind: 's3', endpoint, region: 'us-east-1', bucket, accessKeyId, secretAccessKey, forcePathStyle: true },
-    setLastModified: (key, date) => utimesSync(join(directory, bucket, `${key}._S3rver_object`), date, date),
+    setLastModified: (key, date) => utimesSync(join(directory, bucket, `${key}${objectSuffix}`), date, date),
+    storedKeys: (prefix) => {
+      const root = join(directory, bucket);
+      const folder = join(root, prefix);
+      if (!existsSync(folder)) return [];
+      return readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith(objectSuffix))
+        .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/').slice(0, -objectSuffix.length))
+        .sort();
+    },
+    stop,
+    restart: async () => {
+      await stop();
+      server = await spawnS3rver(directory, bucket, port);
+    },
     close: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stop();
       rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -5,23 +5,30 @@ import { toIso } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
+import type { FreeSpaceGuard } from '../../storage/free-space';
+import { StorageFullError } from '../../storage/storage-faults';
 import type { GameGeneration } from '../games/game-generation';
-import { orphanGraceMs, withVariants } from '../stored-files/stored-files.service';
+import { orphanGraceMs, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 
 /**
- * GET /admin/update, "Services update" (DESIGN.md "Games, files, variants"): re-generates every Ready game
- * whose files changed since its last generation (or whose generated copies are missing), and removes stored
- * files that no record points to and writes that a crash cut off, once they are an hour old.
+ * GET /admin/update, "Services update" (DESIGN.md "Games, files, variants"): removes at once what failed
+ * requests of this server left in storage (the store was unreachable then), and, once they are an hour old,
+ * stored files that no record points to and writes that a crash cut off; ends the generations left Generating
+ * with no job (Failed); re-generates every Ready game whose files changed since its last generation (or whose
+ * generated copies are missing), unless DATA_DIR is low on space, which the rest of the update still frees.
  */
 export class ServicesUpdateService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly storage: Storage,
     private readonly generation: GameGeneration,
+    private readonly storedFiles: StoredFilesService,
+    private readonly space: FreeSpaceGuard,
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  async run(): Promise<{ regeneratedGameIds: number[]; removedStoredFiles: number }> {
+  async run(): Promise<{ regeneratedGameIds: number[]; removedStoredFiles: number; failedGenerationIds: number[] }> {
+    let removedStoredFiles = await this.storedFiles.removeLeftovers();
     const before = new Date(Date.now() - orphanGraceMs);
     // The objects first, the records after: an upload records its files before they are an hour old
     // (uploadRecordDeadlineMs), so an old object listed here is recorded by the time the records are read, or never.
@@ -35,14 +42,30 @@ export class ServicesUpdateService {
     // In batches on an object store (S3's DeleteObjects takes 1000 keys a call).
     const orphans = old.filter((key) => !referenced.has(key));
     await this.storage.deleteMany(orphans);
-    let removedStoredFiles = orphans.length;
+    removedStoredFiles += orphans.length;
     removedStoredFiles += await this.storage.removeAbandonedWrites(before);
+    const failedGenerationIds = await this.generation.failStranded();
     const regeneratedGameIds: number[] = [];
-    for (const gameId of await this.staleReadyGames(stored)) {
-      if ((await this.generation.start(gameId)).started) regeneratedGameIds.push(gameId);
+    const stale = await this.staleReadyGames(stored);
+    if (stale.length > 0 && (await this.hasRoomToGenerate())) {
+      for (const gameId of stale) {
+        if ((await this.generation.start(gameId)).started) regeneratedGameIds.push(gameId);
+      }
     }
-    this.log.info({ regeneratedGameIds, removedStoredFiles }, 'services update');
-    return { regeneratedGameIds, removedStoredFiles };
+    this.log.info({ regeneratedGameIds, removedStoredFiles, failedGenerationIds }, 'services update');
+    return { regeneratedGameIds, removedStoredFiles, failedGenerationIds };
+  }
+
+  /** False (and a warning) while DATA_DIR is under its free-space threshold: the stale games wait for the next update. */
+  private async hasRoomToGenerate(): Promise<boolean> {
+    try {
+      await this.space.assertRoom('generation');
+      return true;
+    } catch (error) {
+      if (!(error instanceof StorageFullError)) throw error;
+      this.log.warn('services update: DATA_DIR is low on space; games with changed files are not re-generated');
+      return false;
+    }
   }
 
   /** Every storage key a record points to, with the copies generation may have made of game files. */

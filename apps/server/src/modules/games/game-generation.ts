@@ -2,8 +2,10 @@ import { availableParallelism } from 'node:os';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf } from '@reskin/contract';
-import { isDatabaseUnavailable, retryWhileUnavailable } from '../../db/database';
+import { isDatabaseUnavailable, retryWhileUnavailable, toIso } from '../../db/database';
+import type { Timestamp } from '../../db/schema';
 import { makeCopies, variantKey } from '../../lib/variants';
+import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
 import type { GenerationJobs } from './generation-jobs';
@@ -21,6 +23,12 @@ const progressIntervalMs = 250;
  * 6.3-6.9 s against 7.0-7.2 s for the same work).
  */
 export const imagesAtOnce = 2 * availableParallelism();
+
+/**
+ * On a job queue shared by servers, a game Generating without a job is taken back only once its claim is this
+ * old: another server may be between its claim and queueing the job (milliseconds, or seconds on a slow database).
+ */
+export const strandedAfterMs = 30_000;
 
 /** The game was deleted, or a file changed, while its copies were being made: the job ends without a status. */
 class FilesChangedError extends Error {}
@@ -45,6 +53,10 @@ export interface GenerationSlice {
  */
 export class GameGeneration {
   private jobs!: GenerationJobs;
+  /** Games whose job ended here without its end recorded (the database failed too), with the reason it had. */
+  private readonly unrecorded = new Map<number, string>();
+  /** Games a press of Gen. in this process is claiming and queueing right now. */
+  private readonly claiming = new Set<number>();
 
   constructor(
     private readonly games: GamesRepository,
@@ -62,19 +74,62 @@ export class GameGeneration {
 
   /**
    * Starts generating a game unless a generation of it is already running; answers at once. The claim is one
-   * conditional update, so two presses of "Gen." (even on two app servers) start one job.
+   * conditional update, so two presses of "Gen." (even on two app servers) start one job. A game left Generating
+   * with no job to end it (a job whose end could not be recorded: the disk was full, say) is claimed anew.
    */
   async start(gameId: number): Promise<{ started: boolean }> {
-    const claimed = await this.games.claimForGeneration(gameId);
-    if (!claimed) return { started: false };
+    if (this.claiming.has(gameId)) return { started: false };
+    this.claiming.add(gameId);
     try {
-      await this.jobs.enqueue(gameId);
-    } catch (error) {
-      this.log.error({ gameId, err: error }, 'could not queue a generation');
-      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: 'The generation could not be queued; press Gen. again.' });
-      throw error;
+      const claimed = (await this.games.claimForGeneration(gameId)) || (await this.reclaimStranded(gameId));
+      if (!claimed) return { started: false };
+      this.unrecorded.delete(gameId);
+      try {
+        await this.jobs.enqueue(gameId);
+      } catch (error) {
+        this.log.error({ gameId, err: error }, 'could not queue a generation');
+        await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: 'The generation could not be queued; press Gen. again.' });
+        throw error;
+      }
+      return { started: true };
+    } finally {
+      this.claiming.delete(gameId);
     }
-    return { started: true };
+  }
+
+  /**
+   * Whether a Generating game has no job that will end it: none queued or running, and no press in flight here;
+   * on a queue shared by servers also known here to be so, or claimed more than strandedAfterMs ago.
+   */
+  private async isStranded(gameId: number, updatedAt: Timestamp): Promise<boolean> {
+    if (await this.jobs.hasJob(gameId)) return false;
+    return this.jobs.exclusive || this.unrecorded.has(gameId) || Date.now() - Date.parse(toIso(updatedAt)) >= strandedAfterMs;
+  }
+
+  /** Claims a stranded game (isStranded) for a new generation; false when it is not one. */
+  private async reclaimStranded(gameId: number): Promise<boolean> {
+    const state = await this.games.generationState(gameId);
+    if (state?.gameStatusTypeId !== GameStatus.Generating || !(await this.isStranded(gameId, state.updatedAt))) return false;
+    const claimed = await this.games.reclaimGeneration(gameId, state.updatedAt);
+    if (claimed) this.log.warn({ gameId }, 'a generation whose end was never recorded is started anew');
+    return claimed;
+  }
+
+  /**
+   * The services update's part: marks Failed every game left Generating with no job to end it (isStranded), with
+   * the reason its job had when this server knows it. Answers their ids.
+   */
+  async failStranded(): Promise<number[]> {
+    const failed: number[] = [];
+    for (const { id, updatedAt } of await this.games.generatingGames()) {
+      if (this.claiming.has(id) || !(await this.isStranded(id, updatedAt))) continue;
+      const reason = this.unrecorded.get(id) ?? 'The generation ended without recording its result; press Gen. again.';
+      await this.finish(id, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) });
+      this.unrecorded.delete(id);
+      failed.push(id);
+    }
+    if (failed.length > 0) this.log.warn({ gameIds: failed }, 'generations whose end was never recorded are marked Failed');
+    return failed;
   }
 
   /** Waits until every generation has ended (tests). */
@@ -124,7 +179,8 @@ export class GameGeneration {
         this.log.info({ gameId, reason: error.message }, 'game generation stopped');
         return 'done';
       }
-      if (!(error instanceof ImageError) && slice.retryable) {
+      // A full disk will not have room a few seconds later either: the admin frees space and presses Gen. again.
+      if (!(error instanceof ImageError) && !(error instanceof StorageFullError) && slice.retryable) {
         this.log.warn({ gameId, err: error }, 'game generation failed; the job queue tries again');
         throw error;
       }
@@ -134,9 +190,12 @@ export class GameGeneration {
           ? error.message
           : String(error);
       this.log.warn({ gameId, err: error }, 'game generation failed');
-      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) }).catch((e: unknown) =>
-        this.log.error({ gameId, err: e }, 'could not record the failed generation: the game stays Generating until the next start'),
-      );
+      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) }).catch((e: unknown) => {
+        // The database failed too (SQLITE_FULL on the same full disk): the game stays Generating with no job, which
+        // the next press of Gen. or the services update ends (reclaimStranded, failStranded).
+        this.unrecorded.set(gameId, reason);
+        this.log.error({ gameId, err: e }, 'could not record the failed generation: the next Gen. or the services update ends it');
+      });
       return 'done';
     }
   }

@@ -9,6 +9,7 @@ import { errorCodes, limits, type ErrorDetail } from '@reskin/contract';
 import { AppError, unprocessable } from '../../lib/errors';
 import { InvalidPathError, normaliseGamePath } from '../../lib/game-paths';
 import { fileTooLarge } from '../../lib/multipart';
+import { storageFault } from '../../storage/storage-faults';
 import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
 
 // A game uploaded as one .zip (POST /game/upload-zip/{gameId}). The archive has already been written to a
@@ -178,7 +179,8 @@ function formatBytes(bytes: number): string {
  * A game folder uploaded as one .zip (POST /game/upload-zip/{gameId}): the zip is written to a temporary file of
  * this app server (os.tmpdir(), removed when the request ends; a crash leaves it to the system's temp
  * cleaning), opened, and its entries go through GamesService.upload with every rule of a folder upload, all or
- * nothing.
+ * nothing. Refused (507) while the temporary folder or DATA_DIR is under its free-space threshold; a temporary
+ * folder that fills up or fails while the zip is written answers 507 or 503 too.
  */
 export async function uploadGameZip(
   games: GamesService,
@@ -186,10 +188,18 @@ export async function uploadGameZip(
   zip: Readable,
   maxFileSizeBytes: number,
 ) {
-  const dir = await mkdtemp(join(tmpdir(), 'reskin-zip-'));
+  await games.assertRoom('zip');
+  const dir = await mkdtemp(join(tmpdir(), 'reskin-zip-')).catch((error: unknown) => {
+    throw storageFault(error, 'temp');
+  });
   try {
     const file = join(dir, 'upload.zip');
-    await pipeline(zip, createWriteStream(file));
+    let sourceError: unknown;
+    zip.once('error', (error) => (sourceError = error));
+    await pipeline(zip, createWriteStream(file)).catch((error: unknown) => {
+      // The upload's own failure (cut short, over the limit) is the request's; the folder's is the server's.
+      throw error === sourceError ? error : storageFault(error, 'temp');
+    });
     const archive = await openZip(file);
     try {
       return await games.upload(gameId, zipGameFiles(archive, maxFileSizeBytes));

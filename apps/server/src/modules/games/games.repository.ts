@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { GameStatus, type Game, type GameFile } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
-import type { Database, GameFilesTable, GamesTable } from '../../db/schema';
+import type { Database, GameFilesTable, GamesTable, Timestamp } from '../../db/schema';
 import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
 import { listPage, type Page } from '../../search/page';
 
@@ -33,7 +33,10 @@ export const searchableGame: SearchableEntity = {
 function gameFileUsageColumns(): Record<string, ComputedColumn> {
   const ofFile = sql`${sql.ref('fileUsage.gameId')} = ${sql.ref('gameFiles.gameId')} and ${sql.ref('fileUsage.fileId')} = ${sql.ref('gameFiles.fileId')}`;
   return {
-    loads: { type: 'number', expression: sql`coalesce((select ${sql.ref('fileUsage.loads')} from ${sql.table('fileUsage')} where ${ofFile}), 0)` },
+    loads: {
+      type: 'number',
+      expression: sql`coalesce((select ${sql.ref('fileUsage.loads')} from ${sql.table('fileUsage')} where ${ofFile}), 0)`,
+    },
     atStart: {
       type: 'boolean',
       expression: sql`(case when exists (select 1 from ${sql.table('fileUsage')} where ${ofFile} and ${sql.ref('fileUsage.startLoads')} > 0) then 1 else 0 end)`,
@@ -96,13 +99,23 @@ type GameRow = Pick<Selectable<GamesTable>, (typeof gameColumns)[number]>;
 export type GameFileRow = Pick<Selectable<GameFilesTable>, (typeof gameFileColumns)[number]>;
 
 function toGame(row: GameRow): Game {
-  return { ...row, isActive: row.isActive === 1, createdAt: toIso(row.createdAt), updatedAt: toIso(row.updatedAt) };
+  return {
+    ...row,
+    isActive: row.isActive === 1,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
 }
 
 /** A stored game file as the API shows it (the storage key stays inside the server). */
 export function toGameFile(row: GameFileRow): GameFile {
   const { storageKey: _storageKey, ...rest } = row;
-  return { ...rest, isStartFile: row.isStartFile === 1, isSplash: row.isSplash === 1, updatedAt: toIso(row.updatedAt) };
+  return {
+    ...rest,
+    isStartFile: row.isStartFile === 1,
+    isSplash: row.isSplash === 1,
+    updatedAt: toIso(row.updatedAt),
+  };
 }
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -128,7 +141,15 @@ export class GamesRepository {
     const now = nowIso();
     const row = await this.db
       .insertInto('games')
-      .values({ ...game, gameStatusTypeId: 1, isActive: 1, imagePath: '', rootPath: '', createdAt: now, updatedAt: now })
+      .values({
+        ...game,
+        gameStatusTypeId: 1,
+        isActive: 1,
+        imagePath: '',
+        rootPath: '',
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -153,7 +174,11 @@ export class GamesRepository {
     const { isActive, ...rest } = patch;
     const result = await db
       .updateTable('games')
-      .set({ ...rest, ...(isActive !== undefined ? { isActive: isActive ? 1 : 0 } : {}), updatedAt: nowIso() })
+      .set({
+        ...rest,
+        ...(isActive !== undefined ? { isActive: isActive ? 1 : 0 } : {}),
+        updatedAt: nowIso(),
+      })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
@@ -180,11 +205,23 @@ export class GamesRepository {
    * The files a game's engine is recognised from, with the moment its files last changed (undefined: no such
    * game). Read in one transaction so the moment belongs to exactly these files.
    */
-  async engineInputs(gameId: number): Promise<{ filesChangedAt: string | null; files: Pick<GameFileRow, 'path' | 'size' | 'storageKey'>[] } | undefined> {
+  async engineInputs(
+    gameId: number,
+  ): Promise<
+    { filesChangedAt: string | null; files: Pick<GameFileRow, 'path' | 'size' | 'storageKey'>[] } | undefined
+  > {
     return this.db.transaction().execute(async (trx) => {
-      const game = await trx.selectFrom('games').select('filesChangedAt').where('id', '=', gameId).executeTakeFirst();
+      const game = await trx
+        .selectFrom('games')
+        .select('filesChangedAt')
+        .where('id', '=', gameId)
+        .executeTakeFirst();
       if (!game) return undefined;
-      const files = await trx.selectFrom('gameFiles').select(['path', 'size', 'storageKey']).where('gameId', '=', gameId).execute();
+      const files = await trx
+        .selectFrom('gameFiles')
+        .select(['path', 'size', 'storageKey'])
+        .where('gameId', '=', gameId)
+        .execute();
       return { filesChangedAt: game.filesChangedAt === null ? null : toIso(game.filesChangedAt), files };
     });
   }
@@ -196,7 +233,10 @@ export class GamesRepository {
    */
   async recordEngine(gameId: number, engine: string | null, filesChangedAt: string | null): Promise<boolean> {
     let update = this.db.updateTable('games').set({ engine }).where('id', '=', gameId);
-    update = filesChangedAt === null ? update.where('filesChangedAt', 'is', null) : update.where('filesChangedAt', '=', filesChangedAt);
+    update =
+      filesChangedAt === null
+        ? update.where('filesChangedAt', 'is', null)
+        : update.where('filesChangedAt', '=', filesChangedAt);
     const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -205,17 +245,63 @@ export class GamesRepository {
   async claimForGeneration(id: number): Promise<boolean> {
     const result = await this.db
       .updateTable('games')
-      .set({ gameStatusTypeId: GameStatus.Generating, statusReason: null, generationDone: 0, generationTotal: null, updatedAt: nowIso() })
+      .set({
+        gameStatusTypeId: GameStatus.Generating,
+        statusReason: null,
+        generationDone: 0,
+        generationTotal: null,
+        updatedAt: nowIso(),
+      })
       .where('id', '=', id)
       .where('gameStatusTypeId', '<>', GameStatus.Generating)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** A game's status and how many of its images the running generation has done (undefined: no such game). */
-  async generationState(id: number): Promise<{ gameStatusTypeId: number; generationDone: number } | undefined> {
-    const row = await this.db.selectFrom('games').select(['gameStatusTypeId', 'generationDone']).where('id', '=', id).executeTakeFirst();
-    return row && { gameStatusTypeId: row.gameStatusTypeId, generationDone: row.generationDone ?? 0 };
+  /**
+   * A game's status, how many of its images the running generation has done, and when its row last changed
+   * (a claim sets it) (undefined: no such game).
+   */
+  async generationState(
+    id: number,
+  ): Promise<{ gameStatusTypeId: number; generationDone: number; updatedAt: Timestamp } | undefined> {
+    const row = await this.db
+      .selectFrom('games')
+      .select(['gameStatusTypeId', 'generationDone', 'updatedAt'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return (
+      row && {
+        gameStatusTypeId: row.gameStatusTypeId,
+        generationDone: row.generationDone ?? 0,
+        updatedAt: row.updatedAt,
+      }
+    );
+  }
+
+  /**
+   * Claims a game left Generating with no job to end it (its end could not be recorded) for a new generation, as
+   * claimForGeneration does: only if its row has not changed since `updatedAt` was read, so of two presses at once
+   * one claims it.
+   */
+  async reclaimGeneration(id: number, updatedAt: Timestamp): Promise<boolean> {
+    const result = await this.db
+      .updateTable('games')
+      .set({ statusReason: null, generationDone: 0, generationTotal: null, updatedAt: nowIso() })
+      .where('id', '=', id)
+      .where('gameStatusTypeId', '=', GameStatus.Generating)
+      .where('updatedAt', '=', updatedAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The games Generating, with when each was claimed (the services update looks for those no job will end). */
+  async generatingGames(): Promise<{ id: number; updatedAt: Timestamp }[]> {
+    return this.db
+      .selectFrom('games')
+      .select(['id', 'updatedAt'])
+      .where('gameStatusTypeId', '=', GameStatus.Generating)
+      .execute();
   }
 
   /**
@@ -234,14 +320,24 @@ export class GamesRepository {
 
   /** Whether any game is Generating (tests wait for every job to end). */
   async anyGenerating(): Promise<boolean> {
-    return (await this.db.selectFrom('games').select('id').where('gameStatusTypeId', '=', GameStatus.Generating).limit(1).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db
+        .selectFrom('games')
+        .select('id')
+        .where('gameStatusTypeId', '=', GameStatus.Generating)
+        .limit(1)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   /**
    * Ends a generation. Only a game still Generating changes: if its files changed meanwhile it is a Draft
    * again and stays one.
    */
-  async finishGeneration(id: number, outcome: { gameStatusTypeId: number; statusReason: string | null }): Promise<void> {
+  async finishGeneration(
+    id: number,
+    outcome: { gameStatusTypeId: number; statusReason: string | null },
+  ): Promise<void> {
     const now = nowIso();
     await this.db
       .updateTable('games')
@@ -277,12 +373,20 @@ export class GamesRepository {
   }
 
   async listFiles(gameId: number, db: Executor = this.db): Promise<GameFileRow[]> {
-    return db.selectFrom('gameFiles').select(gameFileColumns).where('gameId', '=', gameId).orderBy('path').execute();
+    return db
+      .selectFrom('gameFiles')
+      .select(gameFileColumns)
+      .where('gameId', '=', gameId)
+      .orderBy('path')
+      .execute();
   }
 
   /** One page of a game's files matching a search query (POST /games/{id}/files/filter). */
   async filterFiles(gameId: number, filter: CompiledFilter): Promise<Page<GameFileRow>> {
-    return listPage(this.db.selectFrom('gameFiles').select(gameFileColumns).where('gameId', '=', gameId), filter);
+    return listPage(
+      this.db.selectFrom('gameFiles').select(gameFileColumns).where('gameId', '=', gameId),
+      filter,
+    );
   }
 
   async findFile(gameId: number, fileId: number, db: Executor = this.db): Promise<GameFileRow | undefined> {
@@ -294,7 +398,11 @@ export class GamesRepository {
       .executeTakeFirst();
   }
 
-  async findFileByPath(gameId: number, path: string, db: Executor = this.db): Promise<GameFileRow | undefined> {
+  async findFileByPath(
+    gameId: number,
+    path: string,
+    db: Executor = this.db,
+  ): Promise<GameFileRow | undefined> {
     return db
       .selectFrom('gameFiles')
       .select(gameFileColumns)
@@ -331,7 +439,11 @@ export class GamesRepository {
     content: Pick<GameFileRow, 'width' | 'height' | 'size' | 'contentType' | 'storageKey'>,
     db: Executor = this.db,
   ): Promise<void> {
-    await db.updateTable('gameFiles').set({ ...content, updatedAt: nowIso() }).where('id', '=', id).execute();
+    await db
+      .updateTable('gameFiles')
+      .set({ ...content, updatedAt: nowIso() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Marks one file as the index (start file) and clears the flag on every other file of the game. */

@@ -18,15 +18,31 @@ import { maySeeGame } from './game-access';
 import { servedAs } from '../../lib/content-types';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
-import { InvalidImageError, UndrawableSvgError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
+import {
+  InvalidImageError,
+  UndrawableSvgError,
+  inspectImage,
+  type ImageInfo,
+} from '../../lib/image-inspection';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
+import type { FreeSpaceGuard, SpaceNeed } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
-import { assertUploadInTime, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
+import {
+  assertUploadInTime,
+  withVariants,
+  type StoredFilesService,
+} from '../stored-files/stored-files.service';
 import type { GameEngines } from './game-engine';
 import type { GameGeneration } from './game-generation';
 import { guessIndex } from './guess-index';
-import { searchableGame, searchableGameFile, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
+import {
+  searchableGame,
+  searchableGameFile,
+  toGameFile,
+  type GameFileRow,
+  type GamesRepository,
+} from './games.repository';
 
 /** One file of an upload request, already streamed to storage under a fresh key. */
 interface StagedFile {
@@ -52,7 +68,9 @@ export function incomingPath(incoming: IncomingFile): string {
   } catch (error) {
     incoming.content.resume();
     if (error instanceof InvalidPathError) {
-      throw unprocessable(error.message, [{ path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` }]);
+      throw unprocessable(error.message, [
+        { path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` },
+      ]);
     }
     throw error;
   }
@@ -67,7 +85,13 @@ export const uploadTooManyFiles = () =>
     'PayloadTooLargeError',
     `At most ${limits.adminUploadFiles} files can be uploaded at once.`,
     'TOO_MANY_FILES',
-    [{ path: '/files', code: 'too_many_files', message: `At most ${limits.adminUploadFiles} files can be uploaded at once.` }],
+    [
+      {
+        path: '/files',
+        code: 'too_many_files',
+        message: `At most ${limits.adminUploadFiles} files can be uploaded at once.`,
+      },
+    ],
   );
 
 /** Games and their files (SPEC §7 "Games", POST /game/upload/{gameId}). Admin-only; routes enforce the role. */
@@ -80,9 +104,15 @@ export class GamesService {
     private readonly storedFiles: StoredFilesService,
     /** Tells the play origin that a game's files changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
+    private readonly space: FreeSpaceGuard,
     /** Recognises a game's engine again once its files changed (issue 24). */
     private readonly engines: GameEngines,
   ) {}
+
+  /** 507 STORAGE_FULL while a volume that `need` writes to is under its free-space threshold (storage/free-space.ts). */
+  assertRoom(need: SpaceNeed): Promise<void> {
+    return this.space.assertRoom(need);
+  }
 
   /** POST /games/filter: one page of the games matching a search query, and how many match in all. */
   async filter(filter: SearchFilter): Promise<Page<Partial<Game>>> {
@@ -105,7 +135,11 @@ export class GamesService {
     const game = await this.get(id);
     if (body.gameStatusTypeId !== game.gameStatusTypeId && body.gameStatusTypeId !== GameStatus.Draft) {
       throw unprocessable('Only Draft can be set by hand; Ready comes from generating the game files.', [
-        { path: '/gameStatusTypeId', code: 'status', message: 'Only Draft can be set by hand; press Gen. to make the game Ready.' },
+        {
+          path: '/gameStatusTypeId',
+          code: 'status',
+          message: 'Only Draft can be set by hand; press Gen. to make the game Ready.',
+        },
       ]);
     }
     await this.games.update(id, {
@@ -127,14 +161,22 @@ export class GamesService {
     if (!(await this.storedFiles.deleteOwner({ kind: 'game', id }))) throw notFound('Game');
   }
 
-  /** Starts "Gen." in the background; a second press while it runs starts nothing. */
+  /**
+   * Starts "Gen." in the background; a second press while it runs starts nothing. Refused (507) while DATA_DIR is
+   * under its free-space threshold.
+   */
   async generate(id: number): Promise<Game> {
     const game = await this.get(id);
     if (!(await this.mustHaveIndex(id))) {
       throw unprocessable('Mark the index file before generating.', [
-        { path: '/files', code: 'no_index', message: `${game.name} has no index file: mark one on its files screen.` },
+        {
+          path: '/files',
+          code: 'no_index',
+          message: `${game.name} has no index file: mark one on its files screen.`,
+        },
       ]);
     }
+    await this.space.assertRoom('generation');
     await this.generation.start(id);
     return this.get(id);
   }
@@ -169,7 +211,11 @@ export class GamesService {
     const file = await this.mustFindFile(gameId, fileId);
     if (fileKindOf(file) !== 'image') {
       throw unprocessable('The splash must be an image.', [
-        { path: '/fileId', code: 'not_image', message: `${file.path} is not an image; the splash must be one.` },
+        {
+          path: '/fileId',
+          code: 'not_image',
+          message: `${file.path} is not an image; the splash must be one.`,
+        },
       ]);
     }
     await this.games.transaction(async (trx) => {
@@ -195,12 +241,17 @@ export class GamesService {
   /**
    * Stores the files of one upload request, all or nothing: every file is streamed to storage under a fresh
    * key, then checked (path, size, image content, the png/jpg size rule), then recorded in one transaction.
-   * Any refusal removes what this request stored and leaves the game as it was. A file whose path exists
-   * replaces that file's content and keeps its fileId.
+   * Any refusal removes what this request stored and leaves the game as it was (once the storage answers, when it
+   * is what failed). A file whose path exists replaces that file's content and keeps its fileId. Refused (507)
+   * while DATA_DIR is under its free-space threshold.
    */
-  async upload(gameId: number, files: AsyncIterable<IncomingFile>): Promise<{ file: GameFile; replaced: boolean }[]> {
+  async upload(
+    gameId: number,
+    files: AsyncIterable<IncomingFile>,
+  ): Promise<{ file: GameFile; replaced: boolean }[]> {
     const startedAt = Date.now();
     await this.get(gameId);
+    await this.space.assertRoom('upload');
     const staged: StagedFile[] = [];
     let results: Awaited<ReturnType<GamesService['record']>>;
     try {
@@ -209,21 +260,28 @@ export class GamesService {
         staged.push(await this.stage(gameId, incoming));
       }
       if (staged.length === 0) {
-        throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose at least one file.' }]);
+        throw unprocessable('The upload holds no file.', [
+          { path: '/file', code: 'required', message: 'Choose at least one file.' },
+        ]);
       }
       const checked = await this.check(gameId, staged);
       assertUploadInTime(startedAt);
       results = await this.record(gameId, checked);
     } catch (error) {
-      await Promise.all(staged.map((file) => this.storage.delete(file.storageKey)));
+      await this.storedFiles.removeStaged(staged.map((file) => file.storageKey));
       throw error;
     }
     this.filesChanged(gameId);
     // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
-    await this.storedFiles.deleteObjects(results.flatMap((result) => (result.previousKey ? withVariants(result.previousKey) : [])));
+    await this.storedFiles.deleteObjects(
+      results.flatMap((result) => (result.previousKey ? withVariants(result.previousKey) : [])),
+    );
     const index = await this.markIndexIfNone(gameId);
     await this.engines.recompute(gameId);
-    return results.map(({ file, replaced }) => ({ file: index === file.fileId ? { ...file, isStartFile: true } : file, replaced }));
+    return results.map(({ file, replaced }) => ({
+      file: index === file.fileId ? { ...file, isStartFile: true } : file,
+      replaced,
+    }));
   }
 
   /**
@@ -241,7 +299,8 @@ export class GamesService {
       // The game row first: it locks the game, so a concurrent upload or setIndex cannot mark another meanwhile.
       if (!(await this.games.markFilesChanged(gameId, trx))) return undefined;
       const now = await this.games.listFiles(gameId, trx);
-      if (now.some((file) => file.isStartFile === 1) || !now.some((file) => file.fileId === chosen.fileId)) return undefined;
+      if (now.some((file) => file.isStartFile === 1) || !now.some((file) => file.fileId === chosen.fileId))
+        return undefined;
       await this.games.setStartFile(gameId, chosen.fileId, trx);
       return chosen.fileId;
     });
@@ -260,7 +319,8 @@ export class GamesService {
     const seen = new Set<string>();
     const checked: (StagedFile & { image: ImageInfo | undefined; existing: GameFileRow | undefined })[] = [];
     for (const file of staged) {
-      const detail = (code: string, message: string) => details.push({ path: `/files/${file.path}`, code, message });
+      const detail = (code: string, message: string) =>
+        details.push({ path: `/files/${file.path}`, code, message });
       if (seen.has(file.path)) {
         detail('duplicate', `${file.path} is in this upload twice.`);
         continue;
@@ -282,7 +342,13 @@ export class GamesService {
           }
         }
         const ext = extensionOf(file.path);
-        if (image && existing && sizeCheckedOnReplace.has(ext) && existing.width !== null && existing.height !== null) {
+        if (
+          image &&
+          existing &&
+          sizeCheckedOnReplace.has(ext) &&
+          existing.width !== null &&
+          existing.height !== null
+        ) {
           if (existing.width !== image.width || existing.height !== image.height) {
             detail(
               'image_size',

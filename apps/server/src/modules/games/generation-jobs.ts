@@ -17,6 +17,13 @@ export interface GenerationJobs {
   start(run: SliceRunner): Promise<void>;
   /** Queues a job for a game already claimed (Generating). */
   enqueue(gameId: number): Promise<void>;
+  /**
+   * Whether a job of the game is queued, running or waiting to be retried (or given up, not yet recorded): false
+   * for a game left Generating whose end could not be recorded.
+   */
+  hasJob(gameId: number): Promise<boolean>;
+  /** True when every job runs in this process (hasJob knows every claim); false on a queue shared by servers. */
+  readonly exclusive: boolean;
   /** Waits until no generation runs any more (tests). */
   idle(): Promise<void>;
   /** Stops taking jobs, letting the slice running here end (app close). */
@@ -29,8 +36,11 @@ export interface GenerationJobs {
  * marked Failed so Gen. can be pressed again.
  */
 export class InProcessGenerationJobs implements GenerationJobs {
+  readonly exclusive = true;
   private run!: SliceRunner;
   private readonly running = new Set<Promise<unknown>>();
+  /** The games whose job runs here, and how many (a job per game, but counted to stay right). */
+  private readonly runningGames = new Map<number, number>();
 
   constructor(
     private readonly games: GamesRepository,
@@ -44,8 +54,18 @@ export class InProcessGenerationJobs implements GenerationJobs {
   }
 
   async enqueue(gameId: number): Promise<void> {
-    const job = this.run(gameId, { deadline: Number.POSITIVE_INFINITY, retryable: false }).finally(() => this.running.delete(job));
+    this.runningGames.set(gameId, (this.runningGames.get(gameId) ?? 0) + 1);
+    const job = this.run(gameId, { deadline: Number.POSITIVE_INFINITY, retryable: false }).finally(() => {
+      this.running.delete(job);
+      const left = (this.runningGames.get(gameId) ?? 1) - 1;
+      if (left > 0) this.runningGames.set(gameId, left);
+      else this.runningGames.delete(gameId);
+    });
     this.running.add(job);
+  }
+
+  async hasJob(gameId: number): Promise<boolean> {
+    return this.runningGames.has(gameId);
   }
 
   async idle(): Promise<void> {
@@ -91,6 +111,7 @@ export interface PgBossGenerationJobsOptions {
  * - The server that queues a job wakes its own worker, so a job starts at once rather than at the next poll.
  */
 export class PgBossGenerationJobs implements GenerationJobs {
+  readonly exclusive = false;
   private readonly boss: PgBoss;
   private workerId: string | undefined;
   /** The slices running in this process. */
@@ -163,6 +184,16 @@ export class PgBossGenerationJobs implements GenerationJobs {
   async enqueue(gameId: number): Promise<void> {
     await this.boss.send(queue, { gameId });
     if (this.workerId) this.boss.notifyWorker(this.workerId);
+  }
+
+  async hasJob(gameId: number): Promise<boolean> {
+    // pg-boss keeps each job as a row of its job table (partitioned by queue), with `data` as jsonb.
+    const row = await sql<{ found: number }>`
+      select 1 as found from ${sql.table(`${this.options.schema}.job`)}
+      where name in (${queue}, ${deadLetterQueue}) and state in ('created', 'retry', 'active')
+        and data->>'gameId' = ${String(gameId)}
+      limit 1`.execute(this.options.db);
+    return row.rows.length > 0;
   }
 
   /** Polls until no game is Generating and no slice runs here: every job, on any server, has ended. */

@@ -33,7 +33,9 @@ export async function healthRoutes(app: FastifyInstance, { health }: { health: H
         description:
           'Runs `select 1` on the database and writes and removes a tiny object in storage, each with a 2 s limit. ' +
           '200 when both succeed; 503 otherwise, with the same body naming the part that failed ' +
-          '(`checks.database` or `checks.storage` is `unavailable`). A status report, not the error envelope.',
+          '(`checks.database` or `checks.storage` is `unavailable`). A status report, not the error envelope. ' +
+          '`checks.space` is `low` while DATA_DIR or the temporary folder is under its free-space threshold ' +
+          '(uploads, zip uploads and Gen. then answer 507 STORAGE_FULL); it does not fail the probe. `space` lists each volume.',
         security: [],
         response: { 200: readinessSchema, 503: readinessSchema },
       },

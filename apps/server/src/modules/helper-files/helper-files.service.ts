@@ -4,6 +4,7 @@ import type { ErrorDetail, User } from '@reskin/contract';
 import { notFound, unprocessable } from '../../lib/errors';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { extensionOf } from '../../lib/game-paths';
+import type { FreeSpaceGuard } from '../../storage/free-space';
 import { MissingObjectError, type Storage, type StoredObject } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
 import { incomingPath, type IncomingFile } from '../games/games.service';
@@ -21,6 +22,7 @@ export class HelperFilesService {
     private readonly storage: Storage,
     private readonly tickets: DownloadTickets,
     private readonly storedFiles: StoredFilesService,
+    private readonly space: FreeSpaceGuard,
   ) {}
 
   /** The list with download URLs that carry a ticket, so they work when opened in a new window. */
@@ -42,11 +44,13 @@ export class HelperFilesService {
    * Stores uploaded helper files (admin), all or nothing like a game upload: every file is streamed to storage
    * under a fresh key, then checked (path, size, names twice), then all are recorded in one transaction; a file
    * with an existing name replaces that one. Any refusal, or the game deleted meanwhile (404), removes what
-   * this request stored.
+   * this request stored (once the storage answers, when it is what failed). Refused (507) while DATA_DIR is under
+   * its free-space threshold.
    */
   async upload(gameId: number, files: AsyncIterable<IncomingFile>): Promise<number> {
     const startedAt = Date.now();
     if (!(await this.games.findById(gameId))) throw notFound('Game');
+    await this.space.assertRoom('upload');
     const staged: { path: string; storageKey: string; size: number }[] = [];
     let replaced: string[] | undefined;
     try {
@@ -75,7 +79,7 @@ export class HelperFilesService {
       );
       if (!replaced) throw notFound('Game');
     } catch (error) {
-      await this.storedFiles.deleteObjects(staged.map((file) => file.storageKey));
+      await this.storedFiles.removeStaged(staged.map((file) => file.storageKey));
       throw error;
     }
     await this.storedFiles.deleteObjects(replaced);

@@ -32,17 +32,36 @@ export function withVariants(storageKey: string): string[] {
   return [storageKey, variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark')];
 }
 
+/** How a request's clean-up retries while the store cannot be reached: 1 s, doubling up to 10 s, for 15 minutes. */
+export interface CleanupRetry {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  forMs: number;
+}
+export const cleanupRetry: CleanupRetry = { firstDelayMs: 1000, maxDelayMs: 10_000, forMs: 15 * 60 * 1000 };
+
 /**
  * Deletes of games, user-games, users and versions with their stored files (DESIGN.md "Games, files,
  * variants"): the rows go in one transaction that lists the keys they point to, the objects after the commit.
- * An object that cannot be deleted then, or a crash in between, leaves an orphan that the services update
- * removes.
+ * Objects that cannot be deleted then (the store unreachable), and what a failed request staged, are kept in
+ * this process's memory and removed as soon as the store answers again (issue 23): retried in the background,
+ * and at once by the services update. Only a crash in between leaves an orphan for the services update's hourly
+ * sweep.
  */
 export class StoredFilesService {
+  /** Keys whose objects could not be deleted yet. */
+  private readonly leftovers = new Set<string>();
+  /** The store may hold failed writes it could not remove then (Storage.removeFailedWrites). */
+  private failedWrites = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = 0;
+  private retryUntil = 0;
+
   constructor(
     private readonly files: StoredFilesRepository,
     private readonly storage: Storage,
     private readonly log: FastifyBaseLogger,
+    private readonly retry: CleanupRetry = cleanupRetry,
   ) {}
 
   /** Deletes the owner's row (and its cascade), then its stored files; false when there was no such row. */
@@ -53,10 +72,81 @@ export class StoredFilesService {
     return true;
   }
 
-  /** Deletes objects whose records are gone (in batches: storage.deleteMany). Never fails: what is left is an orphan for the services update. */
+  /**
+   * Deletes objects whose records are gone (in batches: storage.deleteMany). Never fails: while the store cannot
+   * be reached they are kept and removed once it answers (the background retry, or the services update).
+   */
   async deleteObjects(keys: string[]): Promise<void> {
-    await this.storage
-      .deleteMany(keys)
-      .catch((error: unknown) => this.log.warn({ err: error, keys: keys.length }, 'could not delete stored objects; the services update will'));
+    if (keys.length === 0) return;
+    try {
+      await this.storage.deleteMany(keys);
+    } catch (error) {
+      this.log.warn({ err: error, keys: keys.length }, 'could not delete stored objects; retrying once the storage answers');
+      for (const key of keys) this.leftovers.add(key);
+      this.scheduleRetry();
+    }
+  }
+
+  /**
+   * Removes what a failed request staged: its stored objects, and the writes the store could not abort when it
+   * failed (S3 multipart uploads). Never fails, like deleteObjects.
+   */
+  async removeStaged(keys: string[]): Promise<void> {
+    this.failedWrites = true;
+    await this.deleteObjects(keys);
+    if (this.leftovers.size === 0) await this.removeLeftovers().catch(() => this.scheduleRetry());
+  }
+
+  /**
+   * Removes every object this process could not delete before and every failed write the store still holds
+   * (the services update calls it; so does the background retry). Answers how many; throws while the store
+   * cannot be reached.
+   */
+  async removeLeftovers(): Promise<number> {
+    const keys = [...this.leftovers];
+    let removed = 0;
+    if (keys.length > 0) {
+      await this.storage.deleteMany(keys);
+      for (const key of keys) this.leftovers.delete(key);
+      removed += keys.length;
+    }
+    if (this.failedWrites) {
+      removed += await this.storage.removeFailedWrites();
+      this.failedWrites = false;
+    }
+    return removed;
+  }
+
+  /** Stops the background retry (app close); what is left goes to the services update's sweep. */
+  close(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer) return;
+    if (this.retryDelayMs === 0) {
+      this.retryDelayMs = this.retry.firstDelayMs;
+      this.retryUntil = Date.now() + this.retry.forMs;
+    }
+    this.retryTimer = setTimeout(() => void this.retryNow(), this.retryDelayMs);
+    this.retryTimer.unref();
+  }
+
+  private async retryNow(): Promise<void> {
+    this.retryTimer = undefined;
+    try {
+      const removed = await this.removeLeftovers();
+      this.retryDelayMs = 0;
+      this.log.info({ removed }, 'removed the stored objects left by failed requests');
+    } catch {
+      if (Date.now() >= this.retryUntil) {
+        this.retryDelayMs = 0;
+        this.log.warn({ keys: this.leftovers.size }, 'the storage is still unavailable; the services update removes what failed requests left');
+        return;
+      }
+      this.retryDelayMs = Math.min(this.retryDelayMs * 2, this.retry.maxDelayMs);
+      this.scheduleRetry();
+    }
   }
 }

@@ -32,6 +32,7 @@ import type { PlayPathsService } from '../../play/play-paths.service';
 import { compileFilter } from '../../search/filter';
 import type { Page } from '../../search/page';
 import { MissingObjectError, type Storage } from '../../storage/storage';
+import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { GamesRepository } from '../games/games.repository';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { UserGamesRepository } from '../user-games/user-games.repository';
@@ -69,6 +70,7 @@ export class VersionsService {
     private readonly dialect: Dialect,
     /** Tells the play origin that a version's replacements changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
+    private readonly space: FreeSpaceGuard,
   ) {}
 
   /** GET /game-versions/{gameId}/{userGameId} */
@@ -179,7 +181,8 @@ export class VersionsService {
    * POST /game-version/upload/{versionId}/{fileId}: replaces one game file inside one version. Images must be
    * an image of the original's width and height, sounds must be audio, both checked by content; a locked
    * version refuses. The new content is stored under a fresh key before the record changes, so a failed
-   * upload leaves the previous file intact, and the play view's URL for it changes.
+   * upload leaves the previous file intact, and the play view's URL for it changes. Refused (507) while DATA_DIR
+   * is under its free-space threshold.
    */
   async upload(user: User, versionId: number, fileId: number, content: Readable): Promise<VersionFile> {
     const startedAt = Date.now();
@@ -203,9 +206,19 @@ export class VersionsService {
         { path: '/fileId', code: 'not_replaceable', message: `${original.path} is neither an image nor a sound.` },
       ]);
     }
+    try {
+      await this.space.assertRoom('upload');
+    } catch (error) {
+      content.resume();
+      throw error;
+    }
     const ext = extensionOf(original.path);
     const storageKey = `versions/${versionId}/${randomUUID()}.${ext}`;
-    const { size } = await this.storage.put(storageKey, content);
+    const { size } = await this.storage.put(storageKey, content).catch(async (error: unknown) => {
+      // A store that failed mid-write may hold what it could not abort then (S3's multipart parts).
+      await this.storedFiles.removeStaged([]);
+      throw error;
+    });
     let previousKey: string | null | undefined;
     try {
       const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
@@ -251,7 +264,7 @@ export class VersionsService {
       // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
       if (previousKey === undefined) throw notFound('Game version');
     } catch (error) {
-      await this.storedFiles.deleteObjects([storageKey]);
+      await this.storedFiles.removeStaged([storageKey]);
       throw error;
     }
     this.filesChanged(version.gameId);
