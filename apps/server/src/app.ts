@@ -54,6 +54,7 @@ import { UsersService } from './modules/users/users.service';
 import { authPlugin } from './plugins/auth';
 import { errorEnvelopePlugin, errorHandler } from './plugins/error-envelope';
 import { openapiPlugin } from './plugins/openapi';
+import { rateLimitOptions } from './plugins/rate-limit';
 import { xsrfPlugin } from './plugins/xsrf';
 
 export interface App {
@@ -208,14 +209,8 @@ export async function buildApp(config: Config): Promise<App> {
     if (request.url === '/api' || request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   });
   await app.register(cookie);
-  await app.register(rateLimit, {
-    global: false,
-    // With Redis every app server counts the same; while it is unreachable requests pass (the per-account
-    // limits of lib/failed-attempts.ts still hold, in memory).
-    ...(redis && { redis, nameSpace: 'reskin-rate-limit-', skipOnError: true }),
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'TooManyRequestsError', `Too many requests; try again in ${context.after}.`, errorCodes.rateLimited),
-  });
+  // Per address, in Redis with this server's memory as its fallback (plugins/rate-limit.ts); set per route.
+  await app.register(rateLimit, rateLimitOptions(redis));
   await app.register(openapiPlugin);
 
   await app.register(
