@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
 import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
 import { AppError } from './lib/errors';
+import { DeviceCookies } from './lib/device-cookies';
 import { DownloadTickets } from './lib/download-tickets';
 import { echoRequestId, loggingOptions } from './lib/logging';
 import { discardUnreadBody } from './lib/multipart';
@@ -114,7 +115,15 @@ export async function buildApp(config: Config): Promise<App> {
   // Rate limits shared by every app server (REDIS_URL); closed after the requests that count in it are done.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
-  const users = new UsersService(usersRepository, new SessionTokens(config.jwtSecret), database.dialect, storedFiles, redis, config.playAccessCacheMs);
+  const users = new UsersService(
+    usersRepository,
+    new SessionTokens(config.jwtSecret),
+    new DeviceCookies(config.jwtSecret),
+    database.dialect,
+    storedFiles,
+    redis,
+    config.playAccessCacheMs,
+  );
   const gamesRepository = new GamesRepository(database.db);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
   // On PostgreSQL any app server runs any job (a queue with leases); on SQLite this process runs them.
