@@ -93,7 +93,7 @@ export class UsersService {
     const credentials = await this.users.findCredentials(email.trim());
     const device = claimed && credentials?.id === claimed.userId ? claimed : undefined;
     const [failures, key] = device ? [this.failedDeviceLogins, `${device.userId}.${device.nonce}`] : [this.failedLogins, accountKey];
-    // A device cookie of another account is an unknown device here.
+    // With a signed cookie: its own count when it is this account's; another account's cookie is an unknown device.
     if (claimed) await failures.assertNotWaiting(key);
     const valid = await verifyPassword(credentials?.passwordHash ?? (await this.dummyHash), password);
     if (!credentials || !valid) {
