@@ -1,7 +1,8 @@
-import { errorCodes, messages, type ErrorEnvelope } from '@reskin/contract';
+import { deviceCookie, errorCodes, limits, messages, type ErrorEnvelope } from '@reskin/contract';
 import {
   test,
   expect,
+  Api,
   cardTitle,
   errorToast,
   loginViaUi,
@@ -159,5 +160,41 @@ test.describe('login', () => {
     await expect(errorToast(page, error.name)).toContainText(error.message);
     await expect(page.locator('.Toastify__toast')).toHaveCount(1);
     await expect(toast(page, messages.loginFailed)).toHaveCount(0);
+  });
+
+  test('[LOG-1] the browser the owner logged in with is not slowed by wrong passwords from elsewhere; another client waits (issue 23, decision 0021)', async ({
+    page,
+    makeUser,
+    playwright,
+    baseURL,
+  }) => {
+    const user = await makeUser();
+    await loginViaUi(page, user.email, user.password);
+    // The login's fetch (same origin) stored the device cookie: HttpOnly, for the login route only.
+    const cookies = await page.context().cookies();
+    expect(cookies.find((cookie) => cookie.name === deviceCookie.name)).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: deviceCookie.path,
+    });
+    await navLink(page, 'Logout').click();
+    await expect(navLink(page, 'Login')).toBeVisible();
+
+    // Someone else, with no cookie of this browser, fails until the account waits, even for the right password.
+    const elsewhere = await playwright.request.newContext({ baseURL });
+    try {
+      const attacker = new Api(elsewhere);
+      for (let i = 0; i < limits.failedAttempts.freeFailures; i++) {
+        expect((await attacker.loginResponse(user.email, `guess-${i}`)).status()).toBe(401);
+      }
+      const waiting = await attacker.loginResponse(user.email, user.password);
+      expect(waiting.status()).toBe(429);
+      expect(Number(waiting.headers()['retry-after'])).toBeGreaterThanOrEqual(1);
+    } finally {
+      await elsewhere.dispose();
+    }
+
+    // The owner's browser sends its cookie with the form's login and gets in at once.
+    await loginViaUi(page, user.email, user.password);
   });
 });

@@ -14,6 +14,7 @@ import type { Config } from './config';
 import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
 import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
 import { AppError } from './lib/errors';
+import { DeviceCookies } from './lib/device-cookies';
 import { DownloadTickets } from './lib/download-tickets';
 import { echoRequestId, loggingOptions } from './lib/logging';
 import { discardUnreadBody } from './lib/multipart';
@@ -61,6 +62,7 @@ import { UsersService } from './modules/users/users.service';
 import { authPlugin } from './plugins/auth';
 import { errorEnvelopePlugin, errorHandler } from './plugins/error-envelope';
 import { openapiPlugin } from './plugins/openapi';
+import { rateLimitOptions } from './plugins/rate-limit';
 import { xsrfPlugin } from './plugins/xsrf';
 
 export interface App {
@@ -137,6 +139,7 @@ export async function buildApp(config: Config): Promise<App> {
   const users = new UsersService(
     usersRepository,
     new SessionTokens(config.jwtSecret),
+    new DeviceCookies(config.jwtSecret),
     database.dialect,
     storedFiles,
     redis,
@@ -259,38 +262,25 @@ export async function buildApp(config: Config): Promise<App> {
     if (request.url === '/api' || request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   });
   await app.register(cookie);
-  await app.register(rateLimit, {
-    global: false,
-    // With Redis every app server counts the same; while it is unreachable requests pass (the per-account
-    // limits of lib/failed-attempts.ts still hold, in memory).
-    ...(redis && { redis, nameSpace: 'reskin-rate-limit-', skipOnError: true }),
-    errorResponseBuilder: (_request, context) =>
-      new AppError(
-        429,
-        'TooManyRequestsError',
-        `Too many requests; try again in ${context.after}.`,
-        errorCodes.rateLimited,
-      ),
-  });
+  // Per address, in Redis with this server's memory as its fallback (plugins/rate-limit.ts); set per route.
+  await app.register(rateLimit, rateLimitOptions(redis));
   await app.register(openapiPlugin);
 
   await app.register(
     async (api) => {
       await api.register(xsrfPlugin);
       await api.register(authPlugin, { authenticate: (token: string) => users.authenticate(token) });
-      api
-        .withTypeProvider<ZodTypeProvider>()
-        .get(
-          '/config',
-          {
-            schema: {
-              tags: ['config'],
-              summary: 'What the web app needs to know',
-              response: { 200: publicConfigSchema },
-            },
+      api.withTypeProvider<ZodTypeProvider>().get(
+        '/config',
+        {
+          schema: {
+            tags: ['config'],
+            summary: 'What the web app needs to know',
+            response: { 200: publicConfigSchema },
           },
-          async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
-        );
+        },
+        async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
+      );
       await api.register(healthRoutes, { health: new HealthService(database.db, storage, space, app.log) });
       await api.register(legalRoutes, { legal: new LegalService(config.legalTexts, config.productName) });
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });

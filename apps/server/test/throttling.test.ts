@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as argon2 from '@node-rs/argon2';
-import { errorCodes, limits } from '@reskin/contract';
+import { deviceCookie, errorCodes, limits } from '@reskin/contract';
+import { DeviceCookies } from '../src/lib/device-cookies';
+import type { LightMyRequestResponse } from 'fastify';
 import { call, createTestApp, createUser, errorOf, login, testDb, type TestApp, type TestUser } from './helpers';
 
 // Counts the server's argon2 verifications (the real function runs).
@@ -9,7 +11,7 @@ vi.mock('@node-rs/argon2', async (importOriginal) => {
   return { ...original, verify: vi.fn(original.verify) };
 });
 
-const { freeFailures, maxDelaySeconds } = limits.failedAttempts;
+const { freeFailures, firstDelaySeconds, maxDelaySeconds } = limits.failedAttempts;
 
 /** Moves the clock the limits read (Date only: timers, the database and the server run as usual). */
 function advanceClock(seconds: number): void {
@@ -147,5 +149,141 @@ describe(`[API-1] failed attempts per account on ${testDb} (issue 13)`, () => {
     const right = await login(t, user.email, user.password);
     expect(right.statusCode).toBe(401);
     expect(errorOf(right).code).toBe(errorCodes.accountDisabled);
+  });
+});
+
+describe(`[API-1] device cookies: lock-out resistance on ${testDb} (issue 23)`, () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ trustProxy: true });
+  });
+  afterAll(async () => t.close());
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A login from an address, with a browser's device cookie when it has one. */
+  const loginAs = (address: string, email: string, password: string, device?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { email, password },
+      headers: { 'x-forwarded-for': address, ...(device ? { cookie: `${deviceCookie.name}=${device}` } : {}) },
+    });
+  const deviceOf = (response: LightMyRequestResponse) => response.cookies.find((cookie) => cookie.name === deviceCookie.name);
+  /**
+   * Wrong passwords from one address, one each time the delay ends, until the next attempt (with `device`: of that
+   * device cookie; else of any unknown browser) waits at least `seconds`; answers that delay. The limiter removes an
+   * ended delay on a real timer, so the delays the checks see are several real seconds long.
+   */
+  async function failUntilDelay(address: string, email: string, seconds: number, device?: string): Promise<number> {
+    for (let i = 0; i < freeFailures; i++) expect((await loginAs(address, email, `guess-${i}`, device)).statusCode).toBe(401);
+    let delay: number = firstDelaySeconds;
+    while (delay < seconds) {
+      advanceClock(delay);
+      expect((await loginAs(address, email, `guess-after-${delay}`, device)).statusCode).toBe(401);
+      delay = Math.min(maxDelaySeconds, delay * 2);
+    }
+    return delay;
+  }
+  /** Logs in from a new browser (no cookie) and answers the device cookie it got. */
+  async function knownDevice(user: TestUser): Promise<string> {
+    const response = await loginAs('10.20.0.1', user.email, user.password);
+    expect(response.statusCode).toBe(200);
+    return deviceOf(response)!.value;
+  }
+
+  it('[API-1] a successful login sets a device cookie: HttpOnly, SameSite=Strict, for the login route only, long-lived, Secure behind https, new each time; a failed one sets none (issue 23)', async () => {
+    const user = await createUser(t);
+    const first = deviceOf(await loginAs('10.20.1.1', user.email, user.password));
+    expect(first).toMatchObject({
+      path: deviceCookie.path,
+      httpOnly: true,
+      sameSite: 'Strict',
+      maxAge: limits.deviceCookieDays * 24 * 60 * 60,
+    });
+    expect(first!.secure).toBeFalsy();
+    // Not the session token, and a new nonce at every login.
+    const second = deviceOf(await loginAs('10.20.1.1', user.email, user.password, first!.value));
+    expect(second!.value).not.toBe(first!.value);
+    expect(second!.value.startsWith(`${user.id}.`)).toBe(true);
+    const https = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { email: user.email, password: user.password },
+      headers: { 'x-forwarded-for': '10.20.1.2', 'x-forwarded-proto': 'https' },
+    });
+    expect(deviceOf(https)!.secure).toBe(true);
+    expect(deviceOf(await loginAs('10.20.1.1', user.email, 'wrong-password'))).toBeUndefined();
+  });
+
+  it('[API-1] with an attacker failing from one address each time Retry-After ends, the owner logging in from a known browser gets 200 every time; an unknown browser waits (429 with Retry-After) as before (issue 23)', async () => {
+    const owner = await createUser(t);
+    let device = await knownDevice(owner);
+    const attacker = '10.66.6.6';
+    await failUntilDelay(attacker, owner.email, 8);
+
+    const owners: number[] = [];
+    const attackers: number[] = [];
+    for (let round = 0; round < 12; round++) {
+      // The owner, on the browser they logged in with before: never slowed.
+      const known = await loginAs('10.20.2.1', owner.email, owner.password, device);
+      owners.push(known.statusCode);
+      device = deviceOf(known)?.value ?? device;
+      // The same right password from a browser without the cookie waits for the attacker's delay.
+      const unknown = await loginAs('10.20.2.2', owner.email, owner.password);
+      expect(unknown.statusCode).toBe(429);
+      expect(errorOf(unknown).code).toBe(errorCodes.rateLimited);
+      const retryAfter = Number(unknown.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(unknown.json<{ error: { retryAfter: number } }>().error.retryAfter).toBe(retryAfter);
+      // The attacker guesses again as soon as the delay is over, and is checked (and counted) again.
+      advanceClock(retryAfter);
+      attackers.push((await loginAs(attacker, owner.email, `guess-again-${round}`)).statusCode);
+    }
+    expect(owners).toEqual(Array(12).fill(200));
+    expect(attackers).toEqual(Array(12).fill(401));
+  });
+
+  it('[API-1] a known device has its own count: a stolen device cookie waits after the free failures (429 even with the right password), and neither another known browser nor unknown ones are slowed by it (issue 23)', async () => {
+    const owner = await createUser(t);
+    const stolen = await knownDevice(owner);
+    const other = await knownDevice(owner);
+    await failUntilDelay('10.77.0.1', owner.email, 8, stolen);
+    const waiting = await loginAs('10.77.0.2', owner.email, owner.password, stolen);
+    expect(waiting.statusCode).toBe(429);
+    expect(errorOf(waiting).code).toBe(errorCodes.rateLimited);
+    expect((await loginAs('10.20.3.1', owner.email, owner.password, other)).statusCode).toBe(200);
+    expect((await loginAs('10.20.3.2', owner.email, owner.password)).statusCode).toBe(200);
+    // A growing delay, not a lock: the right password works with it once the delay is over.
+    advanceClock(Number(waiting.headers['retry-after']));
+    expect((await loginAs('10.77.0.2', owner.email, owner.password, stolen)).statusCode).toBe(200);
+  });
+
+  it('[API-1] a device cookie counts only for its own account; an altered, forged or foreign one is an unknown device (issue 23)', async () => {
+    const [owner, someoneElse] = [await createUser(t), await createUser(t)];
+    const device = await knownDevice(owner);
+    const foreign = await knownDevice(someoneElse);
+    await failUntilDelay('10.88.0.1', owner.email, 8);
+
+    const [, nonce, mac] = device.split('.');
+    const flipped = mac!.at(-2) === 'A' ? 'B' : 'A';
+    const unknownDevices = [
+      foreign,
+      `${owner.id}.${nonce}.${mac!.slice(0, -2)}${flipped}${mac!.at(-1)}`,
+      `${someoneElse.id}.${nonce}.${mac}`,
+      `0${device}`,
+      new DeviceCookies('another-secret-0123456789abcdef').issue(owner.id),
+      'not-a-device-cookie',
+    ];
+    for (const cookie of unknownDevices) {
+      const response = await loginAs('10.20.4.1', owner.email, owner.password, cookie);
+      expect(response.statusCode, cookie).toBe(429);
+    }
+    expect((await loginAs('10.20.4.1', owner.email, owner.password, device)).statusCode).toBe(200);
   });
 });

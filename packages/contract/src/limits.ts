@@ -57,6 +57,11 @@ export const limits = {
    * never a lock the owner cannot outwait. A success clears the count.
    */
   failedAttempts: { freeFailures: 5, windowSeconds: 15 * 60, firstDelaySeconds: 1, maxDelaySeconds: 60 },
+  /**
+   * How long a device cookie lasts (issue 23, decision 0021): a browser that logged into an account within this many
+   * days is a known device of it, with a failure count of its own, not slowed by wrong passwords from elsewhere.
+   */
+  deviceCookieDays: 365,
   playTokenHours: 2,
 } as const;
 
@@ -75,6 +80,9 @@ export const toastSettings = {
 export const storageKeys = { token: 'token' } as const;
 
 export const xsrf = { cookie: 'XSRF-TOKEN', header: 'X-XSRF-TOKEN' } as const;
+
+/** The device cookie a successful login sets (HttpOnly, sent only to the login route; decision 0021). */
+export const deviceCookie = { name: 'reskin-device', path: '/api/user/login' } as const;
 
 /**
  * The response header of every list answer (users, games, user-games, versions, a game's files): how many rows

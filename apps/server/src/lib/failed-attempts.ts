@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { limits } from '@reskin/contract';
 import { tooManyAttempts } from './errors';
+import { limiter } from './limiters';
 
 type FailedAttemptsLimits = typeof limits.failedAttempts;
 
@@ -11,9 +12,8 @@ type FailedAttemptsLimits = typeof limits.failedAttempts;
  * of that key wait 1 s, 2 s, 4 s ... up to `maxDelaySeconds`; while it waits every attempt answers 429 (even with
  * the right password), and a success clears the count. The owner can always log in after at most the cap.
  *
- * With Redis (REDIS_URL) the counters are shared by every app server (rate-limiter-flexible's RateLimiterRedis);
- * while Redis is unreachable, and without it, they live in this process's memory (RateLimiterMemory, the Redis
- * limiter's insurance), so an outage never refuses or holds up a login.
+ * The counters are shared by every app server through Redis, and fall back to this process's memory while it is
+ * unreachable (lib/limiters.ts), so an outage never refuses or holds up a login.
  */
 export class FailedAttempts {
   /** Failures per key within the window. */
@@ -52,11 +52,4 @@ export class FailedAttempts {
   async succeed(key: string): Promise<void> {
     await Promise.all([this.failures.delete(key), this.delays.delete(key)]);
   }
-}
-
-/** A limiter in Redis with this process's memory as its insurance, or in memory only. */
-function limiter(redis: Redis | undefined, options: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
-  const memory = new RateLimiterMemory(options);
-  if (!redis) return memory;
-  return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
 }

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
  * The Redis connection of the shared rate limits (REDIS_URL, issue 14): every app server counts logins, signups
  * and failed passwords in the same place. Limits must never hold a request up, so a command fails at once while
  * Redis is unreachable (no offline queue, one try) and the limits fall back to this process's memory until it is
- * back (lib/failed-attempts.ts, and the rate-limit plugin's skipOnError in app.ts). ioredis reconnects by itself.
+ * back (lib/limiters.ts: rate-limiter-flexible's insurance limiter). ioredis reconnects by itself.
  */
 export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });

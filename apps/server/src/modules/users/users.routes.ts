@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  deviceCookie,
   idParamSchema,
   loginBodySchema,
   noContentSchema,
@@ -14,6 +15,7 @@ import {
   userListResponseSchema,
   userSchema,
 } from '@reskin/contract';
+import { deviceCookieOptions } from '../../lib/device-cookies';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
 import type { UsersService } from './users.service';
@@ -28,8 +30,8 @@ const noContent = { 204: noContentSchema };
 const ownAccount = { 403: 'The target is your own account (OWN_ACCOUNT).' };
 const demoAccount = { 403: 'Demo accounts cannot do this (FORBIDDEN).' };
 const tooManyFailures =
-  'Too many wrong passwords for this account: every attempt waits error.retryAfter seconds (also the Retry-After ' +
-  'header), even with the right password (RATE_LIMITED).';
+  'Too many wrong passwords for this account (at login: from unknown browsers, or from this device cookie): every ' +
+  'attempt waits error.retryAfter seconds (also the Retry-After header), even with the right password (RATE_LIMITED).';
 const taken = { 409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).' };
 
 /** SPEC §7 "Users and session". Handlers only translate HTTP to service calls. */
@@ -45,6 +47,9 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
       schema: {
         tags,
         summary: 'Log in; answers a session token',
+        description:
+          'Also sets the HttpOnly device cookie (decision 0021): a later login from the same browser with it counts wrong ' +
+          'passwords apart from the account, so failures from elsewhere do not slow it.',
         body: loginBodySchema,
         response: { 200: tokenResponseSchema },
         errors: {
@@ -53,7 +58,11 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
         },
       },
     },
-    async (request) => ({ token: await users.login(request.body.email, request.body.password) }),
+    async (request, reply) => {
+      const { token, deviceCookie: device } = await users.login(request.body.email, request.body.password, request.cookies[deviceCookie.name]);
+      reply.setCookie(deviceCookie.name, device, deviceCookieOptions(request.protocol === 'https'));
+      return { token };
+    },
   );
 
   r.get(

@@ -19,6 +19,7 @@ import {
 } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
 import { conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import type { DeviceCookies } from '../../lib/device-cookies';
 import { FailedAttempts } from '../../lib/failed-attempts';
 import { keptFor } from '../../lib/kept-answers';
 import type { SessionTokens } from '../../lib/tokens';
@@ -49,6 +50,8 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly tokens: SessionTokens,
+    /** Signs and checks the device cookies of login (decision 0021). */
+    private readonly devices: DeviceCookies,
     private readonly dialect: Dialect,
     private readonly storedFiles: StoredFilesService,
     /** Shares the failed-attempt counters with every app server (REDIS_URL); undefined: this process only. */
@@ -60,35 +63,48 @@ export class UsersService {
     userCacheMs = 0,
   ) {
     this.failedLogins = new FailedAttempts('login', redis);
+    this.failedDeviceLogins = new FailedAttempts('login-device', redis);
     this.failedPasswordChecks = new FailedAttempts('password-change', redis);
     this.recentUsers = keptFor(userCacheMs, 10_000);
   }
 
-  /** Wrong passwords at login, per email (issue 13). */
+  /** Wrong passwords at login from unknown devices, per email (issue 13). */
   private readonly failedLogins: FailedAttempts;
+  /** Wrong passwords at login from a known device, per device cookie (issue 23, decision 0021). */
+  private readonly failedDeviceLogins: FailedAttempts;
   /** Wrong current passwords of a password change, per user. */
   private readonly failedPasswordChecks: FailedAttempts;
   /** A hash of a random password with the same parameters, verified for unknown emails; computed once at start. */
   private readonly dummyHash = hashPassword(randomBytes(16).toString('hex'));
 
   /**
-   * Checks credentials and answers a session token. Wrong passwords are counted per email (FailedAttempts): while
-   * the account waits, every attempt answers 429, even with the right password. An unknown email verifies the
-   * password against a dummy hash, so it takes the same work as a known one (no account enumeration by timing).
-   * A disabled account says so only after its right password.
+   * Checks credentials and answers a session token and a new device cookie for the browser. Wrong passwords are
+   * counted (FailedAttempts): from an unknown device per email, from a known device (`deviceCookie`, a valid one for
+   * this account: decision 0021) per device cookie, so failures from elsewhere never slow a browser the owner has
+   * logged in with. While the count waits, every attempt answers 429, even with the right password. An unknown
+   * email verifies the password against a dummy hash, so it takes the same work as a known one (no account
+   * enumeration by timing). A disabled account says so only after its right password.
    */
-  async login(email: string, password: string): Promise<string> {
-    const key = email.trim().toLowerCase();
-    await this.failedLogins.assertNotWaiting(key);
+  async login(email: string, password: string, deviceCookie?: string): Promise<{ token: string; deviceCookie: string }> {
+    const accountKey = email.trim().toLowerCase();
+    const claimed = this.devices.read(deviceCookie);
+    // Without a device cookie (an attacker's usual case) a waiting account answers 429 before any database read.
+    if (!claimed) await this.failedLogins.assertNotWaiting(accountKey);
     const credentials = await this.users.findCredentials(email.trim());
+    const device = claimed && credentials?.id === claimed.userId ? claimed : undefined;
+    const [failures, key] = device ? [this.failedDeviceLogins, `${device.userId}.${device.nonce}`] : [this.failedLogins, accountKey];
+    // With a signed cookie: its own count when it is this account's; another account's cookie is an unknown device.
+    if (claimed) await failures.assertNotWaiting(key);
     const valid = await verifyPassword(credentials?.passwordHash ?? (await this.dummyHash), password);
     if (!credentials || !valid) {
-      await this.failedLogins.fail(key);
+      await failures.fail(key);
       throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
     }
     if (credentials.activated !== 1) throw unauthorized('This account is disabled.', errorCodes.accountDisabled);
-    await this.failedLogins.succeed(key);
-    return this.newToken(credentials.id);
+    // A known device's success clears its own count only: the owner logging in must not give an attacker who is
+    // failing from elsewhere a fresh set of free guesses.
+    await failures.succeed(key);
+    return { token: await this.newToken(credentials.id), deviceCookie: this.devices.issue(credentials.id) };
   }
 
   /**
