@@ -1,9 +1,10 @@
-import { RoleType, messages, roleName, type RoleTypeId } from '@reskin/contract';
+import { RoleType, messages, roleName, validationMessages, type RoleTypeId } from '@reskin/contract';
 import {
   test,
   expect,
   content,
   decodeTokenPayload,
+  errorToast,
   navLink,
   openWithToken,
   storedToken,
@@ -112,6 +113,61 @@ test.describe('account settings', () => {
     expect((await api.userById(user.id)).username).toBe(newName);
     await page.reload();
     await expect(page.locator('#username')).toHaveValue(newName);
+  });
+
+  test('[ACC-2][issue 23] a new email asks for the current password: a wrong one says so and changes nothing; the right one saves and ends the other sessions', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    const otherSession = await api.login(user.email, user.password);
+    await openWithToken(page, user.token, '/account');
+    await expect(page.locator('#username')).toHaveValue(user.username);
+    const password = page.locator('#currentPassword');
+    const save = page.getByRole('button', { name: 'Save', exact: true });
+    // A username alone asks for nothing.
+    await expect(password).toHaveCount(0);
+
+    const newEmail = `${uniqueUsername('moved')}@example.com`;
+    await page.locator('#email').fill(newEmail);
+    await expect(password).toBeVisible();
+    await expect(save).toBeDisabled();
+    await password.fill('not-the-password');
+    await expect(save).toBeEnabled();
+    const isUpdate = (response: { request(): { method(): string }; url(): string }) =>
+      response.request().method() === 'PUT' && response.url().endsWith('/api/user/update');
+    const refused = page.waitForResponse(isUpdate);
+    await save.click();
+    expect((await refused).status()).toBe(403);
+    // Under the field and in the client's error toast; the form waits for another password.
+    await expect(content(page).locator('.invalid-feedback', { hasText: validationMessages.currentPasswordWrong })).toBeVisible();
+    await expect(errorToast(page, validationMessages.currentPasswordWrong)).toBeVisible();
+    await expect(save).toBeDisabled();
+    expect(await storedToken(page)).toBe(user.token);
+    expect((await api.userById(user.id)).email).toBe(user.email);
+    expect((await api.get('/user/me', otherSession)).status()).toBe(200);
+
+    await password.fill(user.password);
+    await expect(save).toBeEnabled();
+    const saved = page.waitForResponse(isUpdate);
+    await save.click();
+    const response = await saved;
+    expect(response.status()).toBe(200);
+    const returned = ((await response.json()) as { token: string }).token;
+    await expect(successToast(page, messages.accountSaved)).toBeVisible();
+    await expect.poll(() => storedToken(page)).toBe(returned);
+    // Saved: the field goes away, the email is the new one, and the password is not kept in the form.
+    await expect(password).toHaveCount(0);
+    expect((await api.userById(user.id)).email).toBe(newEmail);
+
+    // Every other session has ended; this browser goes on with the answered token, also after a reload.
+    expect((await api.get('/user/me', otherSession)).status()).toBe(401);
+    expect((await api.get('/user/me', user.token)).status()).toBe(401);
+    await page.reload();
+    await expect(page.locator('#email')).toHaveValue(newEmail);
+    await expect(navLink(page, 'Logout')).toBeVisible();
+    expect((await api.loginResponse(newEmail, user.password)).status()).toBe(200);
   });
 
   test('[ACC-3] Suspend asks first: Cancel keeps the account active and logged in', async ({

@@ -136,6 +136,10 @@ export async function buildApp(config: Config): Promise<App> {
   // Rate limits shared by every app server (REDIS_URL); closed after the requests that count in it are done.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  const gamesRepository = new GamesRepository(database.db);
+  // Whether a play link still gives access: answers kept PLAY_ACCESS_CACHE_SECONDS, and forgotten at once when this
+  // server changes the user or their assignments (issue 23).
+  const playAccess = new PlayAccess(usersRepository, gamesRepository, config.playAccessCacheMs);
   const users = new UsersService(
     usersRepository,
     new SessionTokens(config.jwtSecret),
@@ -144,8 +148,13 @@ export async function buildApp(config: Config): Promise<App> {
     storedFiles,
     redis,
     config.playAccessCacheMs,
+    (userId) => playAccess.forgetUser(userId),
   );
-  const gamesRepository = new GamesRepository(database.db);
+  // Download links carry the user's token version and are checked against the database at every download.
+  const downloadTickets = new DownloadTickets(config.jwtSecret, {
+    tokenVersionOf: (userId) => users.tokenVersionOf(userId),
+    current: (userId) => usersRepository.findWithTokenVersion(userId),
+  });
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
   // On PostgreSQL any app server runs any job (a queue with leases); on SQLite this process runs them.
   await generation.open(
@@ -199,7 +208,7 @@ export async function buildApp(config: Config): Promise<App> {
     new HelperFilesRepository(database.db, database.dialect),
     gamesRepository,
     storage,
-    new DownloadTickets(config.jwtSecret),
+    downloadTickets,
     storedFiles,
     space,
   );
@@ -217,7 +226,7 @@ export async function buildApp(config: Config): Promise<App> {
   const playApp = buildPlayApp({
     origins: playOrigins,
     tokens: playTokens,
-    access: new PlayAccess(usersRepository, gamesRepository, config.playAccessCacheMs),
+    access: playAccess,
     files: playFiles,
     storage,
     usage: playUsage,
@@ -237,7 +246,7 @@ export async function buildApp(config: Config): Promise<App> {
     gamesRepository,
     storage,
     paths,
-    new DownloadTickets(config.jwtSecret),
+    downloadTickets,
     storedFiles,
     database.dialect,
     filesChanged,
@@ -299,7 +308,9 @@ export async function buildApp(config: Config): Promise<App> {
         usage: new FileUsageService(fileUsageRepository, gamesRepository),
       });
       await api.register(userGamesRoutes, {
-        userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles),
+        userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles, (userId) =>
+          playAccess.forgetUser(userId),
+        ),
       });
       await api.register(async (scope) => {
         await scope.register(multipart, {
@@ -316,12 +327,10 @@ export async function buildApp(config: Config): Promise<App> {
         await scope.register(versionsRoutes, {
           versions,
           maxFileSizeBytes: config.maxFileSizeBytes,
-          userById: (id: number) => users.activeUser(id),
         });
         await scope.register(helperFilesRoutes, {
           helperFiles,
           maxFileSizeBytes: config.maxFileSizeBytes,
-          userById: (id: number) => users.activeUser(id),
         });
       });
     },

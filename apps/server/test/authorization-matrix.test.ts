@@ -176,7 +176,8 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       'POST /api/user/signup': signupBody(),
       'POST /api/user/create': signupBody(),
       'POST /api/user/list': {},
-      'PUT /api/user/update': { username: unique.username, email: unique.email },
+      // A new email needs the caller's password (issue 23), and ends their other sessions (the caller is replaced).
+      'PUT /api/user/update': { username: unique.username, email: unique.email, currentPassword: caller?.password ?? 'Passw0rd-test' },
       'PUT /api/user/update/password': { oldPassword: caller?.password ?? 'Passw0rd-test', newPassword: 'Passw0rd-new1' },
       'POST /api/user-games': { userId: users.userB.id, gameId: f.game.id, userGameTypeId: 1, jobPrice: 10 },
       'POST /api/user-games/filter': {},

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GameStatus, RoleType, errorCodes, type Game, type GameFile, type GamePath, type User } from '@reskin/contract';
+import { GameStatus, RoleType, errorCodes, validationMessages, type Game, type GameFile, type GamePath, type User } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { call, createTestApp, createUser, errorOf, login, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
@@ -27,12 +27,15 @@ async function readyGame(t: TestApp, admin: TestUser, name: string): Promise<Gam
   return game;
 }
 
-async function assign(t: TestApp, userId: number, gameId: number): Promise<void> {
+/** Assigns the game to the user (active); the user-game's id. */
+async function assign(t: TestApp, userId: number, gameId: number): Promise<number> {
   const now = nowIso();
-  await t.database.db
+  const row = await t.database.db
     .insertInto('userGames')
     .values({ userId, gameId, userGameTypeId: 1, jobPrice: 10, isActive: 1, createdAt: now, updatedAt: now })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 /** The user's main play URL of the game (the original for admins, the watermarked view for others). */
@@ -176,8 +179,70 @@ describe(`[API-7] play access is cached for PLAY_ACCESS_CACHE_SECONDS at most on
   });
 });
 
+/** A way to revoke an artist's access to the game, made through the API of one server (`t`). */
+type Revocation = (t: TestApp, admin: TestUser, artist: TestUser, userGameId: number) => Promise<{ statusCode: number; body: string }>;
+
+const revocations: [string, Revocation][] = [
+  ['their own password change', (t, _admin, artist) =>
+    call(t, 'PUT', '/api/user/update/password', { token: artist.token, payload: { oldPassword: artist.password, newPassword: 'N3w-password!' } })],
+  ["an admin's password reset", (t, admin, artist) => call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: artist.id } })],
+  ['a role change', (t, admin, artist) => call(t, 'PUT', `/api/user/role/${artist.id}/${RoleType.Demo}`, { token: admin.token })],
+  ['a suspension', (t, _admin, artist) => call(t, 'DELETE', '/api/user/disable', { token: artist.token })],
+  ['their own email change', (t, _admin, artist) =>
+    call(t, 'PUT', '/api/user/update', { token: artist.token, payload: { username: artist.username, email: `moved-${artist.id}@example.com`, currentPassword: artist.password } })],
+  ['Remove Access (the assignment made inactive)', (t, admin, _artist, userGameId) => call(t, 'DELETE', `/api/user-games/${userGameId}/changeActivity`, { token: admin.token })],
+  ['the assignment deleted', (t, admin, _artist, userGameId) => call(t, 'DELETE', `/api/user-games/${userGameId}`, { token: admin.token })],
+  ['the user deleted', (t, admin, artist) => call(t, 'DELETE', `/api/user/delete/${artist.id}`, { token: admin.token })],
+];
+
+// Issue 23: the server that makes a change forgets what it keeps about the user at once, so their play links end
+// there with the change; another server keeps its own answer until it is PLAY_ACCESS_CACHE_SECONDS old. The cache
+// time is a minute, far longer than any of these tests, so a 403 on the first server is not the cache running out.
+describe(`[API-7] play links end at once on the server that revoked them, within the cache time on another, on ${testDb} (issue 23)`, () => {
+  const cacheMs = 60_000;
+  let a: TestApp;
+  let b: TestApp;
+  let admin: TestUser;
+  let game: Game;
+
+  beforeAll(async () => {
+    a = await createTestApp({ playAccessCacheMs: cacheMs });
+    admin = await createUser(a, RoleType.Admin);
+    game = await readyGame(a, admin, 'Forgotten');
+    // A second server on the same database, started once the game is ready (on SQLite a start fails unfinished jobs).
+    b = await createTestApp({ playAccessCacheMs: cacheMs }, { dataDir: a.config.dataDir, schema: a.schema });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it.each(revocations)('after %s', async (_name, revoke) => {
+    // Only Date is faked: the clock the caches read, moved by hand below.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const artist = await createUser(a);
+    const userGameId = await assign(a, artist.id, game.id);
+    const url = await playUrl(a, artist.token, game.id);
+    // Both servers let the link play, and keep that answer.
+    expect((await play(a, url)).statusCode).toBe(200);
+    expect((await play(b, url)).statusCode).toBe(200);
+
+    const revoked = await revoke(a, admin, artist, userGameId);
+    expect(revoked.statusCode, revoked.body).toBeLessThan(300);
+    // At once on the server that made the change, with its cached answer still fresh.
+    expectPlayForbidden(await play(a, url));
+    // The other server's answer is fresh too: it plays until that answer is the cache time old, then refuses.
+    expect((await play(b, url)).statusCode).toBe(200);
+    vi.advanceTimersByTime(cacheMs + 1);
+    expectPlayForbidden(await play(b, url));
+  });
+});
+
 // With and without the user cache (issue 15): a change made through this server ends the sessions at once either way.
-describe.each([0, 60_000])(`[API-1] sessions end with a password change, a reset, a role change and a suspension on ${testDb} (users kept %i ms)`, (cacheMs) => {
+describe.each([0, 60_000])(`[API-1] sessions end with a password change, a reset, a role change, a suspension and an email change on ${testDb} (users kept %i ms)`, (cacheMs) => {
   let t: TestApp;
   let admin: TestUser;
 
@@ -243,14 +308,60 @@ describe.each([0, 60_000])(`[API-1] sessions end with a password change, a reset
     expect((await call(t, 'GET', '/api/user/me', { token: fresh })).statusCode).toBe(200);
   });
 
-  it('a change of username and email keeps the session (the answered token carries the same version)', async () => {
+  it('a change of the username alone keeps every session (the answered token carries the same version)', async () => {
     const user = await createUser(t);
+    const other = await secondSession(user);
     const updated = await call(t, 'PUT', '/api/user/update', {
       token: user.token,
-      payload: { username: `${user.username}x`, email: `x${user.email}` },
+      payload: { username: `${user.username}x`, email: user.email.toUpperCase() },
     });
-    expect(updated.statusCode).toBe(200);
+    expect(updated.statusCode, updated.body).toBe(200);
     expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(200);
+    expect((await call(t, 'GET', '/api/user/me', { token: other })).statusCode).toBe(200);
     expect((await call(t, 'GET', '/api/user/me', { token: updated.json<{ token: string }>().token })).statusCode).toBe(200);
+  });
+
+  it('[issue 23] a new email needs the current password: none is 422, a wrong one 403, and neither changes anything', async () => {
+    const user = await createUser(t);
+    const other = await secondSession(user);
+    const email = `moved-${user.id}@example.com`;
+    for (const currentPassword of [undefined, '']) {
+      const missing = await call(t, 'PUT', '/api/user/update', { token: other, payload: { username: user.username, email, currentPassword } });
+      expect(missing.statusCode, missing.body).toBe(422);
+      expect(errorOf(missing)).toMatchObject({
+        code: errorCodes.validationFailed,
+        details: [{ path: '/currentPassword', code: 'required', message: validationMessages.currentPasswordRequired }],
+      });
+    }
+    const wrong = await call(t, 'PUT', '/api/user/update', { token: other, payload: { username: user.username, email, currentPassword: 'not-the-password' } });
+    expect(wrong.statusCode, wrong.body).toBe(403);
+    expect(errorOf(wrong)).toMatchObject({
+      code: errorCodes.invalidCredentials,
+      message: validationMessages.currentPasswordWrong,
+      details: [{ path: '/currentPassword', code: 'wrong', message: validationMessages.currentPasswordWrong }],
+    });
+    // Nothing changed: the email still logs in, both sessions go on.
+    expect((await login(t, user.email, user.password)).statusCode).toBe(200);
+    expect((await login(t, email, user.password)).statusCode).toBe(401);
+    expect((await call(t, 'GET', '/api/user/me', { token: user.token })).json<User>().email).toBe(user.email);
+    expect((await call(t, 'GET', '/api/user/me', { token: other })).statusCode).toBe(200);
+  });
+
+  it('[issue 23] a new email with the right password is stored, ends every other session, and the answered token goes on', async () => {
+    const user = await createUser(t);
+    const other = await secondSession(user);
+    const email = `moved-${user.id}@example.com`;
+    const updated = await call(t, 'PUT', '/api/user/update', {
+      token: user.token,
+      payload: { username: user.username, email, currentPassword: user.password },
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
+    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
+    const me = await call(t, 'GET', '/api/user/me', { token: updated.json<{ token: string }>().token });
+    expect(me.statusCode).toBe(200);
+    expect(me.json<User>().email).toBe(email);
+    expect((await login(t, email, user.password)).statusCode).toBe(200);
+    expect((await login(t, user.email, user.password)).statusCode).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, conflictMessages, errorCodes, validationMessages as m, type User } from '@reskin/contract';
+import { RoleType, conflictMessages, errorCodes, limits, validationMessages as m, type User } from '@reskin/contract';
 import { call, createTestApp, createUser, errorOf, signupBody, testDb, type TestApp, type TestUser } from './helpers';
 
 interface Expected {
@@ -336,6 +336,24 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
         { path: '/email', message: m.email },
       ]);
       expectInvalid(await update(null));
+      const me = await call(t, 'GET', '/api/user/me', { token: user.token });
+      expect(me.json<User>()).toMatchObject({ username: user.username, email: user.email });
+    });
+
+    it('[VAL-8][issue 23] a new email with a currentPassword that is no string or too long answers 422 on /currentPassword; odd text is only a wrong password (403)', async () => {
+      const email = `new-${user.id}@example.com`;
+      expectInvalid(await update({ username: user.username, email, currentPassword: 12345 }), [
+        { path: '/currentPassword', message: m.currentPasswordRequired },
+      ]);
+      expectInvalid(await update({ username: user.username, email, currentPassword: 'x'.repeat(limits.password.max + 1) }), [
+        { path: '/currentPassword', message: m.currentPasswordWrong },
+      ]);
+      // Fewer than the free failures (decision 0011), so none of them waits.
+      for (const currentPassword of ['\u0000', '\ud800\u202e', 'ü'.repeat(limits.password.max)]) {
+        const response = await update({ username: user.username, email, currentPassword });
+        expect(response.statusCode, JSON.stringify(currentPassword)).toBe(403);
+        expect(errorOf(response).code).toBe(errorCodes.invalidCredentials);
+      }
       const me = await call(t, 'GET', '/api/user/me', { token: user.token });
       expect(me.json<User>()).toMatchObject({ username: user.username, email: user.email });
     });

@@ -386,7 +386,7 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       const user = await createUser(t);
       const username = `renamed_${user.id}`;
       const email = `Renamed.${user.id}@Example.com`;
-      const response = await call(t, 'PUT', '/api/user/update', { token: user.token, payload: { username, email } });
+      const response = await call(t, 'PUT', '/api/user/update', { token: user.token, payload: { username, email, currentPassword: user.password } });
       expect(response.statusCode).toBe(200);
       const body = response.json<{ token: string }>();
       expect(Object.keys(body)).toEqual(['token']);
@@ -414,7 +414,7 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
 
       const email = await call(t, 'PUT', '/api/user/update', {
         token: user.token,
-        payload: { username: user.username, email: other.email.toUpperCase() },
+        payload: { username: user.username, email: other.email.toUpperCase(), currentPassword: user.password },
       });
       expect(email.statusCode).toBe(409);
       expect(errorOf(email)).toMatchObject({
@@ -436,7 +436,7 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
 
       const both = await call(t, 'PUT', '/api/user/update', {
         token: user.token,
-        payload: { username: other.username, email: other.email },
+        payload: { username: other.username, email: other.email, currentPassword: user.password },
       });
       expect(both.statusCode).toBe(409);
       expect(errorOf(both).details?.map((d) => d.path).sort()).toEqual(['/email', '/username']);

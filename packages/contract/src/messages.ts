@@ -12,6 +12,9 @@ export const validationMessages = {
   dataProtection: 'You have to accept the Data Protection Regulation.',
   /** Issue 13: identities and names refuse control, invisible and text-direction characters (text-safety.ts). */
   unsafeCharacters: 'Control, invisible and text-direction characters are not allowed.',
+  /** Issue 23: a new email on the account screen needs the account's current password. */
+  currentPasswordRequired: 'Enter your current password to change your email.',
+  currentPasswordWrong: 'The current password is wrong.',
   versionName: 'Name must be 2-250 characters of letters, numbers, underscore, hyphen or space.',
   versionDescription: 'Description must be 2-500 characters of letters, numbers, underscore, hyphen or space.',
   imageSize: (original: { width: number; height: number }, loaded: { width: number; height: number }) =>

@@ -97,12 +97,37 @@ export const registerFormSchema = signupBodySchema.omit({ dataProtectionRegulati
 });
 export type RegisterForm = z.infer<typeof registerFormSchema>;
 
-/** PUT /user/update: the account form (username and email; role is read-only). Answers a new token. */
+/**
+ * PUT /user/update: the account form (username and email; role is read-only). Answers a new token. A new email
+ * also needs `currentPassword`, the account's password now (issue 23: emailChangeNeedsPassword), and ends the
+ * account's other sessions; a username alone needs none.
+ */
 export const updateUserBodySchema = z.object({
   username: usernameSchema,
   email: emailSchema,
+  currentPassword: z
+    .string({ error: m.currentPasswordRequired })
+    .max(limits.password.max, { error: m.currentPasswordWrong })
+    .optional(),
 });
 export type UpdateUserBody = z.infer<typeof updateUserBodySchema>;
+
+/** Whether PUT /user/update changes the login email (emails are compared as stored: lower-cased), so it needs the current password. */
+export function emailChangeNeedsPassword(currentEmail: string, newEmail: string): boolean {
+  return currentEmail.toLowerCase() !== newEmail.toLowerCase();
+}
+
+/**
+ * The account form for a user whose email is `currentEmail`: the body's rules, plus the current password when the
+ * email changes (an empty field counts as none).
+ */
+export function accountFormSchema(currentEmail: string) {
+  return updateUserBodySchema.superRefine((value, context) => {
+    if (emailChangeNeedsPassword(currentEmail, value.email) && !value.currentPassword) {
+      context.addIssue({ code: 'custom', path: ['currentPassword'], message: m.currentPasswordRequired });
+    }
+  });
+}
 
 /**
  * PUT /user/update/password. An admin resets another user's password with { userId } and gets the

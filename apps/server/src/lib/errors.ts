@@ -27,8 +27,8 @@ export const unprocessable = (message: string, details: ErrorDetail[] = []) =>
 export const unauthorized = (message = 'Authorization is required.', code: string = errorCodes.unauthorized) =>
   new AppError(401, 'UnauthorizedError', message, code);
 
-export const forbidden = (message = 'You are not allowed to do this.', code: string = errorCodes.forbidden) =>
-  new AppError(403, 'ForbiddenError', message, code);
+export const forbidden = (message = 'You are not allowed to do this.', code: string = errorCodes.forbidden, details: ErrorDetail[] = []) =>
+  new AppError(403, 'ForbiddenError', message, code, details);
 
 export const notFound = (what = 'Entity') => new AppError(404, 'NotFoundError', `${what} not found.`, errorCodes.notFound);
 

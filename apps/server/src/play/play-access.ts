@@ -12,8 +12,9 @@ import type { PlayClaims } from './play-tokens';
  * token version the link was made with (a password change, reset, role change or suspension ends it), still has
  * the role its view needs, and, unless an administrator, still has an active assignment of the game. Answers are
  * kept for `cacheMs` (PLAY_ACCESS_CACHE_SECONDS, a few seconds at most; keptFor), so a
- * game loading hundreds of files asks the database once; a revoked link stops working within that time. At most
- * 10,000 are kept, the least recently used going first. 0 keeps nothing.
+ * game loading hundreds of files asks the database once; a revoked link stops working within that time on the
+ * other servers, and at once on the server that made the change, which forgets the user's answers (forgetUser;
+ * issue 23). At most 10,000 are kept, the least recently used going first. 0 keeps nothing.
  */
 export class PlayAccess {
   private readonly answers: LRUCache<string, boolean> | undefined;
@@ -34,6 +35,16 @@ export class PlayAccess {
     const allowed = await this.check(claims);
     this.answers?.set(key, allowed);
     return allowed;
+  }
+
+  /**
+   * Forgets every kept answer about this user (any token version, game and view): called by this server's own
+   * changes to the user or their assignments, so their links are checked anew at their next request.
+   */
+  forgetUser(userId: number): void {
+    if (!this.answers) return;
+    const prefix = `${userId}:`;
+    for (const key of [...this.answers.keys()]) if (key.startsWith(prefix)) this.answers.delete(key);
   }
 
   private async check({ u, tv, g, view }: PlayClaims): Promise<boolean> {

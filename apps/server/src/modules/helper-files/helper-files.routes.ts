@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { filesUploadPartsSchema, gameIdParamSchema, helperFilesSchema, messageResponseSchema, type User } from '@reskin/contract';
+import { filesUploadPartsSchema, gameIdParamSchema, helperFilesSchema, messageResponseSchema } from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
+import { revokedTicketDoc } from '../../lib/download-tickets';
 import { incomingFiles } from '../games/games.routes';
 import type { HelperFilesService } from './helper-files.service';
 
 export interface HelperFilesRoutesOptions {
   helperFiles: HelperFilesService;
   maxFileSizeBytes: number;
-  userById: (id: number) => Promise<User | undefined>;
 }
 
 const helperParams = z.object({ id: z.coerce.number().int().positive(), helperId: z.coerce.number().int().positive() });
 
 /** GET /games/{id}/psd-files/ (SPEC §7) and the helper-file upload, download and delete around it. */
-export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, maxFileSizeBytes, userById }: HelperFilesRoutesOptions) {
+export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, maxFileSizeBytes }: HelperFilesRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['helper files'];
 
@@ -58,6 +58,7 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
         security: [{ bearer: [] }, {}],
         params: helperParams,
         querystring: z.object({ ticket: z.string().max(2000).optional() }),
+        errors: { 403: revokedTicketDoc },
       },
     },
     async (request, reply) => {
@@ -66,7 +67,6 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
         request.params.id,
         request.params.helperId,
         request.query.ticket,
-        userById,
       );
       return reply
         .type(contentType)

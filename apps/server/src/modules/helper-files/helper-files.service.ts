@@ -88,20 +88,16 @@ export class HelperFilesService {
 
   /**
    * Opens a helper file for download by the logged-in user, or by the holder of a ticket for exactly this
-   * file. `userById` loads (and so re-checks) the ticket's user.
+   * file, whose user is read anew: 403 once they changed token version, were suspended or deleted (issue 23).
    */
   async open(
     caller: User | null,
     gameId: number,
     id: number,
     ticket: string | undefined,
-    userById: (id: number) => Promise<User | undefined>,
   ): Promise<{ object: StoredObject; name: string; contentType: string }> {
     let user = caller;
-    if (!user && ticket) {
-      const userId = await this.tickets.verify(ticket, resourceOf(id));
-      user = userId ? ((await userById(userId)) ?? null) : null;
-    }
+    if (!user && ticket) user = (await this.tickets.holder(ticket, resourceOf(id))) ?? null;
     if (!user) throw notFound('Helper file');
     await this.assertCanSee(user, gameId);
     const file = await this.helperFiles.find(gameId, id);

@@ -14,6 +14,8 @@ export class UserGamesService {
     private readonly paths: PlayPathsService,
     private readonly dialect: Dialect,
     private readonly storedFiles: StoredFilesService,
+    /** Told after this server changed or removed a user's assignment: the play origin forgets its answers about them at once. */
+    private readonly accessChanged: (userId: number) => void = () => {},
   ) {}
 
   /** GET /user-games and POST /user-games/filter: one page of the matching user-games, and how many match in all. */
@@ -40,18 +42,24 @@ export class UserGamesService {
 
   async update(id: number, body: UpdateUserGameBody): Promise<UserGame> {
     if (!(await this.userGames.update(id, body))) throw notFound('User game');
-    return this.get(id);
+    const userGame = await this.get(id);
+    this.accessChanged(userGame.userId);
+    return userGame;
   }
 
   /** Deletes an assignment with its versions (cascade), then the versions' stored files. */
   async delete(id: number): Promise<void> {
-    if (!(await this.storedFiles.deleteOwner({ kind: 'userGame', id }))) throw notFound('User game');
+    const userGame = await this.userGames.findById(id);
+    const deleted = await this.storedFiles.deleteOwner({ kind: 'userGame', id });
+    if (userGame) this.accessChanged(userGame.userId);
+    if (!deleted) throw notFound('User game');
   }
 
   /** Remove Access / Give Access. */
   async toggleActivity(id: number): Promise<UserGame> {
     const userGame = await this.get(id);
     await this.userGames.update(id, { isActive: !userGame.isActive });
+    this.accessChanged(userGame.userId);
     return this.get(id);
   }
 

@@ -183,10 +183,17 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: 'Change your username and email; answers a new token',
+        summary:
+          'Change your username and email; answers a new token. A new email needs currentPassword and ends every ' +
+          'other session, play link and download link of the account',
         body: updateUserBodySchema,
         response: { 200: tokenResponseSchema },
-        errors: { ...demoAccount, ...taken },
+        errors: {
+          403: 'A wrong currentPassword for a new email (INVALID_CREDENTIALS, details at /currentPassword), or a demo account (FORBIDDEN).',
+          422: 'A new email without currentPassword (VALIDATION_FAILED, details at /currentPassword), or an invalid field.',
+          429: tooManyFailures,
+          ...taken,
+        },
       },
     },
     async (request) => ({ token: await users.updateOwn(currentUser(request), request.body) }),

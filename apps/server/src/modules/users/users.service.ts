@@ -7,6 +7,8 @@ import {
   can,
   errorCodes,
   conflictMessages,
+  emailChangeNeedsPassword,
+  validationMessages as m,
   type ErrorDetail,
   type PasswordResetResponse,
   type RoleTypeId,
@@ -18,7 +20,7 @@ import {
   type User,
 } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
-import { conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import { AppError, conflict, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors';
 import type { DeviceCookies } from '../../lib/device-cookies';
 import { FailedAttempts } from '../../lib/failed-attempts';
 import { keptFor } from '../../lib/kept-answers';
@@ -61,6 +63,11 @@ export class UsersService {
      * how late a revocation may come on another server; this server forgets a user as soon as it changes them). 0: read every time.
      */
     userCacheMs = 0,
+    /**
+     * Told after this server changed a user (their token version, role, state, or deleted them), so what else this
+     * server keeps about them goes at once too (the play origin's answers: PlayAccess.forgetUser; issue 23).
+     */
+    private readonly userChanged: (id: number) => void = () => {},
   ) {
     this.failedLogins = new FailedAttempts('login', redis);
     this.failedDeviceLogins = new FailedAttempts('login-device', redis);
@@ -85,14 +92,20 @@ export class UsersService {
    * email verifies the password against a dummy hash, so it takes the same work as a known one (no account
    * enumeration by timing). A disabled account says so only after its right password.
    */
-  async login(email: string, password: string, deviceCookie?: string): Promise<{ token: string; deviceCookie: string }> {
+  async login(
+    email: string,
+    password: string,
+    deviceCookie?: string,
+  ): Promise<{ token: string; deviceCookie: string }> {
     const accountKey = email.trim().toLowerCase();
     const claimed = this.devices.read(deviceCookie);
     // Without a device cookie (an attacker's usual case) a waiting account answers 429 before any database read.
     if (!claimed) await this.failedLogins.assertNotWaiting(accountKey);
     const credentials = await this.users.findCredentials(email.trim());
     const device = claimed && credentials?.id === claimed.userId ? claimed : undefined;
-    const [failures, key] = device ? [this.failedDeviceLogins, `${device.userId}.${device.nonce}`] : [this.failedLogins, accountKey];
+    const [failures, key] = device
+      ? [this.failedDeviceLogins, `${device.userId}.${device.nonce}`]
+      : [this.failedLogins, accountKey];
     // With a signed cookie: its own count when it is this account's; another account's cookie is an unknown device.
     if (claimed) await failures.assertNotWaiting(key);
     const valid = await verifyPassword(credentials?.passwordHash ?? (await this.dummyHash), password);
@@ -100,7 +113,8 @@ export class UsersService {
       await failures.fail(key);
       throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
     }
-    if (credentials.activated !== 1) throw unauthorized('This account is disabled.', errorCodes.accountDisabled);
+    if (credentials.activated !== 1)
+      throw unauthorized('This account is disabled.', errorCodes.accountDisabled);
     // A known device's success clears its own count only: the owner logging in must not give an attacker who is
     // failing from elsewhere a fresh set of free guesses.
     await failures.succeed(key);
@@ -125,7 +139,8 @@ export class UsersService {
    * was 3-8% of its time), 10,000 at most, the least recently used going first. A user not found is kept too (in an
    * object: lru-cache keeps no undefined).
    */
-  private readonly recentUsers: LRUCache<number, { found: Awaited<ReturnType<UsersRepository['findWithTokenVersion']>> }> | undefined;
+  private readonly recentUsers:
+    LRUCache<number, { found: Awaited<ReturnType<UsersRepository['findWithTokenVersion']>> }> | undefined;
 
   private async currentUser(id: number) {
     const cached = this.recentUsers?.get(id);
@@ -144,15 +159,10 @@ export class UsersService {
     return (await this.currentUser(id))?.tokenVersion ?? 0;
   }
 
-  /** After this server changed a user: the next request reads them anew. */
+  /** After this server changed a user: the next request (a session's or a play link's) reads them anew. */
   private forget(id: number): void {
     this.recentUsers?.delete(id);
-  }
-
-  /** A user who still exists and is active (for download tickets, which name a user by id). */
-  async activeUser(id: number): Promise<User | undefined> {
-    const user = await this.users.findById(id);
-    return user?.activated ? user : undefined;
+    this.userChanged(id);
   }
 
   /** Registers a regular user: POST /user/signup, and an admin's Add User (POST /user/create). */
@@ -220,12 +230,35 @@ export class UsersService {
     if (!updated) throw notFound('User');
   }
 
-  /** Changes the caller's username and email and answers a new token carrying them. */
+  /**
+   * Changes the caller's username and email and answers a new token carrying them. A new email needs the current
+   * password (422 without one, 403 INVALID_CREDENTIALS when wrong, counted like a password change's) and ends every
+   * other session, play link and download link of the account (issue 23): the answered token has the new token
+   * version, so the session that made the change goes on, as after a password change. A username alone changes
+   * nothing else.
+   */
   async updateOwn(actor: TokenUser, body: UpdateUserBody): Promise<string> {
     if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    const emailChanges = emailChangeNeedsPassword(actor.email, body.email);
+    if (emailChanges) {
+      if (!body.currentPassword) {
+        throw unprocessable(m.currentPasswordRequired, [
+          { path: '/currentPassword', code: 'required', message: m.currentPasswordRequired },
+        ]);
+      }
+      await this.checkCurrentPassword(actor, body.currentPassword, () =>
+        forbidden(m.currentPasswordWrong, errorCodes.invalidCredentials, [
+          { path: '/currentPassword', code: 'wrong', message: m.currentPasswordWrong },
+        ]),
+      );
+    }
     await this.assertFree(body.email, body.username, actor.id);
     try {
-      await this.users.update(actor.id, { username: body.username, email: body.email });
+      await this.users.update(
+        actor.id,
+        { username: body.username, email: body.email },
+        { endSessions: emailChanges },
+      );
       this.forget(actor.id);
     } catch (error) {
       if (isUniqueViolation(error)) await this.assertFree(body.email, body.username, actor.id);
@@ -243,25 +276,46 @@ export class UsersService {
     if ('userId' in body) {
       this.assertCanManage(actor, body.userId);
       const password = generatePassword();
-      const updated = await this.users.update(body.userId, { passwordHash: await hashPassword(password) }, { endSessions: true });
+      const updated = await this.users.update(
+        body.userId,
+        { passwordHash: await hashPassword(password) },
+        { endSessions: true },
+      );
       this.forget(body.userId);
       if (!updated) throw notFound('User');
       return { password };
     }
     if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
-    // Wrong current passwords are counted per user like failed logins; while it waits, 429 and no check.
+    await this.checkCurrentPassword(actor, body.oldPassword, () =>
+      forbidden(m.currentPasswordWrong, errorCodes.invalidCredentials),
+    );
+    await this.users.update(
+      actor.id,
+      { passwordHash: await hashPassword(body.newPassword) },
+      { endSessions: true },
+    );
+    this.forget(actor.id);
+    return { password: null, token: await this.newToken(actor.id) };
+  }
+
+  /**
+   * Checks the caller's current password before a change of their password or email. Wrong ones are counted per
+   * user like failed logins (one counter for both changes); while it waits, 429 and no check.
+   */
+  private async checkCurrentPassword(
+    actor: TokenUser,
+    password: string,
+    wrong: () => AppError,
+  ): Promise<void> {
     const key = String(actor.id);
     await this.failedPasswordChecks.assertNotWaiting(key);
     const credentials = await this.users.findCredentials(actor.email);
-    const valid = await verifyPassword(credentials?.passwordHash ?? (await this.dummyHash), body.oldPassword);
+    const valid = await verifyPassword(credentials?.passwordHash ?? (await this.dummyHash), password);
     if (!credentials || !valid) {
       await this.failedPasswordChecks.fail(key);
-      throw forbidden('The current password is wrong.', errorCodes.invalidCredentials);
+      throw wrong();
     }
     await this.failedPasswordChecks.succeed(key);
-    await this.users.update(actor.id, { passwordHash: await hashPassword(body.newPassword) }, { endSessions: true });
-    this.forget(actor.id);
-    return { password: null, token: await this.newToken(actor.id) };
   }
 
   /** A session token for a user as they are now, with their current token version. */

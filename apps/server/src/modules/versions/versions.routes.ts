@@ -18,8 +18,8 @@ import {
   versionParamsSchema,
   versionFileParamsSchema,
   versionUploadPartsSchema,
-  type User,
 } from '@reskin/contract';
+import { revokedTicketDoc } from '../../lib/download-tickets';
 import { AppError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
@@ -38,11 +38,10 @@ const changeErrors = {
 export interface VersionsRoutesOptions {
   versions: VersionsService;
   maxFileSizeBytes: number;
-  userById: (id: number) => Promise<User | undefined>;
 }
 
 /** SPEC §7 "Game versions" and POST /game-version/upload/{versionId}/{fileId}. */
-export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSizeBytes, userById }: VersionsRoutesOptions) {
+export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSizeBytes }: VersionsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['game-versions'];
   const user = { onRequest: app.requireUser };
@@ -195,10 +194,11 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         security: [{ bearer: [] }, {}],
         params: versionParamsSchema,
         querystring: z.object({ ticket: z.string().max(2000).optional() }),
+        errors: { 403: revokedTicketDoc },
       },
     },
     async (request, reply) => {
-      const caller = await versions.zipCaller(request.user, request.params.id, request.query.ticket, userById);
+      const caller = await versions.zipCaller(request.user, request.params.id, request.query.ticket);
       const { stream, name } = await versions.zip(caller, request.params.id, request.params.gameId);
       return reply
         .type('application/zip')

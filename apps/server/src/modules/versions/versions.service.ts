@@ -153,11 +153,13 @@ export class VersionsService {
     return `/api/files/${id}/${version.gameId}/files.zip?ticket=${await this.tickets.sign(user.id, zipResource(id))}`;
   }
 
-  /** Resolves the caller of a zip download: the logged-in user, or the holder of a ticket for this zip. */
-  async zipCaller(caller: User | null, id: number, ticket: string | undefined, userById: (id: number) => Promise<User | undefined>): Promise<User> {
+  /**
+   * Resolves the caller of a zip download: the logged-in user, or the holder of a ticket for this zip, read anew
+   * (403 once they changed token version, were suspended or deleted; issue 23).
+   */
+  async zipCaller(caller: User | null, id: number, ticket: string | undefined): Promise<User> {
     if (caller) return caller;
-    const userId = ticket ? await this.tickets.verify(ticket, zipResource(id)) : undefined;
-    const user = userId ? await userById(userId) : undefined;
+    const user = ticket ? await this.tickets.holder(ticket, zipResource(id)) : undefined;
     if (!user) throw notFound('Game version');
     return user;
   }

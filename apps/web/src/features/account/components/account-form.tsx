@@ -1,10 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, roleName, updateUserBodySchema, type UpdateUserBody, type User } from '@reskin/contract';
+import {
+  accountFormSchema,
+  emailChangeNeedsPassword,
+  errorCodes,
+  messages,
+  roleName,
+  validationMessages,
+  type UpdateUserBody,
+  type User,
+} from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { z } from 'zod';
+import { ApiError } from '../../../lib/api-error';
 import { TextField } from '../../../components/forms/text-field';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
@@ -13,17 +23,26 @@ import { useLogout } from '../../../lib/session/use-logout';
 import { notifySuccess } from '../../../lib/toasts';
 import { useDisableAccount, useUpdateAccount } from '../../../api/account';
 
-type AccountInput = z.input<typeof updateUserBodySchema>;
+type AccountInput = z.input<ReturnType<typeof accountFormSchema>>;
 
+/**
+ * The account form: username and email, and the current password once the email differs from the account's
+ * (issue 23: a new email needs it, and ends the account's other sessions).
+ */
 export function AccountForm({ user }: { user: User }) {
+  // The account's email as last saved: the one a new email is compared with.
+  const savedEmail = useRef(user.email);
   const {
     register,
     handleSubmit,
+    reset,
+    setError,
+    watch,
     formState: { errors, isValid },
   } = useForm<AccountInput, unknown, UpdateUserBody>({
-    resolver: zodResolver(updateUserBodySchema),
+    resolver: (values, context, options) => zodResolver(accountFormSchema(savedEmail.current))(values, context, options),
     mode: 'onChange',
-    defaultValues: { username: user.username, email: user.email },
+    defaultValues: { username: user.username, email: user.email, currentPassword: '' },
   });
   const { track, error } = useTrackedForm(register, errors);
   const updateCall = useUpdateAccount();
@@ -32,14 +51,25 @@ export function AccountForm({ user }: { user: User }) {
   const logout = useLogout();
   const [confirmingSuspend, setConfirmingSuspend] = useState(false);
 
-  const save = handleSubmit((body) =>
+  const emailChanges = emailChangeNeedsPassword(savedEmail.current, (watch('email') ?? '').trim());
+
+  const save = handleSubmit(({ currentPassword, ...fields }) => {
+    const body = emailChangeNeedsPassword(savedEmail.current, fields.email) ? { ...fields, currentPassword } : fields;
     updateCall.mutate(body, {
       onSuccess: ({ token }) => {
         acceptToken(token);
+        savedEmail.current = fields.email.toLowerCase();
+        reset({ ...fields, email: fields.email.toLowerCase(), currentPassword: '' });
         notifySuccess(messages.accountSaved);
       },
-    }),
-  );
+      onError: (failure) => {
+        // The client has toasted the server's message; the field says it too.
+        if (failure instanceof ApiError && failure.code === errorCodes.invalidCredentials) {
+          setError('currentPassword', { type: 'server', message: validationMessages.currentPasswordWrong }, { shouldFocus: true });
+        }
+      },
+    });
+  });
 
   const suspend = () => {
     setConfirmingSuspend(false);
@@ -68,6 +98,15 @@ export function AccountForm({ user }: { user: User }) {
         autoComplete="email"
         error={error('email')}
       />
+      {emailChanges && (
+        <TextField
+          registration={track('currentPassword')}
+          label="Current password (needed to change your email; your other sessions end)"
+          type="password"
+          autoComplete="current-password"
+          error={error('currentPassword')}
+        />
+      )}
       <Form.Group className="mb-3" controlId="role">
         <Form.Label>Role</Form.Label>
         <Form.Control plaintext readOnly value={roleName(user.roleTypeId)} />
