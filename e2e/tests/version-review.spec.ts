@@ -259,6 +259,24 @@ test.describe('admin version review', () => {
       [userSrc, oriSrc].map(async (src) => Buffer.from(await (await playRequest(page, src ?? '')).body())),
     );
     expect(userBytes?.equals(oriBytes ?? Buffer.alloc(0))).toBe(false);
+
+    // Issue 23: a thumbnail opens the app's image viewer (the file as an <img>), never the file as a page.
+    const pagesBefore = page.context().pages().length;
+    await rows.nth(0).getByRole('button', { name: `View User image ${second.path}` }).click();
+    const viewer = dialog(page);
+    await expect(viewer).toContainText(second.path);
+    for (const alt of [`User image ${second.path}, larger`, `Original ${second.path}`]) {
+      const img = viewer.getByRole('img', { name: alt, exact: true });
+      await expect
+        .poll(() => img.evaluate((el: HTMLImageElement) => [el.complete, el.naturalWidth, el.naturalHeight]))
+        .toEqual([true, second.width, second.height]);
+    }
+    expect(page.context().pages()).toHaveLength(pagesBefore);
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await expect(viewer).toHaveCount(0);
+    await rows.nth(1).getByRole('button', { name: `View Original image ${first.path}` }).click();
+    await expect(dialog(page).getByRole('img', { name: `User image ${first.path}, larger`, exact: true })).toBeVisible();
+    expect(page.context().pages()).toHaveLength(pagesBefore);
   });
 
   it("[AV-5] Download All opens the version's files.zip in a new window", async ({ page, api, setup }) => {

@@ -12,6 +12,7 @@ import {
   type ImageFormatName,
   type UserGame,
 } from '@reskin/contract';
+import { playHeaders, svgContentSecurityPolicy } from '../src/play/play-app';
 import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
 import { sampleImage, sampleSvg, svgFont } from './support/image-samples';
 
@@ -163,6 +164,11 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
       [clean.replace('</svg>', '<image href="https://evil.example/x.png" width="1" height="1"/></svg>'), 'https://evil.example/x.png'],
       [clean.replace('</svg>', '<foreignObject width="10" height="10"><p>hi</p></foreignObject></svg>'), '<foreignObject>'],
       [clean.replace('</svg>', '<style>@import url(other.css);</style></svg>'), '@import'],
+      // Issue 23: the audit's bypasses of the old regular-expression check.
+      [clean.replace('</svg>', '<a.b:script xmlns:a.b="http://www.w3.org/2000/svg">alert(1)</a.b:script></svg>'), '<script>'],
+      [clean.replace('</svg>', '<style>rect { fill: u\\72l(https://evil.example/x) }</style></svg>'), 'https://evil.example/x'],
+      [clean.replace('</svg>', '<set attributeName="onload" to="alert(1)"/></svg>'), 'event handler (onload)'],
+      ['<?xml-stylesheet href="#s"?>' + clean, '<?xml-stylesheet?>'],
     ];
     for (const [svg, named] of cases) {
       const response = await send(svg);
@@ -173,6 +179,37 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
     expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<unknown[]>()).toEqual([]);
     const stored = await send(clean.replace('#143ca0', '#ff0000'));
     expect(stored.statusCode, stored.body).toBe(200);
+
+    // Issue 23: the play origin answers the artist's SVG with a policy of its own that runs no script, on a
+    // revalidation (304) too, since a browser updates a cached answer's headers from it.
+    const versionPaths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    const served = await get(versionPaths.orjFile, 'img/sample.svg');
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.toString()).toContain('#ff0000');
+    expect(served.headers['content-security-policy']).toBe(svgContentSecurityPolicy);
+    const again = await t.playApp.inject({
+      method: 'GET',
+      url: new URL(versionPaths.orjFile).pathname.replace(/index\.html$/, '') + 'img/sample.svg',
+      headers: { 'if-none-match': String(served.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['content-security-policy']).toBe(svgContentSecurityPolicy);
+  });
+
+  it('[issue 23] every SVG on the play origin, in every view, carries a policy that runs no script; other files keep the sandbox', async () => {
+    for (const base of [paths.emtFile, paths.wtmFile, paths.orjFile]) {
+      for (const path of ['img/sample.svg', 'fonts/gamefont.svg', 'img/placeholder.svg']) {
+        const response = await get(base, path);
+        expect(response.statusCode, path).toBe(200);
+        expect(response.headers['content-security-policy'], `${base} ${path}`).toBe(svgContentSecurityPolicy);
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+      }
+      for (const path of ['index.html', 'img/sample.png']) {
+        expect((await get(base, path)).headers['content-security-policy'], path).toBe(playHeaders['Content-Security-Policy']);
+      }
+    }
+    expect(svgContentSecurityPolicy).not.toContain('script');
+    expect(svgContentSecurityPolicy).toContain("default-src 'none'");
   });
 
   it('an empty raster image is refused with a clear message; nothing of the upload is stored', async () => {

@@ -14,6 +14,12 @@ export const limits = {
   adminUploadFiles: 1000,
   /** Largest image (width x height) the server decodes; bigger images are refused. */
   maxImagePixels: 40_000_000,
+  /**
+   * The safety check of an artist's SVG (decision 0019) reads the whole document with an XML parser: a larger
+   * file, more elements or deeper nesting is refused before or while it is read, so one upload cannot hold the
+   * server's thread. Drawings exported from editors stay far below (the largest fixture has a few thousand).
+   */
+  svgCheck: { maxChars: 8 * 1024 * 1024, maxElements: 100_000, maxDepth: 256 },
   /** Longest path of a game file inside its game. */
   gameFilePathMax: 500,
   /** Default per-file upload limit; the server reads MAX_FILE_SIZE_MB. */

@@ -57,6 +57,17 @@ export function playedRequest(site: string | undefined, dest: string | undefined
 }
 
 /**
+ * The Content-Security-Policy of every SVG the play origin answers, in every view (decision 0019), instead of the
+ * sandbox policy: opened as a page (a new tab, an `<object>`), an SVG is a document, and the sandbox allows scripts.
+ * This one allows none, nor any fetch: only inline styles and embedded `data:` images (a watermarked SVG is one).
+ * An `<img>` or a canvas draws an SVG without scripts anyway, so games lose nothing.
+ */
+export const svgContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+/** An SVG document, by its served type (a pre-compressed `.svg.gz` included). */
+const isSvg = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase() === 'image/svg+xml';
+
+/**
  * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
  * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
@@ -74,7 +85,10 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
   echoRequestId(app);
 
   app.addHook('onSend', async (_request, reply) => {
+    // An SVG's own policy (set by serve) stays.
+    const policy = reply.getHeader('Content-Security-Policy');
     reply.headers(playHeaders);
+    if (policy !== undefined) reply.header('Content-Security-Policy', policy);
   });
 
   app.get<{ Params: { token: string; '*': string } }>('/p/:token/*', async (request, reply) => {
@@ -110,6 +124,8 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
     }
 
     reply.header('ETag', file.etag).header('Cache-Control', 'private, no-cache');
+    // On the 304 too: a browser updates a cached answer's headers from it.
+    if (isSvg(file.contentType)) reply.header('Content-Security-Policy', svgContentSecurityPolicy);
     if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
     if (accelRedirect !== undefined) {
       // nginx sends the file (and answers ranges) from its internal location; the body stays empty.

@@ -9,7 +9,7 @@ import { fileUrl } from '../../../lib/play-file-url';
 import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
-import { ImageCompareDialog, type ComparedImage } from './image-compare-dialog';
+import { ImageCompareDialog, type ComparedImage } from '../../../components/ui/image-compare-dialog';
 
 /** A path that wraps after its slashes rather than inside a name. */
 function BreakablePath({ path }: { path: string }) {

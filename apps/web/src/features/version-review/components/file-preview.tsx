@@ -2,14 +2,16 @@ interface FilePreviewProps {
   url: string | undefined;
   contentType: string | undefined;
   alt: string;
+  /** Opens the image in the app's image viewer (issue 23: never as a page of its own, where an SVG is a document). */
+  onOpen: () => void;
 }
 
-/** A thumbnail for an image, a small player for a sound, else a dash. */
-export function FilePreview({ url, contentType, alt }: FilePreviewProps) {
+/** A thumbnail for an image (a button that opens the image viewer), a small player for a sound, else a dash. */
+export function FilePreview({ url, contentType, alt, onOpen }: FilePreviewProps) {
   if (!url || !contentType) return <span className="text-body-secondary">-</span>;
   if (contentType.startsWith('image/'))
     return (
-      <a href={url} target="_blank" rel="noreferrer">
+      <button type="button" className="btn btn-link p-0" onClick={onOpen} aria-label={`View ${alt}`}>
         <img
           src={url}
           alt={alt}
@@ -17,7 +19,7 @@ export function FilePreview({ url, contentType, alt }: FilePreviewProps) {
           style={{ maxWidth: 96, maxHeight: 96 }}
           loading="lazy"
         />
-      </a>
+      </button>
     );
   if (contentType.startsWith('audio/')) return <audio controls preload="none" src={url} aria-label={alt} />;
   return <span className="text-body-secondary">-</span>;

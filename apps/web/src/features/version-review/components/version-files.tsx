@@ -1,10 +1,11 @@
-import { emptyTexts, messages } from '@reskin/contract';
+import { emptyTexts, messages, type VersionFile } from '@reskin/contract';
 import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Nav from 'react-bootstrap/Nav';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { DateTime } from '../../../components/ui/date-time';
+import { ImageCompareDialog } from '../../../components/ui/image-compare-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameFiles } from '../../../api/game-files';
@@ -23,6 +24,8 @@ export function VersionFiles() {
   const playPaths = useVersionPath(versionId, gameId);
   const zipUrl = useZipUrl();
   const [direction, setDirection] = useState<SortDirection>('desc');
+  // The row whose images the viewer shows (issue 23: an artist's file opens there, never as a page).
+  const [viewing, setViewing] = useState<VersionFile | null>(null);
 
   // The window opens at once, inside the click, so the browser counts it as the user's own pop-up; the
   // ticketed URL is filled in when the API answers (SPEC §5: a blocked pop-up alerts).
@@ -35,6 +38,7 @@ export function VersionFiles() {
   const rows = sortByUpdatedAt(files.data ?? [], direction);
   const originalById = new Map((originals.data ?? []).map((file) => [file.fileId, file]));
   const urls = playPaths.data;
+  const viewed = viewing ? originalById.get(viewing.fileId) : undefined;
 
   return (
     <Card>
@@ -94,6 +98,7 @@ export function VersionFiles() {
                         url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
                         contentType={file.contentType}
                         alt={`User image ${file.path}`}
+                        onOpen={() => setViewing(file)}
                       />
                     </td>
                     <td>
@@ -103,6 +108,7 @@ export function VersionFiles() {
                         }
                         contentType={original?.contentType}
                         alt={`Original image ${file.path}`}
+                        onOpen={() => setViewing(file)}
                       />
                     </td>
                     <td>{file.fileId}</td>
@@ -117,6 +123,23 @@ export function VersionFiles() {
           </Table>
         )}
       </Card.Body>
+      {viewing && viewed && urls && (
+        <ImageCompareDialog
+          show
+          onClose={() => setViewing(null)}
+          image={viewed}
+          original={{
+            src: fileUrl(urls, urls.wtmFile, viewed.path, viewed.updatedAt),
+            alt: `Original ${viewing.path}`,
+            caption: 'Original',
+          }}
+          replacement={{
+            src: fileUrl(urls, urls.orjFile, viewing.path, viewing.updatedAt),
+            alt: `User image ${viewing.path}, larger`,
+            caption: 'User image',
+          }}
+        />
+      )}
     </Card>
   );
 }

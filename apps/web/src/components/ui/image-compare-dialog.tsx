@@ -19,15 +19,17 @@ export interface ComparedImage {
 interface ImageCompareDialogProps {
   show: boolean;
   onClose: () => void;
-  image: GameFile;
+  /** The game file compared (its path and pixel size). */
+  image: Pick<GameFile, 'path' | 'width' | 'height'>;
   original: ComparedImage;
   replacement: ComparedImage;
 }
 
 /**
- * The image editor's larger view (issue 12): the original and the replacement side by side at 1:1 pixels,
- * zoomable to 2x and 4x with hard pixel edges, or fitted. Scrolling one picture scrolls the other along, so
- * the same spot of both stays in view.
+ * The app's image viewer: the image editor's larger view (issue 12) and the admin's view of a version's files
+ * (issue 23). The original and the replacement side by side at 1:1 pixels, zoomable to 2x and 4x with hard pixel
+ * edges, or fitted. Scrolling one picture scrolls the other along, so the same spot of both stays in view. An
+ * artist's file is only ever shown here as an `<img>`, never opened as a page: an image runs no script.
  */
 export function ImageCompareDialog({ show, onClose, image, original, replacement }: ImageCompareDialogProps) {
   const [zoom, setZoom] = useState<Zoom>(1);
