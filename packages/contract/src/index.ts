@@ -8,6 +8,7 @@ export * from './text-safety';
 export * from './users';
 export * from './file-kinds';
 export * from './games';
+export * from './play-settings';
 export * from './versions';
 export * from './permissions';
 export * from './version-rules';

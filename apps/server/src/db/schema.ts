@@ -44,6 +44,13 @@ export interface GamesTable {
   /** While Generating: images done, and of how many (null until the job has counted them). */
   generationDone: number | null;
   generationTotal: number | null;
+  /** The play settings (migration 0006, decision 0022): the admin's choice, what detection decided and why. */
+  precompressed: Generated<string>;
+  precompressedDecided: Generated<string>;
+  precompressedReason: Generated<string>;
+  isolated: Generated<string>;
+  isolatedDecided: Generated<Flag>;
+  isolatedReason: Generated<string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -21,10 +21,12 @@ import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '.
 import { InvalidImageError, UndrawableSvgError, inspectImage, type ImageInfo } from '../../lib/image-inspection';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
+import { readPrefix } from '../../storage/read-prefix';
 import type { Storage } from '../../storage/storage';
 import { assertUploadInTime, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { GameGeneration } from './game-generation';
 import { guessIndex } from './guess-index';
+import { detectPlaySettings } from './play-detection';
 import { searchableGame, searchableGameFile, toGameFile, type GameFileRow, type GamesRepository } from './games.repository';
 
 /** One file of an upload request, already streamed to storage under a fresh key. */
@@ -95,7 +97,8 @@ export class GamesService {
   }
 
   async create(body: CreateGameBody): Promise<Game> {
-    return this.get(await this.games.insert(body));
+    // A game without files: what detection decides for none (stored, not isolated), with its reasons.
+    return this.get(await this.games.insert(body, await detectPlaySettings([], async () => undefined)));
   }
 
   async update(id: number, body: UpdateGameBody): Promise<Game> {
@@ -112,8 +115,24 @@ export class GamesService {
       height: body.height,
       gameStatusTypeId: body.gameStatusTypeId,
       isActive: body.isActive,
+      ...(body.precompressed !== undefined && { precompressed: body.precompressed }),
+      ...(body.isolated !== undefined && { isolated: body.isolated }),
     });
+    // The play origin's kept answers carry the settings (headers, types): this server forgets them at once.
+    if (body.precompressed !== undefined || body.isolated !== undefined) this.filesChanged(id);
     return this.get(id);
+  }
+
+  /**
+   * Decides the game's `auto` play settings again from its files (issue 24, decision 0022), after they changed.
+   * Detection never fails on what the files hold; its answer is kept only if the files did not change meanwhile.
+   */
+  private async redetect(gameId: number): Promise<void> {
+    const changedAt = await this.games.filesChangedAt(gameId);
+    if (changedAt === undefined) return;
+    const files = await this.games.listFiles(gameId);
+    const detection = await detectPlaySettings(files, (key, bytes) => readPrefix(this.storage, key, bytes));
+    if (await this.games.recordDetection(gameId, detection, changedAt)) this.filesChanged(gameId);
   }
 
   /**
@@ -185,6 +204,7 @@ export class GamesService {
       await this.games.deleteFile(file.id, trx);
     });
     this.filesChanged(gameId);
+    await this.redetect(gameId);
     await this.storedFiles.deleteObjects(withVariants(file.storageKey));
   }
 
@@ -218,6 +238,7 @@ export class GamesService {
     // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
     await this.storedFiles.deleteObjects(results.flatMap((result) => (result.previousKey ? withVariants(result.previousKey) : [])));
     const index = await this.markIndexIfNone(gameId);
+    await this.redetect(gameId);
     return results.map(({ file, replaced }) => ({ file: index === file.fileId ? { ...file, isStartFile: true } : file, replaced }));
   }
 
