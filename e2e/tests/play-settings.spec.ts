@@ -65,6 +65,9 @@ const precompressedLabel = 'Pre-compressed files (.gz, .br)';
 const isolationLabel = 'Cross-origin isolation (SharedArrayBuffer, threads)';
 
 test.describe('[issue 24] pre-compressed files', () => {
+  // Upload, generation and three screen loads each: over a minute on a busy two-core machine.
+  test.describe.configure({ timeout: 180_000 });
+
   test('a game that unpacks x.wasm.gz itself plays on automatic (stored); served encoded it breaks', async ({ page, api, makeUser, makeGame }) => {
     const admin = await makeUser(RoleType.Admin);
     const game = await readyWith(api, await makeGame(), selfUnpackingGame('godot'), 'godot/index.html');
