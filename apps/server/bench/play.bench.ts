@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import type { Game, GameFile } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { playHeaders } from '../src/play/play-app';
+import { accelCopiedHeaders, playHeaders } from '../src/play/play-app';
 import { cpuMs, freePort, load, median, startProcess, stop, type LoadResult } from './api.bench';
 
 const roundSeconds = 5;
@@ -53,7 +53,7 @@ async function listening(port: number, child: ChildProcess): Promise<void> {
  * docs/operations.md configures it.
  */
 async function startNginx(nginx: string, dir: string, filesDir: string, ports: { alone: number; front: number; play: number }): Promise<ChildProcess> {
-  const fromApp = ['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy', 'Cross-Origin-Resource-Policy', 'Access-Control-Allow-Origin', 'Content-Encoding', 'ETag', 'X-Request-Id'];
+  const fromApp = accelCopiedHeaders;
   const config = `
 ${process.getuid?.() === 0 ? `user ${userInfo().username};` : ''}
 worker_processes 1;

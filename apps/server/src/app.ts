@@ -9,7 +9,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import helmet from 'helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorCodes, limits, publicConfigSchema } from '@reskin/contract';
+import { errorCodes, limits, playScreenPathList, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
 import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
@@ -25,7 +25,7 @@ import { helperFilesRoutes } from './modules/helper-files/helper-files.routes';
 import { HelperFilesService } from './modules/helper-files/helper-files.service';
 import { openStorage } from './storage/create-storage';
 import { FreeSpaceGuard } from './storage/free-space';
-import { buildPlayApp } from './play/play-app';
+import { buildPlayApp, isolationHeaders } from './play/play-app';
 import { PlayFiles } from './play/play-files';
 import { PlayOrigins } from './play/play-origins';
 import { PlayPathsService } from './play/play-paths.service';
@@ -337,7 +337,7 @@ export async function buildApp(config: Config): Promise<App> {
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, config.webDistDir);
+  await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
   return { app, playApp, database, generation, playUsage };
 }
 
@@ -377,11 +377,31 @@ function contentSecurityPolicy(playOrigin: string): Record<string, string[] | nu
 }
 
 /**
+ * The game a request for index.html opens in a play screen (the contract's playScreenPaths, the game in
+ * `?gameId=`), or undefined for any other page.
+ */
+export function playScreenGame(url: string): number | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, 'http://app.invalid');
+  } catch {
+    return undefined;
+  }
+  const pathname = parsed.pathname.length > 1 && parsed.pathname.endsWith('/') ? parsed.pathname.slice(0, -1) : parsed.pathname;
+  if (!playScreenPathList.includes(pathname)) return undefined;
+  const raw = parsed.searchParams.get('gameId') ?? '';
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 && String(id) === raw ? id : undefined;
+}
+
+/**
  * Serves the built web app: content-hashed files under /assets/ cached for a year (with the .br and .gz copies
  * made at build time), and index.html, read once at start so this server keeps serving the build whose
  * assets it knows, for `/` and every client route (`no-cache`). Paths under /api and /assets never get the page.
+ * A play screen of a game served isolated is itself served cross-origin isolated (COOP same-origin, COEP
+ * credentialless: decision 0022), so the game's frame can be; every other page stays as it was.
  */
-async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+async function registerWebApp(app: FastifyInstance, distDir: string, isolatedGame: (gameId: number) => Promise<boolean>): Promise<void> {
   const indexFile = join(distDir, 'index.html');
   const index = existsSync(indexFile) ? readFileSync(indexFile) : undefined;
   if (index) {
@@ -407,6 +427,8 @@ async function registerWebApp(app: FastifyInstance, distDir: string): Promise<vo
     if (!index) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
+    const gameId = playScreenGame(request.url);
+    if (gameId !== undefined && (await isolatedGame(gameId))) reply.headers(isolationHeaders);
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(index);
   });
 }

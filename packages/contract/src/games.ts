@@ -5,6 +5,7 @@ import { isSafeName } from './text-safety';
 import { GameStatus } from './roles';
 import { idSchema } from './users';
 import { gameEngineNames } from './engines';
+import { gamePlaySettingsSchema, isolatedSettings, precompressedSettings } from './play-settings';
 
 /** Texts of the game forms' rules (SPEC §5 "Add game", "Edit game"; the spec gives no wording of its own). */
 export const gameValidationMessages = {
@@ -63,6 +64,9 @@ export const updateGameBodySchema = z.object({
   isActive: z.boolean({ error: m.isActive }),
   imagePath: z.string().max(1000).optional(),
   rootPath: z.string().max(1000).optional(),
+  /** The play settings (issue 24, decision 0022); left out, each keeps its value. */
+  precompressed: z.enum(precompressedSettings).optional(),
+  isolated: z.enum(isolatedSettings).optional(),
 });
 export type UpdateGameBody = z.infer<typeof updateGameBodySchema>;
 
@@ -73,8 +77,8 @@ export function gameStatusName(id: number): string {
   return { 1: 'Draft', 2: 'Ready', 3: 'Generating', 4: 'Failed' }[id] ?? 'Unknown';
 }
 
-/** A game as the API shows it (SPEC §3). */
-export const gameSchema = z.object({
+/** A game as the API shows it (SPEC §3), with its play settings (issue 24). */
+export const gameSchema = gamePlaySettingsSchema.extend({
   id: z.number().int(),
   name: z.string(),
   description: z.string(),
@@ -103,7 +107,24 @@ export type Game = z.infer<typeof gameSchema>;
 export const gameListResponseSchema = z.array(gameSchema.partial());
 
 /** Columns of a game that a search query may name. */
-export const gameSearchColumns = ['id', 'name', 'description', 'width', 'height', 'gameStatusTypeId', 'isActive', 'generationDone', 'generationTotal', 'engine', 'createdAt', 'updatedAt'] as const;
+export const gameSearchColumns = [
+  'id',
+  'name',
+  'description',
+  'width',
+  'height',
+  'gameStatusTypeId',
+  'isActive',
+  'generationDone',
+  'generationTotal',
+  'engine',
+  'precompressed',
+  'precompressedDecided',
+  'isolated',
+  'isolatedDecided',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 /** A file of a game (SPEC §3 GameFile). `fileId` is stable within the game across replacements. */
 export const gameFileSchema = z.object({
@@ -180,6 +201,11 @@ export const gamePathSchema = z.object({
   emtFile: z.string(),
   /** The original view for admins, the watermarked view for everyone else. */
   wtmFile: z.string(),
+  /**
+   * Whether the game is served cross-origin isolated (its `isolated` setting, or what detection decided): its
+   * play screen must then be a cross-origin-isolated document and its frame allow `cross-origin-isolated`.
+   */
+  isolated: z.boolean(),
 });
 export type GamePath = z.infer<typeof gamePathSchema>;
 

@@ -9,6 +9,7 @@ export * from './users';
 export * from './file-kinds';
 export * from './engines';
 export * from './games';
+export * from './play-settings';
 export * from './versions';
 export * from './permissions';
 export * from './version-rules';

@@ -11,6 +11,7 @@ import * as uniqueUsernames from './migrations/0002-unique-usernames-ignoring-ca
 import * as tokenVersion from './migrations/0003-user-token-version';
 import * as generationProgress from './migrations/0004-generation-progress';
 import * as versionGameIndex from './migrations/0005-version-game-index';
+import * as gamePlaySettings from './migrations/0006-game-play-settings';
 import * as gameEngine from './migrations/0007-game-engine';
 import * as fileUsage from './migrations/0008-file-usage';
 
@@ -186,6 +187,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0003-user-token-version': { up: (db) => tokenVersion.up(db) },
     '0004-generation-progress': { up: (db) => generationProgress.up(db) },
     '0005-version-game-index': { up: (db) => versionGameIndex.up(db) },
+    '0006-game-play-settings': { up: (db) => gamePlaySettings.up(db) },
     '0007-game-engine': { up: (db) => gameEngine.up(db) },
     '0008-file-usage': { up: (db) => fileUsage.up(db, dialect) },
   };

@@ -46,6 +46,13 @@ export interface GamesTable {
   generationTotal: number | null;
   /** The engine its files were built with (a name from the contract's gameEngines), null when none was recognised. */
   engine: string | null;
+  /** The play settings (migration 0006, decision 0022): the admin's choice, what detection decided and why. */
+  precompressed: Generated<string>;
+  precompressedDecided: Generated<string>;
+  precompressedReason: Generated<string>;
+  isolated: Generated<string>;
+  isolatedDecided: Generated<Flag>;
+  isolatedReason: Generated<string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -1,4 +1,5 @@
 import mime from 'mime';
+import type { PrecompressedMode } from '@reskin/contract';
 import { extensionOf } from './game-paths';
 
 /** How the play origin labels a game file: its MIME type and, for a pre-compressed file, its encoding. */
@@ -8,19 +9,26 @@ export interface ServedAs {
 }
 
 const encodings: Record<string, ServedAs['contentEncoding']> = { gz: 'gzip', br: 'br' };
+/** The type of a pre-compressed file sent as stored: the compressed bytes themselves. */
+const storedTypes: Record<string, string> = { gz: 'application/gzip', br: 'application/x-brotli' };
 
 /**
- * The one definition of a game file's served type (recorded at upload, used by the play origin).
+ * The one definition of a game file's served type (recorded at upload, used by the play origin, whose headers
+ * nginx copies on an X-Accel hand-off; docs/operations.md lists them).
  *
- * A name ending in `.gz` or `.br` is a pre-compressed file (Unity WebGL ships `Build/*.data.gz`,
- * `*.wasm.br`, `*.framework.js.gz`): it is sent as stored with `Content-Encoding` and the type of its inner
- * name, so the browser decodes it and the engine's loader (and `WebAssembly.instantiateStreaming`, which
- * needs `application/wasm`) sees the real file. This holds for every .gz/.br, including one whose inner
- * name has no known type (`save.gz` → application/octet-stream, gzip): the name is all the server knows,
- * and a browser fetch then yields the inner bytes. A game that inflates a .gz itself must name it otherwise.
+ * A name ending in `.gz` or `.br` is a pre-compressed file, sent by the game's `precompressed` mode (issue 24,
+ * decision 0022):
+ * - `encoded` (Unity WebGL ships `Build/*.data.gz`, `*.wasm.br`, `*.framework.js.gz`): the stored bytes with
+ *   `Content-Encoding` and the type of the inner name, so the browser decodes them and the engine's loader (and
+ *   `WebAssembly.instantiateStreaming`, which needs `application/wasm`) sees the real file. This holds for every
+ *   .gz/.br, including one whose inner name has no known type (`save.gz` → application/octet-stream, gzip).
+ * - `stored` (a loader that unpacks them itself: Godot builds gzipped by CI, pako, DecompressionStream): the
+ *   stored bytes as `application/gzip` / `application/x-brotli`, without `Content-Encoding`.
+ * Without a mode (the type recorded at upload): the inner name's type.
  */
-export function servedAs(path: string): ServedAs {
+export function servedAs(path: string, mode: PrecompressedMode = 'encoded'): ServedAs {
   const ext = extensionOf(path);
+  if (mode === 'stored' && storedTypes[ext]) return { contentType: storedTypes[ext] };
   const contentEncoding = encodings[ext];
   const name = contentEncoding ? path.slice(0, -(ext.length + 1)) : path;
   // By extension only: mime would read an extension-less name such as `js` as the extension itself.

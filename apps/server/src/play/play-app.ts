@@ -68,6 +68,29 @@ export const svgContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-i
 const isSvg = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase() === 'image/svg+xml';
 
 /**
+ * The headers of every answer of a game served cross-origin isolated (issue 24, decision 0022): with them its
+ * document, inside a frame allowed `cross-origin-isolated` on an isolated app page, gets SharedArrayBuffer.
+ * `credentialless` (not `require-corp`) so a game's own requests to other sites (a font, a CDN script) still
+ * load, without cookies; `Cross-Origin-Resource-Policy: cross-origin` is in playHeaders already.
+ */
+export const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'credentialless',
+} as const;
+
+/**
+ * The play origin's headers that nginx must copy onto a file it sends for an X-Accel-Redirect (it keeps only
+ * Content-Type and Cache-Control of its own accord): docs/operations.md and the play bench configure these.
+ */
+export const accelCopiedHeaders = [
+  'ETag',
+  'Content-Encoding',
+  ...Object.keys(playHeaders),
+  ...Object.keys(isolationHeaders),
+  'X-Request-Id',
+] as const;
+
+/**
  * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
  * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
@@ -126,6 +149,7 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
     reply.header('ETag', file.etag).header('Cache-Control', 'private, no-cache');
     // On the 304 too: a browser updates a cached answer's headers from it.
     if (isSvg(file.contentType)) reply.header('Content-Security-Policy', svgContentSecurityPolicy);
+    if (file.isolated) reply.headers(isolationHeaders);
     if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
     if (accelRedirect !== undefined) {
       // nginx sends the file (and answers ranges) from its internal location; the body stays empty.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFormatOf, fileKindOf } from '@reskin/contract';
+import { copyFormatOf, fileKindOf, type PrecompressedMode } from '@reskin/contract';
 import type { LRUCache } from 'lru-cache';
 import { servedAs, type ServedAs } from '../lib/content-types';
 import { keptFor } from '../lib/kept-answers';
@@ -22,8 +22,19 @@ export interface PlayFile {
   contentType: string;
   /** A pre-compressed file's Content-Encoding: it is sent as stored and whole. */
   contentEncoding: ServedAs['contentEncoding'];
-  /** From the key, which is new for every upload (and so are its copies' keys): a changed file has a new one. */
+  /** The game is served cross-origin isolated (decision 0022): its answers carry COOP and COEP. */
+  isolated: boolean;
+  /**
+   * From the key, which is new for every upload (and so are its copies' keys), and the game's play settings: a
+   * changed file, or a changed setting (other headers), has a new one, so no browser keeps the old headers.
+   */
   etag: string;
+}
+
+/** How the play origin serves a game's files (its play settings, decision 0022). */
+export interface PlaySettings {
+  precompressed: PrecompressedMode;
+  isolated: boolean;
 }
 
 /** No such file in the game; or, for a version link, the version is gone or belongs to another game. */
@@ -58,6 +69,7 @@ function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKe
  */
 export class PlayFiles {
   private readonly lookups: LRUCache<string, PlayFileLookup> | undefined;
+  private readonly settings: LRUCache<number, PlaySettings | 'no-game'> | undefined;
 
   constructor(
     private readonly games: GamesRepository,
@@ -65,6 +77,20 @@ export class PlayFiles {
     cacheMs: number,
   ) {
     this.lookups = keptFor(cacheMs, maxLookups);
+    this.settings = keptFor(cacheMs, maxLookups);
+  }
+
+  /**
+   * A game's play settings, kept like the lookups (the play origin's headers, and the app's play screens, which
+   * are served isolated for an isolated game); undefined for no such game.
+   */
+  async settingsOf(gameId: number): Promise<PlaySettings | undefined> {
+    let answer = this.settings?.get(gameId);
+    if (answer === undefined) {
+      answer = (await this.games.playSettings(gameId)) ?? 'no-game';
+      this.settings?.set(gameId, answer);
+    }
+    return answer === 'no-game' ? undefined : answer;
   }
 
   /** The file `path` (normalised) of the link's game in its view; `fresh` skips a kept answer. */
@@ -80,6 +106,7 @@ export class PlayFiles {
 
   /** Drops the kept lookups of a game (its files or a version's replacements changed on this server). */
   forgetGame(gameId: number): void {
+    this.settings?.delete(gameId);
     if (!this.lookups) return;
     const prefix = `${gameId}:`;
     // The keys first: the cache is not changed while its keys are walked.
@@ -90,6 +117,7 @@ export class PlayFiles {
     // Only the game the token names is reachable.
     const file = await this.games.findFileByPath(g, path);
     if (!file) return 'no-file';
+    const settings = (await this.settingsOf(g)) ?? { precompressed: 'encoded', isolated: false };
     const viewKey = storageKeyFor(view, file);
     let key = viewKey;
     if (view === 'version') {
@@ -101,7 +129,7 @@ export class PlayFiles {
     }
     // Only a generated copy can be missing in the ordinary course (not generated yet).
     const uploaded = key === file.storageKey || key !== viewKey;
-    const served = servedAs(file.path);
+    const served = servedAs(file.path, settings.precompressed);
     // A generated copy has the type it was written in: a BMP's or an icon's copies are PNG.
     const contentType = uploaded ? served.contentType : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
     return {
@@ -111,7 +139,8 @@ export class PlayFiles {
       uploaded,
       contentType: withCharset(contentType),
       contentEncoding: served.contentEncoding,
-      etag: `"${createHash('sha1').update(key).digest('base64url')}"`,
+      isolated: settings.isolated,
+      etag: `"${createHash('sha1').update(`${key}:${settings.precompressed}:${settings.isolated ? 'isolated' : ''}`).digest('base64url')}"`,
     };
   }
 }

@@ -1,4 +1,4 @@
-import { GameStatus, can, limits, type Game, type GamePath, type GameVersion, type User } from '@reskin/contract';
+import { GameStatus, can, effectiveIsolated, limits, type Game, type GamePath, type GameVersion, type User } from '@reskin/contract';
 import { conflict, notFound } from '../lib/errors';
 import { maySeeGame } from '../modules/games/game-access';
 import type { GamesRepository } from '../modules/games/games.repository';
@@ -50,7 +50,7 @@ export class PlayPathsService {
   async gamePaths(user: User, gameId: number): Promise<GamePath> {
     // Someone else's (or an unassigned) game is a 404, like an unknown one.
     if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
-    const index = await this.playableIndex(gameId);
+    const { index, isolated } = await this.playableIndex(gameId);
     const main: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
     const url = async (view: PlayView) =>
       `${await this.root(user, { g: gameId, view })}${encodePath(index)}`;
@@ -60,6 +60,7 @@ export class PlayPathsService {
       orjFile: mainUrl,
       emtFile: await url('skeleton'),
       wtmFile: mainUrl,
+      isolated,
     };
   }
 
@@ -68,7 +69,7 @@ export class PlayPathsService {
    * watermarked view), emtFile the skeleton, wtmFile the watermarked view (the original for admins).
    */
   async versionPaths(user: User, version: GameVersion): Promise<GamePath> {
-    const index = await this.playableIndex(version.gameId);
+    const { index, isolated } = await this.playableIndex(version.gameId);
     const url = async (view: PlayView, versionId?: number) =>
       `${await this.root(user, { g: version.gameId, view, ...(versionId ? { v: versionId } : {}) })}${encodePath(index)}`;
     const own = await url('version', version.id);
@@ -77,6 +78,7 @@ export class PlayPathsService {
       orjFile: own,
       emtFile: await url('skeleton'),
       wtmFile: await url(can(user.roleTypeId, 'play.original') ? 'original' : 'watermark'),
+      isolated,
     };
   }
 
@@ -106,7 +108,8 @@ export class PlayPathsService {
     return Promise.all(games.map((game) => this.imageUrl(user, game, tokenVersion)));
   }
 
-  private async playableIndex(gameId: number): Promise<string> {
+  /** The index path of a Ready game, and whether it is served cross-origin isolated (its play screens must be too). */
+  private async playableIndex(gameId: number): Promise<{ index: string; isolated: boolean }> {
     const game = await this.games.findById(gameId);
     if (!game) throw notFound('Game');
     if (game.gameStatusTypeId !== GameStatus.Ready) {
@@ -114,7 +117,7 @@ export class PlayPathsService {
     }
     const index = (await this.games.listFiles(gameId)).find((file) => file.isStartFile === 1);
     if (!index) throw conflict('The game has no index file.', 'NO_INDEX_FILE');
-    return index.path;
+    return { index: index.path, isolated: effectiveIsolated(game) };
   }
 }
 

@@ -90,6 +90,9 @@ const reloadGames = () => [gameKeys.lists()];
 
 export const useCreateGame = () => useApiMutation([...gameKeys.all, 'create'], createGame, reloadGames);
 export const useUpdateGame = () => useApiMutation([...gameKeys.all, 'update'], updateGame, reloadGames);
+/** The play settings go through the same PATCH (the game's whole edit, with the setting changed). */
+export const useUpdatePlaySettings = () =>
+  useApiMutation([...gameKeys.all, 'play-settings'], updateGame, ({ id }) => [gameKeys.lists(), gameKeys.detail(id)]);
 export const useDeleteGame = () => useApiMutation([...gameKeys.all, 'delete'], deleteGame, reloadGames);
 
 export function useGenerateGame() {

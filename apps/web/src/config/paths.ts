@@ -1,6 +1,6 @@
-import type { LegalDocument } from '@reskin/contract';
+import { playScreenPaths, type LegalDocument } from '@reskin/contract';
 
-/** Every route path of SPEC §2. */
+/** Every route path of SPEC §2 (the play screens' from the contract: the server serves them isolated for an isolated game). */
 export const paths = {
   home: '/',
   register: '/register',
@@ -10,16 +10,16 @@ export const paths = {
   myGames: '/my-games',
   myGameVersions: '/my-games/versions',
   myGameVersionAdd: '/my-games/versions/add',
-  workbench: '/my-games/versions/workbench',
-  myGameVersionPlay: '/my-games/versions/play',
-  demo: '/my-games/demo',
+  workbench: playScreenPaths.workbench,
+  myGameVersionPlay: playScreenPaths.myGameVersionPlay,
+  demo: playScreenPaths.demo,
   games: '/games',
-  gamePlay: '/games/game-play',
+  gamePlay: playScreenPaths.gamePlay,
   gameFiles: '/games/game-files',
   userGames: '/user-game-list',
   userGameVersions: '/user-game-list/game-versions',
   userGameVersionFiles: '/user-game-list/game-versions/files',
-  userGameVersionPlay: '/user-game-list/game-versions/play',
+  userGameVersionPlay: playScreenPaths.userGameVersionPlay,
   admin: '/admin',
 } as const;
 

@@ -1,8 +1,21 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { GameStatus, type Game, type GameFile } from '@reskin/contract';
+import {
+  GameStatus,
+  effectiveIsolated,
+  effectivePrecompressed,
+  isolatedSettings,
+  precompressedModes,
+  precompressedSettings,
+  type Game,
+  type GameFile,
+  type IsolatedSetting,
+  type PrecompressedMode,
+  type PrecompressedSetting,
+} from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, GameFilesTable, GamesTable, Timestamp } from '../../db/schema';
 import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
+import type { PlayDetection } from './play-detection';
 import { listPage, type Page } from '../../search/page';
 
 /** The game columns a search query may name (POST /games/filter). */
@@ -20,6 +33,11 @@ export const searchableGame: SearchableEntity = {
     generationDone: 'number',
     generationTotal: 'number',
     engine: 'string',
+    // The play settings (issue 24): the list can tell which games are served isolated.
+    precompressed: 'string',
+    precompressedDecided: 'string',
+    isolated: 'string',
+    isolatedDecided: 'boolean',
     createdAt: 'date',
     updatedAt: 'date',
   },
@@ -76,6 +94,12 @@ const gameColumns = [
   'generationDone',
   'generationTotal',
   'engine',
+  'precompressed',
+  'precompressedDecided',
+  'precompressedReason',
+  'isolated',
+  'isolatedDecided',
+  'isolatedReason',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -98,10 +122,19 @@ const gameFileColumns = [
 type GameRow = Pick<Selectable<GamesTable>, (typeof gameColumns)[number]>;
 export type GameFileRow = Pick<Selectable<GameFilesTable>, (typeof gameFileColumns)[number]>;
 
+/** A stored value of a closed set, or its fallback (a row written by hand with anything else). */
+function oneOf<T extends string>(values: readonly T[], value: string, fallback: T): T {
+  return (values as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
 function toGame(row: GameRow): Game {
   return {
     ...row,
     isActive: row.isActive === 1,
+    precompressed: oneOf(precompressedSettings, row.precompressed, 'auto'),
+    precompressedDecided: oneOf(precompressedModes, row.precompressedDecided, 'encoded'),
+    isolated: oneOf(isolatedSettings, row.isolated, 'auto'),
+    isolatedDecided: row.isolatedDecided === 1,
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
   };
@@ -120,6 +153,15 @@ export function toGameFile(row: GameFileRow): GameFile {
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+function detectionColumns(detection: PlayDetection) {
+  return {
+    precompressedDecided: detection.precompressedDecided,
+    precompressedReason: detection.precompressedReason,
+    isolatedDecided: detection.isolatedDecided ? (1 as const) : (0 as const),
+    isolatedReason: detection.isolatedReason,
+  };
+}
+
 export class GamesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -137,12 +179,14 @@ export class GamesRepository {
     return row && toGame(row);
   }
 
-  async insert(game: { name: string; description: string; width: number; height: number }): Promise<number> {
+  /** A new Draft game, with what detection decides for a game without files. */
+  async insert(game: { name: string; description: string; width: number; height: number }, detection: PlayDetection): Promise<number> {
     const now = nowIso();
     const row = await this.db
       .insertInto('games')
       .values({
         ...game,
+        ...detectionColumns(detection),
         gameStatusTypeId: 1,
         isActive: 1,
         imagePath: '',
@@ -168,6 +212,8 @@ export class GamesRepository {
       imagePath: string;
       rootPath: string;
       generatedAt: string;
+      precompressed: PrecompressedSetting;
+      isolated: IsolatedSetting;
     }>,
     db: Executor = this.db,
   ): Promise<boolean> {
@@ -237,6 +283,40 @@ export class GamesRepository {
       filesChangedAt === null
         ? update.where('filesChangedAt', 'is', null)
         : update.where('filesChangedAt', '=', filesChangedAt);
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** How the play origin serves a game (decision 0022): its pre-compressed mode and isolation; undefined: no game. */
+  async playSettings(id: number): Promise<{ precompressed: PrecompressedMode; isolated: boolean } | undefined> {
+    const row = await this.db
+      .selectFrom('games')
+      .select(['precompressed', 'precompressedDecided', 'isolated', 'isolatedDecided'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const game = {
+      precompressed: oneOf(precompressedSettings, row.precompressed, 'auto'),
+      precompressedDecided: oneOf(precompressedModes, row.precompressedDecided, 'encoded'),
+      isolated: oneOf(isolatedSettings, row.isolated, 'auto'),
+      isolatedDecided: row.isolatedDecided === 1,
+    };
+    return { precompressed: effectivePrecompressed(game), isolated: effectiveIsolated(game) };
+  }
+
+  /** When the game's files last changed (null: never, or no such game); detection records against it. */
+  async filesChangedAt(id: number, db: Executor = this.db): Promise<string | null | undefined> {
+    const row = await db.selectFrom('games').select('filesChangedAt').where('id', '=', id).executeTakeFirst();
+    return row && (row.filesChangedAt === null ? null : toIso(row.filesChangedAt));
+  }
+
+  /**
+   * Records what detection decided from the files as they were when `filesChangedAt` was read: only if they have
+   * not changed since (a later change runs its own detection, whose answer must not be overwritten by this one).
+   */
+  async recordDetection(id: number, detection: PlayDetection, filesChangedAt: string | null): Promise<boolean> {
+    let update = this.db.updateTable('games').set(detectionColumns(detection)).where('id', '=', id);
+    update = filesChangedAt === null ? update.where('filesChangedAt', 'is', null) : update.where('filesChangedAt', '=', filesChangedAt);
     const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

@@ -27,6 +27,7 @@ import {
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { FreeSpaceGuard, SpaceNeed } from '../../storage/free-space';
+import { readPrefix } from '../../storage/read-prefix';
 import type { Storage } from '../../storage/storage';
 import {
   assertUploadInTime,
@@ -43,6 +44,7 @@ import {
   type GameFileRow,
   type GamesRepository,
 } from './games.repository';
+import { detectPlaySettings } from './play-detection';
 
 /** One file of an upload request, already streamed to storage under a fresh key. */
 interface StagedFile {
@@ -128,7 +130,8 @@ export class GamesService {
   }
 
   async create(body: CreateGameBody): Promise<Game> {
-    return this.get(await this.games.insert(body));
+    // A game without files: what detection decides for none (stored, not isolated), with its reasons.
+    return this.get(await this.games.insert(body, await detectPlaySettings([], async () => undefined)));
   }
 
   async update(id: number, body: UpdateGameBody): Promise<Game> {
@@ -149,8 +152,24 @@ export class GamesService {
       height: body.height,
       gameStatusTypeId: body.gameStatusTypeId,
       isActive: body.isActive,
+      ...(body.precompressed !== undefined && { precompressed: body.precompressed }),
+      ...(body.isolated !== undefined && { isolated: body.isolated }),
     });
+    // The play origin's kept answers carry the settings (headers, types): this server forgets them at once.
+    if (body.precompressed !== undefined || body.isolated !== undefined) this.filesChanged(id);
     return this.get(id);
+  }
+
+  /**
+   * Decides the game's `auto` play settings again from its files (issue 24, decision 0022), after they changed.
+   * Detection never fails on what the files hold; its answer is kept only if the files did not change meanwhile.
+   */
+  private async redetect(gameId: number): Promise<void> {
+    const changedAt = await this.games.filesChangedAt(gameId);
+    if (changedAt === undefined) return;
+    const files = await this.games.listFiles(gameId);
+    const detection = await detectPlaySettings(files, (key, bytes) => readPrefix(this.storage, key, bytes));
+    if (await this.games.recordDetection(gameId, detection, changedAt)) this.filesChanged(gameId);
   }
 
   /**
@@ -235,6 +254,7 @@ export class GamesService {
     });
     this.filesChanged(gameId);
     await this.engines.recompute(gameId);
+    await this.redetect(gameId);
     await this.storedFiles.deleteObjects(withVariants(file.storageKey));
   }
 
@@ -278,6 +298,7 @@ export class GamesService {
     );
     const index = await this.markIndexIfNone(gameId);
     await this.engines.recompute(gameId);
+    await this.redetect(gameId);
     return results.map(({ file, replaced }) => ({
       file: index === file.fileId ? { ...file, isStartFile: true } : file,
       replaced,

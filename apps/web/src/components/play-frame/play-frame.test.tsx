@@ -9,6 +9,16 @@ afterEach(() => {
 });
 
 describe('PlayFrame', () => {
+  it('[issue 24] allows cross-origin-isolated for an isolated game in an isolated document, and only then', () => {
+    Object.defineProperty(window, 'crossOriginIsolated', { value: true, configurable: true });
+    try {
+      render(<PlayFrame src="http://play.test/p/t/index.html" gameWidth={640} gameHeight={480} title="Threads" isolated />);
+      expect(screen.getByTitle('Threads').getAttribute('allow')).toBe('autoplay; fullscreen; gamepad; cross-origin-isolated');
+    } finally {
+      Object.defineProperty(window, 'crossOriginIsolated', { value: false, configurable: true });
+    }
+  });
+
   it('is game width + 50 by height + 50, sandboxed as DESIGN.md says', () => {
     render(<PlayFrame src="http://play.test/p/t/index.html" gameWidth={640} gameHeight={480} title="Game" />);
     const frame = screen.getByTitle('Game');

@@ -1,11 +1,16 @@
 import { limits } from '@reskin/contract';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import { Loading } from '../ui/loading';
+import { documentIsolation, isolationSettled, reloadForIsolation } from './document-isolation';
 import { clampFrameSize, createThrottle, playFrameSize, type FrameSize } from './play-frame-size';
 import './play-frame.css';
 
 /** DESIGN.md "Play": scripts, its own origin's storage and pointer lock; nothing else (no top navigation, forms, pop-ups). */
 export const playFrameSandbox = 'allow-scripts allow-same-origin allow-pointer-lock';
 export const playFrameAllow = 'autoplay; fullscreen; gamepad';
+/** A game served cross-origin isolated (decision 0022) gets SharedArrayBuffer in its frame only with this too. */
+export const isolatedPlayFrameAllow = `${playFrameAllow}; cross-origin-isolated`;
 
 const keyStepPx = 10;
 
@@ -15,6 +20,8 @@ interface PlayFrameProps {
   gameWidth: number;
   gameHeight: number;
   title: string;
+  /** The game is served cross-origin isolated (the play path's `isolated`): the frame, and this page, must be too. */
+  isolated?: boolean;
 }
 
 interface Drag {
@@ -25,11 +32,35 @@ interface Drag {
 }
 
 /**
+ * A play screen's game frame. For a game served cross-origin isolated the frame allows `cross-origin-isolated`,
+ * and a document that is not isolated (a play screen reached by a client-side navigation) first loads itself again.
+ */
+export function PlayFrame({ isolated = false, ...frame }: PlayFrameProps) {
+  const state = documentIsolation(isolated);
+  useEffect(() => {
+    if (state === 'reload') reloadForIsolation();
+    else if (state === 'ready') isolationSettled();
+  }, [state]);
+  if (state === 'reload') return <Loading />;
+  return (
+    <>
+      {state === 'unavailable' && (
+        <Alert variant="warning">
+          This game needs cross-origin isolation (SharedArrayBuffer), which this page did not get: it needs HTTPS
+          and a browser that supports COEP credentialless (Chromium, Firefox). It may not start.
+        </Alert>
+      )}
+      <GameFrame {...frame} allow={isolated ? isolatedPlayFrameAllow : playFrameAllow} />
+    </>
+  );
+}
+
+/**
  * The sandboxed game frame of the play screens: game width + 50 by height + 50 px, resizable with the corner
  * handle (pointer, throttled to 50 ms, or arrow keys), and focused on load and on click so the game gets the
  * keyboard at once.
  */
-export function PlayFrame({ src, gameWidth, gameHeight, title }: PlayFrameProps) {
+function GameFrame({ src, gameWidth, gameHeight, title, allow }: Omit<PlayFrameProps, 'isolated'> & { allow: string }) {
   const [forGame, setForGame] = useState({ gameWidth, gameHeight });
   const [size, setSize] = useState(() => playFrameSize(gameWidth, gameHeight));
   if (forGame.gameWidth !== gameWidth || forGame.gameHeight !== gameHeight) {
@@ -106,7 +137,7 @@ export function PlayFrame({ src, gameWidth, gameHeight, title }: PlayFrameProps)
         width={size.width}
         height={size.height}
         sandbox={playFrameSandbox}
-        allow={playFrameAllow}
+        allow={allow}
         referrerPolicy="no-referrer"
         onLoad={focusFrame}
       />

@@ -31,6 +31,7 @@ import { useGame } from '../../../api/games';
 import { useUploadBatch } from '../hooks/use-upload-batch';
 import { GameFilesTable, gameFileSortColumns, type GameFileActionKind } from './game-files-table';
 import { HelperFilesSection } from './helper-files-section';
+import { PlaySettingsSection } from './play-settings-section';
 import { UploadPanel } from './upload-panel';
 
 function BackToGames() {
@@ -148,6 +149,7 @@ function GameFiles({ gameId }: { gameId: number }) {
         onUploadZip={(file) => void uploadZip(file)}
         onDismissErrors={dismissErrors}
       />
+      <PlaySettingsSection game={game.data} />
       <Card>
         <Card.Header as="h2" className="fs-5">
           Game Files ({total})

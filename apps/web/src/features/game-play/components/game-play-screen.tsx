@@ -56,6 +56,7 @@ function GamePlay({ gameId }: { gameId: number }) {
         gameWidth={game.data.width}
         gameHeight={game.data.height}
         title={`${game.data.name} (game)`}
+        isolated={path.data.isolated}
       />
     );
   }

@@ -39,6 +39,7 @@ export function DemoPlay() {
             title={`${game.name}: ${label}`}
             gameWidth={game.width}
             gameHeight={game.height}
+            isolated={playPaths.data?.isolated ?? false}
           />
         )}
         {playPaths.isError && <p className="mb-0">This game cannot be played yet.</p>}

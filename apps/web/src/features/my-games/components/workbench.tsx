@@ -251,6 +251,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 title={`${game.name}: ${current?.label ?? ''}`}
                 gameWidth={game.width}
                 gameHeight={game.height}
+                isolated={playPaths.data?.isolated ?? false}
               />
             )}
             {playing && playPaths.isError && <p className="mb-0">This game cannot be played yet.</p>}

@@ -48,6 +48,7 @@ export function VersionPlay() {
             title={`${game.data.name}: ${label}`}
             gameWidth={game.data.width}
             gameHeight={game.data.height}
+            isolated={playPaths.data?.isolated ?? false}
           />
         )}
         {(game.isError || playPaths.isError || versionId === null || gameId === null) && (
