@@ -83,6 +83,9 @@ export const messages = {
 export const conflictMessages = {
   email: 'This email is already registered.',
   username: 'This username is already taken.',
+  /** Issue 23: the answer (409 LAST_ADMIN) and the toast when a change would leave no active administrator. */
+  lastAdmin:
+    'This is the last active administrator: it cannot be suspended, deleted or made a regular or demo user until another administrator is active.',
 } as const;
 
 /** Empty-state texts of SPEC §2, verbatim. */
