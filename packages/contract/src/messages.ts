@@ -10,6 +10,11 @@ export const validationMessages = {
   loginPassword: 'Password is required.',
   phone: 'Please enter a valid phone number.',
   dataProtection: 'You have to accept the Data Protection Regulation.',
+  /**
+   * Issue 23: a password on the list of the most common and breached passwords (the server checks it: the list is
+   * too large for the web app), or one character repeated.
+   */
+  commonPassword: 'This password is too common: it is on a list of leaked passwords. Choose a less predictable one.',
   /** Issue 13: identities and names refuse control, invisible and text-direction characters (text-safety.ts). */
   unsafeCharacters: 'Control, invisible and text-direction characters are not allowed.',
   versionName: 'Name must be 2-250 characters of letters, numbers, underscore, hyphen or space.',

@@ -7,6 +7,7 @@ import {
   can,
   errorCodes,
   conflictMessages,
+  validationMessages,
   type ErrorDetail,
   type PasswordResetResponse,
   type RoleTypeId,
@@ -18,7 +19,8 @@ import {
   type User,
 } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
-import { conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import { isCommonPassword } from '../../lib/common-passwords';
+import { conflict, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors';
 import { FailedAttempts } from '../../lib/failed-attempts';
 import { keptFor } from '../../lib/kept-answers';
 import type { SessionTokens } from '../../lib/tokens';
@@ -50,6 +52,16 @@ function generatePassword(): string {
  */
 function assertNotLastAdmin(activeAdminIds: readonly number[], targetId: number): void {
   if (isLastActiveAdmin(activeAdminIds, targetId)) throw conflict(conflictMessages.lastAdmin, errorCodes.lastAdmin);
+}
+
+/**
+ * 422 VALIDATION_FAILED with the field's detail when a new password is on the common list (lib/common-passwords.ts),
+ * like the contract's other password rules: the web app shows the detail under the field named by `path`.
+ */
+function assertUncommonPassword(password: string, path: '/password' | '/newPassword'): void {
+  if (!isCommonPassword(password)) return;
+  const message = validationMessages.commonPassword;
+  throw unprocessable('The request body is invalid.', [{ path, code: 'common_password', message }]);
 }
 
 /** Sessions and user administration (SPEC §7 "Users and session"). */
@@ -149,6 +161,7 @@ export class UsersService {
 
   /** Registers a regular user: POST /user/signup, and an admin's Add User (POST /user/create). */
   async signup(body: SignupBody): Promise<User> {
+    assertUncommonPassword(body.password, '/password');
     await this.assertFree(body.email, body.username);
     const passwordHash = await hashPassword(body.password);
     try {
@@ -258,6 +271,7 @@ export class UsersService {
       return { password };
     }
     if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    assertUncommonPassword(body.newPassword, '/newPassword');
     // Wrong current passwords are counted per user like failed logins; while it waits, 429 and no check.
     const key = String(actor.id);
     await this.failedPasswordChecks.assertNotWaiting(key);
