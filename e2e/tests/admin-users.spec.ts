@@ -1,4 +1,4 @@
-import { RoleType, emptyTexts, messages, toastSettings, totalCountHeader, type User } from '@reskin/contract';
+import { RoleType, emptyTexts, messages, toastSettings, totalCountHeader, validationMessages, type User } from '@reskin/contract';
 import {
   test,
   expect,
@@ -252,6 +252,30 @@ test.describe('admin users', () => {
     await searchUsers(page, body.username);
     await expect(userRow(page, body)).toBeVisible();
     await api.login(body.email, body.password);
+  });
+
+  test('[ADM-8] Add User refuses a common password (issue 23): the message shows under Password and the dialog stays open', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    await openAdmin(page, admin, admin);
+    const body = newSignupBody({ password: '12345678' });
+    await page
+      .getByRole('button', { name: /^Add( User)?$/ })
+      .first()
+      .click();
+    await fillRegisterForm(page, body);
+    const response = page.waitForResponse((r) => r.url().endsWith('/api/user/create'));
+    await page
+      .getByRole('button', { name: /^(Add|Add User|Save|Create|Register)$/ })
+      .last()
+      .click();
+    expect((await response).status()).toBe(422);
+    await expect(dialog(page).locator('#password')).toHaveClass(/\bis-invalid\b/);
+    await expect(dialog(page).getByText(validationMessages.commonPassword, { exact: true })).toBeVisible();
+    expect((await api.loginResponse(body.email, body.password)).status()).toBe(401);
   });
 
   test('[ACC-3] a suspended account cannot log in until an administrator activates it again; then it can', async ({

@@ -1,4 +1,4 @@
-import { errorCodes, messages, type ErrorEnvelope, type SignupBody } from '@reskin/contract';
+import { errorCodes, messages, validationMessages, type ErrorEnvelope, type SignupBody } from '@reskin/contract';
 import { test, expect, newSignupBody, cardTitle, errorToast, successToast, toast, createUser } from '../fixtures/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
 
@@ -127,6 +127,30 @@ test.describe('register', () => {
     await expect(errorToast(page, messages.registerFailed)).toBeVisible();
     await expect(toast(page, messages.registered)).toHaveCount(0);
     await expect(page).toHaveURL(/\/register$/);
+  });
+
+  test('[REG-4] a common password (issue 23): the server refuses it and the form says why under Password, without the email toast', async ({
+    page,
+    api,
+  }) => {
+    const body = newSignupBody({ password: 'Password1' });
+    await page.goto('/register');
+    await fillRegisterForm(page, body);
+    const responsePromise = page.waitForResponse((response) => response.url().endsWith('/api/user/signup'));
+    await registerButton(page).click();
+    expect((await responsePromise).status()).toBe(422);
+    const password = page.locator('#password');
+    await expect(password).toHaveClass(/\bis-invalid\b/);
+    await expect(page.getByRole('main').getByText(validationMessages.commonPassword, { exact: true })).toBeVisible();
+    await expect(errorToast(page, errorCodes.validationFailed)).toContainText(validationMessages.commonPassword);
+    await expect(errorToast(page, messages.registerFailed)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/register$/);
+    expect((await api.loginResponse(body.email, body.password)).status()).toBe(401);
+
+    // Another password clears the message and registers.
+    await password.fill('a-less-common-one-23');
+    await expect(password).not.toHaveClass(/\bis-invalid\b/);
+    await expect(registerButton(page)).toBeEnabled();
   });
 
   test('[REG-4] a username that exists also shows the danger toast', async ({ page, api, cleanupUser }) => {

@@ -132,7 +132,7 @@ export async function buildApp(config: Config): Promise<App> {
     ],
     config.minFreeSpace,
   );
-  const usersRepository = new UsersRepository(database.db);
+  const usersRepository = new UsersRepository(database.db, database.dialect);
   // Rate limits shared by every app server (REDIS_URL); closed after the requests that count in it are done.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));

@@ -47,14 +47,21 @@ const hostileStrings = [
 /** Wrong types for any field. */
 const wrongTypes: unknown[] = [null, 1.5, -1, 2 ** 53, 1e308, true, [], [1, 2], {}, { constructor: { prototype: { x: 1 } } }];
 
+/**
+ * Ids written loosely (issue 23), already URL-encoded: before, a coercing schema read them as 1, 16, 1000, 2, 1 and
+ * 1 (or a 32-bit overflow); now each is no id at all.
+ */
+const looseIds = ['%201', '0x10', '1e3', '0002', '-1', '+1', '2147483648'];
+
 /** Path parameter values, already URL-encoded. */
 const hostileParams = [
+  ...looseIds,
   '0',
-  '-1',
   '1.5',
-  '1e3',
   '99999999999999999999',
-  '2147483648',
+  '1%20',
+  '1_000',
+  '%D9%A1',
   'constructor',
   '__proto__',
   'toString',
@@ -236,7 +243,7 @@ describe(`bad input from the OpenAPI document on ${testDb} (issue 13)`, () => {
     return admin.token;
   }
 
-  it('[API-1] every operation answers malformed and hostile params, queries and bodies (about 7,700 requests, the count is logged) with a 4xx envelope, never a 5xx', async () => {
+  it('[API-1] every operation answers malformed and hostile params, queries and bodies (about 8,400 requests, the count is logged) with a 4xx envelope, never a 5xx', async () => {
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({ method, path, operation })),
     );
@@ -262,6 +269,98 @@ describe(`bad input from the OpenAPI document on ${testDb} (issue 13)`, () => {
     expect(problems.slice(0, 40), `${problems.length} problems`).toEqual([]);
     expect(sent).toBeGreaterThan(5000);
   }, 120_000);
+});
+
+describe(`loose path ids on ${testDb} (issue 23)`, () => {
+  let t: TestApp;
+  let document: OpenApiDocument;
+  let admin: TestUser;
+
+  /** Every row of the tables a route with an id could change, to compare before and after. */
+  async function everything(): Promise<unknown[]> {
+    const tables = ['users', 'games', 'gameFiles', 'helperFiles', 'userGames', 'gameVersions', 'versionFiles'] as const;
+    return Promise.all(tables.map((table) => t.database.db.selectFrom(table).selectAll().orderBy('id').execute()));
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    document = (await call(t, 'GET', '/api/docs/json')).json<OpenApiDocument>();
+    // Rows with ids 1 and 2 (and 16 for users) in every table a loose id could have reached.
+    admin = await createUser(t, RoleType.Admin);
+    const users = [admin];
+    while (users.length < 16) users.push(await createUser(t));
+    for (const name of ['First', 'Second']) {
+      const game = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name, description: 'd', width: 640, height: 480 } });
+      expect(game.statusCode, game.body).toBe(201);
+      const id = game.json<{ id: number }>().id;
+      const upload = await t.app.inject({
+        method: 'POST',
+        url: `/api/game/upload/${id}`,
+        headers: { authorization: `Bearer ${admin.token}` },
+        payload: filesForm([
+          { path: 'index.html', content: '<html></html>' },
+          { path: 'notes.txt', content: 'x' },
+        ]),
+      });
+      expect(upload.statusCode, upload.body).toBe(200);
+      const helper = await t.app.inject({
+        method: 'POST',
+        url: `/api/games/${id}/psd-files`,
+        headers: { authorization: `Bearer ${admin.token}` },
+        payload: filesForm([{ path: 'art.psd', content: 'psd' }]),
+      });
+      expect(helper.statusCode, helper.body).toBe(200);
+      const userGame = await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: users[1]!.id, gameId: id, userGameTypeId: 1, jobPrice: 10 },
+      });
+      expect(userGame.statusCode, userGame.body).toBe(201);
+      const version = await call(t, 'POST', '/api/game-versions', {
+        token: users[1]!.token,
+        payload: { name: `Look ${name}`, description: 'My look', gameId: id, userGamesId: userGame.json<{ id: number }>().id },
+      });
+      expect(version.statusCode, version.body).toBe(201);
+    }
+  });
+  afterAll(async () => t?.close());
+
+  it('[API-1] every id in every route path written loosely (%201, 0x10, 1e3, 0002, -1, +1, 2147483648) answers 400 or 404 in the envelope and changes nothing', async () => {
+    const before = await everything();
+    const problems: string[] = [];
+    let sent = 0;
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const ids = (operation.parameters ?? []).filter((p) => p.in === 'path' && p.name !== 'document').map((p) => p.name);
+        for (const name of ids) {
+          for (const value of looseIds) {
+            const url = path.replace(/\{([^}]+)\}/g, (_, param: string) => (param === name ? value : '1'));
+            const response = await call(t, method.toUpperCase() as InjectOptions['method'] & string, url, { token: admin.token });
+            sent += 1;
+            const wrong = problem(response);
+            if (wrong) problems.push(`${method} ${url}: ${wrong}`);
+            else if (response.statusCode !== 400 && response.statusCode !== 404) problems.push(`${method} ${url}: answered ${response.statusCode}`);
+            else if (response.statusCode === 400 && errorOf(response).code !== 'VALIDATION_FAILED') problems.push(`${method} ${url}: ${response.body.slice(0, 200)}`);
+          }
+        }
+      }
+    }
+    console.log(`loose ids on ${testDb}: ${sent} requests`);
+    expect(problems).toEqual([]);
+    expect(sent).toBeGreaterThan(200);
+    expect(await everything()).toEqual(before);
+    // The admin is still there and still an admin (DELETE /user/delete/%201 and PUT /user/role/0x10/... acted on nobody).
+    expect((await call(t, 'GET', '/api/user/me', { token: admin.token })).json()).toMatchObject({ id: admin.id, roleTypeId: RoleType.Admin });
+  });
+
+  it('[API-1] the same ids written plainly still work, and a loose role id is refused too', async () => {
+    expect((await call(t, 'GET', `/api/user/detail/${admin.id}`, { token: admin.token })).statusCode).toBe(200);
+    expect((await call(t, 'GET', '/api/games/1', { token: admin.token })).statusCode).toBe(200);
+    for (const roleId of ['0100', '1e2', '+100', '%20100']) {
+      const response = await call(t, 'PUT', `/api/user/role/2/${roleId}`, { token: admin.token });
+      expect(response.statusCode, roleId).toBe(400);
+      expect(errorOf(response).code).toBe('VALIDATION_FAILED');
+    }
+  });
 });
 
 describe(`bad play-origin paths on ${testDb} (issue 13)`, () => {

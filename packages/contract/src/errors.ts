@@ -37,6 +37,8 @@ export const errorCodes = {
   accountDisabled: 'ACCOUNT_DISABLED',
   invalidCredentials: 'INVALID_CREDENTIALS',
   emailExists: 'EMAIL_EXISTS',
+  /** 409: the change would leave no active administrator (suspend, delete or demote the last one; issue 23). */
+  lastAdmin: 'LAST_ADMIN',
   usernameExists: 'USERNAME_EXISTS',
   /** 423: a locked version: its artist changes nothing of it, and nobody its files (version-rules.ts). */
   versionLocked: 'VERSION_LOCKED',

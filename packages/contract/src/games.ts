@@ -3,7 +3,7 @@ import { limits } from './limits';
 import { validationMessages } from './messages';
 import { isSafeName } from './text-safety';
 import { GameStatus } from './roles';
-import { idSchema } from './users';
+import { idParamSchema, pathIdSchema } from './ids';
 import { gameEngineNames } from './engines';
 import { gamePlaySettingsSchema, isolatedSettings, precompressedSettings } from './play-settings';
 
@@ -225,5 +225,7 @@ export const helperFilesSchema = z.object({
 /** Answer of the calls the spec says return "text". */
 export const messageResponseSchema = z.object({ message: z.string() });
 
-export const gameIdParamSchema = z.object({ id: idSchema });
-export const gameFileParamsSchema = z.object({ id: idSchema, fileId: idSchema });
+export const gameIdParamSchema = idParamSchema;
+export const gameFileParamsSchema = z.object({ id: pathIdSchema, fileId: pathIdSchema });
+/** A helper file of a game: /games/{id}/psd-files/{helperId}. */
+export const helperFileParamsSchema = z.object({ id: pathIdSchema, helperId: pathIdSchema });

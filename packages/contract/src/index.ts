@@ -5,6 +5,7 @@ export * from './errors';
 export * from './health';
 export * from './search';
 export * from './text-safety';
+export * from './ids';
 export * from './users';
 export * from './file-kinds';
 export * from './engines';

@@ -10,6 +10,11 @@ export const validationMessages = {
   loginPassword: 'Password is required.',
   phone: 'Please enter a valid phone number.',
   dataProtection: 'You have to accept the Data Protection Regulation.',
+  /**
+   * Issue 23: a password on the list of the most common and breached passwords (the server checks it: the list is
+   * too large for the web app), or one character repeated.
+   */
+  commonPassword: 'This password is too common: it is on a list of leaked passwords. Choose a less predictable one.',
   /** Issue 13: identities and names refuse control, invisible and text-direction characters (text-safety.ts). */
   unsafeCharacters: 'Control, invisible and text-direction characters are not allowed.',
   /** Issue 23: a new email on the account screen needs the account's current password. */
@@ -86,6 +91,9 @@ export const messages = {
 export const conflictMessages = {
   email: 'This email is already registered.',
   username: 'This username is already taken.',
+  /** Issue 23: the answer (409 LAST_ADMIN) and the toast when a change would leave no active administrator. */
+  lastAdmin:
+    'This is the last active administrator: it cannot be suspended, deleted or made a regular or demo user until another administrator is active.',
 } as const;
 
 /** Empty-state texts of SPEC §2, verbatim. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, pathIdSchema } from './ids';
 import { limits } from './limits';
 import { validationMessages as m } from './messages';
 import { roleTypeIds } from './roles';
@@ -133,7 +134,7 @@ export function accountFormSchema(currentEmail: string) {
  * PUT /user/update/password. An admin resets another user's password with { userId } and gets the
  * generated password back once; anyone changes their own with { oldPassword, newPassword }.
  */
-export const adminPasswordResetBodySchema = z.object({ userId: z.number().int().positive().max(2147483647) }).strict();
+export const adminPasswordResetBodySchema = z.object({ userId: idSchema }).strict();
 export const ownPasswordChangeBodySchema = z
   .object({ oldPassword: z.string().min(1).max(limits.password.max), newPassword: passwordSchema })
   .strict();
@@ -205,10 +206,8 @@ export const publicConfigSchema = z.object({
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
-/** Ids are 32-bit integers on both databases. */
-export const idSchema = z.coerce.number().int().positive().max(2147483647);
-export const idParamSchema = z.object({ id: idSchema });
+/** PUT /user/role/{id}/{roleId}: the role id is written like an id (digits only), then must be a role. */
 export const roleParamsSchema = z.object({
-  id: idSchema,
-  roleId: z.coerce.number().pipe(roleTypeIdSchema),
+  id: pathIdSchema,
+  roleId: pathIdSchema.pipe(roleTypeIdSchema),
 });

@@ -4,7 +4,7 @@ import { validationMessages as m } from './messages';
 import { UserGameType } from './roles';
 import { searchFilterSchema } from './search';
 import { isSafeName } from './text-safety';
-import { idSchema } from './users';
+import { idSchema, pathIdSchema } from './ids';
 
 /** Letters, digits, underscore, hyphen and whitespace (SPEC §5 version form). */
 export const versionTextPattern = /^[A-Za-z0-9_\-\s]+$/;
@@ -198,12 +198,12 @@ export const versionFileSchema = z.object({
 export type VersionFile = z.infer<typeof versionFileSchema>;
 export const versionFileListSchema = z.array(versionFileSchema);
 
-export const versionParamsSchema = z.object({ id: idSchema, gameId: idSchema });
+export const versionParamsSchema = z.object({ id: pathIdSchema, gameId: pathIdSchema });
 /**
  * A version and one file of its game (`fileId` is the game file's id): POST /game-version/upload/{versionId}/{fileId}
  * and DELETE /game-versions/{versionId}/files/{fileId}.
  */
-export const versionFileParamsSchema = z.object({ versionId: idSchema, fileId: idSchema });
+export const versionFileParamsSchema = z.object({ versionId: pathIdSchema, fileId: pathIdSchema });
 
 /**
  * The multipart/form-data body of POST /game-version/upload/{versionId}/{fileId}. The server reads the first file
@@ -213,4 +213,4 @@ export const versionUploadPartsSchema = z.object({
   fullPath: z.string().optional().describe("The game file's path, as the client knows it; the server goes by {fileId}."),
   file: z.file().describe("The replacement: an image of the original's width and height for an image, audio for an audio file."),
 });
-export const listVersionsParamsSchema = z.object({ gameId: idSchema, userGameId: idSchema });
+export const listVersionsParamsSchema = z.object({ gameId: pathIdSchema, userGameId: pathIdSchema });

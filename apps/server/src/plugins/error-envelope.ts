@@ -70,9 +70,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
       message: issue.message ?? 'Invalid value.',
     }));
     const where = error.validationContext ?? 'body';
+    // A path that names nothing well-formed (an id like `0x10` or `0002`, issue 23) is a bad request, 400; a body,
+    // query or header that breaks a rule of the contract stays 422 with the rule's message.
+    const status = where === 'params' ? 400 : 422;
     return reply
-      .status(422)
-      .send(envelope(422, `The request ${where} is invalid.`, errorCodes.validationFailed, details));
+      .status(status)
+      .send(envelope(status, `The request ${where} is invalid.`, errorCodes.validationFailed, details));
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, 'response did not match its schema');

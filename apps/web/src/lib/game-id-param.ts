@@ -1,13 +1,12 @@
+import { parseId } from '@reskin/contract';
 import { useSearchParams } from 'react-router';
 
 /**
  * The game a screen is about, from `?gameId=` (DESIGN.md "Client": state travels in the query string so a
- * reload or a pasted link opens the same screen). null when missing or not a positive whole number.
+ * reload or a pasted link opens the same screen). null when missing or not an id by the contract's parseId (the
+ * server's rule for path ids: digits only, no sign or leading zero, at most 2147483647).
  */
 export function useGameIdParam(): number | null {
   const [params] = useSearchParams();
-  const raw = params.get('gameId');
-  if (raw === null || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  return parseId(params.get('gameId')) ?? null;
 }

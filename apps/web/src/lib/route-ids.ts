@@ -1,18 +1,21 @@
+import { parseId } from '@reskin/contract';
 import { useSearchParams } from 'react-router';
 
-function positiveInt(value: string | null): number | null {
-  if (value === null || !/^\d+$/.test(value)) return null;
-  const n = Number(value);
-  return n > 0 && Number.isSafeInteger(n) ? n : null;
+/** An id of the query string by the server's rule for path ids (the contract's parseId), or null. */
+function idOf(value: string | null): number | null {
+  return parseId(value) ?? null;
 }
 
-/** The ids these screens keep in the query string (DESIGN.md "Client"), so reload and pasted links work. */
+/**
+ * The ids these screens keep in the query string (DESIGN.md "Client"), so reload and pasted links work. Each is
+ * read as the server reads a path id (issue 23): `?gameId=0002` or `?gameId=1e3` is no game, not game 2 or 1000.
+ */
 export function useIds() {
   const [params] = useSearchParams();
   return {
-    userGameId: positiveInt(params.get('userGameId')),
-    versionId: positiveInt(params.get('versionId')),
-    gameId: positiveInt(params.get('gameId')),
+    userGameId: idOf(params.get('userGameId')),
+    versionId: idOf(params.get('versionId')),
+    gameId: idOf(params.get('gameId')),
   };
 }
 

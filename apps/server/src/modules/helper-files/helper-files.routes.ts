@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { filesUploadPartsSchema, gameIdParamSchema, helperFilesSchema, messageResponseSchema } from '@reskin/contract';
+import { filesUploadPartsSchema, gameIdParamSchema, helperFileParamsSchema, helperFilesSchema, messageResponseSchema } from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
 import { revokedTicketDoc } from '../../lib/download-tickets';
 import { incomingFiles } from '../games/games.routes';
@@ -11,8 +11,6 @@ export interface HelperFilesRoutesOptions {
   helperFiles: HelperFilesService;
   maxFileSizeBytes: number;
 }
-
-const helperParams = z.object({ id: z.coerce.number().int().positive(), helperId: z.coerce.number().int().positive() });
 
 /** GET /games/{id}/psd-files/ (SPEC §7) and the helper-file upload, download and delete around it. */
 export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, maxFileSizeBytes }: HelperFilesRoutesOptions) {
@@ -56,7 +54,7 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
         summary: 'Download a helper file (Authorization header, or the ?ticket= of the list)',
         // The bearer token or the ticket: without either, or with a bad one, the file is a 404.
         security: [{ bearer: [] }, {}],
-        params: helperParams,
+        params: helperFileParamsSchema,
         querystring: z.object({ ticket: z.string().max(2000).optional() }),
         errors: { 403: revokedTicketDoc },
       },
@@ -81,7 +79,7 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
     '/games/:id/psd-files/:helperId',
     {
       onRequest: app.requireAdmin,
-      schema: { tags, summary: 'Delete a helper file', params: helperParams, response: { 200: messageResponseSchema } },
+      schema: { tags, summary: 'Delete a helper file', params: helperFileParamsSchema, response: { 200: messageResponseSchema } },
     },
     async (request) => {
       await helperFiles.delete(request.params.id, request.params.helperId);

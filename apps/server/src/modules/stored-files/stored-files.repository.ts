@@ -29,10 +29,13 @@ export class StoredFilesRepository {
    * its cascade removed, or undefined when there was no such row. The owner row and the versions the cascade
    * takes are locked first (PostgreSQL; SQLite runs one write transaction at a time), so an upload recording
    * into them (it locks the same game or version row) either commits before and its keys are listed here, or
-   * waits and then finds them gone.
+   * waits and then finds them gone. `before` runs first in the transaction (the last-admin check of a user's
+   * delete); what it throws rolls everything back.
    */
-  async deleteOwner(owner: FileOwner): Promise<OwnedKeys | undefined> {
+  async deleteOwner(owner: FileOwner, before?: (trx: Transaction<Database>) => Promise<void>): Promise<OwnedKeys | undefined> {
     return this.db.transaction().execute(async (trx) => {
+      // A check of the caller's in the same transaction, before anything is locked or deleted (it may throw).
+      await before?.(trx);
       const table = ownerTables[owner.kind];
       if (
         !(await this.lock(trx.selectFrom(table).select('id').where('id', '=', owner.id)).executeTakeFirst())

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
 import { errorCodes } from '@reskin/contract';
 import { AppError } from '../../lib/errors';
+import type { Database } from '../../db/schema';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { FileOwner, StoredFilesRepository } from './stored-files.repository';
@@ -64,9 +66,12 @@ export class StoredFilesService {
     private readonly retry: CleanupRetry = cleanupRetry,
   ) {}
 
-  /** Deletes the owner's row (and its cascade), then its stored files; false when there was no such row. */
-  async deleteOwner(owner: FileOwner): Promise<boolean> {
-    const keys = await this.files.deleteOwner(owner);
+  /**
+   * Deletes the owner's row (and its cascade), then its stored files; false when there was no such row. `before`
+   * runs first in the delete's transaction and may refuse it by throwing.
+   */
+  async deleteOwner(owner: FileOwner, before?: (trx: Transaction<Database>) => Promise<void>): Promise<boolean> {
+    const keys = await this.files.deleteOwner(owner, before);
     if (!keys) return false;
     await this.deleteObjects([...keys.gameFiles.flatMap(withVariants), ...keys.others]);
     return true;

@@ -11,3 +11,11 @@ export function canManageUser(actor: Pick<TokenUser, 'id' | 'roleTypeId'>, targe
 export function canSeeUser(actor: Pick<TokenUser, 'id' | 'roleTypeId'>, targetId: number): boolean {
   return can(actor.roleTypeId, 'users.manage') || actor.id === targetId;
 }
+
+/**
+ * Whether suspending, deleting or demoting `targetId` would leave no active administrator (issue 23): it is one
+ * of `activeAdminIds` (read and locked in the change's own transaction) and the only one.
+ */
+export function isLastActiveAdmin(activeAdminIds: readonly number[], targetId: number): boolean {
+  return activeAdminIds.includes(targetId) && activeAdminIds.length <= 1;
+}

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { User } from '@reskin/contract';
-import { nowIso, toIso } from '../../db/database';
+import { RoleType, type User } from '@reskin/contract';
+import { nowIso, toIso, type Dialect } from '../../db/database';
 import type { Database, Flag, UsersTable } from '../../db/schema';
 import type { CompiledFilter, SearchableEntity } from '../../search/filter';
 import { listPage, type Page } from '../../search/page';
@@ -65,7 +65,43 @@ export interface NewUser {
 }
 
 export class UsersRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Decides the row locks of withActiveAdmins; undefined (seeding, test set-up) takes none. */
+    private readonly dialect?: Dialect,
+  ) {}
+
+  /** The same repository on a transaction (`trx`) that another repository opened. */
+  on(trx: Kysely<Database>): UsersRepository {
+    return new UsersRepository(trx, this.dialect);
+  }
+
+  /**
+   * Runs `work` in one transaction, on a repository of that transaction, after lockActiveAdmins: a change that
+   * checks the active administrators there (the last one stays, issue 23) cannot interleave with another such change.
+   */
+  async withActiveAdmins<T>(work: (activeAdminIds: number[], users: UsersRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      const users = this.on(trx);
+      return work(await users.lockActiveAdmins(), users);
+    });
+  }
+
+  /**
+   * The ids of the active administrators, their rows locked until the transaction ends (PostgreSQL: FOR UPDATE in
+   * id order, so two such transactions queue rather than deadlock; the second one, once the first commits, re-reads
+   * the rows it changed and counts what is left; SQLite runs one write transaction at a time).
+   */
+  async lockActiveAdmins(): Promise<number[]> {
+    const query = this.db
+      .selectFrom('users')
+      .select('id')
+      .where('roleTypeId', '=', RoleType.Admin)
+      .where('activated', '=', 1)
+      .orderBy('id');
+    const rows = await (this.dialect === 'postgres' ? query.forUpdate() : query).execute();
+    return rows.map((row) => row.id);
+  }
 
   async findById(id: number): Promise<User | undefined> {
     const row = await this.db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst();

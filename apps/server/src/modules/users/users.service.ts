@@ -20,6 +20,7 @@ import {
   type User,
 } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
+import { isCommonPassword } from '../../lib/common-passwords';
 import { AppError, conflict, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors';
 import type { DeviceCookies } from '../../lib/device-cookies';
 import { FailedAttempts } from '../../lib/failed-attempts';
@@ -29,7 +30,7 @@ import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
 import { searchableUser, type UsersRepository } from './users.repository';
-import { canManageUser, canSeeUser } from './users.policy';
+import { canManageUser, canSeeUser, isLastActiveAdmin } from './users.policy';
 
 /** argon2id with the library's defaults (memory-hard; about 50 ms here). */
 export function hashPassword(password: string): Promise<string> {
@@ -45,6 +46,24 @@ function verifyPassword(passwordHash: string, password: string): Promise<boolean
 function generatePassword(): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
   return Array.from(randomBytes(12), (byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+/**
+ * 409 LAST_ADMIN when the change of `targetId` would leave none of `activeAdminIds` (read and locked in the
+ * change's transaction: UsersRepository.lockActiveAdmins) active; the transaction then rolls back.
+ */
+function assertNotLastAdmin(activeAdminIds: readonly number[], targetId: number): void {
+  if (isLastActiveAdmin(activeAdminIds, targetId)) throw conflict(conflictMessages.lastAdmin, errorCodes.lastAdmin);
+}
+
+/**
+ * 422 VALIDATION_FAILED with the field's detail when a new password is on the common list (lib/common-passwords.ts),
+ * like the contract's other password rules: the web app shows the detail under the field named by `path`.
+ */
+function assertUncommonPassword(password: string, path: '/password' | '/newPassword'): void {
+  if (!isCommonPassword(password)) return;
+  const message = m.commonPassword;
+  throw unprocessable('The request body is invalid.', [{ path, code: 'common_password', message }]);
 }
 
 /** Sessions and user administration (SPEC §7 "Users and session"). */
@@ -167,6 +186,7 @@ export class UsersService {
 
   /** Registers a regular user: POST /user/signup, and an admin's Add User (POST /user/create). */
   async signup(body: SignupBody): Promise<User> {
+    assertUncommonPassword(body.password, '/password');
     await this.assertFree(body.email, body.username);
     const passwordHash = await hashPassword(body.password);
     try {
@@ -200,26 +220,43 @@ export class UsersService {
     return this.mustFind(id);
   }
 
-  /** Deletes a user with their assignments and versions (cascade), then the versions' stored files. */
+  /**
+   * Deletes a user with their assignments and versions (cascade), then the versions' stored files. Never the last
+   * active administrator (409 LAST_ADMIN), checked in the delete's own transaction.
+   */
   async delete(actor: TokenUser, id: number): Promise<void> {
     this.assertCanManage(actor, id);
-    const deleted = await this.storedFiles.deleteOwner({ kind: 'user', id });
+    const deleted = await this.storedFiles.deleteOwner({ kind: 'user', id }, async (trx) =>
+      assertNotLastAdmin(await this.users.on(trx).lockActiveAdmins(), id),
+    );
     this.forget(id);
     if (!deleted) throw notFound('User');
   }
 
-  /** Changes a user's role and ends their sessions: they log in again and get a token with the new role. */
+  /**
+   * Changes a user's role and ends their sessions: they log in again and get a token with the new role. The last
+   * active administrator keeps theirs (409 LAST_ADMIN).
+   */
   async setRole(actor: TokenUser, id: number, roleTypeId: RoleTypeId): Promise<void> {
     this.assertCanManage(actor, id);
-    const updated = await this.users.update(id, { roleTypeId }, { endSessions: true });
+    const updated = await this.users.withActiveAdmins(async (activeAdminIds, users) => {
+      if (roleTypeId !== RoleType.Admin) assertNotLastAdmin(activeAdminIds, id);
+      return users.update(id, { roleTypeId }, { endSessions: true });
+    });
     this.forget(id);
     if (!updated) throw notFound('User');
   }
 
-  /** Suspends the caller's own account; every token of theirs stops working at once, and stays ended after a re-activation. */
+  /**
+   * Suspends the caller's own account; every token of theirs stops working at once, and stays ended after a
+   * re-activation. The last active administrator cannot (409 LAST_ADMIN): nobody could re-activate anyone.
+   */
   async disableOwn(actor: TokenUser): Promise<void> {
     if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be suspended.');
-    await this.users.update(actor.id, { activated: false }, { endSessions: true });
+    await this.users.withActiveAdmins(async (activeAdminIds, users) => {
+      assertNotLastAdmin(activeAdminIds, actor.id);
+      await users.update(actor.id, { activated: false }, { endSessions: true });
+    });
     this.forget(actor.id);
   }
 
@@ -286,6 +323,7 @@ export class UsersService {
       return { password };
     }
     if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    assertUncommonPassword(body.newPassword, '/newPassword');
     await this.checkCurrentPassword(actor, body.oldPassword, () =>
       forbidden(m.currentPasswordWrong, errorCodes.invalidCredentials),
     );

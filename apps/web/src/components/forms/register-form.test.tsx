@@ -1,7 +1,8 @@
-import { validationMessages as m, type SignupBody } from '@reskin/contract';
+import { errorCodes, validationMessages as m, type SignupBody } from '@reskin/contract';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../lib/api-error';
 import { RegisterForm } from './register-form';
 
 afterEach(cleanup);
@@ -125,4 +126,39 @@ describe('register form submit', () => {
       dataProtectionRegulationVersion: 1,
     });
   });
+});
+
+describe('register form and the server (issue 23)', () => {
+  it("a password the server refuses as common shows the server's message under the password field", async () => {
+    const message = m.commonPassword;
+    const refused = new ApiError(422, errorCodes.validationFailed, message, {
+      error: {
+        statusCode: 422,
+        name: 'UnprocessableEntityError',
+        message: 'The request body is invalid.',
+        code: errorCodes.validationFailed,
+        details: [{ path: '/password', code: 'common_password', message }],
+      },
+    });
+    const { user, submit } = renderForm(vi.fn<(body: SignupBody) => Promise<void>>().mockRejectedValue(refused));
+    await user.type(field('username'), 'jane_doe');
+    await user.type(field('firstName'), 'Jane');
+    await user.type(field('lastName'), 'Doe');
+    await user.type(field('email'), 'jane@example.com');
+    await user.type(field('password'), 'iloveyou');
+    await user.click(field('phone'));
+    await user.keyboard('5551234567');
+    await user.click(field('dataProtection'));
+    await waitFor(() => expect(submit).toHaveProperty('disabled', false));
+
+    await user.click(submit);
+
+    await waitFor(() => expect(isInvalid('password')).toBe(true));
+    expect(screen.getByText(message)).toBeTruthy();
+    expect(document.querySelectorAll('.is-invalid')).toHaveLength(1);
+    // Typing another password clears the server's message (the form's own rules take over again).
+    await user.type(field('password'), '-and-more');
+    await waitFor(() => expect(isInvalid('password')).toBe(false));
+    expect(screen.queryByText(message)).toBeNull();
+  }, 20_000);
 });

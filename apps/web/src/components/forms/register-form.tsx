@@ -11,6 +11,7 @@ import Form from 'react-bootstrap/Form';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { legalPagePath } from '../../config/paths';
+import { serverFieldErrors } from '../../lib/forms/server-field-errors';
 import { useTrackedForm } from '../../lib/forms/use-changed-fields';
 import { PhoneInput } from './phone-input';
 import { TextField } from './text-field';
@@ -33,9 +34,16 @@ const emptyForm: Partial<RegisterFormInput> = {
   phone: '',
 };
 
+/** The fields a server's 422 detail may name (its path `/password` is the field `password`). */
+const serverCheckedFields = ['username', 'firstName', 'lastName', 'email', 'password', 'phone'] as const;
+
 interface RegisterFormProps {
   submitLabel: string;
-  /** Receives the signup body: the form values without the checkbox, plus the regulation version. */
+  /**
+   * Receives the signup body: the form values without the checkbox, plus the regulation version. When it rejects
+   * with the server's 422, the details show under their fields (a common password: issue 23); the caller has
+   * already toasted any failure.
+   */
   onSubmit: (body: SignupBody) => Promise<void>;
 }
 
@@ -46,6 +54,7 @@ export function RegisterForm({ submitLabel, onSubmit }: RegisterFormProps) {
     control,
     handleSubmit,
     trigger,
+    setError,
     formState: { errors, isValid, isSubmitting },
   } = useForm<RegisterFormInput, unknown, RegisterFormValues>({
     resolver: zodResolver(registerFormSchema),
@@ -55,7 +64,14 @@ export function RegisterForm({ submitLabel, onSubmit }: RegisterFormProps) {
   const { track, markChanged, error } = useTrackedForm(register, errors);
 
   const submit = handleSubmit(async ({ dataProtection: _accepted, ...fields }) => {
-    await onSubmit({ ...fields, dataProtectionRegulationVersion: limits.dataProtectionRegulationVersion });
+    try {
+      await onSubmit({ ...fields, dataProtectionRegulationVersion: limits.dataProtectionRegulationVersion });
+    } catch (failure) {
+      for (const [field, message] of serverFieldErrors(failure, serverCheckedFields)) {
+        markChanged(field);
+        setError(field, { type: 'server', message }, { shouldFocus: true });
+      }
+    }
   });
 
   const phoneError = error('phone');

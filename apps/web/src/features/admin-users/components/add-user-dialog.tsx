@@ -12,8 +12,9 @@ interface AddUserDialogProps {
 export function AddUserDialog({ show, onClose }: AddUserDialogProps) {
   const createCall = useCreateUser();
 
-  // On failure the client has toasted the server's reason (for example EMAIL_EXISTS); the form stays open.
-  const add = (body: SignupBody) => createCall.mutateAsync(body).then(onClose, () => undefined);
+  // On failure the client has toasted the server's reason (for example EMAIL_EXISTS); the form stays open and
+  // shows a refused field (a common password) under that field.
+  const add = (body: SignupBody) => createCall.mutateAsync(body).then(onClose);
 
   return (
     <Modal show={show} onHide={onClose} size="lg">
