@@ -11,6 +11,7 @@ export * from './file-kinds';
 export * from './engines';
 export * from './games';
 export * from './play-settings';
+export * from './play-screens';
 export * from './versions';
 export * from './permissions';
 export * from './version-rules';

@@ -57,17 +57,3 @@ export const isolatedLabels: Record<IsolatedSetting, string> = {
   on: 'On (cross-origin isolated: SharedArrayBuffer and threads)',
   off: 'Off',
 };
-
-/**
- * The app's play screens: the client routes that frame a game (SPEC §2), each with the game in `?gameId=`.
- * For a game served isolated the app serves these pages cross-origin isolated too (decision 0022); the web
- * app's route paths use these same strings.
- */
-export const playScreenPaths = {
-  gamePlay: '/games/game-play',
-  userGameVersionPlay: '/user-game-list/game-versions/play',
-  workbench: '/my-games/versions/workbench',
-  myGameVersionPlay: '/my-games/versions/play',
-  demo: '/my-games/demo',
-} as const;
-export const playScreenPathList: readonly string[] = Object.values(playScreenPaths);
