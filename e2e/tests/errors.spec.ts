@@ -65,10 +65,6 @@ test.describe('errors and toasts', () => {
     const existing = await makeUser();
     // First toast pair: a registration that fails.
     await page.goto('/register');
-    // The page's clock stands still from here: the first toast must still be there once the second shows,
-    // however long a loaded machine takes to get there (with a running clock it closed after 5 s of real
-    // time, and the test failed on retry in several CI runs). Tapping, not a timer, dismisses below.
-    await pauseClock(page);
     await fillRegisterForm(page, newSignupBody({ email: existing.email }));
     await registerButton(page).click();
     const older = errorToast(page, messages.registerFailed);
@@ -102,6 +98,7 @@ test.describe('errors and toasts', () => {
     expect(newerBox?.y ?? Infinity, 'the newest toast is on top').toBeLessThan(olderBox?.y ?? -Infinity);
 
     // Tapping a toast dismisses it: with the page's clock stopped, no timer can have done it.
+    await pauseClock(page);
     await newer.click();
     await expect(newer).toHaveCount(0);
     await expect(older).toBeVisible();

@@ -63,4 +63,22 @@ describe('toast lifetime (SPEC §9)', () => {
     await act(async () => vi.advanceTimersByTime(1));
     expect(isOpen(shown)).toBe(false);
   });
+
+  it('keeps its own time when another toast closes meanwhile (ERR-2)', async () => {
+    const gap = 1000;
+    await act(async () => notifySuccess('older'));
+    await act(async () => vi.advanceTimersByTime(gap));
+    await act(async () => notifySuccess('newer'));
+    const newer = toastWith('newer');
+    // The older toast closes and, once its exit animation has ended, leaves the page.
+    await act(async () => vi.advanceTimersByTime(toastSettings.displayMs - gap));
+    const older = toastWith('older');
+    expect(isOpen(older)).toBe(false);
+    await act(async () => fireEvent.animationEnd(older));
+    expect(screen.queryByText('older')).toBeNull();
+    await act(async () => vi.advanceTimersByTime(gap - 1));
+    expect(isOpen(newer)).toBe(true);
+    await act(async () => vi.advanceTimersByTime(1));
+    expect(isOpen(newer)).toBe(false);
+  });
 });

@@ -93,6 +93,23 @@ describe('the list controls', () => {
     expect(screen.getByText('No results for "ann".')).toBeTruthy();
   });
 
+  it('writes no search into the URL once a link away from the list is loading its screen', async () => {
+    let loaded: (module: { Component: () => null }) => void = () => {};
+    const router = createMemoryRouter(
+      [
+        { path: '/', element: <Screen /> },
+        { path: '/files', lazy: () => new Promise<{ Component: () => null }>((resolve) => (loaded = resolve)) },
+      ],
+      { initialEntries: ['/'] },
+    );
+    render(<RouterProvider router={router} />);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search users' }), { target: { value: 'ann' } });
+    await act(async () => void router.navigate('/files'));
+    await act(async () => vi.advanceTimersByTime(searchDebounceMs));
+    await act(async () => loaded({ Component: () => null }));
+    expect(router.state.location.pathname).toBe('/files');
+  });
+
   it('turns pages, changes the page size, and goes to the last page past the end', async () => {
     renderAt('/?page=9');
     expect(url()).toBe('?page=6');

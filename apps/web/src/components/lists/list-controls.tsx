@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import Pagination from 'react-bootstrap/Pagination';
+import { useNavigation } from 'react-router';
 import { pageSizes, type ListState } from './use-list-params';
 
 /** How long the search waits after the last keystroke before it asks the server. */
@@ -21,12 +22,16 @@ export function ListSearch({ list, label }: { list: ListState; label: string }) 
   }
 
   const { search, setSearch } = list;
+  // While a link the user followed loads its screen (a lazy route), the list is being left: a search written into
+  // the URL then would be a navigation of its own and take the user back to the list (seen in a browser test that
+  // clicked a row's Files within the debounce of its search).
+  const leaving = useNavigation().state !== 'idle';
   useEffect(() => {
     const wanted = text.trim();
-    if (wanted === search) return;
+    if (wanted === search || leaving) return;
     const timer = window.setTimeout(() => setSearch(wanted), searchDebounceMs);
     return () => window.clearTimeout(timer);
-  }, [text, search, setSearch]);
+  }, [text, search, setSearch, leaving]);
 
   return (
     <Form.Group controlId={id} className="mb-3" style={{ maxWidth: '24rem' }}>
