@@ -56,6 +56,9 @@ async function expectClosing(page: Page, toastElement: Locator, text: string): P
   );
 }
 
+/** Whether the pointer is on the element as the page sees it (its mouseenter handled, its mouseleave not yet). */
+const isHovered = (element: Locator) => element.evaluate((node) => node.matches(':hover'));
+
 test.describe('errors and toasts', () => {
   test('[ERR-2] toasts sit top-right without progress bar or close button, newest on top, and tap to dismiss', async ({
     page,
@@ -126,10 +129,15 @@ test.describe('errors and toasts', () => {
     await login.click();
     const second = errorToast(page, messages.loginFailed);
     await expect(second).toHaveAttribute('data-in', 'true');
+    // The page may handle a mouse move a frame after Playwright has sent it: the clock runs on only once the
+    // toast is hovered (its mouseenter handled), and again once it is not (its mouseleave handled). Run on
+    // before that, its timer started after runFor and never came due (the test failed on a loaded machine).
     await second.hover();
+    await expect.poll(() => isHovered(second)).toBe(true);
     await page.clock.runFor(toastSettings.displayMs * 2);
     await expect(second).toHaveAttribute('data-in', 'true');
     await page.mouse.move(5, 700);
+    await expect.poll(() => isHovered(second)).toBe(false);
     await page.clock.runFor(toastSettings.extendedAfterHoverMs - 1);
     await expect(second).toHaveAttribute('data-in', 'true');
     await page.clock.runFor(1);

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { versionRuleMessages, type GameVersion, type UserGame } from '@reskin/contract';
 import { test, expect, content, openWithToken, type Api, type TestUser } from '../fixtures/games';
 import { createUserGame, createVersion, deleteUserGame, sampleGame } from '../fixtures/versions';
-import { toggleLock, workbenchUrl } from '../fixtures/workbench';
+import { dropAreas, toggleLock, workbenchUrl } from '../fixtures/workbench';
 
 /**
  * Issue 13 "version rules": a version the reviewer locked or disabled is read-only for its artist, and the
@@ -53,7 +53,7 @@ async function expectReadOnly(
   await expect(page.getByRole('heading', { level: 1 })).toContainText(frozen.name);
   await expect(content(page).getByText(badge, { exact: true })).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: reason }).first()).toBeVisible();
-  const areas = page.getByRole('group');
+  const areas = dropAreas(page);
   await expect(areas.first()).toBeVisible();
   for (const area of await areas.all()) {
     await expect(area).toHaveAttribute('aria-disabled', 'true');

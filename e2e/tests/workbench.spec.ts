@@ -46,7 +46,7 @@ import {
   versionsOf,
   type SampleGame,
 } from '../fixtures/versions';
-import { toggleLock, uploadHelperFile, wav, workbenchUrl } from '../fixtures/workbench';
+import { dropAreas, toggleLock, uploadHelperFile, wav, workbenchUrl } from '../fixtures/workbench';
 
 interface Assignment {
   userGame: UserGame;
@@ -895,7 +895,7 @@ test.describe('workbench', () => {
     // Opened again, the locked version shows every drop area disabled, with the reason.
     await page.reload();
     await expect(page.getByRole('alert').filter({ hasText: reason })).toBeVisible();
-    const areas = page.getByRole('group');
+    const areas = dropAreas(page);
     await expect(areas).toHaveCount(images.length + 1);
     for (const name of ['Add Game Files', ...images.map((i) => `Replace ${i.path}`)]) {
       const group = dropArea(page, name);

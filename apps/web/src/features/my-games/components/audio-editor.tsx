@@ -32,6 +32,9 @@ export function AudioEditor({
     ascending === null
       ? shown
       : [...shown].sort((a, b) => (ascending ? 1 : -1) * a.path.localeCompare(b.path));
+  // What the header says: the order the rows are in (the workbench's default order is the path's, ascending).
+  const byPath = rows.every((file, index) => index === 0 || rows[index - 1]!.path.localeCompare(file.path) <= 0);
+  const direction = ascending ?? (byPath ? true : null);
 
   return (
     <>
@@ -56,13 +59,13 @@ export function AudioEditor({
                 <tr>
                   <th>Download</th>
                   <th>Player</th>
-                  <th aria-sort={ascending === null ? 'none' : ascending ? 'ascending' : 'descending'}>
+                  <th aria-sort={direction === null ? 'none' : direction ? 'ascending' : 'descending'}>
                     <Button
                       variant="link"
                       className="p-0 fw-bold text-decoration-none"
-                      onClick={() => setAscending(ascending === null ? false : !ascending)}
+                      onClick={() => setAscending(direction !== true)}
                     >
-                      Path {ascending === false ? '▼' : '▲'}
+                      Path {direction === false ? '▼' : '▲'}
                     </Button>
                   </th>
                   <th>Upload</th>
@@ -86,6 +89,7 @@ export function AudioEditor({
                         <audio controls preload="none" src={current} aria-label={`Play ${sound.path}`} />
                         <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
                           {own ? 'Your sound' : 'Original sound'}
+                          <UsageBadge usage={usage.get(sound.fileId)} />
                           {own && !readOnlyReason && (
                             <Button
                               size="sm"
@@ -98,10 +102,7 @@ export function AudioEditor({
                           )}
                         </div>
                       </td>
-                      <td className="text-break small">
-                        <div className="font-monospace">{sound.path}</div>
-                        <UsageBadge usage={usage.get(sound.fileId)} />
-                      </td>
+                      <td className="text-break font-monospace small">{sound.path}</td>
                       <td style={{ minWidth: 220 }}>
                         <DropArea
                           label={`Replace ${sound.path}`}
