@@ -2,14 +2,15 @@ import type { Storage } from './storage';
 
 /**
  * The first `bytes` bytes of a stored object (all of it when it is shorter), read as a range so a large file is
- * never read whole; undefined when the object is missing.
+ * never read whole; undefined when the object is missing. `size`, when the caller knows it (a game file's
+ * recorded size), saves asking the store (on S3 a request per file).
  */
-export async function readPrefix(storage: Storage, key: string, bytes: number): Promise<Buffer | undefined> {
+export async function readPrefix(storage: Storage, key: string, bytes: number, size?: number): Promise<Buffer | undefined> {
   if (bytes <= 0) return Buffer.alloc(0);
-  const info = await storage.stat(key);
-  if (!info) return undefined;
-  if (info.size === 0) return Buffer.alloc(0);
-  const object = await storage.get(key, { start: 0, end: Math.min(bytes, info.size) - 1 });
+  const known = size ?? (await storage.stat(key))?.size;
+  if (known === undefined) return undefined;
+  if (known === 0) return Buffer.alloc(0);
+  const object = await storage.get(key, { start: 0, end: Math.min(bytes, known) - 1 });
   if (!object) return undefined;
   const chunks: Buffer[] = [];
   let total = 0;

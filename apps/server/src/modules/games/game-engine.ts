@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { readPrefix } from '../../storage/read-prefix';
 import type { Storage } from '../../storage/storage';
 import { detectEngine, type EngineInputFile } from './engine-detection';
 import type { GamesRepository } from './games.repository';
@@ -25,33 +26,16 @@ export class GameEngines {
       for (let attempt = 0; attempt < attempts; attempt += 1) {
         const inputs = await this.games.engineInputs(gameId);
         if (!inputs) return;
-        const keys = new Map(inputs.files.map((file) => [file.path, file.storageKey]));
+        const stored = new Map(inputs.files.map((file) => [file.path, file]));
         const files: EngineInputFile[] = inputs.files.map(({ path, size }) => ({ path, size }));
-        const engine = await detectEngine(files, (file, length) => this.readHead(keys.get(file.path), length));
+        const engine = await detectEngine(files, async (file, length) => {
+          const found = stored.get(file.path);
+          return found && readPrefix(this.storage, found.storageKey, length, found.size);
+        });
         if (await this.games.recordEngine(gameId, engine, inputs.filesChangedAt)) return;
       }
     } catch (error) {
       this.log.warn({ err: error, gameId }, "the game's engine could not be recognised; it stays as it was");
     }
-  }
-
-  /** The first `length` bytes of a stored file (a range read: a huge file costs no more than a small one). */
-  private async readHead(key: string | undefined, length: number): Promise<Buffer | undefined> {
-    if (key === undefined || length <= 0) return undefined;
-    const object = await this.storage.get(key, { start: 0, end: length - 1 });
-    if (!object) return undefined;
-    const chunks: Buffer[] = [];
-    let read = 0;
-    try {
-      for await (const chunk of object.stream) {
-        const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-        chunks.push(buffer);
-        read += buffer.length;
-        if (read >= length) break;
-      }
-    } finally {
-      object.stream.destroy();
-    }
-    return Buffer.concat(chunks).subarray(0, length);
   }
 }

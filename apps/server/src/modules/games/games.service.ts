@@ -168,7 +168,9 @@ export class GamesService {
     const changedAt = await this.games.filesChangedAt(gameId);
     if (changedAt === undefined) return;
     const files = await this.games.listFiles(gameId);
-    const detection = await detectPlaySettings(files, (key, bytes) => readPrefix(this.storage, key, bytes));
+    const detection = await detectPlaySettings(files, (file, bytes) =>
+      readPrefix(this.storage, file.storageKey, bytes, file.size),
+    );
     if (await this.games.recordDetection(gameId, detection, changedAt)) this.filesChanged(gameId);
   }
 

@@ -7,7 +7,7 @@ import { detectPlaySettings, type DetectedFile } from './play-detection';
 function detect(files: Record<string, Buffer | string>) {
   const stored = new Map(Object.entries(files).map(([path, content]) => [path, Buffer.from(content)]));
   const list: DetectedFile[] = [...stored].map(([path, content]) => ({ path, storageKey: path, size: content.length }));
-  return detectPlaySettings(list, async (key, bytes) => stored.get(key)?.subarray(0, bytes));
+  return detectPlaySettings(list, async (file, bytes) => stored.get(file.storageKey)?.subarray(0, bytes));
 }
 
 const framework = 'var unityFramework = function () { return 1; };\n'.repeat(50);

@@ -24,7 +24,7 @@ export interface DetectedFile {
 }
 
 /** The first `bytes` bytes of a stored object (fewer when it is shorter), or undefined when it is missing. */
-export type ReadPrefix = (storageKey: string, bytes: number) => Promise<Buffer | undefined>;
+export type ReadPrefix = (file: DetectedFile, bytes: number) => Promise<Buffer | undefined>;
 
 /** What detection reads at most: per file, of the unpacked bytes, and how many files of each kind. */
 export const detectionLimits = {
@@ -130,7 +130,7 @@ function withProblems(reason: string, problems: string[]): string {
 async function read(readPrefix: ReadPrefix, file: DetectedFile, bytes: number): Promise<Buffer | undefined> {
   if (file.size === 0) return Buffer.alloc(0);
   try {
-    return await readPrefix(file.storageKey, Math.min(bytes, file.size));
+    return await readPrefix(file, Math.min(bytes, file.size));
   } catch {
     return undefined;
   }
