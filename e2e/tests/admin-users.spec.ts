@@ -63,6 +63,44 @@ test.describe('admin users', () => {
     await expect(userRow(page, other)).toContainText(other.email);
   });
 
+  test('[ADM-1] while the list loads or a search runs, the title shows no false 0: the last total, or none yet', async ({
+    page,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    // Each answer of the list is held until the test has read the title while it runs.
+    let gate = Promise.resolve();
+    let open = () => {};
+    const hold = () => (gate = new Promise<void>((resolve) => (open = resolve)));
+    await page.route('**/api/user/list', async (route) => {
+      await gate;
+      await route.continue();
+    });
+    const listRequest = () => page.waitForRequest((r) => r.url().endsWith('/api/user/list'));
+    const falseZero = page.locator('.card-header', { hasText: 'Registered users (0)' });
+
+    // A pasted link with a search: no total yet, so none is shown.
+    hold();
+    let asked = listRequest();
+    await openWithToken(page, admin.token, `/admin?q=${encodeURIComponent(admin.username)}`);
+    await asked;
+    await expect(cardTitle(page, 'Registered users')).toBeVisible();
+    await expect(falseZero).toHaveCount(0);
+    open();
+    await expect(cardTitle(page, 'Registered users (1)')).toBeVisible();
+
+    // A new search keeps the last total until its own answer comes.
+    hold();
+    asked = listRequest();
+    await searchUsers(page, '');
+    await asked;
+    await expect(cardTitle(page, 'Registered users (1)')).toBeVisible();
+    await expect(falseZero).toHaveCount(0);
+    open();
+    // Every user: the seeded three and this test's admin at least.
+    await expect(cardTitle(page, /^\s*Registered users \(([2-9]|1\d)\d*\)\s*$/)).toBeVisible();
+  });
+
   test('[ADM-2] empty state: There are no registered users.', async ({ page, makeUser }) => {
     const admin = await makeUser(RoleType.Admin);
     // The empty list cannot happen for real: the admin viewing the page is always a registered user and is
@@ -249,6 +287,9 @@ test.describe('admin users', () => {
     expect(answer.status()).toBe(201);
     const created = (await answer.json()) as User;
     cleanupUser(created.id);
+    // Issue 25: a success toast names the new user, and the dialog closes.
+    await expect(successToast(page, messages.userAdded(body.username))).toHaveText(messages.userAdded(body.username));
+    await expect(dialog(page)).toHaveCount(0);
     await searchUsers(page, body.username);
     await expect(userRow(page, body)).toBeVisible();
     await api.login(body.email, body.password);

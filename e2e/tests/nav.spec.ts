@@ -37,14 +37,16 @@ test.describe('navigation bar', () => {
     await expect(navLink(page, 'Home')).not.toHaveClass(/\bactive\b/);
 
     // The links really go where they point.
-    for (const [name, url] of [
-      ['Games', /\/games$/],
-      ['User Games', /\/user-game-list$/],
-      ['My Games', /\/my-games$/],
-      ['Home', /\/$/],
+    // Each screen has its own title in the browser tab (issue 25); Home the product's name alone.
+    for (const [name, url, title] of [
+      ['Games', /\/games$/, 'Games · Reskin Studio'],
+      ['User Games', /\/user-game-list$/, 'User Games · Reskin Studio'],
+      ['My Games', /\/my-games$/, 'My Games · Reskin Studio'],
+      ['Home', /\/$/, 'Reskin Studio'],
     ] as const) {
       await navLink(page, name).click();
       await expect(page, `after clicking ${name}`).toHaveURL(url);
+      await expect(page, `after clicking ${name}`).toHaveTitle(title);
     }
     await accountLink(page).click();
     await expect(page).toHaveURL(/\/account$/);
@@ -103,5 +105,25 @@ test.describe('navigation bar', () => {
     const admin = await makeUser(RoleType.Admin);
     await openWithToken(page, admin.token);
     await expectLinks(page, adminOnly, []);
+  });
+
+  test('a first load of a screen shows its title and no router warning (issue 25: No HydrateFallback element)', async ({
+    page,
+  }) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    });
+    // Each a first load of a lazily loaded screen: the case the router warned about.
+    for (const [path, title] of [
+      ['/login', 'Login · Reskin Studio'],
+      ['/register', 'Register · Reskin Studio'],
+      ['/terms-of-use', 'Terms of Use · Reskin Studio'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();
+      await expect(page, path).toHaveTitle(title);
+    }
+    expect(warnings.filter((text) => /HydrateFallback/.test(text))).toEqual([]);
   });
 });

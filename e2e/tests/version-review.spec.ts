@@ -196,6 +196,12 @@ test.describe('admin version review', () => {
     }
     expect(new Set(srcs).size).toBe(3);
 
+    // The tab is in the URL (issue 25): a reload, or the link shared, opens the same one.
+    await expect(page).toHaveURL(/[?&]tab=original(&|$)/);
+    await page.reload();
+    await expect(page.getByRole('tab', { name: 'Play Original' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page).toHaveTitle('Play User Version · Reskin Studio');
+
     await page.getByRole('link', { name: 'Back', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/user-game-list/game-versions\\?userGameId=${userGame.id}$`));
   });
@@ -236,6 +242,10 @@ test.describe('admin version review', () => {
     );
     await page.getByRole('button', { name: /^Update At/ }).click();
     await expect(rows.nth(0)).toContainText(second.path);
+    // The time shows to the minute; its tooltip gives the full moment, to the second (issue 25).
+    const time = rows.nth(0).locator('time');
+    const seconds = new Date((await time.getAttribute('datetime')) ?? '').getUTCSeconds();
+    await expect(time).toHaveAttribute('title', new RegExp(`\\d:\\d\\d:${String(seconds).padStart(2, '0')}\\b`));
 
     // The thumbnails load from the play origin at the files' real sizes.
     for (const [file, r] of [

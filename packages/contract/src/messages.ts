@@ -52,6 +52,8 @@ export const messages = {
   /** Issue 12 (re-activating a suspended account): worded like the admin's other confirmations and toasts. */
   confirmActivateUser: (username: string) => `Are you sure you want to activate ${username}?`,
   userActivated: 'user activated successfully.',
+  /** Issue 25 (ADM-8): the admin's Add User; SPEC §8 names no message for it, so it is worded like the others. */
+  userAdded: (username: string) => `user ${username} added successfully.`,
   servicesUpdated: 'Services updated',
   gameAdded: 'Game added successfully.',
   /** SPEC §8 names no message for adding a user-game; worded like 'Game added successfully.'. */

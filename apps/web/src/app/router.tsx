@@ -1,16 +1,21 @@
 import { legalDocuments } from '@reskin/contract';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { legalPagePath, paths } from '../config/paths';
+import { Loading } from '../components/ui/loading';
+import { pageTitles, type PageHandle } from '../config/page-titles';
+import { legalPagePath, paths, type AppPath } from '../config/paths';
 import { Landing } from '../features/landing/components/landing';
 import { RequireAdmin, RequireGuest, RequireUser } from './guards';
 import { RootLayout } from './root-layout';
 import { LogoutRoute } from './routes/logout';
 import { screens } from './screens';
 
-/** SPEC §2's route table with its guards. */
-export const routes: RouteObject[] = [
+/** SPEC §2's route table with its guards; each screen's title is its route's handle (titled below). */
+const routeTable: RouteObject[] = [
   {
     element: <RootLayout />,
+    // The first screen of a visit is a lazy route: until its chunk is loaded, the page shows this (without one
+    // React Router warns "No HydrateFallback element provided" on every load, and shows nothing).
+    hydrateFallbackElement: <Loading />,
     children: [
       { index: true, element: <Landing /> },
       { path: paths.register, lazy: async () => ({ Component: (await screens.register()).RegisterCard }) },
@@ -21,8 +26,9 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: paths.logout, element: <LogoutRoute /> },
-      ...legalDocuments.map(({ document }) => ({
+      ...legalDocuments.map(({ document, title }) => ({
         path: legalPagePath(document),
+        handle: { title } satisfies PageHandle,
         lazy: async () => {
           const { LegalPage } = await screens.legal();
           return { element: <LegalPage key={document} document={document} /> };
@@ -93,6 +99,22 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+const isAppPath = (path: string | undefined): path is AppPath => path !== undefined && path in pageTitles;
+
+/** Gives every route of a path in paths.ts its page title (pageTitles) as its handle, which RootLayout shows. */
+function titled(table: RouteObject[]): RouteObject[] {
+  return table.map((route) => {
+    const handle: PageHandle | undefined = isAppPath(route.path) ? { title: pageTitles[route.path] } : undefined;
+    return {
+      ...route,
+      ...(handle && { handle }),
+      ...(route.children && { children: titled(route.children) }),
+    } as RouteObject;
+  });
+}
+
+export const routes = titled(routeTable);
 
 export function createAppRouter() {
   return createBrowserRouter(routes);

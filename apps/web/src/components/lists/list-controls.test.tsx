@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ListEmpty, ListPager, ListSearch, SortHeader, searchDebounceMs } from './list-controls';
+import { ListEmpty, ListPager, ListSearch, SortHeader, searchDebounceMs, titleWithTotal } from './list-controls';
 import { listParams, useListParams } from './use-list-params';
 
 describe('listParams', () => {
@@ -118,5 +118,13 @@ describe('the list controls', () => {
     fireEvent.change(screen.getByLabelText('Page size'), { target: { value: '100' } });
     expect(url()).toBe('?size=100');
     expect(screen.getByText('There are no registered users.')).toBeTruthy();
+  });
+});
+
+describe('titleWithTotal', () => {
+  it('shows the total once it is known, and no false 0 before', () => {
+    expect(titleWithTotal('Registered users', 12)).toBe('Registered users (12)');
+    expect(titleWithTotal('Registered users', 0)).toBe('Registered users (0)');
+    expect(titleWithTotal('Registered users', undefined)).toBe('Registered users');
   });
 });

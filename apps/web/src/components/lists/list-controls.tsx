@@ -10,6 +10,14 @@ export const searchDebounceMs = 300;
 /** What a list shows when the search matches nothing (its spec empty text is for a list without rows). */
 export const noResultsText = (search: string) => `No results for "${search}".`;
 
+/**
+ * A list's title with its total, 'Registered users (12)' (issue 25: titles read '(0)' while a list loaded). The
+ * total is undefined until the first answer, and the title then shows none rather than a false 0; while a new
+ * search, sort or page is asked, the list queries keep the previous answer (keepPreviousData), so its total stays.
+ */
+export const titleWithTotal = (title: string, total: number | undefined) =>
+  total === undefined ? title : `${title} (${total})`;
+
 /** The search box above a list: `type="search"` with a visible label, debounced into the URL. */
 export function ListSearch({ list, label }: { list: ListState; label: string }) {
   const id = useId();

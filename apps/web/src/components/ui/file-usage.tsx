@@ -8,6 +8,7 @@ import {
 import { useId } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Form from 'react-bootstrap/Form';
+import { formatDateTimeFull } from './date-time';
 
 /** How many of the files each usage filter keeps (the workbench shows them beside the filter's choices). */
 export function usageCounts(
@@ -60,7 +61,7 @@ export function UsageBadge({ usage }: { usage: FileUsage | undefined }) {
     <Badge
       bg={bg}
       className="usage-badge"
-      title={usage?.firstSeenAt ? `First loaded ${usage.firstSeenAt}` : undefined}
+      title={usage?.firstSeenAt ? `First loaded ${formatDateTimeFull(usage.firstSeenAt)}` : undefined}
     >
       {usageLabel(usage)}
     </Badge>

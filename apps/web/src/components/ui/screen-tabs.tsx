@@ -1,6 +1,6 @@
-import type { KeyboardEvent } from 'react';
+import { useCallback, type KeyboardEvent } from 'react';
 import Nav from 'react-bootstrap/Nav';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
 export interface ScreenTab<K extends string> {
   key: K;
@@ -15,6 +15,33 @@ interface ScreenTabsProps<K extends string> {
   onSelect: (key: K) => void;
   /** The tab list's accessible name. */
   label: string;
+}
+
+/** The query key of the selected tab: `?tab=skeleton`. */
+export const tabQueryKey = 'tab';
+
+/**
+ * A screen's selected tab, kept in the URL (`?tab=`), so a reload, a pasted link or a shared one opens the same tab.
+ * A missing or unknown tab is `fallback`. Choosing a tab replaces the URL (no history entry per tab) and keeps the
+ * other query keys (the ids).
+ */
+export function useTabParam<K extends string>(tabs: readonly ScreenTab<K>[], fallback: K): [K, (key: K) => void] {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get(tabQueryKey);
+  const active = tabs.find((tab) => tab.key === requested)?.key ?? fallback;
+  const select = useCallback(
+    (key: K) =>
+      setParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          next.set(tabQueryKey, key);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [active, select];
 }
 
 const arrowSteps: Record<string, number> = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };

@@ -2,7 +2,7 @@ import { emptyTexts, messages } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { ListEmpty, ListPager, ListSearch } from '../../../components/lists/list-controls';
+import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
@@ -93,7 +93,7 @@ export function AdminUsers() {
       </div>
       <Card>
         <Card.Header as="h1" className="fs-5">
-          Registered users ({total})
+          {titleWithTotal('Registered users', users.data?.total)}
         </Card.Header>
         <Card.Body aria-busy={users.isFetching}>
           <ListSearch list={list} label="Search by username or email" />

@@ -12,7 +12,7 @@ import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';
 import { Link, useSearchParams } from 'react-router';
-import { ListEmpty, ListPager, ListSearch } from '../../../components/lists/list-controls';
+import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
 import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
 import { UsageFilterSelect } from '../../../components/ui/file-usage';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -152,7 +152,7 @@ function GameFiles({ gameId }: { gameId: number }) {
       <PlaySettingsSection game={game.data} />
       <Card>
         <Card.Header as="h2" className="fs-5">
-          Game Files ({total})
+          {titleWithTotal('Game Files', files.data?.total)}
         </Card.Header>
         <Card.Body aria-busy={files.isFetching}>
           <div className="d-flex flex-wrap align-items-start gap-3">

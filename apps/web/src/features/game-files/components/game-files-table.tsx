@@ -7,7 +7,7 @@ import { SortHeader } from '../../../components/lists/list-controls';
 import type { ListState } from '../../../components/lists/use-list-params';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
-import { formatSize } from './format';
+import { formatSize } from '../../../lib/format-size';
 
 export type GameFileActionKind = 'index' | 'splash' | 'delete';
 

@@ -15,7 +15,7 @@ import {
   useDeleteHelperFile,
   useHelperFiles,
 } from '../../../api/helper-files';
-import { formatSize } from './format';
+import { formatSize } from '../../../lib/format-size';
 
 /**
  * The game's helper files (DESIGN.md: PSD sources, fonts, guides for the artists): upload, download links

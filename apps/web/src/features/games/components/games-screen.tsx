@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
-import { ListEmpty, ListPager, ListSearch } from '../../../components/lists/list-controls';
+import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
@@ -118,7 +118,7 @@ export function GamesScreen() {
     <>
       <Card className="mb-4">
         <Card.Header as="h1" className="fs-5">
-          Games ({total})
+          {titleWithTotal('Games', games.data?.total)}
         </Card.Header>
         <Card.Body aria-busy={games.isFetching}>
           <ListSearch list={list} label="Search by name" />

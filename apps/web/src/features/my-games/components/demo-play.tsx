@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import { Loading } from '../../../components/ui/loading';
-import { ScreenTabs } from '../../../components/ui/screen-tabs';
+import { ScreenTabs, useTabParam } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { useIds } from '../../../lib/route-ids';
 import { useGamePath } from '../../../api/play';
@@ -14,13 +13,13 @@ const views = [
 ] as const;
 type View = (typeof views)[number]['key'];
 
-/** Demo play (SPEC §2): Back to My Games, Play Original (the default) and Play Skeleton. */
+/** Demo play (SPEC §2): Back to My Games, Play Original (the default) and Play Skeleton (the tab in the URL). */
 export function DemoPlay() {
   const { userGameId } = useIds();
   const myGame = useMyGame(userGameId);
   const game = myGame.userGame?.game;
   const playPaths = useGamePath(game ? game.id : null);
-  const [view, setView] = useState<View>('original');
+  const [view, setView] = useTabParam<View>(views, 'original');
   const label = views.find((item) => item.key === view)?.label ?? '';
   const src = playPaths.data && (view === 'original' ? playPaths.data.wtmFile : playPaths.data.emtFile);
 

@@ -2,8 +2,7 @@ import { emptyTexts } from '@reskin/contract';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { Loading } from '../../../components/ui/loading';
 import { useHelperFiles } from '../../../api/helper-files';
-
-const kilobytes = (size: number) => `${Math.max(1, Math.round(size / 1024))} KB`;
+import { formatSize } from '../../../lib/format-size';
 
 /** The workbench's Helper Files tab (SPEC §2): the game's downloadable helper files. */
 export function HelperFilesTab({ gameId }: { gameId: number }) {
@@ -18,7 +17,7 @@ export function HelperFilesTab({ gameId }: { gameId: number }) {
           <a href={file.url} target="_blank" rel="noreferrer" download={file.name}>
             {file.name}
           </a>
-          <span className="small text-body-secondary">{kilobytes(file.size)}</span>
+          <span className="small text-body-secondary">{formatSize(file.size)}</span>
         </ListGroup.Item>
       ))}
     </ListGroup>

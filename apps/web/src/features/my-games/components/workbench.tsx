@@ -13,14 +13,13 @@ import { useState, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { useSearchParams } from 'react-router';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import Form from 'react-bootstrap/Form';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { UsageFilterSelect, usageCounts } from '../../../components/ui/file-usage';
 import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
-import { ScreenTabs } from '../../../components/ui/screen-tabs';
+import { ScreenTabs, useTabParam } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
@@ -86,7 +85,6 @@ interface WorkbenchProps {
  */
 export function Workbench({ defaultTab }: WorkbenchProps) {
   const { userGameId, versionId, gameId } = useIds();
-  const [params, setParams] = useSearchParams();
   const myGame = useMyGame(userGameId);
   const userGame = myGame.userGame?.gameId === gameId ? myGame.userGame : undefined;
   const versions = useMyVersions(gameId, userGameId);
@@ -104,18 +102,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
 
   const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
   const visibleTabs = tabs.filter((tab) => imageGame || !tab.imageOnly);
-  const requested = params.get('tab');
-  const tab: TabKey = visibleTabs.find((item) => item.key === requested)?.key ?? defaultTab;
+  const [tab, choose] = useTabParam(visibleTabs, defaultTab);
   const current = visibleTabs.find((item) => item.key === tab) ?? visibleTabs[0];
-  const choose = (key: TabKey) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        next.set('tab', key);
-        return next;
-      },
-      { replace: true },
-    );
 
   const loading = myGame.isLoading || versions.isLoading;
   const missing = !loading && (!userGame || !version);

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useSearchParams } from 'react-router';
-import { ListPager, ListSearch, noResultsText } from '../../../components/lists/list-controls';
+import { ListPager, ListSearch, noResultsText, titleWithTotal } from '../../../components/lists/list-controls';
 import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
@@ -90,7 +90,7 @@ export function UserGames() {
     <>
       <Card>
         <Card.Header as="h1" className="fs-5">
-          User Games ({total})
+          {titleWithTotal('User Games', userGames.data?.total)}
         </Card.Header>
         <Card.Body>
           <div className="d-flex flex-wrap align-items-baseline column-gap-4">

@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import { Loading } from '../../../components/ui/loading';
-import { ScreenTabs } from '../../../components/ui/screen-tabs';
+import { ScreenTabs, useTabParam } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { useGame } from '../../../api/games';
 import { useVersionPath } from '../../../api/play';
@@ -15,12 +14,12 @@ const views = [
 ] as const;
 type View = (typeof views)[number]['key'];
 
-/** Admin: play a user's version (SPEC §2): the user's version, the skeleton or the original. */
+/** Admin: play a user's version (SPEC §2): the user's version, the skeleton or the original (the tab in the URL). */
 export function VersionPlay() {
   const { versionId, gameId, userGameId } = useIds();
   const game = useGame(gameId);
   const playPaths = useVersionPath(versionId, gameId);
-  const [view, setView] = useState<View>('user');
+  const [view, setView] = useTabParam<View>(views, 'user');
 
   const src =
     playPaths.data &&
