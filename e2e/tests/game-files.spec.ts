@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { RoleType, emptyTexts, messages, validationMessages } from '@reskin/contract';
+import { RoleType, emptyTexts, indexRuleMessage, messages, validationMessages } from '@reskin/contract';
 import {
   test,
   expect,
@@ -15,6 +15,7 @@ import {
   markIndex,
   openGameFiles as openFiles,
   png,
+  readyGame,
   rowButton,
   successToast,
   uploadFiles,
@@ -196,6 +197,48 @@ test.describe('admin game files', () => {
     await expect(rowButton(a, 'Mark index')).toBeEnabled();
     const files = await filesOf(api, game.id);
     expect(files.filter((f) => f.isStartFile).map((f) => f.path)).toEqual(['b/index.html']);
+  });
+
+  test('[GF-2] index guard: Mark index only on .html files; another index of a Ready game is asked first, naming both', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const game = await makeGame();
+    await uploadFiles(api, game.id, [
+      { path: 'tiny/other.html', mimeType: 'text/html', buffer: Buffer.from('<p>other</p>') },
+      { path: 'tiny/app.js', mimeType: 'text/javascript', buffer: Buffer.from('1') },
+    ]);
+    // The tiny game's index.html marked, and generated: Ready.
+    await readyGame(api, game);
+    await openFiles(page, admin, game);
+    await expect(page.getByText('Status: Ready')).toBeVisible();
+
+    // Not a page: no Mark index (the server refuses it too, 422).
+    for (const path of ['tiny/img/dot.png', 'tiny/app.js']) {
+      await expect(rowButton(fileRow(page, path), 'Mark index'), path).toBeDisabled();
+      await expect(fileRow(page, path).locator('span[title]').first()).toHaveAttribute('title', indexRuleMessage);
+    }
+    const other = fileRow(page, 'tiny/other.html');
+    const index = fileRow(page, 'tiny/index.html');
+    await expect(rowButton(other, 'Mark index')).toBeEnabled();
+
+    // Cancel keeps the start file.
+    await rowButton(other, 'Mark index').click();
+    await expect(dialog(page)).toContainText(messages.confirmSwitchIndex('tiny/index.html', 'tiny/other.html'));
+    await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog(page)).toHaveCount(0);
+    await expect(index.getByText('Index', { exact: true })).toBeVisible();
+    expect((await filesOf(api, game.id)).filter((f) => f.isStartFile).map((f) => f.path)).toEqual(['tiny/index.html']);
+
+    // Confirm switches it.
+    await rowButton(other, 'Mark index').click();
+    await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+    await expect(other.getByText('Index', { exact: true })).toBeVisible();
+    await expect(index.getByText('Index', { exact: true })).toHaveCount(0);
+    expect((await filesOf(api, game.id)).filter((f) => f.isStartFile).map((f) => f.path)).toEqual(['tiny/other.html']);
   });
 
   test('[GF-3] Mark splash toasts Splash updated successfully. and sets the game image', async ({

@@ -2,9 +2,11 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import {
   RoleType,
   emptyTexts,
+  gameReadinessMessages,
   limits,
   messages,
   validationMessages,
+  versionRuleMessages,
   type GameVersion,
   type UserGame,
 } from '@reskin/contract';
@@ -221,6 +223,41 @@ test.describe('my games', () => {
     await expect(gameCard(page, othersGame.name)).toBeVisible();
     await expect(allGameCards(page)).toHaveCount(1);
   });
+  it('[MG-1] a game that is not Ready yet: its card says it is being prepared, with no play or finish anywhere, and never asks to generate', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+    assign,
+  }) => {
+    const user = await makeUser();
+    const demo = await makeUser(RoleType.Demo);
+    const draft = await makeGame({ description: 'Still being made' });
+    const userGame = await assign(user, draft.id);
+    await assign(demo, draft.id);
+    const version = await createVersion(api, user.token, userGame, 'Early look');
+
+    await openWithToken(page, user.token, '/my-games');
+    const card = gameCard(page, draft.name);
+    await expect(card).toContainText(gameReadinessMessages.preparing);
+    // The artist can still open its versions: no Play there, and why.
+    await card.getByRole('link', { name: draft.name }).click();
+    await expect(content(page)).toContainText(gameReadinessMessages.preparingDetail);
+    const versionCardOf = versionCard(page, version.name);
+    await expect(versionCardOf.getByRole('link', { name: 'Open', exact: true })).toBeVisible();
+    await expect(versionCardOf.getByRole('link', { name: 'Play', exact: true })).toHaveCount(0);
+    // A pasted play link: the reason, no frame and no 'I Finished My Game'.
+    await page.goto(`/my-games/versions/play?versionId=${version.id}&gameId=${draft.id}&userGameId=${userGame.id}`);
+    await expect(content(page)).toContainText(gameReadinessMessages.preparingDetail);
+    await expect(page.locator('iframe')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'I Finished My Game' })).toHaveCount(0);
+    await expect(page.getByText(/generat/i)).toHaveCount(0);
+
+    // A demo account's card leads nowhere: its only screen plays the game.
+    await openWithToken(page, demo.token, '/my-games');
+    await expect(gameCard(page, draft.name)).toContainText(gameReadinessMessages.preparing);
+    await expect(gameCard(page, draft.name).getByRole('link')).toHaveCount(0);
+  });
 });
 
 test.describe('versions', () => {
@@ -427,14 +464,15 @@ test.describe('versions', () => {
     const afterEdit = await versionsOf(api, userGame.id);
     expect(afterEdit.map((v) => [v.id, v.name])).toEqual([[created?.id, 'Second look']]);
 
-    // Refused: with 6 versions the add form, opened from a pasted link, cannot save a 7th (the server says 409).
-    for (let n = 2; n <= limits.versionsPerUserGame; n++) {
+    // Refused: the add form opened at 5 versions cannot save once another tab made the 6th (the server says 409).
+    for (let n = 2; n < limits.versionsPerUserGame; n++) {
       await createVersion(api, user.token, userGame, `Version ${n}`);
     }
     await page.goto(`/my-games/versions/add?userGameId=${userGame.id}&gameId=${game.id}`);
     await expect(page.getByRole('heading', { name: `Add Version of ${sampleGameName}` })).toBeVisible();
     await nameField(page).fill('Seventh');
     await descriptionField(page).fill('One too many');
+    await createVersion(api, user.token, userGame, `Version ${limits.versionsPerUserGame}`);
     const answer = page.waitForResponse(
       (r) => r.request().method() === 'POST' && r.url().endsWith('/api/game-versions'),
     );
@@ -443,10 +481,54 @@ test.describe('versions', () => {
     await expect(errorToast(page, messages.versionSaveFailed)).toBeVisible();
     await expect(successToast(page, messages.versionSaved)).toHaveCount(0);
     await expect(page).toHaveURL(/\/my-games\/versions\/add\?/);
-    await expect(nameField(page)).toHaveValue('Seventh');
+    // The form reads the versions again and gives way to the limit (issue 25).
+    await expect(content(page).getByText(versionRuleMessages.limit, { exact: true })).toBeVisible();
+    await expect(saveButton(page)).toHaveCount(0);
     const final = await versionsOf(api, userGame.id);
     expect(final).toHaveLength(limits.versionsPerUserGame);
     expect(final.map((v) => v.name)).not.toContain('Seventh');
+  });
+});
+
+test.describe('version routes opened directly', () => {
+  it('[VER-1][RT-8] they offer only what the server allows: no form at 6 of 6, no Add New Version for a demo account, and a clear message without parameters', async ({
+    page,
+    api,
+    makeUser,
+    assign,
+  }) => {
+    const game = await sampleGame(api);
+    const user = await makeUser();
+    const demo = await makeUser(RoleType.Demo);
+    const userGame = await assign(user, game.id);
+    const demoGame = await assign(demo, game.id);
+
+    // 6 of 6: the add route says why, with no form; the versions screen has no add-new card.
+    for (let n = 1; n <= limits.versionsPerUserGame; n++) await createVersion(api, user.token, userGame, `Version ${n}`);
+    await openWithToken(page, user.token, `/my-games/versions/add?userGameId=${userGame.id}&gameId=${game.id}`);
+    await expect(content(page).getByText(versionRuleMessages.limit, { exact: true })).toBeVisible();
+    await expect(nameField(page)).toHaveCount(0);
+    await expect(saveButton(page)).toHaveCount(0);
+    await page.goto(`/my-games/versions?userGameId=${userGame.id}`);
+    await expect(allVersionCards(page)).toHaveCount(limits.versionsPerUserGame);
+    await expect(addNewVersion(page)).toHaveCount(0);
+
+    // A demo account on the versions and add routes: why, and no Add New Version or form.
+    await openWithToken(page, demo.token, `/my-games/versions?userGameId=${demoGame.id}&gameId=${game.id}`);
+    await expect(page.getByRole('heading', { name: `${sampleGameName}: versions` })).toBeVisible();
+    await expect(content(page).getByText(versionRuleMessages.demo, { exact: true })).toBeVisible();
+    await expect(addNewVersion(page)).toHaveCount(0);
+    await page.goto(`/my-games/versions/add?userGameId=${demoGame.id}&gameId=${game.id}`);
+    await expect(content(page).getByText(versionRuleMessages.demo, { exact: true })).toBeVisible();
+    await expect(saveButton(page)).toHaveCount(0);
+
+    // No parameters: which game is missing, not "not assigned to you"; a way back to My Games.
+    for (const route of ['/my-games/versions', '/my-games/versions/add', '/my-games/versions/workbench', '/my-games/demo']) {
+      await openWithToken(page, user.token, route);
+      await expect(content(page).getByText('No game is chosen: open one of your games from My Games.'), route).toBeVisible();
+      await expect(content(page)).not.toContainText('not assigned to you');
+      await expect(content(page).getByRole('link', { name: 'My Games', exact: true }), route).toBeVisible();
+    }
   });
 });
 

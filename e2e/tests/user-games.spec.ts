@@ -29,7 +29,7 @@ import {
   sampleGameName,
   userGameById,
 } from '../fixtures/versions';
-import { warningToast } from '../fixtures/games';
+import { createGame, deleteGame, warningToast } from '../fixtures/games';
 
 const listPath = '/user-game-list';
 
@@ -120,6 +120,61 @@ test.describe('admin user-games', () => {
       await expect(add).toBeDisabled();
     } finally {
       for (const id of await userGamesOf(api, assignee.id)) await deleteUserGame(api, id);
+    }
+  });
+
+  test('[AUG-1] the form names a duplicate assignment under Game before submitting, and asks before assigning a game that is not Ready', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const assignee = await makeUser();
+    const draft = await createGame(api, { description: 'Not generated yet' });
+    const sample = await sampleGame(api);
+    try {
+      await createUserGame(api, { userId: assignee.id, gameId: sample.id });
+      await openWithToken(page, admin.token, listPath);
+      const add = page.getByRole('button', { name: 'Add', exact: true });
+      const chooseGame = async (name: string) => {
+        await combobox(page, 'Game').fill(name);
+        await page.getByRole('option', { name, exact: true }).click();
+      };
+      await combobox(page, 'User').fill(assignee.username);
+      await page.getByRole('option', { name: assignee.username, exact: true }).click();
+      await chooseGame(sampleGameName);
+      await page.getByLabel('Budget (USD)').fill('10');
+
+      // The same user, game and job type: said under the field, and Add stays disabled (the server says 409 too).
+      const duplicate = page.getByText(messages.assignmentExists, { exact: true });
+      await expect(duplicate).toBeVisible();
+      await expect(combobox(page, 'Game')).toHaveClass(/is-invalid/);
+      await expect(add).toBeDisabled();
+      // Another job type is another assignment.
+      await page.getByLabel('Job Type').selectOption({ label: 'Sound Replace' });
+      await expect(duplicate).toHaveCount(0);
+      await expect(add).toBeEnabled();
+      await page.getByLabel('Job Type').selectOption({ label: 'ReSkin' });
+      await expect(duplicate).toBeVisible();
+
+      // A Draft game: Add asks first; Cancel assigns nothing.
+      await chooseGame(draft.name);
+      await expect(duplicate).toHaveCount(0);
+      await add.click();
+      await expect(dialog(page)).toContainText(messages.confirmAssignNotReady(draft.name, 'Draft'));
+      await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog(page)).toHaveCount(0);
+      expect(await userGamesOf(api, assignee.id)).toHaveLength(1);
+      // Confirm assigns it.
+      const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/user-games'));
+      await add.click();
+      await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+      expect((await created).status()).toBe(201);
+      await expect(successToast(page, messages.userGameAdded)).toBeVisible();
+      expect(await userGamesOf(api, assignee.id)).toHaveLength(2);
+    } finally {
+      for (const id of await userGamesOf(api, assignee.id)) await deleteUserGame(api, id);
+      await deleteGame(api, draft.id);
     }
   });
 

@@ -108,6 +108,8 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
   }
 
   async function assign(userId: number, gameId: number): Promise<number> {
+    // One assignment per user, game and job type (issue 25): the previous cell's goes, with its versions.
+    await t.database.db.deleteFrom('userGames').where('userId', '=', userId).where('gameId', '=', gameId).execute();
     const now = nowIso();
     const row = await t.database.db
       .insertInto('userGames')

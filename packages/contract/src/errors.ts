@@ -40,6 +40,10 @@ export const errorCodes = {
   /** 409: the change would leave no active administrator (suspend, delete or demote the last one; issue 23). */
   lastAdmin: 'LAST_ADMIN',
   usernameExists: 'USERNAME_EXISTS',
+  /** 409: the user already has this game with this job type (issue 25: one assignment per user, game and job type). */
+  assignmentExists: 'ASSIGNMENT_EXISTS',
+  /** 409: the game is not Ready: its play links cannot be made yet (admins read "generate", artists "being prepared"). */
+  gameNotReady: 'GAME_NOT_READY',
   /** 423: a locked version: its artist changes nothing of it, and nobody its files (version-rules.ts). */
   versionLocked: 'VERSION_LOCKED',
   /** 423: a version the reviewer disabled is read-only for its artist (no rename, delete, upload, restore, finish). */

@@ -111,3 +111,17 @@ export function copyFormatOf(path: string): { format: CopyFormat; mimeType: stri
   const copiesAs = imageFormats[format].copiesAs;
   return { format: copiesAs, mimeType: copyMimeTypes[copiesAs] };
 }
+
+/** The extensions a game's index (its start file) may have: a page the browser renders (issue 25). */
+export const indexExtensions = ['html', 'htm'] as const;
+
+/**
+ * Whether a game file may be marked as the index: only an HTML page can start a game (issue 25). The server
+ * refuses any other file (422) and the files screen enables 'Mark index' only on these; guessIndex picks among them.
+ */
+export function canBeIndex(path: string): boolean {
+  return (indexExtensions as readonly string[]).includes(extensionOfName(path));
+}
+
+/** Why a file cannot be the index (the server's 422 detail, and the disabled button's title). */
+export const indexRuleMessage = 'Only an .html file can be the index (the page a game starts from).';

@@ -15,6 +15,7 @@ export * from './play-screens';
 export * from './versions';
 export * from './permissions';
 export * from './version-rules';
+export * from './game-readiness';
 export * from './legal';
 export * from './legal-text';
 export * from './file-usage';

@@ -58,6 +58,19 @@ export const messages = {
   gameAdded: 'Game added successfully.',
   /** SPEC §8 names no message for adding a user-game; worded like 'Game added successfully.'. */
   userGameAdded: 'User game added successfully.',
+  /**
+   * Issue 25: assigning a game that is not Ready asks first; the artist sees its card as being prepared until then.
+   */
+  confirmAssignNotReady: (game: string, status: string) =>
+    `${game} is not ready yet (${status}). Assign it anyway? The artist will see it once it is ready.`,
+  /** Issue 25: a 2nd assignment of a game to a user with the same job type (the server's 409 ASSIGNMENT_EXISTS). */
+  assignmentExists: 'This game is already assigned to this user with this job type.',
+  /** The same, when that assignment's access was removed: Give Access brings it (and its versions) back. */
+  assignmentExistsInactive:
+    'This game is already assigned to this user with this job type, with its access removed: use Give Access on its row.',
+  /** Issue 25: marking another index of a Ready game asks first, naming both start files. */
+  confirmSwitchIndex: (current: string, next: string) =>
+    `Switch the start file of this Ready game from ${current} to ${next}? Everyone playing it will start at ${next}.`,
   itemEdited: 'item edited successfully.',
   itemDeleted: 'item deleted successfully.',
   itemEditingCancelled: 'item editing cancelled.',

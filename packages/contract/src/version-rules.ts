@@ -1,4 +1,5 @@
 import { errorCodes } from './errors';
+import { limits } from './limits';
 import { can } from './permissions';
 
 /**
@@ -16,7 +17,20 @@ export const versionRuleMessages = {
   disabled: 'This version is disabled by the reviewer: it is read-only.',
   /** The reviewer's own upload or restore on a locked version: the lock freezes the files for everyone. */
   lockedFiles: 'This version is locked: its files do not change until it is unlocked.',
+  /** VER-2: the 7th version of a user-game (the server's 409 VERSION_LIMIT; the add form shows it instead of itself). */
+  limit: `A game can have at most ${limits.versionsPerUserGame} versions.`,
 } as const;
+
+/**
+ * Whether `actor` may add a version to a user-game that has `versionCount` versions (issue 25: the versions screen
+ * and the add form offer only what the server allows): null when they may, else why not. The server asks it
+ * before its insert and keeps the count race-safe (VER-2); the web hides Add New Version and the form with it.
+ */
+export function versionCreateRefusal(actor: { roleTypeId: number }, versionCount: number): string | null {
+  if (!can(actor.roleTypeId, 'versions.change')) return versionRuleMessages.demo;
+  if (versionCount >= limits.versionsPerUserGame) return versionRuleMessages.limit;
+  return null;
+}
 
 export interface VersionRefusal {
   /** 403 for a role that may not change versions at all; 423 for a version whose state refuses the change. */

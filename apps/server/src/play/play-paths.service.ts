@@ -1,4 +1,4 @@
-import { GameStatus, can, effectiveIsolated, limits, type Game, type GamePath, type GameVersion, type User } from '@reskin/contract';
+import { can, effectiveIsolated, errorCodes, gameNotReadyMessage, isGameReady, limits, type Game, type GamePath, type GameVersion, type User } from '@reskin/contract';
 import { conflict, notFound } from '../lib/errors';
 import { maySeeGame } from '../modules/games/game-access';
 import type { GamesRepository } from '../modules/games/games.repository';
@@ -50,7 +50,7 @@ export class PlayPathsService {
   async gamePaths(user: User, gameId: number): Promise<GamePath> {
     // Someone else's (or an unassigned) game is a 404, like an unknown one.
     if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
-    const { index, isolated } = await this.playableIndex(gameId);
+    const { index, isolated } = await this.playableIndex(user, gameId);
     const main: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
     const url = async (view: PlayView) =>
       `${await this.root(user, { g: gameId, view })}${encodePath(index)}`;
@@ -69,7 +69,7 @@ export class PlayPathsService {
    * watermarked view), emtFile the skeleton, wtmFile the watermarked view (the original for admins).
    */
   async versionPaths(user: User, version: GameVersion): Promise<GamePath> {
-    const { index, isolated } = await this.playableIndex(version.gameId);
+    const { index, isolated } = await this.playableIndex(user, version.gameId);
     const url = async (view: PlayView, versionId?: number) =>
       `${await this.root(user, { g: version.gameId, view, ...(versionId ? { v: versionId } : {}) })}${encodePath(index)}`;
     const own = await url('version', version.id);
@@ -97,7 +97,7 @@ export class PlayPathsService {
    * the game has no splash or is not generated.
    */
   async imageUrl(user: User, game: Pick<Game, 'id' | 'imagePath' | 'gameStatusTypeId'>, tokenVersion?: number): Promise<string | null> {
-    if (!game.imagePath || game.gameStatusTypeId !== GameStatus.Ready) return null;
+    if (!game.imagePath || !isGameReady(game)) return null;
     const view: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
     return `${await this.root(user, { g: game.id, view }, tokenVersion)}${encodePath(game.imagePath)}`;
   }
@@ -108,13 +108,15 @@ export class PlayPathsService {
     return Promise.all(games.map((game) => this.imageUrl(user, game, tokenVersion)));
   }
 
-  /** The index path of a Ready game, and whether it is served cross-origin isolated (its play screens must be too). */
-  private async playableIndex(gameId: number): Promise<{ index: string; isolated: boolean }> {
+  /**
+   * The index path of a Ready game, and whether it is served cross-origin isolated (its play screens must be too).
+   * A game not Ready yet is a 409 in the caller's words: an admin reads to generate it, an artist that it is being
+   * prepared (issue 25).
+   */
+  private async playableIndex(user: User, gameId: number): Promise<{ index: string; isolated: boolean }> {
     const game = await this.games.findById(gameId);
     if (!game) throw notFound('Game');
-    if (game.gameStatusTypeId !== GameStatus.Ready) {
-      throw conflict('The game is not ready to play: generate its files first.', 'GAME_NOT_READY');
-    }
+    if (!isGameReady(game)) throw conflict(gameNotReadyMessage(user.roleTypeId), errorCodes.gameNotReady);
     const index = (await this.games.listFiles(gameId)).find((file) => file.isStartFile === 1);
     if (!index) throw conflict('The game has no index file.', 'NO_INDEX_FILE');
     return { index: index.path, isolated: effectiveIsolated(game) };

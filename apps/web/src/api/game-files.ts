@@ -93,6 +93,14 @@ export const useGameFilesPage = (gameId: number, params: ListParams) =>
     placeholderData: keepPreviousData,
   });
 
+/** The game's index (start) file, or null when none is marked: what switching the index names (issue 25). */
+export const useIndexFile = (gameId: number) =>
+  useQuery({
+    queryKey: [...gameFileKeys.list(gameId), 'index'],
+    queryFn: async () =>
+      (await filterGameFiles(gameId, { where: { isStartFile: true }, limit: 1 })).items[0] ?? null,
+  });
+
 const changed = ({ gameId }: GameFileRef) => fileChanged(gameId);
 
 export const useSetIndexFile = () => useApiMutation([...gameFileKeys.all, 'index'], setIndexFile, changed);

@@ -81,6 +81,26 @@ export const useUserGame = (id: number | null) =>
     enabled: id !== null,
   });
 
+/**
+ * The assignment of a game to a user with a job type, if there is one, active or not (the add form says so before
+ * submitting: one per user, game and job type, issue 25); null when none. Under lists(): an add reloads it.
+ */
+export const useExistingAssignment = (assignment: { userId?: number; gameId?: number; userGameTypeId?: number }) => {
+  const { userId, gameId, userGameTypeId } = assignment;
+  return useQuery({
+    queryKey: [...userGameKeys.lists(), 'assignment', userId, gameId, userGameTypeId],
+    queryFn: async () =>
+      (
+        await filterUserGames(userGameSchema.pick({ id: true, isActive: true }), {
+          where: { userId, gameId, userGameTypeId },
+          fields: ['id', 'isActive'],
+          limit: 1,
+        })
+      ).items[0] ?? null,
+    enabled: userId !== undefined && gameId !== undefined && userGameTypeId !== undefined && !Number.isNaN(userGameTypeId),
+  });
+};
+
 export const useMyGames = () => useQuery({ queryKey: userGameKeys.mine(), queryFn: listMyGames });
 
 /** One assignment of the caller, found in My Games by its id (a reload or pasted link has only the id). */

@@ -168,6 +168,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
       schema: {
         tags,
         summary: 'Mark the index file (clears the flag on the others)',
+        description: 'Only an .html (or .htm) file can be the index; any other is refused with 422.',
         params: gameFileParamsSchema,
         response: { 200: gameFileSchema },
       },

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   GameStatus,
+  canBeIndex,
   fileKindOf,
+  indexRuleMessage,
   limits,
   validationMessages,
   type CreateGameBody,
@@ -219,7 +221,11 @@ export class GamesService {
 
   /** Marks the index file; the start flag clears on every other file of the game (GF-2). */
   async setIndex(gameId: number, fileId: number): Promise<GameFile> {
-    await this.mustFindFile(gameId, fileId);
+    const file = await this.mustFindFile(gameId, fileId);
+    // Only a page can start a game (issue 25): an image or a script marked by a slip would break every play.
+    if (!canBeIndex(file.path)) {
+      throw unprocessable(indexRuleMessage, [{ path: '/fileId', code: 'not_html', message: `${file.path}: ${indexRuleMessage}` }]);
+    }
     await this.games.transaction(async (trx) => {
       await this.games.markFilesChanged(gameId, trx);
       await this.games.setStartFile(gameId, fileId, trx);

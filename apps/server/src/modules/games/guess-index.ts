@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { canBeIndex } from '@reskin/contract';
 
 /**
  * The file to mark as a game's index when it has none after an upload: the shallowest `index.html` (by folder
@@ -11,6 +12,6 @@ export function guessIndex(paths: readonly string[]): string | undefined {
     .filter((path) => posix.basename(path).toLowerCase() === 'index.html')
     .sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
   if (indexes.length > 0) return indexes[0];
-  const pages = paths.filter((path) => /\.html?$/i.test(path));
+  const pages = paths.filter(canBeIndex);
   return pages.length === 1 ? pages[0] : undefined;
 }

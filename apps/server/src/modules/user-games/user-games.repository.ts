@@ -158,6 +158,22 @@ export class UserGamesRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** The assignment of this game to this user with this job type, active or not (another than `exceptId`). */
+  async findAssignment(
+    assignment: { userId: number; gameId: number; userGameTypeId: number },
+    exceptId?: number,
+  ): Promise<{ id: number; isActive: boolean } | undefined> {
+    let query = this.db
+      .selectFrom('userGames')
+      .select(['id', 'isActive'])
+      .where('userId', '=', assignment.userId)
+      .where('gameId', '=', assignment.gameId)
+      .where('userGameTypeId', '=', assignment.userGameTypeId);
+    if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+    const row = await query.orderBy('isActive', 'desc').executeTakeFirst();
+    return row && { id: row.id, isActive: row.isActive === 1 };
+  }
+
   async userExists(id: number): Promise<boolean> {
     return (await this.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }

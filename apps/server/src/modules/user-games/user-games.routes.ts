@@ -56,7 +56,17 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
 
   r.post(
     '/user-games',
-    { ...admin, schema: { tags, summary: 'Assign a game to a user', body: createUserGameBodySchema, response: { 201: userGameSchema } } },
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Assign a game to a user',
+        description: 'One assignment per user, game and job type, active or not (issue 25).',
+        body: createUserGameBodySchema,
+        response: { 201: userGameSchema },
+        errors: { 409: 'The user already has this game with this job type (ASSIGNMENT_EXISTS).' },
+      },
+    },
     async (request, reply) => reply.status(201).send(await userGames.create(request.body)),
   );
 
@@ -64,7 +74,14 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
     '/user-games/:id',
     {
       ...admin,
-      schema: { tags, summary: 'Edit an assignment', params: idParamSchema, body: updateUserGameBodySchema, response: { 200: userGameSchema } },
+      schema: {
+        tags,
+        summary: 'Edit an assignment',
+        params: idParamSchema,
+        body: updateUserGameBodySchema,
+        response: { 200: userGameSchema },
+        errors: { 409: 'Another assignment of the user has this game with the new job type (ASSIGNMENT_EXISTS).' },
+      },
     },
     async (request) => userGames.update(request.params.id, request.body),
   );

@@ -1,11 +1,17 @@
-import type { CreateUserGameBody, MyGame, SearchFilter, UpdateUserGameBody, User, UserGame } from '@reskin/contract';
-import type { Dialect } from '../../db/database';
-import { notFound, unprocessable } from '../../lib/errors';
+import { errorCodes, messages, type CreateUserGameBody, type MyGame, type SearchFilter, type UpdateUserGameBody, type User, type UserGame } from '@reskin/contract';
+import { isUniqueViolation, type Dialect } from '../../db/database';
+import { conflict, notFound, unprocessable } from '../../lib/errors';
 import type { PlayPathsService } from '../../play/play-paths.service';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
 import { searchableUserGame, userGameRelations, type UserGamesRepository } from './user-games.repository';
+
+/** 409 for a second assignment of a game to a user with the same job type (the message says what to do). */
+function assignmentExists(active: boolean) {
+  const message = active ? messages.assignmentExists : messages.assignmentExistsInactive;
+  return conflict(message, errorCodes.assignmentExists, [{ path: '/gameId', code: 'assignment_exists', message }]);
+}
 
 /** User-games: assignments of a game to a user (SPEC §7 "User-games"). All but my-games are for admins. */
 export class UserGamesService {
@@ -31,7 +37,35 @@ export class UserGamesService {
     if (!(await this.userGames.userExists(body.userId))) problems.push({ path: '/userId', code: 'not_found', message: 'This user does not exist.' });
     if (!(await this.userGames.gameExists(body.gameId))) problems.push({ path: '/gameId', code: 'not_found', message: 'This game does not exist.' });
     if (problems.length > 0) throw unprocessable(problems[0]!.message, problems);
-    return this.get(await this.userGames.insert(body));
+    await this.assertNoOtherAssignment(body);
+    return this.get(await this.writeOnce(() => this.userGames.insert(body), body));
+  }
+
+  /**
+   * One assignment per user, game and job type (issue 25, decision 0026), active or not: a second would give the
+   * artist two identical cards. 409 ASSIGNMENT_EXISTS, which says to use Give Access when the first one's access
+   * was removed.
+   */
+  private async assertNoOtherAssignment(
+    assignment: { userId: number; gameId: number; userGameTypeId: number },
+    exceptId?: number,
+  ): Promise<void> {
+    const existing = await this.userGames.findAssignment(assignment, exceptId);
+    if (existing) throw assignmentExists(existing.isActive);
+  }
+
+  /**
+   * A write that may race another for the same user, game and job type: the unique index (migration 0010) lets one
+   * win; the other is answered like the check above, never 500.
+   */
+  private async writeOnce<T>(write: () => Promise<T>, assignment: { userId: number; gameId: number; userGameTypeId: number }, exceptId?: number): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await this.assertNoOtherAssignment(assignment, exceptId);
+      throw assignmentExists(true);
+    }
   }
 
   async get(id: number): Promise<UserGame> {
@@ -41,7 +75,11 @@ export class UserGamesService {
   }
 
   async update(id: number, body: UpdateUserGameBody): Promise<UserGame> {
-    if (!(await this.userGames.update(id, body))) throw notFound('User game');
+    const current = await this.get(id);
+    // A new job type must not make this assignment a twin of another of the same user and game.
+    const after = { userId: current.userId, gameId: current.gameId, userGameTypeId: body.userGameTypeId };
+    if (after.userGameTypeId !== current.userGameTypeId) await this.assertNoOtherAssignment(after, id);
+    if (!(await this.writeOnce(() => this.userGames.update(id, body), after, id))) throw notFound('User game');
     const userGame = await this.get(id);
     this.accessChanged(userGame.userId);
     return userGame;

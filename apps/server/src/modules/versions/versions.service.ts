@@ -90,7 +90,7 @@ export class VersionsService {
       limits.versionsPerUserGame,
     );
     if (id === undefined) {
-      const message = `A game can have at most ${limits.versionsPerUserGame} versions.`;
+      const message = versionRuleMessages.limit;
       throw new AppError(409, 'ConflictError', message, 'VERSION_LIMIT', [{ path: '/userGamesId', code: 'version_limit', message }]);
     }
     return this.mustFind(id);

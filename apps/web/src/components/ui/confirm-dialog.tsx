@@ -6,8 +6,11 @@ interface ConfirmDialogProps {
   question: string;
   onCancel: () => void;
   onConfirm: () => void;
-  /** Red for what destroys or locks out (the default); green for telling the reviewer a version is done. */
-  confirmVariant?: 'danger' | 'success';
+  /**
+   * Red for what destroys or locks out (the default); green for telling the reviewer a version is done; blue for
+   * a change that goes ahead as asked (an assignment of a game not Ready yet, another start file).
+   */
+  confirmVariant?: 'danger' | 'success' | 'primary';
 }
 
 /** The confirmation of an action that cannot simply be undone: the question with Cancel and Confirm. */

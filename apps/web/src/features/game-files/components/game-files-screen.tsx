@@ -2,6 +2,7 @@ import {
   emptyTexts,
   fileUsageFilters,
   gameStatusName,
+  isGameReady,
   messages,
   usageFilterWhere,
   validationMessages,
@@ -24,6 +25,7 @@ import {
   useDeleteGameFile,
   useFileUsage,
   useGameFilesPage,
+  useIndexFile,
   useSetIndexFile,
   useSetSplashFile,
 } from '../../../api/game-files';
@@ -82,6 +84,9 @@ function GameFiles({ gameId }: { gameId: number }) {
   const usage = useFileUsage(gameId);
   const files = useGameFilesPage(gameId, list.params);
   const indexCall = useSetIndexFile();
+  const indexFile = useIndexFile(gameId);
+  // Issue 25: another start file for a Ready game is asked first, naming the current and the new one.
+  const [switchingTo, setSwitchingTo] = useState<GameFile | null>(null);
   const splashCall = useSetSplashFile();
   const deleteCall = useDeleteGameFile();
   const { state: uploadState, upload, uploadZip, dismissErrors } = useUploadBatch(gameId);
@@ -91,7 +96,9 @@ function GameFiles({ gameId }: { gameId: number }) {
   const act = (kind: GameFileActionKind, file: GameFile) => {
     const ref = { gameId, fileId: file.fileId };
     if (kind === 'index') {
-      indexCall.mutate(ref);
+      const current = indexFile.data;
+      if (game.data && isGameReady(game.data) && current && current.fileId !== file.fileId) setSwitchingTo(file);
+      else indexCall.mutate(ref);
     } else if (kind === 'splash') {
       splashCall.mutate(ref, {
         onSuccess: () => notifySuccess(messages.splashUpdated),
@@ -109,6 +116,12 @@ function GameFiles({ gameId }: { gameId: number }) {
       return;
     }
     void upload([{ file: only, fullPath: file.path }]);
+  };
+
+  const confirmSwitch = () => {
+    const file = switchingTo;
+    setSwitchingTo(null);
+    if (file) indexCall.mutate({ gameId, fileId: file.fileId });
   };
 
   const confirmDelete = () => {
@@ -182,6 +195,15 @@ function GameFiles({ gameId }: { gameId: number }) {
         question={messages.confirmDeleteFile}
         onCancel={() => setConfirming(false)}
         onConfirm={confirmDelete}
+      />
+      <ConfirmDialog
+        show={switchingTo !== null}
+        question={
+          switchingTo && indexFile.data ? messages.confirmSwitchIndex(indexFile.data.path, switchingTo.path) : ''
+        }
+        confirmVariant="primary"
+        onCancel={() => setSwitchingTo(null)}
+        onConfirm={confirmSwitch}
       />
     </>
   );

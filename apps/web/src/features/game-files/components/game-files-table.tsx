@@ -1,4 +1,4 @@
-import { fileKindOf, type FileUsage, type GameFile } from '@reskin/contract';
+import { canBeIndex, fileKindOf, indexRuleMessage, type FileUsage, type GameFile } from '@reskin/contract';
 import { useRef, type ChangeEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -117,14 +117,17 @@ function GameFileRow({ file, usage, busy, onAction, onReplace }: GameFileRowProp
       <td>{usage !== null && <UsageBadge usage={usage} />}</td>
       <td>
         <div className="d-flex flex-wrap gap-1">
-          <Button
-            size="sm"
-            variant="outline-primary"
-            disabled={busy || file.isStartFile}
-            onClick={() => onAction('index', file)}
-          >
-            Mark index
-          </Button>
+          {/* Only a page can start a game (issue 25); a disabled button shows no title, its wrapper does. */}
+          <span title={canBeIndex(file.path) ? undefined : indexRuleMessage}>
+            <Button
+              size="sm"
+              variant="outline-primary"
+              disabled={busy || file.isStartFile || !canBeIndex(file.path)}
+              onClick={() => onAction('index', file)}
+            >
+              Mark index
+            </Button>
+          </span>
           <Button
             size="sm"
             variant="outline-info"

@@ -1,3 +1,4 @@
+import { gameReadinessMessages, isGameReady } from '@reskin/contract';
 import Card from 'react-bootstrap/Card';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import { Loading } from '../../../components/ui/loading';
@@ -6,6 +7,7 @@ import { paths } from '../../../config/paths';
 import { useIds } from '../../../lib/route-ids';
 import { useGamePath } from '../../../api/play';
 import { useMyGame } from '../../../api/user-games';
+import { NoGameChosen } from './no-game-chosen';
 
 const views = [
   { key: 'original', label: 'Play Original' },
@@ -30,7 +32,8 @@ export function DemoPlay() {
       </Card.Header>
       <Card.Body role="tabpanel" aria-label={label} className="overflow-auto">
         {(myGame.isLoading || playPaths.isLoading) && <Loading />}
-        {myGame.isSuccess && !game && <p className="mb-0">This game is not assigned to you.</p>}
+        {userGameId === null && <NoGameChosen />}
+        {userGameId !== null && myGame.isSuccess && !game && <p className="mb-0">This game is not assigned to you.</p>}
         {game && src && (
           <PlayFrame
             key={view}
@@ -41,7 +44,11 @@ export function DemoPlay() {
             isolated={playPaths.data?.isolated ?? false}
           />
         )}
-        {playPaths.isError && <p className="mb-0">This game cannot be played yet.</p>}
+        {playPaths.isError && (
+          <p className="mb-0">
+            {game && !isGameReady(game) ? gameReadinessMessages.preparingDetail : 'This game cannot be played yet.'}
+          </p>
+        )}
       </Card.Body>
     </Card>
   );

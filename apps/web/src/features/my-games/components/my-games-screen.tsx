@@ -1,4 +1,5 @@
-import { can, emptyTexts, limits, type MyGame } from '@reskin/contract';
+import { can, emptyTexts, gameReadinessMessages, isGameReady, limits, type MyGame } from '@reskin/contract';
+import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
@@ -41,10 +42,20 @@ export function MyGamesScreen() {
               />
               <Card.Body>
                 <Card.Title as="h2" className="fs-5">
-                  <Link to={targetOf(userGame, roleTypeId)} className="stretched-link text-decoration-none">
-                    {userGame.game.name}
-                  </Link>
+                  {/* A game not Ready yet offers no play (issue 25); an artist may still open its versions. */}
+                  {isGameReady(userGame.game) || !can(roleTypeId, 'demo.play') ? (
+                    <Link to={targetOf(userGame, roleTypeId)} className="stretched-link text-decoration-none">
+                      {userGame.game.name}
+                    </Link>
+                  ) : (
+                    userGame.game.name
+                  )}
                 </Card.Title>
+                {!isGameReady(userGame.game) && (
+                  <Badge bg="secondary" className="mb-2">
+                    {gameReadinessMessages.preparing}
+                  </Badge>
+                )}
                 <Card.Text>{userGame.game.description}</Card.Text>
               </Card.Body>
               <Card.Footer className="small text-body-secondary">

@@ -1,5 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, versionChangeRefusal, versionFormSchema, type VersionForm } from '@reskin/contract';
+import {
+  messages,
+  versionChangeRefusal,
+  versionCreateRefusal,
+  versionFormSchema,
+  type VersionForm,
+} from '@reskin/contract';
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -15,6 +21,7 @@ import { useSession } from '../../../lib/session/session-context';
 import { notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { useMyVersions, useSaveVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
+import { NoGameChosen } from './no-game-chosen';
 
 /** Add or edit a version (SPEC §2, §5): name 2-250 and description 2-500, with the rules of the contract. */
 export function VersionFormScreen() {
@@ -26,8 +33,13 @@ export function VersionFormScreen() {
   const navigate = useNavigate();
   const saveCall = useSaveVersion();
   const session = useSession();
-  // A locked or disabled version cannot be renamed by its artist: the reason instead of the form.
-  const readOnlyReason = editing ? versionChangeRefusal(session, editing, 'rename')?.message : undefined;
+  // A locked or disabled version cannot be renamed by its artist, and a demo account or a user-game at 6 of 6
+  // versions cannot take a new one (issue 25): the reason instead of the form.
+  const readOnlyReason = editing
+    ? versionChangeRefusal(session, editing, 'rename')?.message
+    : versionId === null && versions.isSuccess
+      ? (versionCreateRefusal(session, versions.data.length) ?? undefined)
+      : undefined;
   const {
     register,
     handleSubmit,
@@ -58,8 +70,9 @@ export function VersionFormScreen() {
     }
   });
 
+  const noGame = userGameId === null;
   const loading = myGame.isLoading || versions.isLoading;
-  const missing = !loading && (!userGame || (versionId !== null && !editing));
+  const missing = !noGame && !loading && (!userGame || (versionId !== null && !editing));
 
   return (
     <Card className="mx-auto" style={{ maxWidth: 640 }}>
@@ -69,6 +82,7 @@ export function VersionFormScreen() {
       </Card.Header>
       <Card.Body>
         {loading && <Loading />}
+        {noGame && <NoGameChosen />}
         {missing && <p>This version cannot be edited: it is not one of your versions.</p>}
         {readOnlyReason && (
           <>
@@ -78,7 +92,7 @@ export function VersionFormScreen() {
             </Link>
           </>
         )}
-        {!loading && !missing && !readOnlyReason && (
+        {!noGame && !loading && !missing && !readOnlyReason && (
           <Form noValidate onSubmit={save} aria-label="Version">
             <TextField registration={track('name')} label="Name" error={error('name')} />
             <TextField

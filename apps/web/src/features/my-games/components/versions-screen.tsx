@@ -1,8 +1,12 @@
 import {
   GameVersionStatus,
+  gameReadinessMessages,
+  isGameReady,
   limits,
   messages,
   versionChangeRefusal,
+  versionCreateRefusal,
+  versionRuleMessages,
   type GameVersion,
 } from '@reskin/contract';
 import { useState } from 'react';
@@ -21,6 +25,7 @@ import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { useMyVersions, useDeleteVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
+import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
 
 /** The versions of one of the user's games (SPEC §2): a card each, and an add-new card while fewer than 6. */
@@ -34,6 +39,9 @@ export function VersionsScreen() {
   const [deleting, setDeleting] = useState<GameVersion | null>(null);
 
   const rows = versions.data ?? [];
+  // Add New Version only where the server would take it (issue 25): not for demo accounts, not at 6 of 6.
+  const createRefusal = versionCreateRefusal(session, rows.length);
+  const ready = userGame ? isGameReady(userGame.game) : false;
   const linkFor = (target: string, version?: GameVersion) =>
     `${target}?${idsQuery({ userGameId, gameId: userGame?.gameId, versionId: version?.id })}`;
 
@@ -56,7 +64,12 @@ export function VersionsScreen() {
         <h1 className="fs-3 mb-0">{userGame ? `${userGame.game.name}: versions` : 'Versions'}</h1>
       </div>
       {(myGame.isLoading || versions.isLoading) && <Loading />}
-      {myGame.isSuccess && !userGame && <p>This game is not assigned to you.</p>}
+      {userGameId === null && <NoGameChosen />}
+      {userGameId !== null && myGame.isSuccess && !userGame && <p>This game is not assigned to you.</p>}
+      {userGame && !ready && <p className="text-body-secondary">{gameReadinessMessages.preparingDetail}</p>}
+      {userGame && versions.isSuccess && createRefusal !== null && createRefusal !== versionRuleMessages.limit && (
+        <p className="text-body-secondary">{createRefusal}</p>
+      )}
       {userGame && versions.isSuccess && (
         <Row xs={1} md={2} lg={3} className="g-4">
           {rows.map((version) => {
@@ -92,12 +105,14 @@ export function VersionsScreen() {
                     <Link className="btn btn-primary btn-sm" to={linkFor(paths.workbench, version)}>
                       Open
                     </Link>
-                    <Link
-                      className="btn btn-outline-primary btn-sm"
-                      to={linkFor(paths.myGameVersionPlay, version)}
-                    >
-                      Play
-                    </Link>
+                    {ready && (
+                      <Link
+                        className="btn btn-outline-primary btn-sm"
+                        to={linkFor(paths.myGameVersionPlay, version)}
+                      >
+                        Play
+                      </Link>
+                    )}
                     {!readOnlyReason && (
                       <>
                         <Link
@@ -116,7 +131,7 @@ export function VersionsScreen() {
               </Col>
             );
           })}
-          {rows.length < limits.versionsPerUserGame && (
+          {createRefusal === null && (
             <Col>
               <Card className="h-100 border-2 border-dashed text-center">
                 <Card.Body className="d-flex flex-column justify-content-center align-items-center py-5">

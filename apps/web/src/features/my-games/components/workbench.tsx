@@ -1,5 +1,7 @@
 import {
   GameVersionStatus,
+  gameNotReadyMessage,
+  isGameReady,
   isPackedEngine,
   messages,
   nothingToReplaceMessage,
@@ -32,6 +34,7 @@ import { replaceableKind } from '../lib/drop-checks';
 import { AudioEditor } from './audio-editor';
 import { HelperFilesTab } from './helper-files-tab';
 import { ImageEditor } from './image-editor';
+import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
 
 /** The workbench tabs after Back (SPEC §2), by their SPEC §3 kinds; the edit-files kind depends on the job. */
@@ -108,6 +111,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const loading = myGame.isLoading || versions.isLoading;
   const missing = !loading && (!userGame || !version);
   const game = userGame?.game;
+  // A game not Ready yet (issue 25): no play and no 'I Finished My Game', and the artist reads that it is being prepared.
+  const ready = game !== undefined && isGameReady(game);
   // A locked or disabled version is read-only for its artist: the drop areas, Restore original and
   // 'I Finished My Game' give way to the reason (the server refuses them too).
   const readOnlyReason = version ? versionChangeRefusal(session, version, 'upload')?.message : undefined;
@@ -152,7 +157,12 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
       </Card.Header>
       <Card.Body role="tabpanel" aria-label={current?.label} className="overflow-auto">
         {loading && <Loading />}
-        {missing && <p className="mb-0">This version cannot be opened: it is not one of your versions.</p>}
+        {missing &&
+          (userGameId === null ? (
+            <NoGameChosen />
+          ) : (
+            <p className="mb-0">This version cannot be opened: it is not one of your versions.</p>
+          ))}
         {game && version && (
           <>
             <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
@@ -166,7 +176,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 </span>
               ) : (
                 playing &&
-                mayFinish && (
+                mayFinish &&
+                ready && (
                   <Button
                     variant="success"
                     onClick={() => setConfirmingFinish(true)}
@@ -229,7 +240,9 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               </FilesToReplace>
             )}
             {tab === 'files' && (playPaths.isError || gameFiles.isError) && (
-              <p className="mb-0">The game's files cannot be shown: the game is not ready.</p>
+              <p className="mb-0">
+                {ready ? "The game's files cannot be shown." : gameNotReadyMessage(session.roleTypeId)}
+              </p>
             )}
             {playing && playPaths.isLoading && <Loading />}
             {playing && src && (
@@ -242,7 +255,9 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 isolated={playPaths.data?.isolated ?? false}
               />
             )}
-            {playing && playPaths.isError && <p className="mb-0">This game cannot be played yet.</p>}
+            {playing && playPaths.isError && (
+              <p className="mb-0">{ready ? 'This game cannot be played yet.' : gameNotReadyMessage(session.roleTypeId)}</p>
+            )}
             {tab === 'helper-files' && gameId !== null && <HelperFilesTab gameId={gameId} />}
           </>
         )}

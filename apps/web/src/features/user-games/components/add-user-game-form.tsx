@@ -1,5 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { createUserGameBodySchema, messages, UserGameType, type CreateUserGameBody } from '@reskin/contract';
+import {
+  createUserGameBodySchema,
+  gameStatusName,
+  isGameReady,
+  messages,
+  UserGameType,
+  type CreateUserGameBody,
+} from '@reskin/contract';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
@@ -7,10 +15,11 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { searchGames } from '../../../api/games';
-import { useCreateUserGame } from '../../../api/user-games';
+import { searchGames, useGame } from '../../../api/games';
+import { useCreateUserGame, useExistingAssignment } from '../../../api/user-games';
 import { searchUsers } from '../../../api/users';
 import { SelectField, TextField } from '../../../components/forms/text-field';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { notifySuccess } from '../../../lib/toasts';
 import { jobTypeOptions } from '../lib/format';
@@ -30,6 +39,7 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
     register,
     control,
     handleSubmit,
+    watch,
     formState: { errors, isValid },
   } = useForm<AddUserGameInput, unknown, CreateUserGameBody>({
     resolver: zodResolver(createUserGameBodySchema),
@@ -38,15 +48,35 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
   });
   const { track, error } = useTrackedForm(register, errors);
 
-  // The client has toasted the server's reason on failure (e.g. the game is already assigned to this user).
-  const submit = handleSubmit((body) =>
+  const [userId, gameId, userGameTypeId] = watch(['userId', 'gameId', 'userGameTypeId']);
+  // Issue 25: one assignment per user, game and job type; the form says so before the server would (409).
+  const existing = useExistingAssignment({ userId, gameId, userGameTypeId });
+  const duplicate = existing.data
+    ? existing.data.isActive
+      ? messages.assignmentExists
+      : messages.assignmentExistsInactive
+    : undefined;
+  // A game not Ready yet is assigned only after a question: its artist sees it once it is ready.
+  const game = useGame(gameId ?? null);
+  const [pending, setPending] = useState<CreateUserGameBody | null>(null);
+
+  // The client has toasted the server's reason on failure (e.g. another admin assigned the same game meanwhile).
+  const add = (body: CreateUserGameBody) =>
     createCall.mutate(body, {
       onSuccess: () => {
         notifySuccess(messages.userGameAdded);
         onAdded();
       },
-    }),
-  );
+    });
+  const submit = handleSubmit((body) => {
+    if (game.data && !isGameReady(game.data)) setPending(body);
+    else add(body);
+  });
+  const confirmAdd = () => {
+    const body = pending;
+    setPending(null);
+    if (body) add(body);
+  };
 
   const typeahead = (name: 'userId' | 'gameId', label: string, placeholder: string) => (
     <Controller
@@ -60,6 +90,7 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
           search={name === 'userId' ? searchUsers : searchGames}
           selected={field.value !== undefined}
           onSelect={(suggestion) => field.onChange(suggestion?.id)}
+          error={name === 'gameId' ? duplicate : undefined}
         />
       )}
     />
@@ -95,11 +126,20 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
               />
             </Col>
           </Row>
-          <Button type="submit" disabled={!isValid || createCall.isPending}>
+          <Button type="submit" disabled={!isValid || duplicate !== undefined || createCall.isPending}>
             Add
           </Button>
         </Form>
       </Card.Body>
+      <ConfirmDialog
+        show={pending !== null}
+        question={
+          game.data ? messages.confirmAssignNotReady(game.data.name, gameStatusName(game.data.gameStatusTypeId)) : ''
+        }
+        confirmVariant="primary"
+        onCancel={() => setPending(null)}
+        onConfirm={confirmAdd}
+      />
     </Card>
   );
 }

@@ -15,13 +15,15 @@ interface TypeaheadProps {
   /** Whether a suggestion is chosen (editing the text drops it). */
   selected: boolean;
   onSelect: (suggestion: Suggestion | null) => void;
+  /** A problem with the chosen value, shown under the field (e.g. the game is already assigned to the user). */
+  error?: string;
 }
 
 /**
  * A combobox that searches as the user types (SPEC §5: 500 ms debounce, 10 results), lists the hits in a
  * listbox and announces 'N results available', 'No results available' or the failure in a live region.
  */
-export function Typeahead({ id, label, placeholder, search, selected, onSelect }: TypeaheadProps) {
+export function Typeahead({ id, label, placeholder, search, selected, onSelect, error }: TypeaheadProps) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -79,7 +81,8 @@ export function Typeahead({ id, label, placeholder, search, selected, onSelect }
         aria-controls={listId}
         aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
         value={text}
-        isValid={selected}
+        isValid={selected && !error}
+        isInvalid={error !== undefined}
         onChange={(event) => {
           setText(event.target.value);
           setOpen(true);
@@ -90,6 +93,7 @@ export function Typeahead({ id, label, placeholder, search, selected, onSelect }
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
+      {error && <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>}
       <div className="form-text" role="status" aria-live="polite" data-testid={`${id}-status`}>
         {status}
       </div>
