@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GameStatus, RoleType, type Game, type GameFile, type GamePath } from '@reskin/contract';
+import { GameStatus, RoleType, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { variantKey } from '../src/lib/variants';
 import { call, createTestApp, createUser, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
@@ -214,5 +214,37 @@ describe(`[GAM-4] live games on ${testDb}`, () => {
     const expected = rows.flatMap((row) => (row.width === null ? [row.storageKey] : [row.storageKey, variantKey(row.storageKey, 'skeleton'), variantKey(row.storageKey, 'watermark')]));
     expect(keys.sort()).toEqual(expected.sort());
     for (const row of rows) if (row.width !== null) expect(row.copiesKey).toBe(row.storageKey);
+  });
+
+  it("a game image replaced with another pixel size (a GIF) flags the versions' replacements that no longer fit", async () => {
+    const gif = (width: number, height: number, colour: string) =>
+      sharp({ create: { width, height, channels: 3, background: colour } }).gif().toBuffer();
+    const game = await readyGame('Live fits', [
+      { path: 'a.gif', content: await gif(20, 20, 'red') },
+      { path: 'b.gif', content: await gif(10, 10, 'red') },
+    ]);
+    const userGame = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<UserGame[]>().find((ug) => ug.gameId === game.id)!;
+    const created = await call(t, 'POST', '/api/game-versions', {
+      token: artist.token,
+      payload: { name: 'Fits', description: 'Fits test', gameId: game.id, userGamesId: userGame.id, isLocked: false },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const version = created.json<GameVersion>();
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: artist.token })).json<GameFile[]>();
+    for (const [path, size] of [['a.gif', 20], ['b.gif', 10]] as const) {
+      const replaced = await call(t, 'POST', `/api/game-version/upload/${version.id}/${files.find((f) => f.path === path)!.fileId}`, {
+        token: artist.token,
+        payload: filesForm([{ path, content: await gif(size, size, 'blue') }]),
+      });
+      expect(replaced.statusCode, replaced.body).toBe(200);
+      expect(replaced.json<VersionFile>().fits).toBe(true);
+    }
+    await upload(game.id, [{ path: 'a.gif', content: await gif(30, 20, 'green') }]);
+    expect((await gameOf(game.id)).gameStatusTypeId).toBe(GameStatus.Ready);
+    const listed = (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>();
+    expect(listed.map(({ path, fits }) => [path, fits])).toEqual([
+      ['a.gif', false],
+      ['b.gif', true],
+    ]);
   });
 });
