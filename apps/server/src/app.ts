@@ -168,7 +168,7 @@ export async function buildApp(config: Config): Promise<App> {
           games: gamesRepository,
           db: database.db,
           log: app.log,
-          giveUp: (gameId, why) => generation.giveUp(gameId, why),
+          giveUp: (gameId, why, kind) => generation.giveUp(gameId, why, kind),
         })
       : new InProcessGenerationJobs(gamesRepository, app.log),
   );
@@ -178,6 +178,7 @@ export async function buildApp(config: Config): Promise<App> {
   // The play origin's file lookups, forgotten at once when this server changes a game's or a version's files.
   const playFiles = new PlayFiles(gamesRepository, versionsRepository, config.playFileCacheMs);
   const filesChanged = (gameId: number) => playFiles.forgetGame(gameId);
+  generation.onCopiesChanged(filesChanged);
   const engines = new GameEngines(gamesRepository, storage, app.log);
   const games = new GamesService(
     gamesRepository,

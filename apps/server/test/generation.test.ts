@@ -106,7 +106,7 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
     expect(failed.statusReason).toContain('a.png');
   });
 
-  it('a game without an index file is refused with a clear error, and any file change makes it a Draft again', async () => {
+  it('a game without an index file is refused with a clear error, and a file change keeps a Ready game Ready (issue 25)', async () => {
     const { game } = await gameWithFiles([{ path: 'b.png', content: await sharp({ create: { width: 4, height: 4, channels: 3, background: 'red' } }).png().toBuffer() }]);
     const refused = await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     expect(refused.statusCode).toBe(422);
@@ -119,6 +119,6 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
     body.append('fullPath', 'extra.js');
     body.append('file', new Blob(['1']), 'extra.js');
     await t.app.inject({ method: 'POST', url: `/api/game/upload/${ready.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
-    expect((await call(t, 'GET', `/api/games/${ready.id}`, { token: admin.token })).json<Game>().gameStatusTypeId).toBe(GameStatus.Draft);
+    expect((await call(t, 'GET', `/api/games/${ready.id}`, { token: admin.token })).json<Game>().gameStatusTypeId).toBe(GameStatus.Ready);
   });
 });

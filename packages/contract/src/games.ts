@@ -77,6 +77,16 @@ export function gameStatusName(id: number): string {
   return { 1: 'Draft', 2: 'Ready', 3: 'Generating', 4: 'Failed' }[id] ?? 'Unknown';
 }
 
+/**
+ * What the games list and the files screen say of a Ready game whose changed files are getting their copies
+ * (issue 25, decision 0024) instead of its status word; undefined when it has none to make.
+ */
+export function copiesUpdatingText(game: { gameStatusTypeId: number; copiesCurrent?: number | undefined; copiesTotal?: number | undefined }): string | undefined {
+  if (game.gameStatusTypeId !== GameStatus.Ready || game.copiesCurrent === undefined || game.copiesTotal === undefined) return undefined;
+  if (game.copiesCurrent >= game.copiesTotal) return undefined;
+  return `Updating copies (${game.copiesCurrent} of ${game.copiesTotal})`;
+}
+
 /** A game as the API shows it (SPEC §3), with its play settings (issue 24). */
 export const gameSchema = gamePlaySettingsSchema.extend({
   id: z.number().int(),
@@ -94,6 +104,13 @@ export const gameSchema = gamePlaySettingsSchema.extend({
   /** While Generating (3): the images whose copies are made so far, and the images in all (null until counted). */
   generationDone: z.number().int().nullable(),
   generationTotal: z.number().int().nullable(),
+  /**
+   * The game's images whose generated copies are current, and its images in all (issue 25, decision 0024): a Ready
+   * game whose changed files are getting their copies shows "Updating copies (current of total)". Left out where
+   * the answer does not carry them (a search that did not ask for the status).
+   */
+  copiesCurrent: z.number().int().optional(),
+  copiesTotal: z.number().int().optional(),
   /**
    * The engine the game's files were built with, recognised from their names and the heads of their loaders
    * (one of gameEngineNames: Unity, Godot, Defold, emscripten, Construct, ...), or null when none was

@@ -194,6 +194,11 @@ export const versionFileSchema = z.object({
   size: z.number().int(),
   contentType: z.string(),
   updatedAt: z.string(),
+  /**
+   * False when the game's file has since been replaced with another pixel size (allowed for formats other than
+   * png and jpg) and this replacement no longer matches it (issue 25): its artist is told to replace it again.
+   */
+  fits: z.boolean(),
 });
 export type VersionFile = z.infer<typeof versionFileSchema>;
 export const versionFileListSchema = z.array(versionFileSchema);

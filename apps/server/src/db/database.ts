@@ -14,6 +14,7 @@ import * as versionGameIndex from './migrations/0005-version-game-index';
 import * as gamePlaySettings from './migrations/0006-game-play-settings';
 import * as gameEngine from './migrations/0007-game-engine';
 import * as fileUsage from './migrations/0008-file-usage';
+import * as fileCopiesKey from './migrations/0009-file-copies-key';
 import * as oneAssignmentPerJob from './migrations/0010-one-assignment-per-job';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -191,6 +192,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0006-game-play-settings': { up: (db) => gamePlaySettings.up(db) },
     '0007-game-engine': { up: (db) => gameEngine.up(db) },
     '0008-file-usage': { up: (db) => fileUsage.up(db, dialect) },
+    '0009-file-copies-key': { up: (db) => fileCopiesKey.up(db) },
     '0010-one-assignment-per-job': { up: (db) => oneAssignmentPerJob.up(db) },
   };
 }

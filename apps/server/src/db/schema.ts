@@ -70,6 +70,12 @@ export interface GameFilesTable {
   size: number;
   contentType: string;
   storageKey: string;
+  /**
+   * The storage key whose skeleton and watermarked copies exist for this file (migration 0009, decision 0024):
+   * the play origin serves those; null: none yet. It differs from storageKey while a replaced file's new copies are
+   * being made.
+   */
+  copiesKey: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -212,6 +212,26 @@ export function forgetRenderedTiles(): void {
   renderedTiles.clear();
 }
 
+/**
+ * A blank of an image's copies (decision 0024): what the play origin serves in the skeleton and watermarked views
+ * for an image whose copies are not made yet, never the original. Its pixel size, in its copy format, nothing
+ * drawn (transparent, light grey for JPEG; an empty SVG document). Kept by format and size (a few KB each, at
+ * most 8 MB in all), so a game of many new images of a size makes one.
+ */
+export function blankCopy(path: string, width: number, height: number): Promise<Buffer> {
+  return blanks.forceFetch(`${imageFormats[imageFormatOf(path)].copiesAs}:${width}:${height}`);
+}
+
+const blanks = new LRUCache<string, Buffer>({
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (bytes) => Math.max(1, bytes.length),
+  fetchMethod: async (key) => {
+    const [copy, width, height] = key.split(':') as [CopyFormat, string, string];
+    if (copy === 'svg') return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${Number(width)}" height="${Number(height)}"></svg>\n`);
+    return encodeCopy(blankImage(Number(width), Number(height), copy), copy, 'skeleton').toBuffer();
+  },
+});
+
 /** Both copies of an image (generation), its header read once. */
 export async function makeCopies(original: Buffer, path: string, productName: string): Promise<{ skeleton: Buffer; watermark: Buffer }> {
   const image = await openImage(original, path);

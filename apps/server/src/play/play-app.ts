@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { errorCodes } from '@reskin/contract';
 import { parseByteRange } from '../lib/byte-ranges';
+import { blankCopy } from '../lib/variants';
 import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
 import { echoRequestId, loggingOptions } from '../lib/logging';
@@ -151,6 +152,11 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
     if (isSvg(file.contentType)) reply.header('Content-Security-Policy', svgContentSecurityPolicy);
     if (file.isolated) reply.headers(isolationHeaders);
     if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
+    if (file.blank) {
+      // An image whose copies are not made yet (decision 0024): a blank of its size, never the original.
+      const bytes = await blankCopy(file.blank.path, file.blank.width, file.blank.height);
+      return reply.header('Content-Type', file.contentType).header('Content-Length', bytes.length).send(bytes);
+    }
     if (accelRedirect !== undefined) {
       // nginx sends the file (and answers ranges) from its internal location; the body stays empty.
       reply.header('Content-Type', file.contentType);
@@ -172,8 +178,9 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
     }
     const object = await storage.get(file.key, range === 'unsatisfiable' ? undefined : range);
     if (!object) {
-      // A kept lookup of a file replaced meanwhile (its old object is deleted): look again.
-      if (kept) return serve(request, reply, claims, path, true);
+      // A lookup of a file replaced meanwhile (its old object is deleted), or of copies replaced by newer ones
+      // since (decision 0024): look again.
+      if (!fresh && (kept || !file.uploaded)) return serve(request, reply, claims, path, true);
       if (file.uploaded) {
         request.log.error({ key: file.key }, 'a stored file is missing');
         return reply.status(404).send(envelope(404, 'This file is missing from storage.', errorCodes.notFound));

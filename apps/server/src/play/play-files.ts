@@ -14,8 +14,13 @@ export interface PlayFile {
   fileId: number;
   /** The game's start file (index): asking for it starts a play (play-usage.ts). */
   startFile: boolean;
-  /** The stored object. */
+  /** The stored object ('' for a blank). */
   key: string;
+  /**
+   * Set when the view serves a blank of the image's copies (an image whose copies are not made yet, decision
+   * 0024): its pixel size; the play origin sends lib/variants blankCopy, never the original.
+   */
+  blank?: { path: string; width: number; height: number } | undefined;
   /** An uploaded file (the game's or a version's), not a generated copy: if it is missing, storage lost it. */
   uploaded: boolean;
   /** The Content-Type header, with the charset for text. */
@@ -51,12 +56,18 @@ function withCharset(contentType: string): string {
 
 /**
  * Which stored object a view serves for a game file (DESIGN.md "Play": the three views of a game). Only an
- * image (contract `fileKindOf`: an image format with a pixel size) has copies.
+ * image (contract `fileKindOf`: an image format with a pixel size) has copies: those of `copiesKey` (decision
+ * 0024: the previous content's while a replaced image's new copies are made); undefined: it has none yet, and a
+ * blank is served.
  */
-function storageKeyFor(view: PlayClaims['view'], file: { path: string; storageKey: string; width: number | null }): string {
+function storageKeyFor(
+  view: PlayClaims['view'],
+  file: { path: string; storageKey: string; copiesKey: string | null; width: number | null },
+): string | undefined {
   if (view === 'original' || fileKindOf(file) !== 'image') return file.storageKey;
+  if (file.copiesKey === null) return undefined;
   // A version's own view falls back to the watermarked view for files it has not replaced.
-  return variantKey(file.storageKey, view === 'skeleton' ? 'skeleton' : 'watermark');
+  return variantKey(file.copiesKey, view === 'skeleton' ? 'skeleton' : 'watermark');
 }
 
 /**
@@ -119,7 +130,7 @@ export class PlayFiles {
     if (!file) return 'no-file';
     const settings = (await this.settingsOf(g)) ?? { precompressed: 'encoded', isolated: false };
     const viewKey = storageKeyFor(view, file);
-    let key = viewKey;
+    let key: string | undefined = viewKey;
     if (view === 'version') {
       // The version's replacement of this file, if it has one and the version still belongs to this game.
       const version = v ? await this.versions.findById(v) : undefined;
@@ -127,20 +138,25 @@ export class PlayFiles {
       const replacement = await this.versions.findFile(version.id, file.fileId);
       if (replacement) key = replacement.storageKey;
     }
-    // Only a generated copy can be missing in the ordinary course (not generated yet).
-    const uploaded = key === file.storageKey || key !== viewKey;
+    // A blank stands for copies not made yet; a recorded copy is missing only if storage lost it.
+    const blank = key === undefined && file.width !== null && file.height !== null ? { path: file.path, width: file.width, height: file.height } : undefined;
+    const uploaded = key !== undefined && (key === file.storageKey || key !== viewKey);
     const served = servedAs(file.path, settings.precompressed);
     // A generated copy has the type it was written in: a BMP's or an icon's copies are PNG.
     const contentType = uploaded ? served.contentType : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
     return {
       fileId: file.fileId,
       startFile: file.isStartFile === 1,
-      key,
+      key: key ?? '',
+      blank,
       uploaded,
       contentType: withCharset(contentType),
       contentEncoding: served.contentEncoding,
       isolated: settings.isolated,
-      etag: `"${createHash('sha1').update(`${key}:${settings.precompressed}:${settings.isolated ? 'isolated' : ''}`).digest('base64url')}"`,
+      // A blank's by what it is (view, size, format); a new copy then has another.
+      etag: `"${createHash('sha1')
+        .update(`${key ?? `blank:${view}:${file.path}:${file.width}x${file.height}`}:${settings.precompressed}:${settings.isolated ? 'isolated' : ''}`)
+        .digest('base64url')}"`,
     };
   }
 }

@@ -1,5 +1,6 @@
 import {
   GameStatus,
+  copiesUpdatingText,
   gameSchema,
   gameSearchFilter,
   type CreateGameBody,
@@ -40,6 +41,10 @@ export type GameListItem = z.infer<typeof gameListItemSchema>;
 export const isGenerating = (game: Pick<GameListItem, 'gameStatusTypeId'>) =>
   game.gameStatusTypeId === GameStatus.Generating;
 
+/** Generating, or a Ready game whose changed files are getting their copies (issue 25): its status will change. */
+export const isBusy = (game: Pick<GameListItem, 'gameStatusTypeId' | 'copiesCurrent' | 'copiesTotal'>) =>
+  isGenerating(game) || copiesUpdatingText(game) !== undefined;
+
 /** POST /games/filter: the games matching a search query (at most 100 a query), and how many match. */
 export const filterGames = <T>(schema: z.ZodType<T>, filter: SearchFilter, signal?: AbortSignal) =>
   apiList('/games/filter', { body: filter, schema, signal });
@@ -70,20 +75,22 @@ export const deleteGame = (id: number) => apiRequest(`/games/${id}`, { method: '
 /** GET /games/{id}/generate ('Gen.'): answers at once with the game, now Generating. */
 export const generateGame = (id: number) => apiParse(gameSchema, `/games/${id}/generate`);
 
-/** The games list, newest first; it reloads while any game on it is Generating. */
+/** The games list, newest first; it reloads while any game on it is Generating or updating its copies. */
 export const useGames = (params: ListParams = {}) =>
   useQuery({
     queryKey: gameKeys.list(params),
     queryFn: () => filterGames(gameListItemSchema, { order: 'id DESC', ...params }),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.items.some(isGenerating) ? generatingPollMs : false),
+    refetchInterval: (query) => (query.state.data?.items.some(isBusy) ? generatingPollMs : false),
   });
 
+/** One game; it reloads while Generating or updating its copies (the files screen's status). */
 export const useGame = (id: number | null, enabled = true) =>
   useQuery({
     queryKey: gameKeys.detail(id ?? 0),
     queryFn: () => getGame(id ?? 0),
     enabled: enabled && id !== null,
+    refetchInterval: (query) => (query.state.data && isBusy(query.state.data) ? generatingPollMs : false),
   });
 
 const reloadGames = () => [gameKeys.lists()];
@@ -101,7 +108,8 @@ export function useGenerateGame() {
     mutationKey: [...gameKeys.all, 'generate'],
     mutationFn: generateGame,
     // Show the new status at once; the list itself reloads 2 s later (SPEC §2) and while anything generates.
-    onSuccess: (game) =>
+    onSuccess: (game) => {
+      queryClient.setQueryData(gameKeys.detail(game.id), game);
       queryClient.setQueriesData<ListPage<GameListItem>>(
         { queryKey: gameKeys.lists() },
         (page) =>
@@ -109,6 +117,7 @@ export function useGenerateGame() {
             ...page,
             items: page.items.map((existing) => (existing.id === game.id ? game : existing)),
           },
-      ),
+      );
+    },
   });
 }

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf } from '@reskin/contract';
-import { toIso } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
@@ -14,8 +13,9 @@ import { orphanGraceMs, withVariants, type StoredFilesService } from '../stored-
  * GET /admin/update, "Services update" (DESIGN.md "Games, files, variants"): removes at once what failed
  * requests of this server left in storage (the store was unreachable then), and, once they are an hour old,
  * stored files that no record points to and writes that a crash cut off; ends the generations left Generating
- * with no job (Failed); re-generates every Ready game whose files changed since its last generation (or whose
- * generated copies are missing), unless DATA_DIR is low on space, which the rest of the update still frees.
+ * with no job (Failed); re-generates every Ready game whose generated copies are missing, and queues the copies
+ * of a Ready game's changed files where they are still owed (decision 0024), unless DATA_DIR is low on space,
+ * which the rest of the update still frees.
  */
 export class ServicesUpdateService {
   constructor(
@@ -46,11 +46,12 @@ export class ServicesUpdateService {
     removedStoredFiles += await this.storage.removeAbandonedWrites(before);
     const failedGenerationIds = await this.generation.failStranded();
     const regeneratedGameIds: number[] = [];
-    const stale = await this.staleReadyGames(stored);
-    if (stale.length > 0 && (await this.hasRoomToGenerate())) {
+    const { stale, pending } = await this.staleReadyGames(stored);
+    if ((stale.length > 0 || pending.length > 0) && (await this.hasRoomToGenerate())) {
       for (const gameId of stale) {
         if ((await this.generation.start(gameId)).started) regeneratedGameIds.push(gameId);
       }
+      for (const gameId of pending) if (!stale.includes(gameId)) await this.generation.refresh(gameId);
     }
     this.log.info({ regeneratedGameIds, removedStoredFiles, failedGenerationIds }, 'services update');
     return { regeneratedGameIds, removedStoredFiles, failedGenerationIds };
@@ -68,11 +69,15 @@ export class ServicesUpdateService {
     }
   }
 
-  /** Every storage key a record points to, with the copies generation may have made of game files. */
+  /**
+   * Every storage key a record points to, with the copies generation may have made of game files and the copies
+   * the play origin serves for them (copiesKey, the previous content's while the new ones are made).
+   */
   private async referencedKeys(): Promise<Set<string>> {
     const keys = new Set<string>();
-    for (const file of await this.db.selectFrom('gameFiles').select('storageKey').execute()) {
+    for (const file of await this.db.selectFrom('gameFiles').select(['storageKey', 'copiesKey']).execute()) {
       for (const key of withVariants(file.storageKey)) keys.add(key);
+      if (file.copiesKey !== null) for (const key of withVariants(file.copiesKey).slice(1)) keys.add(key);
     }
     for (const table of ['helperFiles', 'versionFiles'] as const) {
       for (const row of await this.db.selectFrom(table).select('storageKey').execute()) keys.add(row.storageKey);
@@ -80,29 +85,25 @@ export class ServicesUpdateService {
     return keys;
   }
 
-  /** Ready games with a file changed after their generation, or an image whose copies are not stored. */
-  private async staleReadyGames(stored: Set<string>): Promise<number[]> {
-    const games = await this.db
-      .selectFrom('games')
-      .select(['id', 'generatedAt'])
-      .where('gameStatusTypeId', '=', GameStatus.Ready)
-      .execute();
+  /**
+   * Ready games with an image whose recorded copies are not stored (`stale`: Gen. makes them all again), and those
+   * with an image whose copies are not current (`pending`: its incremental generation did not end, decision 0024).
+   */
+  private async staleReadyGames(stored: Set<string>): Promise<{ stale: number[]; pending: number[] }> {
+    const games = await this.db.selectFrom('games').select('id').where('gameStatusTypeId', '=', GameStatus.Ready).execute();
     const stale: number[] = [];
+    const pending: number[] = [];
     for (const game of games) {
-      const files = await this.db
-        .selectFrom('gameFiles')
-        .select(['path', 'width', 'storageKey', 'updatedAt'])
-        .where('gameId', '=', game.id)
-        .execute();
-      const generatedAt = game.generatedAt ? toIso(game.generatedAt) : '';
-      const changed = files.some((file) => toIso(file.updatedAt) > generatedAt);
-      const missing = files.some(
-        (file) =>
-          fileKindOf(file) === 'image' &&
-          (!stored.has(variantKey(file.storageKey, 'skeleton')) || !stored.has(variantKey(file.storageKey, 'watermark'))),
+      const images = (
+        await this.db.selectFrom('gameFiles').select(['path', 'width', 'storageKey', 'copiesKey']).where('gameId', '=', game.id).execute()
+      ).filter((file) => fileKindOf(file) === 'image');
+      const missing = images.some(
+        ({ copiesKey }) =>
+          copiesKey !== null && (!stored.has(variantKey(copiesKey, 'skeleton')) || !stored.has(variantKey(copiesKey, 'watermark'))),
       );
-      if (changed || missing) stale.push(game.id);
+      if (missing) stale.push(game.id);
+      else if (images.some((file) => file.copiesKey !== file.storageKey)) pending.push(game.id);
     }
-    return stale;
+    return { stale, pending };
   }
 }

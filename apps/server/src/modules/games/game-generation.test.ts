@@ -23,6 +23,8 @@ async function generationWithOutage(failing: 'listFiles' | 'finishGeneration', f
     failInterruptedGenerations: async () => 0,
     generationState: async () => ({ gameStatusTypeId: GameStatus.Generating, generationDone: 0 }),
     recordProgress: async () => {},
+    pendingCopies: async () => [],
+    readyGamesWithPendingCopies: async () => [],
     listFiles: () => (failing === 'listFiles' ? outage(() => []) : Promise.resolve([])),
     finishGeneration: (_id: number, outcome: Outcome) =>
       failing === 'finishGeneration' ? outage(() => void recorded.push(outcome)) : Promise.resolve(void recorded.push(outcome)),

@@ -8,7 +8,7 @@ import { makeCopies, variantKey } from '../../lib/variants';
 import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
-import type { GenerationJobs } from './generation-jobs';
+import type { GenerationJobs, JobKind } from './generation-jobs';
 
 /** How long a finished job keeps trying to record its end while the database is unreachable. */
 const recordRetryMs = 30_000;
@@ -29,9 +29,6 @@ export const imagesAtOnce = 2 * availableParallelism();
  * old: another server may be between its claim and queueing the job (milliseconds, or seconds on a slow database).
  */
 export const strandedAfterMs = 30_000;
-
-/** The game was deleted, or a file changed, while its copies were being made: the job ends without a status. */
-class FilesChangedError extends Error {}
 
 /** An image whose copies cannot be made (it does not decode, or its stored file is gone): trying again cannot help. */
 class ImageError extends Error {}
@@ -57,6 +54,8 @@ export class GameGeneration {
   private readonly unrecorded = new Map<number, string>();
   /** Games a press of Gen. in this process is claiming and queueing right now. */
   private readonly claiming = new Set<number>();
+  /** Told when a file's new copies are recorded, so the play origin looks its files up again (PlayFiles.forgetGame). */
+  private copiesChanged: (gameId: number) => void = () => {};
 
   constructor(
     private readonly games: GamesRepository,
@@ -66,10 +65,35 @@ export class GameGeneration {
     private readonly concurrency = imagesAtOnce,
   ) {}
 
-  /** Starts taking jobs from `jobs` (app start). */
+  /**
+   * Starts taking jobs from `jobs` (app start). Jobs that ran in this process only (SQLite) died with it: a Ready
+   * game with images whose copies are not current gets its incremental generation again.
+   */
   async open(jobs: GenerationJobs): Promise<void> {
     this.jobs = jobs;
-    await jobs.start((gameId, slice) => this.runSlice(gameId, slice));
+    await jobs.start((gameId, slice, kind) => this.runSlice(gameId, slice, kind));
+    if (jobs.exclusive) {
+      for (const gameId of await this.games.readyGamesWithPendingCopies()) await this.refresh(gameId);
+    }
+  }
+
+  /** Calls `listener` with a game whose file got new copies (the play origin forgets its lookups). */
+  onCopiesChanged(listener: (gameId: number) => void): void {
+    this.copiesChanged = listener;
+  }
+
+  /**
+   * Queues an incremental generation of a game (issue 25, decision 0024): the copies of the images whose content
+   * changed since theirs were made, and of new images, through the same job queue as Gen. The game's status stays;
+   * a job for a game that is not Ready ends at once (a running Gen. makes them at its end). Never throws: the
+   * files are recorded whatever happens here, and the next change, restart or services update queues it again.
+   */
+  async refresh(gameId: number): Promise<void> {
+    try {
+      await this.jobs.enqueue(gameId, 'copies');
+    } catch (error) {
+      this.log.error({ gameId, err: error }, 'could not queue the copies of changed files');
+    }
   }
 
   /**
@@ -85,7 +109,7 @@ export class GameGeneration {
       if (!claimed) return { started: false };
       this.unrecorded.delete(gameId);
       try {
-        await this.jobs.enqueue(gameId);
+        await this.jobs.enqueue(gameId, 'full');
       } catch (error) {
         this.log.error({ gameId, err: error }, 'could not queue a generation');
         await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: 'The generation could not be queued; press Gen. again.' });
@@ -146,7 +170,9 @@ export class GameGeneration {
    * Ends a job that its queue gave up on (retries used up, or its servers kept dying): the game is Failed with
    * the reason, so Gen. can be pressed again.
    */
-  async giveUp(gameId: number, why: string): Promise<void> {
+  async giveUp(gameId: number, why: string, kind: JobKind = 'full'): Promise<void> {
+    // The copies of changed files: the game stays Ready; the next change, restart or services update tries again.
+    if (kind === 'copies') return void this.log.warn({ gameId, why }, 'the copies of changed files were given up');
     this.log.warn({ gameId, why }, 'game generation given up');
     await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: `Generation failed: ${why}; press Gen. again.`.slice(0, 1900) });
   }
@@ -154,9 +180,12 @@ export class GameGeneration {
   /**
    * One slice of a job: makes the copies of the images not done yet, in order, until all are done ('done') or
    * the deadline has passed ('more': the queue runs the next slice). A game no longer Generating (finished,
-   * deleted, changed back to Draft) ends the job.
+   * deleted, changed back to Draft) ends the job. A file replaced or deleted meanwhile is skipped, and before the
+   * game is Ready the images whose copies are not current (changed during the run) get theirs. A 'copies' job
+   * is an incremental generation (runCopiesSlice).
    */
-  async runSlice(gameId: number, slice: GenerationSlice): Promise<'done' | 'more'> {
+  async runSlice(gameId: number, slice: GenerationSlice, kind: JobKind = 'full'): Promise<'done' | 'more'> {
+    if (kind === 'copies') return this.runCopiesSlice(gameId, slice);
     const started = Date.now();
     try {
       const state = await this.games.generationState(gameId);
@@ -165,20 +194,16 @@ export class GameGeneration {
       if (state.generationDone === 0) await this.games.recordProgress(gameId, 0, images.length);
       this.log.info({ gameId, done: state.generationDone, images: images.length }, 'game generation slice started');
       const done = await this.generateFrom(gameId, images, state.generationDone, slice.deadline);
-      if (done < images.length) {
+      if (done < images.length || (await this.makePending(gameId, slice.deadline, false))) {
         this.log.info({ gameId, done, images: images.length, ms: Date.now() - started }, 'game generation goes on in a next slice');
         return 'more';
       }
       await this.finish(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
       this.log.info({ gameId, images: images.length, ms: Date.now() - started }, 'game generated');
+      // A file changed after the last look: its upload's incremental job ended at once while the game was Generating.
+      if ((await this.games.pendingCopies(gameId)).length > 0) await this.refresh(gameId);
       return 'done';
     } catch (error) {
-      if (error instanceof FilesChangedError) {
-        // A deleted game has no status to record; a changed one is a Draft again, and Gen. may already have
-        // started it anew.
-        this.log.info({ gameId, reason: error.message }, 'game generation stopped');
-        return 'done';
-      }
       // A full disk will not have room a few seconds later either: the admin frees space and presses Gen. again.
       if (!(error instanceof ImageError) && !(error instanceof StorageFullError) && slice.retryable) {
         this.log.warn({ gameId, err: error }, 'game generation failed; the job queue tries again');
@@ -198,6 +223,59 @@ export class GameGeneration {
       });
       return 'done';
     }
+  }
+
+  /**
+   * One slice of an incremental generation (decision 0024): the copies of a Ready game's images whose copies are
+   * not current, until none is left ('done') or the deadline has passed ('more'). The game stays Ready whatever
+   * happens: an image that cannot be made is logged and keeps its previous copies (Gen. reports it); a transient
+   * failure is retried by a queue that retries, else the next change, restart or services update tries again.
+   */
+  private async runCopiesSlice(gameId: number, slice: GenerationSlice): Promise<'done' | 'more'> {
+    const started = Date.now();
+    try {
+      const state = await this.games.generationState(gameId);
+      if (state?.gameStatusTypeId !== GameStatus.Ready) return 'done';
+      const more = await this.makePending(gameId, slice.deadline, true);
+      this.log.info({ gameId, more, ms: Date.now() - started }, 'copies of changed files made');
+      return more ? 'more' : 'done';
+    } catch (error) {
+      if (!(error instanceof StorageFullError) && slice.retryable) {
+        this.log.warn({ gameId, err: error }, 'making the copies of changed files failed; the job queue tries again');
+        throw error;
+      }
+      this.log.warn({ gameId, err: error }, 'making the copies of changed files failed');
+      return 'done';
+    }
+  }
+
+  /**
+   * Makes the copies of a game's images whose copies are not current, at most `concurrency` at a time, starting
+   * none after `deadline`; true when some were left for a next slice. An image that cannot be made is skipped
+   * (logged) with `skipBroken`, else it throws once those started have ended, as any other failure does.
+   */
+  private async makePending(gameId: number, deadline: number, skipBroken: boolean): Promise<boolean> {
+    const pending = await this.games.pendingCopies(gameId);
+    let next = 0;
+    let failure: { error: unknown } | undefined;
+    const worker = async () => {
+      while (next < pending.length && !failure && Date.now() < deadline) {
+        const file = pending[next++]!;
+        try {
+          await this.generateFile(file);
+        } catch (error) {
+          if (skipBroken && error instanceof ImageError) {
+            this.log.warn({ gameId, err: error }, 'an image whose copies cannot be made keeps its previous ones');
+            continue;
+          }
+          failure ??= { error };
+          return;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, pending.length) }, worker));
+    if (failure) throw failure.error;
+    return next < pending.length;
   }
 
   /**
@@ -250,38 +328,45 @@ export class GameGeneration {
   }
 
   /**
-   * Writes the two copies of one image. When the file is gone or has new content by the end (the game or the
-   * file was deleted, or replaced), the copies just written are removed again: nobody else would, since the
-   * delete removed the copies it found before they existed.
+   * Writes the two copies of one image, then records them as the file's copies (adoptCopies: only while the file
+   * still has the content they were made from) and deletes the copies they replace. A file deleted or replaced
+   * meanwhile is skipped, and copies written for a content it no longer has are removed again: nobody else would,
+   * since its replacement or delete does not know of them. Safe when two jobs make the same file's copies.
    */
   private async generateFile(file: GameFileRow): Promise<void> {
     const copies = [variantKey(file.storageKey, 'skeleton'), variantKey(file.storageKey, 'watermark')] as const;
     const object = await this.storage.get(file.storageKey);
     if (!object) {
-      if (!(await this.isCurrent(file))) throw new FilesChangedError(`${file.path} was deleted or replaced`);
+      if (!(await this.isCurrent(file))) return;
       this.log.error({ gameId: file.gameId, key: file.storageKey }, 'a stored game file is missing');
       throw new ImageError(`${file.path}: the stored file is missing.`);
     }
     // A failed read is the store's fault (worth another try); a failure to decode is the image's.
     const original = await buffer(object.stream);
-    let made: { skeleton: Buffer; watermark: Buffer } | undefined;
+    let made: { skeleton: Buffer; watermark: Buffer };
     try {
       made = await makeCopies(original, file.path, this.productName);
     } catch (error) {
-      if (await this.isCurrent(file)) {
-        throw new ImageError(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }
+      if (!(await this.isCurrent(file))) return;
+      throw new ImageError(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    if (made) {
-      // Copies can be made again by Gen., so their writes do not wait for the disk (PutOptions.durable).
-      await Promise.all([
-        this.storage.put(copies[0], made.skeleton, { durable: false }),
-        this.storage.put(copies[1], made.watermark, { durable: false }),
-      ]);
-    }
-    if (!(await this.isCurrent(file))) {
+    // Copies can be made again by Gen., so their writes do not wait for the disk (PutOptions.durable).
+    await Promise.all([
+      this.storage.put(copies[0], made.skeleton, { durable: false }),
+      this.storage.put(copies[1], made.watermark, { durable: false }),
+    ]);
+    const adopted = await this.games.adoptCopies(file.id, file.storageKey, file.copiesKey);
+    if (adopted === 'stale') {
       await Promise.all(copies.map((key) => this.storage.delete(key)));
-      throw new FilesChangedError(`${file.path} was deleted or replaced`);
+      return;
+    }
+    if (adopted === 'adopted' && file.copiesKey !== file.storageKey) {
+      // Forgotten first: a play lookup kept meanwhile would point at the copies deleted next.
+      this.copiesChanged(file.gameId);
+      // The previous content's copies (its original went with its replacement).
+      if (file.copiesKey !== null) {
+        await Promise.all([variantKey(file.copiesKey, 'skeleton'), variantKey(file.copiesKey, 'watermark')].map((key) => this.storage.delete(key)));
+      }
     }
   }
 

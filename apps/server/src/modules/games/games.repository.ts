@@ -116,6 +116,7 @@ const gameFileColumns = [
   'size',
   'contentType',
   'storageKey',
+  'copiesKey',
   'updatedAt',
 ] as const;
 
@@ -140,9 +141,9 @@ function toGame(row: GameRow): Game {
   };
 }
 
-/** A stored game file as the API shows it (the storage key stays inside the server). */
+/** A stored game file as the API shows it (the storage keys stay inside the server). */
 export function toGameFile(row: GameFileRow): GameFile {
-  const { storageKey: _storageKey, ...rest } = row;
+  const { storageKey: _storageKey, copiesKey: _copiesKey, ...rest } = row;
   return {
     ...rest,
     isStartFile: row.isStartFile === 1,
@@ -152,6 +153,17 @@ export function toGameFile(row: GameFileRow): GameFile {
 }
 
 type Executor = Kysely<Database> | Transaction<Database>;
+
+/** How many of a game's images have current copies, of its images in all (decision 0024). */
+export interface CopiesProgress {
+  copiesCurrent: number;
+  copiesTotal: number;
+}
+
+/** A game with its copies' progress (a game without images has none to make: 0 of 0). */
+function withCopies(game: Game, copies: CopiesProgress | undefined): Game {
+  return { ...game, ...(copies ?? { copiesCurrent: 0, copiesTotal: 0 }) };
+}
 
 function detectionColumns(detection: PlayDetection) {
   return {
@@ -171,12 +183,100 @@ export class GamesRepository {
 
   async list(filter: CompiledFilter): Promise<Page<Game>> {
     const page = await listPage(this.db.selectFrom('games').select(gameColumns), filter);
-    return { ...page, rows: page.rows.map(toGame) };
+    const copies = await this.copiesProgress(page.rows.map((row) => row.id));
+    return { ...page, rows: page.rows.map((row) => withCopies(toGame(row), copies.get(row.id))) };
   }
 
   async findById(id: number, db: Executor = this.db): Promise<Game | undefined> {
     const row = await db.selectFrom('games').select(gameColumns).where('id', '=', id).executeTakeFirst();
-    return row && toGame(row);
+    return row && withCopies(toGame(row), (await this.copiesProgress([id], db)).get(id));
+  }
+
+  /**
+   * Per game, its images whose copies are current (made from the file's content as it is now) and its images in
+   * all (decision 0024): one aggregate query for a page of games. A game without images is left out.
+   */
+  async copiesProgress(gameIds: number[], db: Executor = this.db): Promise<Map<number, CopiesProgress>> {
+    if (gameIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('gameFiles')
+      .select((eb) => [
+        'gameId',
+        eb.fn.countAll<number>().as('total'),
+        eb.fn
+          .sum<number>(eb.case().when('copiesKey', '=', eb.ref('storageKey')).then(1).else(0).end())
+          .as('current'),
+      ])
+      .where('gameId', 'in', gameIds)
+      .where('width', 'is not', null)
+      .groupBy('gameId')
+      .execute();
+    return new Map(rows.map((row) => [row.gameId, { copiesCurrent: Number(row.current), copiesTotal: Number(row.total) }]));
+  }
+
+  /**
+   * The images of a game whose copies are not current (none yet, or made from a replaced content): what an
+   * incremental generation makes (decision 0024), in fileId order.
+   */
+  async pendingCopies(gameId: number): Promise<GameFileRow[]> {
+    return this.db
+      .selectFrom('gameFiles')
+      .select(gameFileColumns)
+      .where('gameId', '=', gameId)
+      .where('width', 'is not', null)
+      .where((eb) => eb.or([eb('copiesKey', 'is', null), eb('copiesKey', '<>', eb.ref('storageKey'))]))
+      .orderBy('fileId')
+      .execute();
+  }
+
+  /** Ready games with an image whose copies are not current (an incremental generation is owed to each). */
+  async readyGamesWithPendingCopies(): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('games')
+      .select('id')
+      .where('gameStatusTypeId', '=', GameStatus.Ready)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('gameFiles')
+            .select('gameFiles.id')
+            .whereRef('gameFiles.gameId', '=', 'games.id')
+            .where('gameFiles.width', 'is not', null)
+            .where((inner) =>
+              inner.or([
+                inner('gameFiles.copiesKey', 'is', null),
+                inner('gameFiles.copiesKey', '<>', inner.ref('gameFiles.storageKey')),
+              ]),
+            ),
+        ),
+      )
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Records that the copies of `storageKey` now exist for the file (row id), in place of those of `previous`: only
+   * while the file still has that content and those copies (one conditional update, so jobs that overlap, on
+   * any server, cannot record older copies over newer ones). 'adopted': recorded, the previous copies may go;
+   * 'already': another job recorded these copies first; 'stale': the file was replaced or deleted meanwhile, so
+   * nothing will serve these copies.
+   */
+  async adoptCopies(id: number, storageKey: string, previous: string | null): Promise<'adopted' | 'already' | 'stale'> {
+    for (;;) {
+      const result = await this.db
+        .updateTable('gameFiles')
+        .set({ copiesKey: storageKey })
+        .where('id', '=', id)
+        .where('storageKey', '=', storageKey)
+        .where((eb) => (previous === null ? eb('copiesKey', 'is', null) : eb('copiesKey', '=', previous)))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) > 0) return 'adopted';
+      const now = await this.db.selectFrom('gameFiles').select(['storageKey', 'copiesKey']).where('id', '=', id).executeTakeFirst();
+      if (!now || now.storageKey !== storageKey) return 'stale';
+      if (now.copiesKey === storageKey) return 'already';
+      // Only an adoption changes copiesKey, to the file's storageKey: `previous` was read before another's.
+      previous = now.copiesKey;
+    }
   }
 
   /** A new Draft game, with what detection decides for a game without files. */
@@ -231,8 +331,9 @@ export class GamesRepository {
   }
 
   /**
-   * Any change to a game's files makes it a Draft again until it is generated anew (DESIGN.md). False when
-   * the game does not exist. Inside a transaction this update also holds the game row's lock until the
+   * Records that a game's files changed (engine and play detection record against the moment). The status stays
+   * (issue 25, decision 0024): a Ready game stays Ready and playable while its changed files get their copies
+   * from an incremental generation; a Draft or Failed one waits for Gen. False when the game does not exist. Inside a transaction this update also holds the game row's lock until the
    * commit (PostgreSQL; SQLite runs one writing transaction at a time), so callers make it their first write:
    * changes to one game's files then happen one after another, and every transaction takes the game row
    * before any file row (no deadlock between them).
@@ -241,7 +342,7 @@ export class GamesRepository {
     const now = nowIso();
     const result = await db
       .updateTable('games')
-      .set({ gameStatusTypeId: 1, statusReason: null, filesChangedAt: now, updatedAt: now })
+      .set({ filesChangedAt: now, updatedAt: now })
       .where('id', '=', gameId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
@@ -410,10 +511,7 @@ export class GamesRepository {
     );
   }
 
-  /**
-   * Ends a generation. Only a game still Generating changes: if its files changed meanwhile it is a Draft
-   * again and stays one.
-   */
+  /** Ends a generation. Only a game still Generating changes (one set back to Draft by hand stays a Draft). */
   async finishGeneration(
     id: number,
     outcome: { gameStatusTypeId: number; statusReason: string | null },
@@ -502,18 +600,23 @@ export class GamesRepository {
   }
 
   async insertFile(
-    file: Omit<GameFileRow, 'id' | 'isStartFile' | 'isSplash' | 'updatedAt'>,
+    file: Omit<GameFileRow, 'id' | 'isStartFile' | 'isSplash' | 'copiesKey' | 'updatedAt'>,
     db: Executor = this.db,
   ): Promise<number> {
     const now = nowIso();
+    // A new file has no copies yet: the play origin serves a blank in their views until they are made.
     const row = await db
       .insertInto('gameFiles')
-      .values({ ...file, isStartFile: 0, isSplash: 0, createdAt: now, updatedAt: now })
+      .values({ ...file, copiesKey: null, isStartFile: 0, isSplash: 0, createdAt: now, updatedAt: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
   }
 
+  /**
+   * New content for a file. Its copiesKey stays: the play origin serves the previous copies until the
+   * incremental generation has made the new ones (decision 0024).
+   */
   async replaceFileContent(
     id: number,
     content: Pick<GameFileRow, 'width' | 'height' | 'size' | 'contentType' | 'storageKey'>,

@@ -122,7 +122,9 @@ export class GamesService {
   async filter(filter: SearchFilter): Promise<Page<Partial<Game>>> {
     const compiled = compileFilter(filter, searchableGame, this.dialect);
     const page = await this.games.list(compiled);
-    return { ...page, rows: page.rows.map((game) => pickFields(game, compiled.fields)) };
+    // The copies' progress goes with the status it qualifies ("Updating copies (12 of 40)" instead of Ready).
+    const fields = compiled.fields?.includes('gameStatusTypeId') ? [...compiled.fields, 'copiesCurrent', 'copiesTotal'] : compiled.fields;
+    return { ...page, rows: page.rows.map((game) => pickFields(game, fields)) };
   }
 
   async get(id: number): Promise<Game> {
@@ -253,17 +255,30 @@ export class GamesService {
     return toGameFile(await this.mustFindFile(gameId, fileId));
   }
 
+  /**
+   * Deletes a game file: its record, then its object with the copies of its content and those the play origin
+   * served for it (copiesKey). A Ready game stays Ready (decision 0024).
+   */
   async deleteFile(gameId: number, fileId: number): Promise<void> {
-    const file = await this.mustFindFile(gameId, fileId);
+    await this.mustFindFile(gameId, fileId);
+    let deleted: GameFileRow | undefined;
     await this.games.transaction(async (trx) => {
       await this.games.markFilesChanged(gameId, trx);
-      if (file.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
-      await this.games.deleteFile(file.id, trx);
+      // Read again under the game's lock: a replacement may have committed since (its new key is the one to delete).
+      deleted = await this.games.findFile(gameId, fileId, trx);
+      if (!deleted) return;
+      if (deleted.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
+      await this.games.deleteFile(deleted.id, trx);
     });
+    if (!deleted) throw notFound('Game file');
     this.filesChanged(gameId);
     await this.engines.recompute(gameId);
     await this.redetect(gameId);
-    await this.storedFiles.deleteObjects(withVariants(file.storageKey));
+    const { storageKey, copiesKey } = deleted;
+    await this.storedFiles.deleteObjects([
+      ...withVariants(storageKey),
+      ...(copiesKey !== null && copiesKey !== storageKey ? withVariants(copiesKey).slice(1) : []),
+    ]);
   }
 
   /**
@@ -301,9 +316,12 @@ export class GamesService {
     }
     this.filesChanged(gameId);
     // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
-    await this.storedFiles.deleteObjects(
-      results.flatMap((result) => (result.previousKey ? withVariants(result.previousKey) : [])),
-    );
+    // A replaced file's previous original only: the play origin serves its copies (copiesKey) until the new
+    // ones are made, and the incremental generation deletes them then (decision 0024).
+    await this.storedFiles.deleteObjects(results.flatMap((result) => (result.previousKey ? [result.previousKey] : [])));
+    // The copies of new and replaced images, at once, while the game stays Ready (a Draft waits for Gen.).
+    const images = results.some((result) => result.file.width !== null);
+    if (images && (await this.games.findById(gameId))?.gameStatusTypeId === GameStatus.Ready) await this.generation.refresh(gameId);
     const index = await this.markIndexIfNone(gameId);
     await this.engines.recompute(gameId);
     await this.redetect(gameId);

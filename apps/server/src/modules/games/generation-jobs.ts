@@ -5,8 +5,14 @@ import type { Database } from '../../db/schema';
 import type { GamesRepository } from './games.repository';
 import type { GenerationSlice } from './game-generation';
 
+/**
+ * What a job does: 'full' is Gen. (the game is Generating while it runs); 'copies' an incremental generation of a
+ * Ready game's changed files (decision 0024), which never changes its status.
+ */
+export type JobKind = 'full' | 'copies';
+
 /** Runs one slice of a game's generation job (GameGeneration.runSlice). */
-export type SliceRunner = (gameId: number, slice: GenerationSlice) => Promise<'done' | 'more'>;
+export type SliceRunner = (gameId: number, slice: GenerationSlice, kind: JobKind) => Promise<'done' | 'more'>;
 
 /**
  * Where "Gen." jobs run (decision 0016): in this process (SQLite: one server) or on a PostgreSQL job queue that
@@ -15,11 +21,11 @@ export type SliceRunner = (gameId: number, slice: GenerationSlice) => Promise<'d
 export interface GenerationJobs {
   /** Starts running jobs with `run` (app start). */
   start(run: SliceRunner): Promise<void>;
-  /** Queues a job for a game already claimed (Generating). */
-  enqueue(gameId: number): Promise<void>;
+  /** Queues a job: Gen. for a game already claimed (Generating), or the copies of a game's changed files. */
+  enqueue(gameId: number, kind: JobKind): Promise<void>;
   /**
-   * Whether a job of the game is queued, running or waiting to be retried (or given up, not yet recorded): false
-   * for a game left Generating whose end could not be recorded.
+   * Whether a Gen. job of the game is queued, running or waiting to be retried (or given up, not yet recorded):
+   * false for a game left Generating whose end could not be recorded.
    */
   hasJob(gameId: number): Promise<boolean>;
   /** True when every job runs in this process (hasJob knows every claim); false on a queue shared by servers. */
@@ -39,7 +45,7 @@ export class InProcessGenerationJobs implements GenerationJobs {
   readonly exclusive = true;
   private run!: SliceRunner;
   private readonly running = new Set<Promise<unknown>>();
-  /** The games whose job runs here, and how many (a job per game, but counted to stay right). */
+  /** The games whose Gen. job runs here, and how many (a job per game, but counted to stay right). */
   private readonly runningGames = new Map<number, number>();
 
   constructor(
@@ -53,10 +59,12 @@ export class InProcessGenerationJobs implements GenerationJobs {
     if (count > 0) this.log.warn(`${count} interrupted generation(s) marked Failed`);
   }
 
-  async enqueue(gameId: number): Promise<void> {
-    this.runningGames.set(gameId, (this.runningGames.get(gameId) ?? 0) + 1);
-    const job = this.run(gameId, { deadline: Number.POSITIVE_INFINITY, retryable: false }).finally(() => {
+  async enqueue(gameId: number, kind: JobKind): Promise<void> {
+    const full = kind === 'full';
+    if (full) this.runningGames.set(gameId, (this.runningGames.get(gameId) ?? 0) + 1);
+    const job = this.run(gameId, { deadline: Number.POSITIVE_INFINITY, retryable: false }, kind).finally(() => {
       this.running.delete(job);
+      if (!full) return;
       const left = (this.runningGames.get(gameId) ?? 1) - 1;
       if (left > 0) this.runningGames.set(gameId, left);
       else this.runningGames.delete(gameId);
@@ -75,6 +83,12 @@ export class InProcessGenerationJobs implements GenerationJobs {
   close(): Promise<void> {
     return this.idle();
   }
+}
+
+/** A job's data; a job queued before decision 0024 has no kind and is a Gen. */
+interface JobData {
+  gameId: number;
+  kind?: JobKind;
 }
 
 /** The queue of generation jobs, and the queue a job moves to when it has failed for good. */
@@ -96,7 +110,7 @@ export interface PgBossGenerationJobsOptions {
   db: Kysely<Database>;
   log: FastifyBaseLogger;
   /** Called with a job that failed for good (retries used up, or its server kept dying). */
-  giveUp: (gameId: number, why: string) => Promise<void>;
+  giveUp: (gameId: number, why: string, kind: JobKind) => Promise<void>;
 }
 
 /**
@@ -154,20 +168,21 @@ export class PgBossGenerationJobs implements GenerationJobs {
         await sql`select pg_advisory_unlock(${queueSetupLock})`.execute(connection);
       }
     });
-    this.workerId = await this.boss.work<{ gameId: number }>(queue, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+    this.workerId = await this.boss.work<JobData>(queue, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
       const { gameId } = job!.data;
+      const kind = job!.data.kind ?? 'full';
       // Half the lease: the slice ends, and the next is queued, well before the job could expire.
-      const slice = run(gameId, { deadline: Date.now() + this.options.leaseMs / 2, retryable: true });
+      const slice = run(gameId, { deadline: Date.now() + this.options.leaseMs / 2, retryable: true }, kind);
       this.running.add(slice);
       try {
-        if ((await slice) === 'more') await this.enqueue(gameId);
+        if ((await slice) === 'more') await this.enqueue(gameId, kind);
       } finally {
         this.running.delete(slice);
       }
     });
-    await this.boss.work<{ gameId: number }>(deadLetterQueue, { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true }, async ([job]) => {
+    await this.boss.work<JobData>(deadLetterQueue, { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true }, async ([job]) => {
       const output = (job as unknown as { output?: { message?: string; value?: { message?: string } } }).output;
-      await this.options.giveUp(job!.data.gameId, output?.message ?? output?.value?.message ?? 'it failed several times');
+      await this.options.giveUp(job!.data.gameId, output?.message ?? output?.value?.message ?? 'it failed several times', job!.data.kind ?? 'full');
     });
   }
 
@@ -181,8 +196,8 @@ export class PgBossGenerationJobs implements GenerationJobs {
     }
   }
 
-  async enqueue(gameId: number): Promise<void> {
-    await this.boss.send(queue, { gameId });
+  async enqueue(gameId: number, kind: JobKind): Promise<void> {
+    await this.boss.send(queue, { gameId, kind } satisfies JobData);
     if (this.workerId) this.boss.notifyWorker(this.workerId);
   }
 
@@ -191,7 +206,7 @@ export class PgBossGenerationJobs implements GenerationJobs {
     const row = await sql<{ found: number }>`
       select 1 as found from ${sql.table(`${this.options.schema}.job`)}
       where name in (${queue}, ${deadLetterQueue}) and state in ('created', 'retry', 'active')
-        and data->>'gameId' = ${String(gameId)}
+        and data->>'gameId' = ${String(gameId)} and coalesce(data->>'kind', 'full') = 'full'
       limit 1`.execute(this.options.db);
     return row.rows.length > 0;
   }

@@ -40,7 +40,13 @@ function toVersion(row: VersionRow): GameVersion {
   };
 }
 
-export function toVersionFile(row: VersionFileRow): VersionFile {
+/**
+ * A version file as the API shows it. `original`: its game file's pixel size now (undefined: not looked up, or the
+ * file is gone); a replacement of another size no longer fits (issue 25, decision 0024), derived at read time.
+ */
+export function toVersionFile(row: VersionFileRow, original?: { width: number | null; height: number | null }): VersionFile {
+  const fits =
+    original === undefined || original.width === null || row.width === null || (original.width === row.width && original.height === row.height);
   return {
     id: row.id,
     fileId: row.fileId,
@@ -50,6 +56,7 @@ export function toVersionFile(row: VersionFileRow): VersionFile {
     size: row.size,
     contentType: row.contentType,
     updatedAt: toIso(row.updatedAt),
+    fits,
   };
 }
 
@@ -129,6 +136,23 @@ export class VersionsRepository {
 
   listFiles(versionId: number): Promise<VersionFileRow[]> {
     return this.db.selectFrom('versionFiles').selectAll().where('gameVersionId', '=', versionId).orderBy('path').execute();
+  }
+
+  /** A version's files, each with its game file's pixel size now (null when the game file is gone). */
+  listFilesWithOriginals(
+    versionId: number,
+  ): Promise<(VersionFileRow & { originalWidth: number | null; originalHeight: number | null })[]> {
+    return this.db
+      .selectFrom('versionFiles')
+      .innerJoin('gameVersions', 'gameVersions.id', 'versionFiles.gameVersionId')
+      .leftJoin('gameFiles', (join) =>
+        join.onRef('gameFiles.gameId', '=', 'gameVersions.gameId').onRef('gameFiles.fileId', '=', 'versionFiles.fileId'),
+      )
+      .selectAll('versionFiles')
+      .select(['gameFiles.width as originalWidth', 'gameFiles.height as originalHeight'])
+      .where('versionFiles.gameVersionId', '=', versionId)
+      .orderBy('versionFiles.path')
+      .execute();
   }
 
   findFile(versionId: number, fileId: number, db: Kysely<Database> | Transaction<Database> = this.db): Promise<VersionFileRow | undefined> {

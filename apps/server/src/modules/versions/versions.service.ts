@@ -137,7 +137,9 @@ export class VersionsService {
   async files(user: User, id: number, gameId: number): Promise<VersionFile[]> {
     const version = await this.reachableVersion(user, id);
     if (version.gameId !== gameId) throw notFound('Game version');
-    return (await this.versions.listFiles(id)).map(toVersionFile);
+    return (await this.versions.listFilesWithOriginals(id)).map(({ originalWidth, originalHeight, ...row }) =>
+      toVersionFile(row, { width: originalWidth, height: originalHeight }),
+    );
   }
 
   /** GET /game-versions/path/{id}/{gameId}: the version's play URLs. */

@@ -1,7 +1,6 @@
 import {
   emptyTexts,
   fileUsageFilters,
-  gameStatusName,
   isGameReady,
   messages,
   usageFilterWhere,
@@ -11,6 +10,7 @@ import {
 } from '@reskin/contract';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { Link, useSearchParams } from 'react-router';
 import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
@@ -29,7 +29,8 @@ import {
   useSetIndexFile,
   useSetSplashFile,
 } from '../../../api/game-files';
-import { useGame } from '../../../api/games';
+import { isGenerating, useGame, useGenerateGame } from '../../../api/games';
+import { statusText } from '../../games/components/game-status';
 import { useUploadBatch } from '../hooks/use-upload-batch';
 import { GameFilesTable, gameFileSortColumns, type GameFileActionKind } from './game-files-table';
 import { HelperFilesSection } from './helper-files-section';
@@ -89,6 +90,7 @@ function GameFiles({ gameId }: { gameId: number }) {
   const [switchingTo, setSwitchingTo] = useState<GameFile | null>(null);
   const splashCall = useSetSplashFile();
   const deleteCall = useDeleteGameFile();
+  const generateCall = useGenerateGame();
   const { state: uploadState, upload, uploadZip, dismissErrors } = useUploadBatch(gameId);
   const [deleting, setDeleting] = useState<GameFile | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -124,6 +126,10 @@ function GameFiles({ gameId }: { gameId: number }) {
     if (file) indexCall.mutate({ gameId, fileId: file.fileId });
   };
 
+  // 'Gen.' as on the games list: makes every image's copies again; the status follows the generation.
+  const generate = () =>
+    generateCall.mutate(gameId, { onSuccess: () => notifySuccess(messages.gameFilesGenerating) });
+
   const confirmDelete = () => {
     setConfirming(false);
     if (!deleting) return;
@@ -151,7 +157,18 @@ function GameFiles({ gameId }: { gameId: number }) {
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
         <BackToGames />
         <h1 className="fs-4 mb-0">Game files of {game.data.name}</h1>
-        <span className="text-body-secondary">Status: {gameStatusName(game.data.gameStatusTypeId)}</span>
+        <span className="text-body-secondary" data-testid="game-status">
+          Status: {statusText(game.data)}
+        </span>
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          title="Generate the game files"
+          disabled={generateCall.isPending || isGenerating(game.data)}
+          onClick={generate}
+        >
+          Gen.
+        </Button>
         <span className="text-body-secondary" data-testid="game-engine">
           Engine: {game.data.engine ?? 'not recognised'}
         </span>

@@ -14,4 +14,10 @@ describe('the status column of the games list', () => {
     );
     expect(statusText({ gameStatusTypeId: GameStatus.Ready, generationDone: 5, generationTotal: 5 })).toBe('Ready');
   });
+
+  it('says a Ready game whose changed files are getting their copies is updating them (issue 25), Ready once they are all made', () => {
+    expect(statusText({ gameStatusTypeId: GameStatus.Ready, copiesCurrent: 12, copiesTotal: 40 })).toBe('Updating copies (12 of 40)');
+    expect(statusText({ gameStatusTypeId: GameStatus.Ready, copiesCurrent: 40, copiesTotal: 40 })).toBe('Ready');
+    expect(statusText({ gameStatusTypeId: GameStatus.Draft, copiesCurrent: 0, copiesTotal: 40 })).toBe('Draft');
+  });
 });

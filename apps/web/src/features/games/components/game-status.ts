@@ -1,15 +1,20 @@
-import { GameStatus, gameStatusIds, gameStatusName } from '@reskin/contract';
+import { GameStatus, copiesUpdatingText, gameStatusIds, gameStatusName } from '@reskin/contract';
 
 /**
- * The status column: the word, plus the reason when the last generation failed, or the progress while a game
- * is Generating (images done / in all, once the job has counted them).
+ * The status column (and the files screen's status): the word, plus the reason when the last generation failed,
+ * or the progress while a game is Generating (images done / in all, once the job has counted them); a Ready game
+ * whose changed files are getting their copies says "Updating copies (12 of 40)" (issue 25).
  */
 export function statusText(game: {
   gameStatusTypeId: number;
   statusReason?: string | null;
   generationDone?: number | null;
   generationTotal?: number | null;
+  copiesCurrent?: number | undefined;
+  copiesTotal?: number | undefined;
 }): string {
+  const updating = copiesUpdatingText(game);
+  if (updating) return updating;
   const word = gameStatusName(game.gameStatusTypeId);
   if (game.gameStatusTypeId === GameStatus.Failed && game.statusReason) return `${word}: ${game.statusReason}`;
   if (game.gameStatusTypeId === GameStatus.Generating && game.generationTotal != null) {

@@ -1,5 +1,6 @@
 import { emptyTexts, limits, type FileUsage, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
 import { Fragment, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
@@ -112,6 +113,13 @@ export function ImageEditor({
                 <div className="px-3 pt-2">
                   <UsageBadge usage={usage.get(image.fileId)} />
                 </div>
+                {replaced.get(image.fileId)?.fits === false && (
+                  // The game's image was replaced with another size since (issue 25): this replacement no longer fits.
+                  <Alert variant="warning" className="mx-3 mt-2 mb-0 py-2 small" data-testid="no-longer-fits">
+                    No longer fits: the original is now {size} px; yours is {replaced.get(image.fileId)?.width ?? '?'} x{' '}
+                    {replaced.get(image.fileId)?.height ?? '?'}. Replace it again.
+                  </Alert>
+                )}
                 <Card.Body>
                   <Row xs={2} className="g-2 mb-2">
                     {[original, replacement].map((picture) => (
