@@ -18,3 +18,4 @@ export * from './version-rules';
 export * from './legal';
 export * from './legal-text';
 export * from './file-usage';
+export * from './atlases';
