@@ -33,6 +33,8 @@ import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayAccess } from './play/play-access';
 import { PlayTokens } from './play/play-tokens';
 import { PlayUsage } from './play/play-usage';
+import { atlasesRoutes } from './modules/atlases/atlases.routes';
+import { AtlasesService } from './modules/atlases/atlases.service';
 import { FileUsageRepository } from './modules/file-usage/file-usage.repository';
 import { fileUsageRoutes } from './modules/file-usage/file-usage.routes';
 import { FileUsageService } from './modules/file-usage/file-usage.service';
@@ -307,6 +309,7 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(fileUsageRoutes, {
         usage: new FileUsageService(fileUsageRepository, gamesRepository),
       });
+      await api.register(atlasesRoutes, { atlases: new AtlasesService(gamesRepository, storage) });
       await api.register(userGamesRoutes, {
         userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles, (userId) =>
           playAccess.forgetUser(userId),

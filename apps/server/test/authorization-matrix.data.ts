@@ -44,6 +44,8 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'GET /api/games/{id}/files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   // admin, or an artist with an active assignment (issue 24); demo 403 before the lookup, B 404
   'GET /api/games/{id}/usage': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // as the usage record (issue 26)
+  'GET /api/games/{id}/atlases': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   'POST /api/games/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/games/{id}/files/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/games': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 201 },
