@@ -14,6 +14,7 @@ import * as versionGameIndex from './migrations/0005-version-game-index';
 import * as gamePlaySettings from './migrations/0006-game-play-settings';
 import * as gameEngine from './migrations/0007-game-engine';
 import * as fileUsage from './migrations/0008-file-usage';
+import * as versionFrames from './migrations/0011-version-frames';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -190,6 +191,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0006-game-play-settings': { up: (db) => gamePlaySettings.up(db) },
     '0007-game-engine': { up: (db) => gameEngine.up(db) },
     '0008-file-usage': { up: (db) => fileUsage.up(db, dialect) },
+    '0011-version-frames': { up: (db) => versionFrames.up(db, dialect) },
   };
 }
 
