@@ -145,6 +145,8 @@ export interface VersionSheetsTable {
   composedRevision: number;
   /** The artist's whole-sheet upload the frames are drawn onto; null: the game's original sheet. */
   baseKey: string | null;
+  /** The whole-sheet upload's size in bytes (null with no baseKey). */
+  baseSize: number | null;
 }
 
 /** A version's replacement of one atlas frame, as uploaded (the frame's source size). */

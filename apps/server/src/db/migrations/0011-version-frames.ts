@@ -17,6 +17,7 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('composedRevision', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('baseKey', 'text')
+    .addColumn('baseSize', 'integer')
     .addPrimaryKeyConstraint('versionSheets_pk', ['gameVersionId', 'fileId'])
     .execute();
   await db.schema

@@ -74,9 +74,10 @@ export class ServicesUpdateService {
     for (const file of await this.db.selectFrom('gameFiles').select('storageKey').execute()) {
       for (const key of withVariants(file.storageKey)) keys.add(key);
     }
-    for (const table of ['helperFiles', 'versionFiles'] as const) {
+    for (const table of ['helperFiles', 'versionFiles', 'versionFrames'] as const) {
       for (const row of await this.db.selectFrom(table).select('storageKey').execute()) keys.add(row.storageKey);
     }
+    for (const row of await this.db.selectFrom('versionSheets').select('baseKey').where('baseKey', 'is not', null).execute()) keys.add(row.baseKey!);
     return keys;
   }
 
