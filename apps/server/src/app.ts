@@ -33,6 +33,12 @@ import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayAccess } from './play/play-access';
 import { PlayTokens } from './play/play-tokens';
 import { PlayUsage } from './play/play-usage';
+import { atlasesRoutes } from './modules/atlases/atlases.routes';
+import { AtlasesService } from './modules/atlases/atlases.service';
+import { SheetComposer } from './modules/atlases/sheet-composer';
+import { versionFramesRoutes } from './modules/atlases/version-frames.routes';
+import { VersionFramesService } from './modules/atlases/version-frames.service';
+import { VersionSheetsRepository } from './modules/atlases/version-sheets.repository';
 import { FileUsageRepository } from './modules/file-usage/file-usage.repository';
 import { fileUsageRoutes } from './modules/file-usage/file-usage.routes';
 import { FileUsageService } from './modules/file-usage/file-usage.service';
@@ -241,6 +247,9 @@ export async function buildApp(config: Config): Promise<App> {
     playAppClosed = playApp.close();
   });
   app.addHook('onClose', async () => playAppClosed ?? playApp.close());
+  const atlases = new AtlasesService(gamesRepository, storage);
+  const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
+  const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged);
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,
@@ -252,7 +261,10 @@ export async function buildApp(config: Config): Promise<App> {
     database.dialect,
     filesChanged,
     space,
+    versionSheets,
+    sheetComposer,
   );
+  const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
 
   await app.register(errorEnvelopePlugin);
   // Helmet's headers on every answer, its middleware made once (@fastify/helmet made a new one, parsing the CSP
@@ -308,6 +320,7 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(fileUsageRoutes, {
         usage: new FileUsageService(fileUsageRepository, gamesRepository),
       });
+      await api.register(atlasesRoutes, { atlases });
       await api.register(userGamesRoutes, {
         userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles, (userId) =>
           playAccess.forgetUser(userId),
@@ -329,6 +342,7 @@ export async function buildApp(config: Config): Promise<App> {
           versions,
           maxFileSizeBytes: config.maxFileSizeBytes,
         });
+        await scope.register(versionFramesRoutes, { frames: versionFrames, maxFileSizeBytes: config.maxFileSizeBytes });
         await scope.register(helperFilesRoutes, {
           helperFiles,
           maxFileSizeBytes: config.maxFileSizeBytes,

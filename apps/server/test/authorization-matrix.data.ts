@@ -44,6 +44,8 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'GET /api/games/{id}/files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   // admin, or an artist with an active assignment (issue 24); demo 403 before the lookup, B 404
   'GET /api/games/{id}/usage': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // as the usage record (issue 26)
+  'GET /api/games/{id}/atlases': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   'POST /api/games/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/games/{id}/files/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/games': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 201 },
@@ -76,6 +78,9 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   // header or ticket: without either the zip is 404, not 401
   'GET /api/files/{id}/{gameId}/files.zip': { anonymous: 404, demo: 404, userB: 404, userA: 200, admin: 200 },
   'POST /api/game-version/upload/{versionId}/{fileId}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // as a file's replacement (issue 26): the fixture's hero.png is a sheet of one frame "hero"
+  'POST /api/game-version/upload-frame/{versionId}/{fileId}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  'DELETE /api/game-versions/{versionId}/files/{fileId}/frames/{frameName}': { anonymous: 401, demo: 403, userB: 404, userA: 204, admin: 204 },
   'GET /api/games/{id}/psd-files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   'POST /api/games/{id}/psd-files': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // header or ticket: without either the download is 404, not 401

@@ -85,6 +85,8 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     const body = multipart([
       { name: 'index.html', path: 'index.html', content: '<!doctype html><p>hi' },
       { name: 'hero.png', path: 'hero.png', content: png },
+      // hero.png is a sprite sheet of one 16×16 frame "hero" (issue 26).
+      { name: 'hero.json', path: 'hero.json', content: JSON.stringify({ frames: { hero: { frame: { x: 0, y: 0, w: 16, h: 16 } } }, meta: { image: 'hero.png' } }) },
     ]);
     const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${id}`, headers: { authorization: `Bearer ${admin}` }, payload: body });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
@@ -160,6 +162,15 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       document: 'terms-of-use',
     };
     if (route.key === 'PATCH /api/games/{id}/files/{fileId}/index') params.fileId = f.indexFileId;
+    params.frameName = 'hero';
+    if (route.key === 'DELETE /api/game-versions/{versionId}/files/{fileId}/frames/{frameName}') {
+      // Restoring a frame needs a replaced frame: user A replaces it first.
+      const body = new FormData();
+      body.append('frame', 'hero');
+      body.append('file', new Blob([png]), 'hero.png');
+      const replaced = await t.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${c.versionId}/${f.imageFileId}`, headers: { authorization: `Bearer ${users.userA.token}` }, payload: body });
+      expect(replaced.statusCode, replaced.body).toBe(200);
+    }
     if (route.key === 'DELETE /api/game-versions/{versionId}/files/{fileId}') {
       // "Restore original" needs a replacement to remove: user A uploads one first.
       const replaced = await t.app.inject({
@@ -197,6 +208,12 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       'POST /api/game-versions': { name: 'Matrix second', description: 'Matrix', gameId: f.game.id, userGamesId: c.userGameId },
       'PATCH /api/game-versions/{id}': { name: 'Matrix renamed', description: 'Matrix' },
       'POST /api/game-version/upload/{versionId}/{fileId}': multipart([{ name: 'hero.png', content: png }]),
+      'POST /api/game-version/upload-frame/{versionId}/{fileId}': (() => {
+        const body = new FormData();
+        body.append('frame', 'hero');
+        body.append('file', new Blob([png]), 'hero.png');
+        return body;
+      })(),
       'POST /api/games/{id}/psd-files': multipart([{ name: 'more.psd', path: 'more.psd', content: 'psd' }]),
     };
     return { url, payload: bodies[route.key] };

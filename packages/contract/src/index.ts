@@ -19,3 +19,4 @@ export * from './game-readiness';
 export * from './legal';
 export * from './legal-text';
 export * from './file-usage';
+export * from './atlases';

@@ -69,6 +69,12 @@ export const limits = {
    */
   deviceCookieDays: 365,
   playTokenHours: 2,
+  /**
+   * Sprite sheet descriptors (issue 26): files larger than `maxDescriptorBytes` are not read as descriptors; a
+   * descriptor with more frames or pages, or a frame side beyond `maxFrameSide`, is refused (the image stays a
+   * plain image), so a hostile file cannot make the server cut 100,000 frames.
+   */
+  atlas: { maxDescriptorBytes: 4 * 1024 * 1024, maxFrames: 10_000, maxPages: 64, maxFrameSide: 16_384 },
 } as const;
 
 /** Toast settings of SPEC §9. */

@@ -199,8 +199,30 @@ export const versionFileSchema = z.object({
    * png and jpg) and this replacement no longer matches it (issue 25): its artist is told to replace it again.
    */
   fits: z.boolean(),
+  /** For a sprite sheet (issue 26): the names of the frames this version replaced in it, composed into this file. */
+  frames: z.array(z.string()).optional(),
 });
 export type VersionFile = z.infer<typeof versionFileSchema>;
+
+/** The answer of POST /game-version/upload-frame: the version's composed sheet, and what the artist should know. */
+export const frameUploadSchema = versionFileSchema.extend({
+  /** Said when the replacement had visible pixels outside the frame's trimmed area, which the sheet drops. */
+  notice: z.string().nullable(),
+});
+export type FrameUpload = z.infer<typeof frameUploadSchema>;
+
+/** DELETE /game-versions/{versionId}/files/{fileId}/frames/{frameName}: one frame of a sheet in a version. */
+export const versionFrameParamsSchema = z.object({
+  versionId: pathIdSchema,
+  fileId: pathIdSchema,
+  frameName: z.string().min(1).max(500),
+});
+
+/** The multipart body of POST /game-version/upload-frame/{versionId}/{fileId}: the frame's name first, then the image. */
+export const frameUploadPartsSchema = z.object({
+  frame: z.string().describe("The frame's name as GET /games/{gameId}/atlases gives it; sent before the file."),
+  file: z.file().describe("The frame's new image, of the frame's source size (its full, untrimmed size)."),
+});
 export const versionFileListSchema = z.array(versionFileSchema);
 
 export const versionParamsSchema = z.object({ id: pathIdSchema, gameId: pathIdSchema });

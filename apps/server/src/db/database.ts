@@ -16,6 +16,7 @@ import * as gameEngine from './migrations/0007-game-engine';
 import * as fileUsage from './migrations/0008-file-usage';
 import * as fileCopiesKey from './migrations/0009-file-copies-key';
 import * as oneAssignmentPerJob from './migrations/0010-one-assignment-per-job';
+import * as versionFrames from './migrations/0011-version-frames';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -194,6 +195,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0008-file-usage': { up: (db) => fileUsage.up(db, dialect) },
     '0009-file-copies-key': { up: (db) => fileCopiesKey.up(db) },
     '0010-one-assignment-per-job': { up: (db) => oneAssignmentPerJob.up(db) },
+    '0011-version-frames': { up: (db) => versionFrames.up(db, dialect) },
   };
 }
 

@@ -143,6 +143,30 @@ export interface VersionFilesTable {
   updatedAt: Timestamp;
 }
 
+/** Per sheet a version has replaced frames in (issue 26): its frame set's revision and the composed one's. */
+export interface VersionSheetsTable {
+  gameVersionId: number;
+  fileId: number;
+  revision: number;
+  composedRevision: number;
+  /** The artist's whole-sheet upload the frames are drawn onto; null: the game's original sheet. */
+  baseKey: string | null;
+  /** The whole-sheet upload's size in bytes (null with no baseKey). */
+  baseSize: number | null;
+}
+
+/** A version's replacement of one atlas frame, as uploaded (the frame's source size). */
+export interface VersionFramesTable {
+  gameVersionId: number;
+  fileId: number;
+  frame: string;
+  storageKey: string;
+  width: number;
+  height: number;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   games: GamesTable;
@@ -152,4 +176,6 @@ export interface Database {
   userGames: UserGamesTable;
   gameVersions: GameVersionsTable;
   versionFiles: VersionFilesTable;
+  versionSheets: VersionSheetsTable;
+  versionFrames: VersionFramesTable;
 }

@@ -79,9 +79,10 @@ export class ServicesUpdateService {
       for (const key of withVariants(file.storageKey)) keys.add(key);
       if (file.copiesKey !== null) for (const key of withVariants(file.copiesKey).slice(1)) keys.add(key);
     }
-    for (const table of ['helperFiles', 'versionFiles'] as const) {
+    for (const table of ['helperFiles', 'versionFiles', 'versionFrames'] as const) {
       for (const row of await this.db.selectFrom(table).select('storageKey').execute()) keys.add(row.storageKey);
     }
+    for (const row of await this.db.selectFrom('versionSheets').select('baseKey').where('baseKey', 'is not', null).execute()) keys.add(row.baseKey!);
     return keys;
   }
 

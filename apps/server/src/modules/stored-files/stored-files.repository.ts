@@ -54,6 +54,10 @@ export class StoredFilesRepository {
           .where('gameVersionId', 'in', versionIds)
           .execute();
         others.push(...rows.map((row) => row.storageKey));
+        // A version's replaced atlas frames and the whole-sheet uploads they are drawn onto (issue 26).
+        const frames = await trx.selectFrom('versionFrames').select('storageKey').where('gameVersionId', 'in', versionIds).execute();
+        const bases = await trx.selectFrom('versionSheets').select('baseKey').where('gameVersionId', 'in', versionIds).where('baseKey', 'is not', null).execute();
+        others.push(...frames.map((row) => row.storageKey), ...bases.map((row) => row.baseKey!));
       }
       let gameFiles: string[] = [];
       if (owner.kind === 'game') {

@@ -169,7 +169,7 @@ export class VersionsRepository {
    * its flags as they are now to `mayChange`, which throws to refuse (the transaction rolls back): a lock or a
    * disable set while an upload streamed in still counts. False when the version is gone.
    */
-  private async lockVersion(trx: Transaction<Database>, id: number, mayChange: (flags: VersionFlags) => void): Promise<boolean> {
+  async lockVersion(trx: Transaction<Database>, id: number, mayChange: (flags: VersionFlags) => void): Promise<boolean> {
     const locked = await trx.updateTable('gameVersions').set({ updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
     if (Number(locked.numUpdatedRows) === 0) return false;
     const row = await trx.selectFrom('gameVersions').select(['isLocked', 'isActive']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -200,18 +200,24 @@ export class VersionsRepository {
   }
 
   /**
-   * Removes a version's replacement of one game file; answers the storage key it pointed to, or undefined when
-   * the version has none (or is gone). It locks the version row first, like saveFile, so a parallel upload of
+   * Removes a version's replacement of one game file, and what `alsoRemove` removes in the same transaction (a
+   * sheet's replaced frames); answers the storage keys they pointed to, or undefined when the version has none
+   * (or is gone). It locks the version row first, like saveFile, so a parallel upload of
    * the same file either records before (and its row is the one removed here) or after (and inserts anew).
    * `mayChange` sees the version's flags once its row is locked and throws to refuse.
    */
-  async deleteFile(versionId: number, fileId: number, mayChange: (flags: VersionFlags) => void): Promise<string | undefined> {
+  async deleteFile(
+    versionId: number,
+    fileId: number,
+    mayChange: (flags: VersionFlags) => void,
+    alsoRemove: (trx: Transaction<Database>) => Promise<string[]> = async () => [],
+  ): Promise<string[] | undefined> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await this.lockVersion(trx, versionId, mayChange))) return undefined;
       const existing = await this.findFile(versionId, fileId, trx);
       if (!existing) return undefined;
       await trx.deleteFrom('versionFiles').where('id', '=', existing.id).execute();
-      return existing.storageKey;
+      return [existing.storageKey, ...(await alsoRemove(trx))];
     });
   }
 }

@@ -36,6 +36,8 @@ import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { GamesRepository } from '../games/games.repository';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { UserGamesRepository } from '../user-games/user-games.repository';
+import type { SheetComposer } from '../atlases/sheet-composer';
+import type { VersionSheetsRepository } from '../atlases/version-sheets.repository';
 import { zipStoredFiles } from './version-zip';
 import { searchableVersion, toVersionFile, type VersionFlags, type VersionsRepository } from './versions.repository';
 
@@ -71,6 +73,9 @@ export class VersionsService {
     /** Tells the play origin that a version's replacements changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
     private readonly space: FreeSpaceGuard,
+    /** A version's replaced atlas frames (issue 26): a whole-sheet upload or a restore of a sheet with frames. */
+    private readonly sheets: VersionSheetsRepository,
+    private readonly composer: SheetComposer,
   ) {}
 
   /** GET /game-versions/{gameId}/{userGameId} */
@@ -137,9 +142,11 @@ export class VersionsService {
   async files(user: User, id: number, gameId: number): Promise<VersionFile[]> {
     const version = await this.reachableVersion(user, id);
     if (version.gameId !== gameId) throw notFound('Game version');
-    return (await this.versions.listFilesWithOriginals(id)).map(({ originalWidth, originalHeight, ...row }) =>
-      toVersionFile(row, { width: originalWidth, height: originalHeight }),
-    );
+    const frames = await this.sheets.framesOf(id);
+    return (await this.versions.listFilesWithOriginals(id)).map(({ originalWidth, originalHeight, ...row }) => {
+      const replaced = frames.get(row.fileId);
+      return { ...toVersionFile(row, { width: originalWidth, height: originalHeight }), ...(replaced && { frames: replaced }) };
+    });
   }
 
   /** GET /game-versions/path/{id}/{gameId}: the version's play URLs. */
@@ -224,6 +231,7 @@ export class VersionsService {
       throw error;
     });
     let previousKey: string | null | undefined;
+    let asBase: { previous: string | null } | undefined;
     try {
       const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
       if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
@@ -255,7 +263,12 @@ export class VersionsService {
         throw refuse('not_audio', validationMessages.notAudio);
       }
       assertUploadInTime(startedAt);
-      previousKey = await this.versions.saveFile({
+      // A sheet with replaced frames (issue 26): the upload is the base its frames are drawn onto.
+      if (image && (await this.sheets.hasSheet(versionId, fileId))) {
+        const previousBase = await this.sheets.replaceBase(versionId, fileId, { key: storageKey, size }, this.stillChangeable(user, version, 'upload'));
+        if (previousBase !== undefined) asBase = { previous: previousBase };
+      }
+      if (!asBase) previousKey = await this.versions.saveFile({
         gameVersionId: versionId,
         fileId,
         path: original.path,
@@ -266,17 +279,28 @@ export class VersionsService {
         storageKey,
       }, this.stillChangeable(user, version, 'upload'));
       // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
-      if (previousKey === undefined) throw notFound('Game version');
+      if (!asBase && previousKey === undefined) throw notFound('Game version');
     } catch (error) {
       await this.storedFiles.removeStaged([storageKey]);
       throw error;
     }
+    if (asBase) {
+      if (asBase.previous) await this.storedFiles.deleteObjects([asBase.previous]);
+      await this.composer.compose(version, original);
+      return this.versionFile(versionId, fileId);
+    }
     this.filesChanged(version.gameId);
     if (previousKey) await this.storedFiles.deleteObjects([previousKey]);
     await this.versions.update(versionId, {});
+    return this.versionFile(versionId, fileId);
+  }
+
+  /** A version's file as the API answers it, with the frames replaced in it when it is a sheet. */
+  private async versionFile(versionId: number, fileId: number): Promise<VersionFile> {
     const saved = await this.versions.findFile(versionId, fileId);
     if (!saved) throw notFound('Game version');
-    return toVersionFile(saved);
+    const frames = (await this.sheets.framesOf(versionId)).get(fileId);
+    return { ...toVersionFile(saved), ...(frames && { frames }) };
   }
 
   /**
@@ -286,11 +310,14 @@ export class VersionsService {
    */
   async restoreOriginal(user: User, versionId: number, fileId: number): Promise<void> {
     const version = await this.changeableVersion(user, versionId, 'restore', '/versionId');
-    const storageKey = await this.versions.deleteFile(versionId, fileId, this.stillChangeable(user, version, 'restore'));
-    if (storageKey === undefined) throw notFound('Replaced file');
+    // A sheet's replaced frames and whole-sheet upload go with it (issue 26).
+    const keys = await this.versions.deleteFile(versionId, fileId, this.stillChangeable(user, version, 'restore'), (trx) =>
+      this.sheets.dropSheet(trx, versionId, fileId),
+    );
+    if (keys === undefined) throw notFound('Replaced file');
     this.filesChanged(version.gameId);
     // A version file has no generated copies (only a game's files do).
-    await this.storedFiles.deleteObjects([storageKey]);
+    await this.storedFiles.deleteObjects([...new Set(keys)]);
   }
 
   /** A user-game the caller may work in: their own and active, or any for an admin. */
@@ -315,7 +342,7 @@ export class VersionsService {
    * A version the caller may make `change` to: a demo account is refused first (403, whatever the id), then
    * someone else's version is a 404 like any other, then the version's lock or disabled state may refuse (423).
    */
-  private async changeableVersion(user: User, id: number, change: VersionChange, path: string): Promise<GameVersion> {
+  async changeableVersion(user: User, id: number, change: VersionChange, path: string): Promise<GameVersion> {
     if (!can(user.roleTypeId, 'versions.change')) throw forbidden(versionRuleMessages.demo);
     const version = await this.reachableVersion(user, id);
     const refusal = refusedChange(user, version, change, path);
@@ -327,7 +354,7 @@ export class VersionsService {
    * The check an upload or a restore repeats inside its transaction, on the version's flags once its row is
    * locked: a lock or a disable the reviewer set while the file streamed in refuses it too.
    */
-  private stillChangeable(user: User, version: GameVersion, change: VersionChange) {
+  stillChangeable(user: User, version: GameVersion, change: VersionChange) {
     return (flags: VersionFlags) => {
       const refusal = refusedChange(user, { ...version, ...flags }, change, '/versionId');
       if (refusal) throw refusal;

@@ -1,0 +1,78 @@
+import sharp from 'sharp';
+import { imageFormatOfName, storedSpriteSize, type AtlasFrame } from '@reskin/contract';
+import { readImage } from '../../lib/image-reading';
+
+/** One replaced frame: where it goes, and the artist's image of the frame's full source size. */
+export interface FrameReplacement {
+  frame: AtlasFrame;
+  image: Buffer;
+}
+
+/**
+ * The pixels of a replacement as they are stored on the page: the trimmed part (offset and stored size, as the
+ * packer cut the original) turned as the packer turned the original (`rotation`, clockwise), raw RGBA.
+ */
+export async function framePixels(frame: AtlasFrame, image: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
+  const stored = storedSpriteSize(frame);
+  let pixels = sharp(image).ensureAlpha().extract({ left: frame.offset.x, top: frame.offset.y, width: stored.w, height: stored.h });
+  if (frame.rotation !== 0) {
+    // extract then rotate run in that order only in separate pipelines.
+    pixels = sharp(await pixels.raw().toBuffer(), { raw: { width: stored.w, height: stored.h, channels: 4 } }).rotate(frame.rotation);
+  }
+  const { data, info } = await pixels.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * Whether a replacement has visible pixels outside the part a trimmed frame keeps: they are dropped when the
+ * sheet is composed, and the artist is told.
+ */
+export async function dropsVisiblePixels(frame: AtlasFrame, image: Buffer): Promise<boolean> {
+  if (!frame.trimmed) return false;
+  const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const stored = storedSpriteSize(frame);
+  const { x: left, y: top } = frame.offset;
+  for (let y = 0; y < info.height; y++) {
+    const inside = y >= top && y < top + stored.h;
+    for (let x = 0; x < info.width; x++) {
+      if (inside && x >= left && x < left + stored.w) continue;
+      if (data[(y * info.width + x) * 4 + 3] !== 0) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The composed sheet (issue 26): `base` (the original sheet, or the artist's whole-sheet upload) with each
+ * replaced frame's stored pixels copied into its rect, replacing the rect's old pixels (not blended: a
+ * transparent pixel of the new frame stays transparent). Pixels outside every replaced rect (padding, extrusion,
+ * other frames) stay as they were. Encoded in the sheet's own format; the same inputs give the same bytes, so
+ * composing again is harmless.
+ */
+export async function composeSheet(base: Buffer, sheetPath: string, replacements: FrameReplacement[]): Promise<Buffer> {
+  const format = imageFormatOfName(sheetPath);
+  if (!format) throw new Error(`${sheetPath} is not an image`);
+  const { data: canvas, info } = await readImage(base, format).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  for (const { frame, image } of replacements) {
+    const pixels = await framePixels(frame, image);
+    // Row by row into the rect: the rect lies inside the sheet (checked when the descriptor was resolved).
+    const rowBytes = pixels.width * 4;
+    for (let row = 0; row < pixels.height; row++) {
+      pixels.data.copy(canvas, ((frame.rect.y + row) * info.width + frame.rect.x) * 4, row * rowBytes, (row + 1) * rowBytes);
+    }
+  }
+  const sheet = sharp(canvas, { raw: { width: info.width, height: info.height, channels: 4 } });
+  switch (format) {
+    case 'jpeg':
+      return sheet.flatten({ background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer();
+    case 'webp':
+      return sheet.webp({ lossless: true }).toBuffer();
+    case 'avif':
+      return sheet.avif({ lossless: true }).toBuffer();
+    case 'gif':
+      return sheet.gif().toBuffer();
+    default:
+      // PNG, and the formats sharp cannot write (a BMP sheet is stored as PNG bytes under its own path).
+      return sheet.png().toBuffer();
+  }
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
+import type { Atlas, AtlasFrame, GameVersion } from '@reskin/contract';
+import { extensionOf } from '../../lib/game-paths';
+import type { Storage } from '../../storage/storage';
+import type { GameFileRow } from '../games/games.repository';
+import type { StoredFilesService } from '../stored-files/stored-files.service';
+import type { AtlasesService } from './atlases.service';
+import { composeSheet } from './compose-sheet';
+import type { VersionSheetsRepository } from './version-sheets.repository';
+
+/** The frames that lie on a sheet image (a page of one or more atlases), by name. */
+export function framesOfSheet(atlases: Atlas[], fileId: number): { frames: Map<string, AtlasFrame>; found: boolean } {
+  const frames = new Map<string, AtlasFrame>();
+  let found = false;
+  for (const atlas of atlases) {
+    atlas.pages.forEach((page, index) => {
+      if (page.fileId !== fileId) return;
+      found = true;
+      for (const frame of atlas.frames) if (frame.page === index && !frames.has(frame.name)) frames.set(frame.name, frame);
+    });
+  }
+  return { frames, found };
+}
+
+
+/**
+ * Makes a version's composed sheet (issue 26, decision 0028) after any change of its frames or its whole-sheet
+ * upload, before the request that changed it answers.
+ */
+export class SheetComposer {
+  constructor(
+    private readonly sheets: VersionSheetsRepository,
+    private readonly atlases: AtlasesService,
+    private readonly storage: Storage,
+    private readonly storedFiles: StoredFilesService,
+    /** Tells the play origin that a version's replacements changed (as an upload does). */
+    readonly filesChanged: (gameId: number) => void,
+  ) {}
+
+  /**
+   * Composes a version's sheet from its recorded frames, the base and the descriptor's frames, and records it
+   * unless a newer composition landed first. A frame the descriptor no longer has (the game's files changed) is
+   * left out.
+   */
+  async compose(version: GameVersion, sheet: GameFileRow): Promise<void> {
+    const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
+    if (!inputs) return;
+    const { frames: atlasFrames } = framesOfSheet((await this.atlases.find(version.gameId)).atlases, sheet.fileId);
+    const base = await this.read(inputs.sheet.baseKey ?? sheet.storageKey);
+    const replacements = [];
+    for (const row of inputs.frames) {
+      const frame = atlasFrames.get(row.frame);
+      if (frame) replacements.push({ frame, image: await this.read(row.storageKey) });
+    }
+    const composed = await composeSheet(base, sheet.path, replacements);
+    const key = `versions/${version.id}/${randomUUID()}.${extensionOf(sheet.path)}`;
+    await this.storage.put(key, composed);
+    const replaced = await this.sheets.landComposed(version.id, sheet.fileId, inputs.sheet.revision, {
+      path: sheet.path,
+      width: sheet.width,
+      height: sheet.height,
+      size: composed.length,
+      contentType: sheet.contentType,
+      storageKey: key,
+    });
+    if (replaced === 'stale') {
+      await this.storedFiles.deleteObjects([key]);
+      return;
+    }
+    this.filesChanged(version.gameId);
+    if (replaced) await this.storedFiles.deleteObjects([replaced]);
+  }
+
+  private async read(key: string): Promise<Buffer> {
+    const object = await this.storage.get(key);
+    if (!object) throw new Error(`the stored object ${key} is missing`);
+    return buffer(object.stream);
+  }
+}

@@ -1,0 +1,194 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { nowIso } from '../../db/database';
+import type { Database, VersionFilesTable, VersionFramesTable, VersionSheetsTable } from '../../db/schema';
+import type { VersionFlags, VersionsRepository } from '../versions/versions.repository';
+
+export type VersionFrameRow = Selectable<VersionFramesTable>;
+export type VersionSheetRow = Selectable<VersionSheetsTable>;
+type VersionFileContent = Omit<Selectable<VersionFilesTable>, 'id' | 'gameVersionId' | 'fileId' | 'createdAt' | 'updatedAt'>;
+
+/**
+ * A version's replaced frames and the sheets they are composed into (issue 26, decision 0028). Every change of a
+ * sheet's frames happens with the version row locked (VersionsRepository.lockVersion, as uploads do) and adds one
+ * to the sheet's revision; a composition records its sheet only if made from a newer revision than the one
+ * stored (`landComposed`), so of compositions running at once (on several servers) the newest lands, whatever
+ * the order they finish in, and no composition holds a lock while it works.
+ */
+export class VersionSheetsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly versions: VersionsRepository,
+  ) {}
+
+  /**
+   * Records a frame's replacement and answers the key of the one it replaced (null: none), or undefined when the
+   * version is gone. A sheet's first frame starts its record, with the version's whole-sheet upload (if any) as
+   * the base the frames are drawn onto.
+   */
+  async recordFrame(
+    row: Omit<VersionFrameRow, 'createdAt' | 'updatedAt'>,
+    mayChange: (flags: VersionFlags) => void,
+  ): Promise<string | null | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.versions.lockVersion(trx, row.gameVersionId, mayChange))) return undefined;
+      await this.nextRevision(trx, row.gameVersionId, row.fileId);
+      const now = nowIso();
+      const existing = await this.frame(trx, row.gameVersionId, row.fileId, row.frame);
+      if (existing) {
+        await trx
+          .updateTable('versionFrames')
+          .set({ storageKey: row.storageKey, width: row.width, height: row.height, updatedAt: now })
+          .where('gameVersionId', '=', row.gameVersionId)
+          .where('fileId', '=', row.fileId)
+          .where('frame', '=', row.frame)
+          .execute();
+        return existing.storageKey;
+      }
+      await trx.insertInto('versionFrames').values({ ...row, createdAt: now, updatedAt: now }).execute();
+      return null;
+    });
+  }
+
+  /**
+   * Removes a frame's replacement. Answers undefined when the version or the frame is not there; else the
+   * frame's key, and when it was the sheet's last frame the version file's state to go back to: its whole-sheet
+   * upload (`base`), or none (the composed sheet's row is removed: `removedKey`).
+   */
+  async removeFrame(
+    versionId: number,
+    fileId: number,
+    frame: string,
+    mayChange: (flags: VersionFlags) => void,
+  ): Promise<{ frameKey: string; last: boolean; removedKey: string | null } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.versions.lockVersion(trx, versionId, mayChange))) return undefined;
+      const existing = await this.frame(trx, versionId, fileId, frame);
+      if (!existing) return undefined;
+      await trx.deleteFrom('versionFrames').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).where('frame', '=', frame).execute();
+      const { remaining } = await trx
+        .selectFrom('versionFrames')
+        .select((eb) => eb.fn.countAll<number>().as('remaining'))
+        .where('gameVersionId', '=', versionId)
+        .where('fileId', '=', fileId)
+        .executeTakeFirstOrThrow();
+      if (Number(remaining) > 0) {
+        await this.nextRevision(trx, versionId, fileId);
+        return { frameKey: existing.storageKey, last: false, removedKey: null };
+      }
+      // The last frame: the version's file of the sheet is its whole-sheet upload again, or none.
+      const sheet = await this.sheet(trx, versionId, fileId);
+      await trx.deleteFrom('versionSheets').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
+      const file = await this.versions.findFile(versionId, fileId, trx);
+      let removedKey: string | null = null;
+      if (file && sheet?.baseKey && sheet.baseSize !== null) {
+        await trx.updateTable('versionFiles').set({ storageKey: sheet.baseKey, size: sheet.baseSize, updatedAt: nowIso() }).where('id', '=', file.id).execute();
+        removedKey = file.storageKey === sheet.baseKey ? null : file.storageKey;
+      } else if (file) {
+        await trx.deleteFrom('versionFiles').where('id', '=', file.id).execute();
+        removedKey = file.storageKey;
+      }
+      return { frameKey: existing.storageKey, last: true, removedKey };
+    });
+  }
+
+  /**
+   * A whole-sheet upload to a sheet with replaced frames: it becomes the base the frames are drawn onto (the
+   * frames stay). Answers the previous base's key (null: the original), or undefined when the sheet has no frames
+   * (an ordinary replacement then) or the version is gone.
+   */
+  async replaceBase(versionId: number, fileId: number, base: { key: string; size: number }, mayChange: (flags: VersionFlags) => void): Promise<string | null | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.versions.lockVersion(trx, versionId, mayChange))) return undefined;
+      const sheet = await this.sheet(trx, versionId, fileId);
+      if (!sheet) return undefined;
+      await trx
+        .updateTable('versionSheets')
+        .set({ baseKey: base.key, baseSize: base.size, revision: sheet.revision + 1 })
+        .where('gameVersionId', '=', versionId)
+        .where('fileId', '=', fileId)
+        .execute();
+      return sheet.baseKey;
+    });
+  }
+
+  /** What a composition is made from: the sheet's revision, its base, and its frames, read together. */
+  async compositionInputs(versionId: number, fileId: number): Promise<{ sheet: VersionSheetRow; frames: VersionFrameRow[] } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const sheet = await this.sheet(trx, versionId, fileId);
+      if (!sheet) return undefined;
+      const frames = await trx.selectFrom('versionFrames').selectAll().where('gameVersionId', '=', versionId).where('fileId', '=', fileId).orderBy('frame').execute();
+      return { sheet, frames };
+    });
+  }
+
+  /**
+   * Records a composed sheet as the version's file of the sheet, if it was made from a newer revision than the
+   * one recorded. Answers the key it replaced (to delete unless it is the base; null: none), or 'stale' when a
+   * composition of the same or a newer revision landed first (or the sheet no longer has frames).
+   */
+  async landComposed(versionId: number, fileId: number, revision: number, content: VersionFileContent): Promise<string | null | 'stale'> {
+    return this.db.transaction().execute(async (trx) => {
+      // The composed sheet lands whatever the version's flags now: its frames were recorded while it could change.
+      if (!(await this.versions.lockVersion(trx, versionId, () => undefined))) return 'stale';
+      const sheet = await this.sheet(trx, versionId, fileId);
+      if (!sheet || sheet.composedRevision >= revision) return 'stale';
+      await trx.updateTable('versionSheets').set({ composedRevision: revision }).where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
+      const now = nowIso();
+      const existing = await this.versions.findFile(versionId, fileId, trx);
+      if (existing) {
+        await trx.updateTable('versionFiles').set({ ...content, updatedAt: now }).where('id', '=', existing.id).execute();
+        return existing.storageKey === sheet.baseKey ? null : existing.storageKey;
+      }
+      await trx.insertInto('versionFiles').values({ ...content, gameVersionId: versionId, fileId, createdAt: now, updatedAt: now }).execute();
+      return null;
+    });
+  }
+
+  /**
+   * "Restore original" of a sheet: its frames and record go too. Answers their keys and the base's, to delete
+   * after the commit; call inside the transaction that removes the version file.
+   */
+  async dropSheet(trx: Transaction<Database>, versionId: number, fileId: number): Promise<string[]> {
+    const sheet = await this.sheet(trx, versionId, fileId);
+    if (!sheet) return [];
+    const frames = await trx.selectFrom('versionFrames').select('storageKey').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
+    await trx.deleteFrom('versionFrames').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
+    await trx.deleteFrom('versionSheets').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
+    return [...frames.map((frame) => frame.storageKey), ...(sheet.baseKey ? [sheet.baseKey] : [])];
+  }
+
+  /** The names of a version's replaced frames, per game file. */
+  async framesOf(versionId: number): Promise<Map<number, string[]>> {
+    const rows = await this.db.selectFrom('versionFrames').select(['fileId', 'frame']).where('gameVersionId', '=', versionId).orderBy('frame').execute();
+    const byFile = new Map<number, string[]>();
+    for (const row of rows) byFile.set(row.fileId, [...(byFile.get(row.fileId) ?? []), row.frame]);
+    return byFile;
+  }
+
+  /** Whether a version has replaced frames in a sheet. */
+  async hasSheet(versionId: number, fileId: number): Promise<boolean> {
+    return (await this.sheet(this.db, versionId, fileId)) !== undefined;
+  }
+
+  private sheet(db: Kysely<Database> | Transaction<Database>, versionId: number, fileId: number): Promise<VersionSheetRow | undefined> {
+    return db.selectFrom('versionSheets').selectAll().where('gameVersionId', '=', versionId).where('fileId', '=', fileId).executeTakeFirst();
+  }
+
+  private frame(trx: Transaction<Database>, versionId: number, fileId: number, frame: string): Promise<VersionFrameRow | undefined> {
+    return trx.selectFrom('versionFrames').selectAll().where('gameVersionId', '=', versionId).where('fileId', '=', fileId).where('frame', '=', frame).executeTakeFirst();
+  }
+
+  /** Adds one to a sheet's revision, starting its record (with the version's whole-sheet upload as base) if new. */
+  private async nextRevision(trx: Transaction<Database>, versionId: number, fileId: number): Promise<void> {
+    const sheet = await this.sheet(trx, versionId, fileId);
+    if (sheet) {
+      await trx.updateTable('versionSheets').set({ revision: sheet.revision + 1 }).where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
+      return;
+    }
+    const upload = await this.versions.findFile(versionId, fileId, trx);
+    await trx
+      .insertInto('versionSheets')
+      .values({ gameVersionId: versionId, fileId, revision: 1, composedRevision: 0, baseKey: upload?.storageKey ?? null, baseSize: upload?.size ?? null })
+      .execute();
+  }
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+/**
+ * Sprite sheets and atlases (issue 26): one model for every descriptor format a game may pack its sprites with.
+ * A descriptor (a TexturePacker JSON, a Starling XML, a libGDX/Spine `.atlas`, a Cocos2d `.plist`, or a grid
+ * declared on an image) names one or more pages (sheet images) and the frames cut from them.
+ *
+ * Coordinates are pixels with the origin at the top left of the page, whatever the format writes (libGDX counts
+ * its offsets from the bottom; Cocos2d from the centre): the parsers turn them into this one form.
+ */
+export const atlasFormats = [
+  'texturepacker-hash',
+  'texturepacker-array',
+  'phaser-multiatlas',
+  'starling',
+  'libgdx',
+  'cocos-plist',
+  'grid',
+] as const;
+export type AtlasFormat = (typeof atlasFormats)[number];
+
+/** What each format is called on screen. */
+export const atlasFormatLabels: Record<AtlasFormat, string> = {
+  'texturepacker-hash': 'TexturePacker JSON (hash)',
+  'texturepacker-array': 'TexturePacker JSON (array)',
+  'phaser-multiatlas': 'Phaser 3 multi-atlas',
+  starling: 'Starling / Sparrow XML',
+  libgdx: 'libGDX / Spine atlas',
+  'cocos-plist': 'Cocos2d plist',
+  grid: 'Uniform grid',
+};
+
+const size = z.object({ w: z.number().int(), h: z.number().int() });
+const point = z.object({ x: z.number(), y: z.number() });
+const rect = z.object({ x: z.number().int(), y: z.number().int(), w: z.number().int(), h: z.number().int() });
+export type AtlasRect = z.infer<typeof rect>;
+export type AtlasSize = z.infer<typeof size>;
+
+/** Clockwise turns the packer gave a sprite on its page: 90 is TexturePacker's `rotated`, 270 libGDX's `rotate`. */
+export const atlasRotations = [0, 90, 180, 270] as const;
+export type AtlasRotation = (typeof atlasRotations)[number];
+
+export const atlasFrameSchema = z.object({
+  /** Unique within its atlas: the descriptor's name, with `#index` for libGDX regions that share a name. */
+  name: z.string(),
+  /** Index into the atlas's pages. */
+  page: z.number().int(),
+  /** The pixels the frame occupies on its page, as stored (a rotated frame's w and h are as on the page). */
+  rect,
+  rotated: z.boolean(),
+  /** How far (clockwise) the sprite is turned on the page; 0 when not rotated. */
+  rotation: z.union(atlasRotations.map((degrees) => z.literal(degrees)) as [z.ZodLiteral<0>, z.ZodLiteral<90>, z.ZodLiteral<180>, z.ZodLiteral<270>]),
+  /** The packer cut away transparent borders: the page holds only `offset` + the trimmed size of the sprite. */
+  trimmed: z.boolean(),
+  /** The sprite's full size: a replacement of this frame must have it. */
+  sourceSize: size,
+  /** Where the stored (trimmed) pixels sit within the sprite's full size, from its top left. */
+  offset: point,
+  /** The pivot as the descriptor gives it (TexturePacker's normalised `pivot`), else null. */
+  pivot: point.nullable(),
+});
+export type AtlasFrame = z.infer<typeof atlasFrameSchema>;
+
+export const atlasPageSchema = z.object({
+  /** The sheet image's path in the game (resolved relative to the descriptor). */
+  image: z.string(),
+  /** The game file id of the image. */
+  fileId: z.number().int(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type AtlasPage = z.infer<typeof atlasPageSchema>;
+
+export const atlasSchema = z.object({
+  /** The descriptor's path in the game (for a grid: the image's own path). */
+  descriptor: z.string(),
+  /** The descriptor's game file id. */
+  descriptorFileId: z.number().int(),
+  format: z.enum(atlasFormats),
+  pages: z.array(atlasPageSchema),
+  frames: z.array(atlasFrameSchema),
+});
+export type Atlas = z.infer<typeof atlasSchema>;
+
+/** A file that reads as a descriptor but cannot be used, with why (shown on the game files screen). */
+export const atlasProblemSchema = z.object({
+  path: z.string(),
+  fileId: z.number().int(),
+  problem: z.string(),
+});
+export type AtlasProblem = z.infer<typeof atlasProblemSchema>;
+
+/** GET /games/{gameId}/atlases: the recognised sheets with their frames, and the descriptors that failed. */
+export const gameAtlasesSchema = z.object({
+  atlases: z.array(atlasSchema),
+  problems: z.array(atlasProblemSchema),
+});
+export type GameAtlases = z.infer<typeof gameAtlasesSchema>;
+
+/** A uniform grid declared on an image, for games that slice a sheet in code. */
+export const atlasGridSchema = z.object({
+  frameWidth: z.number().int().min(1).max(4096),
+  frameHeight: z.number().int().min(1).max(4096),
+  margin: z.number().int().min(0).max(4096).default(0),
+  spacing: z.number().int().min(0).max(4096).default(0),
+});
+export type AtlasGrid = z.infer<typeof atlasGridSchema>;
+
+/** The size of the sprite as stored on its page before its rotation (the rect's w and h swap when turned 90 or 270). */
+export function storedSpriteSize(frame: Pick<AtlasFrame, 'rect' | 'rotation'>): AtlasSize {
+  const turned = frame.rotation === 90 || frame.rotation === 270;
+  return turned ? { w: frame.rect.h, h: frame.rect.w } : { w: frame.rect.w, h: frame.rect.h };
+}
+
+/**
+ * The frames of a uniform grid on an image of `width` x `height`: row by row from the top left, named by their
+ * number from 0, as Phaser's and melonJS's spritesheet loaders number them. Only whole frames count.
+ */
+export function gridFrames(width: number, height: number, grid: AtlasGrid): AtlasFrame[] {
+  const frames: AtlasFrame[] = [];
+  const { frameWidth: w, frameHeight: h, margin, spacing } = grid;
+  for (let y = margin; y + h <= height - margin; y += h + spacing) {
+    for (let x = margin; x + w <= width - margin; x += w + spacing) {
+      frames.push({
+        name: String(frames.length),
+        page: 0,
+        rect: { x, y, w, h },
+        rotated: false,
+        rotation: 0,
+        trimmed: false,
+        sourceSize: { w, h },
+        offset: { x: 0, y: 0 },
+        pivot: null,
+      });
+    }
+  }
+  return frames;
+}
