@@ -1,4 +1,4 @@
-import { errorCodes } from './errors';
+import { errorCodes } from './error-codes';
 import { can } from './permissions';
 
 /**

@@ -23,6 +23,7 @@ export const login = (body: LoginBody) =>
     method: 'POST',
     body,
     logoutOnUnauthorized: false,
+    action: 'login',
     failureMessage: loginFailure,
   });
 

@@ -113,7 +113,7 @@ describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', ()
     await expect(failure).rejects.toMatchObject({ status: 409, title: 'Already in use', message: 'This email is taken.' });
     expect(notifyError).toHaveBeenCalledExactlyOnceWith('Already in use', 'This email is taken.');
     expect(console.warn).toHaveBeenCalledWith(
-      'POST /api/user/create failed: 409 EMAIL_EXISTS',
+      'POST /api/user/create failed: 409 EMAIL_EXISTS (request req-7)',
       expect.objectContaining({ code: 'EMAIL_EXISTS', name: 'ConflictError', requestId: 'req-7' }),
     );
   });

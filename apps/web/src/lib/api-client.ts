@@ -62,7 +62,9 @@ export function endSessionOnUnauthorized(): boolean {
  * envelope's code and name, and the request id the server logged it under (X-Request-Id).
  */
 export function logFailure(method: string, url: string, failure: Failure, requestId: string | null): void {
-  console.warn(`${method} ${url} failed: ${failure.status} ${failure.code ?? failure.name ?? ''}`.trim(), {
+  const what = [failure.status, failure.code ?? failure.name].filter((part) => part !== undefined).join(' ');
+  const request = requestId === null ? '' : ` (request ${requestId})`;
+  console.warn(`${method} ${url} failed: ${what}${request}`, {
     code: failure.code,
     name: failure.name,
     message: failure.message,

@@ -8,8 +8,12 @@ const inWords = /^(?![A-Z_]+$)(?!.*[a-z]Error\b)[A-Z][a-z]+( [a-z]+)*$/;
 describe('failure titles (issue 25)', () => {
   it('names the messages of the issue in words', () => {
     expect(failureTitle({ status: 409, code: errorCodes.usernameExists, action: 'save' })).toBe('Already in use');
-    expect(failureTitle({ status: 401, code: errorCodes.invalidCredentials, action: 'save' })).toBe('Login failed');
-    expect(failureTitle({ status: 401, code: errorCodes.accountDisabled, action: 'save' })).toBe('Login failed');
+    expect(failureTitle({ status: 401, code: errorCodes.invalidCredentials, action: 'login' })).toBe('Login failed');
+    expect(failureTitle({ status: 401, code: errorCodes.accountDisabled, action: 'login' })).toBe('Login failed');
+    expect(failureTitle({ status: 429, code: errorCodes.rateLimited, action: 'login' })).toBe('Too many attempts');
+    expect(failureTitle({ status: 0, action: 'login' })).toBe('No connection');
+    // The account screen's current password.
+    expect(failureTitle({ status: 403, code: errorCodes.invalidCredentials, action: 'save' })).toBe('Wrong password');
     expect(failureTitle({ status: 422, code: errorCodes.validationFailed, action: 'upload' })).toBe('Upload failed');
     expect(failureTitle({ status: 401, code: errorCodes.unauthorized, action: 'load' })).toBe(failureTitles.sessionEnded);
     expect(failureTitles.sessionEnded).toBe('Session ended');
@@ -47,7 +51,7 @@ describe('failure titles (issue 25)', () => {
     ];
     for (const title of titles) expect(title).toMatch(inWords);
     for (const code of Object.values(errorCodes)) {
-      for (const action of ['load', 'save', 'upload'] as const) {
+      for (const action of ['load', 'save', 'upload', 'login'] as const) {
         expect(failureTitle({ status: 400, code, action })).toMatch(inWords);
       }
     }

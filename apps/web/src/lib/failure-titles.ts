@@ -1,12 +1,13 @@
 import { errorCodes } from '@reskin/contract';
 
 /** What the failed request was for: it names the title when neither the code nor the status does. */
-export type RequestAction = 'load' | 'save' | 'upload';
+export type RequestAction = 'load' | 'save' | 'upload' | 'login';
 
 /**
  * The title of every error toast, in words (issue 25, decision 0025): never an error code or class name, which stay
- * in the console log and the envelope. One table: by the server's error.code first, then by the HTTP status
- * (0: no answer), then by what the request was for.
+ * in the console log and the envelope. One table: a refused login is 'Login failed' (wrong credentials or a
+ * disabled account: its toast says which); else by the server's error.code, then by the HTTP status (0: no answer),
+ * then by what the request was for.
  */
 const sessionEnded = 'Session ended';
 
@@ -14,8 +15,8 @@ export const failureTitles = {
   /** SES-4: a 401 that ends the session (its toast comes from the session, lib/session/session-provider.tsx). */
   sessionEnded,
   byCode: {
-    [errorCodes.invalidCredentials]: 'Login failed',
-    [errorCodes.accountDisabled]: 'Login failed',
+    /** Outside the login: the current password the account screen asks for (a refused login is 'Login failed'). */
+    [errorCodes.invalidCredentials]: 'Wrong password',
     [errorCodes.emailExists]: 'Already in use',
     [errorCodes.usernameExists]: 'Already in use',
     [errorCodes.rateLimited]: 'Too many attempts',
@@ -41,10 +42,12 @@ export const failureTitles = {
   } as Readonly<Record<number, string>>,
   /** Any other status of 500 and above. */
   serverError: 'Server error',
-  byAction: { load: 'Could not load', save: 'Could not save', upload: 'Upload failed' } satisfies Record<
-    RequestAction,
-    string
-  >,
+  byAction: {
+    load: 'Could not load',
+    save: 'Could not save',
+    upload: 'Upload failed',
+    login: 'Login failed',
+  } satisfies Record<RequestAction, string>,
   /** An upload the user or the page stopped (no request failed). */
   cancelled: 'Upload cancelled',
 } as const;
@@ -57,8 +60,9 @@ export interface FailureTitleInput {
   action: RequestAction;
 }
 
-/** The toast title of a failure: by code, else by status, else by action. */
+/** The toast title of a failure: a refused login's, else by code, else by status, else by action. */
 export function failureTitle({ status, code, action }: FailureTitleInput): string {
+  if (action === 'login' && status === 401) return failureTitles.byAction.login;
   const byCode = code === undefined ? undefined : failureTitles.byCode[code];
   if (byCode !== undefined) return byCode;
   if (status !== undefined) {
