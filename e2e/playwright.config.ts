@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { chromiumFlags } from './chromium-flags';
+import { e2eJwtSecret } from './fixtures/tokens';
 
 const isCI = process.env.CI === 'true' || process.env.CI === '1';
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -60,7 +61,7 @@ export default defineConfig({
       SEED_DEMO: 'true',
       AUTH_RATE_LIMIT_MAX: '100000',
       LOG_LEVEL: 'warn',
-      JWT_SECRET: 'e2e-only-secret-not-for-production-0123456789abcdef',
+      JWT_SECRET: e2eJwtSecret,
       // The play usage record (decision 0023): a short "at start" window that play-usage.spec.ts waits out on the
       // server's clock, and counts written twice a second so the screens show them soon.
       PLAY_USAGE_START_SECONDS: '5',

@@ -1,5 +1,13 @@
-import { conflictMessages, messages, toastSettings, type ErrorEnvelope } from '@reskin/contract';
-import { test, expect, errorToast, newSignupBody, successToast, unknownEmail } from '../fixtures/test';
+import { conflictMessages, errorCodes, messages, toastSettings, type ErrorEnvelope } from '@reskin/contract';
+import {
+  test,
+  expect,
+  errorToast,
+  expectOneErrorToast,
+  newSignupBody,
+  successToast,
+  unknownEmail,
+} from '../fixtures/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
 import type { Locator, Page } from '@playwright/test';
 import { pauseClock } from '../fixtures/clock';
@@ -115,6 +123,8 @@ test.describe('errors and toasts', () => {
     await recordToastAnimations(page);
     await pauseClock(page);
     const login = page.getByRole('button', { name: 'Login', exact: true });
+    // The toast's text content: its title, then the spec's text (issue 25).
+    const toastText = `Login failed${messages.loginFailed}`;
 
     await login.click();
     const first = errorToast(page, messages.loginFailed);
@@ -122,7 +132,7 @@ test.describe('errors and toasts', () => {
     await page.clock.runFor(toastSettings.displayMs - 1);
     await expect(first).toHaveAttribute('data-in', 'true');
     await page.clock.runFor(1);
-    await expectClosing(page, first, messages.loginFailed);
+    await expectClosing(page, first, toastText);
 
     await login.click();
     const second = errorToast(page, messages.loginFailed);
@@ -139,28 +149,36 @@ test.describe('errors and toasts', () => {
     await page.clock.runFor(toastSettings.extendedAfterHoverMs - 1);
     await expect(second).toHaveAttribute('data-in', 'true');
     await page.clock.runFor(1);
-    await expectClosing(page, second, messages.loginFailed);
+    await expectClosing(page, second, toastText);
   });
 
-  test('[ERR-1] a failed response with details: title error.code, body the first detail message', async ({
+  test('[ERR-1] a failed response with details: one toast, a bold title in words, the first detail message; the code only in the envelope (issue 25)', async ({
     page,
     makeUser,
   }) => {
     const existing = await makeUser();
+    await page.clock.install();
     await page.goto('/register');
-    await fillRegisterForm(page, newSignupBody({ username: existing.username }));
+    await pauseClock(page);
+    // A taken username only (the email is free).
+    await fillRegisterForm(page, newSignupBody({ username: existing.username, email: unknownEmail() }));
     const responsePromise = page.waitForResponse((response) => response.url().endsWith('/api/user/signup'));
     await registerButton(page).click();
     const { error } = (await (await responsePromise).json()) as ErrorEnvelope;
     const first = error.details?.[0];
     expect(first, 'the conflict carries a detail').toBeTruthy();
-    const titled = errorToast(page, error.code ?? '');
-    await expect(titled).toBeVisible();
-    await expect(titled).toContainText(first?.message ?? '');
-    // The title is bold.
-    const title = titled.getByText(error.code ?? '', { exact: true });
-    const weight = await title.evaluate((el) => getComputedStyle(el).fontWeight);
+    expect(error.code).toBe(errorCodes.usernameExists);
+    // Registration's product text (SPEC §8), the first detail under it.
+    const shown = await expectOneErrorToast(page, {
+      title: 'Already in use',
+      text: messages.registerFailed,
+      reason: first?.message ?? '',
+    });
+    // The title is bold; neither the code nor the error's class name is shown.
+    const weight = await shown.locator('.toast-title').evaluate((el) => getComputedStyle(el).fontWeight);
     expect(Number(weight)).toBeGreaterThanOrEqual(600);
+    await expect(shown).not.toContainText(error.code ?? '');
+    await expect(shown).not.toContainText(error.name);
     await expect(successToast(page, messages.registered)).toHaveCount(0);
   });
 });

@@ -1,6 +1,24 @@
-import { errorCodes, messages, validationMessages, type ErrorEnvelope, type SignupBody } from '@reskin/contract';
-import { test, expect, newSignupBody, cardTitle, errorToast, successToast, toast, createUser } from '../fixtures/test';
+import {
+  conflictMessages,
+  errorCodes,
+  messages,
+  validationMessages,
+  type ErrorEnvelope,
+  type SignupBody,
+} from '@reskin/contract';
+import {
+  test,
+  expect,
+  newSignupBody,
+  cardTitle,
+  errorToast,
+  expectOneErrorToast,
+  successToast,
+  toast,
+  createUser,
+} from '../fixtures/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
+import { pauseClock } from '../fixtures/clock';
 
 test.describe('register', () => {
   test('[REG-1] card Register with its fields, placeholders, phone mask and the data-protection links', async ({
@@ -100,7 +118,7 @@ test.describe('register', () => {
     await api.login(body.email, body.password);
   });
 
-  test('[REG-4][ERR-1][ERR-3] an email that exists: error toast titled with the code and detail, plus the danger toast', async ({
+  test('[REG-4][ERR-1][ERR-3] an email that exists: one toast titled in words, the danger text and the detail under it (issue 25)', async ({
     page,
     api,
     cleanupUser,
@@ -108,7 +126,10 @@ test.describe('register', () => {
     const existing = await createUser(api);
     cleanupUser(existing.id);
     const body: SignupBody = newSignupBody({ email: existing.email });
+    await page.clock.install();
     await page.goto('/register');
+    // The page's clock stands still from here, so the toast cannot close by time before it is read.
+    await pauseClock(page);
     await fillRegisterForm(page, body);
     const responsePromise = page.waitForResponse((response) => response.url().endsWith('/api/user/signup'));
     await registerButton(page).click();
@@ -117,14 +138,14 @@ test.describe('register', () => {
     const envelope = (await response.json()) as ErrorEnvelope;
     expect(envelope.error.code).toBe(errorCodes.emailExists);
     const detail = envelope.error.details?.[0];
-    expect(detail, 'the 409 carries a detail').toBeTruthy();
+    expect(detail?.message, 'the 409 carries a detail').toBe(conflictMessages.email);
 
-    // ERR-1 with details: title error.code, body the first detail's message.
-    const detailToast = errorToast(page, envelope.error.code ?? '');
-    await expect(detailToast).toBeVisible();
-    await expect(detailToast).toContainText(detail?.message ?? '');
-    // REG-4: any failure also shows the danger toast.
-    await expect(errorToast(page, messages.registerFailed)).toBeVisible();
+    // REG-4's danger text for any failure, ERR-1's first detail under it; the code stays in the envelope.
+    await expectOneErrorToast(page, {
+      title: 'Already in use',
+      text: messages.registerFailed,
+      reason: conflictMessages.email,
+    });
     await expect(toast(page, messages.registered)).toHaveCount(0);
     await expect(page).toHaveURL(/\/register$/);
   });
@@ -142,8 +163,9 @@ test.describe('register', () => {
     const password = page.locator('#password');
     await expect(password).toHaveClass(/\bis-invalid\b/);
     await expect(page.getByRole('main').getByText(validationMessages.commonPassword, { exact: true })).toBeVisible();
-    await expect(errorToast(page, errorCodes.validationFailed)).toContainText(validationMessages.commonPassword);
+    await expect(errorToast(page, validationMessages.commonPassword)).toBeVisible();
     await expect(errorToast(page, messages.registerFailed)).toHaveCount(0);
+    await expect(errorToast(page, errorCodes.validationFailed)).toHaveCount(0);
     await expect(page).toHaveURL(/\/register$/);
     expect((await api.loginResponse(body.email, body.password)).status()).toBe(401);
 
@@ -153,15 +175,30 @@ test.describe('register', () => {
     await expect(registerButton(page)).toBeEnabled();
   });
 
-  test('[REG-4] a username that exists also shows the danger toast', async ({ page, api, cleanupUser }) => {
+  test('[REG-4][ERR-3] a taken username: one toast, titled Already in use, with email already exists and why (issue 25)', async ({
+    page,
+    api,
+    cleanupUser,
+  }) => {
     const existing = await createUser(api);
     cleanupUser(existing.id);
+    await page.clock.install();
     await page.goto('/register');
-    await fillRegisterForm(page, newSignupBody({ username: existing.username }));
+    await pauseClock(page);
+    // A taken username only (the email is free).
+    await fillRegisterForm(page, newSignupBody({ username: existing.username, email: `free-${existing.email}` }));
     const responsePromise = page.waitForResponse((response) => response.url().endsWith('/api/user/signup'));
     await registerButton(page).click();
-    expect((await responsePromise).status()).toBe(409);
-    await expect(errorToast(page, messages.registerFailed)).toBeVisible();
+    const { error } = (await (await responsePromise).json()) as ErrorEnvelope;
+    expect(error.code).toBe(errorCodes.usernameExists);
+    await expectOneErrorToast(page, {
+      title: 'Already in use',
+      text: messages.registerFailed,
+      reason: conflictMessages.username,
+    });
+    // No code or class name on the page.
+    await expect(page.locator('.Toastify__toast')).not.toContainText(errorCodes.usernameExists);
+    await expect(page.locator('.Toastify__toast')).not.toContainText(error.name);
     await expect(page).toHaveURL(/\/register$/);
   });
 });

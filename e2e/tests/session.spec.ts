@@ -1,8 +1,9 @@
-import { RoleType, storageKeys, xsrf } from '@reskin/contract';
+import { RoleType, messages, storageKeys, xsrf } from '@reskin/contract';
 import {
   test,
   expect,
   decodeTokenPayload,
+  expectOneErrorToast,
   loginViaUi,
   nav,
   navLink,
@@ -10,6 +11,11 @@ import {
   storedToken,
   unknownEmail,
 } from '../fixtures/test';
+import { pauseClock } from '../fixtures/clock';
+import { expiredToken } from '../fixtures/tokens';
+
+/** SES-4's one toast (issue 25). */
+const sessionEnded = { title: 'Session ended', text: messages.sessionEnded };
 
 test.describe('session', () => {
   test('[SES-1] the token is kept under local storage key token and holds a user object and exp', async ({
@@ -97,21 +103,49 @@ test.describe('session', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('[SES-4] a 401 from the server logs out and goes to login', async ({ page, api, makeUser }) => {
+  test('[SES-4] an expired saved token at start-up goes to /login with one toast: Your session has ended (issue 25)', async ({
+    page,
+    makeUser,
+  }) => {
     const user = await makeUser();
+    const expired = expiredToken(user.token);
+    await page.clock.install();
+    const me = page.waitForResponse((response) => response.url().endsWith('/api/user/me'));
+    // A returning visitor opens the landing page with the token of a visit long ago.
+    await openWithToken(page, expired, '/');
+    expect((await me).status()).toBe(401);
+    await expect(page).toHaveURL(/\/login$/);
+    // The page's clock stands still from here, so the toast cannot close by time before it is read.
+    await pauseClock(page);
+    await expectOneErrorToast(page, sessionEnded);
+    expect(await storedToken(page)).toBeNull();
+    await expect(navLink(page, 'Login')).toBeVisible();
+    await expect(navLink(page, 'Logout')).toHaveCount(0);
+  });
+
+  test('[SES-4] a session revoked mid-use (an admin resets the password) logs out and goes to /login with one toast (issue 25)', async ({
+    page,
+    api,
+    makeUser,
+  }) => {
+    const user = await makeUser();
+    await page.clock.install();
     await loginViaUi(page, user.email, user.password);
     await nav(page).locator('a[href="/account"]').click();
     await expect(page).toHaveURL(/\/account$/);
     await expect(page.locator('#username')).toHaveValue(user.username);
 
-    // The user disappears on the server; the next call the page makes answers 401.
-    await api.deleteUser(user.id);
+    // An admin resets the user's password: the token the browser holds is revoked; the next call answers 401.
+    const reset = await api.put('/user/update/password', { userId: user.id }, await api.asAdmin());
+    expect(reset.status()).toBe(200);
+    await pauseClock(page);
     const refused = page.waitForResponse(
       (response) => response.url().includes('/api/') && response.status() === 401,
     );
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await refused;
     await expect(page).toHaveURL(/\/login$/);
+    await expectOneErrorToast(page, sessionEnded);
     await expect(navLink(page, 'Login')).toBeVisible();
     await expect(navLink(page, 'Logout')).toHaveCount(0);
     expect(await storedToken(page)).toBeNull();

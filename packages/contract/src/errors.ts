@@ -23,59 +23,6 @@ export const errorEnvelopeSchema = z.object({
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
-/** Error codes the server puts in error.code. */
-export const errorCodes = {
-  validationFailed: 'VALIDATION_FAILED',
-  invalidFilter: 'INVALID_FILTER',
-  unauthorized: 'UNAUTHORIZED',
-  forbidden: 'FORBIDDEN',
-  notFound: 'NOT_FOUND',
-  conflict: 'CONFLICT',
-  xsrf: 'XSRF_TOKEN_MISMATCH',
-  rateLimited: 'RATE_LIMITED',
-  ownRow: 'OWN_ACCOUNT',
-  accountDisabled: 'ACCOUNT_DISABLED',
-  invalidCredentials: 'INVALID_CREDENTIALS',
-  emailExists: 'EMAIL_EXISTS',
-  /** 409: the change would leave no active administrator (suspend, delete or demote the last one; issue 23). */
-  lastAdmin: 'LAST_ADMIN',
-  usernameExists: 'USERNAME_EXISTS',
-  /** 409: the user already has this game with this job type (issue 25: one assignment per user, game and job type). */
-  assignmentExists: 'ASSIGNMENT_EXISTS',
-  /** 409: the game is not Ready: its play links cannot be made yet (admins read "generate", artists "being prepared"). */
-  gameNotReady: 'GAME_NOT_READY',
-  /** 423: a locked version: its artist changes nothing of it, and nobody its files (version-rules.ts). */
-  versionLocked: 'VERSION_LOCKED',
-  /** 423: a version the reviewer disabled is read-only for its artist (no rename, delete, upload, restore, finish). */
-  versionDisabled: 'VERSION_DISABLED',
-  /** 416: the play origin was asked for a byte range that lies outside the file (Content-Range names its size). */
-  rangeNotSatisfiable: 'RANGE_NOT_SATISFIABLE',
-  /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */
-  databaseUnavailable: 'DATABASE_UNAVAILABLE',
-  /**
-   * 507: a volume the server writes to (DATA_DIR, the temporary folder, the database's) is full or below its
-   * free-space threshold (MIN_FREE_SPACE_*): uploads, zip uploads and generation are refused until space is freed;
-   * reads, deletes and other database writes still work.
-   */
-  storageFull: 'STORAGE_FULL',
-  /** 503: the file storage (the object store, or the local disk failing) cannot be used; the same request works once it is back. */
-  storageUnavailable: 'STORAGE_UNAVAILABLE',
-  /** 413: a file of an upload is over the per-file limit (MAX_FILE_SIZE_MB); nothing of the upload is stored. */
-  fileTooLarge: 'FILE_TOO_LARGE',
-  /** 413: more files in one upload than the limit allows. */
-  tooManyFiles: 'TOO_MANY_FILES',
-  /** 415: an upload that is not multipart/form-data. */
-  notMultipart: 'NOT_MULTIPART',
-  /** 400: a multipart body that cannot be read (no boundary, cut short, a part without a name). */
-  malformedMultipart: 'MALFORMED_MULTIPART',
-  /** 408: an upload had not recorded its files 50 minutes after it began; nothing of it is stored. */
-  uploadTooSlow: 'UPLOAD_TOO_SLOW',
-  /** 422: a zip upload that is not a readable .zip (not a zip, cut short, encrypted or an unknown compression). */
-  invalidZip: 'INVALID_ZIP',
-  /** 413: a zip upload that unpacks to too many bytes or packs an entry too densely (a zip bomb); nothing is stored. */
-  zipBomb: 'ZIP_BOMB',
-} as const;
-
 /** A 204 or "ok" answer for calls the spec says return nothing useful. */
 export const okSchema = z.object({ ok: z.literal(true) });
 

@@ -2,6 +2,7 @@ export * from './roles';
 export * from './limits';
 export * from './messages';
 export * from './errors';
+export * from './error-codes';
 export * from './health';
 export * from './search';
 export * from './text-safety';

@@ -100,6 +100,8 @@ export const messages = {
   typeaheadNone: 'No results available',
   typeaheadCount: (n: number) => `${n} results available`,
   popupBlocked: 'Please disable your Pop-up blocker and try again.',
+  /** Issue 25 (SES-4): a saved or current session the server no longer accepts (expired, revoked) sends the user to /login. */
+  sessionEnded: 'Your session has ended. Please log in again.',
 } as const;
 
 /** The server's details for a taken email or username (the web adds its own product toast). */

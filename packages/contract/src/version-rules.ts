@@ -1,4 +1,4 @@
-import { errorCodes } from './errors';
+import { errorCodes } from './error-codes';
 import { limits } from './limits';
 import { can } from './permissions';
 

@@ -1,6 +1,7 @@
 import {
   gameVersionListSchema,
   gameVersionSchema,
+  messages,
   versionFileListSchema,
   type VersionForm,
 } from '@reskin/contract';
@@ -42,13 +43,17 @@ export interface SaveVersionInput {
 }
 
 /** POST /game-versions (add) or PATCH /game-versions/{id} (edit): name and description. */
+/** SPEC §8: a failed save says 'There was an error.', with the server's reason under it. */
+const saveFailed = () => messages.versionSaveFailed;
+
 export const saveVersion = ({ form, gameId, userGameId, versionId }: SaveVersionInput) =>
   versionId === undefined
     ? apiParse(gameVersionSchema, '/game-versions', {
         method: 'POST',
         body: { ...form, gameId, userGamesId: userGameId, isLocked: false },
+        failureMessage: saveFailed,
       })
-    : apiParse(gameVersionSchema, `/game-versions/${versionId}`, { method: 'PATCH', body: form });
+    : apiParse(gameVersionSchema, `/game-versions/${versionId}`, { method: 'PATCH', body: form, failureMessage: saveFailed });
 
 /** POST /game-versions/done: 'I Finished My Game' (the version becomes Finished for the reviewer). */
 export const finishVersion = (id: number) =>

@@ -29,6 +29,7 @@ function clearCookies(): void {
 }
 
 beforeEach(() => {
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   vi.stubGlobal('fetch', fetchMock);
   fetchMock.mockReset();
   vi.mocked(notifyError).mockClear();
@@ -39,6 +40,7 @@ beforeEach(() => {
 afterEach(() => {
   setUnauthorizedHandler(null);
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('request headers (SPEC §7)', () => {
@@ -86,7 +88,7 @@ describe('request headers (SPEC §7)', () => {
   });
 });
 
-describe('failed responses (SPEC §8)', () => {
+describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', () => {
   const conflict = {
     error: {
       statusCode: 409,
@@ -100,28 +102,39 @@ describe('failed responses (SPEC §8)', () => {
     },
   };
 
-  it('with details: toasts the code as title and the first detail as body, then throws', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(409, conflict));
+  it('with details: one toast, its title in words and the first detail as body, then throws; the code goes to the console', async () => {
+    const response = jsonResponse(409, conflict);
+    response.headers.set('X-Request-Id', 'req-7');
+    fetchMock.mockResolvedValue(response);
 
-    const failure = apiRequest('/user/signup', { method: 'POST', body: {} });
+    const failure = apiRequest('/user/create', { method: 'POST', body: {} });
 
     await expect(failure).rejects.toBeInstanceOf(ApiError);
-    await expect(failure).rejects.toMatchObject({
-      status: 409,
-      title: 'EMAIL_EXISTS',
-      message: 'This email is taken.',
-    });
-    expect(notifyError).toHaveBeenCalledExactlyOnceWith('EMAIL_EXISTS', 'This email is taken.');
+    await expect(failure).rejects.toMatchObject({ status: 409, title: 'Already in use', message: 'This email is taken.' });
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('Already in use', 'This email is taken.');
+    expect(console.warn).toHaveBeenCalledWith(
+      'POST /api/user/create failed: 409 EMAIL_EXISTS (request req-7)',
+      expect.objectContaining({ code: 'EMAIL_EXISTS', name: 'ConflictError', requestId: 'req-7' }),
+    );
   });
 
-  it('without details: toasts the error name and message', async () => {
+  it('without details: the title by status, the body error.message', async () => {
     const envelope = {
       error: { statusCode: 403, name: 'ForbiddenError', message: 'Not for you.', code: 'FORBIDDEN' },
     };
     fetchMock.mockResolvedValue(jsonResponse(403, envelope));
 
-    await expect(apiRequest('/admin/update')).rejects.toMatchObject({ title: 'ForbiddenError' });
-    expect(notifyError).toHaveBeenCalledExactlyOnceWith('ForbiddenError', 'Not for you.');
+    await expect(apiRequest('/admin/update')).rejects.toMatchObject({ title: 'Not allowed' });
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('Not allowed', 'Not for you.');
+  });
+
+  it("a call's product message is the body, the server's message under it", async () => {
+    fetchMock.mockResolvedValue(jsonResponse(409, conflict));
+    const failureMessage = vi.fn(() => 'email already exists');
+
+    await expect(apiRequest('/user/signup', { method: 'POST', failureMessage })).rejects.toBeInstanceOf(ApiError);
+    expect(failureMessage).toHaveBeenCalledWith(expect.objectContaining({ status: 409, code: 'EMAIL_EXISTS' }));
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('Already in use', 'email already exists', 'This email is taken.');
   });
 
   it('reads an envelope that arrives as a JSON string', async () => {
@@ -129,10 +142,19 @@ describe('failed responses (SPEC §8)', () => {
     fetchMock.mockResolvedValue(jsonResponse(400, JSON.stringify(envelope)));
 
     await expect(apiRequest('/x', { method: 'POST' })).rejects.toBeInstanceOf(ApiError);
-    expect(notifyError).toHaveBeenCalledExactlyOnceWith('BadRequestError', 'Nope.');
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('Could not save', 'Nope.');
   });
 
-  it('a 401 calls the unauthorized handler, except where the caller opts out', async () => {
+  it('a list search that fails could not load', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(500, { error: { statusCode: 500, name: 'InternalServerError', message: 'Nope.' } }));
+    await expect(apiList('/games/filter', { body: {}, schema: z.object({}) })).rejects.toBeInstanceOf(ApiError);
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('Server error', 'Nope.');
+    fetchMock.mockResolvedValue(jsonResponse(422, { error: { statusCode: 422, name: 'UnprocessableEntityError', message: 'Bad filter.' } }));
+    await expect(apiList('/games/filter', { body: {}, schema: z.object({}) })).rejects.toBeInstanceOf(ApiError);
+    expect(notifyError).toHaveBeenLastCalledWith('Could not load', 'Bad filter.');
+  });
+
+  it('a 401 goes to the unauthorized handler without a toast of its own, except where the caller opts out', async () => {
     const onUnauthorized = vi.fn();
     setUnauthorizedHandler(onUnauthorized);
     const envelope = {
@@ -144,6 +166,7 @@ describe('failed responses (SPEC §8)', () => {
       status: 401,
     });
     expect(onUnauthorized).toHaveBeenCalledOnce();
+    expect(notifyError).not.toHaveBeenCalled();
 
     await expect(
       apiRequest('/user/login', { method: 'POST', logoutOnUnauthorized: false }),
@@ -151,25 +174,37 @@ describe('failed responses (SPEC §8)', () => {
       status: 401,
     });
     expect(onUnauthorized).toHaveBeenCalledOnce();
-    expect(notifyError).toHaveBeenCalledTimes(2);
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('Session ended', 'Log in.');
+  });
+
+  it('the server out of reach: one toast titled in words', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(apiRequest('/user/me')).rejects.toMatchObject({ status: 0, title: 'No connection' });
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith('No connection', 'The server could not be reached.');
   });
 
   it('a body that is no envelope still gets a title and a message', () => {
-    expect(describeFailure(502, 'Bad Gateway', '<html>')).toEqual({ title: 'Error 502', message: '<html>' });
-    expect(describeFailure(500, 'Internal Server Error', undefined)).toEqual({
-      title: 'Error 500',
+    expect(describeFailure(502, 'Bad Gateway', '<html>', 'load')).toEqual({
+      status: 502,
+      title: 'Server error',
+      message: '<html>',
+    });
+    expect(describeFailure(500, 'Internal Server Error', undefined, 'save')).toEqual({
+      status: 500,
+      title: 'Server error',
       message: 'Internal Server Error',
     });
   });
 
   it('a body shaped almost like an envelope is read as no envelope', () => {
     const almost = { error: { statusCode: 422, name: 'UnprocessableEntityError', message: 'm', details: ['x'] } };
-    expect(describeFailure(422, 'Unprocessable Entity', almost)).toEqual({
-      title: 'Error 422',
+    expect(describeFailure(422, 'Unprocessable Entity', almost, 'save')).toEqual({
+      status: 422,
+      title: 'Could not save',
       message: 'Unprocessable Entity',
     });
-    expect(describeFailure(400, 'Bad Request', { error: 'text' }).title).toBe('Error 400');
-    expect(describeFailure(400, 'Bad Request', { error: { name: 1, message: 'm' } }).title).toBe('Error 400');
+    expect(describeFailure(400, 'Bad Request', { error: 'text' }, 'load').title).toBe('Could not load');
+    expect(describeFailure(400, 'Bad Request', { error: { name: 1, message: 'm' } }, 'upload').title).toBe('Upload failed');
   });
 });
 

@@ -1,6 +1,7 @@
 import { totalCountHeader, xsrf, type SearchFilter } from '@reskin/contract';
 import type { ZodType } from 'zod';
 import { ApiError, envelopeError } from './api-error';
+import { actionOf, failureTitle, type RequestAction } from './failure-titles';
 import { readToken } from './session/token-storage';
 import { notifyError } from './toasts';
 
@@ -17,13 +18,58 @@ export interface RequestOptions {
    * stays on the login screen) and the start-up check of a saved token.
    */
   logoutOnUnauthorized?: boolean;
+  /** What the call is for, when its method does not say it (a list search is a POST that loads). */
+  action?: RequestAction;
+  /**
+   * SPEC §8's product message for this call's failure, when it has one (e.g. 'invalid email or password!'): the
+   * toast's body, with the server's message under it when that says something else. Undefined: the server's
+   * message is the body.
+   */
+  failureMessage?: (failure: Failure) => string | undefined;
+}
+
+/** A failed answer as the app reads it. */
+export interface Failure {
+  status: number;
+  /** The toast's title, in words (lib/failure-titles.ts). */
+  title: string;
+  /** The server's message: the first detail's when there are details, else error.message. */
+  message: string;
+  /** error.code and error.name of the envelope, for the console log and callers' decisions. */
+  code?: string;
+  name?: string;
 }
 
 let unauthorizedHandler: (() => void) | null = null;
 
-/** The session registers what a 401 does (log out, go to /login); the client itself knows no routes. */
+/**
+ * The session registers what a 401 does (log out, go to /login, and one 'Session ended' toast); the client itself
+ * knows no routes and shows no toast of its own for such a 401.
+ */
 export function setUnauthorizedHandler(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
+}
+
+/** Hands a 401 to the session; false when none is registered (then the caller shows the failure itself). */
+export function endSessionOnUnauthorized(): boolean {
+  if (!unauthorizedHandler) return false;
+  unauthorizedHandler();
+  return true;
+}
+
+/**
+ * Every failed call is logged here, once, with what the toast leaves out: the method and path, the status, the
+ * envelope's code and name, and the request id the server logged it under (X-Request-Id).
+ */
+export function logFailure(method: string, url: string, failure: Failure, requestId: string | null): void {
+  const what = [failure.status, failure.code ?? failure.name].filter((part) => part !== undefined).join(' ');
+  const request = requestId === null ? '' : ` (request ${requestId})`;
+  console.warn(`${method} ${url} failed: ${what}${request}`, {
+    code: failure.code,
+    name: failure.name,
+    message: failure.message,
+    requestId,
+  });
 }
 
 export function readCookie(name: string, cookies: string = document.cookie): string | null {
@@ -71,27 +117,26 @@ export function parseBody(text: string): unknown {
 }
 
 /**
- * The toast of a failed response (SPEC §8): with details, the code as title and the first detail's message
- * as body; without, the error's name and message.
+ * A failed response as the app reads it (SPEC §8, issue 25): with details, the first detail's message; without,
+ * error.message; the title in words by the envelope's code, the status and the call's action.
  */
-export function describeFailure(
-  status: number,
-  statusText: string,
-  body: unknown,
-): { title: string; message: string } {
+export function describeFailure(status: number, statusText: string, body: unknown, action: RequestAction): Failure {
   const error = envelopeError(body);
   if (error) {
-    const first = error.details?.[0];
-    if (first) return { title: error.code ?? error.name, message: first.message };
-    return { title: error.name, message: error.message };
+    const message = error.details?.[0]?.message ?? error.message;
+    return { status, title: failureTitle({ status, code: error.code, action }), message, code: error.code, name: error.name };
   }
   const text = typeof body === 'string' && body.trim() !== '' ? body : statusText || 'The request failed.';
-  return { title: `Error ${status}`, message: text };
+  return { status, title: failureTitle({ status, action }), message: text };
 }
 
-/** Sends the request; on failure shows the error toast, logs out on a 401 and throws an ApiError. */
+/**
+ * Sends the request. On failure: logs it, shows its one error toast (a 401 that ends the session leaves the toast
+ * to the session) and throws an ApiError.
+ */
 async function send(path: string, options: RequestOptions): Promise<{ body: unknown; headers: Headers }> {
   const method = options.method ?? 'GET';
+  const action = options.action ?? actionOf(method);
   const url = `${apiPrefix}${path}`;
   let response: Response;
   try {
@@ -103,23 +148,28 @@ async function send(path: string, options: RequestOptions): Promise<{ body: unkn
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const message = 'The server could not be reached.';
-    notifyError('NetworkError', message);
-    throw new ApiError(0, 'NetworkError', message, undefined);
+    const failure: Failure = { status: 0, title: failureTitle({ status: 0, action }), message: 'The server could not be reached.' };
+    logFailure(method, url, failure, null);
+    notifyError(failure.title, failure.message);
+    throw new ApiError(0, failure.title, failure.message, undefined);
   }
 
   const body = parseBody(await response.text());
   if (response.ok) return { body, headers: response.headers };
 
-  const { title, message } = describeFailure(response.status, response.statusText, body);
-  notifyError(title, message);
-  if (response.status === 401 && options.logoutOnUnauthorized !== false) unauthorizedHandler?.();
-  throw new ApiError(response.status, title, message, body);
+  const failure = describeFailure(response.status, response.statusText, body, action);
+  logFailure(method, url, failure, response.headers.get('X-Request-Id'));
+  const error = new ApiError(response.status, failure.title, failure.message, body);
+  if (response.status === 401 && options.logoutOnUnauthorized !== false && endSessionOnUnauthorized()) throw error;
+  const product = options.failureMessage?.(failure);
+  if (product === undefined) notifyError(failure.title, failure.message);
+  else notifyError(failure.title, product, failure.message);
+  throw error;
 }
 
 /**
- * Calls `/api` + path. Answers the parsed JSON body (undefined for an empty one). On failure it shows the
- * error toast, logs out on a 401, and throws an ApiError so callers can add their product message.
+ * Calls `/api` + path. Answers the parsed JSON body (undefined for an empty one). On failure it shows the one
+ * error toast (with the call's `failureMessage`), logs out on a 401, and throws an ApiError.
  */
 export async function apiRequest(path: string, options: RequestOptions = {}): Promise<unknown> {
   return (await send(path, options)).body;
@@ -144,7 +194,7 @@ export async function apiList<T>(
   path: string,
   { body, schema, signal }: { body: unknown; schema: ZodType<T>; signal?: AbortSignal },
 ): Promise<ListPage<T>> {
-  const answer = await send(path, { method: 'POST', body, signal });
+  const answer = await send(path, { method: 'POST', body, signal, action: 'load' });
   const items = schema.array().parse(answer.body);
   const total = Number(answer.headers.get(totalCountHeader) ?? Number.NaN);
   if (!Number.isSafeInteger(total)) throw new Error(`${path} answered no ${totalCountHeader} header.`);

@@ -1,8 +1,7 @@
 import { toastSettings } from '@reskin/contract';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from './api-error';
-import { ToastHost, notifyFailure, notifySuccess } from './toasts';
+import { ToastHost, notifyError, notifyFailure, notifySuccess } from './toasts';
 
 /** The toast element (react-toastify's `.Toastify__toast`) that shows `text`. */
 function toastWith(text: string): HTMLElement {
@@ -25,19 +24,27 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('notifyFailure', () => {
-  it('shows the product message in the danger style', async () => {
-    await act(async () =>
-      notifyFailure('email already exists', new ApiError(409, 'USERNAME_EXISTS', 'username already exists', {})),
-    );
-    expect(toastWith('email already exists').className).toContain('Toastify__toast--error');
+describe('notifyError', () => {
+  it('shows one danger toast: the title, the body and the server reason under it', async () => {
+    await act(async () => notifyError('Login failed', 'invalid email or password!', 'This account is disabled.'));
+    const shown = toastWith('invalid email or password!');
+    expect(shown.className).toContain('Toastify__toast--error');
+    expect(shown.querySelector('.toast-title')?.textContent).toBe('Login failed');
+    expect(shown.querySelector('.toast-text')?.textContent).toBe('invalid email or password!');
+    expect(shown.querySelector('.toast-reason')?.textContent).toBe('This account is disabled.');
+    expect(document.querySelectorAll('.Toastify__toast')).toHaveLength(1);
   });
 
-  it('does not repeat what the client error toast for the same failure already said', async () => {
-    await act(async () =>
-      notifyFailure('email already exists', new ApiError(409, 'EMAIL_EXISTS', 'Email already exists', {})),
-    );
-    expect(screen.queryByText('email already exists')).toBeNull();
+  it('leaves out a reason that says what the body says', async () => {
+    await act(async () => notifyError('Login failed', 'invalid email or password!', 'Invalid email or password.'));
+    expect(toastWith('invalid email or password!').querySelector('.toast-reason')).toBeNull();
+  });
+});
+
+describe('notifyFailure', () => {
+  it('shows a refusal of the browser in the danger style', async () => {
+    await act(async () => notifyFailure('File is not audio'));
+    expect(toastWith('File is not audio').className).toContain('Toastify__toast--error');
   });
 });
 

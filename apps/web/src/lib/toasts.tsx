@@ -1,7 +1,6 @@
 import { toastSettings } from '@reskin/contract';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { ToastContainer, cssTransition, toast } from 'react-toastify/unstyled';
-import { ApiError } from './api-error';
 
 /**
  * react-toastify's Slide without the height collapse it adds after the slide: SPEC §9 closes a toast with
@@ -79,30 +78,37 @@ function show(kind: 'success' | 'error' | 'warning', content: ReactNode): void {
 interface TitledMessageProps {
   title: string;
   body: string;
+  reason?: string;
 }
 
-function TitledMessage({ title, body }: TitledMessageProps) {
+function TitledMessage({ title, body, reason }: TitledMessageProps) {
   return (
     <>
-      <strong className="d-block">{title}</strong>
-      <span>{body}</span>
+      <strong className="d-block toast-title">{title}</strong>
+      <span className="d-block toast-text">{body}</span>
+      {reason !== undefined && <span className="d-block toast-reason">{reason}</span>}
     </>
   );
 }
 
-/** An error notification with a bold title and a body (SPEC §8, the client's generic error toast). */
-export function notifyError(title: string, body: string): void {
-  show('error', <TitledMessage title={title} body={body} />);
+/** Two texts say the same when they differ only in case, surrounding space and closing punctuation. */
+function sameText(a: string, b: string): boolean {
+  const plain = (text: string) => text.trim().toLowerCase().replace(/[.!?]+$/, '');
+  return plain(a) === plain(b);
 }
 
-const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
 /**
- * A product message in the danger style (SPEC §8, e.g. 'email already exists'), for the failure `cause`.
- * Skipped when the client's error toast for that failure already says exactly this.
+ * The one error toast of a failure (issue 25: one toast per event): a title in words (lib/failure-titles.ts), the
+ * body (SPEC §8's product message where it has one, else the server's message) and, under it, the server's reason
+ * when it says something the body does not (a disabled account's login: 'invalid email or password!', then why).
  */
-export function notifyFailure(message: string, cause?: unknown): void {
-  if (cause instanceof ApiError && sameText(cause.message, message)) return;
+export function notifyError(title: string, body: string, reason?: string): void {
+  const extra = reason === undefined || reason.trim() === '' || sameText(reason, body) ? undefined : reason;
+  show('error', <TitledMessage title={title} body={body} reason={extra} />);
+}
+
+/** A refusal the browser makes itself before sending anything (SPEC §5's upload rules), in the danger style. */
+export function notifyFailure(message: string): void {
   show('error', message);
 }
 

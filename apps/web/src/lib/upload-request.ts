@@ -1,4 +1,5 @@
-import { buildHeaders, describeFailure, parseBody } from './api-client';
+import { buildHeaders, describeFailure, endSessionOnUnauthorized, logFailure, parseBody } from './api-client';
+import { failureTitle, failureTitles } from './failure-titles';
 
 const apiPrefix = '/api';
 
@@ -16,10 +17,12 @@ export type UploadOutcome =
       ok: false;
       /** 0 when the server could not be reached or the upload was aborted. */
       status: number;
-      /** The title and message the client's error toast would show (SPEC §8). */
+      /** The title (in words) and message of the failure's error toast (SPEC §8, issue 25). */
       title: string;
       message: string;
       body: unknown;
+      /** A 401: the session has ended; it has shown its own toast and gone to /login, so the caller shows none. */
+      sessionEnded?: boolean;
     };
 
 export interface UploadOptions {
@@ -34,7 +37,8 @@ export interface UploadOptions {
  * content type: the browser sets the multipart one with its boundary.
  *
  * It never rejects and shows no toast: a batch of uploads reports failures per file, so the caller decides
- * what to show. A 401 is answered like any failure; the caller's next API call logs the session out.
+ * what to show. A 401 ends the session at once (one 'Session ended' toast, /login): the outcome says so, and
+ * the caller shows nothing more.
  */
 export function uploadMultipart(
   path: string,
@@ -73,17 +77,19 @@ export function uploadMultipart(
         resolve({ ok: true, status: xhr.status, body });
         return;
       }
-      const { title, message } = describeFailure(xhr.status, xhr.statusText, body);
-      resolve({ ok: false, status: xhr.status, title, message, body });
+      const failure = describeFailure(xhr.status, xhr.statusText, body, 'upload');
+      logFailure('POST', url, failure, xhr.getResponseHeader('X-Request-Id'));
+      const sessionEnded = xhr.status === 401 && endSessionOnUnauthorized();
+      resolve({ ok: false, status: xhr.status, title: failure.title, message: failure.message, body, sessionEnded });
     };
     xhr.onerror = () => {
       signal?.removeEventListener('abort', abort);
-      failLocally('NetworkError', 'The server could not be reached.');
+      failLocally(failureTitle({ status: 0, action: 'upload' }), 'The server could not be reached.');
     };
-    xhr.onabort = () => failLocally('AbortError', 'The upload was cancelled.');
+    xhr.onabort = () => failLocally(failureTitles.cancelled, 'The upload was cancelled.');
 
     if (signal?.aborted) {
-      failLocally('AbortError', 'The upload was cancelled.');
+      failLocally(failureTitles.cancelled, 'The upload was cancelled.');
       return;
     }
     signal?.addEventListener('abort', abort, { once: true });

@@ -18,8 +18,8 @@ function tokenUser({ id, username, email, roleTypeId }: TokenUser): TokenUser {
 
 /** GET /user/me, reduced to the fields the session keeps. */
 export async function getCurrentUser(signal?: AbortSignal): Promise<TokenUser> {
-  // A refused saved token just means "logged out" at start-up, not "go to login".
-  return tokenUser(await fetchMe({ signal, logoutOnUnauthorized: false }));
+  // A refused saved token has ended like any session (SES-4): the session's 401 handler goes to /login and says so.
+  return tokenUser(await fetchMe({ signal }));
 }
 
 /** The user object inside a session token (read, not verified: the server verifies it on every call). */

@@ -1,9 +1,11 @@
-import type { TokenUser } from '@reskin/contract';
+import { messages, type TokenUser } from '@reskin/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { setUnauthorizedHandler } from '../api-client';
+import { failureTitles } from '../failure-titles';
+import { notifyError } from '../toasts';
 import { getCurrentUser, userFromToken } from './current-user';
 import { SessionContext, sessionRole, type Session, type SessionStatus } from './session-context';
 import { clearToken, readToken, writeToken } from './token-storage';
@@ -37,15 +39,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'authenticated', user });
   }, []);
 
+  // SES-4: a 401 from any call (the start-up check included) means the session the browser holds has ended
+  // (expired, revoked by a password reset or a suspension, the user deleted): it goes to /login with one toast. The
+  // first 401 clears the token, so the other calls that were under way when it ended add no toast of their own.
   useEffect(() => {
     setUnauthorizedHandler(() => {
+      const hadSession = readToken() !== null;
       clearSession();
       navigate(paths.login);
+      if (hadSession) notifyError(failureTitles.sessionEnded, messages.sessionEnded);
     });
     return () => setUnauthorizedHandler(null);
   }, [clearSession, navigate]);
 
-  // Start-up: a saved token logs the user in only if the server still accepts it.
+  // Start-up: a saved token logs the user in only if the server still accepts it; a 401 ends it as above.
   useEffect(() => {
     // The token may already be gone: /logout, rendered below, clears it before this effect runs.
     if (!startsPending || !readToken()) return;

@@ -20,6 +20,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameIdParam } from '../../../lib/game-id-param';
+import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
 import {
   useDeleteGameFile,
@@ -114,7 +115,7 @@ function GameFiles({ gameId }: { gameId: number }) {
   const replace = (file: GameFile, chosen: File[]) => {
     const [only] = chosen;
     if (chosen.length !== 1 || !only) {
-      notifyError('Replace', validationMessages.multipleFilesNotAllowed);
+      notifyError(failureTitle({ action: 'upload' }), validationMessages.multipleFilesNotAllowed);
       return;
     }
     void upload([{ file: only, fullPath: file.path }]);

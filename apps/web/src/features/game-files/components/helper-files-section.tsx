@@ -49,7 +49,7 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
     setPercent(null);
     await queryClient.invalidateQueries({ queryKey: helperFileKeys.list(gameId) });
     if (outcome.ok) notifySuccess(messages.uploaded);
-    else notifyError(outcome.title, outcome.message);
+    else if (!outcome.sessionEnded) notifyError(outcome.title, outcome.message);
   };
 
   const confirmDelete = () => {

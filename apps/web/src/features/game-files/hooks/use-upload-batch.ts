@@ -1,7 +1,8 @@
 import { errorEnvelopeSchema, limits, messages, uploadResultSchema } from '@reskin/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { notifyError, notifyFailure, notifySuccess } from '../../../lib/toasts';
+import { failureTitle } from '../../../lib/failure-titles';
+import { notifyError, notifySuccess } from '../../../lib/toasts';
 import { invalidateGameFiles, uploadGameFile, uploadGameZip } from '../../../api/game-files';
 import { batchRefusal } from '../lib/upload-path';
 import { runQueue } from '../lib/upload-queue';
@@ -19,7 +20,7 @@ export interface UploadItem {
 
 export interface UploadError {
   path: string;
-  /** The title of the error toast the api client would show (the error code). */
+  /** The title of the failure's error toast, in words (lib/failure-titles.ts). */
   title: string;
   message: string;
 }
@@ -99,8 +100,9 @@ export function useUploadBatch(gameId: number) {
     async (items: UploadItem[]): Promise<void> => {
       const refusal = batchRefusal(items.length);
       if (refusal !== null) {
-        notifyError('Upload refused', refusal);
-        setState({ ...idle, errors: [{ path: '', title: 'Upload refused', message: refusal }] });
+        const title = failureTitle({ action: 'upload' });
+        notifyError(title, refusal);
+        setState({ ...idle, errors: [{ path: '', title, message: refusal }] });
         return;
       }
       const controller = startUpload(abortRef, hideTimer);
@@ -109,6 +111,7 @@ export function useUploadBatch(gameId: number) {
       const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
       const sentFraction = new Array<number>(items.length).fill(0);
       const errors: UploadError[] = [];
+      let sessionEnded = false;
       let finished = 0;
       let repaint: number | undefined;
 
@@ -154,14 +157,18 @@ export function useUploadBatch(gameId: number) {
         finished++;
         if (!outcome.ok) {
           errors.push({ path: item.fullPath, title: outcome.title, message: outcome.message });
-          // A lost session stops the batch; the reload below gets the 401 and logs out.
-          if (outcome.status === 401) controller.abort();
+          // A lost session stops the batch; the session has said so in its own toast and gone to /login.
+          if (outcome.sessionEnded) {
+            sessionEnded = true;
+            controller.abort();
+          }
         }
         paintNow();
       });
       window.clearTimeout(repaint);
       if (abortRef.current !== controller) return;
       abortRef.current = null;
+      if (sessionEnded) return;
 
       setState(snapshot(false));
       await invalidateGameFiles(queryClient, gameId);
@@ -171,7 +178,8 @@ export function useUploadBatch(gameId: number) {
       } else if (items.length === 1) {
         notifyError(firstError.title, firstError.message);
       } else {
-        notifyFailure(messages.uploadFailed);
+        // One toast for the batch; every failed file is listed on the screen.
+        notifyError(failureTitle({ action: 'upload' }), messages.uploadFailed, firstError.message);
       }
       hideProgressLater(hideTimer, setState, errors.length === 0);
     },
@@ -206,6 +214,7 @@ export function useUploadBatch(gameId: number) {
       });
       if (abortRef.current !== controller) return;
       abortRef.current = null;
+      if (!outcome.ok && outcome.sessionEnded) return;
 
       let errors: UploadError[] = [];
       let total = 0;

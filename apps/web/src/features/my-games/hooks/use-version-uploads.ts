@@ -1,6 +1,7 @@
 import { limits, messages, validationMessages as m, type GameFile } from '@reskin/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { uploadPathOf } from '../../../lib/upload-path';
 import { uploadVersionFile, versionKeys } from '../../../api/versions';
@@ -35,6 +36,9 @@ async function localRefusal(kind: ReplaceKind, target: GameFile, file: File): Pr
   }
 }
 
+/** What `send` answers when the session ended during the upload: the session has shown its own toast and gone to /login. */
+const sessionEnded = Symbol('session ended');
+
 function refused(message: string): DropOutcome {
   notifyFailure(message);
   return { ok: false, message };
@@ -58,11 +62,12 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
   );
 
   const send = useCallback(
-    async (target: GameFile, file: File, progress: ReportProgress) => {
+    async (target: GameFile, file: File, progress: ReportProgress): Promise<string | typeof sessionEnded | null> => {
       const outcome = await uploadVersionFile(versionId, target.fileId, target.path, file, (loaded, total) =>
         progress(loaded / total),
       );
       if (outcome.ok) return null;
+      if (outcome.sessionEnded) return sessionEnded;
       return outcome.status === 404 ? m.fileNotFound : outcome.message;
     },
     [versionId],
@@ -78,9 +83,10 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
       const refusal = await localRefusal(kind, target, file);
       if (refusal) return refused(refusal);
       const failure = await send(target, file, progress);
+      if (failure === sessionEnded) return { ok: false, message: messages.sessionEnded };
       await refresh();
       if (failure) {
-        notifyError(messages.uploadFailed, failure);
+        notifyError(failureTitle({ action: 'upload' }), messages.uploadFailed, failure);
         return { ok: false, message: failure };
       }
       notifySuccess(messages.uploaded);
@@ -105,8 +111,10 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
         let failure = 'refusal' in match ? match.refusal : null;
         if (!failure && 'target' in match) {
           const { file } = match.file;
-          failure =
+          const result =
             (await localRefusal(kind, match.target, file)) ?? (await send(match.target, file, report));
+          if (result === sessionEnded) return { ok: false, message: messages.sessionEnded };
+          failure = result;
         }
         if (failure) problems.push(`${match.file.fullPath}: ${failure}`);
         else uploaded += 1;
@@ -115,7 +123,7 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
       await refresh();
       const summary = `${uploaded} of ${matches.length} files uploaded.`;
       if (problems.length > 0) {
-        notifyError(messages.uploadFailed, problems[0] ?? summary);
+        notifyError(failureTitle({ action: 'upload' }), messages.uploadFailed, problems[0] ?? summary);
         return { ok: false, message: summary, details: problems };
       }
       notifySuccess(messages.uploaded);
