@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 import { imageFormatOfName, imageFormats, type CopyFormat, type ImageFormatName } from '@reskin/contract';
 import { readImage } from './image-reading';
 
@@ -32,21 +32,113 @@ function svgRootAttributes(svg: string): Partial<Record<'width' | 'height' | 'vi
   return attributes;
 }
 
+/** The size of a watermark tile for an image of `width` x `height`, and its text's size. */
+function tileGeometry(width: number, height: number): { width: number; height: number; fontSize: number } {
+  const tileWidth = Math.max(1, Math.min(width, Math.max(96, Math.round(width / 3))));
+  const tileHeight = Math.max(1, Math.min(height, Math.round(tileWidth / 2)));
+  return { width: tileWidth, height: tileHeight, fontSize: Math.max(6, Math.round(tileWidth / 9)) };
+}
+
+/** What a watermark tile draws (the inside of its SVG): a faint diagonal and the product name across it. */
+function tileMarkup({ width: tileWidth, height: tileHeight, fontSize }: ReturnType<typeof tileGeometry>, productName: string): string {
+  return (
+    `<line x1="0" y1="${tileHeight}" x2="${tileWidth}" y2="0" stroke="black" stroke-opacity="0.25" stroke-width="${Math.max(1, fontSize / 6)}"/>` +
+    `<text x="50%" y="50%" text-anchor="middle" dominant-baseline="middle" font-family="sans-serif" font-weight="bold" ` +
+    `font-size="${fontSize}" fill="white" fill-opacity="0.5" stroke="black" stroke-opacity="0.35" stroke-width="${Math.max(0.5, fontSize / 24)}" ` +
+    `transform="rotate(-25 ${tileWidth / 2} ${tileHeight / 2})">${escapeXml(productName)}</text>`
+  );
+}
+
 /**
  * A tile of the watermark: the product name, diagonal, white with a dark outline and half transparent, so it
  * shows on light and dark art alike; scaled to the image so it stays readable on big and small images.
  */
 export function watermarkTile(width: number, height: number, productName: string): { svg: string; width: number; height: number } {
-  const tileWidth = Math.max(1, Math.min(width, Math.max(96, Math.round(width / 3))));
-  const tileHeight = Math.max(1, Math.min(height, Math.round(tileWidth / 2)));
-  const fontSize = Math.max(6, Math.round(tileWidth / 9));
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${tileWidth}" height="${tileHeight}">` +
-    `<line x1="0" y1="${tileHeight}" x2="${tileWidth}" y2="0" stroke="black" stroke-opacity="0.25" stroke-width="${Math.max(1, fontSize / 6)}"/>` +
-    `<text x="50%" y="50%" text-anchor="middle" dominant-baseline="middle" font-family="sans-serif" font-weight="bold" ` +
-    `font-size="${fontSize}" fill="white" fill-opacity="0.5" stroke="black" stroke-opacity="0.35" stroke-width="${Math.max(0.5, fontSize / 24)}" ` +
-    `transform="rotate(-25 ${tileWidth / 2} ${tileHeight / 2})">${escapeXml(productName)}</text></svg>`;
-  return { svg, width: tileWidth, height: tileHeight };
+  const tile = tileGeometry(width, height);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${tile.width}" height="${tile.height}">${tileMarkup(tile, productName)}</svg>`;
+  return { svg, width: tile.width, height: tile.height };
+}
+
+/** A frame's rect on a sprite sheet (issue 26): pixels from the sheet's top left. */
+export interface FrameRect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Frames at least this big carry the ordinary tiled mark (clipped to the frame); smaller ones a band with the name fitted to it. */
+const tiledFrame = { w: 96, h: 48 };
+
+/**
+ * The mark of a frame too small for the tiled mark (a 12x12 sprite too): a band from its bottom left to its top
+ * right, dark under light so it shows on any art, as thick as a fifth of the frame's shorter side, and the product
+ * name along it where the frame is big enough for text of 6 px.
+ */
+function smallFrameMark(w: number, h: number, productName: string): string {
+  const band = Math.max(2, Math.min(w, h) / 5);
+  const diagonal = Math.hypot(w, h);
+  const fontSize = Math.min(h / 2.5, (0.9 * diagonal) / (0.62 * Math.max(1, productName.length)));
+  const angle = (-Math.atan2(h, w) * 180) / Math.PI;
+  const text =
+    fontSize < 6
+      ? ''
+      : `<text x="${w / 2}" y="${h / 2}" text-anchor="middle" dominant-baseline="middle" font-family="sans-serif" font-weight="bold" ` +
+        `font-size="${fontSize.toFixed(1)}" fill="white" fill-opacity="0.6" stroke="black" stroke-opacity="0.4" stroke-width="${Math.max(0.5, fontSize / 24).toFixed(2)}" ` +
+        `transform="rotate(${angle.toFixed(1)} ${w / 2} ${h / 2})">${escapeXml(productName)}</text>`;
+  return (
+    `<line x1="0" y1="${h}" x2="${w}" y2="0" stroke="black" stroke-opacity="0.35" stroke-width="${band.toFixed(1)}"/>` +
+    `<line x1="0" y1="${h}" x2="${w}" y2="0" stroke="white" stroke-opacity="0.5" stroke-width="${(band / 2).toFixed(1)}"/>` +
+    text
+  );
+}
+
+/**
+ * The mark of one frame of `w` x `h`, as an SVG of that size (its drawing is clipped to it): big frames get the
+ * image watermark's tile repeated from their top left, small ones a band with the name fitted to it.
+ */
+export function frameMark(w: number, h: number, productName: string): string {
+  let mark: string;
+  if (w >= tiledFrame.w && h >= tiledFrame.h) {
+    const tile = tileGeometry(w, h);
+    mark =
+      `<defs><pattern id="t" width="${tile.width}" height="${tile.height}" patternUnits="userSpaceOnUse">${tileMarkup(tile, productName)}</pattern></defs>` +
+      `<rect width="${w}" height="${h}" fill="url(#t)"/>`;
+  } else {
+    mark = smallFrameMark(w, h, productName);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${mark}</svg>`;
+}
+
+/**
+ * Frame marks rendered to pixels, by size and product name: a sheet's frames often share sizes (a grid's all do),
+ * and rendering the text is most of a mark's cost. At most 32 MB are kept, the least recently used going first.
+ */
+const renderedMarks = new LRUCache<string, Buffer>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (pixels) => Math.max(1, pixels.length),
+  fetchMethod: (key) => {
+    const [w, h, productName] = key.split('\n') as [string, string, string];
+    return sharp(Buffer.from(frameMark(Number(w), Number(h), productName))).ensureAlpha().raw().toBuffer();
+  },
+});
+
+/**
+ * The marks of a sprite sheet's frames (issue 26, decision 0028) as sharp overlays: one per frame, at its rect, so
+ * a sprite cut from the sheet shows the mark however small it is (a 12x12 one too). Pixels outside every frame
+ * (padding) stay unmarked. Frames sharing a rect (aliases) are marked once; each size is rendered once.
+ */
+async function frameOverlays(frames: readonly FrameRect[], productName: string): Promise<OverlayOptions[]> {
+  const overlays: OverlayOptions[] = [];
+  const seen = new Set<string>();
+  for (const { x, y, w, h } of frames) {
+    const key = `${x},${y},${w},${h}`;
+    if (w < 1 || h < 1 || seen.has(key)) continue;
+    seen.add(key);
+    const pixels = await renderedMarks.forceFetch(`${w}\n${h}\n${productName}`);
+    overlays.push({ input: pixels, raw: { width: w, height: h, channels: 4 }, left: x, top: y, blend: 'over' });
+  }
+  return overlays;
 }
 
 /**
@@ -100,6 +192,8 @@ interface OpenedImage {
   height: number;
   /** sharp over every frame of the image (an animation's copy keeps them all). */
   pixels: Sharp;
+  /** An animation's frames (1: a still image). */
+  pages: number;
 }
 
 /**
@@ -113,7 +207,7 @@ async function openImage(original: Buffer, path: string): Promise<OpenedImage> {
   const metadata = await image.metadata();
   const pages = metadata.pages ?? 1;
   const pixels = pages > 1 ? readImage(original, format, { pages: -1 }) : image;
-  return { original, copy, width: metadata.width, height: metadata.pageHeight ?? metadata.height, pixels };
+  return { original, copy, width: metadata.width, height: metadata.pageHeight ?? metadata.height, pixels, pages };
 }
 
 /** The root attributes that give an SVG copy the original's size: its own, else the pixel size it renders at. */
@@ -161,12 +255,13 @@ function blankImage(width: number, height: number, copy: Exclude<CopyFormat, 'sv
 
 /**
  * The watermarked copy of an image: the same width and height (every frame of an animation keeps its
- * timing), with the product name tiled over it, in the format of the contract's `copiesAs`.
+ * timing), with the product name tiled over it, in the format of the contract's `copiesAs`. A still image that is
+ * a page of a sprite sheet (`frames`: the rects of its frames) gets a mark in every frame instead (frameOverlays).
  *
  * An SVG is rendered to pixels with the mark and embedded as a PNG in an SVG of the original's width, height
  * and viewBox: the mark is part of the pixels, so editing the document cannot remove it.
  */
-async function watermarkOf({ original, copy, width, height, pixels }: OpenedImage, productName: string): Promise<Buffer> {
+async function watermarkOf({ original, copy, width, height, pixels, pages }: OpenedImage, productName: string, frames: readonly FrameRect[]): Promise<Buffer> {
   if (copy === 'svg') {
     const raster = sharp(original, { density: 72 * svgRasterScale(width, height) });
     const rendered = await raster.metadata();
@@ -186,6 +281,9 @@ async function watermarkOf({ original, copy, width, height, pixels }: OpenedImag
         `<image x="${x}" y="${y}" width="${w}" height="${h}" preserveAspectRatio="none" href="data:image/png;base64,${png.toString('base64')}"/>` +
         `</svg>\n`,
     );
+  }
+  if (frames.length > 0 && pages === 1) {
+    return encodeCopy(pixels.composite(await frameOverlays(frames, productName)), copy, 'watermark').toBuffer();
   }
   const tile = watermarkTile(width, height, productName);
   const tilePixels = await renderedTiles.forceFetch(tile.svg);
@@ -207,9 +305,10 @@ const renderedTiles = new LRUCache<string, Buffer>({
   fetchMethod: (svg) => sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer(),
 });
 
-/** Forgets the rendered tiles (the generation bench measures a server's first generation). */
+/** Forgets the rendered tiles and frame marks (the generation bench measures a server's first generation). */
 export function forgetRenderedTiles(): void {
   renderedTiles.clear();
+  renderedMarks.clear();
 }
 
 /**
@@ -232,10 +331,18 @@ const blanks = new LRUCache<string, Buffer>({
   },
 });
 
-/** Both copies of an image (generation), its header read once. */
-export async function makeCopies(original: Buffer, path: string, productName: string): Promise<{ skeleton: Buffer; watermark: Buffer }> {
+/**
+ * Both copies of an image (generation), its header read once. `frames`: the rects of the sprite frames on it when
+ * it is a page of a sprite sheet (each is marked on its own), else none.
+ */
+export async function makeCopies(
+  original: Buffer,
+  path: string,
+  productName: string,
+  frames: readonly FrameRect[] = [],
+): Promise<{ skeleton: Buffer; watermark: Buffer }> {
   const image = await openImage(original, path);
-  const [skeleton, watermark] = await Promise.all([skeletonOf(image), watermarkOf(image, productName)]);
+  const [skeleton, watermark] = await Promise.all([skeletonOf(image), watermarkOf(image, productName, frames)]);
   return { skeleton, watermark };
 }
 
@@ -245,6 +352,6 @@ export async function makeSkeleton(original: Buffer, path: string): Promise<Buff
 }
 
 /** The watermarked copy of an image alone (see watermarkOf). */
-export async function makeWatermark(original: Buffer, path: string, productName: string): Promise<Buffer> {
-  return watermarkOf(await openImage(original, path), productName);
+export async function makeWatermark(original: Buffer, path: string, productName: string, frames: readonly FrameRect[] = []): Promise<Buffer> {
+  return watermarkOf(await openImage(original, path), productName, frames);
 }
