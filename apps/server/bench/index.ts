@@ -1,9 +1,10 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases).
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { benchApi, type ApiBenchResult } from './api.bench';
+import { benchAtlases } from './atlases.bench';
 import { benchGeneration } from './generation.bench';
 import { benchLoginTiming } from './login.bench';
 import { benchPlay, type PlayTarget } from './play.bench';
@@ -142,6 +143,21 @@ const benchmarks: Record<string, () => Promise<void>> = {
     console.log(`  known email:       median ${fixed(login.knownMedianMs, 0)} ms`);
     console.log(`  unknown email:     median ${fixed(login.unknownMedianMs, 0)} ms`);
     console.log(`  ratio unknown / known: ${fixed(login.unknownMedianMs / login.knownMedianMs)}\n`);
+  },
+
+  async atlases() {
+    const r = await benchAtlases();
+    console.log(`Sprite sheets (issue 26), a 2048x2048 PNG sheet drawn like art; medians of ${r.rounds} alternating rounds in this process:`);
+    const met = r.composeRatio >= 0.7;
+    console.log(`  one 64x64 frame replaced: composeSheet ${fixed(r.composeMs, 0)} ms (CPU ${fixed(r.composeCpuMs, 0)} ms); one sharp composite of the frame in a script`);
+    console.log(`  ${fixed(r.bareComposeMs, 0)} ms (CPU ${fixed(r.bareComposeCpuMs, 0)} ms); ratio composite / composeSheet ${fixed(r.composeRatio)} (target >= 0.7: ${met ? 'met' : 'MISSED'})`);
+    console.log(`  watermarked copy with a mark in each of ${r.frames} frames of ${r.frames} sizes: ${fixed(r.frameMarksFirstMs, 0)} ms, CPU ${fixed(r.frameMarksFirstCpuMs, 0)} ms (no mark`);
+    console.log(`  rendered before); ${fixed(r.frameMarksAgainMs, 0)} ms, CPU ${fixed(r.frameMarksAgainCpuMs, 0)} ms (sizes rendered before); the tiled mark over the same sheet`);
+    console.log(`  ${fixed(r.tiledMarkMs, 0)} ms, CPU ${fixed(r.tiledMarkCpuMs, 0)} ms`);
+    console.log(`  GET /api/games/{id}/atlases of a game with a ${r.frames}-frame TexturePacker descriptor (${fixed(r.answerKb, 0)} KB answer, app.inject on SQLite):`);
+    console.log(`  first call ${fixed(r.firstCallMs, 1)} ms (descriptor read, parsed in ${fixed(r.parseMs, 1)} ms, resolved), kept answer ${fixed(r.keptCallMs, 1)} ms; first / kept ${fixed(r.firstCallMs / r.keptCallMs, 1)}x`);
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (!met) process.exitCode = 1;
   },
 
   async startup() {

@@ -35,6 +35,7 @@ import { PlayTokens } from './play/play-tokens';
 import { PlayUsage } from './play/play-usage';
 import { atlasesRoutes } from './modules/atlases/atlases.routes';
 import { AtlasesService } from './modules/atlases/atlases.service';
+import { framesOnPage } from './modules/atlases/page-frames';
 import { SheetComposer } from './modules/atlases/sheet-composer';
 import { versionFramesRoutes } from './modules/atlases/version-frames.routes';
 import { VersionFramesService } from './modules/atlases/version-frames.service';
@@ -161,7 +162,11 @@ export async function buildApp(config: Config): Promise<App> {
     tokenVersionOf: (userId) => users.tokenVersionOf(userId),
     current: (userId) => usersRepository.findWithTokenVersion(userId),
   });
-  const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log);
+  // A sprite sheet's watermarked copy marks each of its frames (issue 26): generation asks the game's atlases.
+  const atlases = new AtlasesService(gamesRepository, storage);
+  const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log, async (gameId, fileId) =>
+    framesOnPage(await atlases.find(gameId), fileId),
+  );
   // On PostgreSQL any app server runs any job (a queue with leases); on SQLite this process runs them.
   await generation.open(
     config.databaseUrl
@@ -247,7 +252,6 @@ export async function buildApp(config: Config): Promise<App> {
     playAppClosed = playApp.close();
   });
   app.addHook('onClose', async () => playAppClosed ?? playApp.close());
-  const atlases = new AtlasesService(gamesRepository, storage);
   const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
   const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged);
   const versions = new VersionsService(

@@ -93,6 +93,79 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
     expect(await storage.get(variantKey(await storageKeyOf(html), 'skeleton'))).toBeUndefined();
   });
 
+  it("[issue 26] a sprite sheet's watermarked copy marks inside every frame (a 12x12 sprite too) and its skeleton stays blank, after Gen. and after the sheet is replaced", async () => {
+    const rects = [
+      { x: 2, y: 2, w: 12, h: 12 },
+      { x: 18, y: 2, w: 24, h: 16 },
+      { x: 2, y: 22, w: 100, h: 60 },
+      { x: 110, y: 22, w: 16, h: 40 },
+    ];
+    const descriptor = JSON.stringify({
+      frames: Object.fromEntries(
+        rects.map((rect, i) => [
+          `sprite${i}.png`,
+          { frame: rect, rotated: false, trimmed: false, spriteSourceSize: { x: 0, y: 0, w: rect.w, h: rect.h }, sourceSize: { w: rect.w, h: rect.h } },
+        ]),
+      ),
+      meta: { image: 'sheet.png', size: { w: 128, h: 96 }, format: 'RGBA8888', scale: '1' },
+    });
+    const sheet = (colour: string) =>
+      sharp({ create: { width: 128, height: 96, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+        .composite(rects.map(({ x, y, w, h }) => ({ input: { create: { width: w, height: h, channels: 4 as const, background: colour } }, left: x, top: y })))
+        .png()
+        .toBuffer();
+    const first = await sheet('#2a7');
+    const { game, files } = await gameWithFiles([
+      { path: 'index.html', content: '<canvas></canvas>' },
+      { path: 'art/sheet.json', content: descriptor },
+      { path: 'art/sheet.png', content: first },
+    ]);
+    const png = files.find((f) => f.path === 'art/sheet.png')!;
+    const copiesOf = async () => {
+      const key = await storageKeyOf(png);
+      const [skeleton, watermark] = await Promise.all(
+        (['skeleton', 'watermark'] as const).map(async (variant) => buffer((await storage.get(variantKey(key, variant)))!.stream)),
+      );
+      return { skeleton: skeleton!, watermark: watermark! };
+    };
+    const expectMarked = async (original: Buffer) => {
+      const { skeleton, watermark } = await copiesOf();
+      const meta = await sharp(watermark).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['png', 128, 96]);
+      const [before, after] = await Promise.all([original, watermark].map((image) => sharp(image).ensureAlpha().raw().toBuffer()));
+      for (const { x, y, w, h } of rects) {
+        let changed = 0;
+        for (let row = y; row < y + h; row++) {
+          for (let column = x; column < x + w; column++) {
+            const at = (row * 128 + column) * 4;
+            if ([0, 1, 2, 3].some((c) => Math.abs(before![at + c]! - after![at + c]!) > 24)) changed++;
+          }
+        }
+        expect(changed, `frame ${w}x${h} at ${x},${y}`).toBeGreaterThanOrEqual((w * h) / 20);
+      }
+      expect((await sharp(skeleton).stats()).channels[3]!.max).toBe(0);
+    };
+
+    await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
+    expect((await waitForStatus(game.id)).gameStatusTypeId).toBe(GameStatus.Ready);
+    await expectMarked(first);
+
+    // Replaced on the Ready game: the incremental copies (decision 0024) mark the frames too.
+    const second = await sheet('#c42');
+    const body = new FormData();
+    body.append('fullPath', 'art/sheet.png');
+    body.append('file', new Blob([second]), 'art/sheet.png');
+    const replaced = await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    for (let i = 0; i < 200; i++) {
+      const now = (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>();
+      if (now.copiesCurrent === now.copiesTotal) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>()).toMatchObject({ gameStatusTypeId: GameStatus.Ready, copiesCurrent: 1, copiesTotal: 1 });
+    await expectMarked(second);
+  });
+
   it('a broken stored image fails the generation with the reason kept', async () => {
     const { game, files } = await gameWithFiles([
       { path: 'index.html', content: '<p>' },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { imageFormats, type ImageFormatName } from '@reskin/contract';
 import { sampleBmp, sampleIco, sampleImage } from '../../test/support/image-samples';
 import { readImage } from './image-reading';
-import { encodeCopy, forgetRenderedTiles, makeSkeleton, makeWatermark, skeletonBackground, variantKey, watermarkTile } from './variants';
+import { encodeCopy, forgetRenderedTiles, makeCopies, makeSkeleton, makeWatermark, skeletonBackground, variantKey, watermarkTile } from './variants';
 
 /** sharp's name of each copy format. */
 const sharpFormat = { png: 'png', jpeg: 'jpeg', gif: 'gif', webp: 'webp', avif: 'heif', svg: 'svg' } as const;
@@ -143,6 +143,78 @@ describe('generated variants', () => {
     }
     const { data } = await readImage(sampleBmp(5, 3), 'bmp').raw().toBuffer({ resolveWithObject: true });
     expect([...data.subarray(0, 4)]).toEqual([250, 200, 10, 255]);
+  });
+
+  describe('[issue 26] a sprite sheet page', () => {
+    // Frames of several sizes on a 256x160 sheet with 4 px of padding between them: a 12x12 sprite, a 16x16 one,
+    // a long thin one, one big enough for the tiled mark, and a transparent one (a sprite's empty cell).
+    const frames = [
+      { x: 4, y: 4, w: 12, h: 12 },
+      { x: 20, y: 4, w: 16, h: 16 },
+      { x: 40, y: 4, w: 60, h: 14 },
+      { x: 4, y: 24, w: 120, h: 64 },
+      { x: 130, y: 24, w: 40, h: 40 },
+    ];
+    const transparent = frames[4]!;
+    async function sheet(format: 'png' | 'jpeg' | 'webp' | 'gif'): Promise<Buffer> {
+      const cells = await Promise.all(
+        frames.slice(0, 4).map(async ({ x, y, w, h }, i) => ({
+          input: await sharp({ create: { width: w, height: h, channels: 4, background: { r: 60 * i, g: 200 - 40 * i, b: 90, alpha: 1 } } }).png().toBuffer(),
+          left: x,
+          top: y,
+        })),
+      );
+      const background = format === 'jpeg' ? { r: 255, g: 255, b: 255, alpha: 1 } : { r: 0, g: 0, b: 0, alpha: 0 };
+      return sharp({ create: { width: 256, height: 160, channels: 4, background } }).composite(cells).toFormat(format, format === 'png' ? {} : { quality: 95 }).toBuffer();
+    }
+    const rgba = (image: Buffer) => sharp(image).ensureAlpha().raw().toBuffer();
+    /** Pixels of `rect` where a channel differs by more than 24 between two RGBA images of width 256. */
+    function changedIn(a: Buffer, b: Buffer, { x, y, w, h }: { x: number; y: number; w: number; h: number }): number {
+      let changed = 0;
+      for (let row = y; row < y + h; row++) {
+        for (let column = x; column < x + w; column++) {
+          const at = (row * 256 + column) * 4;
+          if ([0, 1, 2, 3].some((c) => Math.abs(a[at + c]! - b[at + c]!) > 24)) changed++;
+        }
+      }
+      return changed;
+    }
+
+    for (const format of ['png', 'jpeg', 'webp', 'gif'] as const) {
+      it(`a ${format} sheet's watermark marks inside every frame, the 12x12 one too, keeps its format and size, and its skeleton stays blank`, async () => {
+        const original = await sheet(format);
+        const name = `sheet.${format === 'jpeg' ? 'jpg' : format}`;
+        const { skeleton, watermark } = await makeCopies(original, name, 'Reskin Studio', frames);
+        const meta = await sharp(watermark).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual([format, 256, 160]);
+        const [before, after] = await Promise.all([rgba(original), rgba(watermark)]);
+        for (const rect of format === 'jpeg' ? frames.slice(0, 4) : frames) {
+          // At least a twentieth of every frame, the smallest sprite too, carries the mark.
+          expect(changedIn(before, after, rect), `frame ${rect.w}x${rect.h} at ${rect.x},${rect.y}`).toBeGreaterThanOrEqual((rect.w * rect.h) / 20);
+        }
+        if (format === 'png') {
+          // Lossless: the padding between frames is exactly as it was (marks are clipped to their frames).
+          const outside = { x: 176, y: 0, w: 80, h: 160 };
+          expect(changedIn(before, after, outside)).toBe(0);
+          expect(changedIn(before, after, { x: 0, y: 90, w: 256, h: 70 })).toBe(0);
+          expect(changedIn(before, after, { x: transparent.x - 4, y: transparent.y, w: 4, h: transparent.h })).toBe(0);
+        }
+        const blank = await sharp(skeleton).ensureAlpha().stats();
+        expect([(await sharp(skeleton).metadata()).format, blank.channels.every((c) => c.max - c.min <= 2)]).toEqual([format, true]);
+        if (format !== 'jpeg') expect(blank.channels[3]!.max).toBe(0);
+      });
+    }
+
+    it('a sheet whose frames share sizes renders each size once and marks aliases (frames of one rect) once', async () => {
+      forgetRenderedTiles();
+      const grid = Array.from({ length: 64 }, (_, i) => ({ x: (i % 8) * 32, y: Math.floor(i / 8) * 20, w: 32, h: 20 }));
+      const original = await sharp({ create: { width: 256, height: 160, channels: 4, background: { r: 30, g: 30, b: 30, alpha: 1 } } }).png().toBuffer();
+      const once = await makeWatermark(original, 'grid.png', 'Reskin Studio', grid);
+      const twice = await makeWatermark(original, 'grid.png', 'Reskin Studio', [...grid, ...grid]);
+      expect(twice.equals(once)).toBe(true);
+      const [before, after] = await Promise.all([rgba(original), rgba(once)]);
+      for (const rect of grid) expect(changedIn(before, after, rect)).toBeGreaterThanOrEqual(64);
+    });
   });
 
   it('variant keys change with the original key and keep its extension', () => {

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf } from '@reskin/contract';
 import { isDatabaseUnavailable, retryWhileUnavailable, toIso } from '../../db/database';
 import type { Timestamp } from '../../db/schema';
-import { makeCopies, variantKey } from '../../lib/variants';
+import { makeCopies, variantKey, type FrameRect } from '../../lib/variants';
 import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
@@ -29,6 +29,12 @@ export const imagesAtOnce = 2 * availableParallelism();
  * old: another server may be between its claim and queueing the job (milliseconds, or seconds on a slow database).
  */
 export const strandedAfterMs = 30_000;
+
+/**
+ * The rects of the sprite frames on a game image that is a page of a sprite sheet (none for other images), so its
+ * watermarked copy marks each frame on its own (issue 26). The app answers it from AtlasesService.
+ */
+export type FramesOfImage = (gameId: number, fileId: number) => Promise<readonly FrameRect[]>;
 
 /** An image whose copies cannot be made (it does not decode, or its stored file is gone): trying again cannot help. */
 class ImageError extends Error {}
@@ -62,6 +68,7 @@ export class GameGeneration {
     private readonly storage: Storage,
     private readonly productName: string,
     private readonly log: FastifyBaseLogger,
+    private readonly framesOfImage: FramesOfImage = () => Promise.resolve([]),
     private readonly concurrency = imagesAtOnce,
   ) {}
 
@@ -328,7 +335,7 @@ export class GameGeneration {
   }
 
   /**
-   * Writes the two copies of one image, then records them as the file's copies (adoptCopies: only while the file
+   * Writes the two copies of one image (a sprite sheet's watermark marks each of its frames), then records them as the file's copies (adoptCopies: only while the file
    * still has the content they were made from) and deletes the copies they replace. A file deleted or replaced
    * meanwhile is skipped, and copies written for a content it no longer has are removed again: nobody else would,
    * since its replacement or delete does not know of them. Safe when two jobs make the same file's copies.
@@ -343,9 +350,10 @@ export class GameGeneration {
     }
     // A failed read is the store's fault (worth another try); a failure to decode is the image's.
     const original = await buffer(object.stream);
+    const frames = await this.framesOfImage(file.gameId, file.fileId);
     let made: { skeleton: Buffer; watermark: Buffer };
     try {
-      made = await makeCopies(original, file.path, this.productName);
+      made = await makeCopies(original, file.path, this.productName, frames);
     } catch (error) {
       if (!(await this.isCurrent(file))) return;
       throw new ImageError(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
