@@ -33,6 +33,7 @@ import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayAccess } from './play/play-access';
 import { PlayTokens } from './play/play-tokens';
 import { PlayUsage } from './play/play-usage';
+import { AtlasGridsRepository } from './modules/atlases/atlas-grids.repository';
 import { atlasesRoutes } from './modules/atlases/atlases.routes';
 import { AtlasesService } from './modules/atlases/atlases.service';
 import { SheetComposer } from './modules/atlases/sheet-composer';
@@ -247,7 +248,7 @@ export async function buildApp(config: Config): Promise<App> {
     playAppClosed = playApp.close();
   });
   app.addHook('onClose', async () => playAppClosed ?? playApp.close());
-  const atlases = new AtlasesService(gamesRepository, storage);
+  const atlases = new AtlasesService(gamesRepository, storage, new AtlasGridsRepository(database.db));
   const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
   const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged);
   const versions = new VersionsService(
