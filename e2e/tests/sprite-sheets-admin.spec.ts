@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { RoleType, atlasTexts, type Game } from '@reskin/contract';
 import type { Locator } from '@playwright/test';
 import {
@@ -54,14 +53,25 @@ const sheetFiles = [
   },
 ];
 
-/** The colours at the middle of a drawn frame's left quarter, middle and right quarter, as the browser shows them. */
+/**
+ * The colours at the middle of a drawn frame's left quarter, middle and right quarter, as the browser shows them:
+ * a screenshot of the frame, read back in the page (a data: URL taints no canvas; the sheet's own canvas is).
+ */
 async function colours(frame: Locator): Promise<number[][]> {
   await expect(frame).toHaveAttribute('data-state', 'drawn');
-  const { data, info } = await sharp(await frame.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return [0.25, 0.5, 0.75].map((along) => {
-    const at = (Math.floor(info.height / 2) * info.width + Math.floor(info.width * along)) * 3;
-    return [...data.subarray(at, at + 3)];
-  });
+  const shot = `data:image/png;base64,${(await frame.screenshot()).toString('base64')}`;
+  return frame.page().evaluate(async (src) => {
+    const image = new Image();
+    image.src = src;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [image.width, image.height];
+    const context = canvas.getContext('2d')!;
+    context.drawImage(image, 0, 0);
+    return [0.25, 0.5, 0.75].map((along) => [
+      ...context.getImageData(Math.floor(image.width * along), Math.floor(image.height / 2), 1, 1).data.slice(0, 3),
+    ]);
+  }, shot);
 }
 
 async function sheetGame(api: Api, makeGame: () => Promise<Game>): Promise<Game> {
