@@ -33,6 +33,7 @@ import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayAccess } from './play/play-access';
 import { PlayTokens } from './play/play-tokens';
 import { PlayUsage } from './play/play-usage';
+import { AtlasGridsRepository } from './modules/atlases/atlas-grids.repository';
 import { atlasesRoutes } from './modules/atlases/atlases.routes';
 import { AtlasesService } from './modules/atlases/atlases.service';
 import { framesOnPage } from './modules/atlases/page-frames';
@@ -163,7 +164,7 @@ export async function buildApp(config: Config): Promise<App> {
     current: (userId) => usersRepository.findWithTokenVersion(userId),
   });
   // A sprite sheet's watermarked copy marks each of its frames (issue 26): generation asks the game's atlases.
-  const atlases = new AtlasesService(gamesRepository, storage);
+  const atlases = new AtlasesService(gamesRepository, storage, new AtlasGridsRepository(database.db));
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log, async (gameId, fileId) =>
     framesOnPage(await atlases.find(gameId), fileId),
   );

@@ -171,6 +171,11 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       const replaced = await t.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${c.versionId}/${f.imageFileId}`, headers: { authorization: `Bearer ${users.userA.token}` }, payload: body });
       expect(replaced.statusCode, replaced.body).toBe(200);
     }
+    if (route.key === 'DELETE /api/games/{id}/files/{fileId}/grid') {
+      // Removing a grid needs one: the admin declares it first.
+      const declared = await call(t, 'PUT', `/api/games/${f.game.id}/files/${f.imageFileId}/grid`, { token: users.admin.token, payload: { frameWidth: 8, frameHeight: 8 } });
+      expect(declared.statusCode, declared.body).toBe(200);
+    }
     if (route.key === 'DELETE /api/game-versions/{versionId}/files/{fileId}') {
       // "Restore original" needs a replacement to remove: user A uploads one first.
       const replaced = await t.app.inject({
@@ -214,6 +219,7 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
         body.append('file', new Blob([png]), 'hero.png');
         return body;
       })(),
+      'PUT /api/games/{id}/files/{fileId}/grid': { frameWidth: 8, frameHeight: 8, margin: 0, spacing: 0 },
       'POST /api/games/{id}/psd-files': multipart([{ name: 'more.psd', path: 'more.psd', content: 'psd' }]),
     };
     return { url, payload: bodies[route.key] };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limits } from './limits';
 
 /**
  * Sprite sheets and atlases (issue 26): one model for every descriptor format a game may pack its sprites with.
@@ -136,3 +137,43 @@ export function gridFrames(width: number, height: number, grid: AtlasGrid): Atla
   }
   return frames;
 }
+
+/** How many whole frames a grid cuts from an image of `width` x `height` (gridFrames without making them). */
+export function gridFrameCount(width: number, height: number, grid: AtlasGrid): number {
+  const along = (side: number, frame: number, margin: number, spacing: number) =>
+    side - 2 * margin < frame ? 0 : Math.floor((side - 2 * margin - frame) / (frame + spacing)) + 1;
+  return along(width, grid.frameWidth, grid.margin, grid.spacing) * along(height, grid.frameHeight, grid.margin, grid.spacing);
+}
+
+/**
+ * Why a grid cannot be used on an image of `width` x `height`, or null when it can: it must cut at least one
+ * whole frame and at most limits.atlas.maxFrames. The server's 422 and the grid form say the same words.
+ */
+export function gridProblem(width: number, height: number, grid: AtlasGrid): string | null {
+  const count = gridFrameCount(width, height, grid);
+  if (count === 0) {
+    return `A ${grid.frameWidth}×${grid.frameHeight} frame with a margin of ${grid.margin} px does not fit in the ${width}×${height} image.`;
+  }
+  if (count > limits.atlas.maxFrames) {
+    return `The grid cuts ${count} frames; a sheet may have at most ${limits.atlas.maxFrames}.`;
+  }
+  return null;
+}
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The texts of sprite sheets on the web's screens (issue 26). */
+export const atlasTexts = {
+  /** The badge of a sheet image on the game files screen. */
+  sheetBadge: (frames: number, format: AtlasFormat) => `Sprite sheet · ${counted(frames, 'frame', 'frames')} · ${atlasFormatLabels[format]}`,
+  /** A descriptor (or a grid) that cannot be used, on its row. */
+  notUsed: (problem: string) => `Not used as a sprite sheet: ${problem}`,
+  /** "Find sprite sheets" done. */
+  found: (sheets: number, problems: number) =>
+    `Found ${counted(sheets, 'sprite sheet', 'sprite sheets')}${problems > 0 ? `; ${counted(problems, 'file', 'files')} not used as sprite sheets` : ''}.`,
+  gridDeclared: (path: string, frames: number) => `${path} is a sprite sheet of ${counted(frames, 'frame', 'frames')}.`,
+  gridRemoved: (path: string) => `${path} is a plain image again.`,
+  confirmRemoveGrid: (path: string) => `Remove the grid of ${path}? It becomes a plain image again.`,
+  /** The grid form's live count. */
+  gridCount: (frames: number) => `${counted(frames, 'whole frame', 'whole frames')}`,
+} as const;

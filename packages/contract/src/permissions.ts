@@ -23,6 +23,8 @@ export const actions = [
   'play.original',
   /** Creating versions and changing them (rename, delete, upload, restore, finish), within the version rules. */
   'versions.change',
+  /** Declaring or removing a uniform grid on a game image (issue 26), within the games one may see. */
+  'atlases.declareGrid',
   /** Changing or suspending one's own account (demo accounts are shared). Nav: the username link. */
   'account.edit',
   /** My Games opens the demo screen in place of the versions screen (SPEC §4). */
@@ -36,7 +38,7 @@ const everyAdminAction: readonly Action[] = actions.filter((action) => action !=
 /** The table: each role and its actions (SPEC §3 roles: 1 admin, 100 user, 1000 demo). */
 export const permissions: Record<RoleTypeId, readonly Action[]> = {
   [RoleType.Admin]: everyAdminAction,
-  [RoleType.User]: ['versions.change', 'account.edit'],
+  [RoleType.User]: ['versions.change', 'atlases.declareGrid', 'account.edit'],
   [RoleType.Demo]: ['demo.play'],
 };
 

@@ -17,6 +17,7 @@ import * as fileUsage from './migrations/0008-file-usage';
 import * as fileCopiesKey from './migrations/0009-file-copies-key';
 import * as oneAssignmentPerJob from './migrations/0010-one-assignment-per-job';
 import * as versionFrames from './migrations/0011-version-frames';
+import * as atlasGrids from './migrations/0012-atlas-grids';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -196,6 +197,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0009-file-copies-key': { up: (db) => fileCopiesKey.up(db) },
     '0010-one-assignment-per-job': { up: (db) => oneAssignmentPerJob.up(db) },
     '0011-version-frames': { up: (db) => versionFrames.up(db, dialect) },
+    '0012-atlas-grids': { up: (db) => atlasGrids.up(db, dialect) },
   };
 }
 

@@ -167,6 +167,18 @@ export interface VersionFramesTable {
   updatedAt: Timestamp;
 }
 
+/** A uniform grid declared on a game image (issue 26, migration 0012): one per image, gone with the file. */
+export interface AtlasGridsTable {
+  gameId: number;
+  fileId: number;
+  frameWidth: number;
+  frameHeight: number;
+  margin: number;
+  spacing: number;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   games: GamesTable;
@@ -178,4 +190,5 @@ export interface Database {
   versionFiles: VersionFilesTable;
   versionSheets: VersionSheetsTable;
   versionFrames: VersionFramesTable;
+  atlasGrids: AtlasGridsTable;
 }

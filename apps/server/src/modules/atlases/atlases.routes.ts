@@ -1,12 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { gameAtlasesSchema, gameIdParamSchema } from '@reskin/contract';
+import { atlasGridSchema, atlasSchema, gameAtlasesSchema, gameFileParamsSchema, gameIdParamSchema, noContentSchema } from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
 import type { AtlasesService } from './atlases.service';
 
-/** GET /games/{id}/atlases: a game's sprite sheets with their frames, and the descriptors that failed (issue 26). */
+const gridErrors = {
+  403: 'Demo accounts do not declare grids (FORBIDDEN).',
+  404: 'No such game or file, or a game not assigned to you (NOT_FOUND).',
+  409: 'Versions have replaced frames of this sheet (CONFLICT).',
+};
+
+/**
+ * GET /games/{id}/atlases: a game's sprite sheets with their frames, and the descriptors that failed; PUT and
+ * DELETE /games/{id}/files/{fileId}/grid: a uniform grid declared on an image (issue 26).
+ */
 export async function atlasesRoutes(app: FastifyInstance, { atlases }: { atlases: AtlasesService }) {
-  app.withTypeProvider<ZodTypeProvider>().get(
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
     '/games/:id/atlases',
     {
       onRequest: app.requireUser,
@@ -19,5 +29,40 @@ export async function atlasesRoutes(app: FastifyInstance, { atlases }: { atlases
       },
     },
     async (request) => atlases.forGame(currentUser(request), request.params.id),
+  );
+
+  r.put(
+    '/games/:id/files/:fileId/grid',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['games'],
+        summary:
+          "Declare (or change) a uniform grid on a game image, for games that slice the sheet in code: frames of frameWidth×frameHeight, numbered row by row, after a margin and with spacing between them (admins, or the game's assigned artists)",
+        params: gameFileParamsSchema,
+        body: atlasGridSchema,
+        response: { 200: atlasSchema },
+        errors: { ...gridErrors, 422: 'Not an image, or the grid cuts no whole frame or more than limits.atlas.maxFrames (VALIDATION_FAILED).' },
+      },
+    },
+    async (request) => atlases.declareGrid(currentUser(request), request.params.id, request.params.fileId, request.body),
+  );
+
+  r.delete(
+    '/games/:id/files/:fileId/grid',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['games'],
+        summary: "Remove an image's grid: it is a plain image again (admins, or the game's assigned artists)",
+        params: gameFileParamsSchema,
+        response: { 204: noContentSchema },
+        errors: { ...gridErrors, 404: 'No such game or file, no grid on the file, or a game not assigned to you (NOT_FOUND).' },
+      },
+    },
+    async (request, reply) => {
+      await atlases.removeGrid(currentUser(request), request.params.id, request.params.fileId);
+      return reply.status(204).send(null);
+    },
   );
 }

@@ -1,10 +1,24 @@
-import { can, extensionOfName, kindOfName, limits, type Atlas, type AtlasProblem, type GameAtlases, type User } from '@reskin/contract';
+import {
+  can,
+  errorCodes,
+  extensionOfName,
+  gridFrames,
+  gridProblem,
+  kindOfName,
+  limits,
+  type Atlas,
+  type AtlasGrid,
+  type AtlasProblem,
+  type GameAtlases,
+  type User,
+} from '@reskin/contract';
 import { LRUCache } from 'lru-cache';
-import { forbidden, notFound } from '../../lib/errors';
+import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors';
 import type { Storage } from '../../storage/storage';
 import { readPrefix } from '../../storage/read-prefix';
 import { maySeeGame } from '../games/game-access';
 import type { GameFileRow, GamesRepository } from '../games/games.repository';
+import type { AtlasGridRow, AtlasGridsRepository } from './atlas-grids.repository';
 import { AtlasError, parseAtlasDescriptor } from './atlas-parsers';
 import { resolveAtlas } from './atlas-resolution';
 
@@ -29,15 +43,17 @@ const keptGames = 200;
 
 /**
  * A game's sprite sheets (issue 26): every descriptor among its files, recognised by content and tied to its
- * images (atlas-resolution.ts), and the descriptors that cannot be used, with why. Found anew when the game's
- * files have changed since the last answer (the game's filesChangedAt), else the kept answer.
+ * images (atlas-resolution.ts), the uniform grids declared on its images, and the descriptors (or grids) that
+ * cannot be used, with why. Found anew when the game's files (its filesChangedAt) or its grids have changed since
+ * the last answer, else the kept answer.
  */
 export class AtlasesService {
-  private readonly kept = new LRUCache<number, { filesChangedAt: string | null; answer: GameAtlases }>({ max: keptGames });
+  private readonly kept = new LRUCache<number, { key: string; answer: GameAtlases }>({ max: keptGames });
 
   constructor(
     private readonly games: GamesRepository,
     private readonly storage: Storage,
+    private readonly grids: AtlasGridsRepository,
   ) {}
 
   /**
@@ -52,17 +68,67 @@ export class AtlasesService {
     return this.find(gameId);
   }
 
-  /** The game's atlases, found anew only when its files changed since they were last found. */
+  /**
+   * PUT /games/{id}/files/{fileId}/grid: declares (or changes) the uniform grid of a game image and answers the
+   * atlas it makes. Administrators on any game, an artist on a game assigned to them; demo accounts 403. Not an
+   * image of known size, or a grid that cuts no whole frame or too many: 422. A grid whose frames versions have
+   * replaced stays as it is (409): its frames' places would move under them.
+   */
+  async declareGrid(user: User, gameId: number, fileId: number, grid: AtlasGrid): Promise<Atlas> {
+    const file = await this.gridImage(user, gameId, fileId);
+    if (file.width === null || file.height === null || kindOfName(file.path) !== 'image') {
+      throw unprocessable(`${file.path} is not an image of known size: only an image can have a grid.`);
+    }
+    const problem = gridProblem(file.width, file.height, grid);
+    if (problem) throw unprocessable(problem);
+    await this.mustBeFree(gameId, fileId);
+    await this.grids.save(gameId, fileId, grid);
+    const atlas = (await this.find(gameId)).atlases.find((found) => found.format === 'grid' && found.descriptorFileId === fileId);
+    // Only a change of the file between the checks and the search loses the grid's atlas; the search says why.
+    if (!atlas) throw conflict(`The grid of ${file.path} cannot be used: the file changed meanwhile.`, errorCodes.conflict);
+    return atlas;
+  }
+
+  /** DELETE /games/{id}/files/{fileId}/grid: the image is a plain image again. Who may: as declareGrid; no grid: 404. */
+  async removeGrid(user: User, gameId: number, fileId: number): Promise<void> {
+    await this.gridImage(user, gameId, fileId);
+    await this.mustBeFree(gameId, fileId);
+    if (!(await this.grids.remove(gameId, fileId))) throw notFound('Grid');
+  }
+
+  private async gridImage(user: User, gameId: number, fileId: number): Promise<GameFileRow> {
+    if (!can(user.roleTypeId, 'atlases.declareGrid')) {
+      throw forbidden("Only administrators and the game's artists declare sprite sheet grids.");
+    }
+    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId))) throw notFound('Game');
+    const file = await this.games.findFile(gameId, fileId);
+    if (!file) throw notFound('File');
+    return file;
+  }
+
+  private async mustBeFree(gameId: number, fileId: number): Promise<void> {
+    if (await this.grids.framesReplaced(gameId, fileId)) {
+      throw conflict(
+        'Versions have replaced frames of this sheet: its grid stays as it is until they restore them.',
+        errorCodes.conflict,
+      );
+    }
+  }
+
+  /** The game's atlases, found anew only when its files or its grids changed since they were last found. */
   async find(gameId: number): Promise<GameAtlases> {
     const filesChangedAt = (await this.games.filesChangedAt(gameId)) ?? null;
+    const grids = await this.grids.list(gameId);
+    // The grids themselves are part of the key (a handful of small rows): a change within one millisecond counts.
+    const key = JSON.stringify([filesChangedAt, grids.map((g) => [g.fileId, g.frameWidth, g.frameHeight, g.margin, g.spacing])]);
     const kept = this.kept.get(gameId);
-    if (kept && kept.filesChangedAt === filesChangedAt) return kept.answer;
-    const answer = await this.findAnew(gameId);
-    this.kept.set(gameId, { filesChangedAt, answer });
+    if (kept && kept.key === key) return kept.answer;
+    const answer = await this.findAnew(gameId, grids);
+    this.kept.set(gameId, { key, answer });
     return answer;
   }
 
-  private async findAnew(gameId: number): Promise<GameAtlases> {
+  private async findAnew(gameId: number, grids: AtlasGridRow[]): Promise<GameAtlases> {
     const files = await this.games.listFiles(gameId);
     const byPath = new Map(files.map((file) => [file.path, file]));
     const atlases: Atlas[] = [];
@@ -77,6 +143,28 @@ export class AtlasesService {
         if (!(error instanceof AtlasError)) throw error;
         problems.push({ path: file.path, fileId: file.fileId, problem: error.message });
       }
+    }
+    // Grids after the descriptors: a frame name a descriptor gives the same image wins (framesOfSheet).
+    const byId = new Map(files.map((file) => [file.fileId, file]));
+    for (const grid of grids) {
+      const file = byId.get(grid.fileId);
+      if (!file) continue;
+      const { width, height } = file;
+      const problem =
+        width === null || height === null || kindOfName(file.path) !== 'image'
+          ? `${file.path} is no longer an image of known size.`
+          : gridProblem(width, height, grid);
+      if (problem || width === null || height === null) {
+        problems.push({ path: file.path, fileId: file.fileId, problem: `Its grid: ${problem}` });
+        continue;
+      }
+      atlases.push({
+        descriptor: file.path,
+        descriptorFileId: file.fileId,
+        format: 'grid',
+        pages: [{ image: file.path, fileId: file.fileId, width, height }],
+        frames: gridFrames(width, height, grid),
+      });
     }
     return { atlases, problems };
   }

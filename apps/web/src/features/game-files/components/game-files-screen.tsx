@@ -1,4 +1,5 @@
 import {
+  atlasTexts,
   emptyTexts,
   fileUsageFilters,
   isGameReady,
@@ -31,6 +32,9 @@ import {
   useSetSplashFile,
 } from '../../../api/game-files';
 import { isGenerating, useGame, useGenerateGame } from '../../../api/games';
+import { useGameAtlases, useRemoveGrid } from '../../../api/atlases';
+import { GridDialog } from '../../atlases/components/grid-dialog';
+import { gridOfAtlas, sheetsOf } from '../../atlases/lib/sheets';
 import { statusText } from '../../games/components/game-status';
 import { useUploadBatch } from '../hooks/use-upload-batch';
 import { GameFilesTable, gameFileSortColumns, type GameFileActionKind } from './game-files-table';
@@ -95,6 +99,29 @@ function GameFiles({ gameId }: { gameId: number }) {
   const { state: uploadState, upload, uploadZip, dismissErrors } = useUploadBatch(gameId);
   const [deleting, setDeleting] = useState<GameFile | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Sprite sheets (issue 26): the badges, the descriptors that failed, and the grids declared here.
+  const atlases = useGameAtlases(gameId);
+  const removeGridCall = useRemoveGrid();
+  const [gridFor, setGridFor] = useState<GameFile | null>(null);
+  const [removingGrid, setRemovingGrid] = useState<GameFile | null>(null);
+
+  const findSheets = async () => {
+    const found = await atlases.refetch();
+    if (found.data) notifySuccess(atlasTexts.found(found.data.atlases.length, found.data.problems.length));
+  };
+
+  const gridAtlasOf = (file: GameFile) =>
+    sheetsOf(atlases.data, file.fileId).find((sheet) => sheet.atlas.format === 'grid')?.atlas;
+
+  const confirmRemoveGrid = () => {
+    const file = removingGrid;
+    setRemovingGrid(null);
+    if (!file) return;
+    removeGridCall.mutate(
+      { gameId, fileId: file.fileId },
+      { onSuccess: () => notifySuccess(atlasTexts.gridRemoved(file.path)) },
+    );
+  };
 
   const act = (kind: GameFileActionKind, file: GameFile) => {
     const ref = { gameId, fileId: file.fileId };
@@ -102,6 +129,10 @@ function GameFiles({ gameId }: { gameId: number }) {
       const current = indexFile.data;
       if (game.data && isGameReady(game.data) && current && current.fileId !== file.fileId) setSwitchingTo(file);
       else indexCall.mutate(ref);
+    } else if (kind === 'grid') {
+      setGridFor(file);
+    } else if (kind === 'removeGrid') {
+      setRemovingGrid(file);
     } else if (kind === 'splash') {
       splashCall.mutate(ref, {
         onSuccess: () => notifySuccess(messages.splashUpdated),
@@ -151,6 +182,7 @@ function GameFiles({ gameId }: { gameId: number }) {
   }
 
   const rows = files.data?.items ?? [];
+  const gridAtlas = gridFor ? gridAtlasOf(gridFor) : undefined;
   const total = files.data?.total ?? 0;
 
   return (
@@ -191,13 +223,33 @@ function GameFiles({ gameId }: { gameId: number }) {
               <ListSearch list={list} label="Search by path" />
             </div>
             <UsageFilterSelect value={usageFilter} onChange={chooseUsage} />
+            <Button
+              variant="outline-secondary"
+              disabled={atlases.isFetching}
+              onClick={() => void findSheets()}
+              title="Read the game's files again for sprite sheet descriptors"
+            >
+              Find sprite sheets
+            </Button>
           </div>
+          {atlases.data && atlases.data.problems.length > 0 && (
+            <Alert variant="warning" className="small" data-testid="sheet-problems">
+              <ul className="mb-0 ps-3">
+                {atlases.data.problems.map((problem) => (
+                  <li key={`${problem.fileId}-${problem.problem}`}>
+                    <code>{problem.path}</code>: {atlasTexts.notUsed(problem.problem)}
+                  </li>
+                ))}
+              </ul>
+            </Alert>
+          )}
           {files.isPending && <Loading />}
           {files.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.gameFiles} />}
           {rows.length > 0 && (
             <GameFilesTable
               files={rows}
               usage={usage.data}
+              atlases={atlases.data}
               list={list}
               busy={uploadState.running}
               onAction={act}
@@ -213,6 +265,21 @@ function GameFiles({ gameId }: { gameId: number }) {
         question={messages.confirmDeleteFile}
         onCancel={() => setConfirming(false)}
         onConfirm={confirmDelete}
+      />
+      <GridDialog
+        image={
+          gridFor && gridFor.width !== null && gridFor.height !== null
+            ? { gameId, fileId: gridFor.fileId, path: gridFor.path, width: gridFor.width, height: gridFor.height }
+            : null
+        }
+        current={gridAtlas ? gridOfAtlas(gridAtlas) : null}
+        onClose={() => setGridFor(null)}
+      />
+      <ConfirmDialog
+        show={removingGrid !== null}
+        question={removingGrid ? atlasTexts.confirmRemoveGrid(removingGrid.path) : ''}
+        onCancel={() => setRemovingGrid(null)}
+        onConfirm={confirmRemoveGrid}
       />
       <ConfirmDialog
         show={switchingTo !== null}

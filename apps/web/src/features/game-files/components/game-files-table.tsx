@@ -1,4 +1,12 @@
-import { canBeIndex, fileKindOf, indexRuleMessage, type FileUsage, type GameFile } from '@reskin/contract';
+import {
+  atlasTexts,
+  canBeIndex,
+  fileKindOf,
+  indexRuleMessage,
+  type FileUsage,
+  type GameAtlases,
+  type GameFile,
+} from '@reskin/contract';
 import { useRef, type ChangeEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -8,8 +16,9 @@ import type { ListState } from '../../../components/lists/use-list-params';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { formatSize } from '../../../lib/format-size';
+import { sheetsOf } from '../../atlases/lib/sheets';
 
-export type GameFileActionKind = 'index' | 'splash' | 'delete';
+export type GameFileActionKind = 'index' | 'splash' | 'delete' | 'grid' | 'removeGrid';
 
 /** The columns the table sorts by (the server's game file search columns). */
 export const gameFileSortColumns = ['path', 'size', 'width', 'isStartFile', 'isSplash', 'loads'] as const;
@@ -18,6 +27,8 @@ interface GameFilesTableProps {
   files: GameFile[];
   /** Which files plays load (issue 24); undefined while it loads. */
   usage: FileUsage[] | undefined;
+  /** The game's sprite sheets and the descriptors that failed (issue 26); undefined while they load. */
+  atlases: GameAtlases | undefined;
   list: ListState<(typeof gameFileSortColumns)[number]>;
   /** Row actions are disabled while a batch uploads. */
   busy: boolean;
@@ -28,7 +39,7 @@ interface GameFilesTableProps {
 
 const isImage = (file: GameFile) => fileKindOf(file) === 'image';
 
-export function GameFilesTable({ files, usage, list, busy, onAction, onReplace }: GameFilesTableProps) {
+export function GameFilesTable({ files, usage, atlases, list, busy, onAction, onReplace }: GameFilesTableProps) {
   const usageOf = new Map((usage ?? []).map((file) => [file.fileId, file]));
   return (
     <Table responsive hover size="sm" className="mb-0 align-middle">
@@ -64,6 +75,7 @@ export function GameFilesTable({ files, usage, list, busy, onAction, onReplace }
             key={file.fileId}
             file={file}
             usage={usage ? usageOf.get(file.fileId) : null}
+            atlases={atlases}
             busy={busy}
             onAction={onAction}
             onReplace={onReplace}
@@ -78,12 +90,13 @@ interface GameFileRowProps {
   file: GameFile;
   /** null while the record loads. */
   usage: FileUsage | undefined | null;
+  atlases: GameAtlases | undefined;
   busy: boolean;
   onAction: (kind: GameFileActionKind, file: GameFile) => void;
   onReplace: (file: GameFile, chosen: File[]) => void;
 }
 
-function GameFileRow({ file, usage, busy, onAction, onReplace }: GameFileRowProps) {
+function GameFileRow({ file, usage, atlases, busy, onAction, onReplace }: GameFileRowProps) {
   const input = useRef<HTMLInputElement>(null);
   const replaceId = `replace-input-${file.fileId}`;
 
@@ -92,6 +105,10 @@ function GameFileRow({ file, usage, busy, onAction, onReplace }: GameFileRowProp
     event.target.value = '';
     if (picked.length > 0) onReplace(file, picked);
   };
+
+  const sheets = sheetsOf(atlases, file.fileId);
+  const hasGrid = sheets.some((sheet) => sheet.atlas.format === 'grid');
+  const problems = (atlases?.problems ?? []).filter((problem) => problem.fileId === file.fileId);
 
   return (
     <tr data-file-id={file.fileId}>
@@ -107,6 +124,18 @@ function GameFileRow({ file, usage, busy, onAction, onReplace }: GameFileRowProp
       </td>
       <td className="text-break">
         <code>{file.path}</code>
+        {sheets.map(({ atlas, frames }) => (
+          <div key={atlas.descriptor}>
+            <Badge bg="success" className="text-wrap" title={`Frames from ${atlas.descriptor}`} data-testid="sheet-badge">
+              {atlasTexts.sheetBadge(frames.length, atlas.format)}
+            </Badge>
+          </div>
+        ))}
+        {problems.map((problem) => (
+          <div key={problem.problem} className="small text-danger" data-testid="sheet-problem">
+            {atlasTexts.notUsed(problem.problem)}
+          </div>
+        ))}
       </td>
       <td className="text-nowrap">{formatSize(file.size)}</td>
       <td className="text-nowrap">
@@ -152,6 +181,21 @@ function GameFileRow({ file, usage, busy, onAction, onReplace }: GameFileRowProp
             aria-label={`Replace ${file.path}`}
             onChange={chosen}
           />
+          {isImage(file) && (
+            <Button
+              size="sm"
+              variant="outline-success"
+              disabled={busy || file.width === null || file.height === null}
+              onClick={() => onAction('grid', file)}
+            >
+              Declare grid
+            </Button>
+          )}
+          {hasGrid && (
+            <Button size="sm" variant="outline-warning" disabled={busy} onClick={() => onAction('removeGrid', file)}>
+              Remove grid
+            </Button>
+          )}
           <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => onAction('delete', file)}>
             Delete
           </Button>

@@ -1,5 +1,5 @@
 import { emptyTexts, messages, type VersionFile } from '@reskin/contract';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Nav from 'react-bootstrap/Nav';
 import Table from 'react-bootstrap/Table';
@@ -8,6 +8,7 @@ import { DateTime } from '../../../components/ui/date-time';
 import { ImageCompareDialog } from '../../../components/ui/image-compare-dialog';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
+import { useGameAtlases } from '../../../api/atlases';
 import { useGameFiles } from '../../../api/game-files';
 import { useVersionPath } from '../../../api/play';
 import { useVersionFiles, useZipUrl } from '../../../api/versions';
@@ -15,6 +16,7 @@ import { fileUrl } from '../../../lib/play-file-url';
 import { sortByUpdatedAt, type SortDirection } from '../lib/sort-files';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { FilePreview } from './file-preview';
+import { ReplacedFrames } from './replaced-frames';
 
 /** Admin: a version's replaced files beside the originals (SPEC §2), with Download All. */
 export function VersionFiles() {
@@ -23,6 +25,9 @@ export function VersionFiles() {
   const originals = useGameFiles(gameId);
   const playPaths = useVersionPath(versionId, gameId);
   const zipUrl = useZipUrl();
+  // Issue 26: a sheet's replaced frames are shown beside their originals, cut by the game's atlases.
+  const replacesFrames = (files.data ?? []).some((file) => (file.frames?.length ?? 0) > 0);
+  const atlases = useGameAtlases(replacesFrames ? gameId : null);
   const [direction, setDirection] = useState<SortDirection>('desc');
   // The row whose images the viewer shows (issue 23: an artist's file opens there, never as a page).
   const [viewing, setViewing] = useState<VersionFile | null>(null);
@@ -91,32 +96,46 @@ export function VersionFiles() {
             <tbody>
               {rows.map((file) => {
                 const original = originalById.get(file.fileId);
+                const originalSrc = urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt);
                 return (
-                  <tr key={file.id} data-file-id={file.fileId}>
-                    <td>
-                      <FilePreview
-                        url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
-                        contentType={file.contentType}
-                        alt={`User image ${file.path}`}
-                        onOpen={() => setViewing(file)}
-                      />
-                    </td>
-                    <td>
-                      <FilePreview
-                        url={
-                          urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt)
-                        }
-                        contentType={original?.contentType}
-                        alt={`Original image ${file.path}`}
-                        onOpen={() => setViewing(file)}
-                      />
-                    </td>
-                    <td>{file.fileId}</td>
-                    <td className="text-break">{file.path}</td>
-                    <td>
-                      <DateTime value={file.updatedAt} />
-                    </td>
-                  </tr>
+                  <Fragment key={file.id}>
+                    <tr data-file-id={file.fileId}>
+                      <td>
+                        <FilePreview
+                          url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
+                          contentType={file.contentType}
+                          alt={`User image ${file.path}`}
+                          onOpen={() => setViewing(file)}
+                        />
+                      </td>
+                      <td>
+                        <FilePreview
+                          url={originalSrc}
+                          contentType={original?.contentType}
+                          alt={`Original image ${file.path}`}
+                          onOpen={() => setViewing(file)}
+                        />
+                      </td>
+                      <td>{file.fileId}</td>
+                      <td className="text-break">{file.path}</td>
+                      <td>
+                        <DateTime value={file.updatedAt} />
+                      </td>
+                    </tr>
+                    {urls && file.frames && file.frames.length > 0 && (
+                      <tr data-frames-of={file.fileId}>
+                        <td colSpan={5}>
+                          <ReplacedFrames
+                            fileId={file.fileId}
+                            frames={file.frames}
+                            atlases={atlases.data}
+                            originalSrc={originalSrc}
+                            versionSrc={fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
+                          />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
                 );
               })}
             </tbody>
