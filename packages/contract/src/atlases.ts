@@ -177,3 +177,20 @@ export const atlasTexts = {
   /** The grid form's live count. */
   gridCount: (frames: number) => `${counted(frames, 'whole frame', 'whole frames')}`,
 } as const;
+
+/**
+ * The frames that lie on a sheet image (a page of one or more atlases), by name (the first atlas's frame wins a
+ * name two share): what the server composes and the workbench shows.
+ */
+export function framesOfSheet(atlases: readonly Atlas[], fileId: number): { frames: Map<string, AtlasFrame>; found: boolean } {
+  const frames = new Map<string, AtlasFrame>();
+  let found = false;
+  for (const atlas of atlases) {
+    atlas.pages.forEach((page, index) => {
+      if (page.fileId !== fileId) return;
+      found = true;
+      for (const frame of atlas.frames) if (frame.page === index && !frames.has(frame.name)) frames.set(frame.name, frame);
+    });
+  }
+  return { frames, found };
+}

@@ -24,6 +24,9 @@ export const validationMessages = {
   versionDescription: 'Description must be 2-500 characters of letters, numbers, underscore, hyphen or space.',
   imageSize: (original: { width: number; height: number }, loaded: { width: number; height: number }) =>
     `Original Size ${original.width} x ${original.height} Loaded Size ${loaded.width} x ${loaded.height}`,
+  /** Issue 26: a replacement of one frame of a sprite sheet must have the frame's source (untrimmed) size. */
+  frameSize: (frame: string, expected: { w: number; h: number }, loaded: { width: number; height: number }) =>
+    `The frame "${frame}" is ${expected.w} × ${expected.h} pixels; this image is ${loaded.width} × ${loaded.height}.`,
   multipleSameName: 'Multiple files found with same name!',
   noMatchingFile: 'No matching file is found',
   fileReadError: 'Error Occurred On File Read',
@@ -91,6 +94,9 @@ export const messages = {
   /** Issue 12: undoing a replacement (DELETE /game-versions/{versionId}/files/{fileId}). */
   confirmRestoreOriginal: (path: string) =>
     `Restore the original ${path}? Your replacement is removed from this version.`,
+  /** Issue 26: undoing one frame's replacement (DELETE /game-versions/{versionId}/files/{fileId}/frames/{frameName}). */
+  confirmRestoreFrame: (frame: string, path: string) =>
+    `Restore the original frame "${frame}" of ${path}? Your replacement of this frame is removed from this version.`,
   originalRestored: 'Original restored.',
   activityChanged: 'Activity is changed successfully.',
   lockChanged: 'Lock is changed successfully.',

@@ -93,6 +93,27 @@ export const uploadVersionFile = (
     onProgress,
   });
 
+/**
+ * POST /game-version/upload-frame/{versionId}/{fileId}: replaces one frame of a sprite sheet inside a version
+ * (issue 26; multipart: the `frame` field first, then the file). The answer is the version's composed sheet with
+ * its `notice`. Never rejects: the frame's drop area shows the outcome.
+ */
+export const uploadVersionFrame = (
+  versionId: number,
+  fileId: number,
+  frame: string,
+  file: File,
+  onProgress?: (loaded: number, total: number) => void,
+) =>
+  uploadMultipart(`/game-version/upload-frame/${versionId}/${fileId}`, [{ fullPath: file.name, filename: file.name, file }], {
+    onProgress,
+    fields: { frame },
+  });
+
+/** DELETE /game-versions/{versionId}/files/{fileId}/frames/{frameName}: the frame is the original again. */
+export const restoreVersionFrame = ({ versionId, fileId, frame }: { versionId: number; fileId: number; frame: string }) =>
+  apiRequest(`/game-versions/${versionId}/files/${fileId}/frames/${encodeURIComponent(frame)}`, { method: 'DELETE' });
+
 /** The admin's list of a user-game's versions. */
 export const useVersionList = (userGameId: number | null, params: ListParams = {}) =>
   useQuery({
@@ -130,6 +151,11 @@ export const useToggleVersionLock = () =>
 // The version too: a lock set by the reviewer meanwhile (the server's 423) then hides the action.
 export const useRestoreVersionFile = () =>
   useApiMutation([...versionKeys.all, 'restore-file'], restoreVersionFile, ({ versionId }) => [
+    versionKeys.files(versionId),
+    versionKeys.lists(),
+  ]);
+export const useRestoreVersionFrame = () =>
+  useApiMutation([...versionKeys.all, 'restore-frame'], restoreVersionFrame, ({ versionId }) => [
     versionKeys.files(versionId),
     versionKeys.lists(),
   ]);

@@ -1,4 +1,4 @@
-import type { AtlasFrame as Frame } from '@reskin/contract';
+import { storedSpriteSize, type AtlasFrame as Frame } from '@reskin/contract';
 import { useEffect, useRef, useState } from 'react';
 
 /** Sheets loaded once per URL for every frame cut from them (a sheet of 500 frames is one image load). */
@@ -23,26 +23,44 @@ export function loadSheet(src: string): Promise<HTMLImageElement> {
 }
 
 /**
- * Draws one frame of a sheet upright at its full source size on `canvas`: the stored pixels (`rect`, turned
- * `rotation` degrees clockwise on the page) are turned back and placed at `offset` in the `sourceSize` box; the
- * rest of the box (a trimmed frame's cut borders) stays transparent.
+ * How to draw one frame of a sprite sheet upright at its source size (issue 26): the pixels of `source` (the
+ * frame's rect on the page, as stored) drawn centred on `centre` and turned by `angle` radians (negative:
+ * counter-clockwise, which undoes the clockwise `rotation` the packer stored it with), on a canvas of
+ * `width` x `height`. A trimmed frame's pixels land at its `offset` inside that full size; the rest stays clear.
  */
+export interface FrameDrawing {
+  width: number;
+  height: number;
+  source: { x: number; y: number; w: number; h: number };
+  centre: { x: number; y: number };
+  angle: number;
+}
+
+export function frameDrawing(frame: Pick<Frame, 'rect' | 'rotation' | 'sourceSize' | 'offset'>): FrameDrawing {
+  const upright = storedSpriteSize(frame);
+  return {
+    width: frame.sourceSize.w,
+    height: frame.sourceSize.h,
+    source: frame.rect,
+    centre: { x: frame.offset.x + upright.w / 2, y: frame.offset.y + upright.h / 2 },
+    angle: frame.rotation === 0 ? 0 : (-frame.rotation * Math.PI) / 180,
+  };
+}
+
+/** Draws a frame cut from its sheet (one loaded image for every frame of the sheet) onto a canvas of the frame's source size. */
 export function drawFrame(canvas: HTMLCanvasElement, sheet: CanvasImageSource, frame: Pick<Frame, 'rect' | 'rotation' | 'sourceSize' | 'offset'>): void {
-  const { rect, rotation, sourceSize, offset } = frame;
-  canvas.width = sourceSize.w;
-  canvas.height = sourceSize.h;
+  const drawing = frameDrawing(frame);
+  canvas.width = drawing.width;
+  canvas.height = drawing.height;
   const context = canvas.getContext('2d');
   if (!context) return;
-  const turned = rotation === 90 || rotation === 270;
-  // The upright trimmed sprite's size: the rect's sides swap when the packer turned it a quarter.
-  const [w, h] = turned ? [rect.h, rect.w] : [rect.w, rect.h];
-  context.clearRect(0, 0, canvas.width, canvas.height);
-  context.save();
-  context.translate(offset.x + w / 2, offset.y + h / 2);
-  // Stored turned clockwise: turned back counter-clockwise (a canvas turns clockwise for positive angles).
-  context.rotate((-rotation * Math.PI) / 180);
-  context.drawImage(sheet, rect.x, rect.y, rect.w, rect.h, -rect.w / 2, -rect.h / 2, rect.w, rect.h);
-  context.restore();
+  const { source, centre, angle } = drawing;
+  context.clearRect(0, 0, drawing.width, drawing.height);
+  context.imageSmoothingEnabled = false;
+  context.translate(centre.x, centre.y);
+  context.rotate(angle);
+  context.drawImage(sheet, source.x, source.y, source.w, source.h, -source.w / 2, -source.h / 2, source.w, source.h);
+  context.setTransform(1, 0, 0, 1, 0, 0);
 }
 
 export interface AtlasFrameProps {

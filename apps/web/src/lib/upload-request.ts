@@ -29,6 +29,8 @@ export interface UploadOptions {
   /** Bytes of the request body sent so far, and the body's total. */
   onProgress?: (loaded: number, total: number) => void;
   signal?: AbortSignal;
+  /** Plain fields sent before every file part (a server that streams the file reads them first). */
+  fields?: Record<string, string>;
 }
 
 /**
@@ -47,6 +49,7 @@ export function uploadMultipart(
 ): Promise<UploadOutcome> {
   const url = `${apiPrefix}${path}`;
   const form = new FormData();
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   for (const part of parts) {
     form.append('fullPath', part.fullPath);
     form.append('filename', part.filename);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
-import type { Atlas, AtlasFrame, GameVersion } from '@reskin/contract';
+import { framesOfSheet, type GameVersion } from '@reskin/contract';
 import { extensionOf } from '../../lib/game-paths';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow } from '../games/games.repository';
@@ -8,21 +8,6 @@ import type { StoredFilesService } from '../stored-files/stored-files.service';
 import type { AtlasesService } from './atlases.service';
 import { composeSheet } from './compose-sheet';
 import type { VersionSheetsRepository } from './version-sheets.repository';
-
-/** The frames that lie on a sheet image (a page of one or more atlases), by name. */
-export function framesOfSheet(atlases: Atlas[], fileId: number): { frames: Map<string, AtlasFrame>; found: boolean } {
-  const frames = new Map<string, AtlasFrame>();
-  let found = false;
-  for (const atlas of atlases) {
-    atlas.pages.forEach((page, index) => {
-      if (page.fileId !== fileId) return;
-      found = true;
-      for (const frame of atlas.frames) if (frame.page === index && !frames.has(frame.name)) frames.set(frame.name, frame);
-    });
-  }
-  return { frames, found };
-}
-
 
 /**
  * Makes a version's composed sheet (issue 26, decision 0028) after any change of its frames or its whole-sheet

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { imageFormatOfName, type AtlasFrame, type FrameUpload, type GameVersion, type User } from '@reskin/contract';
+import { framesOfSheet, imageFormatOfName, validationMessages, type AtlasFrame, type FrameUpload, type GameVersion, type User } from '@reskin/contract';
 import { notFound, unprocessable } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
@@ -13,7 +13,7 @@ import { toVersionFile, type VersionsRepository } from '../versions/versions.rep
 import type { VersionsService } from '../versions/versions.service';
 import type { AtlasesService } from './atlases.service';
 import { dropsVisiblePixels } from './compose-sheet';
-import { framesOfSheet, type SheetComposer } from './sheet-composer';
+import type { SheetComposer } from './sheet-composer';
 import type { VersionSheetsRepository } from './version-sheets.repository';
 
 /** Sheet formats a composed sheet can be written in (sharp writes them); a BMP or icon sheet is replaced whole. */
@@ -82,7 +82,7 @@ export class VersionFramesService {
       }
       const { w, h } = frame.sourceSize;
       if (info.width !== w || info.height !== h) {
-        throw refuse('image_size', `The frame "${frame.name}" is ${w} × ${h} pixels; this image is ${info.width} × ${info.height}.`);
+        throw refuse('image_size', validationMessages.frameSize(frame.name, frame.sourceSize, info));
       }
       assertUploadInTime(startedAt);
       const previous = await this.sheets.recordFrame(

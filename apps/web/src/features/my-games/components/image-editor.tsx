@@ -1,4 +1,13 @@
-import { emptyTexts, limits, type FileUsage, type GameFile, type GamePath, type VersionFile } from '@reskin/contract';
+import {
+  emptyTexts,
+  framesOfSheet,
+  limits,
+  type Atlas,
+  type FileUsage,
+  type GameFile,
+  type GamePath,
+  type VersionFile,
+} from '@reskin/contract';
 import { Fragment, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -10,6 +19,7 @@ import { fileUrl } from '../../../lib/play-file-url';
 import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
+import { SheetFrames } from './sheet-frames';
 import { ImageCompareDialog, type ComparedImage } from '../../../components/ui/image-compare-dialog';
 
 /** A path that wraps after its slashes rather than inside a name. */
@@ -39,6 +49,8 @@ export interface FileEditorProps {
   replaced: ReadonlyMap<number, VersionFile>;
   playPaths: GamePath;
   readOnlyReason: string | undefined;
+  /** The game's recognised sprite sheets (issue 26): an image that is a page of one shows its frames too. */
+  atlases?: readonly Atlas[];
 }
 
 /**
@@ -54,6 +66,7 @@ export function ImageEditor({
   replaced,
   playPaths,
   readOnlyReason,
+  atlases = [],
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
@@ -99,8 +112,11 @@ export function ImageEditor({
         {shown.map((image) => {
           const { original, replacement } = previewsOf(image);
           const size = `${image.width ?? '?'} x ${image.height ?? '?'}`;
+          const frames = [...framesOfSheet(atlases, image.fileId).frames.values()];
+          const own = replaced.get(image.fileId);
           return (
-            <Col key={image.fileId}>
+            // A sprite sheet takes the whole row: its frames are a grid of their own.
+            <Col key={image.fileId} {...(frames.length > 0 ? { xs: 12, md: 12, xl: 12 } : {})}>
               <Card className="h-100" data-file-id={image.fileId} aria-label={image.path} role="region">
                 <Card.Header className="d-flex justify-content-between gap-2 small">
                   <span className="text-break font-monospace">
@@ -157,6 +173,17 @@ export function ImageEditor({
                     disabledReason={readOnlyReason}
                     onFiles={(files, progress) => replaceOne(image, files, progress)}
                   />
+                  {frames.length > 0 && (
+                    <SheetFrames
+                      versionId={versionId}
+                      sheet={image}
+                      frames={frames}
+                      replacedFrames={new Set(own?.frames ?? [])}
+                      originalUrl={original.src}
+                      versionUrl={own?.frames?.length ? fileUrl(playPaths, playPaths.orjFile, image.path, own.updatedAt) : undefined}
+                      readOnlyReason={readOnlyReason}
+                    />
+                  )}
                 </Card.Body>
               </Card>
             </Col>

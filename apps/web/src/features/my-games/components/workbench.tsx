@@ -27,6 +27,7 @@ import { idsQuery, useIds } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { useMyVersions, useFinishVersion, useVersionFiles } from '../../../api/versions';
+import { useGameAtlases } from '../../../api/atlases';
 import { useFileUsage, useGameFiles } from '../../../api/game-files';
 import { useVersionPath } from '../../../api/play';
 import { useMyGame } from '../../../api/user-games';
@@ -104,6 +105,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const [order, setOrder] = useState<'path' | 'loads'>('path');
 
   const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
+  // The game's sprite sheets (issue 26): a sheet's card shows its frames, each replaceable on its own.
+  const atlases = useGameAtlases(userGame && imageGame ? gameId : null);
   const visibleTabs = tabs.filter((tab) => imageGame || !tab.imageOnly);
   const [tab, choose] = useTabParam(visibleTabs, defaultTab);
   const current = visibleTabs.find((item) => item.key === tab) ?? visibleTabs[0];
@@ -234,6 +237,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                       replaced={replaced}
                       playPaths={playPaths.data}
                       readOnlyReason={readOnlyReason}
+                      atlases={atlases.data?.atlases}
                     />
                   </>
                 )}

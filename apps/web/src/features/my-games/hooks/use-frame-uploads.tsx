@@ -1,0 +1,95 @@
+import { frameUploadSchema, messages, validationMessages as m, type AtlasFrame, type GameFile } from '@reskin/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { failureTitle } from '../../../lib/failure-titles';
+import { notifyError, notifyFailure, notifySuccess, notifyWarning } from '../../../lib/toasts';
+import { uploadVersionFrame, useRestoreVersionFrame, versionKeys } from '../../../api/versions';
+import type { DropOutcome, ReportProgress } from '../components/drop-area';
+import { isImageFile, singleDropRefusal } from '../lib/drop-checks';
+import { readImageSize } from '../lib/read-image-size';
+import { frameSizeRefusal } from '../lib/sheet-frames';
+
+function refused(message: string): DropOutcome {
+  notifyFailure(message);
+  return { ok: false, message };
+}
+
+/** Why a file cannot replace the frame, checked in the browser (the server checks again), or null. */
+async function localRefusal(frame: AtlasFrame, file: File): Promise<string | null> {
+  if (!isImageFile(file)) return m.imageReadError;
+  try {
+    return frameSizeRefusal(frame, await readImageSize(file));
+  } catch (error) {
+    return error instanceof Error ? error.message : m.imageReadError;
+  }
+}
+
+/**
+ * Replacing and restoring single frames of one sprite sheet inside a version (issue 26): a drop on a frame's own
+ * area is checked in the browser for the frame's source size, then sent to POST /game-version/upload-frame; the
+ * server composes the version's sheet before it answers, and its notice (visible pixels outside a trimmed frame
+ * were dropped) is shown as a warning. 'Restore original' asks first, then removes the frame's replacement.
+ * Nothing is kept in the browser: the version's file list (which names the replaced frames) is reloaded after
+ * every change, success or failure.
+ */
+export function useFrameUploads(versionId: number, sheet: GameFile) {
+  const queryClient = useQueryClient();
+  const refresh = useCallback(
+    () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: versionKeys.files(versionId) }),
+        queryClient.invalidateQueries({ queryKey: versionKeys.lists() }),
+      ]),
+    [queryClient, versionId],
+  );
+
+  const replaceFrame = useCallback(
+    async (frame: AtlasFrame, files: File[], progress: ReportProgress): Promise<DropOutcome> => {
+      const countRefusal = singleDropRefusal(files.length);
+      if (countRefusal) return refused(countRefusal);
+      const file = files[0];
+      if (!file) return refused(m.fileNotFound);
+      const refusal = await localRefusal(frame, file);
+      if (refusal) return refused(refusal);
+      const outcome = await uploadVersionFrame(versionId, sheet.fileId, frame.name, file, (loaded, total) =>
+        progress(loaded / total),
+      );
+      if (!outcome.ok && outcome.sessionEnded) return { ok: false, message: messages.sessionEnded };
+      await refresh();
+      if (!outcome.ok) {
+        notifyError(failureTitle({ action: 'upload' }), messages.uploadFailed, outcome.message);
+        return { ok: false, message: outcome.message };
+      }
+      const notice = frameUploadSchema.safeParse(outcome.body).data?.notice;
+      notifySuccess(messages.uploaded);
+      if (notice) notifyWarning(notice);
+      return { ok: true, message: messages.uploaded };
+    },
+    [refresh, sheet.fileId, versionId],
+  );
+
+  const [asking, setAsking] = useState<AtlasFrame | null>(null);
+  const restoreCall = useRestoreVersionFrame();
+  const restore = () => {
+    setAsking(null);
+    if (!asking) return;
+    restoreCall.mutate(
+      { versionId, fileId: sheet.fileId, frame: asking.name },
+      {
+        onSuccess: () => notifySuccess(messages.originalRestored),
+        // The client has toasted the server's reason (a lock set meanwhile is 423).
+      },
+    );
+  };
+  const restoreDialog = (
+    <ConfirmDialog
+      show={asking !== null}
+      question={asking ? messages.confirmRestoreFrame(asking.name, sheet.path) : ''}
+      onCancel={() => setAsking(null)}
+      onConfirm={restore}
+    />
+  );
+
+  return { replaceFrame, askRestore: setAsking, restoring: restoreCall.isPending, restoreDialog };
+}
