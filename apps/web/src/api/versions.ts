@@ -5,7 +5,8 @@ import {
   versionFileListSchema,
   type VersionForm,
 } from '@reskin/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { z } from 'zod';
 import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
 import { uploadMultipart } from '../lib/upload-request';
@@ -160,3 +161,19 @@ export const useRestoreVersionFrame = () =>
     versionKeys.lists(),
   ]);
 export const useZipUrl = () => useApiMutation([...versionKeys.all, 'zip-url'], getZipUrl);
+
+/**
+ * Reloads a version's files and the versions lists after any change of its files (an upload, a frame, a restore):
+ * the version too, so a lock set by the reviewer meanwhile (the server's 423) disables the drop areas.
+ */
+export function useRefreshVersionFiles(versionId: number): () => Promise<unknown> {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: versionKeys.files(versionId) }),
+        queryClient.invalidateQueries({ queryKey: versionKeys.lists() }),
+      ]),
+    [queryClient, versionId],
+  );
+}

@@ -1,10 +1,9 @@
 import { frameUploadSchema, messages, validationMessages as m, type AtlasFrame, type GameFile } from '@reskin/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifyFailure, notifySuccess, notifyWarning } from '../../../lib/toasts';
-import { uploadVersionFrame, useRestoreVersionFrame, versionKeys } from '../../../api/versions';
+import { uploadVersionFrame, useRefreshVersionFiles, useRestoreVersionFrame } from '../../../api/versions';
 import type { DropOutcome, ReportProgress } from '../components/drop-area';
 import { isImageFile, singleDropRefusal } from '../lib/drop-checks';
 import { readImageSize } from '../lib/read-image-size';
@@ -34,15 +33,7 @@ async function localRefusal(frame: AtlasFrame, file: File): Promise<string | nul
  * every change, success or failure.
  */
 export function useFrameUploads(versionId: number, sheet: GameFile) {
-  const queryClient = useQueryClient();
-  const refresh = useCallback(
-    () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: versionKeys.files(versionId) }),
-        queryClient.invalidateQueries({ queryKey: versionKeys.lists() }),
-      ]),
-    [queryClient, versionId],
-  );
+  const refresh = useRefreshVersionFiles(versionId);
 
   const replaceFrame = useCallback(
     async (frame: AtlasFrame, files: File[], progress: ReportProgress): Promise<DropOutcome> => {

@@ -1,10 +1,9 @@
 import { limits, messages, validationMessages as m, type GameFile } from '@reskin/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { uploadPathOf } from '../../../lib/upload-path';
-import { uploadVersionFile, versionKeys } from '../../../api/versions';
+import { uploadVersionFile, useRefreshVersionFiles } from '../../../api/versions';
 import type { DropOutcome, ReportProgress } from '../components/drop-area';
 import {
   imageSizeRefusal,
@@ -50,16 +49,7 @@ function refused(message: string): DropOutcome {
  * up in its own request, and the version's file list refreshes after.
  */
 export function useVersionUploads(versionId: number, kind: ReplaceKind, targets: readonly GameFile[]) {
-  const queryClient = useQueryClient();
-  // The version too: a lock set by the reviewer meanwhile (the server's 423) then disables the drop areas.
-  const refresh = useCallback(
-    () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: versionKeys.files(versionId) }),
-        queryClient.invalidateQueries({ queryKey: versionKeys.lists() }),
-      ]),
-    [queryClient, versionId],
-  );
+  const refresh = useRefreshVersionFiles(versionId);
 
   const send = useCallback(
     async (target: GameFile, file: File, progress: ReportProgress): Promise<string | typeof sessionEnded | null> => {
