@@ -12,7 +12,7 @@ import {
   type AudioContainer,
   type AudioProbe,
 } from '../src/lib/audio-conversion';
-import { ffmpegHeapPeakBytes, withFfmpeg } from '../src/lib/audio-conversion/ffmpeg-session';
+import { ffmpegHeapPeakBytes, withFfmpeg, withMemoryMaximum } from '../src/lib/audio-conversion/ffmpeg-session';
 
 /**
  * Sound conversion (issue 27, decision 0029): the real WebAssembly ffmpeg in worker threads, on sounds it makes
@@ -202,6 +202,20 @@ describe('[issue 27] sound conversion', () => {
     const error = await audioErrorOf(convertAudio(sound, { toPathLike: 'a.mp3', sampleRate: 44100, channels: 2, timeLimitMs: 50 }));
     expect(error.message).toBe(audioMessages.tooSlow);
     expect((await probeAudio(sound)).durationSeconds).toBeCloseTo(20, 1);
+  });
+
+  it("bounds ffmpeg's heap: a module's memory maximum lowered in place cannot be grown past", async () => {
+    // A module exporting a memory of 1 page, at most 1000 (a two-byte number, as the limit is written in place).
+    const module = Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0, 5, 5, 1, 1, 1, 0xe8, 0x07, 7, 5, 1, 1, 0x6d, 2, 0]);
+    const limited = withMemoryMaximum(module, 10);
+    expect(limited.length).toBe(module.length);
+    const wasm = (globalThis as unknown as { WebAssembly: { instantiate(bytes: Uint8Array): Promise<{ instance: { exports: { m: { grow(pages: number): number } } } }> } })
+      .WebAssembly;
+    const { instance } = await wasm.instantiate(limited);
+    expect(instance.exports.m.grow(9)).toBe(1);
+    expect(() => instance.exports.m.grow(1)).toThrow(RangeError);
+    const unlimited = (await wasm.instantiate(module)).instance;
+    expect(unlimited.exports.m.grow(100)).toBe(1);
   });
 
   it('converts a 50 MB WAV within the memory bound, and the main thread stays free meanwhile', async () => {
