@@ -166,7 +166,15 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
           callback(null, over ? undefined : chunk);
         },
       });
-      await pipeline(fileContent(part, incoming, zipLimit), counter, createWriteStream(target));
+      const content = fileContent(part, incoming, zipLimit);
+      let sourceError: unknown;
+      content.once('error', (error) => (sourceError = error));
+      await pipeline(content, counter, createWriteStream(target)).catch((error: unknown) => {
+        // The body's own failure (cut short, malformed) and the batch's limits are the request's; the temporary
+        // folder's (full, unwritable) is the server's: 507 or 503, as the game zip upload answers.
+        if (error === sourceError || error instanceof AppError) throw error;
+        throw storageFault(error, 'temp');
+      });
       if (over) await unlink(target);
       files.push({ incoming, file: over ? null : target, size });
     }
