@@ -321,3 +321,47 @@ describe(`[issue 27] replace from a folder or a zip (POST /game-versions/{versio
     expect(storedKeys(t)).toEqual(keysBefore);
   });
 });
+
+describe(`[issue 27] the per-file limit in a batch on ${testDb}`, () => {
+  let t: TestApp;
+  let artist: TestUser;
+  let version: GameVersion;
+  const limit = 100 * 1024;
+
+  beforeAll(async () => {
+    t = await createTestApp({ maxFileSizeBytes: limit });
+    const admin = await createUser(t, RoleType.Admin);
+    artist = await createUser(t);
+    const game = await createGame(t, admin.token, { name: 'Limits', description: 'x', width: 480, height: 640 });
+    const userGame = (await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).json<UserGame>();
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: filesForm([{ path: 'hero.png', content: await solidPng(40, 20) }, { path: 'jump.wav', content: sfx('catch.wav') }]),
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    version = (await call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name: 'Limits look', description: 'Limits', gameId: game.id, userGamesId: userGame.id } })).json<GameVersion>();
+  });
+  afterAll(async () => t?.close());
+
+  const send = (payload: FormData) => t.app.inject({ method: 'POST', url: `/api/game-versions/${version.id}/batch`, headers: { authorization: `Bearer ${artist.token}` }, payload });
+
+  it('a file over the per-file limit is one refused row (too_large), the others are stored', async () => {
+    const response = await send(batchForm([{ path: 'hero.png', content: await solidPng(40, 20, 'blue') }, { path: 'jump.wav', content: Buffer.alloc(limit + 1) }]));
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<BatchAnswer>();
+    expect(answer.rows.map((row) => [row.incoming, row.status, row.errorCode, row.outcome])).toEqual([
+      ['hero.png', 'matched', null, 'replaced'],
+      ['jump.wav', 'invalid', 'too_large', 'failed'],
+    ]);
+    expect(answer.rows[1]!.error).toBe('jump.wav is larger than the 100 KB limit per file.');
+  });
+
+  it('a zip with an entry over the per-file limit is refused whole (413), as the game zip upload refuses it', async () => {
+    const zip = await zipOf([{ path: 'hero.png', content: await solidPng(40, 20, 'green') }, { path: 'jump.wav', content: Buffer.alloc(limit + 1) }]);
+    const response = await send(batchForm([{ path: 'mine.zip', content: zip }]));
+    expect(response.statusCode, response.body).toBe(413);
+    expect(errorOf(response).code).toBe('FILE_TOO_LARGE');
+  });
+});
