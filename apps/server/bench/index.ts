@@ -1,11 +1,12 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio).
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { benchApi, type ApiBenchResult } from './api.bench';
 import { benchAtlases } from './atlases.bench';
 import { benchFit } from './fit.bench';
+import { benchAudio } from './audio.bench';
 import { benchGeneration } from './generation.bench';
 import { benchLoginTiming } from './login.bench';
 import { benchPlay, type PlayTarget } from './play.bench';
@@ -170,6 +171,20 @@ const benchmarks: Record<string, () => Promise<void>> = {
     console.log(`  (CPU ${fixed(r.bareCpuSeconds, 1)} s); ratio bare / fitImage ${fixed(r.ratio)} (target >= 0.8: ${met ? 'met' : 'MISSED'})`);
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
     if (!met) process.exitCode = 1;
+  },
+
+  async audio() {
+    const r = await benchAudio();
+    console.log(`Sound conversion (issue 27, decision 0029): one minute of 44.1 kHz stereo WAV (${fixed(r.wavMb, 1)} MB) through convertAudio`);
+    console.log(`(a worker thread, the WebAssembly ffmpeg compiled once per process) against the same ffmpeg with the same arguments`);
+    console.log(`run from a shell (a new process each run: bench/ffmpeg-cli.mjs by execFile); medians of ${r.rounds} alternating rounds:`);
+    for (const row of r.rows) {
+      console.log(
+        `  to ${row.target.toUpperCase().padEnd(4)} convertAudio ${fixed(row.appMs, 0).padStart(5)} ms, shell ${fixed(row.shellMs, 0).padStart(5)} ms;` +
+          ` ratio shell / convertAudio ${fixed(row.ratio)} (1 = as fast); ${fixed(row.outputKb, 0)} KB`,
+      );
+    }
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
   },
 
   async startup() {

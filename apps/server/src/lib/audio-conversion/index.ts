@@ -103,36 +103,44 @@ export function loudness(input: AudioInput, timeLimitMs?: number): Promise<numbe
  * The sound in the original's container and codec (by `toPathLike`'s extension and `codec`), sample rate and
  * channel count, optionally brought to the loudness `matchLoudnessOf` by a gain (measured on the input first).
  */
-export function convertAudio(input: AudioInput, options: ConvertAudioOptions): Promise<Buffer> {
-  const target = targetOf(options);
+export async function convertAudio(input: AudioInput, options: ConvertAudioOptions): Promise<Buffer> {
   const maxOutputBytes = options.maxOutputBytes ?? limits.defaultMaxFileSizeMb * 1024 * 1024;
+  conversionCommand(options); // refuses an original it cannot write before a worker starts
   return withFfmpeg(
     input,
     async (session) => {
       await probeIn(session);
-      const filters: string[] = [];
+      let gainDb: number | undefined;
       if (options.matchLoudnessOf !== undefined) {
         const measured = await loudnessIn(session);
         // Silence stays silence: no gain can bring it anywhere.
-        if (measured > silenceLufs) filters.push(`volume=${(options.matchLoudnessOf - measured).toFixed(2)}dB`);
+        if (measured > silenceLufs) gainDb = options.matchLoudnessOf - measured;
       }
-      filters.push(`aresample=${target.sampleRate}`);
-      const output = `/output.${target.extension}`;
-      const result = await session.run(
-        'ffmpeg',
-        [
-          ...['-hide_banner', '-v', 'error', '-xerror', '-i', '/input', '-map', '0:a:0', '-map_metadata', '-1'],
-          ...['-af', filters.join(','), '-ar', String(target.sampleRate), '-ac', String(options.channels)],
-          ...['-c:a', target.encoder, ...target.encoderArgs, '-fs', String(maxOutputBytes + 1), '-f', target.muxer, output],
-        ],
-        output,
-      );
+      const { args, output } = conversionCommand({ ...options, maxOutputBytes }, gainDb);
+      const result = await session.run('ffmpeg', args, output);
       if (result.ret !== 0 || !result.output) throw failureOf(result);
       if (result.output.length > maxOutputBytes) throw new AudioError(audioMessages.tooLarge);
       return Buffer.from(result.output.buffer, result.output.byteOffset, result.output.length);
     },
     options.timeLimitMs,
   );
+}
+
+/**
+ * The ffmpeg arguments of a conversion of /input to the original's format, written to `output` in ffmpeg's
+ * in-memory file system (exported for the bench, which runs the same command as a separate program).
+ */
+export function conversionCommand(options: ConvertAudioOptions, gainDb?: number): { args: string[]; output: string } {
+  const target = targetOf(options);
+  const filters = [...(gainDb === undefined ? [] : [`volume=${gainDb.toFixed(2)}dB`]), `aresample=${target.sampleRate}`];
+  const output = `/output.${target.extension}`;
+  const maxOutputBytes = options.maxOutputBytes ?? limits.defaultMaxFileSizeMb * 1024 * 1024;
+  const args = [
+    ...['-hide_banner', '-v', 'error', '-xerror', '-i', '/input', '-map', '0:a:0', '-map_metadata', '-1'],
+    ...['-af', filters.join(','), '-ar', String(target.sampleRate), '-ac', String(options.channels)],
+    ...['-c:a', target.encoder, ...target.encoderArgs, '-fs', String(maxOutputBytes + 1), '-f', target.muxer, output],
+  ];
+  return { args, output };
 }
 
 const silenceLufs = -70;
@@ -203,7 +211,9 @@ interface Target {
 const pcmCodecs = new Set(['pcm_u8', 'pcm_s16le', 'pcm_s24le', 'pcm_s32le', 'pcm_f32le', 'pcm_f64le', 'pcm_alaw', 'pcm_mulaw']);
 const opusRates = [48000, 24000, 16000, 12000, 8000];
 const vorbis = { encoder: 'libvorbis', encoderArgs: ['-q:a', '5'] };
-const opus = { encoder: 'libopus', encoderArgs: ['-b:a', '128k'] };
+// 10 ms frames: the libopus of @ffmpeg/core 0.12.10 overflows its small stack on 20 ms stereo frames (a trap,
+// "memory access out of bounds"; ffmpeg.wasm issues 591 and 867, fixed upstream but not yet released).
+const opus = { encoder: 'libopus', encoderArgs: ['-b:a', '128k', '-frame_duration', '10'] };
 const aac = { encoder: 'aac', encoderArgs: ['-b:a', '192k'] };
 
 /** What to write for an original at `toPathLike` holding `codec`: its container and codec, at good quality. */
