@@ -21,3 +21,4 @@ export * from './legal';
 export * from './legal-text';
 export * from './file-usage';
 export * from './atlases';
+export * from './batch';

@@ -1,0 +1,440 @@
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import sharp from 'sharp';
+import {
+  batchMessages,
+  fileKindOf,
+  framesOfSheet,
+  imageFormatOfName,
+  imageFormats,
+  kindOfName,
+  limits,
+  matchBatch,
+  validationMessages,
+  type Atlas,
+  type BatchAnswer,
+  type BatchFrame,
+  type BatchMatch,
+  type BatchMedia,
+  type BatchOptions,
+  type BatchRow,
+  type FileKind,
+  type FitMode,
+  type GameVersion,
+  type ImageFormatName,
+  type User,
+} from '@reskin/contract';
+import { AudioError, convertAudio, loudness, needsConversion, probeAudio, type AudioProbe } from '../../lib/audio-conversion';
+import { isAudioContent } from '../../lib/audio-inspection';
+import { AppError, notFound, unprocessable } from '../../lib/errors';
+import { canWriteFormat, fitImage, ImageFitError } from '../../lib/image-fit';
+import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
+import { fileTooLarge } from '../../lib/multipart';
+import type { Storage } from '../../storage/storage';
+import type { AtlasesService } from '../atlases/atlases.service';
+import type { VersionFramesService } from '../atlases/version-frames.service';
+import type { GameFileRow, GamesRepository } from '../games/games.repository';
+import type { VersionsService } from './versions.service';
+
+/** One received file of a batch, written to a temporary file of this server. */
+export interface BatchIncomingFile {
+  /** Its path as sent. */
+  incoming: string;
+  /** The temporary file, or null when it was over the per-file limit (and not kept). */
+  file: string | null;
+  size: number;
+}
+
+/** A resolved row while planning: the match plus what the apply step needs. */
+interface PlannedRow {
+  row: BatchRow;
+  source: BatchIncomingFile;
+  original: GameFileRow | null;
+  /** For a frame row: the frame's full size. */
+  frameSize: { w: number; h: number } | null;
+  imageFormat: ImageFormatName | null;
+  audio: { original: AudioProbe; originalLufs: number | null } | null;
+  skip: boolean;
+}
+
+const emptyMedia: BatchMedia = { format: null, width: null, height: null, durationSeconds: null, sampleRate: null, channels: null, lufs: null, size: null };
+
+/**
+ * Replace from a folder or a zip (issue 27, decision 0030): POST /game-versions/{versionId}/batch. Plans each
+ * incoming file against the game's files and atlas frames (matchBatch in the contract), checks it by content
+ * (the single upload's checks), and on apply fits or converts it and stores it through the single upload
+ * (VersionsService.upload) or the frame upload (VersionFramesService.uploadFrame), so every version rule of those
+ * holds per row. A row's refusal is that row's outcome; the others go on.
+ */
+export class VersionBatchService {
+  constructor(
+    private readonly versions: VersionsService,
+    private readonly frames: VersionFramesService,
+    private readonly games: GamesRepository,
+    private readonly atlases: AtlasesService,
+    private readonly storage: Storage,
+    private readonly maxFileSizeBytes: number,
+  ) {}
+
+  /**
+   * The version a batch may change (the single upload's rules: demo 403, someone else's 404, locked or disabled
+   * 423), refused before the body is read, and the most files the batch may hold: the game's file count.
+   */
+  async open(user: User, versionId: number): Promise<{ version: GameVersion; maxFiles: number }> {
+    const version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
+    const files = await this.games.listFiles(version.gameId);
+    return { version, maxFiles: Math.max(files.length, 1) };
+  }
+
+  async run(user: User, version: GameVersion, incoming: BatchIncomingFile[], options: BatchOptions): Promise<BatchAnswer> {
+    const dryRun = options.dryRun === 'true';
+    const files = await this.games.listFiles(version.gameId);
+    const { atlases } = await this.atlases.find(version.gameId);
+    const matches = matchBatch(incoming.map((file) => file.incoming), files, framesOf(atlases));
+    const byFileId = new Map(files.map((file) => [file.fileId, file]));
+    const planned: PlannedRow[] = [];
+    for (const [index, match] of matches.entries()) {
+      const source = incoming[index];
+      if (!source) continue;
+      planned.push(await this.plan(match, source, byFileId, atlases, options));
+    }
+    markDuplicates(planned);
+    if (!dryRun) {
+      for (const row of planned) await this.apply(user, version, row, options);
+    }
+    const rows = planned.map((planned) => planned.row);
+    return { dryRun, rows, summary: summarise(rows) };
+  }
+
+  private async plan(
+    match: BatchMatch,
+    source: BatchIncomingFile,
+    files: Map<number, GameFileRow>,
+    atlases: Atlas[],
+    options: BatchOptions,
+  ): Promise<PlannedRow> {
+    const row: BatchRow = {
+      incoming: match.incoming,
+      relative: match.relative,
+      status: match.status,
+      matchedBy: match.matchedBy,
+      fileId: match.fileId,
+      path: match.path,
+      frame: match.frame,
+      candidates: match.candidates,
+      kind: match.kind,
+      incomingMedia: null,
+      originalMedia: null,
+      fit: null,
+      warnings: [],
+      outcome: null,
+      error: null,
+      errorCode: null,
+    };
+    const planned: PlannedRow = { row, source, original: null, frameSize: null, imageFormat: null, audio: null, skip: (options.skip ?? []).includes(match.incoming) };
+    const invalid = (code: string, message: string) => {
+      row.status = 'invalid';
+      row.errorCode = code;
+      row.error = message;
+      return planned;
+    };
+
+    // A choice names the game file (or frame) of an ambiguous or unmatched row, or skips the row (null).
+    const choice = options.choices?.[match.incoming];
+    if (choice === null) planned.skip = true;
+    else if (choice !== undefined) {
+      const fileId = typeof choice === 'number' ? choice : choice.fileId;
+      const frame = typeof choice === 'number' ? null : (choice.frame ?? null);
+      const file = files.get(fileId);
+      const inSheet = frame === null || atlases.some((atlas) => atlas.frames.some((f) => f.name === frame && atlas.pages[f.page]?.fileId === fileId));
+      if (!file || !inSheet) return invalid('bad_choice', `The chosen ${frame === null ? 'file' : 'frame'} is not one of this game's.`);
+      Object.assign(row, { status: 'matched', matchedBy: 'choice', fileId, path: file.path, frame, candidates: [], kind: fileKindOf(file) });
+    }
+    if (row.status === 'ambiguous') {
+      row.error = batchMessages.ambiguous;
+      return planned;
+    }
+    if (row.status === 'unmatched') {
+      row.error = batchMessages.unmatched;
+      return planned;
+    }
+    const original = row.fileId === null ? undefined : files.get(row.fileId);
+    if (!original) return planned;
+    planned.original = original;
+    const originalKind = fileKindOf(original);
+    if (originalKind === 'other') {
+      row.status = 'not_replaceable';
+      row.error = batchMessages.notReplaceable;
+      return planned;
+    }
+    row.kind = originalKind;
+    const incomingKind: FileKind = kindOfName(match.relative);
+    if (incomingKind !== originalKind) return invalid('wrong_kind', batchMessages.wrongKind(originalKind));
+    if (!source.file) return invalid('too_large', fileTooLarge(match.relative, this.maxFileSizeBytes).message);
+    if (source.size === 0) return invalid('empty', 'The file is empty (0 bytes).');
+
+    if (originalKind === 'image') {
+      let frameSize: { w: number; h: number } | null = null;
+      if (row.frame !== null) {
+        const frame = atlases.flatMap((atlas) => atlas.frames.filter((f) => f.name === row.frame && atlas.pages[f.page]?.fileId === original.fileId))[0];
+        frameSize = frame?.sourceSize ?? null;
+      }
+      planned.frameSize = frameSize;
+      const targetWidth = frameSize?.w ?? original.width ?? 0;
+      const targetHeight = frameSize?.h ?? original.height ?? 0;
+      const originalFormat = imageFormatOfName(original.path) ?? null;
+      row.originalMedia = { ...emptyMedia, format: originalFormat, width: targetWidth, height: targetHeight, size: original.size };
+      let info;
+      try {
+        info = await inspectImage(createReadStream(source.file), match.relative);
+      } catch (error) {
+        if (error instanceof InvalidImageError) return invalid('invalid_image', `${validationMessages.imageReadError}: ${error.message}`);
+        throw error;
+      }
+      planned.imageFormat = info.format;
+      row.incomingMedia = { ...emptyMedia, format: info.format, width: info.width, height: info.height, size: source.size };
+      const sameSize = info.width === targetWidth && info.height === targetHeight;
+      // A frame is drawn onto its sheet whatever its format; a whole file must be the original's format.
+      const sameFormat = row.frame !== null || info.format === originalFormat;
+      if (sameSize && sameFormat) {
+        row.status = 'matched';
+        return planned;
+      }
+      row.status = sameSize ? 'needs_conversion' : 'needs_fit';
+      if (originalFormat && row.frame === null && !canWriteFormat(originalFormat)) {
+        return invalid('cannot_convert', `${original.path} is ${originalFormat.toUpperCase()}: replace it with a ${originalFormat.toUpperCase()} of ${targetWidth} x ${targetHeight} pixels.`);
+      }
+      if (await this.animated(source.file, info.format, original, originalFormat)) return invalid('animated', batchMessages.animatedGif);
+      if (!sameSize) {
+        row.fit = options.fits?.[match.incoming] ?? options.fit ?? null;
+        if (row.fit === null) {
+          row.errorCode = 'no_fit';
+          row.error = batchMessages.noFit;
+        }
+      }
+      return planned;
+    }
+
+    // A sound: audio by content, then probed and measured by the audio module (ffmpeg in workers, decision 0029);
+    // its container, codec, rate and channels say whether it needs converting.
+    if (!(await isAudioContent(createReadStream(source.file)))) return invalid('not_audio', validationMessages.notAudio);
+    let incomingProbe: AudioProbe;
+    let originalProbe: AudioProbe;
+    try {
+      incomingProbe = await probeAudio(source.file);
+    } catch (error) {
+      if (error instanceof AudioError) return invalid('not_audio', error.message);
+      throw error;
+    }
+    const stored = await this.storage.get(original.storageKey);
+    if (!stored) throw new Error(`the stored object ${original.storageKey} is missing`);
+    const originalBytes = await buffer(stored.stream);
+    try {
+      originalProbe = await probeAudio(originalBytes);
+    } catch (error) {
+      if (error instanceof AudioError) return invalid('original_unreadable', `The original sound cannot be read for converting: ${error.message}`);
+      throw error;
+    }
+    // Loudness is shown for both; a measurement that fails leaves it unknown, never the row.
+    const measured = async (input: string | Uint8Array) => loudness(input).catch((error: unknown) => {
+      if (error instanceof AudioError) return null;
+      throw error;
+    });
+    const [incomingLufs, originalLufs] = [await measured(source.file), await measured(originalBytes)];
+    planned.audio = { original: originalProbe, originalLufs };
+    const media = (probe: AudioProbe, lufs: number | null, size: number): BatchMedia => ({
+      ...emptyMedia,
+      format: probe.container,
+      durationSeconds: probe.durationSeconds || null,
+      sampleRate: probe.sampleRate,
+      channels: probe.channels,
+      lufs,
+      size,
+    });
+    row.incomingMedia = media(incomingProbe, incomingLufs, source.size);
+    row.originalMedia = media(originalProbe, originalLufs, original.size);
+    const matchLoudness = options.loudness === 'match' && originalLufs !== null;
+    row.status = needsConversion(incomingProbe, originalProbe) || matchLoudness ? 'needs_conversion' : 'matched';
+    const [a, b] = [incomingProbe.durationSeconds, originalProbe.durationSeconds];
+    if (a > 0 && b > 0 && Math.abs(a - b) / b > limits.audioConversion.durationWarningRatio) row.warnings.push(batchMessages.durationDiffers(a, b));
+    return planned;
+  }
+
+  /**
+   * POST /game-versions/{versionId}/files/{fileId}/fit-preview: `content` fitted with `fit` to the original's (or
+   * the frame's) size and format by the same fitImage the batch stores with, so the preview is the stored result.
+   */
+  async preview(
+    user: User,
+    versionId: number,
+    fileId: number,
+    upload: { fit: FitMode; frame: string | null; fileName: string | undefined; content: Readable },
+  ): Promise<{ bytes: Buffer; contentType: string }> {
+    let version: GameVersion;
+    try {
+      version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
+    } catch (error) {
+      upload.content.resume();
+      throw error;
+    }
+    const original = await this.games.findFile(version.gameId, fileId);
+    const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
+    if (!original || fileKindOf(original) !== 'image') {
+      upload.content.resume();
+      throw original ? refuse('not_image', `${original.path} is not an image.`) : notFound('Game file');
+    }
+    let size = { w: original.width ?? 0, h: original.height ?? 0 };
+    if (upload.frame !== null) {
+      const { atlases } = await this.atlases.find(version.gameId);
+      const frame = framesOfSheet(atlases, fileId).frames.get(upload.frame);
+      if (!frame) {
+        upload.content.resume();
+        throw notFound('Frame');
+      }
+      size = frame.sourceSize;
+    }
+    const input = await buffer(upload.content);
+    const named = upload.fileName && imageFormatOfName(upload.fileName) ? upload.fileName : original.path;
+    let info;
+    try {
+      info = await inspectImage(Readable.from([input]), named);
+    } catch (error) {
+      if (error instanceof InvalidImageError) throw refuse('invalid_image', `${validationMessages.imageReadError}: ${error.message}`);
+      throw error;
+    }
+    const format = imageFormatOfName(original.path) ?? 'png';
+    try {
+      const bytes = await fitImage(input, { width: size.w, height: size.h, mode: upload.fit, format, inputFormat: info.format });
+      return { bytes, contentType: imageFormats[format].mimeTypes[0] };
+    } catch (error) {
+      if (error instanceof ImageFitError) throw refuse(error.code, error.message);
+      throw error;
+    }
+  }
+
+  /** Whether the incoming image or the original is animated (more than one frame): such a row is not fitted or converted. */
+  private async animated(file: string, format: ImageFormatName, original: GameFileRow, originalFormat: ImageFormatName | null): Promise<boolean> {
+    const pages = async (input: Buffer) => (await sharp(input, { limitInputPixels: false }).metadata()).pages ?? 1;
+    if ((format === 'gif' || format === 'webp') && (await pages(await readFile(file))) > 1) return true;
+    if (originalFormat !== 'gif' && originalFormat !== 'webp') return false;
+    const stored = await this.storage.get(original.storageKey);
+    if (!stored) return false;
+    return (await pages(await buffer(stored.stream))) > 1;
+  }
+
+  private async apply(user: User, version: GameVersion, planned: PlannedRow, options: BatchOptions): Promise<void> {
+    const { row, source, original } = planned;
+    const wanted = row.status === 'matched' || row.status === 'needs_fit' || row.status === 'needs_conversion';
+    if (!wanted || planned.skip) {
+      row.outcome = row.status === 'invalid' ? 'failed' : 'skipped';
+      return;
+    }
+    if (row.errorCode !== null || !original || !source.file) {
+      row.outcome = 'failed';
+      return;
+    }
+    try {
+      const content = await this.content(planned, original, source.file, options);
+      if (row.frame !== null) {
+        const named = row.status === 'matched' ? row.relative : original.path;
+        await this.frames.uploadFrame(user, version.id, original.fileId, { frame: row.frame, fileName: named, content });
+      } else {
+        await this.versions.upload(user, version.id, original.fileId, content);
+      }
+      row.outcome = 'replaced';
+    } catch (error) {
+      if (error instanceof AppError) {
+        row.outcome = 'failed';
+        row.error = error.message;
+        row.errorCode = error.details?.[0]?.code ?? error.code;
+        return;
+      }
+      if (error instanceof ImageFitError) {
+        row.outcome = 'failed';
+        row.error = error.message;
+        row.errorCode = error.code;
+        return;
+      }
+      throw error;
+    }
+  }
+
+  /** The bytes a row stores: the incoming file as it is, fitted or converted to the original's. */
+  private async content(planned: PlannedRow, original: GameFileRow, file: string, options: BatchOptions): Promise<Readable> {
+    const { row } = planned;
+    if (row.kind === 'image') {
+      if (row.status === 'matched') return createReadStream(file);
+      // A frame is written in its sheet's format too (the composer draws it onto the sheet either way).
+      const format = imageFormatOfName(original.path) ?? 'png';
+      const fitted = await fitImage(await readFile(file), {
+        width: planned.frameSize?.w ?? original.width ?? 0,
+        height: planned.frameSize?.h ?? original.height ?? 0,
+        mode: (row.fit ?? 'stretch') satisfies FitMode,
+        format,
+        inputFormat: planned.imageFormat ?? 'png',
+      });
+      return Readable.from([fitted]);
+    }
+    if (row.status === 'matched') return createReadStream(file);
+    const target = planned.audio;
+    if (!target) throw new Error('a sound row to convert was planned without its original');
+    const converted = await convertAudio(file, {
+      toPathLike: original.path,
+      codec: target.original.codec,
+      sampleRate: target.original.sampleRate,
+      channels: target.original.channels,
+      ...(options.loudness === 'match' && target.originalLufs !== null && { matchLoudnessOf: target.originalLufs }),
+      maxOutputBytes: this.maxFileSizeBytes,
+    });
+    return Readable.from([converted]);
+  }
+}
+
+/** Every frame of the game's atlases, with its sheet image, for matching by name. */
+function framesOf(atlases: Atlas[]): BatchFrame[] {
+  return atlases.flatMap((atlas) =>
+    atlas.frames.flatMap((frame) => {
+      const page = atlas.pages[frame.page];
+      return page ? [{ fileId: page.fileId, path: page.image, name: frame.name }] : [];
+    }),
+  );
+}
+
+/** Two incoming files for one game file (or frame): the later ones are refused, naming the first. */
+function markDuplicates(planned: PlannedRow[]): void {
+  const first = new Map<string, string>();
+  for (const { row, skip } of planned) {
+    if (skip || row.fileId === null || !['matched', 'needs_fit', 'needs_conversion'].includes(row.status)) continue;
+    const key = `${row.fileId}\n${row.frame ?? ''}`;
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, row.incoming);
+      continue;
+    }
+    row.status = 'invalid';
+    row.errorCode = 'duplicate';
+    row.error = `${earlier} already replaces ${row.frame ?? row.path ?? 'this file'}.`;
+  }
+}
+
+function summarise(rows: BatchRow[]): BatchAnswer['summary'] {
+  const count = (test: (row: BatchRow) => boolean) => rows.filter(test).length;
+  return {
+    total: rows.length,
+    matched: count((row) => row.status === 'matched'),
+    needsFit: count((row) => row.status === 'needs_fit'),
+    needsConversion: count((row) => row.status === 'needs_conversion'),
+    ambiguous: count((row) => row.status === 'ambiguous'),
+    unmatched: count((row) => row.status === 'unmatched'),
+    notReplaceable: count((row) => row.status === 'not_replaceable'),
+    invalid: count((row) => row.status === 'invalid'),
+    replaced: count((row) => row.outcome === 'replaced'),
+    failed: count((row) => row.outcome === 'failed'),
+    skipped: count((row) => row.outcome === 'skipped'),
+  };
+}
+
+/** The most bytes a batch's files may hold together: a game zip's unpacked limit. */
+export const maxBatchBytes = limits.zipUpload.maxUnpackedBytes;

@@ -1,0 +1,375 @@
+import { z } from 'zod';
+import { extensionOfName, fileKindOf, kindOfName, type FileKind } from './file-kinds';
+import { pathIdSchema } from './ids';
+
+/**
+ * Replace from a folder or a zip (issue 27, decision 0030): POST /game-versions/{versionId}/batch.
+ *
+ * The request is multipart/form-data: for each incoming file a `path` field (its path relative to the dropped
+ * folder, as `webkitRelativePath` or a folder walk gives it) followed by its `file` part, or one `.zip` file part.
+ * A file part without a `path` before it goes by its file name. The options may be form fields or query
+ * parameters: `dryRun`, `fit`, `fits`, `choices`, `skip`, `loudness` (below).
+ *
+ * `dryRun=true` answers the plan and stores nothing; otherwise the server applies every row it can and answers
+ * each row's outcome. One row's failure never loses the others. A client that wants progress per row may send the
+ * chosen rows in several smaller requests: each answers its own rows.
+ */
+
+/** How a replacement of another pixel size is made to the original's size. */
+export const fitModes = ['cover', 'contain', 'stretch'] as const;
+export type FitMode = (typeof fitModes)[number];
+export const fitModeLabels: Record<FitMode, string> = {
+  cover: 'Cover (fill and crop, centred)',
+  contain: 'Contain (transparent padding)',
+  stretch: 'Stretch',
+};
+
+export const loudnessModes = ['keep', 'match'] as const;
+export type LoudnessMode = (typeof loudnessModes)[number];
+
+/** What the plan says of a row. */
+export const batchRowStatuses = [
+  /** Same kind, format and size as the original: stored as it is. */
+  'matched',
+  /** An image of another pixel size: stored fitted with `fit` (refused without it). */
+  'needs_fit',
+  /** Another format of the same kind (a PNG for a .jpg, a WAV for an .ogg): converted to the original's. */
+  'needs_conversion',
+  /** Several game files (or frames) fit the name: `choices` picks one. */
+  'ambiguous',
+  /** No game file or frame has its path or name. */
+  'unmatched',
+  /** The matched game file is neither an image nor a sound. */
+  'not_replaceable',
+  /** The incoming file cannot replace its match: unreadable, of the other kind, too large (see `error`). */
+  'invalid',
+] as const;
+export type BatchRowStatus = (typeof batchRowStatuses)[number];
+
+/** How a row found its game file: `choice` when `choices` named it. */
+export const batchMatchedBy = ['path', 'name', 'frame', 'choice'] as const;
+export type BatchMatchedBy = (typeof batchMatchedBy)[number];
+
+/** What a row did when the batch was applied. */
+export const batchOutcomes = ['replaced', 'skipped', 'failed'] as const;
+export type BatchOutcome = (typeof batchOutcomes)[number];
+
+/** What the server read of a file (the incoming one or the original); what it could not read is null. */
+export const batchMediaSchema = z.object({
+  /** sharp's format name for an image (png, jpeg, ...), the container for a sound (ogg, mp3, wav, m4a, ...). */
+  format: z.string().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  durationSeconds: z.number().nullable(),
+  sampleRate: z.number().int().nullable(),
+  channels: z.number().int().nullable(),
+  /** Integrated loudness (EBU R128), when measured. */
+  lufs: z.number().nullable(),
+  size: z.number().int().nullable(),
+});
+export type BatchMedia = z.infer<typeof batchMediaSchema>;
+
+export const batchCandidateSchema = z.object({
+  fileId: z.number().int(),
+  /** The game file's path (for a frame: its sheet image's path). */
+  path: z.string(),
+  /** The atlas frame's name when the candidate is a frame, else null. */
+  frame: z.string().nullable(),
+});
+export type BatchCandidate = z.infer<typeof batchCandidateSchema>;
+
+export const batchRowSchema = z.object({
+  /** The incoming file's path as sent (the key of `choices`, `fits` and `skip`). */
+  incoming: z.string(),
+  /** The path matched against the game: as sent, without a shared top folder the game does not have. */
+  relative: z.string(),
+  status: z.enum(batchRowStatuses),
+  matchedBy: z.enum(batchMatchedBy).nullable(),
+  /** The matched game file (a frame's sheet image), or null. */
+  fileId: z.number().int().nullable(),
+  path: z.string().nullable(),
+  frame: z.string().nullable(),
+  /** For an ambiguous row, the game files or frames to choose from. */
+  candidates: z.array(batchCandidateSchema),
+  kind: z.enum(['image', 'audio', 'other']),
+  incomingMedia: batchMediaSchema.nullable(),
+  originalMedia: batchMediaSchema.nullable(),
+  /** The fit mode this row is (or would be) fitted with, or null. */
+  fit: z.enum(fitModes).nullable(),
+  /** Things to know that do not stop the row, such as durations that differ by more than 10 %. */
+  warnings: z.array(z.string()),
+  /** Only when applied. */
+  outcome: z.enum(batchOutcomes).nullable(),
+  /** Why the row is invalid or failed, or null. */
+  error: z.string().nullable(),
+  /** The error's code (image_size, not_audio, invalid_image, too_large, wrong_kind, no_fit, ...), or null. */
+  errorCode: z.string().nullable(),
+});
+export type BatchRow = z.infer<typeof batchRowSchema>;
+
+export const batchSummarySchema = z.object({
+  total: z.number().int(),
+  matched: z.number().int(),
+  needsFit: z.number().int(),
+  needsConversion: z.number().int(),
+  ambiguous: z.number().int(),
+  unmatched: z.number().int(),
+  notReplaceable: z.number().int(),
+  invalid: z.number().int(),
+  replaced: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+});
+export type BatchSummary = z.infer<typeof batchSummarySchema>;
+
+/** The answer of POST /game-versions/{versionId}/batch: the plan (dryRun) or the per-row results. */
+export const batchAnswerSchema = z.object({
+  dryRun: z.boolean(),
+  rows: z.array(batchRowSchema),
+  summary: batchSummarySchema,
+});
+export type BatchAnswer = z.infer<typeof batchAnswerSchema>;
+export const batchPlanSchema = batchAnswerSchema;
+export const batchResultSchema = batchAnswerSchema;
+export type BatchPlan = BatchAnswer;
+export type BatchResult = BatchAnswer;
+
+/** A chosen candidate of an ambiguous row: a game file's id, or a file and frame; null skips the row. */
+export const batchChoiceSchema = z.union([
+  z.number().int().positive(),
+  z.object({ fileId: z.number().int().positive(), frame: z.string().max(500).nullable().optional() }),
+  z.null(),
+]);
+export type BatchChoice = z.infer<typeof batchChoiceSchema>;
+
+const jsonText = <T extends z.ZodType>(schema: T, what: string) =>
+  z
+    .string()
+    .max(1_000_000)
+    .transform((text, ctx) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        ctx.issues.push({ code: 'custom', message: `${what} must be JSON.`, input: text });
+        return z.NEVER;
+      }
+      const parsed = schema.safeParse(value);
+      if (!parsed.success) {
+        ctx.issues.push({ code: 'custom', message: `${what}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, input: text });
+        return z.NEVER;
+      }
+      return parsed.data as z.infer<T>;
+    });
+
+const incomingPathKey = z.string().min(1).max(1000);
+
+/** The batch's options, as form fields or query parameters (text; JSON where a value is structured). */
+export const batchOptionsSchema = z.object({
+  dryRun: z.enum(['true', 'false']).default('false').describe('true: answer the plan and store nothing.'),
+  fit: z.enum(fitModes).optional().describe('How images of another pixel size are fitted; without it they are refused.'),
+  fits: jsonText(z.record(incomingPathKey, z.enum(fitModes)), 'fits')
+    .optional()
+    .describe('JSON object: incoming path -> fit mode, for single rows (overrides `fit`).'),
+  choices: jsonText(z.record(incomingPathKey, batchChoiceSchema), 'choices')
+    .optional()
+    .describe('JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous row, or null to skip it.'),
+  skip: jsonText(z.array(incomingPathKey).max(100_000), 'skip').optional().describe('JSON array of incoming paths not to apply.'),
+  loudness: z.enum(loudnessModes).default('keep').describe("match: converted sounds are matched to the original's loudness."),
+});
+export type BatchOptions = z.infer<typeof batchOptionsSchema>;
+
+/** The options as query parameters (text, checked again with the form fields by batchOptionsSchema). */
+export const batchQuerySchema = z.object({
+  dryRun: z.enum(['true', 'false']).optional().describe('true: answer the plan and store nothing (default false).'),
+  fit: z.enum(fitModes).optional().describe('How images of another pixel size are fitted; without it they are refused.'),
+  fits: z.string().max(1_000_000).optional().describe('JSON object: incoming path -> fit mode, for single rows (overrides `fit`).'),
+  choices: z
+    .string()
+    .max(1_000_000)
+    .optional()
+    .describe('JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous or unmatched row, or null to skip it.'),
+  skip: z.string().max(1_000_000).optional().describe('JSON array of incoming paths not to apply.'),
+  loudness: z.enum(loudnessModes).optional().describe("match: converted sounds are matched to the original's loudness (default keep)."),
+});
+export type BatchOptionsInput = z.input<typeof batchOptionsSchema>;
+
+export const batchParamsSchema = z.object({ versionId: pathIdSchema });
+
+/** The multipart body, for the OpenAPI document (the server reads it as a stream). */
+export const batchPartsSchema = z.object({
+  path: z.string().optional().describe("The next file's path relative to the dropped folder; repeated before each file."),
+  file: z.file().describe('A replacement file (repeated), or one .zip holding them at their paths.'),
+});
+
+/**
+ * The preview of a fit (POST /game-versions/{versionId}/files/{fileId}/fit-preview?fit=&frame=): the
+ * multipart `file` fitted exactly as the batch stores it, in the original's format (the answer's content type).
+ */
+export const fitPreviewParamsSchema = z.object({ versionId: pathIdSchema, fileId: pathIdSchema });
+export const fitPreviewQuerySchema = z.object({
+  fit: z.enum(fitModes),
+  frame: z.string().min(1).max(500).optional().describe("An atlas frame's name: fitted to the frame's source size."),
+});
+
+/** The batch's messages (one definition for the server's rows and the workbench). */
+export const batchMessages = {
+  noFit: 'This image has another pixel size: choose how to fit it (cover, contain or stretch).',
+  wrongKind: (original: FileKind) => (original === 'image' ? 'Only an image can replace an image.' : 'Only a sound can replace a sound.'),
+  notReplaceable: 'Only images and sounds can be replaced.',
+  unmatched: 'No game file or frame has this path or name.',
+  ambiguous: 'Several game files have this name: choose one.',
+  tooManyFiles: (max: number) => `A batch holds at most ${max} files (the game's file count).`,
+  durationDiffers: (incoming: number, original: number) =>
+    `The durations differ by more than 10 % (${incoming.toFixed(2)} s against ${original.toFixed(2)} s).`,
+  animatedGif: 'An animated GIF cannot be fitted: export it at the original size (its frames and timing stay as you made them).',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Matching: one function for the server's plan and the browser's preview of a folder before it is sent.
+
+/** A game file as the matching sees it. */
+export interface BatchGameFile {
+  fileId: number;
+  path: string;
+  width: number | null;
+}
+
+/** An atlas frame as the matching sees it: its name and its sheet image. */
+export interface BatchFrame {
+  fileId: number;
+  /** The sheet image's path. */
+  path: string;
+  name: string;
+}
+
+export interface BatchMatch {
+  incoming: string;
+  relative: string;
+  status: 'matched' | 'ambiguous' | 'unmatched' | 'not_replaceable';
+  matchedBy: BatchMatchedBy | null;
+  fileId: number | null;
+  path: string | null;
+  frame: string | null;
+  candidates: BatchCandidate[];
+  /** The kind of the matched game file, else what the incoming name promises. */
+  kind: FileKind;
+}
+
+/** A path with forward slashes and no leading `./` or `/`. */
+export function normaliseIncomingPath(path: string): string {
+  return path
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((part) => part !== '' && part !== '.')
+    .join('/');
+}
+
+const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+const stem = (path: string) => {
+  const ext = extensionOfName(path);
+  return ext ? path.slice(0, path.length - ext.length - 1) : path;
+};
+
+/**
+ * The folder all incoming paths share at their top, to strip: only when every path has one and the game has no
+ * top folder of that name (a drop of `export/hero.png` matches `hero.png`; one of `assets/hero.png` keeps `assets`
+ * when the game has an `assets` folder).
+ */
+export function sharedTopFolder(incoming: readonly string[], gamePaths: readonly string[]): string | null {
+  if (incoming.length === 0) return null;
+  let top: string | null = null;
+  for (const path of incoming) {
+    const slash = path.indexOf('/');
+    if (slash <= 0) return null;
+    const first = path.slice(0, slash);
+    if (top === null) top = first;
+    else if (top !== first) return null;
+  }
+  if (top === null) return null;
+  const prefix = `${top}/`;
+  return gamePaths.some((path) => path.startsWith(prefix)) ? null : top;
+}
+
+/**
+ * Matches incoming files to a game's files (issue 27): by the path relative to the game root (a shared top folder
+ * stripped; a path that differs only in an extension of the same kind counts, for a PNG exported for a .jpg), else
+ * by a unique file name (likewise), else by an atlas frame's name (with or without its extension); several
+ * candidates make a row ambiguous, none unmatched. A match that is neither an image nor a sound is not replaceable.
+ */
+export function matchBatch(incomingPaths: readonly string[], files: readonly BatchGameFile[], frames: readonly BatchFrame[]): BatchMatch[] {
+  const normalised = incomingPaths.map(normaliseIncomingPath);
+  const top = sharedTopFolder(normalised, files.map((file) => file.path));
+  const byPath = new Map<string, BatchGameFile>();
+  const byPathStem = new Map<string, BatchGameFile[]>();
+  const byName = new Map<string, BatchGameFile[]>();
+  const byNameStem = new Map<string, BatchGameFile[]>();
+  const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
+  for (const file of files) {
+    byPath.set(file.path, file);
+    push(byPathStem, stem(file.path), file);
+    push(byName, baseName(file.path), file);
+    push(byNameStem, stem(baseName(file.path)), file);
+  }
+  const framesByName = new Map<string, BatchFrame[]>();
+  for (const frame of frames) {
+    const names = new Set([frame.name, stem(frame.name), baseName(frame.name), stem(baseName(frame.name))]);
+    for (const name of names) push(framesByName, name, frame);
+  }
+
+  return incomingPaths.map((incoming, index) => {
+    const relative = top ? (normalised[index] ?? '').slice(top.length + 1) : (normalised[index] ?? '');
+    const promised = kindOfName(relative);
+    const sameKind = (file: BatchGameFile) => kindOfName(file.path) === promised && promised !== 'other';
+    const row = (status: BatchMatch['status'], matchedBy: BatchMatchedBy | null, candidates: BatchCandidate[], kind: FileKind): BatchMatch => {
+      const only = status === 'matched' || status === 'not_replaceable' ? candidates[0] : undefined;
+      return {
+        incoming,
+        relative,
+        status,
+        matchedBy,
+        fileId: only?.fileId ?? null,
+        path: only?.path ?? null,
+        frame: only?.frame ?? null,
+        candidates: status === 'ambiguous' ? candidates : [],
+        kind,
+      };
+    };
+    const asCandidate = (file: BatchGameFile): BatchCandidate => ({ fileId: file.fileId, path: file.path, frame: null });
+    const one = (file: BatchGameFile, matchedBy: BatchMatchedBy) => {
+      const kind = fileKindOf(file);
+      return row(kind === 'other' ? 'not_replaceable' : 'matched', matchedBy, [asCandidate(file)], kind);
+    };
+    const several = (found: BatchGameFile[], matchedBy: BatchMatchedBy) =>
+      found.length === 1 && found[0] ? one(found[0], matchedBy) : row('ambiguous', null, found.map(asCandidate), promised);
+
+    const exact = byPath.get(relative);
+    if (exact) return one(exact, 'path');
+    const pathStem = (byPathStem.get(stem(relative)) ?? []).filter(sameKind);
+    if (pathStem.length > 0) return several(pathStem, 'path');
+    const name = baseName(relative);
+    const named = byName.get(name) ?? [];
+    if (named.length > 0) return several(named, 'name');
+    const nameStem = (byNameStem.get(stem(name)) ?? []).filter(sameKind);
+    if (nameStem.length > 0) return several(nameStem, 'name');
+    if (promised === 'image') {
+      const seen = new Set<string>();
+      const found = [relative, stem(relative), name, stem(name)]
+        .flatMap((key) => framesByName.get(key) ?? [])
+        .filter((frame) => {
+          const key = `${frame.fileId}\n${frame.name}`;
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        });
+      const candidates = found.map((frame) => ({ fileId: frame.fileId, path: frame.path, frame: frame.name }));
+      if (candidates.length === 1) return row('matched', 'frame', candidates, 'image');
+      if (candidates.length > 1) return row('ambiguous', null, candidates, 'image');
+    }
+    return row('unmatched', null, [], promised);
+  });
+}
