@@ -209,7 +209,7 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await expect(batch.getByRole('status')).toHaveText('Replaced 29 of 29 files.', { timeout: 30_000 });
     await expect(successToast(page, 'Replaced 29 of 29 files.')).toBeVisible();
-    await show('all');
+    await show('matched');
     await expect(row('img/e01.png').getByTestId('row-outcome')).toHaveText('Replaced');
     const replaced = (await (await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)).json()) as unknown[];
     expect(replaced).toHaveLength(29);
