@@ -65,6 +65,8 @@ import { UsersRepository } from './modules/users/users.repository';
 import { VersionsRepository } from './modules/versions/versions.repository';
 import { versionsRoutes } from './modules/versions/versions.routes';
 import { VersionsService } from './modules/versions/versions.service';
+import { versionBatchRoutes } from './modules/versions/version-batch.routes';
+import { VersionBatchService } from './modules/versions/version-batch.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { authPlugin } from './plugins/auth';
@@ -270,6 +272,8 @@ export async function buildApp(config: Config): Promise<App> {
     sheetComposer,
   );
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
+  // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
+  const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes);
 
   await app.register(errorEnvelopePlugin);
   // Helmet's headers on every answer, its middleware made once (@fastify/helmet made a new one, parsing the CSP
@@ -348,6 +352,7 @@ export async function buildApp(config: Config): Promise<App> {
           maxFileSizeBytes: config.maxFileSizeBytes,
         });
         await scope.register(versionFramesRoutes, { frames: versionFrames, maxFileSizeBytes: config.maxFileSizeBytes });
+        await scope.register(versionBatchRoutes, { batch: versionBatch, maxFileSizeBytes: config.maxFileSizeBytes });
         await scope.register(helperFilesRoutes, {
           helperFiles,
           maxFileSizeBytes: config.maxFileSizeBytes,

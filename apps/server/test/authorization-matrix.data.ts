@@ -85,6 +85,9 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   // as a file's replacement (issue 26): the fixture's hero.png is a sheet of one frame "hero"
   'POST /api/game-version/upload-frame/{versionId}/{fileId}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   'DELETE /api/game-versions/{versionId}/files/{fileId}/frames/{frameName}': { anonymous: 401, demo: 403, userB: 404, userA: 204, admin: 204 },
+  // replace from a folder or a zip, and the preview of a fit (issue 27): the single upload's rules
+  'POST /api/game-versions/{versionId}/batch': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   'GET /api/games/{id}/psd-files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   'POST /api/games/{id}/psd-files': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // header or ticket: without either the download is 404, not 401

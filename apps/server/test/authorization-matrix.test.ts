@@ -186,10 +186,12 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       });
       expect(replaced.statusCode, replaced.body).toBe(200);
     }
-    const url = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (!(name in params)) throw new Error(`${route.key}: no fixture for the path parameter ${name}`);
       return String(params[name]);
     });
+    // The fit preview's mode is a required query parameter.
+    const url = route.key === 'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview' ? `${path}?fit=cover` : path;
     const unique = signupBody();
     const bodies: Record<string, unknown> = {
       'POST /api/user/login': { email: users.userB.email, password: users.userB.password },
@@ -219,6 +221,13 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
         body.append('file', new Blob([png]), 'hero.png');
         return body;
       })(),
+      'POST /api/game-versions/{versionId}/batch': (() => {
+        const body = new FormData();
+        body.append('path', 'export/hero.png');
+        body.append('file', new Blob([png]), 'hero.png');
+        return body;
+      })(),
+      'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': multipart([{ name: 'hero.png', content: png }]),
       'PUT /api/games/{id}/files/{fileId}/grid': { frameWidth: 8, frameHeight: 8, margin: 0, spacing: 0 },
       'POST /api/games/{id}/psd-files': multipart([{ name: 'more.psd', path: 'more.psd', content: 'psd' }]),
     };

@@ -46,7 +46,8 @@ export const batchRowStatuses = [
 ] as const;
 export type BatchRowStatus = (typeof batchRowStatuses)[number];
 
-export const batchMatchedBy = ['path', 'name', 'frame'] as const;
+/** How a row found its game file: `choice` when `choices` named it. */
+export const batchMatchedBy = ['path', 'name', 'frame', 'choice'] as const;
 export type BatchMatchedBy = (typeof batchMatchedBy)[number];
 
 /** What a row did when the batch was applied. */
@@ -177,6 +178,20 @@ export const batchOptionsSchema = z.object({
   loudness: z.enum(loudnessModes).default('keep').describe("match: converted sounds are matched to the original's loudness."),
 });
 export type BatchOptions = z.infer<typeof batchOptionsSchema>;
+
+/** The options as query parameters (text, checked again with the form fields by batchOptionsSchema). */
+export const batchQuerySchema = z.object({
+  dryRun: z.enum(['true', 'false']).optional().describe('true: answer the plan and store nothing (default false).'),
+  fit: z.enum(fitModes).optional().describe('How images of another pixel size are fitted; without it they are refused.'),
+  fits: z.string().max(1_000_000).optional().describe('JSON object: incoming path -> fit mode, for single rows (overrides `fit`).'),
+  choices: z
+    .string()
+    .max(1_000_000)
+    .optional()
+    .describe('JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous or unmatched row, or null to skip it.'),
+  skip: z.string().max(1_000_000).optional().describe('JSON array of incoming paths not to apply.'),
+  loudness: z.enum(loudnessModes).optional().describe("match: converted sounds are matched to the original's loudness (default keep)."),
+});
 export type BatchOptionsInput = z.input<typeof batchOptionsSchema>;
 
 export const batchParamsSchema = z.object({ versionId: pathIdSchema });

@@ -56,14 +56,17 @@ export async function openZip(path: string): Promise<ZipFile> {
   }
 }
 
-interface ZipGameFile {
+export interface ZipGameFile {
   entry: Entry;
   /** The name in the zip, decoded (UTF-8 flag or CP437, backslashes taken as folder separators). */
   name: string;
 }
 
-/** Every entry of the zip, from its central directory (nothing is inflated). */
-async function readEntries(zip: ZipFile): Promise<ZipGameFile[]> {
+/**
+ * Every entry of the zip, from its central directory (nothing is inflated): at most `maxFiles` (a game upload's
+ * 1000, a batch's game file count), else `tooMany` is thrown.
+ */
+export async function readEntries(zip: ZipFile, maxFiles: number = limits.adminUploadFiles, tooMany: () => AppError = uploadTooManyFiles): Promise<ZipGameFile[]> {
   const files: ZipGameFile[] = [];
   await new Promise<void>((resolve, reject) => {
     const fail = (error: Error) => {
@@ -77,7 +80,7 @@ async function readEntries(zip: ZipFile): Promise<ZipGameFile[]> {
       const name = getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
       if (!skipped(name)) {
         // Counted as they come, so a zip of a million entries is refused after 1001, not after reading them all.
-        if (files.length >= limits.adminUploadFiles) return fail(uploadTooManyFiles());
+        if (files.length >= maxFiles) return fail(tooMany());
         files.push({ entry, name });
       }
       zip.readEntry();
@@ -100,7 +103,7 @@ export function commonTopFolder(names: string[]): string {
 }
 
 /** Refuses the zip, before anything is inflated, for what its central directory already says. */
-function checkDeclared(files: (ZipGameFile & { path: string })[], maxFileSizeBytes: number): void {
+export function checkDeclared(files: (ZipGameFile & { path: string })[], maxFileSizeBytes: number): void {
   const { maxUnpackedBytes, maxCompressionRatio, ratioMinBytes } = limits.zipUpload;
   const details: ErrorDetail[] = [];
   for (const { entry, name } of files) {
@@ -161,7 +164,7 @@ export async function* zipGameFiles(zip: ZipFile, maxFileSizeBytes: number): Asy
 }
 
 /** An entry's inflated bytes; an inflate or size error of a broken or lying entry becomes a 422. */
-function entryContent(raw: Readable, path: string): Readable {
+export function entryContent(raw: Readable, path: string): Readable {
   const content = new PassThrough();
   raw.on('error', (error) => content.destroy(invalidZip(`${path}: ${error.message}`)));
   // A refused content stops the inflating too.

@@ -1,0 +1,211 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  batchAnswerSchema,
+  batchMessages,
+  batchOptionsSchema,
+  batchParamsSchema,
+  batchPartsSchema,
+  batchQuerySchema,
+  errorCodes,
+  extensionOfName,
+  fitPreviewParamsSchema,
+  fitPreviewQuerySchema,
+  limits,
+  normaliseIncomingPath,
+  type BatchOptions,
+} from '@reskin/contract';
+import { AppError, badRequest, unprocessable } from '../../lib/errors';
+import { assertNamed, fileContent, firstFilePart, multipartError } from '../../lib/multipart';
+import { currentUser } from '../../plugins/auth';
+import { storageFault } from '../../storage/storage-faults';
+import { checkDeclared, entryContent, invalidZip, openZip, readEntries, zipBomb } from '../games/game-zip';
+import { maxBatchBytes, type BatchIncomingFile, type VersionBatchService } from './version-batch.service';
+
+const changeErrors = {
+  403: 'Demo accounts cannot create or change versions (FORBIDDEN).',
+  404: 'No such version, or not one of your active assignments (NOT_FOUND).',
+  423: 'The version is locked (VERSION_LOCKED) or disabled (VERSION_DISABLED).',
+};
+
+/** 413: more files than the game has. */
+const tooManyFiles = (max: number) => {
+  const message = batchMessages.tooManyFiles(max);
+  return new AppError(413, 'PayloadTooLargeError', message, 'TOO_MANY_FILES', [{ path: '/file', code: 'too_many_files', message }]);
+};
+
+/** The longest path of an incoming file (a game path's limit, plus a top folder). */
+const maxIncomingPath = limits.gameFilePathMax + 255;
+
+/**
+ * Replace from a folder or a zip (issue 27): POST /game-versions/{versionId}/batch, and the preview of a fit.
+ */
+export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileSizeBytes }: { batch: VersionBatchService; maxFileSizeBytes: number }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['game-versions'];
+  const user = { onRequest: app.requireUser };
+
+  r.post(
+    '/game-versions/:versionId/batch',
+    {
+      ...user,
+      schema: {
+        tags,
+        summary:
+          'Replace many files at once from a folder (repeated `path` field, then `file`) or one .zip: dryRun answers the plan, otherwise each row is applied (fitted or converted to the original) and answered',
+        params: batchParamsSchema,
+        querystring: batchQuerySchema,
+        multipartBody: batchPartsSchema,
+        response: { 200: batchAnswerSchema },
+        errors: {
+          ...changeErrors,
+          400: 'A malformed multipart body, or a path longer than the longest game path (MALFORMED_MULTIPART, VALIDATION_FAILED).',
+          413: "More files than the game has, a batch over the game zip's unpacked limit, or a zip over its limits (TOO_MANY_FILES, ZIP_BOMB, FILE_TOO_LARGE).",
+          422: 'No file, an option that breaks its rule (choices or skip that are not JSON, an unknown fit), or a .zip that cannot be read (INVALID_ZIP). Refusals of single files are rows of the answer.',
+        },
+      },
+    },
+    async (request) => {
+      const caller = currentUser(request);
+      const { version, maxFiles } = await batch.open(caller, request.params.versionId);
+      const dir = await mkdtemp(join(tmpdir(), 'reskin-batch-')).catch((error: unknown) => {
+        throw storageFault(error, 'temp');
+      });
+      try {
+        const { files, fields } = await receive(request, dir, maxFiles, maxFileSizeBytes);
+        const options = parseOptions({ ...request.query, ...fields });
+        let temp = 0;
+        return await batch.run(caller, version, files, options, (name) => join(dir, `t${temp++}-${name.replace(/[^A-Za-z0-9._-]/g, '_')}`));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  r.post(
+    '/game-versions/:versionId/files/:fileId/fit-preview',
+    {
+      ...user,
+      schema: {
+        tags,
+        summary: "The multipart `file` fitted to the original's (or the frame's) size and format exactly as the batch stores it",
+        params: fitPreviewParamsSchema,
+        querystring: fitPreviewQuerySchema,
+        multipartBody: batchPartsSchema.pick({ file: true }),
+        errors: { ...changeErrors, 404: 'No such version, game file or frame (NOT_FOUND).', 422: 'No file, or an image that cannot be fitted (the message says why).' },
+      },
+    },
+    async (request, reply) => {
+      const file = await firstFilePart(request, maxFileSizeBytes);
+      if (!file) throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [{ path: '/file', code: 'required', message: 'Choose a file.' }]);
+      const content = fileContent(file, file.filename, maxFileSizeBytes);
+      const { params, query } = request;
+      const preview = await batch.preview(currentUser(request), params.versionId, params.fileId, { fit: query.fit, frame: query.frame ?? null, fileName: file.filename, content });
+      return reply.type(preview.contentType).header('Cache-Control', 'no-store').send(preview.bytes);
+    },
+  );
+}
+
+/** The options of the query and the form fields together, checked (422 VALIDATION_FAILED, as a query's rule is). */
+function parseOptions(raw: Record<string, unknown>): BatchOptions {
+  const parsed = batchOptionsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues.map((issue) => ({ path: `/${issue.path.join('/')}`, code: 'invalid', message: issue.message }));
+  throw unprocessable(details[0]?.message ?? 'The batch options are invalid.', details);
+}
+
+const optionNames = new Set(['dryRun', 'fit', 'fits', 'choices', 'skip', 'loudness']);
+
+/**
+ * Reads the body: each file part goes to a temporary file (named by the `path` field before it, else its file
+ * name); a file over the per-file limit is kept as a row without content (refused as too large), more files than
+ * `maxFiles` or more bytes than a game zip may unpack to refuse the batch (413). One .zip alone is unpacked with
+ * the game zip upload's checks (game-zip.ts: declared sizes, ratio, total, names).
+ */
+async function receive(request: FastifyRequest, dir: string, maxFiles: number, maxFileSizeBytes: number) {
+  const files: BatchIncomingFile[] = [];
+  const fields: Record<string, string> = {};
+  let pendingPath: string | undefined;
+  let total = 0;
+  const zipLimit = Math.max(limits.zipUpload.maxZipBytes, maxFileSizeBytes);
+  try {
+    const parts = request.parts({
+      limits: { fileSize: zipLimit, files: maxFiles + 1, fields: maxFiles + 20, parts: maxFiles * 2 + 30, fieldSize: 1_000_000 },
+    });
+    for await (const part of parts) {
+      assertNamed(part);
+      if (part.type === 'field') {
+        const value = typeof part.value === 'string' ? part.value : String(part.value);
+        if (part.fieldname === 'path') {
+          if (value.length > maxIncomingPath) throw badRequest(`A path is longer than ${maxIncomingPath} characters.`, errorCodes.validationFailed);
+          pendingPath = value;
+        } else if (optionNames.has(part.fieldname)) fields[part.fieldname] = value;
+        continue;
+      }
+      const incoming = normaliseIncomingPath(pendingPath ?? part.filename ?? '') || `file-${files.length + 1}`;
+      pendingPath = undefined;
+      if (files.length >= maxFiles) {
+        part.file.resume();
+        throw tooManyFiles(maxFiles);
+      }
+      const limit = extensionOfName(incoming) === 'zip' ? zipLimit : maxFileSizeBytes;
+      const target = join(dir, `in-${files.length}`);
+      let size = 0;
+      let over = false;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          size += chunk.length;
+          total += chunk.length;
+          if (total > maxBatchBytes) return callback(zipBomb(`The batch is larger than ${maxBatchBytes / 1024 ** 3} GB, the unpacked limit of a game zip.`));
+          if (size > limit) over = true;
+          callback(null, over ? undefined : chunk);
+        },
+      });
+      await pipeline(fileContent(part, incoming, zipLimit), counter, createWriteStream(target));
+      if (over) await unlink(target);
+      files.push({ incoming, file: over ? null : target, size });
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw multipartError(error, maxFileSizeBytes);
+  }
+  if (files.length === 0) {
+    throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', errorCodes.validationFailed, [{ path: '/file', code: 'required', message: 'Choose files or a .zip.' }]);
+  }
+  const only = files[0];
+  if (files.length === 1 && only?.file && extensionOfName(only.incoming) === 'zip') {
+    return { files: await unpack(only.file, dir, maxFiles, maxFileSizeBytes), fields };
+  }
+  return { files, fields };
+}
+
+/** The files of one .zip, each inflated to a temporary file, after the game zip upload's checks on all entries. */
+async function unpack(zipFile: string, dir: string, maxFiles: number, maxFileSizeBytes: number): Promise<BatchIncomingFile[]> {
+  if ((await stat(zipFile)).size > limits.zipUpload.maxZipBytes) throw zipBomb(`The .zip is larger than ${limits.zipUpload.maxZipBytes / 1024 ** 3} GB.`);
+  const zip = await openZip(zipFile);
+  try {
+    const entries = (await readEntries(zip, maxFiles, () => tooManyFiles(maxFiles))).map((entry) => ({ ...entry, path: entry.name.replace(/^\/+/, '') }));
+    checkDeclared(entries, maxFileSizeBytes);
+    const files: BatchIncomingFile[] = [];
+    for (const [index, { entry, path }] of entries.entries()) {
+      let raw;
+      try {
+        raw = await zip.openReadStreamPromise(entry);
+      } catch (error) {
+        throw invalidZip(`${path}: ${(error as Error).message}`);
+      }
+      const target = join(dir, `zip-${index}`);
+      await pipeline(entryContent(raw, path), createWriteStream(target));
+      files.push({ incoming: path, file: target, size: entry.uncompressedSize });
+    }
+    return files;
+  } finally {
+    zip.close();
+  }
+}
