@@ -9,7 +9,7 @@
 // dependencies) are loaded only when something must be built.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,8 @@ const targets = {
         logLevel: 'warning',
       });
       renameSync(temporary, join(outDir, 'server.js'));
+      // The ffmpeg worker (decision 0029) is plain JavaScript that the bundle starts from beside itself.
+      copyFileSync(at('apps/server/src/lib/audio-conversion/ffmpeg-worker.mjs'), join(outDir, 'ffmpeg-worker.mjs'));
     },
   },
   web: {

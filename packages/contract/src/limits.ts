@@ -37,6 +37,14 @@ export const limits = {
     maxCompressionRatio: 200,
     ratioMinBytes: 1024 * 1024,
   },
+  /**
+   * Sound conversion (issue 27, decision 0029): each probe, loudness measurement or conversion runs in a worker
+   * thread with the WebAssembly ffmpeg, at most one per core at once; one that runs longer than
+   * `timeLimitSeconds` is stopped, and ffmpeg's heap cannot grow past `memoryMb` (the file itself and the result
+   * are held beside it, each within the per-file limit). The workbench warns when a replacement's duration differs
+   * from the original's by more than `durationWarningRatio`.
+   */
+  audioConversion: { timeLimitSeconds: 120, memoryMb: 256, durationWarningRatio: 0.1 },
   typeaheadDebounceMs: 500,
   searchPageSize: 10,
   /** LoopBack-style filter: default and maximum `limit`. */

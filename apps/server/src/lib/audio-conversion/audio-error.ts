@@ -1,0 +1,23 @@
+import { errorCodes } from '@reskin/contract';
+import { AppError } from '../errors';
+
+/** What the artist reads when a sound cannot be probed, measured or converted (one place for each text). */
+export const audioMessages = {
+  unreadable: 'This file is not audio the server can read.',
+  unsupported: 'This sound is in a format the server does not convert (WAV, MP3, OGG, Opus, M4A, AAC, FLAC or WebM).',
+  unsupportedTarget: 'The original sound is in a format the server cannot write.',
+  tooSlow: 'Converting this sound took too long; try a shorter sound.',
+  tooMuchMemory: 'Converting this sound needed more memory than the server allows; try a shorter sound.',
+  tooLarge: 'The converted sound would be larger than the per-file limit.',
+} as const;
+
+/**
+ * A sound the server cannot probe, measure or convert: a 422 in the error envelope (a route that throws it, or
+ * a batch row that reports its message), never a 5xx.
+ */
+export class AudioError extends AppError {
+  constructor(message: string, cause?: unknown) {
+    super(422, 'UnprocessableEntityError', message, errorCodes.validationFailed);
+    if (cause !== undefined) this.cause = cause;
+  }
+}
