@@ -6,6 +6,7 @@ import { ZipFile } from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, batchMessages, validationMessages, type BatchAnswer, type BatchRow, type Game, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
 import { call, createGame, createTestApp, createUser, errorOf, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import { probeAudio } from '../src/lib/audio-conversion';
 import { solidPng } from './support/image-samples';
 
 const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
@@ -167,7 +168,11 @@ describe(`[issue 27] replace from a folder or a zip (POST /game-versions/{versio
     expect(rowOf(plan, 'export/star.png')).toMatchObject({ status: 'matched', matchedBy: 'frame', fileId: fileIds['img/sheet.png'], frame: 'star.png' });
     expect(rowOf(plan, 'export/sfx/jump.wav')).toMatchObject({ status: 'matched', matchedBy: 'path', kind: 'audio' });
     expect(rowOf(plan, 'export/sfx/boom.wav')).toMatchObject({ status: 'invalid', errorCode: 'not_audio', error: validationMessages.notAudio });
-    expect(rowOf(plan, 'export/sfx/music.wav')).toMatchObject({ status: 'needs_conversion', path: 'sfx/music.ogg' });
+    expect(rowOf(plan, 'export/sfx/music.wav')).toMatchObject({ status: 'needs_conversion', path: 'sfx/music.ogg', incomingMedia: { format: 'wav' }, originalMedia: { format: 'ogg' } });
+    expect(rowOf(plan, 'export/sfx/music.wav').incomingMedia?.lufs).toEqual(expect.any(Number));
+    expect(rowOf(plan, 'export/sfx/music.wav').originalMedia?.durationSeconds).toBeGreaterThan(0);
+    // catch.wav is far shorter than the music: the durations are shown side by side with a warning.
+    expect(rowOf(plan, 'export/sfx/music.wav').warnings).toEqual([expect.stringMatching(/^The durations differ by more than 10 %/)]);
     expect(plan.summary).toMatchObject({ total: 10, matched: 3, needsFit: 1, needsConversion: 2, ambiguous: 1, unmatched: 1, notReplaceable: 1, invalid: 1, replaced: 0 });
     // Nothing stored, no row written, the version untouched.
     expect(storedKeys(t)).toEqual(keysBefore);
@@ -192,18 +197,21 @@ describe(`[issue 27] replace from a folder or a zip (POST /game-versions/{versio
       'export/star.png': 'replaced',
       'export/sfx/jump.wav': 'replaced',
       'export/sfx/boom.wav': 'failed',
-      // No sound converter is wired on this branch yet: the row is refused, the others stand.
-      'export/sfx/music.wav': 'failed',
+      'export/sfx/music.wav': 'replaced',
     });
     expect(rowOf(answer, 'export/dup.png')).toMatchObject({ matchedBy: 'choice', path: 'img/b/dup.png' });
-    expect((await versionRows(version.id)).map((row) => row.path)).toEqual(['img/b/dup.png', 'img/bg.jpg', 'img/coin.webp', 'img/hero.png', 'img/sheet.png', 'sfx/jump.wav']);
+    expect((await versionRows(version.id)).map((row) => row.path)).toEqual(['img/b/dup.png', 'img/bg.jpg', 'img/coin.webp', 'img/hero.png', 'img/sheet.png', 'sfx/jump.wav', 'sfx/music.ogg']);
     expect((await stored(version.id, 'img/hero.png')).equals(folder[0]!.content as Buffer)).toBe(true);
     expect(await sharp(await stored(version.id, 'img/bg.jpg')).metadata()).toMatchObject({ format: 'jpeg', width: 40, height: 30 });
     expect(await sharp(await stored(version.id, 'img/coin.webp')).metadata()).toMatchObject({ format: 'webp', width: 40, height: 20 });
     expect((await stored(version.id, 'sfx/jump.wav')).equals(sfx('boom.wav'))).toBe(true);
     const frames = await t.database.db.selectFrom('versionFrames').select('frame').where('gameVersionId', '=', version.id).execute();
     expect(frames.map((row) => row.frame)).toEqual(['star.png']);
-    expect(answer.summary).toMatchObject({ replaced: 6, failed: 2, skipped: 2 });
+    // The WAV for an OGG original is stored as OGG Vorbis at the original's rate and channels.
+    const music = await probeAudio(await stored(version.id, 'sfx/music.ogg'));
+    const originalMusic = await probeAudio(sfx('music.ogg'));
+    expect(music).toMatchObject({ container: 'ogg', codec: originalMusic.codec, sampleRate: originalMusic.sampleRate, channels: originalMusic.channels });
+    expect(answer.summary).toMatchObject({ replaced: 7, failed: 1, skipped: 2 });
   });
 
   it('[Fit] cover, contain and stretch give the original size and the expected pixels; the preview is the stored result', async () => {

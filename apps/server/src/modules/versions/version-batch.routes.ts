@@ -80,8 +80,7 @@ export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileS
       try {
         const { files, fields } = await receive(request, dir, maxFiles, maxFileSizeBytes);
         const options = parseOptions({ ...request.query, ...fields });
-        let temp = 0;
-        return await batch.run(caller, version, files, options, (name) => join(dir, `t${temp++}-${name.replace(/[^A-Za-z0-9._-]/g, '_')}`));
+        return await batch.run(caller, version, files, options);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -1,12 +1,10 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import {
   batchMessages,
-  extensionOfName,
   fileKindOf,
   framesOfSheet,
   imageFormatOfName,
@@ -28,6 +26,7 @@ import {
   type ImageFormatName,
   type User,
 } from '@reskin/contract';
+import { AudioError, convertAudio, loudness, needsConversion, probeAudio, type AudioProbe } from '../../lib/audio-conversion';
 import { isAudioContent } from '../../lib/audio-inspection';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { canWriteFormat, fitImage, ImageFitError } from '../../lib/image-fit';
@@ -48,28 +47,6 @@ export interface BatchIncomingFile {
   size: number;
 }
 
-/** What the audio tools (issue 27, lib/audio-*) tell of a sound. */
-export interface AudioFacts {
-  /** The container (ogg, mp3, wav, m4a, flac, webm, ...). */
-  format: string;
-  codec: string | null;
-  durationSeconds: number | null;
-  sampleRate: number | null;
-  channels: number | null;
-  lufs: number | null;
-}
-
-/**
- * The sound side of a batch: probing and converting. Until a converter is wired, a sound of another container is
- * planned as needing conversion and refused when applied.
- */
-export interface BatchAudio {
-  /** The facts of a sound file, or undefined when it is not audio the tools can read. */
-  probe(file: string): Promise<AudioFacts | undefined>;
-  /** Converts `input` to `output` in the target's container, codec, sample rate and channels (and loudness when given). */
-  convert(input: string, output: string, target: AudioFacts, options: { lufs: number | null }): Promise<void>;
-}
-
 /** A resolved row while planning: the match plus what the apply step needs. */
 interface PlannedRow {
   row: BatchRow;
@@ -78,18 +55,11 @@ interface PlannedRow {
   /** For a frame row: the frame's full size. */
   frameSize: { w: number; h: number } | null;
   imageFormat: ImageFormatName | null;
-  audio: { incoming: AudioFacts | undefined; original: AudioFacts | undefined } | null;
+  audio: { original: AudioProbe; originalLufs: number | null } | null;
   skip: boolean;
 }
 
 const emptyMedia: BatchMedia = { format: null, width: null, height: null, durationSeconds: null, sampleRate: null, channels: null, lufs: null, size: null };
-
-/** Containers that are one format under several extensions. */
-const audioContainerOf: Record<string, string> = { oga: 'ogg', opus: 'ogg', weba: 'webm', aac: 'm4a' };
-const containerOfName = (path: string) => {
-  const ext = extensionOfName(path);
-  return audioContainerOf[ext] ?? ext;
-};
 
 /**
  * Replace from a folder or a zip (issue 27, decision 0030): POST /game-versions/{versionId}/batch. Plans each
@@ -106,13 +76,7 @@ export class VersionBatchService {
     private readonly atlases: AtlasesService,
     private readonly storage: Storage,
     private readonly maxFileSizeBytes: number,
-    private audio: BatchAudio | null = null,
   ) {}
-
-  /** Wires the sound tools (probe, convert). */
-  useAudio(audio: BatchAudio): void {
-    this.audio = audio;
-  }
 
   /**
    * The version a batch may change (the single upload's rules: demo 403, someone else's 404, locked or disabled
@@ -124,7 +88,7 @@ export class VersionBatchService {
     return { version, maxFiles: Math.max(files.length, 1) };
   }
 
-  async run(user: User, version: GameVersion, incoming: BatchIncomingFile[], options: BatchOptions, makeTemp: (name: string) => string): Promise<BatchAnswer> {
+  async run(user: User, version: GameVersion, incoming: BatchIncomingFile[], options: BatchOptions): Promise<BatchAnswer> {
     const dryRun = options.dryRun === 'true';
     const files = await this.games.listFiles(version.gameId);
     const { atlases } = await this.atlases.find(version.gameId);
@@ -134,11 +98,11 @@ export class VersionBatchService {
     for (const [index, match] of matches.entries()) {
       const source = incoming[index];
       if (!source) continue;
-      planned.push(await this.plan(match, source, byFileId, atlases, options, makeTemp));
+      planned.push(await this.plan(match, source, byFileId, atlases, options));
     }
     markDuplicates(planned);
     if (!dryRun) {
-      for (const row of planned) await this.apply(user, version, row, options, makeTemp);
+      for (const row of planned) await this.apply(user, version, row, options);
     }
     const rows = planned.map((planned) => planned.row);
     return { dryRun, rows, summary: summarise(rows) };
@@ -150,7 +114,6 @@ export class VersionBatchService {
     files: Map<number, GameFileRow>,
     atlases: Atlas[],
     options: BatchOptions,
-    makeTemp: (name: string) => string,
   ): Promise<PlannedRow> {
     const row: BatchRow = {
       incoming: match.incoming,
@@ -254,23 +217,48 @@ export class VersionBatchService {
       return planned;
     }
 
-    // A sound: audio by content; its container (and with the audio tools its codec, rate and channels) says
-    // whether it needs converting.
+    // A sound: audio by content, then probed and measured by the audio module (ffmpeg in workers, decision 0029);
+    // its container, codec, rate and channels say whether it needs converting.
     if (!(await isAudioContent(createReadStream(source.file)))) return invalid('not_audio', validationMessages.notAudio);
-    const audio = this.audio;
-    const incomingFacts = audio ? await audio.probe(source.file) : undefined;
-    if (audio && !incomingFacts) return invalid('not_audio', validationMessages.notAudio);
-    const originalFacts = audio ? await this.probeOriginal(audio, original, makeTemp) : undefined;
-    planned.audio = { incoming: incomingFacts, original: originalFacts };
-    row.incomingMedia = { ...emptyMedia, ...(incomingFacts ?? { format: containerOfName(match.relative) }), size: source.size };
-    row.originalMedia = { ...emptyMedia, ...(originalFacts ?? { format: containerOfName(original.path) }), size: original.size };
-    const sameAudio = incomingFacts && originalFacts
-      ? incomingFacts.format === originalFacts.format && incomingFacts.codec === originalFacts.codec &&
-        incomingFacts.sampleRate === originalFacts.sampleRate && incomingFacts.channels === originalFacts.channels
-      : containerOfName(match.relative) === containerOfName(original.path);
-    row.status = sameAudio && options.loudness === 'keep' ? 'matched' : 'needs_conversion';
-    const [a, b] = [incomingFacts?.durationSeconds, originalFacts?.durationSeconds];
-    if (a && b && Math.abs(a - b) / b > 0.1) row.warnings.push(batchMessages.durationDiffers(a, b));
+    let incomingProbe: AudioProbe;
+    let originalProbe: AudioProbe;
+    try {
+      incomingProbe = await probeAudio(source.file);
+    } catch (error) {
+      if (error instanceof AudioError) return invalid('not_audio', error.message);
+      throw error;
+    }
+    const stored = await this.storage.get(original.storageKey);
+    if (!stored) throw new Error(`the stored object ${original.storageKey} is missing`);
+    const originalBytes = await buffer(stored.stream);
+    try {
+      originalProbe = await probeAudio(originalBytes);
+    } catch (error) {
+      if (error instanceof AudioError) return invalid('original_unreadable', `The original sound cannot be read for converting: ${error.message}`);
+      throw error;
+    }
+    // Loudness is shown for both; a measurement that fails leaves it unknown, never the row.
+    const measured = async (input: string | Uint8Array) => loudness(input).catch((error: unknown) => {
+      if (error instanceof AudioError) return null;
+      throw error;
+    });
+    const [incomingLufs, originalLufs] = [await measured(source.file), await measured(originalBytes)];
+    planned.audio = { original: originalProbe, originalLufs };
+    const media = (probe: AudioProbe, lufs: number | null, size: number): BatchMedia => ({
+      ...emptyMedia,
+      format: probe.container,
+      durationSeconds: probe.durationSeconds || null,
+      sampleRate: probe.sampleRate,
+      channels: probe.channels,
+      lufs,
+      size,
+    });
+    row.incomingMedia = media(incomingProbe, incomingLufs, source.size);
+    row.originalMedia = media(originalProbe, originalLufs, original.size);
+    const matchLoudness = options.loudness === 'match' && originalLufs !== null;
+    row.status = needsConversion(incomingProbe, originalProbe) || matchLoudness ? 'needs_conversion' : 'matched';
+    const [a, b] = [incomingProbe.durationSeconds, originalProbe.durationSeconds];
+    if (a > 0 && b > 0 && Math.abs(a - b) / b > limits.audioConversion.durationWarningRatio) row.warnings.push(batchMessages.durationDiffers(a, b));
     return planned;
   }
 
@@ -336,16 +324,7 @@ export class VersionBatchService {
     return (await pages(await buffer(stored.stream))) > 1;
   }
 
-  /** The original sound's facts, probed from a temporary copy (the store may be S3). */
-  private async probeOriginal(audio: BatchAudio, original: GameFileRow, makeTemp: (name: string) => string): Promise<AudioFacts | undefined> {
-    const stored = await this.storage.get(original.storageKey);
-    if (!stored) return undefined;
-    const copy = makeTemp(`original.${extensionOfName(original.path)}`);
-    await pipeline(stored.stream, createWriteStream(copy));
-    return audio.probe(copy);
-  }
-
-  private async apply(user: User, version: GameVersion, planned: PlannedRow, options: BatchOptions, makeTemp: (name: string) => string): Promise<void> {
+  private async apply(user: User, version: GameVersion, planned: PlannedRow, options: BatchOptions): Promise<void> {
     const { row, source, original } = planned;
     const wanted = row.status === 'matched' || row.status === 'needs_fit' || row.status === 'needs_conversion';
     if (!wanted || planned.skip) {
@@ -357,7 +336,7 @@ export class VersionBatchService {
       return;
     }
     try {
-      const content = await this.content(planned, original, source.file, options, makeTemp);
+      const content = await this.content(planned, original, source.file, options);
       if (row.frame !== null) {
         const named = row.status === 'matched' ? row.relative : original.path;
         await this.frames.uploadFrame(user, version.id, original.fileId, { frame: row.frame, fileName: named, content });
@@ -383,7 +362,7 @@ export class VersionBatchService {
   }
 
   /** The bytes a row stores: the incoming file as it is, fitted or converted to the original's. */
-  private async content(planned: PlannedRow, original: GameFileRow, file: string, options: BatchOptions, makeTemp: (name: string) => string): Promise<Readable> {
+  private async content(planned: PlannedRow, original: GameFileRow, file: string, options: BatchOptions): Promise<Readable> {
     const { row } = planned;
     if (row.kind === 'image') {
       if (row.status === 'matched') return createReadStream(file);
@@ -399,14 +378,17 @@ export class VersionBatchService {
       return Readable.from([fitted]);
     }
     if (row.status === 'matched') return createReadStream(file);
-    const audio = this.audio;
-    const target = planned.audio?.original;
-    if (!audio || !target) {
-      throw new ImageFitError(`Sounds cannot be converted on this server yet: replace it with a .${extensionOfName(original.path)} file.`, 'cannot_convert');
-    }
-    const output = makeTemp(`converted.${extensionOfName(original.path)}`);
-    await audio.convert(file, output, target, { lufs: options.loudness === 'match' ? target.lufs : null });
-    return createReadStream(output);
+    const target = planned.audio;
+    if (!target) throw new Error('a sound row to convert was planned without its original');
+    const converted = await convertAudio(file, {
+      toPathLike: original.path,
+      codec: target.original.codec,
+      sampleRate: target.original.sampleRate,
+      channels: target.original.channels,
+      ...(options.loudness === 'match' && target.originalLufs !== null && { matchLoudnessOf: target.originalLufs }),
+      maxOutputBytes: this.maxFileSizeBytes,
+    });
+    return Readable.from([converted]);
   }
 }
 
