@@ -78,6 +78,13 @@ export function withMemoryMaximum(bytes: Uint8Array, pages: number): Uint8Array 
   throw new Error('The ffmpeg module has no memory section to limit.');
 }
 
+let heapPeakBytes = 0;
+
+/** The largest ffmpeg heap any session of this process has grown to (for the tests and the bench to report). */
+export function ffmpegHeapPeakBytes(): number {
+  return heapPeakBytes;
+}
+
 let running = 0;
 const waiting: (() => void)[] = [];
 
@@ -143,7 +150,10 @@ export function withFfmpeg<T>(
     worker.on('message', (answer: WorkerAnswer) => {
       if (answer.ready) markReady();
       else if (answer.failed) fail(new Error(answer.failed));
-      else if (answer.id !== undefined) pending.get(answer.id)?.(answer);
+      else if (answer.id !== undefined) {
+        heapPeakBytes = Math.max(heapPeakBytes, answer.heapBytes);
+        pending.get(answer.id)?.(answer);
+      }
     });
     worker.on('error', (error: Error & { code?: string }) =>
       fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new AudioError(audioMessages.tooMuchMemory) : error),

@@ -103,7 +103,7 @@ export function loudness(input: AudioInput, timeLimitMs?: number): Promise<numbe
  * The sound in the original's container and codec (by `toPathLike`'s extension and `codec`), sample rate and
  * channel count, optionally brought to the loudness `matchLoudnessOf` by a gain (measured on the input first).
  */
-export function convertAudio(input: AudioInput, options: ConvertAudioOptions): Promise<Buffer> {
+export async function convertAudio(input: AudioInput, options: ConvertAudioOptions): Promise<Buffer> {
   const target = targetOf(options);
   const maxOutputBytes = options.maxOutputBytes ?? limits.defaultMaxFileSizeMb * 1024 * 1024;
   return withFfmpeg(
@@ -203,7 +203,9 @@ interface Target {
 const pcmCodecs = new Set(['pcm_u8', 'pcm_s16le', 'pcm_s24le', 'pcm_s32le', 'pcm_f32le', 'pcm_f64le', 'pcm_alaw', 'pcm_mulaw']);
 const opusRates = [48000, 24000, 16000, 12000, 8000];
 const vorbis = { encoder: 'libvorbis', encoderArgs: ['-q:a', '5'] };
-const opus = { encoder: 'libopus', encoderArgs: ['-b:a', '128k'] };
+// 10 ms frames: the libopus of @ffmpeg/core 0.12.10 overflows its small stack on 20 ms stereo frames (a trap,
+// "memory access out of bounds"; ffmpeg.wasm issues 591 and 867, fixed upstream but not yet released).
+const opus = { encoder: 'libopus', encoderArgs: ['-b:a', '128k', '-frame_duration', '10'] };
 const aac = { encoder: 'aac', encoderArgs: ['-b:a', '192k'] };
 
 /** What to write for an original at `toPathLike` holding `codec`: its container and codec, at good quality. */
