@@ -117,6 +117,7 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
   makeUser,
   makeGame,
 }, testInfo) => {
+  test.setTimeout(150_000);
   // The game: 12 + 8 PNGs, 2 JPEGs and 2 WebPs of 16 x 12, two names in two folders each, an OGG and two MP3s.
   const owner = await makeUser();
   const game = await makeGame();
@@ -173,6 +174,8 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
     const batch = page.getByTestId('batch-replace');
     await expect(batch.getByTestId('batch-summary')).toContainText(
       '30 files: 12 matched, 8 needs fitting, 7 needs converting, 2 ambiguous, 1 unmatched.',
+      // The server probes and measures the loudness of the sounds (WebAssembly ffmpeg) before it answers.
+      { timeout: 45_000 },
     );
     const versionFiles = await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token);
     expect(await versionFiles.json()).toEqual([]);

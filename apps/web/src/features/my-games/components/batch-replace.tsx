@@ -104,7 +104,7 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
           </>
         )}
         {status.phase === 'planning' && (
-          <ProgressBar now={percent} label={`${percent}%`} aria-label={`Reading your files: ${percent}%`} />
+          <BatchProgress percent={percent} sending="Sending your files" working="The server is checking your files…" />
         )}
         {(status.phase === 'plan' || applying || done) && (
           <>
@@ -221,7 +221,9 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
               {items.length === 0 && <p className="m-2 small">No file of the plan matches the filter.</p>}
             </div>
             {applying && (
-              <ProgressBar className="mt-2" now={percent} label={`${percent}%`} aria-label={`Applying: ${percent}%`} />
+              <div className="mt-2">
+                <BatchProgress percent={percent} sending="Applying" working="The server is fitting and converting your files…" />
+              </div>
             )}
             {done && (
               <Alert variant={status.ok ? 'success' : 'warning'} className="mt-2 mb-0 py-2" role="status">
@@ -258,6 +260,15 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
       />
     </Card>
   );
+}
+
+/**
+ * The upload's progress by bytes; once every byte is sent the server still reads, fits or converts (sounds take
+ * a while), which the bar says instead of sitting at 100 %.
+ */
+function BatchProgress({ percent, sending, working }: { percent: number; sending: string; working: string }) {
+  if (percent < 100) return <ProgressBar now={percent} label={`${percent}%`} aria-label={`${sending}: ${percent}%`} />;
+  return <ProgressBar now={100} animated striped label={working} aria-label={working} />;
 }
 
 interface PlanRowProps {
