@@ -1,10 +1,11 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit).
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
 import { benchApi, type ApiBenchResult } from './api.bench';
 import { benchAtlases } from './atlases.bench';
+import { benchFit } from './fit.bench';
 import { benchGeneration } from './generation.bench';
 import { benchLoginTiming } from './login.bench';
 import { benchPlay, type PlayTarget } from './play.bench';
@@ -156,6 +157,17 @@ const benchmarks: Record<string, () => Promise<void>> = {
     console.log(`  ${fixed(r.tiledMarkMs, 0)} ms, CPU ${fixed(r.tiledMarkCpuMs, 0)} ms`);
     console.log(`  GET /api/games/{id}/atlases of a game with a ${r.frames}-frame TexturePacker descriptor (${fixed(r.answerKb, 0)} KB answer, app.inject on SQLite):`);
     console.log(`  first call ${fixed(r.firstCallMs, 1)} ms (descriptor read, parsed in ${fixed(r.parseMs, 1)} ms, resolved), kept answer ${fixed(r.keptCallMs, 1)} ms; first / kept ${fixed(r.firstCallMs / r.keptCallMs, 1)}x`);
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (!met) process.exitCode = 1;
+  },
+
+  async fit() {
+    const r = await benchFit();
+    const met = r.ratio >= 0.8;
+    console.log(`Fitting ${r.images} images at 2x (issue 27): PNG exports of 64 to 1024 px a side fitted (cover, lanczos3) to their originals`);
+    console.log(`and written as PNG, JPEG or WebP, as many at once as sharp has threads; medians of ${r.rounds} alternating rounds:`);
+    console.log(`  fitImage (lib/image-fit.ts) ${fixed(r.seconds)} s (CPU ${fixed(r.cpuSeconds, 1)} s); bare sharp, the same resizes ${fixed(r.bareSeconds)} s`);
+    console.log(`  (CPU ${fixed(r.bareCpuSeconds, 1)} s); ratio bare / fitImage ${fixed(r.ratio)} (target >= 0.8: ${met ? 'met' : 'MISSED'})`);
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
     if (!met) process.exitCode = 1;
   },
