@@ -31,6 +31,11 @@ export interface UploadOptions {
   signal?: AbortSignal;
   /** Plain fields sent before every file part (a server that streams the file reads them first). */
   fields?: Record<string, string>;
+  /**
+   * The one field that carries each part's path, sent right before the part (`path` for the batch route, issue 27).
+   * Unset: the `fullPath` and `filename` fields.
+   */
+  pathField?: string;
 }
 
 /**
@@ -51,8 +56,11 @@ export function uploadMultipart(
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   for (const part of parts) {
-    form.append('fullPath', part.fullPath);
-    form.append('filename', part.filename);
+    if (options.pathField) form.append(options.pathField, part.fullPath);
+    else {
+      form.append('fullPath', part.fullPath);
+      form.append('filename', part.filename);
+    }
     form.append('file', part.file, part.filename);
   }
 

@@ -33,6 +33,7 @@ import { useVersionPath } from '../../../api/play';
 import { useMyGame } from '../../../api/user-games';
 import { replaceableKind } from '../lib/drop-checks';
 import { AudioEditor } from './audio-editor';
+import { BatchReplace } from './batch-replace';
 import { HelperFilesTab } from './helper-files-tab';
 import { ImageEditor } from './image-editor';
 import { NoGameChosen } from './no-game-chosen';
@@ -199,6 +200,10 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <FilesToReplace files={editable} engine={game.engine} kind={imageGame ? 'image' : 'audio'}>
                 {() => (
                   <>
+                    {/* Replace from a folder or a zip (issue 27): images and sounds alike; not on a read-only version. */}
+                    {editable.length > 0 && !readOnlyReason && (
+                      <BatchReplace versionId={version.id} playPaths={playPaths.data} />
+                    )}
                     {editable.length > 0 && (
                       <div
                         className="d-flex flex-wrap align-items-center gap-3 mb-3"

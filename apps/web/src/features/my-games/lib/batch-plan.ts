@@ -1,0 +1,169 @@
+import {
+  batchRowStatuses,
+  type BatchCandidate,
+  type BatchChoice,
+  type BatchMedia,
+  type BatchRow,
+  type BatchRowStatus,
+  type FitMode,
+} from '@reskin/contract';
+
+/** The plan's groups, in the order the workbench lists them, with their headings. */
+export const statusLabels: Record<BatchRowStatus, string> = {
+  ambiguous: 'Ambiguous: choose the game file',
+  needs_fit: 'Needs fitting',
+  needs_conversion: 'Needs converting',
+  matched: 'Matched',
+  invalid: 'Cannot be used',
+  unmatched: 'Unmatched',
+  not_replaceable: 'Not replaceable',
+};
+/** What needs the artist first comes first: choices, then the rows that change the file, then the rest. */
+export const statusOrder: readonly BatchRowStatus[] = [
+  'ambiguous',
+  'needs_fit',
+  'needs_conversion',
+  'matched',
+  'invalid',
+  'unmatched',
+  'not_replaceable',
+];
+
+/** The artist's decision on one row of the plan. */
+export interface RowDecision {
+  /** Whether the row is applied (unticked rows are skipped). */
+  include: boolean;
+  /** An ambiguous row's chosen candidate (index into its candidates), or null while none is chosen. */
+  choice: number | null;
+  /** A row of another pixel size: its own fit, or null for the one chosen for all. */
+  fit: FitMode | null;
+}
+
+/** Rows that can be applied at all: the others only say why not. */
+export const isReplaceable = (status: BatchRowStatus) =>
+  status === 'matched' || status === 'needs_fit' || status === 'needs_conversion' || status === 'ambiguous';
+
+export const defaultDecision = (row: BatchRow): RowDecision => ({ include: isReplaceable(row.status), choice: null, fit: null });
+
+/** The row is sent when applying: replaceable, ticked, and (when ambiguous) a candidate chosen. */
+export function willApply(row: BatchRow, decision: RowDecision): boolean {
+  if (!isReplaceable(row.status) || !decision.include) return false;
+  return row.status !== 'ambiguous' || chosenCandidate(row, decision) !== null;
+}
+
+export function chosenCandidate(row: BatchRow, decision: RowDecision): BatchCandidate | null {
+  return decision.choice === null ? null : (row.candidates[decision.choice] ?? null);
+}
+
+/** A candidate as the select shows it: its path, and the frame's name for a frame of a sprite sheet. */
+export const candidateLabel = (candidate: BatchCandidate) =>
+  candidate.frame === null ? candidate.path : `${candidate.path} (frame ${candidate.frame})`;
+
+export type PlanSort = 'incoming' | 'game';
+export interface PlanView {
+  /** Text the incoming path or the game file's path contains (case-insensitive). */
+  text: string;
+  status: BatchRowStatus | 'all';
+  sort: PlanSort;
+}
+
+export type PlanItem = { type: 'group'; status: BatchRowStatus; count: number } | { type: 'row'; row: BatchRow };
+
+const gamePathOf = (row: BatchRow) => row.path ?? row.candidates[0]?.path ?? '';
+
+/**
+ * The rows the list shows, filtered and sorted over the whole plan and grouped by status: each group's heading
+ * (with its count after the filter) then its rows.
+ */
+export function planItems(rows: readonly BatchRow[], view: PlanView): PlanItem[] {
+  const text = view.text.trim().toLowerCase();
+  const shown = rows.filter(
+    (row) =>
+      (view.status === 'all' || row.status === view.status) &&
+      (text === '' ||
+        row.incoming.toLowerCase().includes(text) ||
+        gamePathOf(row).toLowerCase().includes(text) ||
+        (row.frame ?? '').toLowerCase().includes(text)),
+  );
+  const key = view.sort === 'game' ? gamePathOf : (row: BatchRow) => row.incoming;
+  const items: PlanItem[] = [];
+  for (const status of statusOrder) {
+    const group = shown
+      .filter((row) => row.status === status)
+      .sort((a, b) => key(a).localeCompare(key(b)) || a.incoming.localeCompare(b.incoming));
+    if (group.length === 0) continue;
+    items.push({ type: 'group', status, count: group.length });
+    for (const row of group) items.push({ type: 'row', row });
+  }
+  return items;
+}
+
+/** How many rows of each status the plan holds (for the status filter). */
+export function statusCounts(rows: readonly BatchRow[]): Record<BatchRowStatus, number> {
+  const counts = Object.fromEntries(batchRowStatuses.map((status) => [status, 0])) as Record<BatchRowStatus, number>;
+  for (const row of rows) counts[row.status] += 1;
+  return counts;
+}
+
+/** The options of an apply request for `rows` (the ones sent), keyed by the path each is sent under. */
+export function applyOptions(
+  rows: readonly BatchRow[],
+  decisions: ReadonlyMap<string, RowDecision>,
+  keyOf: (row: BatchRow) => string,
+): { fits: Record<string, FitMode>; choices: Record<string, BatchChoice> } {
+  const fits: Record<string, FitMode> = {};
+  const choices: Record<string, BatchChoice> = {};
+  for (const row of rows) {
+    const decision = decisions.get(row.incoming) ?? defaultDecision(row);
+    if (decision.fit !== null) fits[keyOf(row)] = decision.fit;
+    const candidate = row.status === 'ambiguous' ? chosenCandidate(row, decision) : null;
+    if (candidate) choices[keyOf(row)] = { fileId: candidate.fileId, frame: candidate.frame };
+  }
+  return { fits, choices };
+}
+
+/** Splits the files to send into requests of at most `maxFiles` files and about `maxBytes` (one big file alone). */
+export function chunkBySize<T extends { file: { size: number } }>(items: readonly T[], maxFiles: number, maxBytes: number): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (current.length > 0 && (current.length >= maxFiles || bytes + item.file.size > maxBytes)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += item.file.size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** A pixel size, '—' when unknown. */
+export const pixelSize = (media: BatchMedia | null) =>
+  media?.width != null && media.height != null ? `${media.width} × ${media.height}` : '—';
+
+/** A duration in seconds with two decimals, '—' when unknown. */
+export const duration = (media: BatchMedia | null) =>
+  media?.durationSeconds != null ? `${media.durationSeconds.toFixed(2)} s` : '—';
+
+/** Integrated loudness, '—' when not measured. */
+export const loudness = (media: BatchMedia | null) => (media?.lufs != null ? `${media.lufs.toFixed(1)} LUFS` : '—');
+
+/** The format and, for a sound, the sample rate and channels: 'ogg, 44100 Hz, 2 ch'. */
+export function formatOf(media: BatchMedia | null): string {
+  if (!media?.format) return '—';
+  const parts = [media.format];
+  if (media.sampleRate != null) parts.push(`${media.sampleRate} Hz`);
+  if (media.channels != null) parts.push(`${media.channels} ch`);
+  return parts.join(', ');
+}
+
+/** The batch's end as one sentence: 'Replaced 29 of 29 files.' plus the failed and skipped ones. */
+export function summaryText(summary: { replaced: number; failed: number; skipped: number }, sent: number): string {
+  const parts = [`Replaced ${summary.replaced} of ${sent} files.`];
+  if (summary.failed > 0) parts.push(`${summary.failed} failed.`);
+  if (summary.skipped > 0) parts.push(`${summary.skipped} skipped.`);
+  return parts.join(' ');
+}
