@@ -1,5 +1,6 @@
 import { legalDocuments } from '@reskin/contract';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { followNavigations } from '../lib/navigation-in-flight';
 import { Loading } from '../components/ui/loading';
 import { pageTitles, type PageHandle } from '../config/page-titles';
 import { legalPagePath, paths, type AppPath } from '../config/paths';
@@ -117,5 +118,7 @@ function titled(table: RouteObject[]): RouteObject[] {
 export const routes = titled(routeTable);
 
 export function createAppRouter() {
-  return createBrowserRouter(routes);
+  const router = createBrowserRouter(routes);
+  followNavigations(router);
+  return router;
 }

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { followNavigations } from '../../lib/navigation-in-flight';
 import { ListEmpty, ListPager, ListSearch, SortHeader, searchDebounceMs, titleWithTotal } from './list-controls';
 import { listParams, useListParams } from './use-list-params';
 
@@ -108,6 +109,26 @@ describe('the list controls', () => {
     await act(async () => vi.advanceTimersByTime(searchDebounceMs));
     await act(async () => loaded({ Component: () => null }));
     expect(router.state.location.pathname).toBe('/files');
+  });
+
+  it('writes no search into the URL when its timer fires after a navigation started but before React rendered it', async () => {
+    let loaded: (module: { Component: () => null }) => void = () => {};
+    const router = createMemoryRouter(
+      [
+        { path: '/', element: <Screen /> },
+        { path: '/play', lazy: () => new Promise<{ Component: () => null }>((resolve) => (loaded = resolve)) },
+      ],
+      { initialEntries: ['/'] },
+    );
+    const stop = followNavigations(router);
+    render(<RouterProvider router={router} />);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search users' }), { target: { value: 'ann' } });
+    // The click on Play and the debounce's end in one task: no render in between (outside act, React waits).
+    void router.navigate('/play');
+    vi.advanceTimersByTime(searchDebounceMs);
+    await act(async () => loaded({ Component: () => null }));
+    expect(router.state.location.pathname).toBe('/play');
+    stop();
   });
 
   it('turns pages, changes the page size, and goes to the last page past the end', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
 import Pagination from 'react-bootstrap/Pagination';
 import { useNavigation } from 'react-router';
+import { navigationInFlight } from '../../lib/navigation-in-flight';
 import { pageSizes, type ListState } from './use-list-params';
 
 /** How long the search waits after the last keystroke before it asks the server. */
@@ -37,7 +38,10 @@ export function ListSearch({ list, label }: { list: ListState; label: string }) 
   useEffect(() => {
     const wanted = text.trim();
     if (wanted === search || leaving) return;
-    const timer = window.setTimeout(() => setSearch(wanted), searchDebounceMs);
+    // Read again when the timer fires: a navigation may have started since the last render (navigation-in-flight.ts).
+    const timer = window.setTimeout(() => {
+      if (!navigationInFlight()) setSearch(wanted);
+    }, searchDebounceMs);
     return () => window.clearTimeout(timer);
   }, [text, search, setSearch, leaving]);
 
