@@ -121,7 +121,7 @@ export async function buildApp(config: Config): Promise<App> {
     done(null, parsed);
   });
 
-  const database = createDatabase(config, app.log);
+  const database = await createDatabase(config, app.log);
   app.addHook('onClose', async () => database.db.destroy());
   await waitForDatabase(database, config, app.log);
   await migrateToLatest(database);
@@ -144,7 +144,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
   const usersRepository = new UsersRepository(database.db, database.dialect);
   // Rate limits shared by every app server (REDIS_URL); closed after the requests that count in it are done.
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   const gamesRepository = new GamesRepository(database.db);
   // Whether a play link still gives access: answers kept PLAY_ACCESS_CACHE_SECONDS, and forgotten at once when this
@@ -173,7 +173,7 @@ export async function buildApp(config: Config): Promise<App> {
   // On PostgreSQL any app server runs any job (a queue with leases); on SQLite this process runs them.
   await generation.open(
     config.databaseUrl
-      ? new PgBossGenerationJobs({
+      ? await PgBossGenerationJobs.open({
           connectionString: config.databaseUrl,
           // Beside the app's tables: its own schema (a test's schema gets one of its own too).
           schema: config.databaseSchema ? `${config.databaseSchema}_jobs` : 'pgboss',

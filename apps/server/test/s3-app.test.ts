@@ -78,7 +78,7 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
 
   it('generates the copies into the bucket and nothing onto the local disk', async () => {
     expect((await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().gameStatusTypeId).toBe(GameStatus.Ready);
-    const storage = new S3Storage(s3.storageConfig);
+    const storage = await S3Storage.open(s3.storageConfig);
     const keys: string[] = [];
     for await (const { key } of storage.list()) keys.push(key);
     storage.close();
@@ -153,7 +153,7 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
   });
 
   it('the services update removes old orphans from the bucket (paged listing, batched deletes) and regenerates a lost copy', async () => {
-    const storage = new S3Storage(s3.storageConfig, 2);
+    const storage = await S3Storage.open(s3.storageConfig, 2);
     const png = files.find((f) => f.path === 'img/hero.png')!;
     const { storageKey } = await t.database.db.selectFrom('gameFiles').select('storageKey').where('id', '=', png.id).executeTakeFirstOrThrow();
     await storage.delete(variantKey(storageKey, 'skeleton'));

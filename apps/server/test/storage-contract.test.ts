@@ -73,7 +73,7 @@ const backends: { name: string; open: () => Promise<{ storage: Storage; close: (
     open: async () => {
       const server: S3Server = await startS3Server();
       // Pages of 2 keys, so every listing below pages.
-      const storage = new S3Storage(server.storageConfig, 2);
+      const storage = await S3Storage.open(server.storageConfig, 2);
       return {
         storage,
         close: async () => {

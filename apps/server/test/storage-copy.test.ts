@@ -39,7 +39,7 @@ describe.runIf(testDb === 'sqlite')('copying the local disk to S3 (issue 14)', (
     dataDir = mkdtempSync(join(tmpdir(), 'reskin-copy-'));
     local = new LocalDiskStorage(join(dataDir, 'files'));
     for (const [key, text] of Object.entries(files)) await local.put(key, Readable.from([Buffer.from(text)]));
-    bucket = new S3Storage(s3.storageConfig);
+    bucket = await S3Storage.open(s3.storageConfig);
   });
   afterAll(async () => {
     bucket?.close();

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isDatabaseUnavailable, retryWhileUnavailable } from './database';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isDatabaseUnavailable, loadPostgresDriver, retryWhileUnavailable } from './database';
 
 function socketError(code: string, syscall?: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${syscall ?? ''} ${code}`.trim()), { code, ...(syscall ? { syscall } : {}) });
@@ -11,6 +11,9 @@ function postgresError(code: string): pg.DatabaseError {
 }
 
 describe('isDatabaseUnavailable', () => {
+  // The server loads pg only for PostgreSQL; its errors are told apart once it is loaded.
+  beforeAll(async () => void (await loadPostgresDriver()));
+
   it.each([
     ['a refused connection', socketError('ECONNREFUSED', 'connect')],
     ['a reset connection', socketError('ECONNRESET', 'read')],

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, Migrator, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { makePrivateFileSync } from '../lib/private-files';
@@ -28,8 +28,26 @@ export interface Db {
   schema?: string;
 }
 
-// PostgreSQL answers bigint (count, bigint columns) as strings; our counts and sizes fit a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/**
+ * The PostgreSQL driver, loaded only when DATABASE_URL names PostgreSQL (issue 29: a server on SQLite never
+ * loads it, which keeps its idle memory low). Until then no error can be one of pg's.
+ */
+let postgresDriver: typeof pg | undefined;
+
+export async function loadPostgresDriver(): Promise<typeof pg> {
+  if (!postgresDriver) {
+    const driver = (await import('pg')).default;
+    // PostgreSQL answers bigint (count, bigint columns) as strings; our counts and sizes fit a JS number.
+    driver.types.setTypeParser(driver.types.builtins.INT8, (value) => Number(value));
+    postgresDriver = driver;
+  }
+  return postgresDriver;
+}
+
+/** True for an error PostgreSQL answered (pg's DatabaseError, with its SQLSTATE code). */
+export function isPostgresError(error: unknown): error is pg.DatabaseError {
+  return postgresDriver !== undefined && error instanceof postgresDriver.DatabaseError;
+}
 
 /** How long a query waits for a PostgreSQL connection before it fails (and its request answers 503). */
 const connectTimeoutMs = 5000;
@@ -38,8 +56,9 @@ const connectTimeoutMs = 5000;
  * SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set (DESIGN.md "Running"). The PostgreSQL pool
  * outlives a database restart or failover: lost connections are dropped and new ones opened on demand.
  */
-export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, log: FastifyBaseLogger): Db {
+export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, log: FastifyBaseLogger): Promise<Db> {
   if (config.databaseUrl) {
+    const pg = await loadPostgresDriver();
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: 10,
@@ -250,7 +269,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * caller's error (400), not the server's. SQLite stores such values without complaint.
  */
 export function isDataException(error: unknown): boolean {
-  return error instanceof pg.DatabaseError && typeof error.code === 'string' && error.code.startsWith('22');
+  return isPostgresError(error) && typeof error.code === 'string' && error.code.startsWith('22');
 }
 
 /** Node's codes for a socket that could not connect, or lost its peer (failed system calls on the database's socket). */
@@ -272,7 +291,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   // A host name with several addresses (localhost: ::1 and 127.0.0.1) fails with one error per address.
   if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
-  if (error instanceof pg.DatabaseError) {
+  if (isPostgresError(error)) {
     const code = error.code ?? '';
     return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
   }

@@ -1,14 +1,16 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * The Redis connection of the shared rate limits (REDIS_URL, issue 14): every app server counts logins, signups
  * and failed passwords in the same place. Limits must never hold a request up, so a command fails at once while
  * Redis is unreachable (no offline queue, one try) and the limits fall back to this process's memory until it is
- * back (lib/limiters.ts: rate-limiter-flexible's insurance limiter). ioredis reconnects by itself.
+ * back (lib/limiters.ts: rate-limiter-flexible's insurance limiter). ioredis reconnects by itself. ioredis is
+ * loaded only here, when REDIS_URL is set (issue 29: a server without Redis never loads it).
  */
-export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  const { Redis: RedisClient } = await import('ioredis');
+  const redis = new RedisClient(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
   // ioredis reports every failed reconnect: say it once per outage, and when it is over.
   let reachable = true;
   redis.on('error', (error: Error) => {

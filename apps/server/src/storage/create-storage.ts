@@ -1,7 +1,6 @@
 import type { StorageConfig } from '../config';
 import { FaultReportingStorage } from './fault-reporting-storage';
 import { LocalDiskStorage } from './local-disk-storage';
-import { S3Storage } from './s3-storage';
 import type { Storage } from './storage';
 
 /**
@@ -11,7 +10,9 @@ import type { Storage } from './storage';
  */
 export async function openStorage(config: StorageConfig): Promise<{ storage: Storage; close: () => void }> {
   if (config.kind === 'local') return { storage: new FaultReportingStorage(new LocalDiskStorage(config.dir), 'data'), close: () => {} };
-  const storage = new S3Storage(config);
+  // The AWS SDK loads only here (issue 29): a server on the local disk never needs it.
+  const { S3Storage } = await import('./s3-storage');
+  const storage = await S3Storage.open(config);
   try {
     await storage.assertReachable();
   } catch (error) {

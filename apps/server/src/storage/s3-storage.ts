@@ -1,23 +1,23 @@
 import { Transform, type Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
 import mime from 'mime';
 import type { StorageConfig } from '../config';
 import type { ByteRange, Storage, StoredKey, StoredObject } from './storage';
 
 type S3Config = Extract<StorageConfig, { kind: 's3' }>;
+
+/**
+ * The AWS SDK, loaded only when S3 storage is used (S3Storage.open): a server on the local disk never loads it
+ * (issue 29, idle memory).
+ */
+let loaded: { s3: typeof ClientS3; libStorage: typeof LibStorage } | undefined;
+
+function sdk(): NonNullable<typeof loaded> {
+  if (!loaded) throw new Error('The AWS SDK is not loaded: create S3Storage with S3Storage.open.');
+  return loaded;
+}
 
 /** S3's limit of keys in one DeleteObjects call. */
 const deleteBatchSize = 1000;
@@ -30,7 +30,7 @@ const partsInFlight = 2;
 
 /** Whether an SDK error means "no such object" (GetObject answers NoSuchKey, HeadObject a bare 404). */
 function isNotFound(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  return error instanceof sdk().s3.S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 }
 
 /**
@@ -39,7 +39,7 @@ function isNotFound(error: unknown): boolean {
  */
 function isNothingToAbort(error: unknown): boolean {
   return (
-    error instanceof S3ServiceException &&
+    error instanceof sdk().s3.S3ServiceException &&
     (['NoSuchUpload', 'NotImplemented', 'MethodNotAllowed'].includes(error.name) || [404, 405, 501].includes(error.$metadata.httpStatusCode ?? 0))
   );
 }
@@ -60,6 +60,7 @@ class ByteCounter extends Transform {
  * upload completes, and a failed stream aborts the upload.
  */
 export class S3Storage implements Storage {
+  private readonly sdk = sdk();
   private readonly client: S3Client;
   private readonly bucket: string;
   /**
@@ -68,13 +69,19 @@ export class S3Storage implements Storage {
    */
   private readonly unaborted = new Map<string, string>();
 
+  /** Loads the AWS SDK (once), then makes the storage. */
+  static async open(config: S3Config, listPageSize?: number): Promise<S3Storage> {
+    loaded ??= { s3: await import('@aws-sdk/client-s3'), libStorage: await import('@aws-sdk/lib-storage') };
+    return new S3Storage(config, listPageSize);
+  }
+
   /** `listPageSize`: keys per ListObjectsV2 page (S3's most is 1000; tests use a small one to page). */
-  constructor(
+  private constructor(
     config: S3Config,
     private readonly listPageSize = 1000,
   ) {
     this.bucket = config.bucket;
-    this.client = new S3Client({
+    this.client = new this.sdk.s3.S3Client({
       region: config.region,
       forcePathStyle: config.forcePathStyle,
       ...(config.endpoint && { endpoint: config.endpoint }),
@@ -88,14 +95,14 @@ export class S3Storage implements Storage {
 
   /** Throws unless the bucket exists and these credentials may use it (checked once at start). */
   async assertReachable(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    await this.client.send(new this.sdk.s3.HeadBucketCommand({ Bucket: this.bucket }));
   }
 
   async put(key: string, data: Readable | Buffer): Promise<{ size: number }> {
     const contentType = mime.getType(key) ?? 'application/octet-stream';
     if (Buffer.isBuffer(data)) {
       // A body in memory is sent in one request (S3 takes up to 5 GB so): about a third less of the SDK's CPU than an upload's.
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType }));
+      await this.client.send(new this.sdk.s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType }));
       return { size: data.length };
     }
     const counter = new ByteCounter();
@@ -105,7 +112,7 @@ export class S3Storage implements Storage {
       sourceError = error;
       counter.destroy(error);
     });
-    const upload = new Upload({
+    const upload = new this.sdk.libStorage.Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: data.pipe(counter), ContentType: contentType },
       partSize,
@@ -130,7 +137,7 @@ export class S3Storage implements Storage {
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
     try {
       const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }),
+        new this.sdk.s3.GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }),
       );
       // With a range, the whole size is in Content-Range (bytes 0-99/1234).
       const total = range ? Number(/\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1]) : Number(answer.ContentLength);
@@ -148,7 +155,7 @@ export class S3Storage implements Storage {
 
   async stat(key: string): Promise<{ size: number } | undefined> {
     try {
-      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const answer = await this.client.send(new this.sdk.s3.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { size: Number(answer.ContentLength) };
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -157,14 +164,14 @@ export class S3Storage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client.send(new this.sdk.s3.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async deleteMany(keys: string[]): Promise<void> {
     for (let i = 0; i < keys.length; i += deleteBatchSize) {
       const batch = keys.slice(i, i + deleteBatchSize);
       const answer = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        new this.sdk.s3.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
       );
       const failed = answer.Errors ?? [];
       if (failed.length > 0) throw new Error(`S3 could not delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Message}`);
@@ -175,7 +182,7 @@ export class S3Storage implements Storage {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.listPageSize, ContinuationToken: token }),
+        new this.sdk.s3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.listPageSize, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
@@ -187,7 +194,7 @@ export class S3Storage implements Storage {
   /** Aborts one multipart upload (nothing to abort: done too); throws while the store cannot. */
   private async abortUpload(key: string, uploadId: string): Promise<void> {
     try {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+      await this.client.send(new this.sdk.s3.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
     } catch (error) {
       if (!isNothingToAbort(error)) throw error;
     }
@@ -215,14 +222,14 @@ export class S3Storage implements Storage {
     do {
       let page;
       try {
-        page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+        page = await this.client.send(new this.sdk.s3.ListMultipartUploadsCommand({ Bucket: this.bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
       } catch (error) {
-        if (error instanceof S3ServiceException && error.name === 'NotImplemented') return removed;
+        if (error instanceof sdk().s3.S3ServiceException && error.name === 'NotImplemented') return removed;
         throw error;
       }
       for (const upload of page.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= before) continue;
-        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+        await this.client.send(new this.sdk.s3.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
         removed++;
       }
       [keyMarker, uploadIdMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextUploadIdMarker] : [undefined, undefined];

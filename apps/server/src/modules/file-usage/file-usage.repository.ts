@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import pg from 'pg';
-import { toIso } from '../../db/database';
+import { isPostgresError, toIso } from '../../db/database';
 import type { Database } from '../../db/schema';
 
 /** Loads of one file counted in memory since the last write (play/play-usage.ts). */
@@ -27,7 +26,7 @@ const rowsPerStatement = 500;
 
 /** A foreign key violation: the file (or its game) was deleted after its loads were counted. */
 function isForeignKeyViolation(error: unknown): boolean {
-  if (error instanceof pg.DatabaseError) return error.code === '23503';
+  if (isPostgresError(error)) return error.code === '23503';
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 

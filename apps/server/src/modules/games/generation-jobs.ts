@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Database } from '../../db/schema';
 import type { GamesRepository } from './games.repository';
 import type { GenerationSlice } from './game-generation';
@@ -131,9 +131,18 @@ export class PgBossGenerationJobs implements GenerationJobs {
   /** The slices running in this process. */
   private readonly running = new Set<Promise<unknown>>();
 
-  constructor(private readonly options: PgBossGenerationJobsOptions) {
+  /** Loads pg-boss, used only on PostgreSQL (issue 29: a server on SQLite never loads it), and makes the queue. */
+  static async open(options: PgBossGenerationJobsOptions): Promise<PgBossGenerationJobs> {
+    const { default: PgBossClass } = await import('pg-boss');
+    return new PgBossGenerationJobs(options, PgBossClass);
+  }
+
+  private constructor(
+    private readonly options: PgBossGenerationJobsOptions,
+    PgBossClass: typeof PgBoss,
+  ) {
     const leaseSeconds = Math.max(1, Math.round(options.leaseMs / 1000));
-    this.boss = new PgBoss({
+    this.boss = new PgBossClass({
       connectionString: options.connectionString,
       schema: options.schema,
       max: 3,
