@@ -1,5 +1,5 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio, versionZip).
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
@@ -12,6 +12,7 @@ import { benchLoginTiming } from './login.bench';
 import { benchPlay, type PlayTarget } from './play.bench';
 import { benchStartup, startupTargets } from './startup.bench';
 import { benchUpload } from './upload.bench';
+import { benchVersionZip } from './version-zip.bench';
 import { startS3Server, type S3Server } from '../test/support/s3-server';
 
 /** The server's environment for STORAGE=s3 on a real S3 protocol server started for the bench (s3rver, its own process). */
@@ -185,6 +186,22 @@ const benchmarks: Record<string, () => Promise<void>> = {
       );
     }
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+  },
+
+  async versionZip() {
+    const zipCli = spawnSync('zip', ['-v'], { stdio: 'ignore' });
+    if (zipCli.error || zipCli.status !== 0) {
+      console.log('(the zip CLI is not installed: the version zip benchmark is skipped; apt-get install zip to measure it)\n');
+      return;
+    }
+    const r = await benchVersionZip();
+    const met = r.ratio >= 1.0;
+    console.log(`Version zip (issue 29): ${r.images} PNG images of 64 to 256 px a side with grain (${fixed(r.megabytes, 1)} MB) on local disk, zipped`);
+    console.log(`by zipStoredFiles (PNG stored, not deflated again) to a file, against \`zip -q -r\` of the same files; medians of ${r.rounds} alternating rounds:`);
+    console.log(`  version zip ${fixed(r.seconds)} s (CPU ${fixed(r.cpuSeconds, 1)} s, ${fixed(r.zipMegabytes, 1)} MB); zip CLI ${fixed(r.cliSeconds)} s (${fixed(r.cliMegabytes, 1)} MB)`);
+    console.log(`  ratio zip CLI / version zip ${fixed(r.ratio)} (target >= 1.0: ${met ? 'met' : 'MISSED'})`);
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (!met) process.exitCode = 1;
   },
 
   async startup() {

@@ -51,6 +51,8 @@ import { StoredFilesService } from './modules/stored-files/stored-files.service'
 import { healthRoutes } from './modules/health/health.routes';
 import { HealthService } from './modules/health/health.service';
 import { legalRoutes } from './modules/legal/legal.routes';
+import { Metrics } from './modules/metrics/metrics';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { LegalService } from './modules/legal/legal.service';
 import { GameGeneration } from './modules/games/game-generation';
 import { InProcessGenerationJobs, PgBossGenerationJobs } from './modules/games/generation-jobs';
@@ -102,6 +104,10 @@ export async function buildApp(config: Config): Promise<App> {
     frameworkErrors: errorHandler,
   });
   echoRequestId(app);
+  // One registry per app (tests build many in one process): GET /api/metrics (decision 0031).
+  const metrics = new Metrics();
+  metrics.timeRequests(app);
+  metrics.countFaults(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -170,6 +176,7 @@ export async function buildApp(config: Config): Promise<App> {
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log, async (gameId, fileId) =>
     framesOnPage(await atlases.find(gameId), fileId),
   );
+  generation.useMetrics(metrics.generation);
   // On PostgreSQL any app server runs any job (a queue with leases); on SQLite this process runs them.
   await generation.open(
     config.databaseUrl
@@ -246,6 +253,7 @@ export async function buildApp(config: Config): Promise<App> {
     storage,
     usage: playUsage,
     accelRedirect: config.playAccelRedirect,
+    metrics,
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
   });
@@ -312,6 +320,7 @@ export async function buildApp(config: Config): Promise<App> {
         },
         async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
       );
+      await api.register(metricsRoutes, { metrics, token: config.metricsToken });
       await api.register(healthRoutes, { health: new HealthService(database.db, storage, space, app.log) });
       await api.register(legalRoutes, { legal: new LegalService(config.legalTexts, config.productName) });
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });

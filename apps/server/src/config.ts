@@ -110,6 +110,10 @@ const envSchema = z.object({
    * On PostgreSQL, how long a generation job may run on one server without reporting progress before another
    * server takes it over (a killed server's job is retried after this).
    */
+  /**
+   * GET /api/metrics (Prometheus, decision 0031) answers to `Authorization: Bearer <METRICS_TOKEN>` only; unset: 404.
+   */
+  METRICS_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
   GENERATION_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int({ error: 'expected a whole number of seconds' }).min(10, { error: 'expected at least 10 seconds' }).max(3600, { error: 'expected at most 3600 seconds' }).default(60),
 });
 
@@ -180,6 +184,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** GENERATION_LEASE_SECONDS in milliseconds: how soon another server takes over a dead server's generation job. */
   generationLeaseMs: number;
+  /** METRICS_TOKEN: the bearer token of GET /api/metrics; unset: the route answers 404. */
+  metricsToken: string | undefined;
 }
 
 /** Which proxy hops Fastify believes: all (true), none (false), the nearest n, or the listed addresses. */
@@ -237,7 +243,7 @@ function readLegalTexts(dir: string | undefined): Partial<Record<LegalDocument, 
 /** The value of a variable as the message shows it: quoted, cut short, never a secret. */
 function shown(name: string, value: unknown): string {
   if (value === undefined) return 'unset';
-  if (/SECRET|PASSWORD/.test(name)) return 'set';
+  if (/SECRET|PASSWORD|TOKEN/.test(name)) return 'set';
   const text = String(value);
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text).replace(/\/\/[^@/]*@/, '//***@');
 }
@@ -305,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     minFreeSpace: { percent: e.MIN_FREE_SPACE_PERCENT, bytes: Math.round(e.MIN_FREE_SPACE_MB * 1024 * 1024) },
     redisUrl: e.REDIS_URL,
     generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
+    metricsToken: e.METRICS_TOKEN || undefined,
   };
 }
 

@@ -11,6 +11,8 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'GET /api/config': { anonymous: 200, demo: 200, userB: 200, userA: 200, admin: 200 },
   'GET /api/health': { anonymous: 200, demo: 200, userB: 200, userA: 200, admin: 200 },
   'GET /api/health/ready': { anonymous: 200, demo: 200, userB: 200, userA: 200, admin: 200 },
+  // its own bearer token (METRICS_TOKEN, decision 0031), not a session; unset in tests: 404 for everyone
+  'GET /api/metrics': { anonymous: 404, demo: 404, userB: 404, userA: 404, admin: 404 },
   'GET /api/legal/{document}': { anonymous: 200, demo: 200, userB: 200, userA: 200, admin: 200 },
   // anyone; the body is user B's credentials
   'POST /api/user/login': { anonymous: 200, demo: 200, userB: 200, userA: 200, admin: 200 },

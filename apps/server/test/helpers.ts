@@ -83,6 +83,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     minFreeSpace: { percent: 5, bytes: 1024 ** 3 },
     redisUrl: undefined,
     generationLeaseMs: 60_000,
+    metricsToken: undefined,
     ...overrides,
   };
   let built: Awaited<ReturnType<typeof buildApp>>;

@@ -30,6 +30,8 @@ const publicOperations = [
   'GET /api/config',
   'GET /api/health',
   'GET /api/health/ready',
+  // METRICS_TOKEN's own bearer (decision 0031), not a session: 404 without it.
+  'GET /api/metrics',
   'POST /api/user/login',
   'POST /api/user/signup',
   'GET /api/legal/{document}',

@@ -7,6 +7,7 @@ import type { TrustProxy } from '../config';
 import { echoRequestId, loggingOptions } from '../lib/logging';
 import { envelope, errorHandler } from '../plugins/error-envelope';
 import type { Storage } from '../storage/storage';
+import type { Metrics } from '../modules/metrics/metrics';
 import type { PlayAccess } from './play-access';
 import type { PlayFiles } from './play-files';
 import type { PlayOrigins } from './play-origins';
@@ -31,6 +32,8 @@ export interface PlayAppOptions {
    * (docs/operations.md). Unset: this app sends them.
    */
   accelRedirect?: string | undefined;
+  /** The app's metrics (GET /api/metrics): bytes sent, lookups kept, storage and database errors. */
+  metrics?: Metrics | undefined;
   logLevel: string;
   /** As the app's (TRUST_PROXY), so the play origin's logs show client addresses behind a proxy too. */
   trustProxy: TrustProxy;
@@ -97,7 +100,7 @@ export const accelCopiedHeaders = [
  * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
  * it. Query strings are ignored.
  */
-export function buildPlayApp({ origins, tokens, access, files, storage, usage, accelRedirect, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
+export function buildPlayApp({ origins, tokens, access, files, storage, usage, accelRedirect, metrics, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
@@ -107,6 +110,8 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
     frameworkErrors: errorHandler,
   });
   echoRequestId(app);
+  metrics?.countPlayBytes(app);
+  metrics?.countFaults(app);
 
   app.addHook('onSend', async (_request, reply) => {
     // An SVG's own policy (set by serve) stays.
@@ -139,6 +144,7 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
 
   async function serve(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply, claims: PlayClaims, path: string, fresh: boolean): Promise<FastifyReply> {
     const { answer: file, kept } = await files.find(claims, path, { fresh });
+    metrics?.playLookup(kept);
     if (file === 'no-file') return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
     if (file === 'no-version') return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
     // Counted once per request (not again when a replaced file is looked up afresh), whatever the answer.

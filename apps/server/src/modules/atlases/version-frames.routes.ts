@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { frameUploadPartsSchema, frameUploadSchema, noContentSchema, versionFileParamsSchema, versionFrameParamsSchema } from '@reskin/contract';
 import { AppError } from '../../lib/errors';
-import { fileContent, firstFilePart } from '../../lib/multipart';
+import { fileContent, fileTooLarge, firstFilePart, maxMultipartBytes, refuseDeclaredBodyOver } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import type { VersionFramesService } from './version-frames.service';
 
@@ -22,6 +22,7 @@ export async function versionFramesRoutes(app: FastifyInstance, { frames, maxFil
     '/game-version/upload-frame/:versionId/:fileId',
     {
       ...user,
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () => fileTooLarge(undefined, maxFileSizeBytes)),
       schema: {
         tags,
         summary: "Replace one frame of a sprite sheet inside a version (multipart: frame, then file); the version's sheet is composed before the answer",

@@ -9,6 +9,7 @@ import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
 import type { GenerationJobs, JobKind } from './generation-jobs';
+import type { GenerationMetrics } from '../metrics/metrics';
 
 /** How long a finished job keeps trying to record its end while the database is unreachable. */
 const recordRetryMs = 30_000;
@@ -62,6 +63,8 @@ export class GameGeneration {
   private readonly claiming = new Set<number>();
   /** Told when a file's new copies are recorded, so the play origin looks its files up again (PlayFiles.forgetGame). */
   private copiesChanged: (gameId: number) => void = () => {};
+  /** Told when jobs are queued, run and end (the metrics, modules/metrics/metrics.ts). */
+  private metrics: GenerationMetrics | undefined;
 
   constructor(
     private readonly games: GamesRepository,
@@ -84,6 +87,11 @@ export class GameGeneration {
     }
   }
 
+  /** Reports jobs queued, running, failed and their durations to `metrics` (GET /api/metrics). */
+  useMetrics(metrics: GenerationMetrics): void {
+    this.metrics = metrics;
+  }
+
   /** Calls `listener` with a game whose file got new copies (the play origin forgets its lookups). */
   onCopiesChanged(listener: (gameId: number) => void): void {
     this.copiesChanged = listener;
@@ -98,6 +106,7 @@ export class GameGeneration {
   async refresh(gameId: number): Promise<void> {
     try {
       await this.jobs.enqueue(gameId, 'copies');
+      this.metrics?.queued('copies');
     } catch (error) {
       this.log.error({ gameId, err: error }, 'could not queue the copies of changed files');
     }
@@ -117,8 +126,10 @@ export class GameGeneration {
       this.unrecorded.delete(gameId);
       try {
         await this.jobs.enqueue(gameId, 'full');
+        this.metrics?.queued('full');
       } catch (error) {
         this.log.error({ gameId, err: error }, 'could not queue a generation');
+        this.metrics?.ended(gameId, 'full', 'failed');
         await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: 'The generation could not be queued; press Gen. again.' });
         throw error;
       }
@@ -179,6 +190,7 @@ export class GameGeneration {
    */
   async giveUp(gameId: number, why: string, kind: JobKind = 'full'): Promise<void> {
     // The copies of changed files: the game stays Ready; the next change, restart or services update tries again.
+    this.metrics?.ended(gameId, kind, 'failed');
     if (kind === 'copies') return void this.log.warn({ gameId, why }, 'the copies of changed files were given up');
     this.log.warn({ gameId, why }, 'game generation given up');
     await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: `Generation failed: ${why}; press Gen. again.`.slice(0, 1900) });
@@ -192,11 +204,23 @@ export class GameGeneration {
    * is an incremental generation (runCopiesSlice).
    */
   async runSlice(gameId: number, slice: GenerationSlice, kind: JobKind = 'full'): Promise<'done' | 'more'> {
-    if (kind === 'copies') return this.runCopiesSlice(gameId, slice);
+    this.metrics?.sliceStarted(gameId, kind);
+    try {
+      return await (kind === 'copies' ? this.runCopiesSlice(gameId, slice) : this.runFullSlice(gameId, slice));
+    } finally {
+      this.metrics?.sliceEnded(kind);
+    }
+  }
+
+  /** One slice of a Gen. job (runSlice). */
+  private async runFullSlice(gameId: number, slice: GenerationSlice): Promise<'done' | 'more'> {
     const started = Date.now();
     try {
       const state = await this.games.generationState(gameId);
-      if (state?.gameStatusTypeId !== GameStatus.Generating) return 'done';
+      if (state?.gameStatusTypeId !== GameStatus.Generating) {
+        this.metrics?.dropped(gameId, 'full');
+        return 'done';
+      }
       const images = (await this.games.listFiles(gameId)).filter((file) => fileKindOf(file) === 'image').sort((a, b) => a.fileId - b.fileId);
       if (state.generationDone === 0) await this.games.recordProgress(gameId, 0, images.length);
       this.log.info({ gameId, done: state.generationDone, images: images.length }, 'game generation slice started');
@@ -206,6 +230,7 @@ export class GameGeneration {
         return 'more';
       }
       await this.finish(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
+      this.metrics?.ended(gameId, 'full', 'ready');
       this.log.info({ gameId, images: images.length, ms: Date.now() - started }, 'game generated');
       // A file changed after the last look: its upload's incremental job ended at once while the game was Generating.
       if ((await this.games.pendingCopies(gameId)).length > 0) await this.refresh(gameId);
@@ -222,6 +247,7 @@ export class GameGeneration {
           ? error.message
           : String(error);
       this.log.warn({ gameId, err: error }, 'game generation failed');
+      this.metrics?.ended(gameId, 'full', 'failed');
       await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) }).catch((e: unknown) => {
         // The database failed too (SQLITE_FULL on the same full disk): the game stays Generating with no job, which
         // the next press of Gen. or the services update ends (reclaimStranded, failStranded).
@@ -242,9 +268,13 @@ export class GameGeneration {
     const started = Date.now();
     try {
       const state = await this.games.generationState(gameId);
-      if (state?.gameStatusTypeId !== GameStatus.Ready) return 'done';
+      if (state?.gameStatusTypeId !== GameStatus.Ready) {
+        this.metrics?.dropped(gameId, 'copies');
+        return 'done';
+      }
       const more = await this.makePending(gameId, slice.deadline, true);
       this.log.info({ gameId, more, ms: Date.now() - started }, 'copies of changed files made');
+      if (!more) this.metrics?.ended(gameId, 'copies', 'ready');
       return more ? 'more' : 'done';
     } catch (error) {
       if (!(error instanceof StorageFullError) && slice.retryable) {
@@ -252,6 +282,7 @@ export class GameGeneration {
         throw error;
       }
       this.log.warn({ gameId, err: error }, 'making the copies of changed files failed');
+      this.metrics?.ended(gameId, 'copies', 'failed');
       return 'done';
     }
   }

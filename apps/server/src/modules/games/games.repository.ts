@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   GameStatus,
   effectiveIsolated,
+  indexExtensions,
   effectivePrecompressed,
   isolatedSettings,
   precompressedModes,
@@ -630,8 +631,34 @@ export class GamesRepository {
   }
 
   /** Marks one file as the index (start file) and clears the flag on every other file of the game. */
+  /** Whether the game has a file marked as its index (one indexed lookup, whatever the game's size). */
+  async hasStartFile(gameId: number, db: Executor = this.db): Promise<boolean> {
+    const row = await db
+      .selectFrom('gameFiles')
+      .select('fileId')
+      .where('gameId', '=', gameId)
+      .where('isStartFile', '=', 1)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * The game's pages (the files that can be its index: .html/.htm, any case), for guessIndex after an upload:
+   * they are few, so the read does not grow with the game's images and sounds (issue 29).
+   */
+  async listPages(gameId: number, db: Executor = this.db): Promise<Pick<GameFileRow, 'fileId' | 'path'>[]> {
+    return db
+      .selectFrom('gameFiles')
+      .select(['fileId', 'path'])
+      .where('gameId', '=', gameId)
+      .where((eb) => eb.or(indexExtensions.map((ext) => eb(sql<string>`lower(${eb.ref('path')})`, 'like', `%.${ext}`))))
+      .orderBy('path')
+      .execute();
+  }
+
   async setStartFile(gameId: number, fileId: number, db: Executor): Promise<void> {
-    await db.updateTable('gameFiles').set({ isStartFile: 0 }).where('gameId', '=', gameId).execute();
+    await db.updateTable('gameFiles').set({ isStartFile: 0 }).where('gameId', '=', gameId).where('isStartFile', '=', 1).execute();
     await db
       .updateTable('gameFiles')
       .set({ isStartFile: 1, updatedAt: nowIso() })

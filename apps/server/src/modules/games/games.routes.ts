@@ -19,7 +19,7 @@ import {
 } from '@reskin/contract';
 import { z } from 'zod';
 import { unprocessable } from '../../lib/errors';
-import { assertNamed, fileContent, firstFilePart, multipartError } from '../../lib/multipart';
+import { assertNamed, fileContent, fileTooLarge, firstFilePart, maxMultipartBytes, multipartError, refuseDeclaredBodyOver, uploadTooLarge } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
 import { uploadGameZip } from './game-zip';
@@ -203,6 +203,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
     '/game/upload/:id',
     {
       ...admin,
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(limits.adminUploadFiles, maxFileSizeBytes), () => uploadTooLarge(limits.adminUploadFiles, maxFileSizeBytes)),
       schema: {
         tags,
         summary: 'Upload game files (multipart: a fullPath field before each file; up to 1000 files, all or nothing)',
@@ -221,6 +222,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
     '/game/upload-zip/:id',
     {
       ...admin,
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, limits.zipUpload.maxZipBytes), () => fileTooLarge('The .zip', limits.zipUpload.maxZipBytes)),
       schema: {
         tags,
         summary: 'Upload a game folder as one .zip (multipart: one file part; unpacked on the server, all or nothing)',

@@ -337,17 +337,17 @@ export class GamesService {
    * guessed: the files screen shows the images for the admin to pick one. Answers the fileId it marked.
    */
   private async markIndexIfNone(gameId: number): Promise<number | undefined> {
-    const files = await this.games.listFiles(gameId);
-    if (files.some((file) => file.isStartFile === 1)) return undefined;
-    const path = guessIndex(files.map((file) => file.path));
-    const chosen = files.find((file) => file.path === path);
+    // A constant number of queries whatever the game's size: the flag, then the pages only (issue 29).
+    if (await this.games.hasStartFile(gameId)) return undefined;
+    const pages = await this.games.listPages(gameId);
+    const path = guessIndex(pages.map((file) => file.path));
+    const chosen = pages.find((file) => file.path === path);
     if (!chosen) return undefined;
     return this.games.transaction(async (trx) => {
       // The game row first: it locks the game, so a concurrent upload or setIndex cannot mark another meanwhile.
       if (!(await this.games.markFilesChanged(gameId, trx))) return undefined;
-      const now = await this.games.listFiles(gameId, trx);
-      if (now.some((file) => file.isStartFile === 1) || !now.some((file) => file.fileId === chosen.fileId))
-        return undefined;
+      if (await this.games.hasStartFile(gameId, trx)) return undefined;
+      if (!(await this.games.findFile(gameId, chosen.fileId, trx))) return undefined;
       await this.games.setStartFile(gameId, chosen.fileId, trx);
       return chosen.fileId;
     });

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { filesUploadPartsSchema, gameIdParamSchema, helperFileParamsSchema, helperFilesSchema, messageResponseSchema } from '@reskin/contract';
+import { filesUploadPartsSchema, gameIdParamSchema, helperFileParamsSchema, helperFilesSchema, limits, messageResponseSchema } from '@reskin/contract';
+import { maxMultipartBytes, refuseDeclaredBodyOver, uploadTooLarge } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { revokedTicketDoc } from '../../lib/download-tickets';
 import { incomingFiles } from '../games/games.routes';
@@ -35,6 +36,7 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
     '/games/:id/psd-files',
     {
       onRequest: app.requireAdmin,
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(limits.adminUploadFiles, maxFileSizeBytes), () => uploadTooLarge(limits.adminUploadFiles, maxFileSizeBytes)),
       schema: {
         tags,
         summary: 'Upload helper files (multipart; a file with an existing name replaces it)',

@@ -22,7 +22,7 @@ import {
   type BatchOptions,
 } from '@reskin/contract';
 import { AppError, badRequest, unprocessable } from '../../lib/errors';
-import { assertNamed, fileContent, firstFilePart, multipartError } from '../../lib/multipart';
+import { assertNamed, fileContent, fileTooLarge, firstFilePart, maxMultipartBytes, multipartError, refuseDeclaredBodyOver } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { storageFault } from '../../storage/storage-faults';
 import { checkDeclared, entryContent, invalidZip, openZip, readEntries, zipBomb } from '../games/game-zip';
@@ -55,6 +55,9 @@ export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileS
     '/game-versions/:versionId/batch',
     {
       ...user,
+      // The files of a batch may hold at most the unpacked limit of a game zip (receive); the room above it is
+      // for the path and option fields of a batch of many files.
+      preValidation: refuseDeclaredBodyOver(maxBatchBytes + 64 * 1024 * 1024, () => zipBomb(batchTooLarge)),
       schema: {
         tags,
         summary:
@@ -91,6 +94,7 @@ export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileS
     '/game-versions/:versionId/files/:fileId/fit-preview',
     {
       ...user,
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () => fileTooLarge(undefined, maxFileSizeBytes)),
       schema: {
         tags,
         summary: "The multipart `file` fitted to the original's (or the frame's) size and format exactly as the batch stores it",
@@ -119,6 +123,7 @@ function parseOptions(raw: Record<string, unknown>): BatchOptions {
   throw unprocessable(details[0]?.message ?? 'The batch options are invalid.', details);
 }
 
+const batchTooLarge = `The batch is larger than ${maxBatchBytes / 1024 ** 3} GB, the unpacked limit of a game zip.`;
 const optionNames = new Set(['dryRun', 'fit', 'fits', 'choices', 'skip', 'loudness']);
 
 /**
@@ -161,7 +166,7 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
         transform(chunk: Buffer, _encoding, callback) {
           size += chunk.length;
           total += chunk.length;
-          if (total > maxBatchBytes) return callback(zipBomb(`The batch is larger than ${maxBatchBytes / 1024 ** 3} GB, the unpacked limit of a game zip.`));
+          if (total > maxBatchBytes) return callback(zipBomb(batchTooLarge));
           if (size > limit) over = true;
           callback(null, over ? undefined : chunk);
         },

@@ -37,6 +37,44 @@ describe('zipStoredFiles', () => {
     expect(names).toEqual(['img/a.png', 'b.ogg']);
   });
 
+  it('stores already-compressed media as it is and deflates only compressible files (issue 29)', async () => {
+    const json = JSON.stringify({ frames: Array.from({ length: 50 }, (_, i) => ({ name: `frame-${i}`, x: i, y: i })) });
+    const png = 'PNG bytes stand in for an image, repeated '.repeat(20);
+    const zip = await buffer(
+      zipStoredFiles(storageOf({ 'k/1': png, 'k/2': json, 'k/3': 'ogg', 'k/4': 'var a = 1;'.repeat(30), 'k/5': 'gz' }), [
+        { path: 'img/a.png', storageKey: 'k/1' },
+        { path: 'data/atlas.json', storageKey: 'k/2' },
+        { path: 'sfx/hit.ogg', storageKey: 'k/3' },
+        { path: 'main.js', storageKey: 'k/4' },
+        { path: 'Build/game.data.gz', storageKey: 'k/5' },
+      ]),
+    );
+    const archive = await fromBufferPromise(zip, { lazyEntries: true });
+    const entries: { name: string; method: number; text: string }[] = [];
+    const ended = new Promise<void>((resolve, reject) => {
+      archive.on('error', reject).on('end', resolve);
+      archive.on('entry', (entry: Entry) => {
+        archive.openReadStream(entry, (error, stream) => {
+          if (error) return reject(error);
+          buffer(stream).then((bytes) => {
+            entries.push({ name: entry.fileName, method: entry.compressionMethod, text: bytes.toString() });
+            archive.readEntry();
+          }, reject);
+        });
+      });
+    });
+    archive.readEntry();
+    await ended;
+    // 0 = stored, 8 = deflate
+    expect(entries).toEqual([
+      { name: 'img/a.png', method: 0, text: png },
+      { name: 'data/atlas.json', method: 8, text: json },
+      { name: 'sfx/hit.ogg', method: 0, text: 'ogg' },
+      { name: 'main.js', method: 8, text: 'var a = 1;'.repeat(30) },
+      { name: 'Build/game.data.gz', method: 0, text: 'gz' },
+    ]);
+  });
+
   // Before: yazl emitted 'error' on its ZipFile, which had no listener, and the process exited.
   it('ends the stream with an error naming the key when an object has gone missing', async () => {
     const stream = zipStoredFiles(storageOf({ 'k/1': 'one' }), [

@@ -23,7 +23,7 @@ import { revokedTicketDoc } from '../../lib/download-tickets';
 import { AppError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
-import { fileContent, firstFilePart } from '../../lib/multipart';
+import { fileContent, fileTooLarge, firstFilePart, maxMultipartBytes, refuseDeclaredBodyOver } from '../../lib/multipart';
 import type { VersionsService } from './versions.service';
 
 const noContent = { 204: noContentSchema };
@@ -211,6 +211,7 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
     '/game-version/upload/:versionId/:fileId',
     {
       ...user,
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () => fileTooLarge(undefined, maxFileSizeBytes)),
       schema: {
         tags,
         summary: 'Replace one game file inside a version (multipart: file, fullPath)',

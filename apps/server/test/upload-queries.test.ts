@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZipFile } from 'yazl';
+import { RoleType, type Game, type GameFile } from '@reskin/contract';
+import { createGame, createTestApp, createUser, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+
+/** A zip (yazl) of small text files under data/, numbered from `from` to before `to`. */
+async function zipOfTextFiles(from: number, to: number): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (let i = from; i < to; i += 1) zip.addBuffer(Buffer.from(`line ${i}\n`), `data/part-${i}.txt`);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+type Executor = { executeQuery: (...args: unknown[]) => Promise<{ rows: unknown[] }> };
+
+/**
+ * Counts every SQL query the app runs (in transactions too) while `work` runs: Kysely's executors all run their
+ * queries through the one executeQuery of their base class, wrapped here for the duration of `work`.
+ */
+async function countQueries(t: TestApp, work: () => Promise<void>): Promise<{ queries: number; rows: number }> {
+  let owner: object | null = t.database.db.getExecutor();
+  while (owner && !Object.prototype.hasOwnProperty.call(owner, 'executeQuery')) owner = Object.getPrototypeOf(owner) as object | null;
+  if (!owner) throw new Error("Kysely's executeQuery was not found");
+  const base = owner as Executor;
+  const original = base.executeQuery;
+  const counted = { queries: 0, rows: 0 };
+  base.executeQuery = async function (this: unknown, ...args: unknown[]) {
+    counted.queries += 1;
+    const result = await original.apply(this, args);
+    counted.rows += result.rows.length;
+    return result;
+  };
+  try {
+    await work();
+  } finally {
+    base.executeQuery = original;
+  }
+  return counted;
+}
+
+describe(`queries per upload on ${testDb}`, () => {
+  let t: TestApp;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createUser(t, RoleType.Admin);
+  });
+  afterAll(async () => t.close());
+
+  /** A game holding `count` files (zip uploads of at most 750 files each: a request takes 1,000), without an index. */
+  async function gameOf(count: number): Promise<Game> {
+    const game = await createGame(t, admin.token, { name: `Game of ${count}`, description: 'Big', width: 640, height: 480 });
+    for (let from = 0; from < count; from += 750) {
+      const body = new FormData();
+      body.append('file', new Blob([await zipOfTextFiles(from, Math.min(count, from + 750))]), 'game.zip');
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/game/upload-zip/${game.id}`,
+        headers: { authorization: `Bearer ${admin.token}` },
+        payload: body,
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    return game;
+  }
+
+  /** A folder upload of 10 files (an index.html among them, so the game gets its index) into the game. */
+  async function uploadTen(gameId: number): Promise<GameFile[]> {
+    const files = [
+      { path: 'index.html', content: '<!doctype html><title>Game</title>' },
+      ...Array.from({ length: 9 }, (_, i) => ({ path: `src/module-${i}.js`, content: `export const n = ${i};` })),
+    ];
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${gameId}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: filesForm(files),
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json<{ file: GameFile }[]>().map((result) => result.file);
+  }
+
+  it('a folder upload of 10 files runs as many queries into a game of 1,500 files as into one of 100 (issue 29)', async () => {
+    const small = await gameOf(100);
+    const big = await gameOf(1500);
+    let smallFiles: GameFile[] = [];
+    let bigFiles: GameFile[] = [];
+    const intoSmall = await countQueries(t, async () => void (smallFiles = await uploadTen(small.id)));
+    const intoBig = await countQueries(t, async () => void (bigFiles = await uploadTen(big.id)));
+    expect(intoSmall.queries).toBeGreaterThan(0);
+    expect(intoBig.queries).toBe(intoSmall.queries);
+    // guessIndex's rule still holds: the index.html of the upload is marked in both games.
+    for (const files of [smallFiles, bigFiles]) {
+      expect(files.filter((file) => file.isStartFile).map((file) => file.path)).toEqual(['index.html']);
+    }
+  }, 120_000);
+});
