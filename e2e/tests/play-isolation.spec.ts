@@ -95,6 +95,9 @@ async function startChromium(): Promise<{ browser: Browser; stop: () => Promise<
 async function play(page: Page, game: Game): Promise<Report> {
   await page.goto(`${appOrigin}/games/game-play?gameId=${game.id}`);
   const frame = await gameFrame(page, `${game.name} (game)`);
+  // A frame just attached may not have begun its navigation yet: its URL is then empty (a full run failed on
+  // `new URL('')` once, under load).
+  await expect.poll(() => frame.url()).toMatch(/^https?:\/\//);
   expect(new URL(frame.url()).host, 'the game has a host of its own').toBe(`g${game.id}.localhost:${process.env.E2E_PLAY_PORT}`);
   const report = frame.locator('#report');
   await expect(report).not.toBeEmpty();
