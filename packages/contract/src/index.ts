@@ -22,3 +22,5 @@ export * from './legal-text';
 export * from './file-usage';
 export * from './atlases';
 export * from './batch';
+export * from './inbox';
+export * from './review';

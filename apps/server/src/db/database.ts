@@ -18,6 +18,7 @@ import * as fileCopiesKey from './migrations/0009-file-copies-key';
 import * as oneAssignmentPerJob from './migrations/0010-one-assignment-per-job';
 import * as versionFrames from './migrations/0011-version-frames';
 import * as atlasGrids from './migrations/0012-atlas-grids';
+import * as inboxEvents from './migrations/0013-inbox-events';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -217,6 +218,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-one-assignment-per-job': { up: (db) => oneAssignmentPerJob.up(db) },
     '0011-version-frames': { up: (db) => versionFrames.up(db, dialect) },
     '0012-atlas-grids': { up: (db) => atlasGrids.up(db, dialect) },
+    '0013-inbox-events': { up: (db) => inboxEvents.up(db, dialect) },
   };
 }
 

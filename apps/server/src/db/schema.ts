@@ -179,6 +179,24 @@ export interface AtlasGridsTable {
   updatedAt: Timestamp;
 }
 
+/** One inbox event for one recipient (issue 28, migration 0013); `kind` is one of the contract's inboxEventKinds. */
+export interface InboxEventsTable {
+  id: Generated<number>;
+  userId: number;
+  kind: string;
+  actorId: number | null;
+  gameId: number | null;
+  userGameId: number | null;
+  versionId: number | null;
+  fileId: number | null;
+  noteId: number | null;
+  text: string;
+  createdAt: Timestamp;
+  readAt: Timestamp | null;
+  /** The mail side's decision: null (not yet), 'sent', 'digest' (waits for the daily digest), 'digested', 'skipped'. */
+  mailState: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   games: GamesTable;
@@ -191,4 +209,5 @@ export interface Database {
   versionSheets: VersionSheetsTable;
   versionFrames: VersionFramesTable;
   atlasGrids: AtlasGridsTable;
+  inboxEvents: InboxEventsTable;
 }
