@@ -114,7 +114,7 @@ const envSchema = z.object({
    * GET /api/metrics (Prometheus, decision 0031) answers to `Authorization: Bearer <METRICS_TOKEN>` only; unset: 404.
    */
   METRICS_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
-  GENERATION_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int({ error: 'expected a whole number of seconds' }).min(10, { error: 'expected at least 10 seconds' }).max(3600, { error: 'expected at most 3600 seconds' }).default(60),
+  GENERATION_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int({ error: 'expected a whole number of seconds' }).min(10, { error: 'expected at least 10 seconds' }).max(3600, { error: 'expected at most 3600 seconds' }).default(10),
 });
 
 /** Where stored files live: the local disk, or an S3-compatible object store (STORAGE, S3_*). */

@@ -186,6 +186,9 @@ describe.runIf(testDb === 'postgres')('two app servers on one PostgreSQL, one S3
     a.process.killProcessGroup();
     expect((await a.process.exited).signal).toBe('SIGKILL');
     const killedAt = Date.now();
+    // B takes the job over when A's lease has run out (issue 29: within 15 s of the kill).
+    await b.process.waitFor(started);
+    const takenOverAfter = (Date.now() - killedAt) / 1000;
 
     // B's worker takes the job over once A's lease has run out, and finishes it.
     const ready = await eventually('the game to become Ready through B', 120_000, async () => {
@@ -196,7 +199,7 @@ describe.runIf(testDb === 'postgres')('two app servers on one PostgreSQL, one S3
     expect(ready.statusReason ?? null).toBeNull();
     expect(b.process.output()).toMatch(new RegExp(`"gameId":${game.id}[^\\n]*game generated`));
     // For the record (not asserted: a timing): how long after the kill the game was Ready through B.
-    console.log(`two servers: Ready through B ${((Date.now() - killedAt) / 1000).toFixed(1)} s after A was killed (lease ${leaseSeconds} s)`);
+    console.log(`two servers: B took the job over ${takenOverAfter.toFixed(1)} s after A was killed and it was Ready through B ${((Date.now() - killedAt) / 1000).toFixed(1)} s after (lease ${leaseSeconds} s)`);
 
     // It plays through B's play origin: the watermarked view of the index page and of an image.
     const paths = await api<GamePath>(b, 'GET', `/api/games/${game.id}/path`, adminToken);

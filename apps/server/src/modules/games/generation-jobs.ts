@@ -147,8 +147,9 @@ export class PgBossGenerationJobs implements GenerationJobs {
       schema: options.schema,
       max: 3,
       application_name: 'reskin-studio-jobs',
-      // Expired jobs are found by maintenance: often enough that a dead server's job moves within the lease and a bit.
-      maintenanceIntervalSeconds: Math.max(1, Math.floor(leaseSeconds / 4)),
+      // Expired jobs are found by maintenance (one server's a time, a cheap query): every second of a 10 s lease, so a
+      // dead server's job moves within the lease and about 3 s more (issue 29: within 15 s of a SIGKILL).
+      maintenanceIntervalSeconds: Math.max(1, Math.floor(leaseSeconds / 10)),
       schedule: false,
     });
     this.boss.on('error', (error: Error) => options.log.warn({ err: error }, 'generation job queue error'));
@@ -166,13 +167,12 @@ export class PgBossGenerationJobs implements GenerationJobs {
       try {
         await this.boss.start();
         await this.createQueue(deadLetterQueue, {});
-        await this.createQueue(queue, {
-          expireInSeconds: this.leaseSeconds,
-          retryLimit: 3,
-          retryDelay: 2,
-          retryBackoff: true,
-          deadLetter: deadLetterQueue,
-        });
+        // The first retry (of a slice whose server died, or that failed) comes 1 to 2 s later, then 2 to 4 s and 4 to 8 s
+        // (pg-boss's backoff with jitter): a dead server's job goes on within the lease and a few seconds (issue 29).
+        const settings = { expireInSeconds: this.leaseSeconds, retryLimit: 3, retryDelay: 1, retryBackoff: true, deadLetter: deadLetterQueue };
+        await this.createQueue(queue, settings);
+        // A queue made by an earlier release keeps its own settings until told: the lease and retries follow the config.
+        await this.boss.updateQueue(queue, { name: queue, ...settings });
       } finally {
         await sql`select pg_advisory_unlock(${queueSetupLock})`.execute(connection);
       }
