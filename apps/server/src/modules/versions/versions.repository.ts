@@ -182,7 +182,15 @@ export class VersionsRepository {
    * undefined when the version is gone (deleted, maybe with its user-game, user or game, while the file
    * streamed in). `mayChange` sees the version's flags once its row is locked and throws to refuse.
    */
-  async saveFile(file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>, mayChange: (flags: VersionFlags) => void): Promise<string | null | undefined> {
+  /**
+   * Records a version's replacement of one game file: answers the stored key it replaced (null when it is the first)
+   * and the row as saved, which the upload answers (a Restore original right after may already have removed it), or
+   * undefined when the version is gone.
+   */
+  async saveFile(
+    file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>,
+    mayChange: (flags: VersionFlags) => void,
+  ): Promise<{ previousKey: string | null; saved: VersionFileRow } | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
       // First: it locks the version row until the commit, so parallel uploads of one file take turns and
@@ -191,11 +199,11 @@ export class VersionsRepository {
       if (!(await this.lockVersion(trx, file.gameVersionId, mayChange))) return undefined;
       const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
       if (existing) {
-        await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).execute();
-        return existing.storageKey;
+        const saved = await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+        return { previousKey: existing.storageKey, saved };
       }
-      await trx.insertInto('versionFiles').values({ ...file, createdAt: now, updatedAt: now }).execute();
-      return null;
+      const saved = await trx.insertInto('versionFiles').values({ ...file, createdAt: now, updatedAt: now }).returningAll().executeTakeFirstOrThrow();
+      return { previousKey: null, saved };
     });
   }
 

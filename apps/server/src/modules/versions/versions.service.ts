@@ -230,7 +230,7 @@ export class VersionsService {
       await this.storedFiles.removeStaged([]);
       throw error;
     });
-    let previousKey: string | null | undefined;
+    let recorded: Awaited<ReturnType<VersionsRepository['saveFile']>>;
     let asBase: { previous: string | null } | undefined;
     try {
       const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
@@ -268,7 +268,7 @@ export class VersionsService {
         const previousBase = await this.sheets.replaceBase(versionId, fileId, { key: storageKey, size }, this.stillChangeable(user, version, 'upload'));
         if (previousBase !== undefined) asBase = { previous: previousBase };
       }
-      if (!asBase) previousKey = await this.versions.saveFile({
+      if (!asBase) recorded = await this.versions.saveFile({
         gameVersionId: versionId,
         fileId,
         path: original.path,
@@ -279,7 +279,7 @@ export class VersionsService {
         storageKey,
       }, this.stillChangeable(user, version, 'upload'));
       // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
-      if (!asBase && previousKey === undefined) throw notFound('Game version');
+      if (!asBase && recorded === undefined) throw notFound('Game version');
     } catch (error) {
       await this.storedFiles.removeStaged([storageKey]);
       throw error;
@@ -290,9 +290,10 @@ export class VersionsService {
       return this.versionFile(versionId, fileId);
     }
     this.filesChanged(version.gameId);
-    if (previousKey) await this.storedFiles.deleteObjects([previousKey]);
+    if (recorded?.previousKey) await this.storedFiles.deleteObjects([recorded.previousKey]);
     await this.versions.update(versionId, {});
-    return this.versionFile(versionId, fileId);
+    // The row as saved: a Restore original racing this upload may have removed it since (the upload still happened).
+    return toVersionFile(recorded!.saved);
   }
 
   /** A version's file as the API answers it, with the frames replaced in it when it is a sheet. */
