@@ -145,15 +145,22 @@ describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $nam
     const source = generatedStream(size);
     const before = heldMemory();
     let peak = before;
-    // Every 100 ms: a full collection each time is slow, and a put that held the object would hold it for longer.
-    const sampler = setInterval(() => (peak = Math.max(peak, heldMemory())), 100);
+    // 100 ms after each sample ends: a full collection is slow (more so on a loaded machine), and a put that held the
+    // object would hold it for longer. Not a fixed interval: with collections slower than it, the samples ran back to
+    // back, the stream moved one chunk between two of them, and the test timed out (a full run under load).
+    let sampler: NodeJS.Timeout | undefined;
+    const sample = () => {
+      peak = Math.max(peak, heldMemory());
+      sampler = setTimeout(sample, 100);
+    };
+    sampler = setTimeout(sample, 100);
     try {
       expect(await storage.put('big/50mb.bin', source.stream)).toEqual({ size });
       const object = (await storage.get('big/50mb.bin'))!;
       expect(object.size).toBe(size);
       expect(await digestOf(object.stream)).toBe(source.digest());
     } finally {
-      clearInterval(sampler);
+      clearTimeout(sampler);
     }
     // Measured: the disk holds a few 64 KB chunks (under 1 MB); an S3 upload up to four 5 MB parts (the one being
     // filled, its copy, two in flight: about 26 MB). A put or get that held the whole object would pass 50 MB.
