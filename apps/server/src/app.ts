@@ -8,7 +8,8 @@ import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import helmet from 'helmet';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { responseSerializerCompiler } from './lib/response-serializer';
 import { errorCodes, limits, playScreenPathList, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
@@ -109,7 +110,8 @@ export async function buildApp(config: Config): Promise<App> {
   metrics.timeRequests(app);
   metrics.countFaults(app);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers: zod-checked (and compared with the compiled writer) in tests and development, compiled in production.
+  app.setSerializerCompiler(responseSerializerCompiler(config.nodeEnv === 'production' ? 'compiled' : 'checked'));
 
   // The web client sends Content-Type: application/json on every request (SPEC §7), also on DELETE without
   // a body; an empty JSON body is read as "no body" instead of a 400.
