@@ -38,7 +38,7 @@ export interface ApiBenchResult {
   app: LoadResult;
   bare: LoadResult;
   /**
-   * SQLite my-games only: bench/floor-server.mjs, the same reads by the request's rules and nothing else, in a
+   * my-games only: bench/floor-server.mjs (SQLite) or bench/floor-server-postgres.mjs, the same reads by the request's rules and nothing else, in a
    * bare route (the floor any implementation of the call stands on).
    */
   floor?: LoadResult;
@@ -260,9 +260,10 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
     const bare = await startProcess(['bench/bare-server.mjs', routesFile], process.env, /"port"/);
     processes.push(bare.child);
     const barePort = (JSON.parse(bare.line) as { port: number }).port;
+    // The floor: the same reads in a bare route, on the same database (SQLite's file or PostgreSQL's database).
     const floor = database === 'sqlite'
       ? await startProcess(['bench/floor-server.mjs', join(dataDir, 'reskin.sqlite'), join(dataDir, 'jwt-secret')], process.env, /"port"/)
-      : undefined;
+      : await startProcess(['bench/floor-server-postgres.mjs', databaseUrl!, join(dataDir, 'jwt-secret')], process.env, /"port"/);
     if (floor) processes.push(floor.child);
     const floorPort = floor && (JSON.parse(floor.line) as { port: number }).port;
 
