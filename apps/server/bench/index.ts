@@ -1,5 +1,5 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio, versionZip).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio, versionZip, zipUpload).
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
@@ -13,6 +13,7 @@ import { benchPlay, type PlayTarget } from './play.bench';
 import { benchStartup, startupTargets } from './startup.bench';
 import { benchUpload } from './upload.bench';
 import { benchVersionZip } from './version-zip.bench';
+import { benchZipUpload } from './zip-upload.bench';
 import { startS3Server, type S3Server } from '../test/support/s3-server';
 
 /** The server's environment for STORAGE=s3 on a real S3 protocol server started for the bench (s3rver, its own process). */
@@ -186,6 +187,20 @@ const benchmarks: Record<string, () => Promise<void>> = {
       );
     }
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+  },
+
+  async zipUpload() {
+    const unzipCli = spawnSync('unzip', ['-v'], { stdio: 'ignore' });
+    if (unzipCli.error || unzipCli.status !== 0) {
+      console.log('(the unzip CLI is not installed: the zip upload benchmark is skipped; apt-get install unzip to measure it)\n');
+      return;
+    }
+    const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('../../..', import.meta.url).pathname, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
+    const r = await benchZipUpload();
+    console.log(`Zip upload (POST /game/upload-zip) of ${r.files} files in a ${fixed(r.zipMegabytes, 0)} MB zip to the production server (local disk)`);
+    console.log(`against cp + unzip -q of the same zip into a fresh folder; medians of ${r.rounds} alternating rounds:`);
+    console.log(`  app ${fixed(r.appSeconds)} s, cp + unzip ${fixed(r.bareSeconds)} s; app / cp + unzip ${fixed(r.ratio)} (target <= 4)\n`);
   },
 
   async versionZip() {

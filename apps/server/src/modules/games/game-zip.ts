@@ -10,7 +10,7 @@ import { AppError, unprocessable } from '../../lib/errors';
 import { InvalidPathError, normaliseGamePath } from '../../lib/game-paths';
 import { fileTooLarge } from '../../lib/multipart';
 import { storageFault } from '../../storage/storage-faults';
-import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
+import { filesAtOnce, uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
 
 // A game uploaded as one .zip (POST /game/upload-zip/{gameId}). The archive has already been written to a
 // temporary file: a zip's table of contents (the central directory) is at its end, so reading it from the
@@ -205,7 +205,7 @@ export async function uploadGameZip(
     });
     const archive = await openZip(file);
     try {
-      return await games.upload(gameId, zipGameFiles(archive, maxFileSizeBytes));
+      return await games.upload(gameId, zipGameFiles(archive, maxFileSizeBytes), filesAtOnce);
     } finally {
       archive.close();
     }

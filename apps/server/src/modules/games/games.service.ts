@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import pMap from 'p-map';
 import type { Readable } from 'node:stream';
 import {
   GameStatus,
@@ -54,6 +56,15 @@ interface StagedFile {
   storageKey: string;
   size: number;
 }
+
+/**
+ * How many files of a zip upload are stored, and then checked, at once (issue 29): inflating its entries (zlib),
+ * writing them and reading images' headers run on libuv's threads, so with several in flight both cores work
+ * instead of one file waiting for the last. Entries are pulled from the zip only as a place frees up. A folder
+ * upload's files come one after another in one request body (the next part only once this one is read), so
+ * they are stored one at a time (`storedAtOnce` 1); its checks still run `filesAtOnce` at a time.
+ */
+export const filesAtOnce = 2 * availableParallelism();
 
 /** A file part of an upload, in the order the request carries them. */
 export interface IncomingFile {
@@ -291,17 +302,28 @@ export class GamesService {
   async upload(
     gameId: number,
     files: AsyncIterable<IncomingFile>,
+    storedAtOnce = 1,
   ): Promise<{ file: GameFile; replaced: boolean }[]> {
     const startedAt = Date.now();
     await this.get(gameId);
     await this.space.assertRoom('upload');
     const staged: StagedFile[] = [];
+    const storing = new Set<Promise<void>>();
     let results: Awaited<ReturnType<GamesService['record']>>;
     try {
       for await (const incoming of files) {
         if (staged.length >= limits.adminUploadFiles) throw uploadTooManyFiles();
-        staged.push(await this.stage(gameId, incoming));
+        const file = this.stagedFile(gameId, incoming);
+        // Listed before it is written, so a refusal removes it whether or not its write had finished.
+        staged.push(file);
+        const stored = this.storage.put(file.storageKey, incoming.content).then(({ size }) => {
+          file.size = size;
+        });
+        storing.add(stored);
+        stored.then(() => storing.delete(stored), () => {});
+        if (storing.size >= storedAtOnce) await Promise.race(storing);
       }
+      await Promise.all(storing);
       if (staged.length === 0) {
         throw unprocessable('The upload holds no file.', [
           { path: '/file', code: 'required', message: 'Choose at least one file.' },
@@ -311,6 +333,8 @@ export class GamesService {
       assertUploadInTime(startedAt);
       results = await this.record(gameId, checked);
     } catch (error) {
+      // The writes still running end first (each fails or finishes), then every one of them is removed.
+      await Promise.allSettled(storing);
       await this.storedFiles.removeStaged(staged.map((file) => file.storageKey));
       throw error;
     }
@@ -353,62 +377,56 @@ export class GamesService {
     });
   }
 
-  private async stage(gameId: number, incoming: IncomingFile): Promise<StagedFile> {
+  /** A file of an upload with its path checked and the key it is stored under (its size once written). */
+  private stagedFile(gameId: number, incoming: IncomingFile): StagedFile {
     const path = incomingPath(incoming);
     const ext = extensionOf(path);
-    const storageKey = `games/${gameId}/files/${randomUUID()}${ext ? `.${ext}` : ''}`;
-    const { size } = await this.storage.put(storageKey, incoming.content);
-    return { path, storageKey, size };
+    return { path, storageKey: `games/${gameId}/files/${randomUUID()}${ext ? `.${ext}` : ''}`, size: 0 };
   }
 
   private async check(gameId: number, staged: StagedFile[]) {
-    const details: ErrorDetail[] = [];
     const seen = new Set<string>();
-    const checked: (StagedFile & { image: ImageInfo | undefined; existing: GameFileRow | undefined })[] = [];
+    const duplicates = new Set<StagedFile>();
     for (const file of staged) {
-      const detail = (code: string, message: string) =>
-        details.push({ path: `/files/${file.path}`, code, message });
-      if (seen.has(file.path)) {
-        detail('duplicate', `${file.path} is in this upload twice.`);
-        continue;
-      }
+      if (seen.has(file.path)) duplicates.add(file);
       seen.add(file.path);
-      const existing = await this.games.findFileByPath(gameId, file.path);
-      let image: ImageInfo | undefined;
-      if (isImagePath(file.path)) {
-        try {
-          const object = await this.storage.get(file.storageKey);
-          if (!object) throw new InvalidImageError(`${file.path} could not be read back.`);
-          image = await inspectImage(object.stream, file.path);
-        } catch (error) {
-          if (!(error instanceof InvalidImageError)) throw error;
-          // An .svg that draws nothing (a web font, an empty file) is an ordinary file, stored as it is.
-          if (!(error instanceof UndrawableSvgError)) {
-            detail('invalid_image', error.message);
-            continue;
-          }
-        }
-        const ext = extensionOf(file.path);
-        if (
-          image &&
-          existing &&
-          sizeCheckedOnReplace.has(ext) &&
-          existing.width !== null &&
-          existing.height !== null
-        ) {
-          if (existing.width !== image.width || existing.height !== image.height) {
-            detail(
-              'image_size',
-              validationMessages.imageSize({ width: existing.width, height: existing.height }, image),
-            );
-            continue;
-          }
+    }
+    // Each file on its own, `filesAtOnce` at a time; the answers keep the upload's order.
+    const outcomes = await pMap(staged, (file) => (duplicates.has(file) ? { detail: { path: `/files/${file.path}`, code: 'duplicate', message: `${file.path} is in this upload twice.` } } : this.checkFile(gameId, file)), { concurrency: filesAtOnce });
+    const details = outcomes.flatMap((outcome) => ('detail' in outcome ? [outcome.detail] : []));
+    if (details.length > 0) throw unprocessable(details[0]!.message, details);
+    return outcomes.flatMap((outcome) => ('checked' in outcome ? [outcome.checked] : []));
+  }
+
+  /** One file of an upload: an image must decode, and a replaced png or jpg keep its pixel size. */
+  private async checkFile(gameId: number, file: StagedFile): Promise<{ detail: ErrorDetail } | { checked: StagedFile & { image: ImageInfo | undefined; existing: GameFileRow | undefined } }> {
+    const detail = (code: string, message: string) => ({ detail: { path: `/files/${file.path}`, code, message } });
+    const existing = await this.games.findFileByPath(gameId, file.path);
+    let image: ImageInfo | undefined;
+    if (isImagePath(file.path)) {
+      try {
+        const object = await this.storage.get(file.storageKey);
+        if (!object) throw new InvalidImageError(`${file.path} could not be read back.`);
+        image = await inspectImage(object.stream, file.path);
+      } catch (error) {
+        if (!(error instanceof InvalidImageError)) throw error;
+        // An .svg that draws nothing (a web font, an empty file) is an ordinary file, stored as it is.
+        if (!(error instanceof UndrawableSvgError)) return detail('invalid_image', error.message);
+      }
+      const ext = extensionOf(file.path);
+      if (
+        image &&
+        existing &&
+        sizeCheckedOnReplace.has(ext) &&
+        existing.width !== null &&
+        existing.height !== null
+      ) {
+        if (existing.width !== image.width || existing.height !== image.height) {
+          return detail('image_size', validationMessages.imageSize({ width: existing.width, height: existing.height }, image));
         }
       }
-      checked.push({ ...file, image, existing });
     }
-    if (details.length > 0) throw unprocessable(details[0]!.message, details);
-    return checked;
+    return { checked: { ...file, image, existing } };
   }
 
   private async record(gameId: number, files: Awaited<ReturnType<GamesService['check']>>) {
