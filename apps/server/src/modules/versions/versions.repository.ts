@@ -182,7 +182,12 @@ export class VersionsRepository {
    * undefined when the version is gone (deleted, maybe with its user-game, user or game, while the file
    * streamed in). `mayChange` sees the version's flags once its row is locked and throws to refuse.
    */
-  async saveFile(file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>, mayChange: (flags: VersionFlags) => void): Promise<string | null | undefined> {
+  async saveFile(
+    file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>,
+    mayChange: (flags: VersionFlags) => void,
+    /** Runs in the same transaction once the row is saved: the file's history entry (decision 0034). */
+    also?: (trx: Transaction<Database>) => Promise<void>,
+  ): Promise<string | null | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
       // First: it locks the version row until the commit, so parallel uploads of one file take turns and
@@ -192,9 +197,11 @@ export class VersionsRepository {
       const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
       if (existing) {
         await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).execute();
+        await also?.(trx);
         return existing.storageKey;
       }
       await trx.insertInto('versionFiles').values({ ...file, createdAt: now, updatedAt: now }).execute();
+      await also?.(trx);
       return null;
     });
   }
