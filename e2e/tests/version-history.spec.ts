@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
-import { messages, type Game, type GameFile, type GameVersion } from '@reskin/contract';
+import { RoleType, messages, type Game, type GameFile, type GameVersion, type VersionStorage } from '@reskin/contract';
 import { test, expect, fileByPath, openWithToken, png, readyGame, successToast, type TestUser } from '../fixtures/games';
 import { historyDialog, historyEntries, openFileHistory, restoreHistoryEntry } from '../fixtures/history';
 import { playRequest } from '../fixtures/play';
-import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
+import { createUserGame, createVersion, deleteUserGame, versionPaths } from '../fixtures/versions';
 import { workbenchUrl } from '../fixtures/workbench';
 
 interface HistoryFixtures {
@@ -102,5 +102,36 @@ test.describe('version history', () => {
     await expect(historyEntries(again)).toHaveCount(3);
     await expect(historyEntries(again).first()).toContainText('Restored');
     await expect(historyEntries(again).first()).toContainText('Current');
+  });
+
+  it("issue 28: the admin's version files show the version's storage use and each file's history, and restore an entry", async ({
+    page,
+    api,
+    makeUser,
+    owner,
+    version,
+    dot,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const [first, second] = [png(40, 30, 3), png(40, 30, 4)];
+    for (const buffer of [first, second]) {
+      const response = await api.postMultipart(`/game-version/upload/${version.id}/${dot.fileId}`, { file: { name: 'dot.png', mimeType: 'image/png', buffer } }, owner.token);
+      expect(response.status(), await response.text()).toBe(200);
+    }
+    await openWithToken(page, admin.token, `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}`);
+    const storage = (await (await api.get(`/game-versions/${version.id}/storage`, admin.token)).json()) as VersionStorage;
+    expect(storage).toMatchObject({ currentBytes: second.length, historyBytes: first.length + second.length, historyEntries: 2 });
+    await expect(page.getByTestId('version-storage')).toContainText('in 2 entries');
+
+    const row = page.locator(`tbody tr[data-file-id="${dot.fileId}"]`);
+    const dialog = await openFileHistory(page, dot.path, row);
+    await expect(historyEntries(dialog)).toHaveCount(2);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await restoreHistoryEntry(page, dot.path, 1, row);
+    await expect(page.getByTestId('version-storage')).toContainText('in 3 entries');
+    // The version serves the first upload again.
+    const paths = await versionPaths(api, version.id, version.gameId);
+    const served = await playRequest(page, new URL('img/dot.png', paths.orjFile).href);
+    expect(Buffer.from(await served.body()).equals(first)).toBe(true);
   });
 });
