@@ -70,6 +70,10 @@ import { versionsRoutes } from './modules/versions/versions.routes';
 import { VersionsService } from './modules/versions/versions.service';
 import { versionBatchRoutes } from './modules/versions/version-batch.routes';
 import { VersionBatchService } from './modules/versions/version-batch.service';
+import { VersionHistoryRecorder } from './modules/version-history/version-history.recorder';
+import { VersionHistoryRepository } from './modules/version-history/version-history.repository';
+import { versionHistoryRoutes } from './modules/version-history/version-history.routes';
+import { VersionHistoryService } from './modules/version-history/version-history.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { authPlugin } from './plugins/auth';
@@ -266,7 +270,10 @@ export async function buildApp(config: Config): Promise<App> {
   });
   app.addHook('onClose', async () => playAppClosed ?? playApp.close());
   const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
-  const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged);
+  // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
+  const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);
+  const historyRecorder = new VersionHistoryRecorder(versionHistory, storage, storedFiles, config.versionHistoryLimit);
+  const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged, historyRecorder);
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,
@@ -280,6 +287,7 @@ export async function buildApp(config: Config): Promise<App> {
     space,
     versionSheets,
     sheetComposer,
+    historyRecorder,
   );
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
   // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
@@ -334,6 +342,7 @@ export async function buildApp(config: Config): Promise<App> {
           storedFiles,
           space,
           app.log,
+          { history: versionHistory, limit: config.versionHistoryLimit },
         ),
       });
       await api.register(playPathsRoutes, { paths });
@@ -361,6 +370,9 @@ export async function buildApp(config: Config): Promise<App> {
         await scope.register(versionsRoutes, {
           versions,
           maxFileSizeBytes: config.maxFileSizeBytes,
+        });
+        await scope.register(versionHistoryRoutes, {
+          history: new VersionHistoryService(versionHistory, versions, gamesRepository, storage, downloadTickets, config.versionHistoryLimit),
         });
         await scope.register(versionFramesRoutes, { frames: versionFrames, maxFileSizeBytes: config.maxFileSizeBytes });
         await scope.register(versionBatchRoutes, { batch: versionBatch, maxFileSizeBytes: config.maxFileSizeBytes });

@@ -52,6 +52,14 @@ describe('loadConfig', () => {
     expect(() => load({ PLAY_USAGE: 'maybe' })).toThrow(/PLAY_USAGE="maybe": expected true or false/);
   });
 
+  it('issue 28: keeps VERSION_HISTORY_LIMIT history entries per file, 10 by default, 1 to 100', () => {
+    expect(load({}).versionHistoryLimit).toBe(10);
+    expect(load({ VERSION_HISTORY_LIMIT: '3' }).versionHistoryLimit).toBe(3);
+    expect(() => load({ VERSION_HISTORY_LIMIT: '0' })).toThrow(/VERSION_HISTORY_LIMIT="0": expected at least 1/);
+    expect(() => load({ VERSION_HISTORY_LIMIT: '101' })).toThrow(/VERSION_HISTORY_LIMIT="101": expected at most 100/);
+    expect(() => load({ VERSION_HISTORY_LIMIT: '2.5' })).toThrow(/VERSION_HISTORY_LIMIT="2.5": expected a whole number/);
+  });
+
   it('reads TRUST_PROXY as on/off, a number of proxy hops, or addresses', () => {
     expect(load({}).trustProxy).toBe(false);
     expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);

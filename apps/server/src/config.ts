@@ -114,6 +114,13 @@ const envSchema = z.object({
    * GET /api/metrics (Prometheus, decision 0031) answers to `Authorization: Bearer <METRICS_TOKEN>` only; unset: 404.
    */
   METRICS_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
+  /** History of a version's file (issue 28, decision 0034): entries kept per file, oldest dropped first. */
+  VERSION_HISTORY_LIMIT: z.coerce
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(1, { error: 'expected at least 1' })
+    .max(limits.versionHistory.maxPerFile, { error: `expected at most ${limits.versionHistory.maxPerFile}` })
+    .default(limits.versionHistory.defaultPerFile),
   GENERATION_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int({ error: 'expected a whole number of seconds' }).min(10, { error: 'expected at least 10 seconds' }).max(3600, { error: 'expected at most 3600 seconds' }).default(10),
 });
 
@@ -186,6 +193,8 @@ export interface Config {
   generationLeaseMs: number;
   /** METRICS_TOKEN: the bearer token of GET /api/metrics; unset: the route answers 404. */
   metricsToken: string | undefined;
+  /** VERSION_HISTORY_LIMIT: history entries kept per version and file (decision 0034). */
+  versionHistoryLimit: number;
 }
 
 /** Which proxy hops Fastify believes: all (true), none (false), the nearest n, or the listed addresses. */
@@ -312,6 +321,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
     metricsToken: e.METRICS_TOKEN || undefined,
+    versionHistoryLimit: e.VERSION_HISTORY_LIMIT,
   };
 }
 

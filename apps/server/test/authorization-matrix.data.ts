@@ -90,6 +90,14 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   // replace from a folder or a zip, and the preview of a fit (issue 27): the single upload's rules
   'POST /api/game-versions/{versionId}/batch': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // the history of a version's file (issue 28, decision 0034): as the version's files; user A uploads one first
+  'GET /api/game-versions/{versionId}/files/{fileId}/history': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
+  // header or ticket: without either the entry is 404, not 401
+  'GET /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/content': { anonymous: 404, demo: 404, userB: 404, userA: 200, admin: 200 },
+  // a restore is an upload: owner or admin; demo 403
+  'POST /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/restore': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // a version's storage use: reviewers (admin) only
+  'GET /api/game-versions/{id}/storage': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'GET /api/games/{id}/psd-files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   'POST /api/games/{id}/psd-files': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // header or ticket: without either the download is 404, not 401

@@ -186,6 +186,18 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       });
       expect(replaced.statusCode, replaced.body).toBe(200);
     }
+    if (route.path.includes('{entryId}')) {
+      // A history entry (issue 28): user A replaces the image first, which adds one.
+      const replaced = await t.app.inject({
+        method: 'POST',
+        url: `/api/game-version/upload/${c.versionId}/${f.imageFileId}`,
+        headers: { authorization: `Bearer ${users.userA.token}` },
+        payload: multipart([{ name: 'hero.png', content: png }]),
+      });
+      expect(replaced.statusCode, replaced.body).toBe(200);
+      const history = await call(t, 'GET', `/api/game-versions/${c.versionId}/files/${f.imageFileId}/history`, { token: users.userA.token });
+      params.entryId = history.json<{ entries: { id: number }[] }>().entries[0]!.id;
+    }
     const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (!(name in params)) throw new Error(`${route.key}: no fixture for the path parameter ${name}`);
       return String(params[name]);

@@ -84,6 +84,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     redisUrl: undefined,
     generationLeaseMs: 60_000,
     metricsToken: undefined,
+    versionHistoryLimit: 10,
     ...overrides,
   };
   let built: Awaited<ReturnType<typeof buildApp>>;

@@ -38,6 +38,8 @@ const publicOperations = [
   // Downloads: the bearer token or a ticket in the query string; neither is a 404, like an unknown id.
   'GET /api/games/{id}/psd-files/{helperId}',
   'GET /api/files/{id}/{gameId}/files.zip',
+  // the history's entries (issue 28): header or ticket, like the zip
+  'GET /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/content',
 ];
 
 const uploads = [

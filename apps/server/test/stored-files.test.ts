@@ -62,14 +62,14 @@ describe(`every stored object is accounted for on ${testDb}`, () => {
   /** Every file under DATA_DIR/files, writes in progress (.partial) included, as storage keys. */
   const storedKeys = () => storedKeysOf(t);
 
-  /** The keys the database points to: game files and their generated copies, version files, helper files. */
+  /** The keys the database points to: game files and their generated copies, version files, helper files, history entries (issue 28). */
   async function referencedKeys(): Promise<Set<string>> {
     const db = t.database.db;
     const keys = new Set<string>();
     for (const { storageKey } of await db.selectFrom('gameFiles').select('storageKey').execute()) {
       keys.add(storageKey).add(variantKey(storageKey, 'skeleton')).add(variantKey(storageKey, 'watermark'));
     }
-    for (const table of ['versionFiles', 'helperFiles'] as const) {
+    for (const table of ['versionFiles', 'helperFiles', 'versionFileHistory'] as const) {
       for (const { storageKey } of await db.selectFrom(table).select('storageKey').execute())
         keys.add(storageKey);
     }

@@ -11,6 +11,11 @@ export const limits = {
   versionName: { min: 2, max: 250 },
   versionDescription: { min: 2, max: 500 },
   versionMultiUploadFiles: 50,
+  /**
+   * History of a version's file (issue 28, decision 0034): the entries kept per file and version by default (the
+   * server reads VERSION_HISTORY_LIMIT), oldest dropped first, and the most it may be set to.
+   */
+  versionHistory: { defaultPerFile: 10, maxPerFile: 100 },
   adminUploadFiles: 1000,
   /** Largest image (width x height) the server decodes; bigger images are refused. */
   maxImagePixels: 40_000_000,

@@ -197,6 +197,11 @@ export const servicesUpdateResponseSchema = z.object({
   removedStoredFiles: z.number().int(),
   /** Games left Generating with no job to end them (their end could not be recorded), now Failed so Gen. can run. */
   failedGenerationIds: z.array(z.number().int()),
+  /**
+   * History entries of versions' files over VERSION_HISTORY_LIMIT (lowered since they were added) that it dropped,
+   * oldest first (decision 0034); their objects are counted in removedStoredFiles.
+   */
+  removedHistoryEntries: z.number().int(),
 });
 
 /** GET /config: what the web app needs to know about this server. */

@@ -167,6 +167,24 @@ export interface VersionFramesTable {
   updatedAt: Timestamp;
 }
 
+/** One replacement a version's file got (issue 28, migration 0015, decision 0034), with a stored copy of its own. */
+export interface VersionFileHistoryTable {
+  id: Generated<number>;
+  versionId: number;
+  fileId: number;
+  storageKey: string;
+  /** The version file's key the entry copies (the current entry's is the version file's storageKey). */
+  fileKey: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  contentType: string;
+  authorId: number | null;
+  how: string;
+  restoredFrom: number | null;
+  createdAt: Timestamp;
+}
+
 /** A uniform grid declared on a game image (issue 26, migration 0012): one per image, gone with the file. */
 export interface AtlasGridsTable {
   gameId: number;
@@ -210,4 +228,5 @@ export interface Database {
   versionFrames: VersionFramesTable;
   atlasGrids: AtlasGridsTable;
   inboxEvents: InboxEventsTable;
+  versionFileHistory: VersionFileHistoryTable;
 }

@@ -8,6 +8,7 @@ import type { FreeSpaceGuard } from '../../storage/free-space';
 import { StorageFullError } from '../../storage/storage-faults';
 import type { GameGeneration } from '../games/game-generation';
 import { orphanGraceMs, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
+import type { VersionHistoryRepository } from '../version-history/version-history.repository';
 
 /**
  * GET /admin/update, "Services update" (DESIGN.md "Games, files, variants"): removes at once what failed
@@ -25,10 +26,17 @@ export class ServicesUpdateService {
     private readonly storedFiles: StoredFilesService,
     private readonly space: FreeSpaceGuard,
     private readonly log: FastifyBaseLogger,
+    /** The history of versions' files (decision 0034) and VERSION_HISTORY_LIMIT, which may have been lowered. */
+    private readonly versionHistory: { history: VersionHistoryRepository; limit: number },
   ) {}
 
-  async run(): Promise<{ regeneratedGameIds: number[]; removedStoredFiles: number; failedGenerationIds: number[] }> {
+  async run(): Promise<{ regeneratedGameIds: number[]; removedStoredFiles: number; failedGenerationIds: number[]; removedHistoryEntries: number }> {
     let removedStoredFiles = await this.storedFiles.removeLeftovers();
+    // History entries beyond the limit (lowered since they were added), oldest first, with their objects.
+    const trimmed = await this.versionHistory.history.trimAll(this.versionHistory.limit);
+    await this.storage.deleteMany(trimmed.keys);
+    removedStoredFiles += trimmed.keys.length;
+    const removedHistoryEntries = trimmed.entries;
     const before = new Date(Date.now() - orphanGraceMs);
     // The objects first, the records after: an upload records its files before they are an hour old
     // (uploadRecordDeadlineMs), so an old object listed here is recorded by the time the records are read, or never.
@@ -53,8 +61,8 @@ export class ServicesUpdateService {
       }
       for (const gameId of pending) if (!stale.includes(gameId)) await this.generation.refresh(gameId);
     }
-    this.log.info({ regeneratedGameIds, removedStoredFiles, failedGenerationIds }, 'services update');
-    return { regeneratedGameIds, removedStoredFiles, failedGenerationIds };
+    this.log.info({ regeneratedGameIds, removedStoredFiles, failedGenerationIds, removedHistoryEntries }, 'services update');
+    return { regeneratedGameIds, removedStoredFiles, failedGenerationIds, removedHistoryEntries };
   }
 
   /** False (and a warning) while DATA_DIR is under its free-space threshold: the stale games wait for the next update. */
@@ -83,6 +91,8 @@ export class ServicesUpdateService {
       for (const row of await this.db.selectFrom(table).select('storageKey').execute()) keys.add(row.storageKey);
     }
     for (const row of await this.db.selectFrom('versionSheets').select('baseKey').where('baseKey', 'is not', null).execute()) keys.add(row.baseKey!);
+    // The history's own copies (decision 0034): kept while their entry is listed.
+    for (const key of await this.versionHistory.history.allKeys()) keys.add(key);
     return keys;
   }
 

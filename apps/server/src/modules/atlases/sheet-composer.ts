@@ -5,6 +5,8 @@ import { extensionOf } from '../../lib/game-paths';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow } from '../games/games.repository';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
+import type { HistoryCause } from '../version-history/version-history.repository';
+import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
 import type { AtlasesService } from './atlases.service';
 import { composeSheet } from './compose-sheet';
 import type { VersionSheetsRepository } from './version-sheets.repository';
@@ -21,6 +23,8 @@ export class SheetComposer {
     private readonly storedFiles: StoredFilesService,
     /** Tells the play origin that a version's replacements changed (as an upload does). */
     readonly filesChanged: (gameId: number) => void,
+    /** The sheet's history (decision 0034): each composition that lands is an entry. */
+    private readonly history: VersionHistoryRecorder,
   ) {}
 
   /**
@@ -28,7 +32,7 @@ export class SheetComposer {
    * unless a newer composition landed first. A frame the descriptor no longer has (the game's files changed) is
    * left out.
    */
-  async compose(version: GameVersion, sheet: GameFileRow): Promise<void> {
+  async compose(version: GameVersion, sheet: GameFileRow, cause: HistoryCause): Promise<void> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
     if (!inputs) return;
     const { frames: atlasFrames } = framesOfSheet((await this.atlases.find(version.gameId)).atlases, sheet.fileId);
@@ -41,20 +45,30 @@ export class SheetComposer {
     const composed = await composeSheet(base, sheet.path, replacements);
     const key = `versions/${version.id}/${randomUUID()}.${extensionOf(sheet.path)}`;
     await this.storage.put(key, composed);
-    const replaced = await this.sheets.landComposed(version.id, sheet.fileId, inputs.sheet.revision, {
-      path: sheet.path,
-      width: sheet.width,
-      height: sheet.height,
-      size: composed.length,
-      contentType: sheet.contentType,
-      storageKey: key,
-    });
+    const file = { width: sheet.width, height: sheet.height, contentType: sheet.contentType };
+    let staged;
+    const dropped: string[] = [];
+    let replaced;
+    try {
+      staged = await this.history.stage(version.id, key, file);
+      replaced = await this.sheets.landComposed(
+        version.id,
+        sheet.fileId,
+        inputs.sheet.revision,
+        { ...file, path: sheet.path, size: composed.length, storageKey: key },
+        async (trx) => this.history.recordIn(staged!, cause, dropped)(trx, version.id, sheet.fileId),
+      );
+    } catch (error) {
+      await this.history.discard(staged);
+      await this.storedFiles.removeStaged([key]);
+      throw error;
+    }
     if (replaced === 'stale') {
-      await this.storedFiles.deleteObjects([key]);
+      await this.storedFiles.deleteObjects([key, staged.storageKey]);
       return;
     }
     this.filesChanged(version.gameId);
-    if (replaced) await this.storedFiles.deleteObjects([replaced]);
+    await this.storedFiles.deleteObjects([...(replaced ? [replaced] : []), ...dropped]);
   }
 
   private async read(key: string): Promise<Buffer> {

@@ -95,7 +95,7 @@ export class VersionFramesService {
       await this.storedFiles.removeStaged([storageKey]);
       throw error;
     }
-    await this.composer.compose(version, sheet);
+    await this.composer.compose(version, sheet, { how: 'frame', authorId: user.id });
     const notice = (await dropsVisiblePixels(frame, image))
       ? `Parts of your image outside the frame's trimmed area (${frame.offset.x},${frame.offset.y} to ${frame.offset.x + (frame.rotation % 180 ? frame.rect.h : frame.rect.w)},${frame.offset.y + (frame.rotation % 180 ? frame.rect.w : frame.rect.h)}) are not transparent: the sheet keeps only the trimmed area.`
       : null;
@@ -113,7 +113,7 @@ export class VersionFramesService {
     if (!removed) throw notFound('Replaced frame');
     await this.storedFiles.deleteObjects([removed.frameKey, ...(removed.removedKey ? [removed.removedKey] : [])]);
     if (removed.last) this.composer.filesChanged(version.gameId);
-    else await this.composer.compose(version, sheet);
+    else await this.composer.compose(version, sheet, { how: 'frame', authorId: user.id });
   }
 
   /** The sheet image and the frame of that name in it (404 for no such sheet or frame, 422 for a sheet that cannot be composed). */

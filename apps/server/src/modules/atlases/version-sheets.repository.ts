@@ -126,7 +126,14 @@ export class VersionSheetsRepository {
    * one recorded. Answers the key it replaced (to delete unless it is the base; null: none), or 'stale' when a
    * composition of the same or a newer revision landed first (or the sheet no longer has frames).
    */
-  async landComposed(versionId: number, fileId: number, revision: number, content: VersionFileContent): Promise<string | null | 'stale'> {
+  async landComposed(
+    versionId: number,
+    fileId: number,
+    revision: number,
+    content: VersionFileContent,
+    /** Runs in the same transaction when the composition lands: the sheet's history entry (decision 0034). */
+    also?: (trx: Transaction<Database>) => Promise<void>,
+  ): Promise<string | null | 'stale'> {
     return this.db.transaction().execute(async (trx) => {
       // The composed sheet lands whatever the version's flags now: its frames were recorded while it could change.
       if (!(await this.versions.lockVersion(trx, versionId, () => undefined))) return 'stale';
@@ -137,9 +144,11 @@ export class VersionSheetsRepository {
       const existing = await this.versions.findFile(versionId, fileId, trx);
       if (existing) {
         await trx.updateTable('versionFiles').set({ ...content, updatedAt: now }).where('id', '=', existing.id).execute();
+        await also?.(trx);
         return existing.storageKey === sheet.baseKey ? null : existing.storageKey;
       }
       await trx.insertInto('versionFiles').values({ ...content, gameVersionId: versionId, fileId, createdAt: now, updatedAt: now }).execute();
+      await also?.(trx);
       return null;
     });
   }

@@ -58,6 +58,9 @@ export class StoredFilesRepository {
         const frames = await trx.selectFrom('versionFrames').select('storageKey').where('gameVersionId', 'in', versionIds).execute();
         const bases = await trx.selectFrom('versionSheets').select('baseKey').where('gameVersionId', 'in', versionIds).where('baseKey', 'is not', null).execute();
         others.push(...frames.map((row) => row.storageKey), ...bases.map((row) => row.baseKey!));
+        // The history of the versions' files (issue 28, decision 0034): copies of their own.
+        const history = await trx.selectFrom('versionFileHistory').select('storageKey').where('versionId', 'in', versionIds).execute();
+        others.push(...history.map((row) => row.storageKey));
       }
       let gameFiles: string[] = [];
       if (owner.kind === 'game') {

@@ -341,7 +341,7 @@ export class VersionBatchService {
         const named = row.status === 'matched' ? row.relative : original.path;
         await this.frames.uploadFrame(user, version.id, original.fileId, { frame: row.frame, fileName: named, content });
       } else {
-        await this.versions.upload(user, version.id, original.fileId, content);
+        await this.versions.upload(user, version.id, original.fileId, content, { how: 'batch' });
       }
       row.outcome = 'replaced';
     } catch (error) {

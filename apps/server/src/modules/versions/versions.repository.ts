@@ -190,6 +190,8 @@ export class VersionsRepository {
   async saveFile(
     file: Omit<VersionFileRow, 'id' | 'createdAt' | 'updatedAt'>,
     mayChange: (flags: VersionFlags) => void,
+    /** Runs in the same transaction once the row is saved: the file's history entry (decision 0034). */
+    also?: (trx: Transaction<Database>) => Promise<void>,
   ): Promise<{ previousKey: string | null; saved: VersionFileRow } | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
@@ -200,9 +202,11 @@ export class VersionsRepository {
       const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
       if (existing) {
         const saved = await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+        await also?.(trx);
         return { previousKey: existing.storageKey, saved };
       }
       const saved = await trx.insertInto('versionFiles').values({ ...file, createdAt: now, updatedAt: now }).returningAll().executeTakeFirstOrThrow();
+      await also?.(trx);
       return { previousKey: null, saved };
     });
   }

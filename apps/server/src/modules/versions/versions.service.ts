@@ -38,6 +38,8 @@ import { assertUploadInTime, type StoredFilesService } from '../stored-files/sto
 import type { UserGamesRepository } from '../user-games/user-games.repository';
 import type { SheetComposer } from '../atlases/sheet-composer';
 import type { VersionSheetsRepository } from '../atlases/version-sheets.repository';
+import type { HistoryCause, StagedEntry } from '../version-history/version-history.repository';
+import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
 import { zipStoredFiles } from './version-zip';
 import { searchableVersion, toVersionFile, type VersionFlags, type VersionsRepository } from './versions.repository';
 
@@ -76,6 +78,8 @@ export class VersionsService {
     /** A version's replaced atlas frames (issue 26): a whole-sheet upload or a restore of a sheet with frames. */
     private readonly sheets: VersionSheetsRepository,
     private readonly composer: SheetComposer,
+    /** The history of the version's files (issue 28, decision 0034): each replacement is an entry. */
+    private readonly history: VersionHistoryRecorder,
   ) {}
 
   /** GET /game-versions/{gameId}/{userGameId} */
@@ -195,7 +199,14 @@ export class VersionsService {
    * upload leaves the previous file intact, and the play view's URL for it changes. Refused (507) while DATA_DIR
    * is under its free-space threshold.
    */
-  async upload(user: User, versionId: number, fileId: number, content: Readable): Promise<VersionFile> {
+  async upload(
+    user: User,
+    versionId: number,
+    fileId: number,
+    content: Readable,
+    /** How the history lists it (decision 0034): an upload unless a batch row or a restore says otherwise. */
+    cause: Omit<HistoryCause, 'authorId'> = { how: 'upload' },
+  ): Promise<VersionFile> {
     const startedAt = Date.now();
     let version: GameVersion;
     try {
@@ -232,6 +243,10 @@ export class VersionsService {
     });
     let recorded: Awaited<ReturnType<VersionsRepository['saveFile']>>;
     let asBase: { previous: string | null } | undefined;
+    let staged: StagedEntry | undefined;
+    /** Stored objects the recording made unused: the history's dropped entries, a restored sheet's frames. */
+    const unused: string[] = [];
+    const restoring = cause.how === 'restore';
     try {
       const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
       if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
@@ -263,34 +278,39 @@ export class VersionsService {
         throw refuse('not_audio', validationMessages.notAudio);
       }
       assertUploadInTime(startedAt);
-      // A sheet with replaced frames (issue 26): the upload is the base its frames are drawn onto.
-      if (image && (await this.sheets.hasSheet(versionId, fileId))) {
+      // A sheet with replaced frames (issue 26): the upload is the base its frames are drawn onto. A restore is the
+      // entry's bytes exactly: the sheet's frames go (decision 0034).
+      const sheet = image && (await this.sheets.hasSheet(versionId, fileId));
+      if (sheet && !restoring) {
         const previousBase = await this.sheets.replaceBase(versionId, fileId, { key: storageKey, size }, this.stillChangeable(user, version, 'upload'));
         if (previousBase !== undefined) asBase = { previous: previousBase };
       }
-      if (!asBase) recorded = await this.versions.saveFile({
-        gameVersionId: versionId,
-        fileId,
-        path: original.path,
-        width,
-        height,
-        size,
-        contentType: original.contentType || (mime.getType(original.path) ?? 'application/octet-stream'),
-        storageKey,
-      }, this.stillChangeable(user, version, 'upload'));
+      const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
+      if (!asBase) {
+        staged = await this.history.stage(versionId, storageKey, { width, height, contentType });
+        const record = this.history.recordIn(staged, { ...cause, authorId: user.id }, unused);
+        recorded = await this.versions.saveFile(
+          { gameVersionId: versionId, fileId, path: original.path, width, height, size, contentType, storageKey },
+          this.stillChangeable(user, version, 'upload'),
+          async (trx) => {
+            if (sheet && restoring) unused.push(...(await this.sheets.dropSheet(trx, versionId, fileId)));
+            await record(trx, versionId, fileId);
+          },
+        );
+      }
       // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
       if (!asBase && recorded === undefined) throw notFound('Game version');
     } catch (error) {
-      await this.storedFiles.removeStaged([storageKey]);
+      await this.storedFiles.removeStaged([storageKey, ...(staged ? [staged.storageKey] : [])]);
       throw error;
     }
     if (asBase) {
       if (asBase.previous) await this.storedFiles.deleteObjects([asBase.previous]);
-      await this.composer.compose(version, original);
+      await this.composer.compose(version, original, { ...cause, authorId: user.id });
       return this.versionFile(versionId, fileId);
     }
     this.filesChanged(version.gameId);
-    if (recorded?.previousKey) await this.storedFiles.deleteObjects([recorded.previousKey]);
+    await this.storedFiles.deleteObjects([...(recorded?.previousKey ? [recorded.previousKey] : []), ...unused]);
     await this.versions.update(versionId, {});
     // The row as saved: a Restore original racing this upload may have removed it since (the upload still happened).
     return toVersionFile(recorded!.saved);
@@ -330,7 +350,8 @@ export class VersionsService {
     return userGame;
   }
 
-  private async reachableVersion(user: User, id: number): Promise<GameVersion> {
+  /** A version the caller may see: their own through an active assignment, or any for `games.seeAll` (else 404). */
+  async reachableVersion(user: User, id: number): Promise<GameVersion> {
     const version = await this.versions.findById(id);
     if (!version) throw notFound('Game version');
     if (can(user.roleTypeId, 'games.seeAll')) return version;

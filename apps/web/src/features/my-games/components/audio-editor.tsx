@@ -9,6 +9,7 @@ import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import type { FileEditorProps } from './image-editor';
+import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
 
 /**
  * The audio-file editor (SPEC §2 "Audio files editor"): a drop area 'Add Game Files' for several sounds, and
@@ -28,6 +29,8 @@ export function AudioEditor({
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
   // Unset: the workbench's order (path, or most loaded in play); the Path header sorts by path either way.
   const [ascending, setAscending] = useState<boolean | null>(null);
+  // Issue 28: the sound whose history (every replacement kept) is open.
+  const [historyOf, setHistoryOf] = useState<HistoryFile | null>(null);
   const rows =
     ascending === null
       ? shown
@@ -90,6 +93,14 @@ export function AudioEditor({
                         <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
                           {own ? 'Your sound' : 'Original sound'}
                           <UsageBadge usage={usage.get(sound.fileId)} />
+                          <Button
+                            size="sm"
+                            variant="outline-primary"
+                            aria-label={`History of ${sound.path}`}
+                            onClick={() => setHistoryOf({ fileId: sound.fileId, path: sound.path, kind: 'sound', originalSrc: original })}
+                          >
+                            History
+                          </Button>
                           {own && !readOnlyReason && (
                             <Button
                               size="sm"
@@ -123,6 +134,7 @@ export function AudioEditor({
         </Card.Body>
       </Card>
       {restoreDialog}
+      <FileHistoryDialog versionId={versionId} file={historyOf} onClose={() => setHistoryOf(null)} readOnlyReason={readOnlyReason} />
     </>
   );
 }

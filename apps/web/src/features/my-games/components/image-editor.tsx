@@ -21,6 +21,7 @@ import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import { SheetFrames } from './sheet-frames';
 import { ImageCompareDialog, type ComparedImage } from '../../../components/ui/image-compare-dialog';
+import { FileHistoryDialog } from '../../version-history/components/file-history-dialog';
 
 /** A path that wraps after its slashes rather than inside a name. */
 function BreakablePath({ path }: { path: string }) {
@@ -71,6 +72,8 @@ export function ImageEditor({
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
   const [comparing, setComparing] = useState<GameFile | null>(null);
+  // Issue 28: the file whose history (every replacement kept) is open.
+  const [historyOf, setHistoryOf] = useState<GameFile | null>(null);
 
   /** The watermarked original, and the user's image or else the skeleton, with their texts. */
   const previewsOf = (image: GameFile): { original: ComparedImage; replacement: ComparedImage } => {
@@ -153,6 +156,9 @@ export function ImageEditor({
                     <Button size="sm" variant="outline-primary" onClick={() => setComparing(image)}>
                       Side by side
                     </Button>
+                    <Button size="sm" variant="outline-primary" onClick={() => setHistoryOf(image)} aria-label={`History of ${image.path}`}>
+                      History
+                    </Button>
                     {replaced.has(image.fileId) && !readOnlyReason && (
                       <Button
                         size="sm"
@@ -191,6 +197,12 @@ export function ImageEditor({
         })}
       </Row>
       {restoreDialog}
+      <FileHistoryDialog
+        versionId={versionId}
+        file={historyOf && { fileId: historyOf.fileId, path: historyOf.path, kind: 'image', originalSrc: previewsOf(historyOf).original.src }}
+        onClose={() => setHistoryOf(null)}
+        readOnlyReason={readOnlyReason}
+      />
       {comparing && (
         <ImageCompareDialog
           show

@@ -1,5 +1,6 @@
-import { emptyTexts, messages, type VersionFile } from '@reskin/contract';
+import { emptyTexts, fileKindOf, messages, type VersionFile } from '@reskin/contract';
 import { Fragment, useState } from 'react';
+import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Nav from 'react-bootstrap/Nav';
 import Table from 'react-bootstrap/Table';
@@ -12,6 +13,9 @@ import { useGameAtlases } from '../../../api/atlases';
 import { useGameFiles } from '../../../api/game-files';
 import { useVersionPath } from '../../../api/play';
 import { useVersionFiles, useZipUrl } from '../../../api/versions';
+import { useVersionStorage } from '../../../api/history';
+import { formatSize } from '../../../lib/format-size';
+import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
 import { fileUrl } from '../../../lib/play-file-url';
 import { sortByUpdatedAt, type SortDirection } from '../lib/sort-files';
 import { idsQuery, useIds } from '../../../lib/route-ids';
@@ -31,6 +35,9 @@ export function VersionFiles() {
   const [direction, setDirection] = useState<SortDirection>('desc');
   // The row whose images the viewer shows (issue 23: an artist's file opens there, never as a page).
   const [viewing, setViewing] = useState<VersionFile | null>(null);
+  // Issue 28: each replaced file's history, and what the version keeps in storage.
+  const [historyOf, setHistoryOf] = useState<HistoryFile | null>(null);
+  const storage = useVersionStorage(versionId);
 
   // The window opens at once, inside the click, so the browser counts it as the user's own pop-up; the
   // ticketed URL is filled in when the API answers (SPEC §5: a blocked pop-up alerts).
@@ -70,6 +77,13 @@ export function VersionFiles() {
       </Card.Header>
       <Card.Body>
         <h1 className="fs-5">Version files ({rows.length})</h1>
+        {storage.data && (
+          <p className="small text-body-secondary" data-testid="version-storage">
+            Storage used: {formatSize(storage.data.storageBytes)} (current files {formatSize(storage.data.currentBytes)}, history{' '}
+            {formatSize(storage.data.historyBytes)} in {storage.data.historyEntries}{' '}
+            {storage.data.historyEntries === 1 ? 'entry' : 'entries'})
+          </p>
+        )}
         {files.isLoading && <Loading />}
         {(files.isSuccess || versionId === null) && rows.length === 0 && (
           <p className="mb-0">{emptyTexts.versionFiles}</p>
@@ -117,7 +131,27 @@ export function VersionFiles() {
                         />
                       </td>
                       <td>{file.fileId}</td>
-                      <td className="text-break">{file.path}</td>
+                      <td className="text-break">
+                        {file.path}
+                        <div>
+                          <Button
+                            size="sm"
+                            variant="outline-primary"
+                            className="mt-1"
+                            aria-label={`History of ${file.path}`}
+                            onClick={() =>
+                              setHistoryOf({
+                                fileId: file.fileId,
+                                path: file.path,
+                                kind: fileKindOf(file) === 'image' ? 'image' : 'sound',
+                                originalSrc: originalSrc,
+                              })
+                            }
+                          >
+                            History
+                          </Button>
+                        </div>
+                      </td>
                       <td>
                         <DateTime value={file.updatedAt} />
                       </td>
@@ -142,6 +176,14 @@ export function VersionFiles() {
           </Table>
         )}
       </Card.Body>
+      {versionId !== null && (
+        <FileHistoryDialog
+          versionId={versionId}
+          file={historyOf}
+          onClose={() => setHistoryOf(null)}
+          readOnlyReason={undefined}
+        />
+      )}
       {viewing && viewed && urls && (
         <ImageCompareDialog
           show

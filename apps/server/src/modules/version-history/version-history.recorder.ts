@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { extname } from 'node:path';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import type { Storage } from '../../storage/storage';
+import type { StoredFilesService } from '../stored-files/stored-files.service';
+import type { HistoryCause, StagedEntry, VersionHistoryRepository } from './version-history.repository';
+
+/** The prefix of every history object's key (decision 0034): copies of their own, never a version file's key. */
+export const historyKeyPrefix = 'history/';
+
+/**
+ * Adds history entries where a version's file changes (decision 0034): the single upload (and so the batch's rows
+ * and a restore), and the composition of a sheet after a frame or whole-sheet change. The file's bytes, already
+ * stored under its version key, are copied to a key of the history's own before the recording transaction
+ * (`stage`); the entry is added in that transaction (`recordIn`), which drops the oldest beyond the limit; the
+ * dropped objects go after the commit (`dropped`). A failed recording removes the staged copy like the upload's.
+ */
+export class VersionHistoryRecorder {
+  constructor(
+    private readonly history: VersionHistoryRepository,
+    private readonly storage: Storage,
+    private readonly storedFiles: StoredFilesService,
+    /** VERSION_HISTORY_LIMIT: entries kept per version and file. */
+    readonly limit: number,
+  ) {}
+
+  /** Copies the version file just stored under `fileKey` to a history object of its own. */
+  async stage(versionId: number, fileKey: string, file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>): Promise<StagedEntry> {
+    const storageKey = `${historyKeyPrefix}${versionId}/${randomUUID()}${extname(fileKey)}`;
+    const object = await this.storage.get(fileKey);
+    if (!object) throw new Error(`the stored object ${fileKey} is missing`);
+    try {
+      const { size } = await this.storage.put(storageKey, object.stream);
+      return { ...file, storageKey, fileKey, size };
+    } catch (error) {
+      await this.storedFiles.removeStaged([storageKey]);
+      throw error;
+    }
+  }
+
+  /**
+   * The step the version file's recording transaction runs: adds the entry, and pushes the keys of the entries
+   * it dropped (over the limit) onto `dropped`, to delete once the transaction has committed.
+   */
+  recordIn(staged: StagedEntry, cause: HistoryCause, dropped: string[]) {
+    return async (trx: Transaction<Database>, versionId: number, fileId: number) => {
+      dropped.push(...(await this.history.record(trx, versionId, fileId, staged, cause, this.limit)));
+    };
+  }
+
+  /** Removes a staged copy whose recording failed or was not needed. */
+  async discard(staged: StagedEntry | undefined): Promise<void> {
+    if (staged) await this.storedFiles.removeStaged([staged.storageKey]);
+  }
+}
