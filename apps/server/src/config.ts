@@ -114,6 +114,17 @@ const envSchema = z.object({
    * GET /api/metrics (Prometheus, decision 0031) answers to `Authorization: Bearer <METRICS_TOKEN>` only; unset: 404.
    */
   METRICS_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
+  /**
+   * Mail (issue 28, decision 0035): smtp://user:password@host:587 (STARTTLS when offered) or smtps://...:465; unset:
+   * no mail (no verification, no forgot password, no inbox mail), the app runs as without it.
+   */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/./, { error: 'expected smtp://user:password@host:587 or smtps://user:password@host:465' }).optional(),
+  /** The sender of every mail, e.g. `Reskin Studio <no-reply@example.com>`; unset: the product name at no-reply@ PUBLIC_URL's host. */
+  MAIL_FROM: z.string().min(3).optional(),
+  /** The app's address as its users reach it (the links in mail); unset: http://localhost:PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'expected the address users open, such as https://reskin.example.com' }).optional(),
+  /** The hour (0-23, UTC) the daily digest of inbox events goes out. */
+  MAIL_DIGEST_HOUR: z.coerce.number({ error: 'expected an hour from 0 to 23' }).int({ error: 'expected an hour from 0 to 23' }).min(0, { error: 'expected an hour from 0 to 23' }).max(23, { error: 'expected an hour from 0 to 23' }).default(8),
   GENERATION_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int({ error: 'expected a whole number of seconds' }).min(10, { error: 'expected at least 10 seconds' }).max(3600, { error: 'expected at most 3600 seconds' }).default(60),
 });
 
@@ -186,6 +197,20 @@ export interface Config {
   generationLeaseMs: number;
   /** METRICS_TOKEN: the bearer token of GET /api/metrics; unset: the route answers 404. */
   metricsToken: string | undefined;
+  /** SMTP_URL and the rest of mail (decision 0035); undefined: mail is off. */
+  mail?: MailConfig;
+}
+
+/** Mail's configuration (SMTP_URL, MAIL_FROM, PUBLIC_URL, MAIL_DIGEST_HOUR). */
+export interface MailConfig {
+  smtpUrl: string;
+  from: string;
+  /** The app's public address, without a trailing slash: the start of every link in mail. */
+  publicUrl: string;
+  /** The hour (UTC) the daily digest goes out. */
+  digestHourUtc: number;
+  /** How often each server's worker looks for due mail besides being woken when one is queued (tests: long). */
+  pollMs: number;
 }
 
 /** Which proxy hops Fastify believes: all (true), none (false), the nearest n, or the listed addresses. */
@@ -312,6 +337,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
     metricsToken: e.METRICS_TOKEN || undefined,
+    mail: mailConfig(e),
+  };
+}
+
+/** SMTP_URL turns mail on; PUBLIC_URL defaults to this server on localhost, MAIL_FROM to no-reply at its host. */
+function mailConfig(e: z.infer<typeof envSchema>): MailConfig | undefined {
+  if (!e.SMTP_URL) return undefined;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const host = new URL(publicUrl).hostname;
+  return {
+    smtpUrl: e.SMTP_URL,
+    from: e.MAIL_FROM ?? `"${e.PRODUCT_NAME.replace(/["\\]/g, '')}" <no-reply@${host}>`,
+    publicUrl,
+    digestHourUtc: e.MAIL_DIGEST_HOUR,
+    pollMs: 15_000,
   };
 }
 

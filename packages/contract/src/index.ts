@@ -24,3 +24,4 @@ export * from './atlases';
 export * from './batch';
 export * from './inbox';
 export * from './review';
+export * from './mail';
