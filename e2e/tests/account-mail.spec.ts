@@ -1,10 +1,11 @@
 import { mailMessages, validationMessages } from '@reskin/contract';
-import { test, expect, content, errorToast, openWithToken, storedToken, successToast } from '../fixtures/test';
+import { test, expect, content, errorToast, openWithToken, storedToken, successToast, uniqueUsername } from '../fixtures/test';
+import { firstLink, MailAppServer } from '../fixtures/mail-server';
 
 /**
  * Issue 28: the Account screen's password change, and the mail features as a server without SMTP_URL shows them (the
- * e2e server runs without mail; forgot and reset password by mail are tested against a real SMTP server in
- * apps/server/test/mail.test.ts).
+ * suite's server runs without mail); then, on a second server with mail on and a real SMTP server (MailAppServer),
+ * forgot -> reset password and the verification of an address in the browser.
  */
 test.describe('issue 28: account password and mail', () => {
   test('issue 28: the Account screen changes the password: the session goes on, other sessions end, the old password no longer logs in', async ({
@@ -87,5 +88,94 @@ test.describe('issue 28: account password and mail', () => {
     await expect(content(page).getByRole('link', { name: 'Ask for a new link' })).toBeVisible();
     await page.goto('/verify-email?token=not-a-real-token-at-all-0123456789abcdef');
     await expect(content(page).getByText(mailMessages.tokenInvalid)).toBeVisible();
+  });
+});
+
+test.describe('issue 28: with mail on (a second server and a real SMTP server)', () => {
+  test.describe.configure({ mode: 'serial' });
+  const server = new MailAppServer();
+  test.beforeAll(async () => {
+    await server.start();
+  });
+  test.afterAll(async () => {
+    await server.stop();
+  });
+
+  /** A plain API call to the mail server (Node's fetch: no cookies, so no XSRF double submit applies). */
+  const post = (path: string, data: unknown) =>
+    fetch(`${server.url}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
+
+  async function signUp() {
+    const username = uniqueUsername('mail');
+    const body = {
+      username,
+      email: `${username.toLowerCase()}@example.com`,
+      password: 'Passw0rd-e2e-mail',
+      firstName: 'Mailed',
+      lastName: 'Person',
+      phone: '5551234567',
+      dataProtectionRegulationVersion: 1,
+    };
+    const response = await post('/user/signup', body);
+    expect(response.status, await response.text()).toBe(201);
+    return body;
+  }
+
+  async function logIn(page: import('@playwright/test').Page, email: string, password: string) {
+    await page.goto(`${server.url}/login`);
+    await content(page).getByLabel('Email').fill(email);
+    await content(page).getByLabel('Password').fill(password);
+    await content(page).getByRole('button', { name: 'Login', exact: true }).click();
+    await expect(page).toHaveURL(`${server.url}/`);
+  }
+
+  test('issue 28: an unverified account sees the banner; "Send again" mails a link that verifies the address', async ({ page }) => {
+    const user = await signUp();
+    await expect.poll(() => server.to(user.email).length).toBe(1);
+    await logIn(page, user.email, user.password);
+    const banner = page.getByTestId('verify-email-banner');
+    await expect(banner).toContainText(mailMessages.verifyBanner);
+    await banner.getByRole('button', { name: 'Send again' }).click();
+    await expect(successToast(page, mailMessages.verificationSent)).toBeVisible();
+    await expect.poll(() => server.to(user.email).length).toBe(2);
+    const link = firstLink(server.to(user.email)[1]!);
+    expect(link.startsWith(`${server.url}/verify-email?token=`)).toBe(true);
+    await page.goto(link);
+    await expect(content(page).getByText(mailMessages.verified)).toBeVisible();
+    await page.goto(`${server.url}/account`);
+    await expect(content(page).locator('#username')).toHaveValue(user.username);
+    await expect(page.getByTestId('verify-email-banner')).toHaveCount(0);
+    // The mail setting shows while mail is on.
+    await expect(page.getByLabel("Mail me the inbox's events")).toHaveValue('each');
+  });
+
+  test('issue 28: "Forgot password?" on the login page mails a reset link that sets a new password once', async ({ page }) => {
+    const user = await signUp();
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page).toHaveURL(`${server.url}/forgot-password`);
+    await content(page).getByLabel('Email').fill(user.email);
+    await content(page).getByRole('button', { name: 'Send the link' }).click();
+    await expect(content(page).getByText(mailMessages.forgotAccepted)).toBeVisible();
+    const resetMail = () => server.to(user.email).find((mail) => mail.subject.startsWith('Reset your password'));
+    await expect.poll(() => resetMail() !== undefined).toBe(true);
+    const link = firstLink(resetMail()!);
+    expect(link.startsWith(`${server.url}/reset-password?token=`)).toBe(true);
+
+    await page.goto(link);
+    await content(page).getByLabel('New password', { exact: true }).fill('Reset-by-mail-77');
+    await content(page).getByLabel('New password again').fill('Reset-by-mail-77');
+    await content(page).getByRole('button', { name: 'Set the new password' }).click();
+    await expect(successToast(page, mailMessages.passwordReset)).toBeVisible();
+    await expect(page).toHaveURL(`${server.url}/login`);
+    await logIn(page, user.email, 'Reset-by-mail-77');
+    expect((await post('/user/login', { email: user.email, password: user.password })).status).toBe(401);
+
+    // The link works once.
+    await page.goto(link);
+    await content(page).getByLabel('New password', { exact: true }).fill('Another-pass-88');
+    await content(page).getByLabel('New password again').fill('Another-pass-88');
+    await content(page).getByRole('button', { name: 'Set the new password' }).click();
+    await expect(content(page).getByText(mailMessages.tokenUsed)).toBeVisible();
   });
 });
