@@ -342,7 +342,7 @@ describe(`issue 28: mail off (${testDb})`, () => {
 });
 
 describe.runIf(testDb === 'postgres')('issue 28: two servers on one outbox (PostgreSQL)', () => {
-  it('issue 28: two app instances working one outbox at once send each mail exactly once', async () => {
+  it('issue 28: two app instances working one outbox at once send each mail exactly once, and decide each inbox event and digest once', async () => {
     const second = await createTestApp({ mail: mailConfig() }, { dataDir: t.config.dataDir, schema: t.schema });
     try {
       await deliver();
@@ -360,6 +360,37 @@ describe.runIf(testDb === 'postgres')('issue 28: two servers on one outbox (Post
       expect(received).toHaveLength(30);
       expect(new Set(received).size).toBe(30);
       expect(await outboxRows()).toEqual([]);
+
+      // The same events offered to both servers at once (each), and both running the digest at once: once each.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2026-05-04T06:00:00.000Z'));
+      const actor = await createUser(t, RoleType.Admin);
+      const [each, daily] = [await createUser(t), await createUser(t)];
+      await call(t, 'PUT', '/api/user/mail-settings', { token: daily.token, payload: { inboxMail: 'digest' } });
+      await deliver();
+      const mark = smtp.mails.length;
+      const ids: number[] = [];
+      for (const [user, n] of [[each, 10], [daily, 5]] as const) {
+        for (let i = 0; i < n; i += 1) {
+          const row = await t.database.db
+            .insertInto('inboxEvents')
+            .values({ userId: user.id, kind: 'verdict', actorId: actor.id, versionId: 9, text: `Verdict ${i}`, createdAt: nowIso() })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          ids.push(row.id);
+        }
+      }
+      await Promise.all([t.mail.mailInboxEvents(ids), second.mail.mailInboxEvents(ids), t.mail.mailInboxEvents([...ids].reverse())]);
+      // The sends these woke finish before the clock jumps hours ahead (past their claims).
+      await Promise.all([deliver(), deliver(second)]);
+      vi.setSystemTime(new Date('2026-05-04T08:30:00.000Z'));
+      const digests = await Promise.all([t.mail.sendDigests(), second.mail.sendDigests(), t.mail.sendDigests()]);
+      expect(digests.reduce((a, b) => a + b, 0)).toBe(1);
+      await Promise.all([deliver(), deliver(second)]);
+      const events = smtp.mails.slice(mark);
+      expect(events.filter((mail) => mail.to.includes(each.email))).toHaveLength(10);
+      expect(events.filter((mail) => mail.to.includes(daily.email))).toHaveLength(1);
+      expect(events.find((mail) => mail.to.includes(daily.email))?.subject).toBe('Your daily digest: 5 new events · Reskin Studio');
     } finally {
       await second.close();
     }
