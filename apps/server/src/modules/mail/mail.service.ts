@@ -189,7 +189,8 @@ export class MailService {
     if (!this.outbox) throw mailOff();
     const address = email.trim().toLowerCase();
     await this.consume(this.forgotPerAddress, address);
-    this.track(this.queueReset(address));
+    // After the answer has gone: on SQLite the queries run on this thread, and started now they would delay it.
+    this.track(new Promise((resolve) => setImmediate(resolve)).then(() => this.queueReset(address)));
   }
 
   private async queueReset(address: string): Promise<void> {
