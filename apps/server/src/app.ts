@@ -76,6 +76,10 @@ import { versionHistoryRoutes } from './modules/version-history/version-history.
 import { VersionHistoryService } from './modules/version-history/version-history.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
+import { MailOutbox, smtpTransport } from './modules/mail/mail-outbox';
+import { MailRepository } from './modules/mail/mail.repository';
+import { mailRoutes } from './modules/mail/mail.routes';
+import { MailService } from './modules/mail/mail.service';
 import { authPlugin } from './plugins/auth';
 import { errorEnvelopePlugin, errorHandler } from './plugins/error-envelope';
 import { openapiPlugin } from './plugins/openapi';
@@ -91,6 +95,11 @@ export interface App {
   generation: GameGeneration;
   /** The play origin's record of loaded files (decision 0023); `flush()` writes its counts now (tests). Undefined when off. */
   playUsage: PlayUsage | undefined;
+  /**
+   * Mail (decision 0035): `mailInboxEvents(ids)` mails new inbox events (the review side's onEventsAdded hook),
+   * `tick()` runs one round of the worker and `settled()` waits for work requests left running (tests).
+   */
+  mail: MailService;
 }
 
 /**
@@ -172,6 +181,23 @@ export async function buildApp(config: Config): Promise<App> {
     config.playAccessCacheMs,
     (userId) => playAccess.forgetUser(userId),
   );
+  // Mail (SMTP_URL, decision 0035): a persistent outbox worked by every server; without SMTP_URL none of it runs.
+  const mailConfig = config.mail;
+  const outbox = mailConfig
+    ? new MailOutbox(database.db, database.dialect, await smtpTransport(mailConfig.smtpUrl), mailConfig.from, app.log, mailConfig.pollMs)
+    : undefined;
+  const mail = new MailService(
+    new MailRepository(database.db),
+    outbox,
+    { productName: config.productName, publicUrl: mailConfig?.publicUrl ?? `http://localhost:${config.port}` },
+    mailConfig?.digestHourUtc ?? 8,
+    redis,
+    app.log,
+    (userId) => users.changed(userId),
+  );
+  users.onEmailToVerify((userId) => mail.sendVerification(userId));
+  if (mailConfig) mail.start(mailConfig.pollMs);
+  app.addHook('onClose', async () => mail.close());
   // Download links carry the user's token version and are checked against the database at every download.
   const downloadTickets = new DownloadTickets(config.jwtSecret, {
     tokenVersionOf: (userId) => users.tokenVersionOf(userId),
@@ -328,12 +354,13 @@ export async function buildApp(config: Config): Promise<App> {
             response: { 200: publicConfigSchema },
           },
         },
-        async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
+        async () => ({ productName: config.productName, playOrigin: config.playOrigin, mail: mail.enabled }),
       );
       await api.register(metricsRoutes, { metrics, token: config.metricsToken });
       await api.register(healthRoutes, { health: new HealthService(database.db, storage, space, app.log) });
       await api.register(legalRoutes, { legal: new LegalService(config.legalTexts, config.productName) });
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
+      await api.register(mailRoutes, { mail, authRateLimitMax: config.authRateLimitMax });
       await api.register(adminRoutes, {
         servicesUpdate: new ServicesUpdateService(
           database.db,
@@ -386,7 +413,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
-  return { app, playApp, database, generation, playUsage };
+  return { app, playApp, database, generation, playUsage, mail };
 }
 
 /**

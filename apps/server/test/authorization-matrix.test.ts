@@ -213,6 +213,10 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       // A new email needs the caller's password (issue 23), and ends their other sessions (the caller is replaced).
       'PUT /api/user/update': { username: unique.username, email: unique.email, currentPassword: caller?.password ?? 'Passw0rd-test' },
       'PUT /api/user/update/password': { oldPassword: caller?.password ?? 'Passw0rd-test', newPassword: 'Passw0rd-new1' },
+      'POST /api/user/forgot-password': { email: users.userB.email },
+      'POST /api/user/reset-password': { token: 'x'.repeat(43), password: 'Passw0rd-new1' },
+      'POST /api/user/verify-email': { token: 'x'.repeat(43) },
+      'PUT /api/user/mail-settings': { inboxMail: 'digest' },
       'POST /api/user-games': { userId: users.userB.id, gameId: f.game.id, userGameTypeId: 1, jobPrice: 10 },
       'POST /api/user-games/filter': {},
       'PUT /api/user-games/{id}': { userId: users.userA.id, gameId: f.game.id, userGameTypeId: 1, jobPrice: 20 },

@@ -52,4 +52,12 @@ export const errorCodes = {
   invalidZip: 'INVALID_ZIP',
   /** 413: a zip upload that unpacks to too many bytes or packs an entry too densely (a zip bomb); nothing is stored. */
   zipBomb: 'ZIP_BOMB',
+  /** 404: a mail feature (forgot password, "Send again") on a server without SMTP_URL (issue 28). */
+  mailOff: 'MAIL_OFF',
+  /** 400: a mailed link's token that was never issued (or mistyped). */
+  tokenInvalid: 'TOKEN_INVALID',
+  /** 410: a mailed link used before (each works once). */
+  tokenUsed: 'TOKEN_USED',
+  /** 410: a mailed link past its time. */
+  tokenExpired: 'TOKEN_EXPIRED',
 } as const;

@@ -20,6 +20,7 @@ import * as versionFrames from './migrations/0011-version-frames';
 import * as atlasGrids from './migrations/0012-atlas-grids';
 import * as inboxEvents from './migrations/0013-inbox-events';
 import * as versionFileHistory from './migrations/0015-version-file-history';
+import * as mail from './migrations/0016-mail';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -221,6 +222,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0012-atlas-grids': { up: (db) => atlasGrids.up(db, dialect) },
     '0013-inbox-events': { up: (db) => inboxEvents.up(db, dialect) },
     '0015-version-file-history': { up: (db) => versionFileHistory.up(db, dialect) },
+    '0016-mail': { up: (db) => mail.up(db, dialect) },
   };
 }
 

@@ -6,6 +6,10 @@ export const paths = {
   register: '/register',
   login: '/login',
   logout: '/logout',
+  /** Mail (issue 28): the forgot-password form, and the pages the mailed links open. */
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
   account: '/account',
   myGames: '/my-games',
   myGameVersions: '/my-games/versions',
