@@ -29,7 +29,7 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
   it('issue 28: a game assigned, a version finished (to every active admin), a verdict and notes reach the right inboxes, with names and link ids', async () => {
     // game_assigned, at POST /user-games, to the assigned user.
     const assigned = (await inboxOf(w.artist.token)).events.find((e) => e.kind === 'game_assigned' && e.userGameId === w.userGame.id);
-    expect(assigned).toMatchObject({ actorId: w.admin.id, actorName: w.admin.username, gameId: w.game.id, gameName: w.game.name, readAt: null });
+    expect(assigned).toMatchObject({ actorId: w.admin.id, actorName: w.admin.username, gameId: w.game.id, gameName: w.game.name, text: 'ReSkin', readAt: null });
 
     // A suspended admin is not told; the artist never is of their own finish.
     const away = await createUser(t, RoleType.Admin);
