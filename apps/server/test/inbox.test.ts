@@ -175,4 +175,33 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
     expect(events).toEqual([expect.objectContaining({ kind: 'game_assigned', userGameId: ug.id, gameName: w.game.name })]);
     expect((await inboxOf(newcomer.token)).unread).toBe(1);
   });
+
+  it('issue 28: inbox.onEventsAdded listeners hear the new ids after the commit (the rows are there); a failing listener fails nothing', async () => {
+    const heard: number[][] = [];
+    let rowsSeen = -1;
+    let told!: () => void;
+    const called = new Promise<void>((resolve) => (told = resolve));
+    const listener = async (ids: number[]) => {
+      heard.push(ids);
+      rowsSeen = (await t.database.db.selectFrom('inboxEvents').select('id').where('id', 'in', ids).execute()).length;
+      told();
+    };
+    const failing = () => {
+      throw new Error('mail is down');
+    };
+    t.inbox.onEventsAdded.push(failing, listener);
+    try {
+      const version = await newVersion(t, w, 'Heard');
+      const finished = await call(t, 'POST', '/api/game-versions/done', { token: w.artist.token, payload: { id: version.id } });
+      expect(finished.statusCode, finished.body).toBe(200);
+      await called;
+      // Both admins (and any other active admin the earlier tests made): one row each.
+      const admins = await t.database.db.selectFrom('users').select('id').where('roleTypeId', '=', 1).where('activated', '=', 1).execute();
+      expect(heard).toHaveLength(1);
+      expect(heard[0]).toHaveLength(admins.length);
+      expect(rowsSeen).toBe(admins.length);
+    } finally {
+      t.inbox.onEventsAdded.splice(0);
+    }
+  });
 });

@@ -56,8 +56,8 @@ const lookups: { what: string; query: string; index: { sqlite: string[]; postgre
     index: { sqlite: ['notes_version_index'], postgres: ['notes_version_index'] },
   },
   {
-    what: "one's inbox, newest first (issue 28)",
-    query: 'select * from "inboxEvents" where "userId" = 3 order by "id" desc limit 50',
+    what: "one's inbox and its unread count (issue 28)",
+    query: 'select * from "inboxEvents" where "userId" = 3 and "readAt" is null',
     index: { sqlite: ['inboxEvents_user'], postgres: ['inboxEvents_user'] },
   },
   {
