@@ -334,4 +334,16 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     const versions = (await bigReads[0]!()).json<GameVersion[]>();
     expect(versions.map((v) => [v.openNotes, v.reviewState])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [1, i % 2 === 0 ? 'approved' : 'to_review']));
   });
+
+  it('issue 28: notes written while their version is deleted are stored or answered 404, never a 5xx', async () => {
+    const world = await reviewWorld(t);
+    const version = await newVersion(t, world, 'Going');
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => note(world.admin.token, version.id, { text: `Late ${i}` })),
+      call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: world.artist.token }),
+      ...Array.from({ length: 6 }, (_, i) => note(world.artist.token, version.id, { text: `Later ${i}`, fileId: world.fileIds.bg })),
+    ]);
+    for (const answer of answers) expect([200, 201, 404], answer.body).toContain(answer.statusCode);
+    expect(await t.database.db.selectFrom('notes').select('id').where('versionId', '=', version.id).execute()).toEqual([]);
+  });
 });

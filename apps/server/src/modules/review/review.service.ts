@@ -12,6 +12,7 @@ import {
   type User,
   type VerdictBody,
 } from '@reskin/contract';
+import { isForeignKeyViolation } from '../../db/database';
 import { AppError, conflict, forbidden, notFound, unprocessable } from '../../lib/errors';
 import type { Page } from '../../search/page';
 import type { AtlasesService } from '../atlases/atlases.service';
@@ -136,6 +137,10 @@ export class ReviewService {
         recipients = told.map((userId) => ({ ...event, userId, kind: 'note' as const }));
       }
       return { noteId, events: await this.inbox.add(trx, recipients) };
+    }).catch((error: unknown) => {
+      // The version (or the note answered) was deleted while the note was written.
+      if (isForeignKeyViolation(error)) throw notFound('Game version');
+      throw error;
     });
     this.inbox.added(events);
     return this.mustFindNote(noteId);
