@@ -74,6 +74,13 @@ import { VersionHistoryRecorder } from './modules/version-history/version-histor
 import { VersionHistoryRepository } from './modules/version-history/version-history.repository';
 import { versionHistoryRoutes } from './modules/version-history/version-history.routes';
 import { VersionHistoryService } from './modules/version-history/version-history.service';
+import { InboxRepository } from './modules/inbox/inbox.repository';
+import { inboxRoutes } from './modules/inbox/inbox.routes';
+import { InboxService } from './modules/inbox/inbox.service';
+import { ReviewHooks } from './modules/review/review-hooks';
+import { ReviewRepository } from './modules/review/review.repository';
+import { reviewRoutes } from './modules/review/review.routes';
+import { ReviewService } from './modules/review/review.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { MailOutbox, smtpTransport } from './modules/mail/mail-outbox';
@@ -100,6 +107,8 @@ export interface App {
    * `tick()` runs one round of the worker and `settled()` waits for work requests left running (tests).
    */
   mail: MailService;
+  /** The inbox (issue 28): `inbox.onEventsAdded` takes after-commit listeners of new events (mail; tests). */
+  inbox: InboxService;
 }
 
 /**
@@ -295,6 +304,12 @@ export async function buildApp(config: Config): Promise<App> {
     playAppClosed = playApp.close();
   });
   app.addHook('onClose', async () => playAppClosed ?? playApp.close());
+  // The inbox (issue 28): causes write their events in their own transactions; `inbox.onEventsAdded` is the
+  // after-commit hook.
+  const inbox = new InboxService(new InboxRepository(database.db), app.log);
+  // New inbox events go out by mail too, as each user chose (each, a daily digest, never; decision 0035).
+  inbox.onEventsAdded.push((ids) => mail.mailInboxEvents(ids));
+  const reviewRepository = new ReviewRepository(database.db);
   const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
   // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
   const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);
@@ -314,7 +329,9 @@ export async function buildApp(config: Config): Promise<App> {
     versionSheets,
     sheetComposer,
     historyRecorder,
+    new ReviewHooks(reviewRepository, inbox),
   );
+  const review = new ReviewService(reviewRepository, versions, gamesRepository, atlases, inbox);
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
   // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
   const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes);
@@ -380,8 +397,11 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(userGamesRoutes, {
         userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles, (userId) =>
           playAccess.forgetUser(userId),
+          inbox,
         ),
       });
+      await api.register(reviewRoutes, { review });
+      await api.register(inboxRoutes, { inbox });
       await api.register(async (scope) => {
         await scope.register(multipart, {
           limits: {
@@ -413,7 +433,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
-  return { app, playApp, database, generation, playUsage, mail };
+  return { app, playApp, database, generation, playUsage, mail, inbox };
 }
 
 /**

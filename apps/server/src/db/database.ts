@@ -21,6 +21,7 @@ import * as atlasGrids from './migrations/0012-atlas-grids';
 import * as inboxEvents from './migrations/0013-inbox-events';
 import * as versionFileHistory from './migrations/0015-version-file-history';
 import * as mail from './migrations/0016-mail';
+import * as reviewLoop from './migrations/0014-review-loop';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -223,6 +224,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0013-inbox-events': { up: (db) => inboxEvents.up(db, dialect) },
     '0015-version-file-history': { up: (db) => versionFileHistory.up(db, dialect) },
     '0016-mail': { up: (db) => mail.up(db, dialect) },
+    '0014-review-loop': { up: (db) => reviewLoop.up(db, dialect) },
   };
 }
 
@@ -267,6 +269,13 @@ export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || !('code' in error)) return false;
   const code = (error as { code: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** True for a foreign-key violation on either database (a row it names was deleted meanwhile). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 /**
