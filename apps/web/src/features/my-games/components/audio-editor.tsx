@@ -9,6 +9,7 @@ import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import type { FileEditorProps } from './image-editor';
+import { NotesButton } from '../../review/components/notes-button';
 
 /**
  * The audio-file editor (SPEC §2 "Audio files editor"): a drop area 'Add Game Files' for several sounds, and
@@ -23,6 +24,7 @@ export function AudioEditor({
   replaced,
   playPaths,
   readOnlyReason,
+  focusedFileId = null,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'audio', sounds);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
@@ -102,7 +104,17 @@ export function AudioEditor({
                           )}
                         </div>
                       </td>
-                      <td className="text-break font-monospace small">{sound.path}</td>
+                      <td className="text-break font-monospace small">
+                        {sound.path}
+                        <div className="mt-1">
+                          <NotesButton
+                            versionId={versionId}
+                            target={{ fileId: sound.fileId }}
+                            subject={sound.path}
+                            initiallyOpen={focusedFileId === sound.fileId}
+                          />
+                        </div>
+                      </td>
                       <td style={{ minWidth: 220 }}>
                         <DropArea
                           label={`Replace ${sound.path}`}

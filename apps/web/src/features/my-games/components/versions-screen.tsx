@@ -23,10 +23,11 @@ import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
-import { useMyVersions, useDeleteVersion } from '../../../api/versions';
+import { useMyVersions, useDeleteVersion, type VersionWithReview } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
 import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
+import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../review/components/review-badges';
 
 /** The versions of one of the user's games (SPEC §2): a card each, and an add-new card while fewer than 6. */
 export function VersionsScreen() {
@@ -36,7 +37,7 @@ export function VersionsScreen() {
   const versions = useMyVersions(userGame?.gameId, userGameId);
   const deleteCall = useDeleteVersion();
   const session = useSession();
-  const [deleting, setDeleting] = useState<GameVersion | null>(null);
+  const [deleting, setDeleting] = useState<VersionWithReview | null>(null);
 
   const rows = versions.data ?? [];
   // Add New Version only where the server would take it (issue 25): not for demo accounts, not at 6 of 6.
@@ -90,8 +91,11 @@ export function VersionsScreen() {
                         <Badge bg="success">Finished</Badge>
                       )}
                       <VersionStateBadges version={version} />
+                      <ReviewStateBadge state={version.reviewState} />
+                      <OpenNotesBadge count={version.openNotes} />
                     </Card.Title>
                     <Card.Text>{version.description}</Card.Text>
+                    <VerdictSummary review={version} compact />
                     {version.gameVersionStatusId === GameVersionStatus.Finished && (
                       <Card.Text className="small text-success">
                         Finished on <DateTime value={version.finishedAt} />
