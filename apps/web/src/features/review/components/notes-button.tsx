@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
@@ -21,6 +21,7 @@ interface NotesButtonProps {
  */
 export function NotesButton({ versionId, target, subject, initiallyOpen = false }: NotesButtonProps) {
   const [open, setOpen] = useState(initiallyOpen);
+  const titleId = useId();
   const notes = useVersionNotes(versionId);
   const threads = threadsOf(notes.data ?? [], target);
   const count = notesCountLabel(threads);
@@ -41,9 +42,9 @@ export function NotesButton({ versionId, target, subject, initiallyOpen = false 
         )}
       </Button>
       {open && (
-        <Modal show onHide={() => setOpen(false)} centered scrollable size="lg">
+        <Modal show onHide={() => setOpen(false)} centered scrollable size="lg" aria-labelledby={titleId}>
           <Modal.Header closeButton>
-            <Modal.Title as="h2" className="fs-5 text-break">
+            <Modal.Title as="h2" id={titleId} className="fs-5 text-break">
               Notes on {subject}
             </Modal.Title>
           </Modal.Header>
