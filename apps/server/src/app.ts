@@ -69,6 +69,13 @@ import { versionsRoutes } from './modules/versions/versions.routes';
 import { VersionsService } from './modules/versions/versions.service';
 import { versionBatchRoutes } from './modules/versions/version-batch.routes';
 import { VersionBatchService } from './modules/versions/version-batch.service';
+import { InboxRepository } from './modules/inbox/inbox.repository';
+import { inboxRoutes } from './modules/inbox/inbox.routes';
+import { InboxService } from './modules/inbox/inbox.service';
+import { ReviewHooks } from './modules/review/review-hooks';
+import { ReviewRepository } from './modules/review/review.repository';
+import { reviewRoutes } from './modules/review/review.routes';
+import { ReviewService } from './modules/review/review.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
 import { authPlugin } from './plugins/auth';
@@ -263,6 +270,10 @@ export async function buildApp(config: Config): Promise<App> {
     playAppClosed = playApp.close();
   });
   app.addHook('onClose', async () => playAppClosed ?? playApp.close());
+  // The inbox (issue 28): causes write their events in their own transactions; `inbox.onEventsAdded` is the
+  // after-commit hook (none yet).
+  const inbox = new InboxService(new InboxRepository(database.db), app.log);
+  const reviewRepository = new ReviewRepository(database.db);
   const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
   const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged);
   const versions = new VersionsService(
@@ -278,7 +289,9 @@ export async function buildApp(config: Config): Promise<App> {
     space,
     versionSheets,
     sheetComposer,
+    new ReviewHooks(reviewRepository, inbox),
   );
+  const review = new ReviewService(reviewRepository, versions, gamesRepository, atlases, inbox);
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
   // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
   const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes);
@@ -342,8 +355,11 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(userGamesRoutes, {
         userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles, (userId) =>
           playAccess.forgetUser(userId),
+          inbox,
         ),
       });
+      await api.register(reviewRoutes, { review });
+      await api.register(inboxRoutes, { inbox });
       await api.register(async (scope) => {
         await scope.register(multipart, {
           limits: {

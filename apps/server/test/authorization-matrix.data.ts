@@ -90,6 +90,17 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   // replace from a folder or a zip, and the preview of a fit (issue 27): the single upload's rules
   'POST /api/game-versions/{versionId}/batch': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // the review loop (issue 28): reviewers give verdicts (artists 403); the version is finished first
+  'PUT /api/game-versions/{versionId}/verdict': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  'GET /api/game-versions/to-review': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  // notes: reviewers and the version's artist; someone else's version 404 (decision 0007), demo 404 to read, 403 to write
+  'GET /api/game-versions/{versionId}/notes': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
+  'POST /api/game-versions/{versionId}/notes': { anonymous: 401, demo: 403, userB: 404, userA: 201, admin: 201 },
+  // { resolved: true } on the admin's note on user A's version
+  'PATCH /api/notes/{noteId}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // one's own inbox, every logged-in user
+  'GET /api/inbox': { anonymous: 401, demo: 200, userB: 200, userA: 200, admin: 200 },
+  'POST /api/inbox/read': { anonymous: 401, demo: 200, userB: 200, userA: 200, admin: 200 },
   'GET /api/games/{id}/psd-files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   'POST /api/games/{id}/psd-files': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // header or ticket: without either the download is 404, not 401

@@ -162,6 +162,17 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       document: 'terms-of-use',
     };
     if (route.key === 'PATCH /api/games/{id}/files/{fileId}/index') params.fileId = f.indexFileId;
+    if (route.key === 'PUT /api/game-versions/{versionId}/verdict') {
+      // A verdict needs a Finished version: user A finishes it first.
+      const done = await call(t, 'POST', '/api/game-versions/done', { token: users.userA.token, payload: { id: c.versionId } });
+      expect(done.statusCode, done.body).toBe(200);
+    }
+    if (route.key === 'PATCH /api/notes/{noteId}') {
+      // A note to resolve: the admin writes one on user A's version first.
+      const note = await call(t, 'POST', `/api/game-versions/${c.versionId}/notes`, { token: users.admin.token, payload: { text: 'Brighter, please.' } });
+      expect(note.statusCode, note.body).toBe(201);
+      params.noteId = note.json<{ id: number }>().id;
+    }
     params.frameName = 'hero';
     if (route.key === 'DELETE /api/game-versions/{versionId}/files/{fileId}/frames/{frameName}') {
       // Restoring a frame needs a replaced frame: user A replaces it first.
@@ -229,6 +240,10 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       })(),
       'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': multipart([{ name: 'hero.png', content: png }]),
       'PUT /api/games/{id}/files/{fileId}/grid': { frameWidth: 8, frameHeight: 8, margin: 0, spacing: 0 },
+      'PUT /api/game-versions/{versionId}/verdict': { verdict: 'approved', note: 'Good.' },
+      'POST /api/game-versions/{versionId}/notes': { text: 'A note on the hero.', fileId: f.imageFileId },
+      'PATCH /api/notes/{noteId}': { resolved: true },
+      'POST /api/inbox/read': { all: true },
       'POST /api/games/{id}/psd-files': multipart([{ name: 'more.psd', path: 'more.psd', content: 'psd' }]),
     };
     return { url, payload: bodies[route.key] };
@@ -268,5 +283,5 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     if (process.env.MATRIX_RECORD) console.log(JSON.stringify(observed, null, 1));
     console.log(`authorization matrix on ${testDb}: ${routes.length} routes × ${roles.length} roles = ${cells} cells`);
     expect(wrong).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

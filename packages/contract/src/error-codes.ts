@@ -26,6 +26,13 @@ export const errorCodes = {
   versionLocked: 'VERSION_LOCKED',
   /** 423: a version the reviewer disabled is read-only for its artist (no rename, delete, upload, restore, finish). */
   versionDisabled: 'VERSION_DISABLED',
+  /** 409: a verdict on a version that is not Finished (issue 28): the artist has not finished it (again) yet. */
+  versionNotFinished: 'VERSION_NOT_FINISHED',
+  /**
+   * 409: the version has a verdict since its last finish already (issue 28), given by the reviewer the message names
+   * (two reviewers at once: one wins); send `replace: true` to change it.
+   */
+  verdictExists: 'VERDICT_EXISTS',
   /** 416: the play origin was asked for a byte range that lies outside the file (Content-Range names its size). */
   rangeNotSatisfiable: 'RANGE_NOT_SATISFIABLE',
   /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */

@@ -19,6 +19,7 @@ import * as oneAssignmentPerJob from './migrations/0010-one-assignment-per-job';
 import * as versionFrames from './migrations/0011-version-frames';
 import * as atlasGrids from './migrations/0012-atlas-grids';
 import * as inboxEvents from './migrations/0013-inbox-events';
+import * as reviewLoop from './migrations/0014-review-loop';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -219,6 +220,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0011-version-frames': { up: (db) => versionFrames.up(db, dialect) },
     '0012-atlas-grids': { up: (db) => atlasGrids.up(db, dialect) },
     '0013-inbox-events': { up: (db) => inboxEvents.up(db, dialect) },
+    '0014-review-loop': { up: (db) => reviewLoop.up(db, dialect) },
   };
 }
 

@@ -127,6 +127,11 @@ export interface GameVersionsTable {
   rootPath: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** The verdict since the last finish (issue 28, migration 0014): 'approved' | 'changes_requested', or null. */
+  verdict: Generated<string | null>;
+  verdictNote: Generated<string | null>;
+  verdictAt: Generated<Timestamp | null>;
+  verdictBy: Generated<number | null>;
 }
 
 export interface VersionFilesTable {
@@ -197,6 +202,24 @@ export interface InboxEventsTable {
   mailState: string | null;
 }
 
+/** A note on a version, one of its files or an atlas frame (issue 28, migration 0014). */
+export interface NotesTable {
+  id: Generated<number>;
+  versionId: number;
+  /** The game file's public id (gameFiles.fileId), or null for the version as a whole. */
+  fileId: number | null;
+  frame: string | null;
+  replyTo: number | null;
+  authorId: number;
+  text: string;
+  resolvedAt: Timestamp | null;
+  resolvedBy: number | null;
+  /** 'marked' | 'answered' | 'replaced' (null while open). */
+  resolvedHow: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   games: GamesTable;
@@ -210,4 +233,5 @@ export interface Database {
   versionFrames: VersionFramesTable;
   atlasGrids: AtlasGridsTable;
   inboxEvents: InboxEventsTable;
+  notes: NotesTable;
 }
