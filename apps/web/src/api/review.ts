@@ -1,4 +1,5 @@
 import {
+  errorCodes,
   noteListSchema,
   noteSchema,
   reviewedVersionSchema,
@@ -39,11 +40,10 @@ export const giveVerdict = ({ versionId, body }: VerdictInput) =>
   apiParse(reviewedVersionSchema, `/game-versions/${versionId}/verdict`, {
     method: 'PUT',
     body,
-    failureMessage: (failure) => (failure.code === verdictExistsCode ? verdictExistsMessage : undefined),
+    failureMessage: (failure) => (failure.code === errorCodes.verdictExists ? verdictExistsMessage : undefined),
   });
 
-/** The server's code for a verdict already given since the version's last finish. */
-export const verdictExistsCode = 'VERDICT_EXISTS';
+/** The toast's text over the server's reason (who gave the verdict there is). */
 export const verdictExistsMessage = 'This version already has a verdict since it was last finished.';
 
 /** GET /game-versions/{versionId}/notes: every note of the version (its files' and frames' too), oldest first. */

@@ -19,12 +19,6 @@ export const userGameKeys = {
   mine: () => [...userGameKeys.all, 'mine'] as const,
 };
 
-/**
- * The review loop's counts of an assignment (issue 28), computed by the server: its finished versions without a
- * verdict since their last finish, and the open notes on all its versions.
- */
-const reviewCountsSchema = z.object({ toReviewCount: z.number().int(), openNotes: z.number().int() });
-
 /** A row of the list: the assignment with its user and game, and its versions' review counts. */
 export const userGameRowSchema = userGameSchema.pick({
   id: true,
@@ -36,11 +30,13 @@ export const userGameRowSchema = userGameSchema.pick({
   versionCount: true,
   finishedCount: true,
   lastFinishedAt: true,
+  toReviewCount: true,
+  openNotes: true,
   username: true,
   gameName: true,
   user: true,
   game: true,
-}).extend(reviewCountsSchema.shape);
+});
 export type UserGameRow = z.infer<typeof userGameRowSchema>;
 
 const headerSchema = userGameSchema.pick({ id: true, userId: true, gameId: true, user: true, game: true });
@@ -51,8 +47,7 @@ export const filterUserGames = <T>(schema: z.ZodType<T>, filter: SearchFilter) =
   apiList('/user-games/filter', { body: filter, schema });
 
 /** GET /user-games/my-games: the caller's active assignments, each with its game and card image URL. */
-export const listMyGames = () =>
-  apiParse(myGamesSchema.element.extend({ openNotes: z.number().int() }).array(), '/user-games/my-games');
+export const listMyGames = () => apiParse(myGamesSchema, '/user-games/my-games');
 
 /** POST /user-games: assign a game to a user. */
 export const createUserGame = (body: CreateUserGameBody) =>

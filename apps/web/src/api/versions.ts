@@ -1,8 +1,8 @@
 import {
+  gameVersionListSchema,
   gameVersionSchema,
   messages,
   versionFileListSchema,
-  versionReviewSchema,
   type VersionForm,
 } from '@reskin/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,13 +11,6 @@ import { z } from 'zod';
 import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
 import { uploadMultipart } from '../lib/upload-request';
 import { useApiMutation } from './mutation';
-
-/**
- * A version with its review fields (issue 28: the verdict, its note, the review state and the open notes), as every
- * version answer carries them.
- */
-export const versionWithReviewSchema = gameVersionSchema.extend(versionReviewSchema.shape);
-export type VersionWithReview = z.infer<typeof versionWithReviewSchema>;
 
 /** The versions of a user-game, as the admin filters them or as their artist lists them. */
 type VersionListParams = ListParams & { userGamesId: number };
@@ -32,11 +25,11 @@ export const versionKeys = {
 
 /** POST /game-versions/filter: a user-game's versions (admin), and how many there are. */
 export const filterVersions = (params: VersionListParams) =>
-  apiList('/game-versions/filter', { body: params, schema: versionWithReviewSchema });
+  apiList('/game-versions/filter', { body: params, schema: gameVersionSchema });
 
 /** GET /game-versions/{gameId}/{userGameId}: the versions of one of the caller's user-games. */
 export const listMyVersions = (gameId: number, userGameId: number) =>
-  apiParse(versionWithReviewSchema.array(), `/game-versions/${gameId}/${userGameId}`);
+  apiParse(gameVersionListSchema, `/game-versions/${gameId}/${userGameId}`);
 
 /** GET /game-versions/files/{id}/{gameId}: the files a version replaced. */
 export const listVersionFiles = (versionId: number, gameId: number) =>

@@ -23,7 +23,7 @@ import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
-import { useMyVersions, useDeleteVersion, type VersionWithReview } from '../../../api/versions';
+import { useMyVersions, useDeleteVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
 import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
@@ -37,7 +37,7 @@ export function VersionsScreen() {
   const versions = useMyVersions(userGame?.gameId, userGameId);
   const deleteCall = useDeleteVersion();
   const session = useSession();
-  const [deleting, setDeleting] = useState<VersionWithReview | null>(null);
+  const [deleting, setDeleting] = useState<GameVersion | null>(null);
 
   const rows = versions.data ?? [];
   // Add New Version only where the server would take it (issue 25): not for demo accounts, not at 6 of 6.

@@ -40,6 +40,7 @@ import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
 import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../review/components/review-badges';
 import { VersionNotesPanel } from '../../review/components/version-notes-panel';
+import { NotesRefusal } from '../../review/components/notes-access';
 import { useFocusedFile } from '../../review/lib/use-focused-file';
 
 /** The workbench tabs after Back (SPEC §2), by their SPEC §3 kinds; the edit-files kind depends on the job. */
@@ -177,7 +178,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
             <p className="mb-0">This version cannot be opened: it is not one of your versions.</p>
           ))}
         {game && version && (
-          <>
+          <NotesRefusal value={versionChangeRefusal(session, version, 'note')?.message}>
             <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
               <h1 className="fs-5 mb-0">
                 {game.name}: {version.name}
@@ -275,7 +276,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <p className="mb-0">{ready ? 'This game cannot be played yet.' : gameNotReadyMessage(session.roleTypeId)}</p>
             )}
             {tab === 'helper-files' && gameId !== null && <HelperFilesTab gameId={gameId} />}
-          </>
+          </NotesRefusal>
         )}
       </Card.Body>
       <ConfirmDialog

@@ -9,9 +9,8 @@ import { DateTime } from '../../../components/ui/date-time';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { resolvedText, threadsOf, type NoteTarget } from '../lib/note-threads';
+import { useNotesRefusal } from './notes-access';
 
-/** Whether a role may write, answer and resolve notes: the reviewers and the artists, never a demo account. */
-export const mayWriteNotes = (roleTypeId: number) => can(roleTypeId, 'versions.review') || can(roleTypeId, 'versions.change');
 
 /** A text box with a submit button: a new note, or an answer to one. */
 function NoteForm({
@@ -85,7 +84,9 @@ interface NotesThreadProps {
  */
 export function NotesThread({ versionId, notes, target, newNoteLabel }: NotesThreadProps) {
   const { roleTypeId } = useSession();
-  const mayWrite = mayWriteNotes(roleTypeId);
+  // Reviewers and artists write notes, demo accounts never; an artist not on a locked or disabled version.
+  const refusal = useNotesRefusal();
+  const mayWrite = can(roleTypeId, 'notes.write') && refusal === undefined;
   const createCall = useCreateNote();
   const updateCall = useUpdateNote();
   const [answering, setAnswering] = useState<number | null>(null);
@@ -160,6 +161,7 @@ export function NotesThread({ versionId, notes, target, newNoteLabel }: NotesThr
           ))}
         </ListGroup>
       )}
+      {refusal !== undefined && can(roleTypeId, 'notes.write') && <p className="small text-body-secondary mb-0">{refusal}</p>}
       {mayWrite && <NoteForm label={newNoteLabel} submitLabel="Add note" busy={createCall.isPending} onSubmit={(text) => create(text)} />}
     </>
   );

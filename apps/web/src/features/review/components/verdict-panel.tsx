@@ -1,10 +1,18 @@
-import { GameVersionStatus, noteTextMax, verdictLabels, verdicts, type Verdict } from '@reskin/contract';
+import {
+  errorCodes,
+  GameVersionStatus,
+  noteTextMax,
+  reviewMessages,
+  verdictLabels,
+  verdicts,
+  type GameVersion,
+  type Verdict,
+} from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { useGiveVerdict, verdictExistsCode } from '../../../api/review';
-import type { VersionWithReview } from '../../../api/versions';
+import { useGiveVerdict } from '../../../api/review';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ApiError } from '../../../lib/api-error';
 import { notifySuccess } from '../../../lib/toasts';
@@ -21,7 +29,7 @@ interface Choice {
  * the artist, or Approve and lock in one step. A verdict already given since the last finish (here, or by another
  * reviewer meanwhile: the server's 409 `VERDICT_EXISTS`, toasted with who gave it) is replaced only after asking.
  */
-export function VerdictPanel({ version }: { version: VersionWithReview }) {
+export function VerdictPanel({ version }: { version: GameVersion }) {
   const verdictCall = useGiveVerdict();
   const [verdict, setVerdict] = useState<Verdict>('approved');
   const [note, setNote] = useState('');
@@ -48,7 +56,7 @@ export function VerdictPanel({ version }: { version: VersionWithReview }) {
           notifySuccess(choice.lock ? 'Approved and locked.' : `Verdict given: ${verdictLabels[choice.verdict]}.`);
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.code === verdictExistsCode) setReplacing(choice);
+          if (error instanceof ApiError && error.code === errorCodes.verdictExists) setReplacing(choice);
         },
       },
     );
@@ -63,9 +71,7 @@ export function VerdictPanel({ version }: { version: VersionWithReview }) {
       <Card.Body>
         <VerdictSummary review={version} />
         {!finished && (
-          <p className="mb-0 text-body-secondary">
-            This version is not finished yet: a verdict comes after its artist presses 'I Finished My Game'.
-          </p>
+          <p className="mb-0 text-body-secondary">{reviewMessages.notFinished}</p>
         )}
         {finished && (
           <Form

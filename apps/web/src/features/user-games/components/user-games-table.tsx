@@ -38,8 +38,8 @@ export function UserGamesTable({ rows, list, versionsHref, onAction }: UserGames
           {header('versionCount', 'Versions')}
           {header('finishedCount', 'Finished')}
           {header('lastFinishedAt', 'Last Finished')}
-          <th>To Review</th>
-          <th>Open Notes</th>
+          {header('toReviewCount', 'To Review')}
+          {header('openNotes', 'Open Notes')}
           <th>Actions</th>
         </tr>
       </thead>
