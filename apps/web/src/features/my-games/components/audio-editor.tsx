@@ -92,6 +92,12 @@ export function AudioEditor({
                         <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
                           {own ? 'Your sound' : 'Original sound'}
                           <UsageBadge usage={usage.get(sound.fileId)} />
+                          <NotesButton
+                            versionId={versionId}
+                            target={{ fileId: sound.fileId }}
+                            subject={sound.path}
+                            initiallyOpen={focusedFileId === sound.fileId}
+                          />
                           {own && !readOnlyReason && (
                             <Button
                               size="sm"
@@ -104,17 +110,7 @@ export function AudioEditor({
                           )}
                         </div>
                       </td>
-                      <td className="text-break font-monospace small">
-                        {sound.path}
-                        <div className="mt-1">
-                          <NotesButton
-                            versionId={versionId}
-                            target={{ fileId: sound.fileId }}
-                            subject={sound.path}
-                            initiallyOpen={focusedFileId === sound.fileId}
-                          />
-                        </div>
-                      </td>
+                      <td className="text-break font-monospace small">{sound.path}</td>
                       <td style={{ minWidth: 220 }}>
                         <DropArea
                           label={`Replace ${sound.path}`}

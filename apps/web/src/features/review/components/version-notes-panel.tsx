@@ -12,7 +12,8 @@ export function VersionNotesPanel({ versionId }: { versionId: number }) {
   const all = notes.data ?? [];
   const onFiles = all.filter((note) => note.fileId !== null && note.replyTo === null && !note.resolved).length;
   return (
-    <Card className="mb-3" as="section" aria-label="Notes on this version">
+    // Not a landmark region: the workbench's regions are its file cards.
+    <Card className="mb-3" data-testid="version-notes">
       <Card.Header as="h2" className="fs-6 d-flex flex-wrap justify-content-between gap-2">
         <span>Notes on this version</span>
         {onFiles > 0 && (
