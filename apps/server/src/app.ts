@@ -93,6 +93,8 @@ export interface App {
   generation: GameGeneration;
   /** The play origin's record of loaded files (decision 0023); `flush()` writes its counts now (tests). Undefined when off. */
   playUsage: PlayUsage | undefined;
+  /** The inbox (issue 28): `inbox.onEventsAdded` takes after-commit listeners of new events (mail; tests). */
+  inbox: InboxService;
 }
 
 /**
@@ -388,7 +390,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
-  return { app, playApp, database, generation, playUsage };
+  return { app, playApp, database, generation, playUsage, inbox };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Config } from '../src/config';
 import type { Db } from '../src/db/database';
 import type { GameGeneration } from '../src/modules/games/game-generation';
 import type { PlayUsage } from '../src/play/play-usage';
+import type { InboxService } from '../src/modules/inbox/inbox.service';
 import { UsersRepository } from '../src/modules/users/users.repository';
 
 /** Which database this run of the suite uses: `TEST_DB=postgres` (scripts/test.mjs sets it) or SQLite. */
@@ -26,6 +27,8 @@ export interface TestApp {
   generation: GameGeneration;
   /** The play origin's record of loaded files: `await t.playUsage?.flush()` writes its counts. */
   playUsage: PlayUsage | undefined;
+  /** The inbox (issue 28): tests register `inbox.onEventsAdded` listeners. */
+  inbox: InboxService;
   config: Config;
   /** The PostgreSQL schema of this app's database (undefined on SQLite). */
   schema: string | undefined;
@@ -94,13 +97,14 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const { app, playApp, database, generation, playUsage } = built;
+  const { app, playApp, database, generation, playUsage, inbox } = built;
   return {
     app,
     playApp,
     database,
     generation,
     playUsage,
+    inbox,
     config,
     schema,
     close: async () => {

@@ -29,7 +29,7 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
   it('issue 28: a game assigned, a version finished (to every active admin), a verdict and notes reach the right inboxes, with names and link ids', async () => {
     // game_assigned, at POST /user-games, to the assigned user.
     const assigned = (await inboxOf(w.artist.token)).events.find((e) => e.kind === 'game_assigned' && e.userGameId === w.userGame.id);
-    expect(assigned).toMatchObject({ actorId: w.admin.id, actorName: w.admin.username, gameId: w.game.id, gameName: w.game.name, readAt: null });
+    expect(assigned).toMatchObject({ actorId: w.admin.id, actorName: w.admin.username, gameId: w.game.id, gameName: w.game.name, text: 'ReSkin', readAt: null });
 
     // A suspended admin is not told; the artist never is of their own finish.
     const away = await createUser(t, RoleType.Admin);
@@ -174,5 +174,34 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
     const events = (await inboxOf(newcomer.token)).events;
     expect(events).toEqual([expect.objectContaining({ kind: 'game_assigned', userGameId: ug.id, gameName: w.game.name })]);
     expect((await inboxOf(newcomer.token)).unread).toBe(1);
+  });
+
+  it('issue 28: inbox.onEventsAdded listeners hear the new ids after the commit (the rows are there); a failing listener fails nothing', async () => {
+    const heard: number[][] = [];
+    let rowsSeen = -1;
+    let told!: () => void;
+    const called = new Promise<void>((resolve) => (told = resolve));
+    const listener = async (ids: number[]) => {
+      heard.push(ids);
+      rowsSeen = (await t.database.db.selectFrom('inboxEvents').select('id').where('id', 'in', ids).execute()).length;
+      told();
+    };
+    const failing = () => {
+      throw new Error('mail is down');
+    };
+    t.inbox.onEventsAdded.push(failing, listener);
+    try {
+      const version = await newVersion(t, w, 'Heard');
+      const finished = await call(t, 'POST', '/api/game-versions/done', { token: w.artist.token, payload: { id: version.id } });
+      expect(finished.statusCode, finished.body).toBe(200);
+      await called;
+      // Both admins (and any other active admin the earlier tests made): one row each.
+      const admins = await t.database.db.selectFrom('users').select('id').where('roleTypeId', '=', 1).where('activated', '=', 1).execute();
+      expect(heard).toHaveLength(1);
+      expect(heard[0]).toHaveLength(admins.length);
+      expect(rowsSeen).toBe(admins.length);
+    } finally {
+      t.inbox.onEventsAdded.splice(0);
+    }
   });
 });

@@ -3,6 +3,28 @@ import { errorCodes, type GameVersion, type MyGame, type Note, type ReviewedVers
 import { call, createTestApp, errorOf, testDb, type TestApp } from './helpers';
 import { finish, newVersion, reviewWorld, uploadForm, type ReviewWorld } from './support/review-world';
 
+type Executor = { executeQuery: (...args: unknown[]) => Promise<{ rows: unknown[] }> };
+
+/** How many SQL queries the app runs while `work` runs (as test/upload-queries.test.ts counts them). */
+async function countQueries(t: TestApp, work: () => Promise<void>): Promise<number> {
+  let owner: object | null = t.database.db.getExecutor();
+  while (owner && !Object.prototype.hasOwnProperty.call(owner, 'executeQuery')) owner = Object.getPrototypeOf(owner) as object | null;
+  if (!owner) throw new Error("Kysely's executeQuery was not found");
+  const base = owner as Executor;
+  const original = base.executeQuery;
+  let queries = 0;
+  base.executeQuery = async function (this: unknown, ...args: unknown[]) {
+    queries += 1;
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+  } finally {
+    base.executeQuery = original;
+  }
+  return queries;
+}
+
 /**
  * Issue 28, the review loop on the server (decision 0032): verdicts on finished versions, a new finish back to
  * review, "To review", the review columns of versions and user-games, and notes with their access rules, their
@@ -197,10 +219,19 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     expect(parent).toMatchObject({ resolved: true, resolvedHow: 'answered', resolvedByName: w.artist.username });
     expect(parent?.resolvedAt).toEqual(expect.any(String));
 
-    // A reviewer's answer does not resolve.
-    const second = (await note(w.artist.token, version.id, { text: 'Is the music fine?' })).json<Note>();
-    expect((await note(w.admin.token, version.id, { text: 'Yes.', replyTo: second.id })).statusCode).toBe(201);
-    expect((await notes(w.admin.token, version.id)).find((n) => n.id === second.id)?.resolved).toBe(false);
+    // An answer to an answer joins the thread of its first note; answers are not counted as open notes.
+    const followUp = await note(w.admin.token, version.id, { text: 'Better, thanks.', replyTo: answered.json<Note>().id });
+    expect(followUp.json<Note>()).toMatchObject({ replyTo: asked.id, fileId: w.fileIds.hero });
+    expect((await versionsOf(w.artist.token)).find((v) => v.id === version.id)?.openNotes).toBe(0);
+
+    // A reviewer answering the artist's question resolves it; a reviewer adding to a reviewer's note does not.
+    const question = (await note(w.artist.token, version.id, { text: 'Is the music fine?' })).json<Note>();
+    expect((await versionsOf(w.artist.token)).find((v) => v.id === version.id)?.openNotes).toBe(1);
+    expect((await note(w.admin.token, version.id, { text: 'Yes.', replyTo: question.id })).statusCode).toBe(201);
+    expect((await notes(w.admin.token, version.id)).find((n) => n.id === question.id)).toMatchObject({ resolved: true, resolvedHow: 'answered', resolvedByName: w.admin.username });
+    const remark = (await note(w.admin.token, version.id, { text: 'Shadows too.' })).json<Note>();
+    expect((await note(w.admin2.token, version.id, { text: 'Agreed.', replyTo: remark.id })).statusCode).toBe(201);
+    expect((await notes(w.admin.token, version.id)).find((n) => n.id === remark.id)?.resolved).toBe(false);
 
     const third = (await note(w.admin.token, version.id, { text: 'Crop the sky.' })).json<Note>();
     const notAuthor = await call(t, 'PATCH', `/api/notes/${third.id}`, { token: w.artist.token, payload: { text: 'Rewritten' } });
@@ -272,5 +303,47 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     const resolvedBy = (await notes(w.admin.token, version.id)).find((n) => n.id === onBg.id);
     expect(resolvedBy).toMatchObject({ resolved: true, resolvedByName: w.artist.username });
     expect((await versionsOf(w.artist.token)).find((v) => v.id === version.id)?.openNotes).toBe(1);
+  });
+
+  it('issue 28: the review fields cost no query per row: a version list, the versions filter, the user-games list and My Games run as many queries for 6 versions with notes as for 1', async () => {
+    const small = await reviewWorld(t);
+    const big = await reviewWorld(t);
+    await newVersion(t, small, 'One');
+    for (let i = 0; i < 6; i++) {
+      const version = await newVersion(t, big, `Many ${i}`);
+      await finish(t, big.artist.token, version.id);
+      expect((await note(big.admin.token, version.id, { text: `Note ${i}`, fileId: big.fileIds.bg })).statusCode).toBe(201);
+      if (i % 2 === 0) expect((await verdict(big.admin.token, version.id, { verdict: 'approved' })).statusCode).toBe(200);
+    }
+    const reads = (world: ReviewWorld) => [
+      () => call(t, 'GET', `/api/game-versions/${world.game.id}/${world.userGame.id}`, { token: world.artist.token }),
+      () => call(t, 'POST', '/api/game-versions/filter', { token: world.admin.token, payload: { userGamesId: world.userGame.id } }),
+      () => call(t, 'POST', '/api/user-games/filter', { token: world.admin.token, payload: { where: { gameId: world.game.id }, include: ['user', 'game'] } }),
+      () => call(t, 'GET', '/api/user-games/my-games', { token: world.artist.token }),
+    ];
+    const smallReads = reads(small);
+    const bigReads = reads(big);
+    for (let i = 0; i < smallReads.length; i++) {
+      const one = await countQueries(t, async () => void (await smallReads[i]!()));
+      let answer: Awaited<ReturnType<(typeof bigReads)[number]>> | undefined;
+      const many = await countQueries(t, async () => void (answer = await bigReads[i]!()));
+      expect(answer?.statusCode, answer?.body).toBe(200);
+      expect(one).toBeGreaterThan(0);
+      expect(many, `read ${i}`).toBe(one);
+    }
+    const versions = (await bigReads[0]!()).json<GameVersion[]>();
+    expect(versions.map((v) => [v.openNotes, v.reviewState])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [1, i % 2 === 0 ? 'approved' : 'to_review']));
+  });
+
+  it('issue 28: notes written while their version is deleted are stored or answered 404, never a 5xx', async () => {
+    const world = await reviewWorld(t);
+    const version = await newVersion(t, world, 'Going');
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => note(world.admin.token, version.id, { text: `Late ${i}` })),
+      call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: world.artist.token }),
+      ...Array.from({ length: 6 }, (_, i) => note(world.artist.token, version.id, { text: `Later ${i}`, fileId: world.fileIds.bg })),
+    ]);
+    for (const answer of answers) expect([200, 201, 404], answer.body).toContain(answer.statusCode);
+    expect(await t.database.db.selectFrom('notes').select('id').where('versionId', '=', version.id).execute()).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ export const versionReviewSchema = z.object({
   verdictAt: z.string().nullable(),
   verdictByName: z.string().nullable(),
   reviewState: z.enum(reviewStates),
-  /** Open notes on the version (all its files included). */
+  /** Open notes on the version (all its files included): threads' first notes not resolved (answers are not counted). */
   openNotes: z.number().int(),
 });
 export type VersionReview = z.infer<typeof versionReviewSchema>;

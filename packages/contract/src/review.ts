@@ -48,7 +48,11 @@ export const noteSchema = z.object({
   /** The file's game path (null on a version-wide note). */
   path: z.string().nullable(),
   frame: z.string().nullable(),
-  /** The note this one answers (an answer resolves it), else null. */
+  /**
+   * The thread's first note this one answers, else null. Threads are one level deep (an answer to an answer is
+   * stored as an answer to the thread's first note). An answer from the other side resolves that note: the
+   * artist's to a reviewer's note, a reviewer's to the artist's own. Only first notes count as open or resolved.
+   */
   replyTo: z.number().int().nullable(),
   authorId: z.number().int(),
   authorName: z.string(),

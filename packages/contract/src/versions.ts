@@ -56,7 +56,7 @@ export const userGameSchema = z.object({
   lastFinishedAt: z.string().nullable(),
   /** Finished versions without a verdict since their last finish (issue 28: "To review"). */
   toReviewCount: z.number().int(),
-  /** Open notes on all its versions (issue 28). */
+  /** Open notes on all its versions (issue 28; threads' first notes not resolved). */
   openNotes: z.number().int(),
   /** The newest verdict among its versions (given since that version's last finish), and when; null when none. */
   lastVerdict: z.enum(verdicts).nullable(),

@@ -267,6 +267,13 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/** True for a foreign-key violation on either database (a row it names was deleted meanwhile). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /**
  * True for a PostgreSQL "data exception" (SQLSTATE class 22: a value out of range or of the wrong form, such as
  * an id beyond 32 bits in a path). Such a value came from the request and passed its schema; it is the

@@ -154,7 +154,7 @@ export class ReviewRepository {
 
   /**
    * Resolves the open notes on one file of a version (on one frame of it when `frame` is given) as 'replaced', in
-   * one statement; answers the resolved notes' ids and authors.
+   * one statement (threads' first notes: answers have no open state of their own); answers the resolved notes' ids and authors.
    */
   resolveOnFile(trx: Executor, versionId: number, fileId: number, frame: string | null, by: number): Promise<{ id: number; authorId: number }[]> {
     const now = nowIso();
@@ -163,6 +163,7 @@ export class ReviewRepository {
       .set({ resolvedAt: now, resolvedBy: by, resolvedHow: 'replaced', updatedAt: now })
       .where('versionId', '=', versionId)
       .where('fileId', '=', fileId)
+      .where('replyTo', 'is', null)
       .where('resolvedAt', 'is', null);
     if (frame !== null) update = update.where('frame', '=', frame);
     return update.returning(['id', 'authorId']).execute();

@@ -12,6 +12,7 @@ import {
   type User,
   type VerdictBody,
 } from '@reskin/contract';
+import { isForeignKeyViolation } from '../../db/database';
 import { AppError, conflict, forbidden, notFound, unprocessable } from '../../lib/errors';
 import type { Page } from '../../search/page';
 import type { AtlasesService } from '../atlases/atlases.service';
@@ -59,7 +60,7 @@ export class ReviewService {
             userId: version.userId,
             kind: 'verdict',
             actorId: user.id,
-            text: note ? `${verdictLabels[body.verdict]}: ${summary(note)}` : verdictLabels[body.verdict],
+            text: `${verdictLabels[body.verdict]}${body.lock ? ' (locked)' : ''}${note ? `: ${summary(note)}` : ''}`,
           },
         ]),
     );
@@ -92,8 +93,9 @@ export class ReviewService {
   /**
    * POST /game-versions/{versionId}/notes. Demo accounts 403; someone else's version 404; its artist not on a
    * locked or disabled version (423, like other changes); reviewers always. `fileId` must be a file of the
-   * version's game, `frame` a frame of that file's atlas, `replyTo` a note of the version (422). The artist's
-   * answer resolves the note it answers. Inbox: a reviewer's note tells the artist (`note`); the artist's answer
+   * version's game, `frame` a frame of that file's atlas, `replyTo` a note of the version (422); an answer takes
+   * its note's file and frame, and an answer to an answer joins that note's thread. An answer from the other side
+   * resolves the note (`answered`): the artist's to a reviewer's note, a reviewer's to the artist's own. Inbox: a reviewer's note tells the artist (`note`); the artist's answer
    * tells the note's author (`note_answered`); the artist's own new note tells the version's reviewers (the authors
    * of its other notes and its verdict), or every active administrator when it has none yet.
    */
@@ -102,7 +104,9 @@ export class ReviewService {
     const version = await this.versions.changeableVersion(user, versionId, 'note', '/versionId');
     let fileId = body.fileId ?? null;
     let frame = body.frame ?? null;
-    const parent = body.replyTo === undefined ? undefined : await this.review.findNote(body.replyTo);
+    // Threads are one level deep: an answer to an answer joins the thread of the note it answers.
+    const answered = body.replyTo === undefined ? undefined : await this.review.findNote(body.replyTo);
+    const parent = answered?.replyTo ? await this.review.findNote(answered.replyTo) : answered;
     if (body.replyTo !== undefined) {
       if (!parent || parent.versionId !== versionId) throw this.invalid('/replyTo', 'not_on_version', reviewMessages.replyNotOnVersion);
       if ((body.fileId !== undefined && body.fileId !== parent.fileId) || (body.frame !== undefined && body.frame !== parent.frame)) {
@@ -117,11 +121,15 @@ export class ReviewService {
     const { noteId, events } = await this.review.inTransaction(async (trx) => {
       const noteId = await this.review.insertNote(trx, { versionId, fileId, frame, replyTo: parent?.id ?? null, authorId: user.id, text: body.text });
       const event = { ...this.about(version), fileId, noteId, actorId: user.id, text: summary(body.text) };
+      // An answer from the other side resolves the note: the artist's to someone else's note, a reviewer's to the
+      // artist's own note (a question answered).
+      if (parent && (artist ? parent.authorId !== user.id : parent.authorId === version.userId)) {
+        await this.review.setResolved(trx, parent.id, true, user.id, 'answered');
+      }
       let recipients: NewInboxEvent[];
       if (!artist) {
         recipients = [{ ...event, userId: version.userId, kind: 'note' }];
       } else if (parent) {
-        await this.review.setResolved(trx, parent.id, true, user.id, 'answered');
         recipients = [{ ...event, userId: parent.authorId, kind: 'note_answered' }];
       } else {
         const reviewers = await this.review.reviewersOf(trx, versionId, version.userId);
@@ -129,6 +137,10 @@ export class ReviewService {
         recipients = told.map((userId) => ({ ...event, userId, kind: 'note' as const }));
       }
       return { noteId, events: await this.inbox.add(trx, recipients) };
+    }).catch((error: unknown) => {
+      // The version (or the note answered) was deleted while the note was written.
+      if (isForeignKeyViolation(error)) throw notFound('Game version');
+      throw error;
     });
     this.inbox.added(events);
     return this.mustFindNote(noteId);

@@ -27,7 +27,7 @@ const userGameComputed = {
   toReviewCount: { type: 'number', expression: ofVersions(sql`count(*) - count(${sql.ref('gameVersions.verdict')})`, true) },
   openNotes: {
     type: 'number',
-    expression: sql`(select count(*) from ${sql.table('notes')} inner join ${sql.table('gameVersions')} on ${sql.ref('gameVersions.id')} = ${sql.ref('notes.versionId')} where ${sql.ref('gameVersions.userGamesId')} = ${sql.ref('userGames.id')} and ${sql.ref('notes.resolvedAt')} is null)`,
+    expression: sql`(select count(*) from ${sql.table('notes')} inner join ${sql.table('gameVersions')} on ${sql.ref('gameVersions.id')} = ${sql.ref('notes.versionId')} where ${sql.ref('gameVersions.userGamesId')} = ${sql.ref('userGames.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null)`,
   },
   lastVerdict: {
     type: 'string',

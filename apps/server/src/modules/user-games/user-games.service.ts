@@ -1,4 +1,4 @@
-import { errorCodes, messages, type CreateUserGameBody, type MyGame, type SearchFilter, type UpdateUserGameBody, type User, type UserGame } from '@reskin/contract';
+import { UserGameType, errorCodes, messages, type CreateUserGameBody, type MyGame, type SearchFilter, type UpdateUserGameBody, type User, type UserGame } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import type { PlayPathsService } from '../../play/play-paths.service';
@@ -45,7 +45,7 @@ export class UserGamesService {
       () =>
         this.userGames.insert(body, async (trx, userGameId) =>
           this.inbox
-            ? this.inbox.add(trx, [{ userId: body.userId, kind: 'game_assigned', actorId: actor.id, gameId: body.gameId, userGameId, text: '' }])
+            ? this.inbox.add(trx, [{ userId: body.userId, kind: 'game_assigned', actorId: actor.id, gameId: body.gameId, userGameId, text: body.userGameTypeId === UserGameType.SoundReplace ? 'Sound Replace' : 'ReSkin' }])
             : [],
         ),
       body,

@@ -31,12 +31,12 @@ export type VersionFlags = Pick<GameVersion, 'isLocked' | 'isActive'>;
 
 /**
  * A version's review fields beside its own columns (issue 28), worked out by the database for every row it reads in
- * the same query (one query per page, never one per row): who gave the verdict, and its open notes (notes are
- * indexed by versionId).
+ * the same query (one query per page, never one per row): who gave the verdict, and its open notes (the threads'
+ * first notes not resolved; answers have no open state of their own; notes are indexed by versionId).
  */
 export const versionReviewColumns = {
   verdictByName: sql<string | null>`(select ${sql.ref('users.username')} from ${sql.table('users')} where ${sql.ref('users.id')} = ${sql.ref('gameVersions.verdictBy')})`,
-  openNotes: sql<number>`(select count(*) from ${sql.table('notes')} where ${sql.ref('notes.versionId')} = ${sql.ref('gameVersions.id')} and ${sql.ref('notes.resolvedAt')} is null)`,
+  openNotes: sql<number>`(select count(*) from ${sql.table('notes')} where ${sql.ref('notes.versionId')} = ${sql.ref('gameVersions.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null)`,
 };
 
 /** Versions with their columns and review fields (every read of a version goes through this). */
