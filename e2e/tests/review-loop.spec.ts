@@ -326,30 +326,34 @@ test.describe('issue 28: the review loop in the browser', () => {
 
     // 4. The artist: the inbox counts the news, the version card and the workbench show the verdict and its note,
     // and the splash's card its note.
-    await page.goto('/my-games');
-    await expect(bell(page)).toHaveAccessibleName(/^Inbox: \d+ unread$/);
-    await bell(page).click();
-    await expect(inboxDialog(page).getByText(`${admin.username} reviewed your version of ${sampleGameName}.`)).toBeVisible();
-    await expect(
-      inboxDialog(page).getByText(`${admin.username} wrote a note on a file of your version of ${sampleGameName}.`),
-    ).toBeVisible();
-    await inboxDialog(page).getByRole('button', { name: 'Close' }).click();
     await page.goto(`/my-games/versions?userGameId=${userGame.id}&gameId=${version.gameId}`);
     const card = page.locator(`[data-version-id="${version.id}"]`);
     await expect(card.getByTestId('verdict')).toContainText('Changes requested');
     await expect(card.getByTestId('verdict')).toContainText('Nearly there: see the note on the splash.');
     await expect(card.getByTestId('open-notes')).toHaveText('1 open note');
-
-    await page.goto(workbench);
+    await expect(bell(page)).toHaveAccessibleName(/^Inbox: \d+ unread$/);
+    await bell(page).click();
+    await expect(inboxDialog(page).getByText(`${admin.username} reviewed your version of ${sampleGameName}.`)).toBeVisible();
+    // The note's event opens the workbench at the splash's card, its notes open.
+    await inboxDialog(page)
+      .getByRole('link')
+      .filter({ hasText: `${admin.username} wrote a note on a file of your version of ${sampleGameName}.` })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/my-games/versions/workbench\\?.*fileId=${splash.fileId}`));
+    const artistNotes = notesDialog(page, splash.path);
+    await expect(artistNotes.getByText('The sky should be darker.')).toBeVisible();
+    await artistNotes.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByTestId('verdict')).toContainText('Nearly there: see the note on the splash.');
     const imageCard = page.getByRole('region', { name: splash.path, exact: true });
     await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes on ${splash.path}: 1 open`);
 
     // 5. The artist replaces the image, answers the note and finishes again.
     await replaceOnWorkbench(page, splash, [20, 40, 160]);
+    // The replacement resolves the notes on its file (the server's rule); the card's count follows.
+    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes on ${splash.path}: 1`);
     await notesButton(imageCard, splash.path).click();
-    const artistNotes = notesDialog(page, splash.path);
     await expect(artistNotes.getByText('The sky should be darker.')).toBeVisible();
+    await expect(artistNotes.getByText(`Resolved by a replacement of the file (${artist.username})`)).toBeVisible();
     await artistNotes.getByRole('button', { name: 'Answer', exact: true }).click();
     await artistNotes.getByLabel(`Your answer to ${admin.username}`).fill('Darker now, with a night sky.');
     await artistNotes.getByRole('button', { name: 'Send answer', exact: true }).click();

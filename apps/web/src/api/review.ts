@@ -21,7 +21,8 @@ import { filterVersions, versionKeys } from './versions';
  */
 export const reviewKeys = {
   toReview: () => [...versionKeys.all, 'to-review'] as const,
-  notes: (versionId: number) => [...versionKeys.all, 'notes', versionId] as const,
+  // Under the version's files: a replacement (which resolves the notes on its file) or a restore reloads them.
+  notes: (versionId: number) => [...versionKeys.files(versionId), 'notes'] as const,
 };
 
 /** GET /game-versions/to-review (reviewers): finished versions without a verdict since their last finish, oldest first. */
