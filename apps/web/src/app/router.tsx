@@ -97,6 +97,7 @@ const routeTable: RouteObject[] = [
             path: paths.userGameVersionPlay,
             lazy: async () => ({ Component: (await screens.versionPlay()).VersionPlay }),
           },
+          { path: paths.toReview, lazy: async () => ({ Component: (await screens.toReview()).ToReviewScreen }) },
           { path: paths.admin, lazy: async () => ({ Component: (await screens.adminUsers()).AdminUsers }) },
         ],
       },

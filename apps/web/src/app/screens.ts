@@ -26,6 +26,7 @@ export const screens = {
   versionFiles: () => import('../features/version-review/components/version-files'),
   versionList: () => import('../features/version-review/components/version-list'),
   versionPlay: () => import('../features/version-review/components/version-play'),
+  toReview: () => import('../features/review/components/to-review-screen'),
 } as const;
 
 /** The screen behind each nav bar link (nav-items.ts). */
@@ -35,6 +36,7 @@ const navScreens: Partial<Record<string, () => Promise<unknown>>> = {
   [paths.myGames]: screens.myGames,
   [paths.account]: screens.account,
   [paths.userGames]: screens.userGames,
+  [paths.toReview]: screens.toReview,
   [paths.games]: screens.games,
   [paths.admin]: screens.adminUsers,
 };

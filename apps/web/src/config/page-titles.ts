@@ -29,6 +29,7 @@ export const pageTitles: Record<AppPath, string | null> = {
   [paths.userGameVersions]: 'User Game Versions',
   [paths.userGameVersionFiles]: 'Version Files',
   [paths.userGameVersionPlay]: 'Play User Version',
+  [paths.toReview]: 'To Review',
   [paths.admin]: 'Admin',
 };
 

@@ -24,6 +24,8 @@ export const paths = {
   userGameVersions: '/user-game-list/game-versions',
   userGameVersionFiles: '/user-game-list/game-versions/files',
   userGameVersionPlay: playScreenPaths.userGameVersionPlay,
+  /** The reviewers' "To review" list (issue 28): finished versions without a verdict since their last finish. */
+  toReview: '/to-review',
   admin: '/admin',
 } as const;
 
