@@ -24,7 +24,8 @@ import {
   userGameById,
   versionsOf,
 } from '../fixtures/versions';
-import { workbenchUrl } from '../fixtures/workbench';
+import { toggleLock, workbenchUrl } from '../fixtures/workbench';
+import { historyEntries, openFileHistory, restoreHistoryEntry } from '../fixtures/history';
 
 const listPath = '/user-game-list';
 
@@ -263,14 +264,14 @@ const loop = test.extend<{ loopSeed: LoopSeed }>({
 });
 
 test.describe('issue 28: the review loop in the browser', () => {
-  loop('issue 28: finish, To Review and the inbox, a note on an image and changes requested, the artist answers and finishes again, approve and lock', async ({
+  loop('issue 28: finish, To Review and the inbox, a note on an image and changes requested, the artist answers and finishes again, approve and lock; the history of the image lists both replacements and restores the first', async ({
     page,
     browser,
     baseURL,
     api,
     loopSeed,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     const { admin, artist, userGame, version, splash } = loopSeed;
     const workbench = workbenchUrl(version);
     const reviewScreen = `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${userGame.id}`;
@@ -390,8 +391,24 @@ test.describe('issue 28: the review loop in the browser', () => {
     await expect(card.getByTestId('verdict')).toContainText('Approved');
     await expect(card.getByText('Locked', { exact: true })).toBeVisible();
 
-    // 7. The history of the splash (both replacements listed) and restoring the first: the history helper's steps
-    // (h-history) go here.
+    // 7. The history of the splash lists both replacements (newest first, by the artist, the newest current); the
+    // reviewer unlocks the version and restores the first one, which is the version's splash again.
+    await adminPage.goto(reviewScreen);
+    const splashRow = adminPage.locator('tbody tr').filter({ hasText: splash.path });
+    const history = await openFileHistory(adminPage, splash.path, splashRow);
+    const entries = historyEntries(history);
+    await expect(entries).toHaveCount(2);
+    for (const row of [entries.nth(0), entries.nth(1)]) await expect(row).toContainText(artist.username);
+    await expect(entries.nth(0)).toContainText('Current');
+    await history.getByRole('button', { name: 'Close' }).click();
+    await toggleLock(api, version.id);
+    await restoreHistoryEntry(adminPage, splash.path, 1, splashRow);
+    const afterRestore = await openFileHistory(adminPage, splash.path, splashRow);
+    await expect(historyEntries(afterRestore)).toHaveCount(3);
+    await historyEntries(afterRestore).nth(0).getByRole('button', { name: 'View', exact: true }).click();
+    const shown = afterRestore.getByTestId('history-compare').getByRole('img', { name: /^History entry \d+ of / });
+    const restoredBytes = await adminPage.request.get((await shown.getAttribute('src')) ?? '');
+    expect(Buffer.from(await restoredBytes.body()).equals(solidPng(splash.width ?? 1, splash.height ?? 1, [200, 40, 90]))).toBe(true);
     await adminPage.context().close();
   });
 
