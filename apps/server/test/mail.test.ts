@@ -303,6 +303,26 @@ describe(`issue 28: mail (${testDb})`, () => {
       expect(smtp.to(never.email).filter((mail) => !mail.subject.startsWith('Verify'))).toHaveLength(0);
     });
 
+    it('issue 28: a game assigned through the API is in the inbox and, for a user who chose each event, in a mail (the inbox hook wired in app.ts)', async () => {
+      const admin = await createUser(t, RoleType.Admin);
+      const each = await withSetting('each');
+      await deliver();
+      const game = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Mailed game', description: 'A game to assign', width: 640, height: 480 } });
+      expect(game.statusCode, game.body).toBe(201);
+      const assigned = await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: each.id, gameId: game.json<{ id: number }>().id, userGameTypeId: 1, jobPrice: 10 },
+      });
+      expect(assigned.statusCode, assigned.body).toBe(201);
+      const inbox = await call(t, 'GET', '/api/inbox', { token: each.token });
+      const event = inbox.json<{ events: { id: number; kind: string }[] }>().events.find((e) => e.kind === 'game_assigned');
+      expect(event).toBeDefined();
+      // The hook runs after the commit, beside the answer: its decision is awaited, then the outbox is worked.
+      await vi.waitFor(async () => expect(await mailStates([event!.id])).toEqual(['sent']));
+      await deliver();
+      expect(smtp.to(each.email).some((mail) => mail.text.includes('Mailed game'))).toBe(true);
+    });
+
     it('issue 28: an event no server decided (its hook lost) is mailed by a later round of the worker', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date());
