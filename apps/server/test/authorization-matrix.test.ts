@@ -265,7 +265,7 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     return { url, payload: bodies[route.key] };
   }
 
-  it('[API-7] every /api route answers each role (anonymous, demo, user A, user B, admin) as authorization-matrix.data.ts expects (57 routes × 5 = 285 cells today, the count is logged)', async () => {
+  it('[API-7] every /api route answers each role (anonymous, demo, user A, user B, admin) as authorization-matrix.data.ts expects (83 routes × 5 = 415 cells today, the count is logged)', async () => {
     expect(routes.length).toBeGreaterThan(40);
     const missing = routes.filter((route) => !(route.key in expectedStatuses)).map((route) => `route ${route.key} has no expected statuses`);
     if (!process.env.MATRIX_RECORD) expect(missing).toEqual([]);
