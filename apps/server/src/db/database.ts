@@ -228,13 +228,33 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
+/**
+ * The advisory lock between migrations into a schema of their own (tests: `schema` is set) and the dropping of
+ * such schemas (test/global-setup.ts, at the end of a run). Kysely's migrator reads the catalogue of every schema,
+ * and a schema another run drops meanwhile fails it ("schema test_… does not exist"): migrations hold the lock
+ * shared, a drop holds it alone.
+ */
+export const schemaDropLock = 7_314_250_028;
+
+async function whileNoSchemaIsDropped<T>(db: Kysely<Database>, run: () => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock_shared(${schemaDropLock})`.execute(connection);
+    try {
+      return await run();
+    } finally {
+      await sql`select pg_advisory_unlock_shared(${schemaDropLock})`.execute(connection);
+    }
+  });
+}
+
 /** Runs every pending migration; throws (and so stops the start) if one fails. */
 export async function migrateToLatest({ db, dialect, schema }: Db): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   // With several schemas in one database (parallel tests), the migrator must look for its own tables in
   // this schema only, or it takes another schema's for its own.
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } =
+    schema && dialect === 'postgres' ? await whileNoSchemaIsDropped(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     const which = failed ? `Migration ${failed.migrationName}` : 'The database migrations';
