@@ -108,7 +108,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   async play() {
     const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('../../..', import.meta.url).pathname, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
-    const { files, nginx, wire } = await benchPlay();
+    const { files, nginx, wire } = await benchPlay({ rounds: Number(process.env.BENCH_PLAY_ROUNDS ?? 3) });
     if (!nginx) console.log('(nginx is not installed: its rows are skipped; apt-get install nginx-light to measure them)\n');
     console.log('Game files from the play origin (production build, LOG_LEVEL=info; token, host, access and path checks, cached');
     console.log('file lookup) under 50 connections, against a bare Node file server (node:http + fs.createReadStream, same');

@@ -119,9 +119,10 @@ export class Metrics {
 
   /** Counts the bytes of every answer of the play origin. */
   countPlayBytes(app: FastifyInstance): void {
-    app.addHook('onResponse', async (_request, reply) => {
+    app.addHook('onResponse', (_request, reply, done) => {
       const length = Number(reply.getHeader('content-length'));
       if (Number.isFinite(length) && length > 0) this.playBytes.inc(length);
+      done();
     });
   }
 
