@@ -150,7 +150,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
     const js = (w: { encoding: string; bytes: number }) => `${fixed(w.bytes / 1024 / 1024, 2)} MB (${w.encoding})`;
     const under = wire.app.bytes < 1.5 * 1024 * 1024;
     console.log(`  lib/framework.js (${fixed(wire.bytes / 1024 / 1024, 2)} MB) on the wire: play origin ${js(wire.app)}, gzip only ${js(wire.appGzip)}` +
-      `${wire.nginx ? `, nginx alone (gzip) ${js(wire.nginx)}` : ''} (target < 1.5 MB: ${under ? 'met' : 'MISSED'})`);
+      `${wire.nginx ? `, nginx alone (gzip) ${js(wire.nginx)}` : ''}${wire.nginxApp ? `, nginx + play origin ${js(wire.nginxApp)}` : ''} (target < 1.5 MB: ${under ? 'met' : 'MISSED'})`);
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
   },
 

@@ -32,6 +32,8 @@ export interface WireSizes {
   app: { encoding: string; bytes: number };
   appGzip: { encoding: string; bytes: number };
   nginx?: { encoding: string; bytes: number } | undefined;
+  /** nginx in front of the play origin with X-Accel-Redirect: the play origin sends compressed answers itself. */
+  nginxApp?: { encoding: string; bytes: number } | undefined;
 }
 
 /** The nginx worker of a master started with one worker (its CPU is the worker's, not the master's). */
@@ -102,16 +104,17 @@ http {
   tcp_nopush on;
   types { text/javascript js; image/png png; }
   default_type application/octet-stream;
-  gzip on;
-  gzip_types text/javascript;
   upstream play_origin { server 127.0.0.1:${ports.play}; keepalive 64; }
   server {
     listen 127.0.0.1:${ports.alone};
+    # For the wire sizes only (the loads ask for no encoding): what nginx alone would send a browser.
+    gzip on;
+    gzip_types text/javascript;
     location / { alias ${filesDir}/; }
   }
   server {
     listen 127.0.0.1:${ports.front};
-    location /p/ {
+    location ~ ^/[ps]/ {
       proxy_pass http://play_origin;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
@@ -259,6 +262,7 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
       app: await sent(`http://127.0.0.1:${playPort}${wirePath}`, 'br, gzip'),
       appGzip: await sent(`http://127.0.0.1:${playPort}${wirePath}`, 'gzip'),
       nginx: front && (await sent(`http://127.0.0.1:${front.alonePort}/${keys.get(wireFile.path)!}`, 'gzip')),
+      nginxApp: front && (await sent(`http://127.0.0.1:${front.frontPort}${wirePath}`, 'br, gzip')),
     };
 
     const results: PlayBenchResult[] = [];

@@ -226,7 +226,7 @@ export function buildPlayApp({
 
   /** The encoding of the answer: br or gzip for a compressible file asked for whole, else the stored bytes. */
   function encodingOf(request: FastifyRequest, file: PlayFile): PlayEncoding | undefined {
-    if (accelRedirect !== undefined || file.contentEncoding || request.headers.range !== undefined) return undefined;
+    if (file.contentEncoding || request.headers.range !== undefined) return undefined;
     return chosenEncoding(request.headers['accept-encoding']);
   }
 
@@ -268,7 +268,9 @@ export function buildPlayApp({
       const bytes = await blankCopy(file.blank.path, file.blank.width, file.blank.height);
       return reply.header('Content-Type', file.contentType).header('Content-Length', bytes.length).send(bytes);
     }
-    if (accelRedirect !== undefined) {
+    // Behind nginx too, a compressed answer comes from here (kept in memory after the first): nginx's gzip would
+    // compress a pre-compressed build again, so its internal location has none (docs/operations.md).
+    if (accelRedirect !== undefined && encoding === undefined) {
       // nginx sends the file (and answers ranges) from its internal location; the body stays empty.
       reply.header('Content-Type', file.contentType);
       if (file.contentEncoding) reply.header('Content-Encoding', file.contentEncoding);
