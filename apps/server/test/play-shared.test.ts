@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameStatus, RoleType, type Game, type GameFile, type GamePath, type GameVersion, type UserGame } from '@reskin/contract';
+import { PlayTokens, sharedPeriodMs } from '../src/play/play-tokens';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
@@ -219,5 +220,22 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
     expect((await get(location)).statusCode).toBe(200);
     // Another user cannot get a shared token at all: their play links are refused before any redirect.
     expect((await call(t, 'GET', `/api/games/${game.id}/path/`, { token: stranger.token })).statusCode).toBe(404);
+  });
+
+  it('keeps a shared token the same for every link signed again within its period, and lets it expire', async () => {
+    const tokens = new PlayTokens('a secret of the tests');
+    const start = Math.floor(Date.now() / sharedPeriodMs) * sharedPeriodMs;
+    const claims = { g: 7, u: 3, tv: 1 };
+    const first = tokens.signShared(claims, start + 1000);
+    // A fresh PlayTokens (another server with the same secret) signs the same token: nothing random, no iat.
+    expect(new PlayTokens('a secret of the tests').signShared(claims, start + sharedPeriodMs - 1000)).toBe(first);
+    expect(tokens.signShared(claims, start + sharedPeriodMs + 1000)).not.toBe(first);
+    expect(tokens.signShared({ ...claims, tv: 2 }, start + 1000)).not.toBe(first);
+    expect(tokens.verifyShared(first)).toEqual(claims);
+    // A play token's key does not check it, nor the other way round.
+    expect(await tokens.verify(first)).toBeUndefined();
+    expect(tokens.verifyShared(await tokens.sign({ g: 7, u: 3, view: 'watermark' }))).toBeUndefined();
+    const past = tokens.signShared(claims, Date.now() - 3 * sharedPeriodMs);
+    expect(tokens.verifyShared(past)).toBeUndefined();
   });
 });
