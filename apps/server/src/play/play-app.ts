@@ -281,6 +281,7 @@ export function buildPlayApp({
     // Kept in memory: a compressed answer, or a small file as stored (no storage read at all).
     const keptBody = bodies.get(file.key, encoding);
     if (keptBody !== undefined && (encoding !== undefined || headers.range === undefined)) {
+      metrics?.playBody(true, encoding ?? 'identity');
       if (encoding) reply.header('Content-Encoding', encoding);
       else if (!file.contentEncoding) reply.header('Accept-Ranges', 'bytes');
       else reply.header('Content-Encoding', file.contentEncoding);
@@ -313,6 +314,7 @@ export function buildPlayApp({
     if (encoding && !object.range && object.size <= maxCompressedInput) {
       // Compressed once per stored object and encoding, then kept (PlayBodies): the next answer costs no zlib.
       const body = await bodies.compress(file.key, encoding, object.stream, object.size);
+      metrics?.playBody(false, encoding);
       return reply.header('Content-Encoding', encoding).header('Content-Length', body.length).send(body);
     }
     // Too big to compress here: the stored bytes, still under the encoded ETag (the same answer every time, so a
@@ -328,6 +330,7 @@ export function buildPlayApp({
     }
     if (bodies.keeps && object.size <= maxKeptIdentity) {
       const body = await bodies.keepIdentity(file.key, object.stream);
+      metrics?.playBody(false, 'identity');
       return reply.header('Content-Length', body.length).send(body);
     }
     return reply.header('Content-Length', object.size).send(object.stream);
