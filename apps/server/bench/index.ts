@@ -108,7 +108,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   async play() {
     const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('../../..', import.meta.url).pathname, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
-    const { files, nginx } = await benchPlay();
+    const { files, nginx, wire } = await benchPlay({ rounds: Number(process.env.BENCH_PLAY_ROUNDS ?? 3) });
     if (!nginx) console.log('(nginx is not installed: its rows are skipped; apt-get install nginx-light to measure them)\n');
     console.log('Game files from the play origin (production build, LOG_LEVEL=info; token, host, access and path checks, cached');
     console.log('file lookup) under 50 connections, against a bare Node file server (node:http + fs.createReadStream, same');
@@ -136,8 +136,21 @@ const benchmarks: Record<string, () => Promise<void>> = {
       if (alone && front) {
         const toNginx = front.requestsPerSecond / alone.requestsPerSecond;
         console.log(`    nginx + play origin / nginx alone ${fixed(toNginx)} (target >= 0.5: ${toNginx >= 0.5 ? 'met' : 'MISSED'}); play origin alone / nginx alone ${fixed(app!.requestsPerSecond / alone.requestsPerSecond)}`);
+        if (alone.cpuMsPerRequest && front.cpuMsPerRequest) {
+          const megabytes = f.bytes / 1024 / 1024;
+          const perMb = (ms: number) => `${fixed(ms / megabytes, 2)} ms CPU/MB`;
+          const ratio = front.cpuMsPerRequest / alone.cpuMsPerRequest;
+          console.log(
+            `    CPU per MB: nginx alone ${perMb(alone.cpuMsPerRequest)}, nginx + play origin ${perMb(front.cpuMsPerRequest)}, play origin alone ${perMb(app!.cpuMsPerRequest ?? 0)};` +
+              ` nginx + play origin / nginx alone ${fixed(ratio)} (target <= 3: ${ratio <= 3 ? 'met' : 'MISSED'})`,
+          );
+        }
       }
     }
+    const js = (w: { encoding: string; bytes: number }) => `${fixed(w.bytes / 1024 / 1024, 2)} MB (${w.encoding})`;
+    const under = wire.app.bytes < 1.5 * 1024 * 1024;
+    console.log(`  lib/framework.js (${fixed(wire.bytes / 1024 / 1024, 2)} MB) on the wire: play origin ${js(wire.app)}, gzip only ${js(wire.appGzip)}` +
+      `${wire.nginx ? `, nginx alone (gzip) ${js(wire.nginx)}` : ''}${wire.nginxApp ? `, nginx + play origin ${js(wire.nginxApp)}` : ''} (target < 1.5 MB: ${under ? 'met' : 'MISSED'})`);
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
   },
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -24,6 +24,46 @@ export interface PlayBenchResult {
   /** Medians over the rounds; nginx and nginx+app only when nginx is installed. */
   results: Partial<Record<PlayTarget, LoadResult>>;
   rounds: number;
+}
+
+/** Bytes on the wire for the 5 MB script with `Accept-Encoding: br, gzip` (or `gzip` for nginx alone). */
+export interface WireSizes {
+  bytes: number;
+  app: { encoding: string; bytes: number };
+  appGzip: { encoding: string; bytes: number };
+  nginx?: { encoding: string; bytes: number } | undefined;
+  /** nginx in front of the play origin with X-Accel-Redirect: the play origin sends compressed answers itself. */
+  nginxApp?: { encoding: string; bytes: number } | undefined;
+}
+
+/** The nginx worker of a master started with one worker (its CPU is the worker's, not the master's). */
+function workerOf(master: number): number | undefined {
+  try {
+    const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return children.length > 0 ? Number(children[0]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A script of `size` bytes that compresses about as a real engine build does (identifiers and numbers from a
+ * seeded generator, not one repeated line): gzip makes it 3-5x smaller, as it does Unity's 5 MB framework.
+ */
+function frameworkScript(size: number): Buffer {
+  let seed = 29;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const words = Array.from({ length: 4000 }, () => Math.floor(next() * 2 ** 40).toString(36));
+  const parts: string[] = [];
+  let length = 0;
+  while (length < size) {
+    const a = words[Math.floor(next() * words.length)]!;
+    const b = words[Math.floor(next() * words.length)]!;
+    const line = `function ${a}(${b}, n) { var x = ${b}[${Math.floor(next() * 65536)}] | 0; return ${a}_${b}(x + n * ${(next() * 1000).toFixed(3)}); }\n`;
+    parts.push(line);
+    length += line.length;
+  }
+  return Buffer.from(parts.join('')).subarray(0, size);
 }
 
 /** nginx on this machine, or undefined (the bench then measures without it). */
@@ -67,11 +107,14 @@ http {
   upstream play_origin { server 127.0.0.1:${ports.play}; keepalive 64; }
   server {
     listen 127.0.0.1:${ports.alone};
+    # For the wire sizes only (the loads ask for no encoding): what nginx alone would send a browser.
+    gzip on;
+    gzip_types text/javascript;
     location / { alias ${filesDir}/; }
   }
   server {
     listen 127.0.0.1:${ports.front};
-    location /p/ {
+    location ~ ^/[ps]/ {
       proxy_pass http://play_origin;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
@@ -95,10 +138,10 @@ ${fromApp.map((name) => `      add_header ${name} $upstream_http_${name.toLowerC
   return child;
 }
 
-/** One GET with the given Host header (fetch would not send it). */
-function getOnce(url: string, host: string): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+/** One GET with the given Host header (fetch would not send it); the body as sent (not decoded). */
+function getOnce(url: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(url, { headers: { host }, agent: false }, (response) => {
+    get(url, { headers: { host, ...headers }, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
@@ -124,7 +167,7 @@ async function noisePng(kilobytes: number): Promise<Buffer> {
  * cost is app / app-no-usage). The link is an administrator's (the original view) on the game's own host. Targets alternate
  * over `rounds` rounds of 5 s; the medians are kept, with each server process's CPU per request.
  */
-export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promise<{ files: PlayBenchResult[]; nginx: boolean }> {
+export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promise<{ files: PlayBenchResult[]; nginx: boolean; wire: WireSizes }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-play-'));
   const filesDir = join(dataDir, 'files');
   const env = { DATA_DIR: dataDir, SEED_DEMO: 'false', ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-pass-1' };
@@ -132,10 +175,17 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
   try {
     const script = Buffer.from(`// engine\n${'window.engine = (window.engine || 0) + 1; /* padding for a 512 KB build */\n'.repeat(8000)}`.slice(0, 512 * 1024));
     const image = await noisePng(100);
+    // A sprite of 9 KB, the size of most: per-request work, not bytes, decides its rate.
+    const sprite = await noisePng(9);
+    const framework = frameworkScript(5 * 1024 * 1024);
     const files = [
       { path: 'lib/engine.js', content: script },
       { path: 'img/sprites.png', content: image },
+      { path: 'img/sprite.png', content: sprite },
     ];
+    // Its size on the wire with Accept-Encoding; loaded as stored for CPU per MB (where bytes, not requests, count).
+    const wireFile = { path: 'lib/framework.js', content: framework };
+    files.push(wireFile);
     // Seeded through the API in this process, then measured in the production server's.
     const seeding = await buildApp(loadConfig({ ...env, LOG_LEVEL: 'warn' }));
     let root: string;
@@ -154,7 +204,7 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
       const uploaded = await seeding.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers, payload: body });
       if (uploaded.statusCode !== 200) throw new Error(`upload: ${uploaded.statusCode} ${uploaded.body}`);
       const listed = (await seeding.app.inject({ method: 'GET', url: `/api/games/${game.id}/files`, headers })).json<GameFile[]>();
-      if (listed.length !== files.length) throw new Error('the upload did not store both files');
+      if (listed.length !== files.length) throw new Error('the upload did not store every file');
       root = (await seeding.app.inject({ method: 'GET', url: `/api/games/${game.id}/files-root`, headers })).json<{ rootPath: string }>().rootPath;
       const rows = await seeding.database.db.selectFrom('gameFiles').select(['path', 'storageKey']).where('gameId', '=', game.id).execute();
       keys = new Map(rows.map((row) => [row.path, row.storageKey]));
@@ -183,7 +233,7 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
     const bare = await startProcess(['bench/bare-file-server.mjs', filesDir], process.env, /"port"/);
     processes.push(bare.child);
     const barePort = (JSON.parse(bare.line) as { port: number }).port;
-    let front: { nginx: ChildProcess; app: ChildProcess; alonePort: number; frontPort: number } | undefined;
+    let front: { nginx: ChildProcess; worker: number | undefined; app: ChildProcess; alonePort: number; frontPort: number } | undefined;
     if (nginx) {
       // A second play origin on the same data, with PLAY_ACCEL_REDIRECT, behind nginx (which passes the Host on).
       const accelApp = await startProcess(
@@ -197,11 +247,28 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
       mkdirSync(nginxDir);
       const child = await startNginx(nginx, nginxDir, filesDir, { alone: alonePort, front: frontPort, play: accelPlayPort });
       processes.push(child);
-      front = { nginx: child, app: accelApp.child, alonePort, frontPort };
+      front = { nginx: child, worker: workerOf(child.pid!), app: accelApp.child, alonePort, frontPort };
     }
 
+    // The framework script's bytes on the wire: the play origin's brotli and gzip, nginx's gzip (level 1, its default).
+    const wirePath = `${new URL(root).pathname}${wireFile.path}`;
+    const sent = async (url: string, acceptEncoding: string) => {
+      const answer = await getOnce(url, host, { 'accept-encoding': acceptEncoding });
+      if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
+      return { encoding: String(answer.headers['content-encoding'] ?? 'identity'), bytes: answer.body.length };
+    };
+    const wire: WireSizes = {
+      bytes: wireFile.content.length,
+      app: await sent(`http://127.0.0.1:${playPort}${wirePath}`, 'br, gzip'),
+      appGzip: await sent(`http://127.0.0.1:${playPort}${wirePath}`, 'gzip'),
+      nginx: front && (await sent(`http://127.0.0.1:${front.alonePort}/${keys.get(wireFile.path)!}`, 'gzip')),
+      nginxApp: front && (await sent(`http://127.0.0.1:${front.frontPort}${wirePath}`, 'br, gzip')),
+    };
+
     const results: PlayBenchResult[] = [];
-    for (const file of files) {
+    // BENCH_PLAY_FILE=<path> loads only that file (a profile of one kind of request).
+    const only = process.env.BENCH_PLAY_FILE;
+    for (const file of files.filter((f) => only === undefined || f.path === only)) {
       const key = keys.get(file.path)!;
       const playPath = `${new URL(root).pathname}${file.path}`;
       const targets: { target: PlayTarget; url: string; pids: number[] }[] = [
@@ -210,9 +277,10 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
         { target: 'bare', url: `http://127.0.0.1:${barePort}/${key}`, pids: [bare.child.pid!] },
       ];
       if (front) {
-        // The worker's CPU is not counted (a child of the master): the nginx rows show req/s only.
-        targets.push({ target: 'nginx', url: `http://127.0.0.1:${front.alonePort}/${key}`, pids: [] });
-        targets.push({ target: 'nginx+app', url: `http://127.0.0.1:${front.frontPort}${playPath}`, pids: [front.app.pid!] });
+        // nginx's CPU is its worker's; nginx+app counts the worker's and the play origin's.
+        const worker = front.worker === undefined ? [] : [front.worker];
+        targets.push({ target: 'nginx', url: `http://127.0.0.1:${front.alonePort}/${key}`, pids: worker });
+        targets.push({ target: 'nginx+app', url: `http://127.0.0.1:${front.frontPort}${playPath}`, pids: [front.app.pid!, ...worker] });
       }
       // Each answer checked once before it is loaded: the bytes of the file; through nginx, the play origin's headers.
       for (const { target, url } of targets) {
@@ -244,7 +312,7 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
       }
       results.push({ file: file.path, bytes: file.content.length, results: medians, rounds });
     }
-    return { files: results, nginx: front !== undefined };
+    return { files: results, nginx: front !== undefined, wire };
   } finally {
     for (const child of processes) await stop(child);
     rmSync(dataDir, { recursive: true, force: true });

@@ -27,6 +27,7 @@ import { HelperFilesService } from './modules/helper-files/helper-files.service'
 import { openStorage } from './storage/create-storage';
 import { FreeSpaceGuard } from './storage/free-space';
 import { buildPlayApp, isolationHeaders } from './play/play-app';
+import { PlayBodies } from './play/play-bodies';
 import { PlayFiles } from './play/play-files';
 import { PlayOrigins } from './play/play-origins';
 import { PlayPathsService } from './play/play-paths.service';
@@ -292,6 +293,7 @@ export async function buildApp(config: Config): Promise<App> {
     access: playAccess,
     files: playFiles,
     storage,
+    bodies: new PlayBodies(config.playBodyCacheBytes),
     usage: playUsage,
     accelRedirect: config.playAccelRedirect,
     metrics,

@@ -68,6 +68,11 @@ const envSchema = z.object({
    */
   PLAY_FILE_CACHE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(60, { error: 'expected at most 60 seconds' }).default(2),
   /**
+   * Megabytes of answer bodies the play origin keeps in memory (decision 0037): text compressed with brotli or
+   * gzip, and files of up to 64 KB as stored. 0: compress every answer again and read every file from storage.
+   */
+  PLAY_BODY_CACHE_MB: z.coerce.number({ error: 'expected a number of megabytes' }).min(0, { error: 'expected 0 or more megabytes' }).default(64),
+  /**
    * Whether the play origin records which files plays load (issue 24, decision 0023): per game and file, a count,
    * the first time and whether at a play's start. Off: nothing is counted (the bench compares both).
    */
@@ -174,6 +179,8 @@ export interface Config {
   playAccessCacheMs: number;
   /** Milliseconds the play origin keeps a file lookup (PLAY_FILE_CACHE_SECONDS): how late a changed file may show. */
   playFileCacheMs: number;
+  /** Bytes of bodies the play origin keeps (PLAY_BODY_CACHE_MB, decision 0037). */
+  playBodyCacheBytes: number;
   /**
    * The play origin's record of the files plays load (decision 0023): PLAY_USAGE, and in milliseconds
    * PLAY_USAGE_START_SECONDS (the "at start" window) and PLAY_USAGE_FLUSH_SECONDS (how often counts are written).
@@ -331,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainTimeoutMs: Math.round(e.DRAIN_TIMEOUT_SECONDS * 1000),
     playAccessCacheMs: Math.round(e.PLAY_ACCESS_CACHE_SECONDS * 1000),
     playFileCacheMs: Math.round(e.PLAY_FILE_CACHE_SECONDS * 1000),
+    playBodyCacheBytes: Math.round(e.PLAY_BODY_CACHE_MB * 1024 * 1024),
     playUsage: {
       enabled: e.PLAY_USAGE,
       startWindowMs: Math.round(e.PLAY_USAGE_START_SECONDS * 1000),

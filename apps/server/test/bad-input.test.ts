@@ -379,6 +379,14 @@ describe(`bad play-origin paths on ${testDb} (issue 13)`, () => {
       '/p/%00/%E2%80%AE.js',
       '/p/x/..%2F..%2Fetc%2Fpasswd',
       `/p/x/${'a/'.repeat(2000)}`,
+      // The shared URLs (issue 29, decision 0037).
+      '/s/%FF/x/index.html',
+      '/s/x/%FF/a.js',
+      `/s/${'t'.repeat(3000)}/x/index.html`,
+      '/s/constructor/__proto__/x',
+      '/s/x/y/..%2F..%2Fetc%2Fpasswd',
+      '/s/x',
+      '/s/x/y',
     ];
     for (const url of paths) {
       const response = await t.playApp.inject({ method: 'GET', url });

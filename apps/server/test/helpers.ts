@@ -78,6 +78,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     playAccessCacheMs: 0,
     // Changed files show at once too (play-cache.test.ts sets a cache to test it).
     playFileCacheMs: 0,
+    playBodyCacheBytes: overrides.playBodyCacheBytes ?? 16 * 1024 * 1024,
     // Loads are written when a test flushes them (t.playUsage.flush()) or the app closes, not on a timer.
     playUsage: { enabled: true, startWindowMs: 10_000, flushMs: 300_000 },
     playAccelRedirect: undefined,

@@ -50,6 +50,8 @@ describe(`[OPS] GET /api/metrics (issue 29, decision 0031) on ${testDb}`, () => 
     const played = await t.playApp.inject({ method: 'GET', url: hero });
     expect(played.statusCode).toBe(200);
     expect(played.rawPayload.length).toBeGreaterThan(0);
+    // Again: a small file is answered from the play origin's kept bodies the second time (issue 29).
+    expect((await t.playApp.inject({ method: 'GET', url: hero })).rawPayload.equals(played.rawPayload)).toBe(true);
 
     const response = await scrape(`Bearer ${token}`);
     expect(response.statusCode).toBe(200);
@@ -63,6 +65,7 @@ describe(`[OPS] GET /api/metrics (issue 29, decision 0031) on ${testDb}`, () => 
       'reskin_generation_job_duration_seconds',
       'reskin_play_bytes_total',
       'reskin_play_file_lookups_total',
+      'reskin_play_bodies_total',
       'reskin_storage_errors_total',
       'reskin_database_errors_total',
     ]) {
@@ -84,6 +87,8 @@ describe(`[OPS] GET /api/metrics (issue 29, decision 0031) on ${testDb}`, () => 
     // The play origin: the PNG's bytes, and its lookup (not kept: the tests keep none).
     expect(sample(text, 'reskin_play_bytes_total')).toBeGreaterThanOrEqual(played.rawPayload.length);
     expect(sample(text, 'reskin_play_file_lookups_total', { kept: 'false' })).toBeGreaterThan(0);
+    expect(sample(text, 'reskin_play_bodies_total', { kept: 'false', encoding: 'identity' })).toBe(1);
+    expect(sample(text, 'reskin_play_bodies_total', { kept: 'true', encoding: 'identity' })).toBe(1);
   });
 
   it('answers 404, as an unknown route, to a missing or wrong token', async () => {

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GameStatus, RoleType, type Game, type GameFile, type GamePath, type GameVersion, type UserGame } from '@reskin/contract';
 import type { Config } from '../src/config';
@@ -155,6 +156,18 @@ describe(`the play origin behind nginx (PLAY_ACCEL_REDIRECT) on ${testDb}`, () =
     const unchanged = await get(under(artistRoot, 'hero.png'), { 'if-none-match': String(image.headers.etag) });
     expect(unchanged.statusCode).toBe(304);
     expect(unchanged.headers['x-accel-redirect']).toBeUndefined();
+  });
+
+  it('issue 29: sends a compressed answer itself (nginx would compress a pre-compressed build again), X-Accel-Redirect for the rest', async () => {
+    const adminRoot = (await call(s.t, 'GET', `/api/games/${s.game.id}/path/`, { token: s.admin.token })).json<GamePath>().orjFile;
+    const compressed = await get(under(adminRoot, 'engine.js'), { 'accept-encoding': 'gzip' });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['x-accel-redirect']).toBeUndefined();
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(compressed.headers.vary).toBe('Accept-Encoding');
+    expect(gunzipSync(compressed.rawPayload).toString()).toBe('window.engine = 1;');
+    const image = await get(under(adminRoot, 'hero.png'), { 'accept-encoding': 'gzip' });
+    expect(image.headers['x-accel-redirect']).toBe(`/_stored/${keys.get('hero.png')}`);
   });
 
   it('still refuses with the envelope, and never redirects a refusal', async () => {

@@ -90,12 +90,15 @@ describe(`[API-3] pre-compressed builds on the play origin on ${testDb}`, () => 
     expect(notModified.statusCode).toBe(304);
   });
 
-  it('serves a plain .wasm as application/wasm without Content-Encoding', async () => {
+  it('serves a plain .wasm as application/wasm, compressed only when the client accepts it (issue 29)', async () => {
     const response = await get(adminBase + 'game.wasm', { 'accept-encoding': 'gzip, deflate, br' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/wasm');
-    expect(response.headers['content-encoding']).toBeUndefined();
-    expect(response.rawPayload.equals(wasm)).toBe(true);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(response.rawPayload).equals(wasm)).toBe(true);
+    const plain = await get(adminBase + 'game.wasm');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(wasm)).toBe(true);
   });
 
   it('records the inner type at upload, and never treats a compressed image as an image', async () => {

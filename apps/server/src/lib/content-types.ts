@@ -73,5 +73,12 @@ const compressibleTypes = new Set([
 export function isCompressible(path: string): boolean {
   const { contentType, contentEncoding } = servedAs(path);
   if (contentEncoding) return false;
-  return contentType.startsWith('text/') || contentType.endsWith('+json') || contentType.endsWith('+xml') || compressibleTypes.has(contentType);
+  return isCompressibleType(contentType);
+}
+
+/** The same rule by served type (a parameter such as `; charset=utf-8` is ignored): the play origin's. */
+export function isCompressibleType(contentType: string): boolean {
+  const semicolon = contentType.indexOf(';');
+  const type = semicolon === -1 ? contentType : contentType.slice(0, semicolon).trim();
+  return type.startsWith('text/') || type.endsWith('+json') || type.endsWith('+xml') || compressibleTypes.has(type);
 }

@@ -10,8 +10,15 @@ export class HmacJwt {
   private readonly signer: (payload: Record<string, unknown>) => string;
   private readonly verifier: (token: string) => unknown;
 
-  constructor(key: string | Buffer, expiresInMs: number, { cacheSize = 1000 }: { cacheSize?: number } = {}) {
-    this.signer = createSigner({ key, algorithm: 'HS256', expiresIn: expiresInMs });
+  /**
+   * `expiresInMs` undefined: the payload names its own `exp` and no `iat` is added, so the same payload always
+   * makes the same token (the play origin's shared links, decision 0037).
+   */
+  constructor(key: string | Buffer, expiresInMs: number | undefined, { cacheSize = 1000 }: { cacheSize?: number } = {}) {
+    this.signer =
+      expiresInMs === undefined
+        ? createSigner({ key, algorithm: 'HS256', noTimestamp: true })
+        : createSigner({ key, algorithm: 'HS256', expiresIn: expiresInMs });
     this.verifier = createVerifier({ key, algorithms: ['HS256'], cache: cacheSize, requiredClaims: ['exp'] });
   }
 

@@ -8,12 +8,14 @@ import { echoRequestId, loggingOptions } from '../lib/logging';
 import { envelope, errorHandler } from '../plugins/error-envelope';
 import type { Storage } from '../storage/storage';
 import type { Metrics } from '../modules/metrics/metrics';
+import { isCompressibleType } from '../lib/content-types';
 import type { PlayAccess } from './play-access';
-import type { PlayFiles } from './play-files';
+import { chosenEncoding, encodedEtag, ifNoneMatch, maxCompressedInput, maxKeptIdentity, PlayBodies, type PlayEncoding } from './play-bodies';
+import type { PlayFile, PlayFiles } from './play-files';
 import type { PlayOrigins } from './play-origins';
 import type { PlayUsage } from './play-usage';
 import { encodePath } from './play-paths.service';
-import type { PlayClaims, PlayTokens } from './play-tokens';
+import type { PlayClaims, PlayTokens, SharedClaims } from './play-tokens';
 
 export interface PlayAppOptions {
   /** Which host serves which game (decision 0017). */
@@ -24,6 +26,8 @@ export interface PlayAppOptions {
   /** Which stored object a path serves in a view (briefly cached). */
   files: PlayFiles;
   storage: Storage;
+  /** Compressed answers and small files kept in memory (decision 0037); undefined: none kept (tests' default). */
+  bodies?: PlayBodies | undefined;
   /** The record of which files plays load (decision 0023); undefined with PLAY_USAGE=false. */
   usage?: PlayUsage | undefined;
   /**
@@ -95,12 +99,52 @@ export const accelCopiedHeaders = [
 ] as const;
 
 /**
+ * Whether the play origin sends a request of the game's own page to the user's shared URL of a file (decision 0037):
+ * a same-origin subresource that resolves no relative URL against its own address. Documents, frames, workers and
+ * style sheets (whose relative URLs would then resolve under /s/) stay where they were asked for, and so do module
+ * scripts (`Sec-Fetch-Mode: cors`; their imports resolve against the script's address). A client that sends no
+ * Fetch Metadata (a tool, an old browser), or another site's page (the app's previews), is answered in place.
+ */
+function redirectsToShared(site: string | undefined, dest: string | undefined, mode: string | undefined): boolean {
+  if (site !== 'same-origin') return false;
+  switch (dest) {
+    case 'image':
+    case 'audio':
+    case 'video':
+    case 'track':
+    case 'font':
+    case 'empty':
+      return true;
+    case 'script':
+      return mode === 'no-cors';
+    default:
+      return false;
+  }
+}
+
+/** The content id of a file's shared URL: its ETag without the quotes (from its storage key and play settings). */
+const contentIdOf = (etag: string) => etag.slice(1, -1);
+
+/**
  * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
  * every request and limits it to one game (or version) and one view, and PlayAccess that its user still may see
- * it. Query strings are ignored.
+ * it. Query strings are ignored. Files that are the same in every view are also served at
+ * `/s/<shared token>/<content id>/<path>` (decision 0037), where the game's own requests for them are redirected.
  */
-export function buildPlayApp({ origins, tokens, access, files, storage, usage, accelRedirect, metrics, logLevel, trustProxy }: PlayAppOptions): FastifyInstance {
+export function buildPlayApp({
+  origins,
+  tokens,
+  access,
+  files,
+  storage,
+  bodies = new PlayBodies(0),
+  usage,
+  accelRedirect,
+  metrics,
+  logLevel,
+  trustProxy,
+}: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
@@ -113,66 +157,140 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
   metrics?.countPlayBytes(app);
   metrics?.countFaults(app);
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     // An SVG's own policy (set by serve) stays.
     const policy = reply.getHeader('Content-Security-Policy');
     reply.headers(playHeaders);
     if (policy !== undefined) reply.header('Content-Security-Policy', policy);
+    done(null, payload);
   });
+
+  const invalidLink = () => envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden);
+  const otherAddress = () => envelope(403, 'This play link belongs to another address: open the game again.', errorCodes.forbidden);
+  const noAccess = () => envelope(403, 'This play link no longer gives access: open the game again.', errorCodes.forbidden);
+  const noFile = () => envelope(404, 'No such file in this game.', errorCodes.notFound);
+
+  /** The normalised path of the request, or undefined when it is none a game can have. */
+  function pathOf(raw: string): string | undefined {
+    try {
+      return normaliseGamePath(raw);
+    } catch (error) {
+      if (error instanceof InvalidPathError) return undefined;
+      throw error;
+    }
+  }
 
   app.get<{ Params: { token: string; '*': string } }>('/p/:token/*', async (request, reply) => {
     const claims = await tokens.verify(request.params.token);
-    if (!claims) return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+    if (!claims) return reply.status(403).send(invalidLink());
     // With an origin per game, a game is served on its own host only, so it never shares another's storage.
-    if (!origins.servesGame(request.host, claims.g)) {
-      return reply.status(403).send(envelope(403, 'This play link belongs to another address: open the game again.', errorCodes.forbidden));
-    }
+    if (!origins.servesGame(request.host, claims.g)) return reply.status(403).send(otherAddress());
     // The user may have been disabled, demoted or unassigned, or changed their password, since the link was made.
-    if (!(await access.allows(claims))) {
-      return reply.status(403).send(envelope(403, 'This play link no longer gives access: open the game again.', errorCodes.forbidden));
-    }
+    if (!(await access.allows(claims))) return reply.status(403).send(noAccess());
 
-    let path: string;
-    try {
-      path = normaliseGamePath(request.params['*']);
-    } catch (error) {
-      if (error instanceof InvalidPathError) return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
-      throw error;
-    }
-    return serve(request, reply, claims, path, false);
+    const path = pathOf(request.params['*']);
+    if (path === undefined) return reply.status(404).send(noFile());
+    return serve(request, reply, claims, path, { fresh: false, counted: true, sharing: true });
   });
 
-  async function serve(request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply, claims: PlayClaims, path: string, fresh: boolean): Promise<FastifyReply> {
+  /**
+   * A file the same in every view, at the user's shared URL (decision 0037): served when its content id is the
+   * file's current one in the watermarked or the skeleton view, which every user of the game may see; a content
+   * id gone stale (the file changed since the redirect) sends a file that is no image to its current one.
+   */
+  app.get<{ Params: { token: string; cid: string; '*': string } }>('/s/:token/:cid/*', async (request, reply) => {
+    const shared = tokens.verifyShared(request.params.token);
+    if (!shared) return reply.status(403).send(invalidLink());
+    if (!origins.servesGame(request.host, shared.g)) return reply.status(403).send(otherAddress());
+    const path = pathOf(request.params['*']);
+    if (path === undefined) return reply.status(404).send(noFile());
+
+    // Both views need what the watermarked view needs (only the original asks more): one check answers for both.
+    const inViews = [{ ...shared, view: 'watermark' }, { ...shared, view: 'skeleton' }] as const satisfies PlayClaims[];
+    if (!(await access.allows(inViews[0]))) return reply.status(403).send(noAccess());
+    const found: PlayFile[] = [];
+    for (const claims of inViews) {
+      const { answer } = await files.find(claims, path);
+      if (typeof answer === 'string' || !answer.shared) continue;
+      if (contentIdOf(answer.etag) === request.params.cid) return serve(request, reply, claims, path, { fresh: false, counted: false, sharing: false });
+      found.push(answer);
+    }
+    // A content id gone stale: a file that is no image (the same object in both views) moves to its current URL.
+    if (found.length === 2 && found[0]!.etag === found[1]!.etag) {
+      return reply.status(302).header('Cache-Control', 'no-store').header('Location', sharedUrl(request.params.token, found[0]!.etag, path)).send();
+    }
+    return reply.status(404).send(envelope(404, 'This file has changed since the game asked for it: reload the game.', errorCodes.notFound));
+  });
+
+  const sharedUrl = (token: string, etag: string, path: string) => `/s/${token}/${contentIdOf(etag)}/${encodePath(path)}`;
+
+  /** The encoding of the answer: br or gzip for a compressible file asked for whole, else the stored bytes. */
+  function encodingOf(request: FastifyRequest, file: PlayFile): PlayEncoding | undefined {
+    if (file.contentEncoding || request.headers.range !== undefined) return undefined;
+    return chosenEncoding(request.headers['accept-encoding']);
+  }
+
+  async function serve(
+    request: FastifyRequest<{ Params: { token: string } }>,
+    reply: FastifyReply,
+    claims: PlayClaims,
+    path: string,
+    { fresh, counted, sharing }: { fresh: boolean; counted: boolean; sharing: boolean },
+  ): Promise<FastifyReply> {
     const { answer: file, kept } = await files.find(claims, path, { fresh });
     metrics?.playLookup(kept);
-    if (file === 'no-file') return reply.status(404).send(envelope(404, 'No such file in this game.', errorCodes.notFound));
-    if (file === 'no-version') return reply.status(403).send(envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden));
+    if (file === 'no-file') return reply.status(404).send(noFile());
+    if (file === 'no-version') return reply.status(403).send(invalidLink());
+    const headers = request.headers;
     // Counted once per request (not again when a replaced file is looked up afresh), whatever the answer.
-    if (usage && !fresh) {
-      const played = playedRequest(request.headers['sec-fetch-site'], request.headers['sec-fetch-dest'], file.startFile);
+    if (usage && counted && !fresh) {
+      const played = playedRequest(headers['sec-fetch-site'], headers['sec-fetch-dest'], file.startFile);
       if (played) usage.record(request.params.token, claims.g, file.fileId, played === 'starts');
     }
+    // The game's own request for a file the same in every view goes to the user's one URL of it (decision 0037).
+    if (sharing && file.shared && redirectsToShared(headers['sec-fetch-site'], headers['sec-fetch-dest'], headers['sec-fetch-mode'])) {
+      const token = tokens.signShared(claims as SharedClaims);
+      return reply.status(302).header('Cache-Control', 'no-store').header('Location', sharedUrl(token, file.etag, path)).send();
+    }
 
-    reply.header('ETag', file.etag).header('Cache-Control', 'private, no-cache');
+    const compressible = !file.contentEncoding && file.blank === undefined && isCompressibleType(file.contentType);
+    const encoding = compressible ? encodingOf(request, file) : undefined;
+    const etag = encodedEtag(file.etag, encoding);
+    reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
+    // The stored and the compressed answer share the URL: caches keep them apart by Accept-Encoding.
+    if (compressible) reply.header('Vary', 'Accept-Encoding');
     // On the 304 too: a browser updates a cached answer's headers from it.
     if (isSvg(file.contentType)) reply.header('Content-Security-Policy', svgContentSecurityPolicy);
     if (file.isolated) reply.headers(isolationHeaders);
-    if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
+    if (ifNoneMatch(headers['if-none-match'], etag)) return reply.status(304).send();
     if (file.blank) {
       // An image whose copies are not made yet (decision 0024): a blank of its size, never the original.
       const bytes = await blankCopy(file.blank.path, file.blank.width, file.blank.height);
       return reply.header('Content-Type', file.contentType).header('Content-Length', bytes.length).send(bytes);
     }
-    if (accelRedirect !== undefined) {
+    // Behind nginx too, a compressed answer comes from here (kept in memory after the first): nginx's gzip would
+    // compress a pre-compressed build again, so its internal location has none (docs/operations.md).
+    if (accelRedirect !== undefined && encoding === undefined) {
       // nginx sends the file (and answers ranges) from its internal location; the body stays empty.
       reply.header('Content-Type', file.contentType);
       if (file.contentEncoding) reply.header('Content-Encoding', file.contentEncoding);
       return reply.header('X-Accel-Redirect', accelRedirect + encodePath(file.key)).send();
     }
+    reply.header('Content-Type', file.contentType);
+
+    // Kept in memory: a compressed answer, or a small file as stored (no storage read at all).
+    const keptBody = bodies.get(file.key, encoding);
+    if (keptBody !== undefined && (encoding !== undefined || headers.range === undefined)) {
+      metrics?.playBody(true, encoding ?? 'identity');
+      if (encoding) reply.header('Content-Encoding', encoding);
+      else if (!file.contentEncoding) reply.header('Accept-Ranges', 'bytes');
+      else reply.header('Content-Encoding', file.contentEncoding);
+      return reply.header('Content-Length', keptBody.length).send(keptBody);
+    }
 
     // A seek of an audio or video element asks for a range (206); a pre-compressed file is always sent whole.
-    const ifRange = request.headers['if-range'];
-    const rangeHeader = file.contentEncoding || (ifRange !== undefined && ifRange !== file.etag) ? undefined : request.headers.range;
+    const ifRange = headers['if-range'];
+    const rangeHeader = file.contentEncoding || (ifRange !== undefined && ifRange !== file.etag) ? undefined : headers.range;
     let range: ReturnType<typeof parseByteRange>;
     if (rangeHeader !== undefined) {
       const info = await storage.stat(file.key);
@@ -186,22 +304,34 @@ export function buildPlayApp({ origins, tokens, access, files, storage, usage, a
     if (!object) {
       // A lookup of a file replaced meanwhile (its old object is deleted), or of copies replaced by newer ones
       // since (decision 0024): look again.
-      if (!fresh && (kept || !file.uploaded)) return serve(request, reply, claims, path, true);
+      if (!fresh && (kept || !file.uploaded)) return serve(request, reply, claims, path, { fresh: true, counted, sharing });
       if (file.uploaded) {
         request.log.error({ key: file.key }, 'a stored file is missing');
         return reply.status(404).send(envelope(404, 'This file is missing from storage.', errorCodes.notFound));
       }
       return reply.status(404).send(envelope(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
     }
-    // Sent as stored: a pre-compressed build keeps its bytes and length and gets Content-Encoding (this app
-    // never compresses), so the browser decodes it for the engine's loader.
+    if (encoding && !object.range && object.size <= maxCompressedInput) {
+      // Compressed once per stored object and encoding, then kept (PlayBodies): the next answer costs no zlib.
+      const body = await bodies.compress(file.key, encoding, object.stream, object.size);
+      metrics?.playBody(false, encoding);
+      return reply.header('Content-Encoding', encoding).header('Content-Length', body.length).send(body);
+    }
+    // Too big to compress here: the stored bytes, still under the encoded ETag (the same answer every time, so a
+    // revalidation with it is right).
+    // Sent as stored: a pre-compressed build keeps its bytes and length and gets Content-Encoding, so the browser
+    // decodes it for the engine's loader.
     if (file.contentEncoding) reply.header('Content-Encoding', file.contentEncoding);
     else reply.header('Accept-Ranges', 'bytes');
-    reply.header('Content-Type', file.contentType);
     if (object.range) {
       const { start, end } = object.range;
       reply.status(206).header('Content-Range', `bytes ${start}-${end}/${object.size}`);
       return reply.header('Content-Length', end - start + 1).send(object.stream);
+    }
+    if (bodies.keeps && object.size <= maxKeptIdentity) {
+      const body = await bodies.keepIdentity(file.key, object.stream);
+      metrics?.playBody(false, 'identity');
+      return reply.header('Content-Length', body.length).send(body);
     }
     return reply.header('Content-Length', object.size).send(object.stream);
   }

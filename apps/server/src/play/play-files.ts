@@ -23,6 +23,12 @@ export interface PlayFile {
   blank?: { path: string; width: number; height: number } | undefined;
   /** An uploaded file (the game's or a version's), not a generated copy: if it is missing, storage lost it. */
   uploaded: boolean;
+  /**
+   * The object is the same in every view a user of the game may have (decision 0037): a file that is no image (the
+   * original in every view) unless a version replaced it, or an image's skeleton or watermarked copy. The play
+   * origin then redirects the game's own requests to the user's shared URL of it (`/s/`), the same in every view.
+   */
+  shared: boolean;
   /** The Content-Type header, with the charset for text. */
   contentType: string;
   /** A pre-compressed file's Content-Encoding: it is sent as stored and whole. */
@@ -150,6 +156,7 @@ export class PlayFiles {
       key: key ?? '',
       blank,
       uploaded,
+      shared: key !== undefined && (!uploaded || (key === file.storageKey && fileKindOf(file) !== 'image')),
       contentType: withCharset(contentType),
       contentEncoding: served.contentEncoding,
       isolated: settings.isolated,

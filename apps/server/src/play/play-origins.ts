@@ -64,6 +64,15 @@ export class PlayOrigins {
    */
   servesGame(host: string | undefined, gameId: number): boolean {
     if (!this.perGame) return true;
-    return host?.toLowerCase() === new URL(this.of(gameId)).host;
+    let own = this.hosts.get(gameId);
+    if (own === undefined) {
+      own = new URL(this.of(gameId)).host;
+      if (this.hosts.size >= 10_000) this.hosts.clear();
+      this.hosts.set(gameId, own);
+    }
+    return host === own || host?.toLowerCase() === own;
   }
+
+  /** Each game's host, as a URL writes it (lower case, no default port): checked on every play request. */
+  private readonly hosts = new Map<number, string>();
 }

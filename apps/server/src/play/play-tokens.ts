@@ -21,6 +21,21 @@ const claimsSchema = z.object({
 });
 export type PlayClaims = Omit<z.output<typeof claimsSchema>, 'exp'>;
 
+const sharedClaimsSchema = z.object({
+  g: z.number().int().positive(),
+  u: z.number().int().positive(),
+  tv: z.number().int(),
+  exp: z.number(),
+});
+/** A shared link's claims (decision 0037): one user's files of one game that are the same in every view. */
+export type SharedClaims = Omit<z.output<typeof sharedClaimsSchema>, 'exp'>;
+
+/**
+ * A shared link lives until the end of the period of this length it was made in, plus playTokenHours: between 2 and
+ * 8 hours, and the same for every link made in one period, so a view's link signed again keeps its files' URLs.
+ */
+export const sharedPeriodMs = 6 * 3600_000;
+
 /**
  * Capability tokens for the play origin: signed, naming the game (or version), the view, the user (and their token version) and a 2 h
  * expiry; PlayAccess checks on each request that the user still may see it. They travel in the URL path, so relative asset URLs inside the game inherit them. The key is derived
@@ -28,10 +43,41 @@ export type PlayClaims = Omit<z.output<typeof claimsSchema>, 'exp'>;
  */
 export class PlayTokens {
   private readonly jwt: HmacJwt;
+  /** Shared links: another key, so neither kind of token stands in for the other. */
+  private readonly sharedJwt: HmacJwt;
+  private readonly shared = new Map<string, string>();
+  /** Verified play tokens' claims, the oldest first out (at most 10,000). */
+  private readonly verified = new Map<string, { claims: PlayClaims; expiresAt: number }>();
 
   constructor(secret: string) {
     // The play origin checks the token of every file a game loads: many tokens, each verified once, then cached.
     this.jwt = new HmacJwt(createHash('sha256').update(`play-origin:${secret}`).digest(), limits.playTokenHours * 3600_000, { cacheSize: 10_000 });
+    this.sharedJwt = new HmacJwt(createHash('sha256').update(`play-origin-shared:${secret}`).digest(), undefined, { cacheSize: 10_000 });
+  }
+
+  /**
+   * The shared link of a user's game for the current period (decision 0037): the same token for every view and
+   * every view link signed again within the period; PlayAccess still checks its user on every request.
+   */
+  signShared({ g, u, tv }: SharedClaims, now = Date.now()): string {
+    const period = Math.floor(now / sharedPeriodMs);
+    const key = `${u}:${tv}:${g}:${period}`;
+    let token = this.shared.get(key);
+    if (token === undefined) {
+      const exp = Math.floor(((period + 1) * sharedPeriodMs + limits.playTokenHours * 3600_000) / 1000);
+      token = this.sharedJwt.sign({ g, u, tv, exp });
+      if (this.shared.size >= 10_000) this.shared.clear();
+      this.shared.set(key, token);
+    }
+    return token;
+  }
+
+  /** The claims of a valid shared link, or undefined. */
+  verifyShared(token: string): SharedClaims | undefined {
+    const parsed = sharedClaimsSchema.safeParse(this.sharedJwt.verify(token));
+    if (!parsed.success) return undefined;
+    const { exp: _exp, ...claims } = parsed.data;
+    return claims;
   }
 
   /** Signs a link; `tv` (the user's token version) is 0 when left out. */
@@ -39,11 +85,18 @@ export class PlayTokens {
     return this.jwt.sign({ ...claims });
   }
 
-  /** The claims of a valid token, or undefined for a malformed, tampered or expired one. */
+  /**
+   * The claims of a valid token, or undefined for a malformed, tampered or expired one. A valid token's claims are
+   * kept until it expires (a game asks for hundreds of files with one token): no hash, signature or parse again.
+   */
   async verify(token: string): Promise<PlayClaims | undefined> {
+    const kept = this.verified.get(token);
+    if (kept !== undefined && kept.expiresAt > Date.now()) return kept.claims;
     const parsed = claimsSchema.safeParse(this.jwt.verify(token));
     if (!parsed.success) return undefined;
-    const { exp: _exp, ...claims } = parsed.data;
+    const { exp, ...claims } = parsed.data;
+    if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { claims, expiresAt: exp * 1000 });
     return claims;
   }
 }

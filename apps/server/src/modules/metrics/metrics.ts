@@ -63,6 +63,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly playBodies = new Counter({
+    name: 'reskin_play_bodies_total',
+    help: 'Play origin answers from its kept bodies (PLAY_BODY_CACHE_MB): kept="true" a hit, "false" compressed or read and kept now; by encoding.',
+    labelNames: ['kept', 'encoding'] as const,
+    registers: [this.registry],
+  });
+
   private readonly playLookups = new Counter({
     name: 'reskin_play_file_lookups_total',
     help: 'Play origin file lookups: kept="true" answered from the kept lookups (a cache hit), "false" from the database.',
@@ -119,10 +126,16 @@ export class Metrics {
 
   /** Counts the bytes of every answer of the play origin. */
   countPlayBytes(app: FastifyInstance): void {
-    app.addHook('onResponse', async (_request, reply) => {
+    app.addHook('onResponse', (_request, reply, done) => {
       const length = Number(reply.getHeader('content-length'));
       if (Number.isFinite(length) && length > 0) this.playBytes.inc(length);
+      done();
     });
+  }
+
+  /** An answer body the play origin kept (decision 0037): from memory (`kept`), or made and kept now. */
+  playBody(kept: boolean, encoding: 'br' | 'gzip' | 'identity'): void {
+    this.playBodies.inc({ kept: String(kept), encoding });
   }
 
   playLookup(kept: boolean): void {

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { Request } from '@playwright/test';
+import { GameStatus, type Game } from '@reskin/contract';
+import { test, expect, fileByPath, markIndex, openWithToken, png, uploadFiles, waitForStatus, type FilePayload } from '../fixtures/games';
+import { openPlayTab } from '../fixtures/play';
+import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
+import { workbenchUrl } from '../fixtures/workbench';
+
+/**
+ * A game of 4 MB that does not compress (random bytes, as a real build's assets mostly are once compressed): a
+ * classic script, data it fetches, three images (watermarked copies, the same in the version and the original).
+ */
+function bigGame(): FilePayload[] {
+  const page = `<!doctype html>
+<title>big game</title>
+<div id="images"></div>
+<script src="lib/engine.js"></script>`;
+  const engine = `window.payload = "${randomBytes(1536 * 1024).toString('base64')}";
+fetch('data/level.bin').then((response) => response.arrayBuffer()).then((bytes) => {
+  let loaded = 0;
+  for (const name of ['a', 'b', 'c']) {
+    const image = new Image();
+    image.onload = () => { if (++loaded === 3) document.body.dataset.ready = String(bytes.byteLength + window.payload.length); };
+    image.src = 'img/' + name + '.png';
+    document.getElementById('images').append(image);
+  }
+});
+`;
+  return [
+    { path: 'index.html', mimeType: 'text/html', buffer: Buffer.from(page) },
+    { path: 'lib/engine.js', mimeType: 'text/javascript', buffer: Buffer.from(engine) },
+    { path: 'data/level.bin', mimeType: 'application/octet-stream', buffer: randomBytes(1024 * 1024) },
+    ...['a', 'b', 'c'].map((name, i) => ({ path: `img/${name}.png`, mimeType: 'image/png', buffer: png(64, 48, i + 3) })),
+  ];
+}
+
+test('[issue 29] switching from Play Your Version to Play Original Game transfers under 1 MB when the game files are the same in both', async ({
+  page,
+  api,
+  makeGame,
+  makeUser,
+}) => {
+  test.setTimeout(180_000);
+  const game: Game = await makeGame({ name: `Shared ${Date.now()}` });
+  await uploadFiles(api, game.id, bigGame());
+  await markIndex(api, game.id, (await fileByPath(api, game.id, 'index.html')).fileId);
+  expect((await api.get(`/games/${game.id}/generate`, await api.asAdmin())).status()).toBe(200);
+  await waitForStatus(api, game.id, GameStatus.Ready);
+  const artist = await makeUser();
+  const userGame = await createUserGame(api, { userId: artist.id, gameId: game.id });
+  try {
+    const version = await createVersion(api, artist.token, userGame, 'shared');
+
+    // Bytes the play origin sent (bodies as they came over the wire, and headers), counted per request finished.
+    let bytes = 0;
+    const counted: Promise<void>[] = [];
+    const count = (request: Request) => {
+      if (!new URL(request.url()).hostname.endsWith('.localhost')) return;
+      counted.push(request.sizes().then((sizes) => void (bytes += sizes.responseBodySize + sizes.responseHeadersSize)));
+    };
+    page.on('requestfinished', count);
+    const transferred = async () => {
+      await Promise.all(counted);
+      const sent = bytes;
+      bytes = 0;
+      return sent;
+    };
+
+    await openWithToken(page, artist.token, workbenchUrl(version, 'play-version'));
+    const own = await openPlayTab(page, game.name, 'Play Your Version');
+    await expect(own.locator('body[data-ready]')).toBeAttached({ timeout: 30_000 });
+    const first = await transferred();
+    // The first play downloads the game: its script compresses to about three quarters, the rest not at all.
+    expect(first).toBeGreaterThan(2.5 * 1024 * 1024);
+
+    const original = await openPlayTab(page, game.name, 'Play Original Game');
+    await expect(original.locator('body[data-ready]')).toBeAttached({ timeout: 30_000 });
+    // The same game runs, from the same script and data (1 MB of data, 2 MB of script text), with its images...
+    expect(await original.evaluate(() => document.body.dataset.ready)).toBe(String(1024 * 1024 + 2 * 1024 * 1024));
+    expect(await original.evaluate(() => Array.from(document.images).every((image) => image.naturalWidth === 64))).toBe(true);
+    // ...and the switch revalidates instead of downloading it again.
+    const second = await transferred();
+    expect(second).toBeLessThan(1024 * 1024);
+    test.info().annotations.push({ type: 'bytes', description: `first play ${first} B, switch to Play Original Game ${second} B` });
+  } finally {
+    await deleteUserGame(api, userGame.id);
+  }
+});
