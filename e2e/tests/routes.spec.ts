@@ -19,6 +19,7 @@ const adminRoutes = [
   '/user-game-list/game-versions',
   '/user-game-list/game-versions/files',
   '/user-game-list/game-versions/play',
+  '/to-review',
   '/admin',
 ];
 

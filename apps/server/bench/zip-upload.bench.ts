@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import yazl from 'yazl';
-import type { Game } from '@reskin/contract';
+import { limits, type Game } from '@reskin/contract';
 import { freePort } from './api.bench';
 
 export interface ZipUploadResult {
@@ -81,11 +81,12 @@ async function startServer(dataDir: string) {
 }
 
 /**
- * POST /game/upload-zip/{gameId} of a `count`-file zip to the production server (its own process, local disk),
+ * POST /game/upload-zip/{gameId} of a `count`-file zip (by default the route's most, `limits.adminUploadFiles`: a
+ * bigger game goes in through the UI in several zips or batches) to the production server (its own process, local disk),
  * against `cp` + `unzip -q` of the same zip into a fresh folder, alternating over `rounds` rounds (a new game each
  * round, so every round stores every file).
  */
-export async function benchZipUpload(count = 1552, rounds = 3): Promise<ZipUploadResult> {
+export async function benchZipUpload(count: number = limits.adminUploadFiles, rounds = 3): Promise<ZipUploadResult> {
   const work = mkdtempSync(join(tmpdir(), 'reskin-bench-zip-'));
   const zipPath = join(work, 'game.zip');
   const zipBytes = await makeGameZip(zipPath, count);

@@ -75,8 +75,19 @@ import { VersionHistoryRecorder } from './modules/version-history/version-histor
 import { VersionHistoryRepository } from './modules/version-history/version-history.repository';
 import { versionHistoryRoutes } from './modules/version-history/version-history.routes';
 import { VersionHistoryService } from './modules/version-history/version-history.service';
+import { InboxRepository } from './modules/inbox/inbox.repository';
+import { inboxRoutes } from './modules/inbox/inbox.routes';
+import { InboxService } from './modules/inbox/inbox.service';
+import { ReviewHooks } from './modules/review/review-hooks';
+import { ReviewRepository } from './modules/review/review.repository';
+import { reviewRoutes } from './modules/review/review.routes';
+import { ReviewService } from './modules/review/review.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
+import { MailOutbox, smtpTransport } from './modules/mail/mail-outbox';
+import { MailRepository } from './modules/mail/mail.repository';
+import { mailRoutes } from './modules/mail/mail.routes';
+import { MailService } from './modules/mail/mail.service';
 import { authPlugin } from './plugins/auth';
 import { errorEnvelopePlugin, errorHandler } from './plugins/error-envelope';
 import { openapiPlugin } from './plugins/openapi';
@@ -92,6 +103,13 @@ export interface App {
   generation: GameGeneration;
   /** The play origin's record of loaded files (decision 0023); `flush()` writes its counts now (tests). Undefined when off. */
   playUsage: PlayUsage | undefined;
+  /**
+   * Mail (decision 0035): `mailInboxEvents(ids)` mails new inbox events (the review side's onEventsAdded hook),
+   * `tick()` runs one round of the worker and `settled()` waits for work requests left running (tests).
+   */
+  mail: MailService;
+  /** The inbox (issue 28): `inbox.onEventsAdded` takes after-commit listeners of new events (mail; tests). */
+  inbox: InboxService;
 }
 
 /**
@@ -173,6 +191,23 @@ export async function buildApp(config: Config): Promise<App> {
     config.playAccessCacheMs,
     (userId) => playAccess.forgetUser(userId),
   );
+  // Mail (SMTP_URL, decision 0035): a persistent outbox worked by every server; without SMTP_URL none of it runs.
+  const mailConfig = config.mail;
+  const outbox = mailConfig
+    ? new MailOutbox(database.db, database.dialect, await smtpTransport(mailConfig.smtpUrl), mailConfig.from, app.log, mailConfig.pollMs)
+    : undefined;
+  const mail = new MailService(
+    new MailRepository(database.db),
+    outbox,
+    { productName: config.productName, publicUrl: mailConfig?.publicUrl ?? `http://localhost:${config.port}` },
+    mailConfig?.digestHourUtc ?? 8,
+    redis,
+    app.log,
+    (userId) => users.changed(userId),
+  );
+  users.onEmailToVerify((userId) => mail.sendVerification(userId));
+  if (mailConfig) mail.start(mailConfig.pollMs);
+  app.addHook('onClose', async () => mail.close());
   // Download links carry the user's token version and are checked against the database at every download.
   const downloadTickets = new DownloadTickets(config.jwtSecret, {
     tokenVersionOf: (userId) => users.tokenVersionOf(userId),
@@ -271,6 +306,12 @@ export async function buildApp(config: Config): Promise<App> {
     playAppClosed = playApp.close();
   });
   app.addHook('onClose', async () => playAppClosed ?? playApp.close());
+  // The inbox (issue 28): causes write their events in their own transactions; `inbox.onEventsAdded` is the
+  // after-commit hook.
+  const inbox = new InboxService(new InboxRepository(database.db), app.log);
+  // New inbox events go out by mail too, as each user chose (each, a daily digest, never; decision 0035).
+  inbox.onEventsAdded.push((ids) => mail.mailInboxEvents(ids));
+  const reviewRepository = new ReviewRepository(database.db);
   const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
   // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
   const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);
@@ -290,7 +331,9 @@ export async function buildApp(config: Config): Promise<App> {
     versionSheets,
     sheetComposer,
     historyRecorder,
+    new ReviewHooks(reviewRepository, inbox),
   );
+  const review = new ReviewService(reviewRepository, versions, gamesRepository, atlases, inbox);
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
   // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
   const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes);
@@ -330,12 +373,13 @@ export async function buildApp(config: Config): Promise<App> {
             response: { 200: publicConfigSchema },
           },
         },
-        async () => ({ productName: config.productName, playOrigin: config.playOrigin }),
+        async () => ({ productName: config.productName, playOrigin: config.playOrigin, mail: mail.enabled }),
       );
       await api.register(metricsRoutes, { metrics, token: config.metricsToken });
       await api.register(healthRoutes, { health: new HealthService(database.db, storage, space, app.log) });
       await api.register(legalRoutes, { legal: new LegalService(config.legalTexts, config.productName) });
       await api.register(usersRoutes, { users, authRateLimitMax: config.authRateLimitMax });
+      await api.register(mailRoutes, { mail, authRateLimitMax: config.authRateLimitMax });
       await api.register(adminRoutes, {
         servicesUpdate: new ServicesUpdateService(
           database.db,
@@ -355,8 +399,11 @@ export async function buildApp(config: Config): Promise<App> {
       await api.register(userGamesRoutes, {
         userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles, (userId) =>
           playAccess.forgetUser(userId),
+          inbox,
         ),
       });
+      await api.register(reviewRoutes, { review });
+      await api.register(inboxRoutes, { inbox });
       await api.register(async (scope) => {
         await scope.register(multipart, {
           limits: {
@@ -388,7 +435,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
-  return { app, playApp, database, generation, playUsage };
+  return { app, playApp, database, generation, playUsage, mail, inbox };
 }
 
 /**

@@ -26,6 +26,23 @@ describe('loadConfig', () => {
     expect(() => load({ DATABASE_URL: 'sqlite:/var/reskin.db' })).toThrow(/DATABASE_URL/);
   });
 
+  it('issue 28: mail is off without SMTP_URL; with it PUBLIC_URL and MAIL_FROM default from PORT and the product name; a bad SMTP_URL hides its password', () => {
+    expect(load({}).mail).toBeUndefined();
+    expect(load({ SMTP_URL: 'smtp://u:secret@mail.example.com:587', PORT: '4000' }).mail).toEqual({
+      smtpUrl: 'smtp://u:secret@mail.example.com:587',
+      from: '"Reskin Studio" <no-reply@localhost>',
+      publicUrl: 'http://localhost:4000',
+      digestHourUtc: 8,
+      pollMs: 15_000,
+    });
+    const configured = load({ SMTP_URL: 'smtps://mail.example.com', PUBLIC_URL: 'https://reskin.example.com/', MAIL_FROM: 'Studio <studio@example.com>', MAIL_DIGEST_HOUR: '17' }).mail;
+    expect(configured).toMatchObject({ publicUrl: 'https://reskin.example.com', from: 'Studio <studio@example.com>', digestHourUtc: 17 });
+    expect(() => load({ SMTP_URL: 'http://u:hunter2@mail.example.com' })).toThrow(/SMTP_URL="http:\/\/\*\*\*@mail.example.com": expected smtp:\/\//);
+    expect(() => load({ SMTP_URL: 'http://u:hunter2@mail.example.com' })).not.toThrow(/hunter2/);
+    expect(() => load({ SMTP_URL: 'smtp://mail', PUBLIC_URL: 'ftp://x' })).toThrow(/PUBLIC_URL/);
+    expect(() => load({ MAIL_DIGEST_HOUR: '24' })).toThrow(/MAIL_DIGEST_HOUR="24": expected an hour from 0 to 23/);
+  });
+
   it('seeds the demo accounts by default, but not with NODE_ENV=production unless SEED_DEMO=true', () => {
     expect(load({}).seedDemo).toBe(true);
     expect(load({ NODE_ENV: 'production' }).seedDemo).toBe(false);

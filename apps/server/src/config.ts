@@ -127,6 +127,17 @@ const envSchema = z.object({
     .max(limits.versionHistory.maxPerFile, { error: `expected at most ${limits.versionHistory.maxPerFile}` })
     .default(limits.versionHistory.defaultPerFile),
   GENERATION_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int({ error: 'expected a whole number of seconds' }).min(10, { error: 'expected at least 10 seconds' }).max(3600, { error: 'expected at most 3600 seconds' }).default(10),
+  /**
+   * Mail (issue 28, decision 0035): smtp://user:password@host:587 (STARTTLS when offered) or smtps://...:465; unset:
+   * no mail (no verification, no forgot password, no inbox mail), the app runs as without it.
+   */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/./, { error: 'expected smtp://user:password@host:587 or smtps://user:password@host:465' }).optional(),
+  /** The sender of every mail, e.g. `Reskin Studio <no-reply@example.com>`; unset: the product name at no-reply@ PUBLIC_URL's host. */
+  MAIL_FROM: z.string().min(3).optional(),
+  /** The app's address as its users reach it (the links in mail); unset: http://localhost:PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'expected the address users open, such as https://reskin.example.com' }).optional(),
+  /** The hour (0-23, UTC) the daily digest of inbox events goes out. */
+  MAIL_DIGEST_HOUR: z.coerce.number({ error: 'expected an hour from 0 to 23' }).int({ error: 'expected an hour from 0 to 23' }).min(0, { error: 'expected an hour from 0 to 23' }).max(23, { error: 'expected an hour from 0 to 23' }).default(8),
 });
 
 /** Where stored files live: the local disk, or an S3-compatible object store (STORAGE, S3_*). */
@@ -202,6 +213,20 @@ export interface Config {
   metricsToken: string | undefined;
   /** VERSION_HISTORY_LIMIT: history entries kept per version and file (decision 0034). */
   versionHistoryLimit: number;
+  /** SMTP_URL and the rest of mail (decision 0035); undefined: mail is off. */
+  mail?: MailConfig;
+}
+
+/** Mail's configuration (SMTP_URL, MAIL_FROM, PUBLIC_URL, MAIL_DIGEST_HOUR). */
+export interface MailConfig {
+  smtpUrl: string;
+  from: string;
+  /** The app's public address, without a trailing slash: the start of every link in mail. */
+  publicUrl: string;
+  /** The hour (UTC) the daily digest goes out. */
+  digestHourUtc: number;
+  /** How often each server's worker looks for due mail besides being woken when one is queued (tests: long). */
+  pollMs: number;
 }
 
 /** Which proxy hops Fastify believes: all (true), none (false), the nearest n, or the listed addresses. */
@@ -330,6 +355,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     generationLeaseMs: e.GENERATION_LEASE_SECONDS * 1000,
     metricsToken: e.METRICS_TOKEN || undefined,
     versionHistoryLimit: e.VERSION_HISTORY_LIMIT,
+    mail: mailConfig(e),
+  };
+}
+
+/** SMTP_URL turns mail on; PUBLIC_URL defaults to this server on localhost, MAIL_FROM to no-reply at its host. */
+function mailConfig(e: z.infer<typeof envSchema>): MailConfig | undefined {
+  if (!e.SMTP_URL) return undefined;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const host = new URL(publicUrl).hostname;
+  return {
+    smtpUrl: e.SMTP_URL,
+    from: e.MAIL_FROM ?? `"${e.PRODUCT_NAME.replace(/["\\]/g, '')}" <no-reply@${host}>`,
+    publicUrl,
+    digestHourUtc: e.MAIL_DIGEST_HOUR,
+    pollMs: 15_000,
   };
 }
 

@@ -31,6 +31,16 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'PUT /api/user/update': { anonymous: 401, demo: 403, userB: 200, userA: 200, admin: 200 },
   // not demo; own password change
   'PUT /api/user/update/password': { anonymous: 401, demo: 403, userB: 200, userA: 200, admin: 200 },
+  // mail (issue 28): the matrix's server runs without SMTP_URL, so forgot password is 404 MAIL_OFF for everyone
+  'POST /api/user/forgot-password': { anonymous: 404, demo: 404, userB: 404, userA: 404, admin: 404 },
+  // anyone; the body's token was never issued: 400 TOKEN_INVALID
+  'POST /api/user/reset-password': { anonymous: 400, demo: 400, userB: 400, userA: 400, admin: 400 },
+  'POST /api/user/verify-email': { anonymous: 400, demo: 400, userB: 400, userA: 400, admin: 400 },
+  // not demo; then 404 MAIL_OFF without SMTP_URL
+  'POST /api/user/verify-email/send': { anonymous: 401, demo: 403, userB: 404, userA: 404, admin: 404 },
+  'GET /api/user/mail-settings': { anonymous: 401, demo: 200, userB: 200, userA: 200, admin: 200 },
+  // not demo
+  'PUT /api/user/mail-settings': { anonymous: 401, demo: 403, userB: 200, userA: 200, admin: 200 },
   'GET /api/admin/update': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // admin, or an active assignment (demo and A are assigned, B is not: 404)
   'GET /api/games/{id}/path': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
@@ -98,6 +108,17 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'POST /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/restore': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   // a version's storage use: reviewers (admin) only
   'GET /api/game-versions/{id}/storage': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  // the review loop (issue 28): reviewers give verdicts (artists 403); the version is finished first
+  'PUT /api/game-versions/{versionId}/verdict': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  'GET /api/game-versions/to-review': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  // notes: reviewers and the version's artist; someone else's version 404 (decision 0007), demo 404 to read, 403 to write
+  'GET /api/game-versions/{versionId}/notes': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
+  'POST /api/game-versions/{versionId}/notes': { anonymous: 401, demo: 403, userB: 404, userA: 201, admin: 201 },
+  // { resolved: true } on the admin's note on user A's version
+  'PATCH /api/notes/{noteId}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // one's own inbox, every logged-in user
+  'GET /api/inbox': { anonymous: 401, demo: 200, userB: 200, userA: 200, admin: 200 },
+  'POST /api/inbox/read': { anonymous: 401, demo: 200, userB: 200, userA: 200, admin: 200 },
   'GET /api/games/{id}/psd-files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   'POST /api/games/{id}/psd-files': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // header or ticket: without either the download is 404, not 401

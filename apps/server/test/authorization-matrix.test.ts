@@ -162,6 +162,17 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       document: 'terms-of-use',
     };
     if (route.key === 'PATCH /api/games/{id}/files/{fileId}/index') params.fileId = f.indexFileId;
+    if (route.key === 'PUT /api/game-versions/{versionId}/verdict') {
+      // A verdict needs a Finished version: user A finishes it first.
+      const done = await call(t, 'POST', '/api/game-versions/done', { token: users.userA.token, payload: { id: c.versionId } });
+      expect(done.statusCode, done.body).toBe(200);
+    }
+    if (route.key === 'PATCH /api/notes/{noteId}') {
+      // A note to resolve: the admin writes one on user A's version first.
+      const note = await call(t, 'POST', `/api/game-versions/${c.versionId}/notes`, { token: users.admin.token, payload: { text: 'Brighter, please.' } });
+      expect(note.statusCode, note.body).toBe(201);
+      params.noteId = note.json<{ id: number }>().id;
+    }
     params.frameName = 'hero';
     if (route.key === 'DELETE /api/game-versions/{versionId}/files/{fileId}/frames/{frameName}') {
       // Restoring a frame needs a replaced frame: user A replaces it first.
@@ -213,6 +224,10 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       // A new email needs the caller's password (issue 23), and ends their other sessions (the caller is replaced).
       'PUT /api/user/update': { username: unique.username, email: unique.email, currentPassword: caller?.password ?? 'Passw0rd-test' },
       'PUT /api/user/update/password': { oldPassword: caller?.password ?? 'Passw0rd-test', newPassword: 'Passw0rd-new1' },
+      'POST /api/user/forgot-password': { email: users.userB.email },
+      'POST /api/user/reset-password': { token: 'x'.repeat(43), password: 'Passw0rd-new1' },
+      'POST /api/user/verify-email': { token: 'x'.repeat(43) },
+      'PUT /api/user/mail-settings': { inboxMail: 'digest' },
       'POST /api/user-games': { userId: users.userB.id, gameId: f.game.id, userGameTypeId: 1, jobPrice: 10 },
       'POST /api/user-games/filter': {},
       'PUT /api/user-games/{id}': { userId: users.userA.id, gameId: f.game.id, userGameTypeId: 1, jobPrice: 20 },
@@ -241,12 +256,16 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       })(),
       'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': multipart([{ name: 'hero.png', content: png }]),
       'PUT /api/games/{id}/files/{fileId}/grid': { frameWidth: 8, frameHeight: 8, margin: 0, spacing: 0 },
+      'PUT /api/game-versions/{versionId}/verdict': { verdict: 'approved', note: 'Good.' },
+      'POST /api/game-versions/{versionId}/notes': { text: 'A note on the hero.', fileId: f.imageFileId },
+      'PATCH /api/notes/{noteId}': { resolved: true },
+      'POST /api/inbox/read': { all: true },
       'POST /api/games/{id}/psd-files': multipart([{ name: 'more.psd', path: 'more.psd', content: 'psd' }]),
     };
     return { url, payload: bodies[route.key] };
   }
 
-  it('[API-7] every /api route answers each role (anonymous, demo, user A, user B, admin) as authorization-matrix.data.ts expects (57 routes × 5 = 285 cells today, the count is logged)', async () => {
+  it('[API-7] every /api route answers each role (anonymous, demo, user A, user B, admin) as authorization-matrix.data.ts expects (83 routes × 5 = 415 cells today, the count is logged)', async () => {
     expect(routes.length).toBeGreaterThan(40);
     const missing = routes.filter((route) => !(route.key in expectedStatuses)).map((route) => `route ${route.key} has no expected statuses`);
     if (!process.env.MATRIX_RECORD) expect(missing).toEqual([]);
@@ -280,5 +299,5 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     if (process.env.MATRIX_RECORD) console.log(JSON.stringify(observed, null, 1));
     console.log(`authorization matrix on ${testDb}: ${routes.length} routes × ${roles.length} roles = ${cells} cells`);
     expect(wrong).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { schemaDropLock } from '../src/db/database';
 
 /**
  * The PostgreSQL schemas of one run of the suite are named `test_<run>_<random>` and dropped here, once, after
@@ -17,7 +18,10 @@ export default function setup(): () => Promise<void> {
       const { rows } = await client.query<{ name: string }>('select nspname as name from pg_namespace where nspname like $1', [
         `test\\_${run}\\_%`,
       ]);
+      // Alone (no migration of any run reading the catalogue meanwhile): src/db/database.ts schemaDropLock.
+      await client.query('select pg_advisory_lock($1)', [schemaDropLock]);
       for (const { name } of rows) await client.query(`drop schema "${name}" cascade`);
+      await client.query('select pg_advisory_unlock($1)', [schemaDropLock]);
     } finally {
       await client.end();
     }

@@ -10,10 +10,10 @@ describe(`[API-1] the app on ${testDb}`, () => {
   });
   afterAll(async () => t.close());
 
-  it('answers GET /api/config with the product name and the play origin', async () => {
+  it('answers GET /api/config with the product name, the play origin and whether mail is on (off without SMTP_URL, issue 28)', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ productName: 'Reskin Studio', playOrigin: 'http://play.test' });
+    expect(response.json()).toEqual({ productName: 'Reskin Studio', playOrigin: 'http://play.test', mail: false });
   });
 
   it('answers an unknown API route with the 404 envelope', async () => {

@@ -11,6 +11,8 @@ import type { Config } from '../src/config';
 import type { Db } from '../src/db/database';
 import type { GameGeneration } from '../src/modules/games/game-generation';
 import type { PlayUsage } from '../src/play/play-usage';
+import type { MailService } from '../src/modules/mail/mail.service';
+import type { InboxService } from '../src/modules/inbox/inbox.service';
 import { UsersRepository } from '../src/modules/users/users.repository';
 
 /** Which database this run of the suite uses: `TEST_DB=postgres` (scripts/test.mjs sets it) or SQLite. */
@@ -26,6 +28,10 @@ export interface TestApp {
   generation: GameGeneration;
   /** The play origin's record of loaded files: `await t.playUsage?.flush()` writes its counts. */
   playUsage: PlayUsage | undefined;
+  /** Mail (decision 0035): `await t.mail.tick()` runs a round of the outbox worker, `settled()` waits for queued work. */
+  mail: MailService;
+  /** The inbox (issue 28): tests register `inbox.onEventsAdded` listeners. */
+  inbox: InboxService;
   config: Config;
   /** The PostgreSQL schema of this app's database (undefined on SQLite). */
   schema: string | undefined;
@@ -96,13 +102,15 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
     if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const { app, playApp, database, generation, playUsage } = built;
+  const { app, playApp, database, generation, playUsage, mail, inbox } = built;
   return {
     app,
     playApp,
     database,
     generation,
     playUsage,
+    mail,
+    inbox,
     config,
     schema,
     close: async () => {

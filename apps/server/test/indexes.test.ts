@@ -51,6 +51,21 @@ const lookups: { what: string; query: string; index: { sqlite: string[]; postgre
     index: { sqlite: ['sqlite_autoindex_helperFiles_1'], postgres: ['helperFiles_game_path_unique'] },
   },
   {
+    what: "a version's notes and its open-note count (issue 28: every version answer counts them)",
+    query: 'select count(*) from "notes" where "versionId" = 7 and "resolvedAt" is null',
+    index: { sqlite: ['notes_version_index'], postgres: ['notes_version_index'] },
+  },
+  {
+    what: "one's inbox and its unread count (issue 28)",
+    query: 'select * from "inboxEvents" where "userId" = 3 and "readAt" is null',
+    index: { sqlite: ['inboxEvents_user'], postgres: ['inboxEvents_user'] },
+  },
+  {
+    what: '"To review": Finished versions without a verdict, the oldest finish first (issue 28)',
+    query: 'select * from "gameVersions" where "gameVersionStatusId" = 2 and "verdict" is null order by "finishedAt"',
+    index: { sqlite: ['gameVersions_review_index'], postgres: ['gameVersions_review_index'] },
+  },
+  {
     what: 'a login by email (stored in lower case)',
     query: `select * from "users" where "email" = 'a@example.com'`,
     index: { sqlite: ['sqlite_autoindex_users_1'], postgres: ['users_email_unique'] },

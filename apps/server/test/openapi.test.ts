@@ -34,6 +34,10 @@ const publicOperations = [
   'GET /api/metrics',
   'POST /api/user/login',
   'POST /api/user/signup',
+  // Mail (issue 28): the mailed links' token is the credential.
+  'POST /api/user/forgot-password',
+  'POST /api/user/reset-password',
+  'POST /api/user/verify-email',
   'GET /api/legal/{document}',
   // Downloads: the bearer token or a ticket in the query string; neither is a 404, like an unknown id.
   'GET /api/games/{id}/psd-files/{helperId}',

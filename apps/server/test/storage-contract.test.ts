@@ -164,7 +164,9 @@ describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $nam
     }
     // Measured: the disk holds a few 64 KB chunks (under 1 MB); an S3 upload up to four 5 MB parts (the one being
     // filled, its copy, two in flight: about 26 MB). A put or get that held the whole object would pass 50 MB.
-    expect(peak - before).toBeLessThan(40 * 1024 * 1024);
+    // 46 MB, not 40: on a loaded machine under Node 24 the S3 case held 42.6 MB once (parts waiting on a slow s3rver);
+    // a whole 50 MB object held would still pass it.
+    expect(peak - before).toBeLessThan(46 * 1024 * 1024);
     await storage.delete('big/50mb.bin');
   }, 120_000);
 

@@ -26,6 +26,13 @@ export const errorCodes = {
   versionLocked: 'VERSION_LOCKED',
   /** 423: a version the reviewer disabled is read-only for its artist (no rename, delete, upload, restore, finish). */
   versionDisabled: 'VERSION_DISABLED',
+  /** 409: a verdict on a version that is not Finished (issue 28): the artist has not finished it (again) yet. */
+  versionNotFinished: 'VERSION_NOT_FINISHED',
+  /**
+   * 409: the version has a verdict since its last finish already (issue 28), given by the reviewer the message names
+   * (two reviewers at once: one wins); send `replace: true` to change it.
+   */
+  verdictExists: 'VERDICT_EXISTS',
   /** 416: the play origin was asked for a byte range that lies outside the file (Content-Range names its size). */
   rangeNotSatisfiable: 'RANGE_NOT_SATISFIABLE',
   /** 503: the database cannot be reached (restarting, failing over); the same request works once it is back. */
@@ -52,4 +59,12 @@ export const errorCodes = {
   invalidZip: 'INVALID_ZIP',
   /** 413: a zip upload that unpacks to too many bytes or packs an entry too densely (a zip bomb); nothing is stored. */
   zipBomb: 'ZIP_BOMB',
+  /** 404: a mail feature (forgot password, "Send again") on a server without SMTP_URL (issue 28). */
+  mailOff: 'MAIL_OFF',
+  /** 400: a mailed link's token that was never issued (or mistyped). */
+  tokenInvalid: 'TOKEN_INVALID',
+  /** 410: a mailed link used before (each works once). */
+  tokenUsed: 'TOKEN_USED',
+  /** 410: a mailed link past its time. */
+  tokenExpired: 'TOKEN_EXPIRED',
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathIdSchema } from './ids';
 
 /**
  * The inbox (issue 28): what happened that concerns you. One row per event and recipient; the ids say which
@@ -46,3 +47,10 @@ export const inboxReadBodySchema = z.union([
   z.object({ all: z.literal(true) }).strict(),
 ]);
 export type InboxReadBody = z.infer<typeof inboxReadBodySchema>;
+
+/** The answer of POST /api/inbox/read: how many of one's events are unread now. */
+export const inboxUnreadSchema = z.object({ unread: z.number().int() });
+export type InboxUnread = z.infer<typeof inboxUnreadSchema>;
+
+/** GET /api/inbox?before=<id>: the page of events older than that event (the next page). */
+export const inboxQuerySchema = z.object({ before: pathIdSchema.optional() });

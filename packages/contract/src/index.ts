@@ -25,3 +25,4 @@ export * from './batch';
 export * from './inbox';
 export * from './review';
 export * from './history';
+export * from './mail';

@@ -87,6 +87,14 @@ export const limits = {
    * descriptor with more frames or pages, or a frame side beyond `maxFrameSide`, is refused (the image stays a
    * plain image), so a hostile file cannot make the server cut 100,000 frames.
    */
+  /**
+   * The review loop (issue 28): the most notes GET /game-versions/{id}/notes answers (the oldest first: a version
+   * with more shows its first ones; none is ever dropped), and the most rows of GET /game-versions/to-review (the
+   * oldest finishes first; its X-Total-Count says how many wait in all).
+   */
+  review: { notesListMax: 1000, toReviewMax: 500 },
+  /** The inbox (issue 28): events per page of GET /inbox (newest first; `?before=<id>` for the next page). */
+  inbox: { pageSize: 50 },
   atlas: { maxDescriptorBytes: 4 * 1024 * 1024, maxFrames: 10_000, maxPages: 64, maxFrameSide: 16_384 },
 } as const;
 

@@ -23,6 +23,11 @@ export const actions = [
   'play.original',
   /** Creating versions and changing them (rename, delete, upload, restore, finish), within the version rules. */
   'versions.change',
+  /**
+   * Writing notes on versions (issue 28): a reviewer on any version, an artist on their own (the version's access
+   * rules decide which); demo accounts are shared and write none.
+   */
+  'notes.write',
   /** Declaring or removing a uniform grid on a game image (issue 26), within the games one may see. */
   'atlases.declareGrid',
   /** Changing or suspending one's own account (demo accounts are shared). Nav: the username link. */
@@ -38,7 +43,7 @@ const everyAdminAction: readonly Action[] = actions.filter((action) => action !=
 /** The table: each role and its actions (SPEC §3 roles: 1 admin, 100 user, 1000 demo). */
 export const permissions: Record<RoleTypeId, readonly Action[]> = {
   [RoleType.Admin]: everyAdminAction,
-  [RoleType.User]: ['versions.change', 'atlases.declareGrid', 'account.edit'],
+  [RoleType.User]: ['versions.change', 'notes.write', 'atlases.declareGrid', 'account.edit'],
   [RoleType.Demo]: ['demo.play'],
 };
 

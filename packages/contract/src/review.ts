@@ -1,25 +1,16 @@
 import { z } from 'zod';
+import { pathIdSchema } from './ids';
 import { gameVersionSchema } from './versions';
+import { verdictLabels, verdicts, versionReviewSchema, type Verdict } from './review-state';
+
+// The verdict names, review states and a version's review fields are in review-state.ts (versions.ts builds every
+// version answer with them); they are exported from here too.
+export * from './review-state';
 
 /**
  * The review loop (issue 28): a reviewer's verdict on a finished version, notes on a version or one of its files
  * (or an atlas frame), and the "To review" view. The server's routes and the web's screens both use these.
  */
-
-export const verdicts = ['approved', 'changes_requested'] as const;
-export type Verdict = (typeof verdicts)[number];
-/** The words of each verdict, as every screen shows them. */
-export const verdictLabels: Record<Verdict, string> = { approved: 'Approved', changes_requested: 'Changes requested' };
-
-/** A version's review state, computed from its status, last finish and verdict. */
-export const reviewStates = ['in_progress', 'to_review', 'approved', 'changes_requested'] as const;
-export type ReviewState = (typeof reviewStates)[number];
-export const reviewStateLabels: Record<ReviewState, string> = {
-  in_progress: 'In progress',
-  to_review: 'To review',
-  approved: 'Approved',
-  changes_requested: 'Changes requested',
-};
 
 export const noteTextMax = 2000;
 const noteText = z.string().trim().min(1, { error: 'Write a note.' }).max(noteTextMax, { error: `A note has at most ${noteTextMax} characters.` });
@@ -40,18 +31,6 @@ export const verdictBodySchema = z
   .strict();
 export type VerdictBody = z.infer<typeof verdictBodySchema>;
 
-/** A version's verdict fields (on every version answer; null until a verdict is given). */
-export const versionReviewSchema = z.object({
-  verdict: z.enum(verdicts).nullable(),
-  verdictNote: z.string().nullable(),
-  verdictAt: z.string().nullable(),
-  verdictByName: z.string().nullable(),
-  reviewState: z.enum(reviewStates),
-  /** Open notes on the version (all its files included). */
-  openNotes: z.number().int(),
-});
-export type VersionReview = z.infer<typeof versionReviewSchema>;
-
 /** The answer of PUT .../verdict and one row of GET /api/game-versions/to-review. */
 export const reviewedVersionSchema = gameVersionSchema.extend(versionReviewSchema.shape).extend({
   username: z.string(),
@@ -69,7 +48,11 @@ export const noteSchema = z.object({
   /** The file's game path (null on a version-wide note). */
   path: z.string().nullable(),
   frame: z.string().nullable(),
-  /** The note this one answers (an answer resolves it), else null. */
+  /**
+   * The thread's first note this one answers, else null. Threads are one level deep (an answer to an answer is
+   * stored as an answer to the thread's first note). An answer from the other side resolves that note: the
+   * artist's to a reviewer's note, a reviewer's to the artist's own. Only first notes count as open or resolved.
+   */
   replyTo: z.number().int().nullable(),
   authorId: z.number().int(),
   authorName: z.string(),
@@ -99,3 +82,23 @@ export type CreateNoteBody = z.infer<typeof createNoteBodySchema>;
 /** PATCH /api/notes/{noteId}: resolve or reopen (reviewers, the version's artist), or edit one's own text. */
 export const updateNoteBodySchema = z.union([z.object({ resolved: z.boolean() }).strict(), z.object({ text: noteText }).strict()]);
 export type UpdateNoteBody = z.infer<typeof updateNoteBodySchema>;
+
+/** What the review loop's refusals say (the server's error messages; the web shows the same words). */
+export const reviewMessages = {
+  notReviewer: 'Only reviewers give verdicts.',
+  notFinished: 'This version is not finished: a verdict is given once its artist has pressed "I Finished My Game".',
+  verdictExists: (who: string, verdict: Verdict) =>
+    `${who} has already given this version a verdict (${verdictLabels[verdict]}) since its last finish. Reload to see it, or replace it.`,
+  lockNeedsApproval: 'Only an approved version can be locked in the same step.',
+  demoNotes: 'Demo accounts cannot write notes.',
+  notAuthor: 'Only its author can edit a note.',
+  fileNotInGame: "This file is not one of the version's game files.",
+  frameNeedsFile: 'A frame is named together with its file (fileId).',
+  frameNotInFile: (path: string) => `This frame is not a frame of ${path}.`,
+  replyNotOnVersion: 'The note answered is not a note of this version.',
+  replyOtherFile: 'An answer is on the same file as the note it answers.',
+} as const;
+
+/** The path parameters of the version's review routes and of PATCH /api/notes/{noteId}. */
+export const versionIdParamSchema = z.object({ versionId: pathIdSchema });
+export const noteIdParamSchema = z.object({ noteId: pathIdSchema });

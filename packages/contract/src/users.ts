@@ -208,6 +208,8 @@ export const servicesUpdateResponseSchema = z.object({
 export const publicConfigSchema = z.object({
   productName: z.string(),
   playOrigin: z.string(),
+  /** Whether this server sends mail (SMTP_URL, issue 28): verification, forgot password, the inbox's mail. */
+  mail: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

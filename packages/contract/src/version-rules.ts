@@ -8,8 +8,11 @@ import { can } from './permissions';
  * its message.
  */
 
-/** Every change of an existing version: PATCH, DELETE, an upload, a Restore original, I Finished My Game. */
-export type VersionChange = 'rename' | 'delete' | 'upload' | 'restore' | 'finish';
+/**
+ * Every change of an existing version: PATCH, DELETE, an upload, a Restore original, I Finished My Game, and writing
+ * or changing a note on it (issue 28: a reviewer always may; its artist not on a locked or disabled version).
+ */
+export type VersionChange = 'rename' | 'delete' | 'upload' | 'restore' | 'finish' | 'note';
 
 export const versionRuleMessages = {
   demo: 'Demo accounts cannot create or change versions.',

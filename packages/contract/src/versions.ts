@@ -5,6 +5,7 @@ import { UserGameType } from './roles';
 import { searchFilterSchema } from './search';
 import { isSafeName } from './text-safety';
 import { idSchema, pathIdSchema } from './ids';
+import { verdicts, versionReviewSchema } from './review-state';
 
 /** Letters, digits, underscore, hyphen and whitespace (SPEC §5 version form). */
 export const versionTextPattern = /^[A-Za-z0-9_\-\s]+$/;
@@ -53,6 +54,13 @@ export const userGameSchema = z.object({
   finishedCount: z.number().int(),
   /** When the newest Finished version was finished (ISO 8601), or null when none is. */
   lastFinishedAt: z.string().nullable(),
+  /** Finished versions without a verdict since their last finish (issue 28: "To review"). */
+  toReviewCount: z.number().int(),
+  /** Open notes on all its versions (issue 28; threads' first notes not resolved). */
+  openNotes: z.number().int(),
+  /** The newest verdict among its versions (given since that version's last finish), and when; null when none. */
+  lastVerdict: z.enum(verdicts).nullable(),
+  lastVerdictAt: z.string().nullable(),
   /** The user's username and the game's name, which a search may name too (`where`, `order`). */
   username: z.string(),
   gameName: z.string(),
@@ -84,8 +92,9 @@ export type MyGame = z.infer<typeof myGameSchema>;
 
 /**
  * Columns of a user-game a search query may name (where, fields, order); `user` and `game` can be included.
- * The last five are computed by the server: search "username or game name" with
- * `{ or: [{ username: { like } }, { gameName: { like } }] }`, "has finished versions" with `{ finishedCount: { gt: 0 } }`.
+ * From versionCount on they are computed by the server: search "username or game name" with
+ * `{ or: [{ username: { like } }, { gameName: { like } }] }`, "has finished versions" with `{ finishedCount: { gt: 0 } }`,
+ * "waits for review" with `{ toReviewCount: { gt: 0 } }` (issue 28).
  */
 export const userGameSearchColumns = [
   'id',
@@ -99,6 +108,10 @@ export const userGameSearchColumns = [
   'versionCount',
   'finishedCount',
   'lastFinishedAt',
+  'toReviewCount',
+  'openNotes',
+  'lastVerdict',
+  'lastVerdictAt',
   'username',
   'gameName',
 ] as const;
@@ -132,7 +145,10 @@ export type CreateVersionBody = z.infer<typeof createVersionBodySchema>;
 /** PATCH /game-versions/{id}: name and description. */
 export const updateVersionBodySchema = versionFormSchema;
 
-/** A game version (SPEC §3). gameVersionStatusId: 1 In progress, 2 Finished. */
+/**
+ * A game version (SPEC §3). gameVersionStatusId: 1 In progress, 2 Finished. Every version answer carries its review
+ * fields too (issue 28: verdict, verdictNote, verdictAt, verdictByName, reviewState, openNotes).
+ */
 export const gameVersionSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -147,6 +163,7 @@ export const gameVersionSchema = z.object({
   rootPath: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  ...versionReviewSchema.shape,
 });
 export type GameVersion = z.infer<typeof gameVersionSchema>;
 export const gameVersionListSchema = z.array(gameVersionSchema);

@@ -20,6 +20,8 @@ import * as versionFrames from './migrations/0011-version-frames';
 import * as atlasGrids from './migrations/0012-atlas-grids';
 import * as inboxEvents from './migrations/0013-inbox-events';
 import * as versionFileHistory from './migrations/0015-version-file-history';
+import * as mail from './migrations/0016-mail';
+import * as reviewLoop from './migrations/0014-review-loop';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -221,7 +223,28 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0012-atlas-grids': { up: (db) => atlasGrids.up(db, dialect) },
     '0013-inbox-events': { up: (db) => inboxEvents.up(db, dialect) },
     '0015-version-file-history': { up: (db) => versionFileHistory.up(db, dialect) },
+    '0016-mail': { up: (db) => mail.up(db, dialect) },
+    '0014-review-loop': { up: (db) => reviewLoop.up(db, dialect) },
   };
+}
+
+/**
+ * The advisory lock between migrations into a schema of their own (tests: `schema` is set) and the dropping of
+ * such schemas (test/global-setup.ts, at the end of a run). Kysely's migrator reads the catalogue of every schema,
+ * and a schema another run drops meanwhile fails it ("schema test_… does not exist"): migrations hold the lock
+ * shared, a drop holds it alone.
+ */
+export const schemaDropLock = 7_314_250_028;
+
+async function whileNoSchemaIsDropped<T>(db: Kysely<Database>, run: () => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock_shared(${schemaDropLock})`.execute(connection);
+    try {
+      return await run();
+    } finally {
+      await sql`select pg_advisory_unlock_shared(${schemaDropLock})`.execute(connection);
+    }
+  });
 }
 
 /** Runs every pending migration; throws (and so stops the start) if one fails. */
@@ -230,7 +253,8 @@ export async function migrateToLatest({ db, dialect, schema }: Db): Promise<void
   // With several schemas in one database (parallel tests), the migrator must look for its own tables in
   // this schema only, or it takes another schema's for its own.
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } =
+    schema && dialect === 'postgres' ? await whileNoSchemaIsDropped(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     const which = failed ? `Migration ${failed.migrationName}` : 'The database migrations';
@@ -265,6 +289,13 @@ export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || !('code' in error)) return false;
   const code = (error as { code: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** True for a foreign-key violation on either database (a row it names was deleted meanwhile). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 /**

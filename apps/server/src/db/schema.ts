@@ -22,6 +22,8 @@ export interface UsersTable {
   dataProtectionRegulationVersion: number;
   /** Session and play tokens carry it; adding one ends every earlier token of the user (migration 0003). */
   tokenVersion: Generated<number>;
+  /** How the inbox's events reach the user by mail: 'each', 'digest' or 'never' (migration 0016). */
+  inboxMail: Generated<string>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -127,6 +129,11 @@ export interface GameVersionsTable {
   rootPath: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** The verdict since the last finish (issue 28, migration 0014): 'approved' | 'changes_requested', or null. */
+  verdict: Generated<string | null>;
+  verdictNote: Generated<string | null>;
+  verdictAt: Generated<Timestamp | null>;
+  verdictBy: Generated<number | null>;
 }
 
 export interface VersionFilesTable {
@@ -215,6 +222,53 @@ export interface InboxEventsTable {
   mailState: string | null;
 }
 
+/** A mail waiting to be sent (migration 0016, decision 0035); deleted once sent. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  toAddress: string;
+  subject: string;
+  text: string;
+  html: string;
+  attempts: Generated<number>;
+  nextAttemptAt: Timestamp;
+  /** While a worker sends it: until when the claim holds (then another server may try). */
+  claimedUntil: Timestamp | null;
+  lastError: string | null;
+  createdAt: Timestamp;
+}
+
+/** A mailed link's token (migration 0016): its SHA-256 only; single use, time-limited. */
+export interface UserTokensTable {
+  id: Generated<number>;
+  userId: number;
+  /** 'verify-email' or 'reset-password'. */
+  purpose: string;
+  tokenHash: string;
+  /** The address it was mailed to: a verification only counts while the account still has it. */
+  email: string;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+/** A note on a version, one of its files or an atlas frame (issue 28, migration 0014). */
+export interface NotesTable {
+  id: Generated<number>;
+  versionId: number;
+  /** The game file's public id (gameFiles.fileId), or null for the version as a whole. */
+  fileId: number | null;
+  frame: string | null;
+  replyTo: number | null;
+  authorId: number;
+  text: string;
+  resolvedAt: Timestamp | null;
+  resolvedBy: number | null;
+  /** 'marked' | 'answered' | 'replaced' (null while open). */
+  resolvedHow: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   games: GamesTable;
@@ -229,4 +283,7 @@ export interface Database {
   atlasGrids: AtlasGridsTable;
   inboxEvents: InboxEventsTable;
   versionFileHistory: VersionFileHistoryTable;
+  mailOutbox: MailOutboxTable;
+  userTokens: UserTokensTable;
+  notes: NotesTable;
 }

@@ -30,6 +30,8 @@ export const userGameRowSchema = userGameSchema.pick({
   versionCount: true,
   finishedCount: true,
   lastFinishedAt: true,
+  toReviewCount: true,
+  openNotes: true,
   username: true,
   gameName: true,
   user: true,

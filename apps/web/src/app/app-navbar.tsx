@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
@@ -6,6 +7,12 @@ import { paths } from '../config/paths';
 import { useSession } from '../lib/session/session-context';
 import { navItems } from './nav-items';
 import { preloadScreen } from './screens';
+
+/**
+ * The inbox's bell (issue 28), only for a logged-in user and in a chunk of its own: the nav bar is on the landing
+ * page, whose JS budget leaves no room for the inbox's schemas (scripts/check-bundle-size.mjs).
+ */
+const InboxBell = lazy(async () => ({ default: (await import('../features/inbox/components/inbox-bell')).InboxBell }));
 
 /** The navigation bar: the one role="navigation" landmark of the page. */
 export function AppNavbar() {
@@ -33,6 +40,11 @@ export function AppNavbar() {
                 {item.label}
               </NavLink>
             ))}
+            {status === 'authenticated' && (
+              <Suspense fallback={null}>
+                <InboxBell />
+              </Suspense>
+            )}
           </Nav>
         </Navbar.Collapse>
       </Container>

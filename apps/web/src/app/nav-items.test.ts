@@ -31,12 +31,13 @@ describe('navigation bar visibility (SPEC §2)', () => {
     expect(labels(loggedIn(RoleType.Demo))).toEqual(['Home', 'My Games', 'Logout']);
   });
 
-  it('an administrator also sees User Games, Games and Admin', () => {
+  it('an administrator also sees User Games, To Review (issue 28), Games and Admin', () => {
     expect(labels(loggedIn(RoleType.Admin))).toEqual([
       'Home',
       'My Games',
       'jane',
       'User Games',
+      'To Review',
       'Games',
       'Admin',
       'Logout',
@@ -54,6 +55,7 @@ describe('navigation bar visibility (SPEC §2)', () => {
       Home: '/',
       'My Games': '/my-games',
       'User Games': '/user-game-list',
+      'To Review': '/to-review',
       Games: '/games',
       Admin: '/admin',
       jane: '/account',

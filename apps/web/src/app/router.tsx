@@ -27,6 +27,10 @@ const routeTable: RouteObject[] = [
         ],
       },
       { path: paths.logout, element: <LogoutRoute /> },
+      // Mail (issue 28): open to anyone, logged in or not (a mailed link may be opened in either).
+      { path: paths.forgotPassword, lazy: async () => ({ Component: (await screens.forgotPassword()).ForgotPassword }) },
+      { path: paths.resetPassword, lazy: async () => ({ Component: (await screens.resetPassword()).ResetPassword }) },
+      { path: paths.verifyEmail, lazy: async () => ({ Component: (await screens.verifyEmail()).VerifyEmail }) },
       ...legalDocuments.map(({ document, title }) => ({
         path: legalPagePath(document),
         handle: { title } satisfies PageHandle,
@@ -93,6 +97,7 @@ const routeTable: RouteObject[] = [
             path: paths.userGameVersionPlay,
             lazy: async () => ({ Component: (await screens.versionPlay()).VersionPlay }),
           },
+          { path: paths.toReview, lazy: async () => ({ Component: (await screens.toReview()).ToReviewScreen }) },
           { path: paths.admin, lazy: async () => ({ Component: (await screens.adminUsers()).AdminUsers }) },
         ],
       },

@@ -10,6 +10,9 @@ export const screens = {
   adminUsers: () => import('../features/admin-users/components/admin-users'),
   login: () => import('../features/auth/components/login-form'),
   register: () => import('../features/auth/components/register-card'),
+  forgotPassword: () => import('../features/mail/components/forgot-password'),
+  resetPassword: () => import('../features/mail/components/reset-password'),
+  verifyEmail: () => import('../features/mail/components/verify-email'),
   gameFiles: () => import('../features/game-files/components/game-files-screen'),
   gamePlay: () => import('../features/game-play/components/game-play-screen'),
   games: () => import('../features/games/components/games-screen'),
@@ -23,6 +26,7 @@ export const screens = {
   versionFiles: () => import('../features/version-review/components/version-files'),
   versionList: () => import('../features/version-review/components/version-list'),
   versionPlay: () => import('../features/version-review/components/version-play'),
+  toReview: () => import('../features/review/components/to-review-screen'),
 } as const;
 
 /** The screen behind each nav bar link (nav-items.ts). */
@@ -32,6 +36,7 @@ const navScreens: Partial<Record<string, () => Promise<unknown>>> = {
   [paths.myGames]: screens.myGames,
   [paths.account]: screens.account,
   [paths.userGames]: screens.userGames,
+  [paths.toReview]: screens.toReview,
   [paths.games]: screens.games,
   [paths.admin]: screens.adminUsers,
 };

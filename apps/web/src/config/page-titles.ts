@@ -12,6 +12,9 @@ export const pageTitles: Record<AppPath, string | null> = {
   [paths.register]: 'Register',
   [paths.login]: 'Login',
   [paths.logout]: 'Logout',
+  [paths.forgotPassword]: 'Forgot Password',
+  [paths.resetPassword]: 'Reset Password',
+  [paths.verifyEmail]: 'Verify Email',
   [paths.account]: 'Account',
   [paths.myGames]: 'My Games',
   [paths.myGameVersions]: 'My Versions',
@@ -26,6 +29,7 @@ export const pageTitles: Record<AppPath, string | null> = {
   [paths.userGameVersions]: 'User Game Versions',
   [paths.userGameVersionFiles]: 'Version Files',
   [paths.userGameVersionPlay]: 'Play User Version',
+  [paths.toReview]: 'To Review',
   [paths.admin]: 'Admin',
 };
 

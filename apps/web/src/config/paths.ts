@@ -6,6 +6,10 @@ export const paths = {
   register: '/register',
   login: '/login',
   logout: '/logout',
+  /** Mail (issue 28): the forgot-password form, and the pages the mailed links open. */
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
   account: '/account',
   myGames: '/my-games',
   myGameVersions: '/my-games/versions',
@@ -20,6 +24,8 @@ export const paths = {
   userGameVersions: '/user-game-list/game-versions',
   userGameVersionFiles: '/user-game-list/game-versions/files',
   userGameVersionPlay: playScreenPaths.userGameVersionPlay,
+  /** The reviewers' "To review" list (issue 28): finished versions without a verdict since their last finish. */
+  toReview: '/to-review',
   admin: '/admin',
 } as const;
 

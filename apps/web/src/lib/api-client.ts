@@ -26,6 +26,11 @@ export interface RequestOptions {
    * message is the body.
    */
   failureMessage?: (failure: Failure) => string | undefined;
+  /**
+   * A call the app makes by itself in the background (the inbox's poll, issue 28): a failure is logged but shows
+   * no toast, so a server that is away does not toast every half minute. A 401 still ends the session.
+   */
+  background?: boolean;
 }
 
 /** A failed answer as the app reads it. */
@@ -150,7 +155,7 @@ async function send(path: string, options: RequestOptions): Promise<{ body: unkn
     if (options.signal?.aborted) throw error;
     const failure: Failure = { status: 0, title: failureTitle({ status: 0, action }), message: 'The server could not be reached.' };
     logFailure(method, url, failure, null);
-    notifyError(failure.title, failure.message);
+    if (!options.background) notifyError(failure.title, failure.message);
     throw new ApiError(0, failure.title, failure.message, undefined);
   }
 
@@ -161,6 +166,7 @@ async function send(path: string, options: RequestOptions): Promise<{ body: unkn
   logFailure(method, url, failure, response.headers.get('X-Request-Id'));
   const error = new ApiError(response.status, failure.title, failure.message, body);
   if (response.status === 401 && options.logoutOnUnauthorized !== false && endSessionOnUnauthorized()) throw error;
+  if (options.background) throw error;
   const product = options.failureMessage?.(failure);
   if (product === undefined) notifyError(failure.title, failure.message);
   else notifyError(failure.title, product, failure.message);

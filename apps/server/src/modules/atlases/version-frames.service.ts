@@ -96,6 +96,7 @@ export class VersionFramesService {
       throw error;
     }
     await this.composer.compose(version, sheet, { how: 'frame', authorId: user.id });
+    await this.versions.replaced(user, version, fileId, frame.name);
     const notice = (await dropsVisiblePixels(frame, image))
       ? `Parts of your image outside the frame's trimmed area (${frame.offset.x},${frame.offset.y} to ${frame.offset.x + (frame.rotation % 180 ? frame.rect.h : frame.rect.w)},${frame.offset.y + (frame.rotation % 180 ? frame.rect.w : frame.rect.h)}) are not transparent: the sheet keeps only the trimmed area.`
       : null;

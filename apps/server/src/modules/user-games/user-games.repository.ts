@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import { GameVersionStatus, type UserGame } from '@reskin/contract';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { GameVersionStatus, type UserGame, type Verdict } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, Timestamp, UserGamesTable } from '../../db/schema';
 import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
@@ -22,6 +22,18 @@ const userGameComputed = {
   versionCount: { type: 'number', expression: ofVersions(sql`count(*)`, false) },
   finishedCount: { type: 'number', expression: ofVersions(sql`count(*)`, true) },
   lastFinishedAt: { type: 'date', expression: ofVersions(sql`max(${sql.ref('gameVersions.finishedAt')})`, true) },
+  // Issue 28: Finished versions without a verdict (a finish clears the previous one), open notes on all its
+  // versions, and the newest verdict with its time.
+  toReviewCount: { type: 'number', expression: ofVersions(sql`count(*) - count(${sql.ref('gameVersions.verdict')})`, true) },
+  openNotes: {
+    type: 'number',
+    expression: sql`(select count(*) from ${sql.table('notes')} inner join ${sql.table('gameVersions')} on ${sql.ref('gameVersions.id')} = ${sql.ref('notes.versionId')} where ${sql.ref('gameVersions.userGamesId')} = ${sql.ref('userGames.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null)`,
+  },
+  lastVerdict: {
+    type: 'string',
+    expression: sql`(select ${sql.ref('gameVersions.verdict')} from ${sql.table('gameVersions')} where ${sql.ref('gameVersions.userGamesId')} = ${sql.ref('userGames.id')} and ${sql.ref('gameVersions.verdict')} is not null order by ${sql.ref('gameVersions.verdictAt')} desc, ${sql.ref('gameVersions.id')} desc limit 1)`,
+  },
+  lastVerdictAt: { type: 'date', expression: ofVersions(sql`max(${sql.ref('gameVersions.verdictAt')})`, true) },
   username: {
     type: 'string',
     expression: sql`(select ${sql.ref('users.username')} from ${sql.table('users')} where ${sql.ref('users.id')} = ${sql.ref('userGames.userId')})`,
@@ -56,6 +68,10 @@ type Row = Selectable<UserGamesTable> & {
   versionCount: number | string;
   finishedCount: number | string;
   lastFinishedAt: Timestamp | null;
+  toReviewCount: number | string;
+  openNotes: number | string;
+  lastVerdict: string | null;
+  lastVerdictAt: Timestamp | null;
   username: string | null;
   gameName: string | null;
 };
@@ -69,6 +85,10 @@ function toUserGame(row: Row): UserGame {
     versionCount: Number(row.versionCount),
     finishedCount: Number(row.finishedCount),
     lastFinishedAt: row.lastFinishedAt === null ? null : toIso(row.lastFinishedAt),
+    toReviewCount: Number(row.toReviewCount),
+    openNotes: Number(row.openNotes),
+    lastVerdict: row.lastVerdict as Verdict | null,
+    lastVerdictAt: row.lastVerdictAt === null ? null : toIso(row.lastVerdictAt),
     // Never null: a user-game goes with its user and game (foreign keys with cascade).
     username: row.username ?? '',
     gameName: row.gameName ?? '',
@@ -138,14 +158,23 @@ export class UserGamesRepository {
     return userGame;
   }
 
-  async insert(values: { userId: number; gameId: number; userGameTypeId: number; jobPrice: number }): Promise<number> {
-    const now = nowIso();
-    const row = await this.db
-      .insertInto('userGames')
-      .values({ ...values, isActive: 1, createdAt: now, updatedAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+  /**
+   * Inserts an assignment, and what `also` writes (its inbox event, issue 28) in the same transaction; answers the
+   * new id and what `also` answered.
+   */
+  async insert(
+    values: { userId: number; gameId: number; userGameTypeId: number; jobPrice: number },
+    also: (trx: Transaction<Database>, id: number) => Promise<number[]> = async () => [],
+  ): Promise<{ id: number; events: number[] }> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const row = await trx
+        .insertInto('userGames')
+        .values({ ...values, isActive: 1, createdAt: now, updatedAt: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id, events: await also(trx, row.id) };
+    });
   }
 
   async update(id: number, patch: { userGameTypeId?: number; jobPrice?: number; isActive?: boolean }): Promise<boolean> {

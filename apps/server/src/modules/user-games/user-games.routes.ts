@@ -67,7 +67,7 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
         errors: { 409: 'The user already has this game with this job type (ASSIGNMENT_EXISTS).' },
       },
     },
-    async (request, reply) => reply.status(201).send(await userGames.create(request.body)),
+    async (request, reply) => reply.status(201).send(await userGames.create(currentUser(request), request.body)),
   );
 
   r.put(

@@ -1,10 +1,11 @@
-import { errorCodes, messages, type CreateUserGameBody, type MyGame, type SearchFilter, type UpdateUserGameBody, type User, type UserGame } from '@reskin/contract';
+import { UserGameType, errorCodes, messages, type CreateUserGameBody, type MyGame, type SearchFilter, type UpdateUserGameBody, type User, type UserGame } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import type { PlayPathsService } from '../../play/play-paths.service';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
+import type { InboxService } from '../inbox/inbox.service';
 import { searchableUserGame, userGameRelations, type UserGamesRepository } from './user-games.repository';
 
 /** 409 for a second assignment of a game to a user with the same job type (the message says what to do). */
@@ -22,6 +23,8 @@ export class UserGamesService {
     private readonly storedFiles: StoredFilesService,
     /** Told after this server changed or removed a user's assignment: the play origin forgets its answers about them at once. */
     private readonly accessChanged: (userId: number) => void = () => {},
+    /** The inbox (issue 28): the assigned user is told (`game_assigned`). */
+    private readonly inbox?: InboxService,
   ) {}
 
   /** GET /user-games and POST /user-games/filter: one page of the matching user-games, and how many match in all. */
@@ -32,13 +35,23 @@ export class UserGamesService {
     return { ...page, rows: page.rows.map((userGame) => pickFields(userGame, fields)) };
   }
 
-  async create(body: CreateUserGameBody): Promise<UserGame> {
+  async create(actor: User, body: CreateUserGameBody): Promise<UserGame> {
     const problems = [];
     if (!(await this.userGames.userExists(body.userId))) problems.push({ path: '/userId', code: 'not_found', message: 'This user does not exist.' });
     if (!(await this.userGames.gameExists(body.gameId))) problems.push({ path: '/gameId', code: 'not_found', message: 'This game does not exist.' });
     if (problems.length > 0) throw unprocessable(problems[0]!.message, problems);
     await this.assertNoOtherAssignment(body);
-    return this.get(await this.writeOnce(() => this.userGames.insert(body), body));
+    const { id, events } = await this.writeOnce(
+      () =>
+        this.userGames.insert(body, async (trx, userGameId) =>
+          this.inbox
+            ? this.inbox.add(trx, [{ userId: body.userId, kind: 'game_assigned', actorId: actor.id, gameId: body.gameId, userGameId, text: body.userGameTypeId === UserGameType.SoundReplace ? 'Sound Replace' : 'ReSkin' }])
+            : [],
+        ),
+      body,
+    );
+    this.inbox?.added(events);
+    return this.get(id);
   }
 
   /**

@@ -39,7 +39,7 @@ export const searchableUser: SearchableEntity = {
   },
 };
 
-type UserRow = Omit<Selectable<UsersTable>, 'passwordHash' | 'tokenVersion'>;
+type UserRow = Omit<Selectable<UsersTable>, 'passwordHash' | 'tokenVersion' | 'inboxMail'>;
 
 function toUser(row: UserRow): User {
   return {
@@ -160,16 +160,17 @@ export class UsersRepository {
    */
   async update(
     id: number,
-    patch: Partial<{ username: string; email: string; passwordHash: string; roleTypeId: number; activated: boolean }>,
+    patch: Partial<{ username: string; email: string; passwordHash: string; roleTypeId: number; activated: boolean; emailVerified: boolean }>,
     { endSessions = false }: { endSessions?: boolean } = {},
   ): Promise<boolean> {
-    const { activated, email, ...rest } = patch;
+    const { activated, email, emailVerified, ...rest } = patch;
     const result = await this.db
       .updateTable('users')
       .set((eb) => ({
         ...rest,
         ...(email !== undefined ? { email: email.toLowerCase() } : {}),
         ...(activated !== undefined ? { activated: flag(activated) } : {}),
+        ...(emailVerified !== undefined ? { emailVerified: flag(emailVerified) } : {}),
         ...(endSessions ? { tokenVersion: eb('tokenVersion', '+', 1) } : {}),
         updatedAt: nowIso(),
       }))

@@ -60,7 +60,7 @@ function assertNotLastAdmin(activeAdminIds: readonly number[], targetId: number)
  * 422 VALIDATION_FAILED with the field's detail when a new password is on the common list (lib/common-passwords.ts),
  * like the contract's other password rules: the web app shows the detail under the field named by `path`.
  */
-function assertUncommonPassword(password: string, path: '/password' | '/newPassword'): void {
+export function assertUncommonPassword(password: string, path: '/password' | '/newPassword'): void {
   if (!isCommonPassword(password)) return;
   const message = m.commonPassword;
   throw unprocessable('The request body is invalid.', [{ path, code: 'common_password', message }]);
@@ -184,6 +184,18 @@ export class UsersService {
     this.userChanged(id);
   }
 
+  /** Another module changed a user (mail: a reset password, a verified address): forgotten like our own changes. */
+  changed(id: number): void {
+    this.forget(id);
+  }
+
+  /** Told when an account's address needs verifying: after a registration, an Add User, a change of email (mail). */
+  private emailToVerify: (userId: number) => Promise<void> = async () => {};
+
+  onEmailToVerify(listener: (userId: number) => Promise<void>): void {
+    this.emailToVerify = listener;
+  }
+
   /** Registers a regular user: POST /user/signup, and an admin's Add User (POST /user/create). */
   async signup(body: SignupBody): Promise<User> {
     assertUncommonPassword(body.password, '/password');
@@ -200,7 +212,9 @@ export class UsersService {
         roleTypeId: RoleType.User,
         dataProtectionRegulationVersion: body.dataProtectionRegulationVersion,
       });
-      return await this.mustFind(id);
+      const user = await this.mustFind(id);
+      await this.emailToVerify(id);
+      return user;
     } catch (error) {
       // A concurrent signup took the email or username between the check and the insert.
       if (isUniqueViolation(error)) await this.assertFree(body.email, body.username);
@@ -293,7 +307,8 @@ export class UsersService {
     try {
       await this.users.update(
         actor.id,
-        { username: body.username, email: body.email },
+        // A new address is not verified until its link is followed (issue 28).
+        { username: body.username, email: body.email, ...(emailChanges ? { emailVerified: false } : {}) },
         { endSessions: emailChanges },
       );
       this.forget(actor.id);
@@ -301,6 +316,7 @@ export class UsersService {
       if (isUniqueViolation(error)) await this.assertFree(body.email, body.username, actor.id);
       throw error;
     }
+    if (emailChanges) await this.emailToVerify(actor.id);
     return this.newToken(actor.id);
   }
 

@@ -1,5 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { GameVersion, VersionFile } from '@reskin/contract';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { GameVersionStatus, type GameVersion, type ReviewState, type Verdict, type VersionFile } from '@reskin/contract';
 import { nowIso, toIso, type Dialect } from '../../db/database';
 import type { Database, GameVersionsTable, VersionFilesTable } from '../../db/schema';
 import type { CompiledFilter, SearchableEntity } from '../../search/filter';
@@ -24,14 +24,44 @@ export const searchableVersion: SearchableEntity = {
   },
 };
 
-type VersionRow = Selectable<GameVersionsTable>;
+type VersionRow = Selectable<GameVersionsTable> & { verdictByName: string | null; openNotes: number | string };
 export type VersionFileRow = Selectable<VersionFilesTable>;
 /** The reviewer's flags on a version, which decide whether its files may change (versionChangeRefusal). */
 export type VersionFlags = Pick<GameVersion, 'isLocked' | 'isActive'>;
 
-function toVersion(row: VersionRow): GameVersion {
+/**
+ * A version's review fields beside its own columns (issue 28), worked out by the database for every row it reads in
+ * the same query (one query per page, never one per row): who gave the verdict, and its open notes (the threads'
+ * first notes not resolved; answers have no open state of their own; notes are indexed by versionId).
+ */
+export const versionReviewColumns = {
+  verdictByName: sql<string | null>`(select ${sql.ref('users.username')} from ${sql.table('users')} where ${sql.ref('users.id')} = ${sql.ref('gameVersions.verdictBy')})`,
+  openNotes: sql<number>`(select count(*) from ${sql.table('notes')} where ${sql.ref('notes.versionId')} = ${sql.ref('gameVersions.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null)`,
+};
+
+/** Versions with their columns and review fields (every read of a version goes through this). */
+export function selectVersions(db: Kysely<Database> | Transaction<Database>) {
+  return db
+    .selectFrom('gameVersions')
+    .selectAll('gameVersions')
+    .select([versionReviewColumns.verdictByName.as('verdictByName'), versionReviewColumns.openNotes.as('openNotes')]);
+}
+
+/** In progress (not Finished), to review (Finished, no verdict since: a finish clears it), or its verdict. */
+function reviewStateOf(row: Pick<VersionRow, 'gameVersionStatusId' | 'verdict'>): ReviewState {
+  if (row.gameVersionStatusId !== GameVersionStatus.Finished) return 'in_progress';
+  return (row.verdict as Verdict | null) ?? 'to_review';
+}
+
+export function toVersion(row: VersionRow): GameVersion {
+  const { verdictBy: _verdictBy, ...columns } = row;
   return {
-    ...row,
+    ...columns,
+    verdict: row.verdict as Verdict | null,
+    verdictAt: row.verdictAt ? toIso(row.verdictAt) : null,
+    reviewState: reviewStateOf(row),
+    // Counts are numbers on both databases; Number() also covers a driver that answers text.
+    openNotes: Number(row.openNotes),
     isLocked: row.isLocked === 1,
     isActive: row.isActive === 1,
     finishedAt: row.finishedAt ? toIso(row.finishedAt) : null,
@@ -67,26 +97,26 @@ export class VersionsRepository {
   ) {}
 
   async findById(id: number): Promise<GameVersion | undefined> {
-    const row = await this.db.selectFrom('gameVersions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await selectVersions(this.db).where('gameVersions.id', '=', id).executeTakeFirst();
     return row && toVersion(row);
   }
 
   /** One page of the versions with the given owner keys that match a search query (POST /game-versions/filter). */
   async filter(keys: { userId?: number; gameId?: number; userGamesId?: number }, filter: CompiledFilter): Promise<Page<GameVersion>> {
-    let query = this.db.selectFrom('gameVersions').selectAll();
-    if (keys.userId !== undefined) query = query.where('userId', '=', keys.userId);
-    if (keys.gameId !== undefined) query = query.where('gameId', '=', keys.gameId);
-    if (keys.userGamesId !== undefined) query = query.where('userGamesId', '=', keys.userGamesId);
+    let query = selectVersions(this.db);
+    if (keys.userId !== undefined) query = query.where('gameVersions.userId', '=', keys.userId);
+    if (keys.gameId !== undefined) query = query.where('gameVersions.gameId', '=', keys.gameId);
+    if (keys.userGamesId !== undefined) query = query.where('gameVersions.userGamesId', '=', keys.userGamesId);
     const page = await listPage(query, filter);
     return { ...page, rows: page.rows.map(toVersion) };
   }
 
   async list(where: { userId?: number; gameId?: number; userGamesId?: number }): Promise<GameVersion[]> {
-    let query = this.db.selectFrom('gameVersions').selectAll();
-    if (where.userId !== undefined) query = query.where('userId', '=', where.userId);
-    if (where.gameId !== undefined) query = query.where('gameId', '=', where.gameId);
-    if (where.userGamesId !== undefined) query = query.where('userGamesId', '=', where.userGamesId);
-    return (await query.orderBy('id').limit(1000).execute()).map(toVersion);
+    let query = selectVersions(this.db);
+    if (where.userId !== undefined) query = query.where('gameVersions.userId', '=', where.userId);
+    if (where.gameId !== undefined) query = query.where('gameVersions.gameId', '=', where.gameId);
+    if (where.userGamesId !== undefined) query = query.where('gameVersions.userGamesId', '=', where.userGamesId);
+    return (await query.orderBy('gameVersions.id').limit(1000).execute()).map(toVersion);
   }
 
   /**
@@ -114,6 +144,24 @@ export class VersionsRepository {
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
+    });
+  }
+
+  /**
+   * "I Finished My Game" (issue 28): status Finished, the finish time, and no verdict (a verdict counts for the
+   * finish it followed), with what `also` writes (the inbox events) in the same transaction; answers what `also`
+   * answered, or undefined when the version is gone.
+   */
+  async finish(id: number, also: (trx: Transaction<Database>) => Promise<number[]>): Promise<number[] | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const result = await trx
+        .updateTable('gameVersions')
+        .set({ gameVersionStatusId: GameVersionStatus.Finished, finishedAt: now, verdict: null, verdictNote: null, verdictAt: null, verdictBy: null, updatedAt: now })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return undefined;
+      return also(trx);
     });
   }
 

@@ -3,7 +3,6 @@ import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import mime from 'mime';
 import {
-  GameVersionStatus,
   can,
   errorCodes,
   fileKindOf,
@@ -21,7 +20,9 @@ import {
   type VersionFilterBody,
   type VersionForm,
 } from '@reskin/contract';
+import type { Transaction } from 'kysely';
 import type { Dialect } from '../../db/database';
+import type { Database } from '../../db/schema';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
@@ -44,6 +45,22 @@ import { zipStoredFiles } from './version-zip';
 import { searchableVersion, toVersionFile, type VersionFlags, type VersionsRepository } from './versions.repository';
 
 const zipResource = (id: number) => `version-zip:${id}`;
+
+/**
+ * What the review loop (issue 28, decision 0032) adds to version changes; modules/review/review-hooks.ts makes it.
+ * A finish writes its inbox events (to the reviewers) in its own transaction; the version's artist replacing a
+ * file (or one frame of it) resolves the open notes on it.
+ */
+export interface VersionReviewHooks {
+  /** In the finish's transaction: its inbox events; answers their ids. */
+  finished(trx: Transaction<Database>, user: User, version: GameVersion): Promise<number[]>;
+  /** After the finish committed, with the ids `finished` answered. */
+  eventsAdded(ids: number[]): void;
+  /** After a replacement of `fileId` (of its `frame` when one) committed. */
+  replaced(user: User, version: GameVersion, fileId: number, frame: string | null): Promise<void>;
+}
+
+const noReviewHooks: VersionReviewHooks = { finished: async () => [], eventsAdded: () => {}, replaced: async () => {} };
 
 /**
  * The answer to a version change the rules refuse (version-rules.ts in the contract): 403 FORBIDDEN for a demo
@@ -80,6 +97,7 @@ export class VersionsService {
     private readonly composer: SheetComposer,
     /** The history of the version's files (issue 28, decision 0034): each replacement is an entry. */
     private readonly history: VersionHistoryRecorder,
+    private readonly review: VersionReviewHooks = noReviewHooks,
   ) {}
 
   /** GET /game-versions/{gameId}/{userGameId} */
@@ -136,10 +154,15 @@ export class VersionsService {
     return this.mustFind(id);
   }
 
-  /** "I Finished My Game": status Finished and its time. */
+  /**
+   * "I Finished My Game": status Finished and its time. A verdict given before is cleared, so the version is to
+   * review again (issue 28); the reviewers' inbox events are written in the same transaction.
+   */
   async done(user: User, id: number): Promise<GameVersion> {
-    await this.changeableVersion(user, id, 'finish', '/id');
-    await this.versions.update(id, { gameVersionStatusId: GameVersionStatus.Finished, finishedAt: new Date().toISOString() });
+    const version = await this.changeableVersion(user, id, 'finish', '/id');
+    const events = await this.versions.finish(id, (trx) => this.review.finished(trx, user, version));
+    if (events === undefined) throw notFound('Game version');
+    this.review.eventsAdded(events);
     return this.mustFind(id);
   }
 
@@ -307,11 +330,13 @@ export class VersionsService {
     if (asBase) {
       if (asBase.previous) await this.storedFiles.deleteObjects([asBase.previous]);
       await this.composer.compose(version, original, { ...cause, authorId: user.id });
+      await this.replaced(user, version, fileId, null);
       return this.versionFile(versionId, fileId);
     }
     this.filesChanged(version.gameId);
     await this.storedFiles.deleteObjects([...(recorded?.previousKey ? [recorded.previousKey] : []), ...unused]);
     await this.versions.update(versionId, {});
+    await this.replaced(user, version, fileId, null);
     // The row as saved: a Restore original racing this upload may have removed it since (the upload still happened).
     return toVersionFile(recorded!.saved);
   }
@@ -350,7 +375,18 @@ export class VersionsService {
     return userGame;
   }
 
-  /** A version the caller may see: their own through an active assignment, or any for `games.seeAll` (else 404). */
+  /**
+   * A replacement of a version's file (or of one frame of it: `frame`) committed: the review loop resolves the
+   * open notes on it when the version's artist made it (the single upload, the frame upload and each batch row).
+   */
+  replaced(user: User, version: GameVersion, fileId: number, frame: string | null): Promise<void> {
+    return this.review.replaced(user, version, fileId, frame);
+  }
+
+  /**
+   * A version the caller may see (decision 0007): any for a role that sees all, else only their own through an
+   * active assignment; anything else is a 404 like an unknown id. The review loop's notes and verdicts use it too.
+   */
   async reachableVersion(user: User, id: number): Promise<GameVersion> {
     const version = await this.versions.findById(id);
     if (!version) throw notFound('Game version');

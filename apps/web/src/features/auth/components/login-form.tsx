@@ -4,13 +4,14 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { TextField } from '../../../components/forms/text-field';
 import { paths } from '../../../config/paths';
 import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { useSession } from '../../../lib/session/session-context';
 import { useLogin } from '../../../api/auth';
+import { usePublicConfig } from '../../../api/config';
 
 /**
  * SPEC §5 gives login the same password rule as registration (at least 8 characters); the server's login
@@ -40,6 +41,8 @@ export function LoginForm() {
   const loginCall = useLogin();
   const { acceptToken } = useSession();
   const navigate = useNavigate();
+  // "Forgot password?" only where the server sends mail (issue 28); elsewhere an admin resets passwords.
+  const mailOn = usePublicConfig().data?.mail === true;
 
   const submit = handleSubmit(async (body) => {
     try {
@@ -76,6 +79,11 @@ export function LoginForm() {
           <Button type="submit" disabled={!isValid || isSubmitting}>
             Login
           </Button>
+          {mailOn && (
+            <Link to={paths.forgotPassword} className="ms-3">
+              Forgot password?
+            </Link>
+          )}
         </Form>
       </Card.Body>
     </Card>

@@ -10,6 +10,7 @@ import { DropArea } from './drop-area';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import type { FileEditorProps } from './image-editor';
 import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
+import { NotesButton } from '../../review/components/notes-button';
 
 /**
  * The audio-file editor (SPEC §2 "Audio files editor"): a drop area 'Add Game Files' for several sounds, and
@@ -24,6 +25,7 @@ export function AudioEditor({
   replaced,
   playPaths,
   readOnlyReason,
+  focusedFileId = null,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'audio', sounds);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
@@ -101,6 +103,12 @@ export function AudioEditor({
                           >
                             History
                           </Button>
+                          <NotesButton
+                            versionId={versionId}
+                            target={{ fileId: sound.fileId }}
+                            subject={sound.path}
+                            initiallyOpen={focusedFileId === sound.fileId}
+                          />
                           {own && !readOnlyReason && (
                             <Button
                               size="sm"

@@ -20,6 +20,7 @@ import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import { SheetFrames } from './sheet-frames';
+import { NotesButton } from '../../review/components/notes-button';
 import { ImageCompareDialog, type ComparedImage } from '../../../components/ui/image-compare-dialog';
 import { FileHistoryDialog } from '../../version-history/components/file-history-dialog';
 
@@ -52,6 +53,8 @@ export interface FileEditorProps {
   readOnlyReason: string | undefined;
   /** The game's recognised sprite sheets (issue 26): an image that is a page of one shows its frames too. */
   atlases?: readonly Atlas[];
+  /** The file a link names (`?fileId=`, from the inbox): its notes open at once. */
+  focusedFileId?: number | null;
 }
 
 /**
@@ -68,6 +71,7 @@ export function ImageEditor({
   playPaths,
   readOnlyReason,
   atlases = [],
+  focusedFileId = null,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
@@ -129,8 +133,14 @@ export function ImageEditor({
                     {size}
                   </span>
                 </Card.Header>
-                <div className="px-3 pt-2">
+                <div className="px-3 pt-2 d-flex flex-wrap justify-content-between align-items-center gap-2">
                   <UsageBadge usage={usage.get(image.fileId)} />
+                  <NotesButton
+                    versionId={versionId}
+                    target={{ fileId: image.fileId }}
+                    subject={image.path}
+                    initiallyOpen={focusedFileId === image.fileId}
+                  />
                 </div>
                 {replaced.get(image.fileId)?.fits === false && (
                   // The game's image was replaced with another size since (issue 25): this replacement no longer fits.

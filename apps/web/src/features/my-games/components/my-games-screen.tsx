@@ -10,6 +10,7 @@ import { idsQuery } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
 import { useMyGames } from '../../../api/user-games';
 import { placeholderImage } from './placeholder-image';
+import { OpenNotesBadge } from '../../review/components/review-badges';
 
 /** Where a card leads: demo users play on my-games/demo, everyone else opens the versions (SPEC §2). */
 function targetOf(userGame: MyGame, roleTypeId: number): string {
@@ -51,6 +52,12 @@ export function MyGamesScreen() {
                     userGame.game.name
                   )}
                 </Card.Title>
+                {/* Open notes from the reviewer on this game's versions (issue 28). */}
+                {userGame.openNotes > 0 && (
+                  <div className="mb-2">
+                    <OpenNotesBadge count={userGame.openNotes} />
+                  </div>
+                )}
                 {!isGameReady(userGame.game) && (
                   <Badge bg="secondary" className="mb-2">
                     {gameReadinessMessages.preparing}

@@ -8,6 +8,7 @@ import { useFrameUploads } from '../hooks/use-frame-uploads';
 import { drawFrame, loadSheet } from '../../../components/atlas-frame';
 import { filterFrames } from '../lib/sheet-frames';
 import { DropArea, type DropOutcome, type ReportProgress } from './drop-area';
+import { NotesButton } from '../../review/components/notes-button';
 
 /** The width of one frame's cell: the columns of the grid follow from the width the group is given. */
 const cellWidth = 280;
@@ -149,6 +150,8 @@ export function SheetFrames({
               {shown.slice(row.index * columns, row.index * columns + columns).map((frame) => (
                 <FrameCell
                   key={frame.name}
+                  versionId={versionId}
+                  sheet={sheet}
                   frame={frame}
                   original={original}
                   composed={replacedFrames.has(frame.name) ? composed : undefined}
@@ -168,6 +171,8 @@ export function SheetFrames({
 }
 
 interface FrameCellProps {
+  versionId: number;
+  sheet: GameFile;
   frame: AtlasFrame;
   original: SheetImage;
   /** The version's composed sheet, for a replaced frame. */
@@ -178,7 +183,7 @@ interface FrameCellProps {
   onFiles: (files: File[], progress: ReportProgress) => Promise<DropOutcome>;
 }
 
-function FrameCell({ frame, original, composed, readOnlyReason, restoring, onRestore, onFiles }: FrameCellProps) {
+function FrameCell({ versionId, sheet, frame, original, composed, readOnlyReason, restoring, onRestore, onFiles }: FrameCellProps) {
   const { w, h } = frame.sourceSize;
   return (
     <div
@@ -210,7 +215,15 @@ function FrameCell({ frame, original, composed, readOnlyReason, restoring, onRes
           </figure>
         )}
       </div>
-      {composed && <Badge bg="success" className="align-self-start">Replaced</Badge>}
+      <div className="d-flex flex-wrap gap-2 align-items-center">
+        {composed && <Badge bg="success">Replaced</Badge>}
+        {/* The frame's notes (issue 28) open in a dialog: the cell's height stays that of the virtualised row. */}
+        <NotesButton
+          versionId={versionId}
+          target={{ fileId: sheet.fileId, frame: frame.name }}
+          subject={`frame ${frame.name} of ${sheet.path}`}
+        />
+      </div>
       {composed && !readOnlyReason && (
         <Button size="sm" variant="outline-secondary" onClick={onRestore} disabled={restoring}>
           Restore original

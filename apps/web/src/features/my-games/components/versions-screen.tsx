@@ -27,6 +27,7 @@ import { useMyVersions, useDeleteVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
 import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
+import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../review/components/review-badges';
 
 /** The versions of one of the user's games (SPEC §2): a card each, and an add-new card while fewer than 6. */
 export function VersionsScreen() {
@@ -90,8 +91,11 @@ export function VersionsScreen() {
                         <Badge bg="success">Finished</Badge>
                       )}
                       <VersionStateBadges version={version} />
+                      <ReviewStateBadge state={version.reviewState} />
+                      <OpenNotesBadge count={version.openNotes} />
                     </Card.Title>
                     <Card.Text>{version.description}</Card.Text>
+                    <VerdictSummary review={version} compact />
                     {version.gameVersionStatusId === GameVersionStatus.Finished && (
                       <Card.Text className="small text-success">
                         Finished on <DateTime value={version.finishedAt} />

@@ -38,6 +38,10 @@ import { HelperFilesTab } from './helper-files-tab';
 import { ImageEditor } from './image-editor';
 import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
+import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../review/components/review-badges';
+import { VersionNotesPanel } from '../../review/components/version-notes-panel';
+import { NotesRefusal } from '../../review/components/notes-access';
+import { useFocusedFile } from '../../review/lib/use-focused-file';
 
 /** The workbench tabs after Back (SPEC §2), by their SPEC §3 kinds; the edit-files kind depends on the job. */
 const tabs = [
@@ -139,6 +143,12 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
     .filter((file) => passesUsageFilter(usage.get(file.fileId), usageFilter))
     .sort((a, b) => (order === 'loads' ? loadsOf(b) - loadsOf(a) : 0) || a.path.localeCompare(b.path));
 
+  // A link from the inbox names a file's card (`?fileId=`): it is scrolled to and its notes open.
+  const focusedFileId = useFocusedFile(tab === 'files' && !!gameFiles.data && !!playPaths.data && !!versionFiles.data);
+  const finished = version?.gameVersionStatusId === GameVersionStatus.Finished;
+  // Finished again after the reviewer asked for changes (issue 28): the version goes back to review.
+  const mayFinishNow = !finished || version?.reviewState === 'changes_requested';
+
   const finish = () => {
     setConfirmingFinish(false);
     if (!version) return;
@@ -168,31 +178,28 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
             <p className="mb-0">This version cannot be opened: it is not one of your versions.</p>
           ))}
         {game && version && (
-          <>
+          <NotesRefusal value={versionChangeRefusal(session, version, 'note')?.message}>
             <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
               <h1 className="fs-5 mb-0">
                 {game.name}: {version.name}
               </h1>
               <VersionStateBadges version={version} />
-              {version.gameVersionStatusId === GameVersionStatus.Finished ? (
+              <ReviewStateBadge state={version.reviewState} />
+              <OpenNotesBadge count={version.openNotes} />
+              {finished && (
                 <span className="text-success fw-semibold">
                   Finished on <DateTime value={version.finishedAt} />
                 </span>
-              ) : (
-                playing &&
-                mayFinish &&
-                ready && (
-                  <Button
-                    variant="success"
-                    onClick={() => setConfirmingFinish(true)}
-                    disabled={finishCall.isPending}
-                  >
-                    I Finished My Game
-                  </Button>
-                )
+              )}
+              {mayFinishNow && playing && mayFinish && ready && (
+                <Button variant="success" onClick={() => setConfirmingFinish(true)} disabled={finishCall.isPending}>
+                  I Finished My Game
+                </Button>
               )}
             </div>
+            <VerdictSummary review={version} />
             {readOnlyReason && <Alert variant="warning">{readOnlyReason}</Alert>}
+            {tab === 'files' && <VersionNotesPanel versionId={version.id} />}
             {tab === 'files' && (gameFiles.isLoading || versionFiles.isLoading || playPaths.isLoading) && (
               <Loading />
             )}
@@ -243,6 +250,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                       playPaths={playPaths.data}
                       readOnlyReason={readOnlyReason}
                       atlases={atlases.data?.atlases}
+                      focusedFileId={focusedFileId}
                     />
                   </>
                 )}
@@ -268,7 +276,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <p className="mb-0">{ready ? 'This game cannot be played yet.' : gameNotReadyMessage(session.roleTypeId)}</p>
             )}
             {tab === 'helper-files' && gameId !== null && <HelperFilesTab gameId={gameId} />}
-          </>
+          </NotesRefusal>
         )}
       </Card.Body>
       <ConfirmDialog

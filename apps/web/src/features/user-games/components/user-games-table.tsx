@@ -38,6 +38,8 @@ export function UserGamesTable({ rows, list, versionsHref, onAction }: UserGames
           {header('versionCount', 'Versions')}
           {header('finishedCount', 'Finished')}
           {header('lastFinishedAt', 'Last Finished')}
+          {header('toReviewCount', 'To Review')}
+          {header('openNotes', 'Open Notes')}
           <th>Actions</th>
         </tr>
       </thead>
@@ -58,6 +60,19 @@ export function UserGamesTable({ rows, list, versionsHref, onAction }: UserGames
             </td>
             <td className="text-nowrap">
               <DateTime value={row.lastFinishedAt} />
+            </td>
+            <td data-testid="to-review-count">
+              {/* Finished versions without a verdict since their last finish (issue 28). */}
+              {row.toReviewCount > 0 ? <Badge bg="info">{row.toReviewCount}</Badge> : row.toReviewCount}
+            </td>
+            <td data-testid="open-notes-count">
+              {row.openNotes > 0 ? (
+                <Badge bg="warning" text="dark">
+                  {row.openNotes}
+                </Badge>
+              ) : (
+                row.openNotes
+              )}
             </td>
             <td>
               <div className="d-flex flex-wrap gap-1">

@@ -15,6 +15,8 @@ export const userGameSortColumns = [
   'versionCount',
   'finishedCount',
   'lastFinishedAt',
+  'toReviewCount',
+  'openNotes',
 ] as const satisfies readonly UserGameColumn[];
 export type UserGameSortColumn = (typeof userGameSortColumns)[number];
 

@@ -16,15 +16,24 @@ import { useVersionFiles, useZipUrl } from '../../../api/versions';
 import { useVersionStorage } from '../../../api/history';
 import { formatSize } from '../../../lib/format-size';
 import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
+import { useReviewedVersion } from '../../../api/review';
+import { NotesButton } from '../../review/components/notes-button';
+import { VerdictPanel } from '../../review/components/verdict-panel';
+import { VersionNotesPanel } from '../../review/components/version-notes-panel';
+import { useFocusedFile } from '../../review/lib/use-focused-file';
 import { fileUrl } from '../../../lib/play-file-url';
 import { sortByUpdatedAt, type SortDirection } from '../lib/sort-files';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { FilePreview } from './file-preview';
 import { ReplacedFrames } from './replaced-frames';
 
-/** Admin: a version's replaced files beside the originals (SPEC §2), with Download All. */
+/**
+ * Admin: a version's replaced files beside the originals (SPEC §2), with Download All; the review screen of issue 28:
+ * the verdict, the notes on the version, and each file's notes.
+ */
 export function VersionFiles() {
   const { versionId, gameId, userGameId } = useIds();
+  const version = useReviewedVersion(versionId, userGameId);
   const files = useVersionFiles(versionId, gameId);
   const originals = useGameFiles(gameId);
   const playPaths = useVersionPath(versionId, gameId);
@@ -51,6 +60,8 @@ export function VersionFiles() {
   const originalById = new Map((originals.data ?? []).map((file) => [file.fileId, file]));
   const urls = playPaths.data;
   const viewed = viewing ? originalById.get(viewing.fileId) : undefined;
+  // A link from the inbox names a file (`?fileId=`): its row is scrolled to and its notes open.
+  const focusedFileId = useFocusedFile(rows.length > 0);
 
   return (
     <Card>
@@ -76,7 +87,13 @@ export function VersionFiles() {
         </Nav>
       </Card.Header>
       <Card.Body>
-        <h1 className="fs-5">Version files ({rows.length})</h1>
+        {version.data && (
+          <>
+            <h1 className="fs-5">Review of {version.data.name}</h1>
+            <VerdictPanel version={version.data} />
+            <VersionNotesPanel versionId={version.data.id} />
+          </>
+        )}
         {storage.data && (
           <p className="small text-body-secondary" data-testid="version-storage">
             Storage used: {formatSize(storage.data.storageBytes)} (current files {formatSize(storage.data.currentBytes)}, history{' '}
@@ -84,6 +101,7 @@ export function VersionFiles() {
             {storage.data.historyEntries === 1 ? 'entry' : 'entries'})
           </p>
         )}
+        <h2 className="fs-5">Version files ({rows.length})</h2>
         {files.isLoading && <Loading />}
         {(files.isSuccess || versionId === null) && rows.length === 0 && (
           <p className="mb-0">{emptyTexts.versionFiles}</p>
@@ -96,6 +114,7 @@ export function VersionFiles() {
                 <th>Ori Image</th>
                 <th>File ID</th>
                 <th>Path</th>
+                <th>Notes</th>
                 <th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>
                   <button
                     type="button"
@@ -113,7 +132,7 @@ export function VersionFiles() {
                 const originalSrc = urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt);
                 return (
                   <Fragment key={file.id}>
-                    <tr data-file-id={file.fileId}>
+                    <tr data-file-id={file.fileId} className={focusedFileId === file.fileId ? 'table-warning' : undefined}>
                       <td>
                         <FilePreview
                           url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
@@ -153,12 +172,22 @@ export function VersionFiles() {
                         </div>
                       </td>
                       <td>
+                        {versionId !== null && (
+                          <NotesButton
+                            versionId={versionId}
+                            target={{ fileId: file.fileId }}
+                            subject={file.path}
+                            initiallyOpen={focusedFileId === file.fileId}
+                          />
+                        )}
+                      </td>
+                      <td>
                         <DateTime value={file.updatedAt} />
                       </td>
                     </tr>
                     {urls && file.frames && file.frames.length > 0 && (
                       <tr data-frames-of={file.fileId}>
-                        <td colSpan={5}>
+                        <td colSpan={6}>
                           <ReplacedFrames
                             fileId={file.fileId}
                             frames={file.frames}

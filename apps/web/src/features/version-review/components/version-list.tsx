@@ -20,6 +20,7 @@ import {
 } from '../../../api/versions';
 import { useUserGame } from '../../../api/user-games';
 import { idsQuery, useIds } from '../../../lib/route-ids';
+import { OpenNotesBadge, ReviewStateBadge } from '../../review/components/review-badges';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
@@ -108,6 +109,10 @@ export function VersionList() {
                             <Badge bg="success">Finished</Badge> <DateTime value={version.finishedAt} />
                           </div>
                         )}
+                        <div className="d-flex flex-wrap gap-1 small">
+                          <ReviewStateBadge state={version.reviewState} />
+                          <OpenNotesBadge count={version.openNotes} />
+                        </div>
                       </td>
                       <td>{version.description}</td>
                       <td>{yesNo(version.isActive)}</td>

@@ -1,0 +1,126 @@
+import { playScreenPaths, type InboxEventKind } from '@reskin/contract';
+
+/**
+ * Every mail the server sends (issue 28, decision 0035), in one place: plain text plus a simple HTML part, the
+ * product name, and links from PUBLIC_URL. A mail carries no secret other than its link: no password, no token
+ * hash, no other user's email (an actor appears by username only).
+ */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface TemplateContext {
+  productName: string;
+  /** PUBLIC_URL without a trailing slash. */
+  publicUrl: string;
+}
+
+/** The fields of an inbox event a mail of it shows. */
+export interface MailedEvent {
+  kind: InboxEventKind | string;
+  actorName: string | null;
+  gameName: string | null;
+  gameId: number | null;
+  userGameId: number | null;
+  versionId: number | null;
+  text: string;
+  /** Whether the recipient reviews (their links go to the review screens rather than the artist's workbench). */
+  toReviewer: boolean;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A mail of paragraphs and one link: the text part and the HTML part say the same. */
+function compose(ctx: TemplateContext, subject: string, paragraphs: string[], link?: { label: string; url: string }, footer?: string): MailContent {
+  const closing = footer ?? `${ctx.productName}`;
+  const text = [...paragraphs, ...(link ? [`${link.label}:\n${link.url}`] : []), `-- \n${closing}`].join('\n\n') + '\n';
+  const html =
+    '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">' +
+    paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('') +
+    (link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '') +
+    `<p style="color: #666">${escapeHtml(closing)}</p></body></html>`;
+  return { subject: `${subject} · ${ctx.productName}`, text, html };
+}
+
+/** The app's page for a path and query, on PUBLIC_URL. */
+export function appLink(ctx: TemplateContext, path: string, query: Record<string, string | number | null | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== null && value !== undefined) params.set(key, String(value));
+  const search = params.toString();
+  return `${ctx.publicUrl}${path}${search ? `?${search}` : ''}`;
+}
+
+export function verifyEmailMail(ctx: TemplateContext, username: string, token: string, hours: number): MailContent {
+  return compose(
+    ctx,
+    'Verify your email address',
+    [`Hello ${username},`, `please confirm that this is your email address for ${ctx.productName}. The link works once, for ${hours} hours.`, 'If you did not ask for this, ignore this mail.'],
+    { label: 'Verify my email address', url: appLink(ctx, '/verify-email', { token }) },
+  );
+}
+
+export function resetPasswordMail(ctx: TemplateContext, username: string, token: string, minutes: number): MailContent {
+  return compose(
+    ctx,
+    'Reset your password',
+    [
+      `Hello ${username},`,
+      `someone (we hope you) asked to reset the password of your ${ctx.productName} account. The link works once, for ${minutes} minutes.`,
+      'If you did not ask for this, ignore this mail: your password stays as it is.',
+    ],
+    { label: 'Choose a new password', url: appLink(ctx, '/reset-password', { token }) },
+  );
+}
+
+/** One line about an event: who did what on which game. */
+export function eventSentence(event: MailedEvent): string {
+  const who = event.actorName ?? 'Someone';
+  const game = event.gameName ? ` of ${event.gameName}` : '';
+  const quoted = event.text ? `: "${event.text}"` : '';
+  switch (event.kind) {
+    case 'game_assigned':
+      return `${who} assigned you the game ${event.gameName ?? ''}`.trim() + '.';
+    case 'version_finished':
+      return `${who} finished a version${game}${quoted}.`;
+    case 'verdict':
+      return `${who} reviewed your version${game}${quoted}.`;
+    case 'note':
+      return `${who} wrote a note on your version${game}${quoted}.`;
+    case 'note_answered':
+      return `${who} answered your note on a version${game}${quoted}.`;
+    default:
+      return `Something happened${game}${quoted}.`;
+  }
+}
+
+/** The screen an event opens: the artist's workbench or versions, or the reviewer's version files. */
+export function eventLink(ctx: TemplateContext, event: MailedEvent): string {
+  const ids = { versionId: event.versionId, gameId: event.gameId, userGameId: event.userGameId };
+  if (event.kind === 'game_assigned') return appLink(ctx, '/my-games/versions', { gameId: event.gameId, userGameId: event.userGameId });
+  if (event.versionId === null) return appLink(ctx, '/');
+  return event.toReviewer || event.kind === 'version_finished'
+    ? appLink(ctx, '/user-game-list/game-versions/files', ids)
+    : appLink(ctx, playScreenPaths.workbench, ids);
+}
+
+const settingsHint = (ctx: TemplateContext) =>
+  `You get these mails because of your mail setting on the Account screen (${appLink(ctx, '/account')}).`;
+
+export function inboxEventMail(ctx: TemplateContext, username: string, event: MailedEvent): MailContent {
+  const sentence = eventSentence(event);
+  return compose(ctx, sentence.length > 90 ? `${sentence.slice(0, 87)}...` : sentence, [`Hello ${username},`, sentence], { label: 'Open it', url: eventLink(ctx, event) }, `${ctx.productName}. ${settingsHint(ctx)}`);
+}
+
+export function digestMail(ctx: TemplateContext, username: string, events: MailedEvent[]): MailContent {
+  const lines = events.map((event) => `- ${eventSentence(event)}\n  ${eventLink(ctx, event)}`);
+  const text = [`Hello ${username},`, `${events.length} new event${events.length === 1 ? '' : 's'} since your last digest:`, lines.join('\n'), `-- \n${ctx.productName}. ${settingsHint(ctx)}`].join('\n\n') + '\n';
+  const html =
+    '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">' +
+    `<p>Hello ${escapeHtml(username)},</p><p>${events.length} new event${events.length === 1 ? '' : 's'} since your last digest:</p><ul>` +
+    events.map((event) => `<li>${escapeHtml(eventSentence(event))} <a href="${escapeHtml(eventLink(ctx, event))}">Open</a></li>`).join('') +
+    `</ul><p style="color: #666">${escapeHtml(`${ctx.productName}. ${settingsHint(ctx)}`)}</p></body></html>`;
+  return { subject: `Your daily digest: ${events.length} new event${events.length === 1 ? '' : 's'} · ${ctx.productName}`, text, html };
+}

@@ -1,0 +1,303 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  can,
+  errorCodes,
+  mailLimits,
+  mailMessages,
+  mailTokenLifetimes,
+  type InboxMailSetting,
+  type MailSettings,
+  type TokenUser,
+} from '@reskin/contract';
+import { AppError, badRequest, forbidden, tooManyAttempts } from '../../lib/errors';
+import { limiter } from '../../lib/limiters';
+import { assertUncommonPassword, hashPassword } from '../users/users.service';
+import type { MailOutbox } from './mail-outbox';
+import type { MailRepository, TokenPurpose } from './mail.repository';
+import { digestMail, inboxEventMail, resetPasswordMail, verifyEmailMail, type MailedEvent, type TemplateContext } from './mail-templates';
+
+const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export const mailOff = () => new AppError(404, 'NotFoundError', mailMessages.mailOff, errorCodes.mailOff);
+const tokenGone = (message: string, code: string) => new AppError(410, 'GoneError', message, code);
+
+/** The start of the daily digest period that has begun last: today's digest hour (UTC) if past, else yesterday's. */
+export function lastDigestTime(nowMs: number, hourUtc: number): number {
+  const today = new Date(nowMs);
+  today.setUTCHours(hourUtc, 0, 0, 0);
+  return today.getTime() <= nowMs ? today.getTime() : today.getTime() - 24 * 60 * 60_000;
+}
+
+/**
+ * Mail (issue 28, decision 0035): the verification of an address, forgot and reset password, the mail setting, and
+ * the inbox's events as mail (each, a daily digest, or never). Mail goes out through the outbox (MailOutbox); with
+ * mail off (no SMTP_URL) `outbox` is undefined and the mail features answer 404 MAIL_OFF, while the links already
+ * mailed (verify, reset) keep working.
+ */
+export class MailService {
+  private readonly forgotPerAddress: RateLimiterAbstract;
+  private readonly resetMailsPerAccount: RateLimiterAbstract;
+  private readonly verificationMailsPerAccount: RateLimiterAbstract;
+  /** Work a request started and did not wait for (forgot password): close() and tests wait for it. */
+  private readonly pending = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly mail: MailRepository,
+    private readonly outbox: MailOutbox | undefined,
+    private readonly templates: TemplateContext,
+    private readonly digestHourUtc: number,
+    redis: Redis | undefined,
+    private readonly log: FastifyBaseLogger,
+    /** Told after a reset changed a user's password (the users' caches forget them: UsersService.changed). */
+    private readonly userChanged: (userId: number) => void,
+  ) {
+    const hour = 60 * 60;
+    this.forgotPerAddress = limiter(redis, { keyPrefix: 'reskin-forgot-address', points: mailLimits.forgotPerAddressPerHour, duration: hour });
+    this.resetMailsPerAccount = limiter(redis, { keyPrefix: 'reskin-reset-mails', points: mailLimits.resetMailsPerAccountPerHour, duration: hour });
+    this.verificationMailsPerAccount = limiter(redis, { keyPrefix: 'reskin-verify-mails', points: mailLimits.verificationMailsPerAccountPerHour, duration: hour });
+  }
+
+  get enabled(): boolean {
+    return this.outbox !== undefined;
+  }
+
+  /** The worker's rounds every `pollMs`: undecided events, due digests, due mail. */
+  start(pollMs: number): void {
+    if (!this.outbox) return;
+    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.log.warn({ err: error }, 'a mail round failed')), pollMs);
+    this.timer.unref();
+    this.outbox.wake();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.settled();
+    await this.outbox?.close();
+  }
+
+  /** Waits for the work requests left running (forgot password's lookups and mail). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /**
+   * One round of the worker: events no server decided yet (older than a minute: their server's hook was lost), the
+   * digests due, tokens long expired, then every due mail. Answers how many mails were sent.
+   */
+  async tick(): Promise<number> {
+    if (!this.outbox) return 0;
+    const now = Date.now();
+    const stray = await this.mail.undecidedEvents(iso(now - 24 * 60 * 60_000), iso(now - 60_000));
+    if (stray.length > 0) await this.mailInboxEvents(stray);
+    await this.sendDigests();
+    await this.mail.deleteOldTokens(iso(now - 24 * 60 * 60_000));
+    return this.outbox.tick();
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.log.error({ err: error }, 'mail work failed')).finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  /** A new random token for a link; only its SHA-256 is stored, with the address it goes to and its end. */
+  private async issueToken(repository: MailRepository, userId: number, purpose: TokenPurpose, email: string, lifetimeMs: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await repository.insertToken({ userId, purpose, tokenHash: sha256(token), email, expiresAt: iso(Date.now() + lifetimeMs) });
+    return token;
+  }
+
+  /**
+   * After a registration, an Add User or a change of email (UsersService): a verification link to the address. Does
+   * nothing with mail off; never fails the request that caused it (a failure is logged).
+   */
+  async sendVerification(userId: number): Promise<void> {
+    if (!this.outbox) return;
+    try {
+      await this.queueVerification(userId);
+    } catch (error) {
+      this.log.error({ err: error, userId }, 'the verification mail could not be queued');
+    }
+  }
+
+  private async queueVerification(userId: number): Promise<boolean> {
+    const outbox = this.outbox!;
+    const queued = await this.mail.transaction(async (repository, trx) => {
+      const user = await repository.recipient(userId);
+      if (!user || user.emailVerified === 1) return false;
+      const hours = mailTokenLifetimes.verifyEmailHours;
+      const token = await this.issueToken(repository, user.id, 'verify-email', user.email, hours * 60 * 60_000);
+      await outbox.enqueue(trx, user.email, verifyEmailMail(this.templates, user.username, token, hours));
+      return true;
+    });
+    if (queued) outbox.wake();
+    return queued;
+  }
+
+  /** "Send again" on the banner: a new verification link, a few per hour per account (429 after). */
+  async resendVerification(actor: TokenUser): Promise<string> {
+    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    if (!this.outbox) throw mailOff();
+    const user = await this.mail.recipient(actor.id);
+    if (user?.emailVerified === 1) return mailMessages.verified;
+    await this.consume(this.verificationMailsPerAccount, String(actor.id));
+    await this.queueVerification(actor.id);
+    return mailMessages.verificationSent;
+  }
+
+  /** Counts a point on a limiter; 429 RATE_LIMITED (with the wait) when none is left. */
+  private async consume(limit: RateLimiterAbstract, key: string): Promise<void> {
+    try {
+      await limit.consume(key);
+    } catch (rejection) {
+      if (rejection instanceof Error) throw rejection;
+      const ms = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
+      throw tooManyAttempts(Math.max(1, Math.ceil(ms / 1000)));
+    }
+  }
+
+  /** POST /user/verify-email: the link's token verifies the address it was sent to (if the account still has it). */
+  async verifyEmail(token: string): Promise<void> {
+    const found = await this.usableToken(token, 'verify-email');
+    await this.mail.transaction(async (repository) => {
+      if (!(await repository.useToken(found.id, iso(Date.now())))) throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
+      // A link to an address the account no longer has verifies nothing.
+      if (!(await repository.setEmailVerified(found.userId, found.email))) throw badRequest(mailMessages.tokenInvalid, errorCodes.tokenInvalid);
+    });
+    this.userChanged(found.userId);
+  }
+
+  /** The stored token of a link: 400 unknown, 410 used or expired. */
+  private async usableToken(token: string, purpose: TokenPurpose) {
+    const found = await this.mail.findToken(sha256(token), purpose);
+    if (!found) throw badRequest(mailMessages.tokenInvalid, errorCodes.tokenInvalid);
+    if (found.usedAt !== null) throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
+    if (found.expiresAt <= iso(Date.now())) throw tokenGone(mailMessages.tokenExpired, errorCodes.tokenExpired);
+    return found;
+  }
+
+  /**
+   * POST /user/forgot-password: counts the address (429 after a few an hour, known or not), then answers at once;
+   * the lookup and the mail happen after the answer, so a known and an unknown email answer alike, in the same time.
+   * An account gets at most a few reset mails an hour (more are dropped silently); a disabled one gets none.
+   */
+  async forgotPassword(email: string): Promise<void> {
+    if (!this.outbox) throw mailOff();
+    const address = email.trim().toLowerCase();
+    await this.consume(this.forgotPerAddress, address);
+    // After the answer has gone: on SQLite the queries run on this thread, and started now they would delay it.
+    this.track(new Promise((resolve) => setImmediate(resolve)).then(() => this.queueReset(address)));
+  }
+
+  private async queueReset(address: string): Promise<void> {
+    const outbox = this.outbox!;
+    const user = await this.mail.recipientByEmail(address);
+    if (!user || user.activated !== 1) return;
+    try {
+      await this.resetMailsPerAccount.consume(String(user.id));
+    } catch (rejection) {
+      if (rejection instanceof Error) throw rejection;
+      this.log.info({ userId: user.id }, 'reset mails of this account are throttled; none sent');
+      return;
+    }
+    const minutes = mailTokenLifetimes.resetPasswordMinutes;
+    await this.mail.transaction(async (repository, trx) => {
+      const token = await this.issueToken(repository, user.id, 'reset-password', user.email, minutes * 60_000);
+      await outbox.enqueue(trx, user.email, resetPasswordMail(this.templates, user.username, token, minutes));
+    });
+    outbox.wake();
+  }
+
+  /**
+   * POST /user/reset-password: the link's token (once, before its end) sets a new password by the register form's
+   * rules; every session of the account ends (token version, decision 0013) and its other reset links too. The
+   * address the link reached counts as verified.
+   */
+  async resetPassword(token: string, password: string): Promise<void> {
+    assertUncommonPassword(password, '/password');
+    const found = await this.usableToken(token, 'reset-password');
+    const passwordHash = await hashPassword(password);
+    await this.mail.transaction(async (repository) => {
+      const now = iso(Date.now());
+      if (!(await repository.useToken(found.id, now))) throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
+      await repository.setPasswordFromReset(found.userId, passwordHash, found.email);
+      await repository.endTokens(found.userId, 'reset-password', now);
+    });
+    this.userChanged(found.userId);
+  }
+
+  async settings(actor: TokenUser): Promise<MailSettings> {
+    return { inboxMail: ((await this.mail.inboxMail(actor.id)) ?? 'each') as InboxMailSetting };
+  }
+
+  async saveSettings(actor: TokenUser, settings: MailSettings): Promise<MailSettings> {
+    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    await this.mail.setInboxMail(actor.id, settings.inboxMail);
+    return settings;
+  }
+
+  /**
+   * The inbox's new events as mail (called after they are committed: the review side's onEventsAdded hook, and the
+   * worker for any a lost hook left): per the recipient's setting, a mail now ('sent'), the next digest ('digest')
+   * or none ('skipped'). Each event is decided once across servers by a conditional update, in the transaction
+   * that queues its mail. With mail off nothing is decided (the events stay as they are).
+   */
+  async mailInboxEvents(ids: readonly number[]): Promise<void> {
+    const outbox = this.outbox;
+    if (!outbox || ids.length === 0) return;
+    let queued = false;
+    for (const event of await this.mail.events([...ids], true)) {
+      const setting = event.activated === 1 ? event.inboxMail : 'never';
+      const state = setting === 'each' ? 'sent' : setting === 'digest' ? 'digest' : 'skipped';
+      await this.mail.transaction(async (repository, trx) => {
+        if (!(await repository.decideEvent(event.id, state))) return;
+        if (state !== 'sent') return;
+        await outbox.enqueue(trx, event.email, inboxEventMail(this.templates, event.username, mailedEvent(event)));
+        queued = true;
+      });
+    }
+    if (queued) outbox.wake();
+  }
+
+  /**
+   * The daily digest: every user with events waiting from before the last digest hour gets them in one mail. Which
+   * server takes a user's events is decided row by row (takeDigest), so each event is in one digest only.
+   */
+  async sendDigests(): Promise<number> {
+    const outbox = this.outbox;
+    if (!outbox) return 0;
+    const before = iso(lastDigestTime(Date.now(), this.digestHourUtc));
+    let sent = 0;
+    for (const userId of await this.mail.digestUsers(before)) {
+      const done = await this.mail.transaction(async (repository, trx) => {
+        const user = await repository.recipient(userId);
+        const wanted = user?.activated === 1 && user.inboxMail !== 'never';
+        const ids = await repository.takeDigest(userId, before, wanted ? 'digested' : 'skipped');
+        if (!wanted || ids.length === 0) return false;
+        const events = (await repository.events(ids, false)).map(mailedEvent);
+        await outbox.enqueue(trx, user.email, digestMail(this.templates, user.username, events));
+        return true;
+      });
+      if (done) sent += 1;
+    }
+    if (sent > 0) outbox.wake();
+    return sent;
+  }
+}
+
+function mailedEvent(event: Awaited<ReturnType<MailRepository['events']>>[number]): MailedEvent {
+  return {
+    kind: event.kind,
+    actorName: event.actorName,
+    gameName: event.gameName,
+    gameId: event.gameId,
+    userGameId: event.userGameId,
+    versionId: event.versionId,
+    text: event.text,
+    toReviewer: can(event.roleTypeId, 'versions.review') && event.kind !== 'verdict' && event.kind !== 'note',
+  };
+}

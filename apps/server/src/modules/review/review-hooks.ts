@@ -1,0 +1,61 @@
+import type { Transaction } from 'kysely';
+import type { GameVersion, User } from '@reskin/contract';
+import type { Database } from '../../db/schema';
+import type { InboxService } from '../inbox/inbox.service';
+import type { VersionReviewHooks } from '../versions/versions.service';
+import type { ReviewRepository } from './review.repository';
+
+/**
+ * The review loop's part in version changes (issue 28, decision 0032): a finish tells every active administrator
+ * (inbox `version_finished`, in the finish's transaction); the version's artist replacing a file resolves the open
+ * notes on it (one statement; on a frame upload only the notes on that frame) and tells their authors
+ * (`note_answered`), in one transaction right after the replacement committed.
+ */
+export class ReviewHooks implements VersionReviewHooks {
+  constructor(
+    private readonly review: ReviewRepository,
+    private readonly inbox: InboxService,
+  ) {}
+
+  async finished(trx: Transaction<Database>, user: User, version: GameVersion): Promise<number[]> {
+    const admins = await this.inbox.activeAdminIds(trx);
+    return this.inbox.add(
+      trx,
+      admins.map((userId) => ({
+        userId,
+        kind: 'version_finished' as const,
+        actorId: user.id,
+        gameId: version.gameId,
+        userGameId: version.userGamesId,
+        versionId: version.id,
+        text: version.name,
+      })),
+    );
+  }
+
+  eventsAdded(ids: number[]): void {
+    this.inbox.added(ids);
+  }
+
+  async replaced(user: User, version: GameVersion, fileId: number, frame: string | null): Promise<void> {
+    if (user.id !== version.userId) return;
+    const events = await this.review.inTransaction(async (trx) => {
+      const resolved = await this.review.resolveOnFile(trx, version.id, fileId, frame, user.id);
+      return this.inbox.add(
+        trx,
+        resolved.map((note) => ({
+          userId: note.authorId,
+          kind: 'note_answered' as const,
+          actorId: user.id,
+          gameId: version.gameId,
+          userGameId: version.userGamesId,
+          versionId: version.id,
+          fileId,
+          noteId: note.id,
+          text: 'Resolved by a replacement of the file.',
+        })),
+      );
+    });
+    this.inbox.added(events);
+  }
+}

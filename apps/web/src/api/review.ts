@@ -1,0 +1,94 @@
+import {
+  errorCodes,
+  noteListSchema,
+  noteSchema,
+  reviewedVersionSchema,
+  toReviewListSchema,
+  type CreateNoteBody,
+  type UpdateNoteBody,
+  type VerdictBody,
+} from '@reskin/contract';
+import { useQuery } from '@tanstack/react-query';
+import { apiParse } from '../lib/api-client';
+import { inboxKeys } from './inbox';
+import { useApiMutation } from './mutation';
+import { userGameKeys } from './user-games';
+import { filterVersions, versionKeys } from './versions';
+
+/**
+ * The review loop (issue 28): verdicts, the "To review" list and notes on a version or its files. Under the
+ * versions' key, so whatever reloads the versions (a finish, a lock) reloads these too.
+ */
+export const reviewKeys = {
+  toReview: () => [...versionKeys.all, 'to-review'] as const,
+  // Under the version's files: a replacement (which resolves the notes on its file) or a restore reloads them.
+  notes: (versionId: number) => [...versionKeys.files(versionId), 'notes'] as const,
+};
+
+/** GET /game-versions/to-review (reviewers): finished versions without a verdict since their last finish, oldest first. */
+export const listToReview = () => apiParse(toReviewListSchema, '/game-versions/to-review');
+
+export interface VerdictInput {
+  versionId: number;
+  body: VerdictBody;
+}
+
+/**
+ * PUT /game-versions/{versionId}/verdict. A verdict already given since the last finish is 409 `VERDICT_EXISTS`:
+ * the toast says so (with who gave it, the server's reason) and the panel offers to replace it.
+ */
+export const giveVerdict = ({ versionId, body }: VerdictInput) =>
+  apiParse(reviewedVersionSchema, `/game-versions/${versionId}/verdict`, {
+    method: 'PUT',
+    body,
+    failureMessage: (failure) => (failure.code === errorCodes.verdictExists ? verdictExistsMessage : undefined),
+  });
+
+/** The toast's text over the server's reason (who gave the verdict there is). */
+export const verdictExistsMessage = 'This version already has a verdict since it was last finished.';
+
+/** GET /game-versions/{versionId}/notes: every note of the version (its files' and frames' too), oldest first. */
+export const listNotes = (versionId: number) => apiParse(noteListSchema, `/game-versions/${versionId}/notes`);
+
+/** POST /game-versions/{versionId}/notes: a note on the version, one of its files or a frame, or an answer. */
+export const createNote = ({ versionId, body }: { versionId: number; body: CreateNoteBody }) =>
+  apiParse(noteSchema, `/game-versions/${versionId}/notes`, { method: 'POST', body });
+
+/** PATCH /api/notes/{noteId}: resolve or reopen, or a new text. */
+export const updateNote = ({ noteId, body }: { noteId: number; versionId: number; body: UpdateNoteBody }) =>
+  apiParse(noteSchema, `/notes/${noteId}`, { method: 'PATCH', body });
+
+/** One version with its review fields, as the reviewer's screens show it (null when there is none). */
+export const useReviewedVersion = (versionId: number | null, userGameId: number | null) =>
+  useQuery({
+    queryKey: [...versionKeys.lists(), 'one', versionId, userGameId],
+    queryFn: async () =>
+      (await filterVersions({ userGamesId: userGameId ?? 0, where: { id: versionId }, limit: 1 })).items[0] ?? null,
+    enabled: versionId !== null && userGameId !== null,
+  });
+
+export const useToReview = () => useQuery({ queryKey: reviewKeys.toReview(), queryFn: listToReview });
+
+export const useVersionNotes = (versionId: number | null) =>
+  useQuery({
+    queryKey: reviewKeys.notes(versionId ?? 0),
+    queryFn: () => listNotes(versionId ?? 0),
+    enabled: versionId !== null,
+  });
+
+// A verdict, a note or its state changes the versions (their review fields), the user-games' and My Games'
+// counts and the caller's inbox.
+const afterReview = (versionId: number) => [
+  reviewKeys.notes(versionId),
+  versionKeys.lists(),
+  reviewKeys.toReview(),
+  userGameKeys.all,
+  inboxKeys.all,
+];
+
+export const useGiveVerdict = () =>
+  useApiMutation([...versionKeys.all, 'verdict'], giveVerdict, ({ versionId }) => afterReview(versionId));
+export const useCreateNote = () =>
+  useApiMutation([...versionKeys.all, 'note', 'create'], createNote, ({ versionId }) => afterReview(versionId));
+export const useUpdateNote = () =>
+  useApiMutation([...versionKeys.all, 'note', 'update'], updateNote, ({ versionId }) => afterReview(versionId));

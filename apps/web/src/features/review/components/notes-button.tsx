@@ -1,0 +1,63 @@
+import { useId, useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import { useVersionNotes } from '../../../api/review';
+import { notesCountLabel, openCount, threadsOf, type NoteTarget } from '../lib/note-threads';
+import { NotesThread } from './notes-thread';
+
+interface NotesButtonProps {
+  versionId: number;
+  target: NoteTarget;
+  /** What the notes are on, for the dialog's title and the button's name: a file's path, or 'frame hero_1'. */
+  subject: string;
+  /** Opens the dialog at once (a link from the inbox to this file's card). */
+  initiallyOpen?: boolean;
+}
+
+/**
+ * A file's (or frame's) notes as one small button with the count of open notes (issue 28): the notes themselves
+ * open in a dialog, so a card keeps its height whatever the notes (the workbench's frame grid is virtualised).
+ */
+export function NotesButton({ versionId, target, subject, initiallyOpen = false }: NotesButtonProps) {
+  const [open, setOpen] = useState(initiallyOpen);
+  const titleId = useId();
+  const notes = useVersionNotes(versionId);
+  const threads = threadsOf(notes.data ?? [], target);
+  const count = notesCountLabel(threads);
+  const hasOpen = openCount(threads) > 0;
+  return (
+    <>
+      <Button
+        size="sm"
+        variant={hasOpen ? 'warning' : 'outline-secondary'}
+        onClick={() => setOpen(true)}
+        aria-label={`Notes on ${subject}${count ? `: ${count}` : ''}`}
+      >
+        Notes{' '}
+        {count && (
+          <Badge bg={hasOpen ? 'dark' : 'secondary'} pill>
+            {count}
+          </Badge>
+        )}
+      </Button>
+      {open && (
+        <Modal show onHide={() => setOpen(false)} centered scrollable size="lg" aria-labelledby={titleId}>
+          <Modal.Header closeButton>
+            <Modal.Title as="h2" id={titleId} className="fs-5 text-break">
+              Notes on {subject}
+            </Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <NotesThread
+              versionId={versionId}
+              notes={notes.data ?? []}
+              target={target}
+              newNoteLabel={`New note on ${subject}`}
+            />
+          </Modal.Body>
+        </Modal>
+      )}
+    </>
+  );
+}
