@@ -276,12 +276,11 @@ export function buildPlayApp({
       if (file.contentEncoding) reply.header('Content-Encoding', file.contentEncoding);
       return reply.header('X-Accel-Redirect', accelRedirect + encodePath(file.key)).send();
     }
-    reply.header('Content-Type', file.contentType);
-
     // Kept in memory: a compressed answer, or a small file as stored (no storage read at all).
     const keptBody = bodies.get(file.key, encoding);
     if (keptBody !== undefined && (encoding !== undefined || headers.range === undefined)) {
       metrics?.playBody(true, encoding ?? 'identity');
+      reply.header('Content-Type', file.contentType);
       if (encoding) reply.header('Content-Encoding', encoding);
       else if (!file.contentEncoding) reply.header('Accept-Ranges', 'bytes');
       else reply.header('Content-Encoding', file.contentEncoding);
@@ -311,6 +310,8 @@ export function buildPlayApp({
       }
       return reply.status(404).send(envelope(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
     }
+    // Only now: the refusals above (416, 404) answer the JSON envelope, which a file's type would make a 500.
+    reply.header('Content-Type', file.contentType);
     if (encoding && !object.range && object.size <= maxCompressedInput) {
       // Compressed once per stored object and encoding, then kept (PlayBodies): the next answer costs no zlib.
       const body = await bodies.compress(file.key, encoding, object.stream, object.size);
