@@ -117,6 +117,11 @@ export const gameSchema = gamePlaySettingsSchema.extend({
    * recognised. Recomputed whenever the game's files change.
    */
   engine: z.string().nullable().describe(`The engine the game's files were built with (${gameEngineNames.join(', ')}), or null when none was recognised.`),
+  /**
+   * The splash's thumbnail (issue 29, decision 0038) on the app's own origin, for the games list: null when the
+   * game has no splash. Left out where the answer does not carry it.
+   */
+  thumbnailUrl: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -143,6 +148,20 @@ export const gameSearchColumns = [
   'updatedAt',
 ] as const;
 
+/**
+ * An image's small copies (issue 29, decision 0038): WebP on the app's own origin, lazy-loaded, each URL the same
+ * for the same content (so browsers keep them) and valid for the caller only for a while.
+ */
+export const imagePreviewsSchema = z.object({
+  /** The image as the caller sees it (the watermarked copy for artists, the original for admins), limits.imagePreviews.previewPixels at most. */
+  preview: z.string(),
+  /** The image's skeleton copy, as small. */
+  skeletonPreview: z.string(),
+  /** The original for the admin's tables (the watermarked copy for others), limits.imagePreviews.thumbnailPixels at most. */
+  thumbnail: z.string(),
+});
+export type ImagePreviews = z.infer<typeof imagePreviewsSchema>;
+
 /** A file of a game (SPEC §3 GameFile). `fileId` is stable within the game across replacements. */
 export const gameFileSchema = z.object({
   id: z.number().int(),
@@ -156,6 +175,8 @@ export const gameFileSchema = z.object({
   size: z.number().int(),
   contentType: z.string(),
   updatedAt: z.string(),
+  /** The image's small copies (issue 29); null for a file that is no raster image, left out where not carried. */
+  previews: imagePreviewsSchema.nullable().optional(),
 });
 export type GameFile = z.infer<typeof gameFileSchema>;
 export const gameFileListSchema = z.array(gameFileSchema);

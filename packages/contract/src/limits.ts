@@ -66,6 +66,13 @@ export const limits = {
   dropResetAfterErrorMs: 7000,
   playFrameExtraPx: 50,
   placeholderImage: { width: 360, height: 240 },
+  /**
+   * Small copies of the game's images (issue 29, decision 0038), WebP, made by generation (and for a version's
+   * replacement on first use): a preview for the workbench cards and My Games (at most `previewPixels` on the
+   * longer side, about `previewBytes`), a thumbnail for the admin's tables (at most `thumbnailPixels`, about
+   * `thumbnailBytes`). Served from the app's own origin and loaded lazily.
+   */
+  imagePreviews: { previewPixels: 480, previewBytes: 40_000, thumbnailPixels: 96, thumbnailBytes: 10_000 },
   cookieSizeWarningBytes: 4096,
   resizeThrottleMs: 50,
   sessionTokenHours: 12,

@@ -84,7 +84,10 @@ export const userGameListSchema = z.array(userGameSchema.partial());
 
 /** GET /user-games/my-games: the caller's active assignments, each with its game and card image URL. */
 export const myGameSchema = userGameSchema.required({ game: true }).extend({
-  /** The splash image (watermarked) on the play origin, or null when the game has none. */
+  /**
+   * The splash's preview (issue 29, decision 0038: WebP, watermarked for artists) on the app's own origin, one host
+   * for every card; null when the game has none or is not Ready.
+   */
   imageUrl: z.string().nullable(),
 });
 export const myGamesSchema = z.array(myGameSchema);
@@ -218,6 +221,8 @@ export const versionFileSchema = z.object({
   fits: z.boolean(),
   /** For a sprite sheet (issue 26): the names of the frames this version replaced in it, composed into this file. */
   frames: z.array(z.string()).optional(),
+  /** The replacement's preview (issue 29, decision 0038) for the workbench card; null for no raster image, left out where not carried. */
+  preview: z.string().nullable().optional(),
 });
 export type VersionFile = z.infer<typeof versionFileSchema>;
 
