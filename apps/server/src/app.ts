@@ -373,7 +373,12 @@ export async function buildApp(config: Config): Promise<App> {
             response: { 200: publicConfigSchema },
           },
         },
-        async () => ({ productName: config.productName, playOrigin: config.playOrigin, mail: mail.enabled }),
+        async () => ({
+          productName: config.productName,
+          playOrigin: config.playOrigin,
+          mail: mail.enabled,
+          maxFileSizeBytes: config.maxFileSizeBytes,
+        }),
       );
       await api.register(metricsRoutes, { metrics, token: config.metricsToken });
       await api.register(healthRoutes, { health: new HealthService(database.db, storage, space, app.log) });

@@ -75,7 +75,7 @@ describe(`uploads refused by their declared length on ${testDb} (issue 29)`, () 
       token: () => admin.token,
       declared: limits.zipUpload.maxZipBytes + 10 * 1024 * 1024,
       code: 'FILE_TOO_LARGE',
-      message: 'The .zip is larger than the 1024 MB limit per file.',
+      message: 'The .zip is larger than the 1 GB limit per file.',
     },
     {
       route: 'the game folder upload',

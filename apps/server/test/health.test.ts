@@ -10,10 +10,15 @@ describe(`[API-1] the app on ${testDb}`, () => {
   });
   afterAll(async () => t.close());
 
-  it('answers GET /api/config with the product name, the play origin and whether mail is on (off without SMTP_URL, issue 28)', async () => {
+  it('answers GET /api/config with the product name, the play origin, whether mail is on (off without SMTP_URL, issue 28) and the per-file upload limit (issue 29)', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ productName: 'Reskin Studio', playOrigin: 'http://play.test', mail: false });
+    expect(response.json()).toEqual({
+      productName: 'Reskin Studio',
+      playOrigin: 'http://play.test',
+      mail: false,
+      maxFileSizeBytes: 50 * 1024 * 1024,
+    });
   });
 
   it('answers an unknown API route with the 404 envelope', async () => {

@@ -26,3 +26,4 @@ export * from './inbox';
 export * from './review';
 export * from './history';
 export * from './mail';
+export * from './uploads';

@@ -17,6 +17,14 @@ export const limits = {
    */
   versionHistory: { defaultPerFile: 10, maxPerFile: 100 },
   adminUploadFiles: 1000,
+  /**
+   * How the admin's upload screen splits a game of any size into requests of the folder route (issue 29,
+   * decision 0039): at most `files` files (within adminUploadFiles) and `bytes` bytes of files per request, so
+   * a request stays under the proxy's body limit (docs/operations.md: client_max_body_size 64m) and a refused
+   * or broken request costs little to send again; a single file over `bytes` (up to the per-file limit) goes
+   * alone. `concurrent` requests are in flight at once.
+   */
+  uploadBatch: { files: 250, bytes: 32 * 1024 * 1024, concurrent: 2 },
   /** Largest image (width x height) the server decodes; bigger images are refused. */
   maxImagePixels: 40_000_000,
   /**

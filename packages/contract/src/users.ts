@@ -210,6 +210,8 @@ export const publicConfigSchema = z.object({
   playOrigin: z.string(),
   /** Whether this server sends mail (SMTP_URL, issue 28): verification, forgot password, the inbox's mail. */
   mail: z.boolean(),
+  /** The per-file upload limit (MAX_FILE_SIZE_MB), in bytes: the upload screen checks a zip's entries against it. */
+  maxFileSizeBytes: z.number().int().positive(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

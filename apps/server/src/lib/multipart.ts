@@ -1,7 +1,7 @@
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import { errorCodes } from '@reskin/contract';
+import { errorCodes, uploadMessages } from '@reskin/contract';
 import { AppError, badRequest } from './errors';
 
 // Reading the multipart bodies of the upload routes (@fastify/multipart, busboy underneath). Two things the
@@ -11,13 +11,13 @@ import { AppError, badRequest } from './errors';
 
 /** 413 for one file over the per-file limit, naming the file and the limit. */
 export function fileTooLarge(name: string | undefined, maxFileSizeBytes: number): AppError {
-  const message = `${name || 'A file'} is larger than the ${formatLimit(maxFileSizeBytes)} limit per file.`;
+  const message = uploadMessages.fileTooLarge(name, maxFileSizeBytes);
   return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [{ path: '/file', code: 'too_large', message }]);
 }
 
 /** 413 for a multi-file upload declared larger than its most files at the per-file limit each could be. */
 export function uploadTooLarge(files: number, maxFileSizeBytes: number): AppError {
-  const message = `The upload is larger than ${files} files of ${formatLimit(maxFileSizeBytes)} each.`;
+  const message = uploadMessages.uploadTooLarge(files, maxFileSizeBytes);
   return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [{ path: '/file', code: 'too_large', message }]);
 }
 
@@ -164,8 +164,3 @@ export async function discardUnreadBody(request: FastifyRequest, reply: FastifyR
 }
 
 /** A byte limit for people: whole megabytes or kilobytes (1024-based, as MAX_FILE_SIZE_MB is), else bytes. */
-function formatLimit(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MB`;
-  if (bytes % 1024 === 0) return `${bytes / 1024} KB`;
-  return `${bytes} bytes`;
-}

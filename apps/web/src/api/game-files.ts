@@ -1,7 +1,7 @@
 import { fileUsageListSchema, gameFileListSchema, gameFileSchema } from '@reskin/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
-import { uploadMultipart } from '../lib/upload-request';
+import { uploadMultipart, type UploadPart } from '../lib/upload-request';
 import { gameKeys } from './games';
 import { useApiMutation } from './mutation';
 
@@ -45,25 +45,21 @@ export const deleteGameFile = ({ gameId, fileId }: GameFileRef) =>
 export interface GameFileUpload {
   gameId: number;
   file: File;
-  /** The path inside the game; an existing path replaces that file and keeps its fileId. */
-  fullPath: string;
   onProgress?: (loaded: number, total: number) => void;
   signal?: AbortSignal;
 }
 
 /**
- * POST /game/upload/{gameId} with one file. The server takes up to 1000 files per request, all or nothing;
- * the screen sends them one by one instead, so each file gets its own progress and its own error.
+ * POST /game/upload/{gameId} with some files, each under its path inside the game (an existing path replaces that
+ * file and keeps its fileId); all or nothing. The screen sends a game in batches within limits.uploadBatch.
  */
-export const uploadGameFile = ({ gameId, file, fullPath, onProgress, signal }: GameFileUpload) =>
-  uploadMultipart(
-    `/game/upload/${gameId}`,
-    [{ fullPath, filename: fullPath.slice(fullPath.lastIndexOf('/') + 1), file }],
-    {
-      onProgress,
-      signal,
-    },
-  );
+export const uploadGameFiles = ({
+  gameId,
+  parts,
+  onProgress,
+  signal,
+}: Omit<GameFileUpload, 'file'> & { parts: UploadPart[] }) =>
+  uploadMultipart(`/game/upload/${gameId}`, parts, { onProgress, signal });
 
 /** Whether a chosen file is a zip of a game folder, to be unpacked on the server. */
 export const isZipFile = (file: File) => /\.zip$/i.test(file.name);
@@ -72,7 +68,7 @@ export const isZipFile = (file: File) => /\.zip$/i.test(file.name);
  * POST /game/upload-zip/{gameId}: the game folder as one .zip, unpacked on the server with the rules of a folder
  * upload, all or nothing. The answer is one result per unpacked file; a refusal's details name each file.
  */
-export const uploadGameZip = ({ gameId, file, onProgress, signal }: Omit<GameFileUpload, 'fullPath'>) =>
+export const uploadGameZip = ({ gameId, file, onProgress, signal }: GameFileUpload) =>
   uploadMultipart(`/game/upload-zip/${gameId}`, [{ fullPath: file.name, filename: file.name, file }], {
     onProgress,
     signal,

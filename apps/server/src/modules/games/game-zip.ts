@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { getFileNameLowLevel, openPromise, type Entry, type ZipFile } from 'yauzl';
-import { errorCodes, limits, type ErrorDetail } from '@reskin/contract';
+import {
+  declaredZipRefusal,
+  errorCodes,
+  isSkippedZipEntry,
+  limits,
+  uploadMessages,
+  zipEntryPaths,
+  type ErrorDetail,
+} from '@reskin/contract';
 import { AppError, unprocessable } from '../../lib/errors';
 import { InvalidPathError, normaliseGamePath } from '../../lib/game-paths';
 import { fileTooLarge } from '../../lib/multipart';
@@ -31,13 +39,6 @@ export function zipBomb(message: string, path = '/file'): AppError {
   return new AppError(413, 'PayloadTooLargeError', message, errorCodes.zipBomb, [
     { path, code: 'zip_bomb', message },
   ]);
-}
-
-/** Entries that are no game file: folders, and the junk macOS Finder adds to the zips it makes. */
-function skipped(name: string): boolean {
-  if (name.endsWith('/')) return true;
-  const segments = name.split('/');
-  return segments[0] === '__MACOSX' || segments.at(-1) === '.DS_Store';
 }
 
 /** Opens a zip file for reading its entries one by one (entries read later, by openReadStream). */
@@ -78,7 +79,7 @@ export async function readEntries(zip: ZipFile, maxFiles: number = limits.adminU
     zip.on('entry', (entry: Entry) => {
       const raw = entry.fileName as unknown as Buffer;
       const name = getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
-      if (!skipped(name)) {
+      if (!isSkippedZipEntry(name)) {
         // Counted as they come, so a zip of a million entries is refused after 1001, not after reading them all.
         if (files.length >= maxFiles) return fail(tooMany());
         files.push({ entry, name });
@@ -91,20 +92,11 @@ export async function readEntries(zip: ZipFile, maxFiles: number = limits.adminU
 }
 
 /**
- * The one top folder every entry shares (`mygame/` of `mygame/index.html`, `mygame/js/app.js`), or '' when the
- * entries do not all sit in one folder.
+ * Refuses the zip, before anything is inflated, for what its central directory already says. The size checks are
+ * the contract's (declaredZipRefusal), as are the entry path rules above (isSkippedZipEntry, zipEntryPaths): the
+ * upload screen applies the same ones before it sends a zip, or while it unpacks one itself (decision 0039).
  */
-export function commonTopFolder(names: string[]): string {
-  if (names.length === 0) return '';
-  const first = names[0]!.split('/').filter(Boolean);
-  if (first.length < 2) return '';
-  const top = `${first[0]}/`;
-  return names.every((name) => name.replace(/^\/+/, '').startsWith(top)) ? top : '';
-}
-
-/** Refuses the zip, before anything is inflated, for what its central directory already says. */
 export function checkDeclared(files: (ZipGameFile & { path: string })[], maxFileSizeBytes: number): void {
-  const { maxUnpackedBytes, maxCompressionRatio, ratioMinBytes } = limits.zipUpload;
   const details: ErrorDetail[] = [];
   for (const { entry, name } of files) {
     let path: string;
@@ -116,26 +108,16 @@ export function checkDeclared(files: (ZipGameFile & { path: string })[], maxFile
       continue;
     }
     if (entry.isEncrypted())
-      details.push({ path: `/files/${path}`, code: 'invalid_zip', message: `${path} is encrypted.` });
+      details.push({ path: `/files/${path}`, code: 'invalid_zip', message: uploadMessages.zipEntryEncrypted(path) });
   }
   if (details.length > 0) throw unprocessable(details[0]!.message, details);
 
-  let total = 0;
-  for (const { entry, path } of files) {
-    if (entry.uncompressedSize > maxFileSizeBytes) throw fileTooLarge(path, maxFileSizeBytes);
-    if (
-      entry.uncompressedSize >= ratioMinBytes &&
-      entry.uncompressedSize / Math.max(entry.compressedSize, 1) > maxCompressionRatio
-    ) {
-      throw zipBomb(
-        `${path} unpacks to more than ${maxCompressionRatio} times its packed size; the zip is refused as a zip bomb.`,
-        `/files/${path}`,
-      );
-    }
-    total += entry.uncompressedSize;
-    if (total > maxUnpackedBytes)
-      throw zipBomb(`The zip unpacks to more than ${formatBytes(maxUnpackedBytes)}.`);
-  }
+  const refusal = declaredZipRefusal(
+    files.map(({ entry, path }) => ({ path, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize })),
+    maxFileSizeBytes,
+  );
+  if (refusal?.code === errorCodes.fileTooLarge) throw fileTooLarge(refusal.entry ?? undefined, maxFileSizeBytes);
+  if (refusal) throw zipBomb(refusal.message, refusal.entry === null ? '/file' : `/files/${refusal.entry}`);
 }
 
 /**
@@ -148,8 +130,8 @@ export function checkDeclared(files: (ZipGameFile & { path: string })[], maxFile
  */
 export async function* zipGameFiles(zip: ZipFile, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
   const entries = await readEntries(zip);
-  const top = commonTopFolder(entries.map((file) => file.name));
-  const files = entries.map((file) => ({ ...file, path: file.name.replace(/^\/+/, '').slice(top.length) }));
+  const paths = zipEntryPaths(entries.map((file) => file.name));
+  const files = entries.map((file, index) => ({ ...file, path: paths[index]! }));
   checkDeclared(files, maxFileSizeBytes);
 
   for (const { entry, path } of files) {
@@ -172,10 +154,6 @@ export function entryContent(raw: Readable, path: string): Readable {
   // Drained after a refusal (resume()), the content may have no reader for its error.
   content.on('error', () => {});
   return raw.pipe(content);
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${bytes / 1024 ** 3} GB` : `${Math.round(bytes / 1024 / 1024)} MB`;
 }
 
 /**

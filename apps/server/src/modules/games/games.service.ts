@@ -8,6 +8,7 @@ import {
   fileKindOf,
   indexRuleMessage,
   limits,
+  uploadMessages,
   validationMessages,
   type CreateGameBody,
   type ErrorDetail,
@@ -95,19 +96,9 @@ export function incomingPath(incoming: IncomingFile): string {
 const sizeCheckedOnReplace = new Set(['png', 'jpg', 'jpeg']);
 
 export const uploadTooManyFiles = () =>
-  new AppError(
-    413,
-    'PayloadTooLargeError',
-    `At most ${limits.adminUploadFiles} files can be uploaded at once.`,
-    'TOO_MANY_FILES',
-    [
-      {
-        path: '/files',
-        code: 'too_many_files',
-        message: `At most ${limits.adminUploadFiles} files can be uploaded at once.`,
-      },
-    ],
-  );
+  new AppError(413, 'PayloadTooLargeError', uploadMessages.tooManyFiles, 'TOO_MANY_FILES', [
+    { path: '/files', code: 'too_many_files', message: uploadMessages.tooManyFiles },
+  ]);
 
 /** Games and their files (SPEC §7 "Games", POST /game/upload/{gameId}). Admin-only; routes enforce the role. */
 export class GamesService {

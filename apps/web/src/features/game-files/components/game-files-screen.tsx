@@ -37,6 +37,7 @@ import { GridDialog } from '../../atlases/components/grid-dialog';
 import { gridOfAtlas, sheetsOf } from '../../atlases/lib/sheets';
 import { statusText } from '../../games/components/game-status';
 import { useUploadBatch } from '../hooks/use-upload-batch';
+import { fileItem } from '../lib/upload-batches';
 import { GameFilesTable, gameFileSortColumns, type GameFileActionKind } from './game-files-table';
 import { HelperFilesSection } from './helper-files-section';
 import { PlaySettingsSection } from './play-settings-section';
@@ -96,7 +97,7 @@ function GameFiles({ gameId }: { gameId: number }) {
   const splashCall = useSetSplashFile();
   const deleteCall = useDeleteGameFile();
   const generateCall = useGenerateGame();
-  const { state: uploadState, upload, uploadZip, dismissErrors } = useUploadBatch(gameId);
+  const { state: uploadState, upload, uploadZip, retry, dismissErrors } = useUploadBatch(gameId);
   const [deleting, setDeleting] = useState<GameFile | null>(null);
   const [confirming, setConfirming] = useState(false);
   // Sprite sheets (issue 26): the badges, the descriptors that failed, and the grids declared here.
@@ -149,7 +150,7 @@ function GameFiles({ gameId }: { gameId: number }) {
       notifyError(failureTitle({ action: 'upload' }), validationMessages.multipleFilesNotAllowed);
       return;
     }
-    void upload([{ file: only, fullPath: file.path }]);
+    void upload([fileItem(only, file.path)]);
   };
 
   const confirmSwitch = () => {
@@ -210,6 +211,7 @@ function GameFiles({ gameId }: { gameId: number }) {
         state={uploadState}
         onUpload={(items) => void upload(items)}
         onUploadZip={(file) => void uploadZip(file)}
+        onRetry={() => void retry()}
         onDismissErrors={dismissErrors}
       />
       <PlaySettingsSection game={game.data} />

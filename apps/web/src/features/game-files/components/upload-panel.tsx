@@ -1,22 +1,27 @@
-import { limits } from '@reskin/contract';
 import { useCallback, type ChangeEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useDropzone } from 'react-dropzone';
 import type { UploadBatchState, UploadItem } from '../hooks/use-upload-batch';
+import { fileItem } from '../lib/upload-batches';
 import { uploadPathOf } from '../../../lib/upload-path';
 import { isZipFile } from '../../../api/game-files';
+
+/** Errors listed at most: an upload of 1,500 files that all failed names the first ones and counts the rest. */
+const errorsShown = 100;
 
 interface UploadPanelProps {
   state: UploadBatchState;
   onUpload: (items: UploadItem[]) => void;
-  /** One .zip of the game folder, unpacked on the server. */
+  /** One .zip of the game folder, unpacked on the server, or in the browser when too large for one request. */
   onUploadZip: (file: File) => void;
+  /** Sends again the files the last upload did not store. */
+  onRetry: () => void;
   onDismissErrors: () => void;
 }
 
-const toItems = (files: readonly File[]): UploadItem[] =>
-  files.map((file) => ({ file, fullPath: uploadPathOf(file) }));
+const toItems = (files: readonly File[]): UploadItem[] => files.map((file) => fileItem(file, uploadPathOf(file)));
 
 // React has no typed prop for these; a folder picker needs them on the element.
 const asFolderPicker = (input: HTMLInputElement | null) => {
@@ -25,10 +30,10 @@ const asFolderPicker = (input: HTMLInputElement | null) => {
 };
 
 /**
- * Adds game files: drop a folder or files, or choose them; the folder paths are kept (GF-1). Up to 1000 files
- * per batch; a file whose path exists replaces it.
+ * Adds game files: drop a folder or files, or choose them; the folder paths are kept (GF-1). Any number of files,
+ * sent in batches; a file whose path exists replaces it.
  */
-export function UploadPanel({ state, onUpload, onUploadZip, onDismissErrors }: UploadPanelProps) {
+export function UploadPanel({ state, onUpload, onUploadZip, onRetry, onDismissErrors }: UploadPanelProps) {
   // A single .zip is a game folder to unpack; a .zip among other files is just a file of the game.
   const onFiles = useCallback(
     (files: File[]) => {
@@ -67,8 +72,8 @@ export function UploadPanel({ state, onUpload, onUploadZip, onDismissErrors }: U
       >
         <input {...getInputProps({ 'aria-label': 'Drop files' })} />
         <p className="mb-2">
-          Drop the game folder or its files here (up to {limits.adminUploadFiles} files at once), or one .zip
-          of the folder, which the server unpacks. A file with an existing path replaces it.
+          Drop the game folder or its files here, or one .zip of the folder (checked before it is sent, then
+          unpacked). A file with an existing path replaces it.
         </p>
         <div className="d-flex justify-content-center flex-wrap gap-2">
           <label
@@ -117,12 +122,13 @@ export function UploadPanel({ state, onUpload, onUploadZip, onDismissErrors }: U
         <div className="mb-3">
           <ProgressBar now={state.percent} label={`${state.percent}%`} animated={state.running} />
           <p className="small mt-1 mb-0" role="status">
-            {state.zipName !== undefined ? (
+            {state.zipName !== undefined && state.zipMode !== 'unpacked' ? (
               <ZipStatus state={state} name={state.zipName} />
             ) : (
               <>
                 {state.running ? 'Uploading' : 'Uploaded'} {state.finished - state.failed} of {state.total}{' '}
                 files
+                {state.zipName !== undefined ? ` from ${state.zipName} (unpacked in the browser)` : ''}
                 {state.failed > 0 ? `, ${state.failed} failed` : ''}.
               </>
             )}
@@ -133,13 +139,21 @@ export function UploadPanel({ state, onUpload, onUploadZip, onDismissErrors }: U
         <Alert variant="danger" dismissible onClose={onDismissErrors} aria-label="Upload errors">
           <p className="fw-semibold mb-1">Not uploaded:</p>
           <ul className="mb-0 upload-errors">
-            {state.errors.map((error, index) => (
+            {state.errors.slice(0, errorsShown).map((error, index) => (
               <li key={`${error.path}-${index}`}>
                 {error.path !== '' && <code className="me-2">{error.path}</code>}
                 <span>{error.message}</span>
               </li>
             ))}
           </ul>
+          {state.errors.length > errorsShown && (
+            <p className="mb-0 mt-1">And {state.errors.length - errorsShown} more files.</p>
+          )}
+          {state.retryItems.length > 0 && !state.running && (
+            <Button variant="outline-danger" size="sm" className="mt-2" onClick={onRetry}>
+              Send the {state.retryItems.length} {state.retryItems.length === 1 ? 'file' : 'files'} again
+            </Button>
+          )}
         </Alert>
       )}
     </section>
@@ -147,6 +161,7 @@ export function UploadPanel({ state, onUpload, onUploadZip, onDismissErrors }: U
 }
 
 function ZipStatus({ state, name }: { state: UploadBatchState; name: string }) {
+  if (state.running && state.zipMode === 'reading') return <>Checking {name}.</>;
   if (state.running) return <>Uploading and unpacking {name}.</>;
   if (state.failed > 0) return <>{name} was not uploaded: nothing of it was stored.</>;
   return (

@@ -1,21 +1,22 @@
 import { errorEnvelopeSchema, limits, messages, uploadResultSchema } from '@reskin/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { configKeys, getConfig } from '../../../api/config';
+import { invalidateGameFiles, uploadGameFiles, uploadGameZip } from '../../../api/game-files';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
-import { invalidateGameFiles, uploadGameFile, uploadGameZip } from '../../../api/game-files';
-import { batchRefusal } from '../lib/upload-path';
-import { runQueue } from '../lib/upload-queue';
+import { uploadInBatches, type UploadItem } from '../lib/upload-batches';
+import type { ZipGamePlan } from '../lib/zip-game';
 
-/** Files in flight at once: enough to keep the line busy, few enough to keep each file's progress honest. */
-const concurrency = 3;
-/** Progress repaints at most this often; every finished file repaints at once. */
+export type { UploadItem };
+
+/** Progress repaints at most this often; every finished batch repaints at once. */
 const repaintMs = 100;
 
-export interface UploadItem {
-  file: File;
-  /** The path inside the game. */
-  fullPath: string;
+const noFilesChosen = 'Choose at least one file.';
+
+interface ZipSource {
+  name: string;
 }
 
 export interface UploadError {
@@ -35,8 +36,15 @@ export interface UploadBatchState {
   /** 0-100, by bytes. */
   percent: number;
   errors: UploadError[];
-  /** The .zip being (or last) uploaded, when the batch is one zip unpacked on the server. */
+  /** Files not stored by the last upload, to be sent again. */
+  retryItems: readonly UploadItem[];
+  /** The .zip being (or last) uploaded. */
   zipName?: string;
+  /**
+   * How the zip goes: its central directory being read in the browser, sent whole to the zip route, or unpacked in
+   * the browser and sent in batches.
+   */
+  zipMode?: 'reading' | 'whole' | 'unpacked';
 }
 
 const idle: UploadBatchState = {
@@ -47,6 +55,7 @@ const idle: UploadBatchState = {
   failed: 0,
   percent: 0,
   errors: [],
+  retryItems: [],
 };
 
 type AbortRef = { current: AbortController | null };
@@ -75,10 +84,10 @@ function hideProgressLater(
 }
 
 /**
- * Uploads a batch of game files one file per request, a few at a time, with overall progress and an error per
- * failed file (the server's first detail, e.g. 'Original Size 40 x 30 Loaded Size 41 x 30'). The server takes
- * up to 1000 files in one all-or-nothing request; per-file requests let the good files through and say
- * exactly which ones failed.
+ * Uploads the files of a game, any number of them (a folder, files, or a zip unpacked in the browser), in batches
+ * the folder route accepts (limits.uploadBatch, lib/upload-batches.ts), with one progress over the whole upload
+ * by bytes and an error per file not stored (the server's reason, e.g. 'Original Size 40 x 30 Loaded Size 41 x 30').
+ * The files not stored stay at hand to be sent again.
  */
 export function useUploadBatch(gameId: number) {
   const queryClient = useQueryClient();
@@ -88,7 +97,7 @@ export function useUploadBatch(gameId: number) {
 
   useEffect(
     () => () => {
-      // Leaving the screen stops the batch quietly: no more requests, repaints or toasts.
+      // Leaving the screen stops the upload quietly: no more requests, repaints or toasts.
       abortRef.current?.abort();
       abortRef.current = null;
       window.clearTimeout(hideTimer.current);
@@ -96,38 +105,34 @@ export function useUploadBatch(gameId: number) {
     [],
   );
 
-  const upload = useCallback(
-    async (items: UploadItem[]): Promise<void> => {
-      const refusal = batchRefusal(items.length);
-      if (refusal !== null) {
-        const title = failureTitle({ action: 'upload' });
-        notifyError(title, refusal);
-        setState({ ...idle, errors: [{ path: '', title, message: refusal }] });
-        return;
-      }
-      const controller = startUpload(abortRef, hideTimer);
-
-      const sizes = items.map((item) => Math.max(1, item.file.size));
+  /** Sends `items` in batches; `zip` names the zip they were unpacked from. */
+  const sendItems = useCallback(
+    async (items: readonly UploadItem[], controller: AbortController, zip?: ZipSource): Promise<void> => {
+      const sizes = items.map((item) => Math.max(1, item.size));
       const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
       const sentFraction = new Array<number>(items.length).fill(0);
       const errors: UploadError[] = [];
-      let sessionEnded = false;
+      const failedItems: UploadItem[] = [];
       let finished = 0;
+      let bytesSent = 0;
       let repaint: number | undefined;
 
       const snapshot = (running: boolean): UploadBatchState => {
-        const bytesSent = sentFraction.reduce(
-          (sum, fraction, index) => sum + fraction * (sizes[index] ?? 0),
-          0,
-        );
+        let inFlight = 0;
+        sentFraction.forEach((fraction, index) => {
+          if (fraction > 0 && fraction < 1) inFlight += fraction * (sizes[index] ?? 0);
+        });
         return {
           running,
           showProgress: true,
           total: items.length,
           finished,
           failed: errors.length,
-          percent: Math.min(100, Math.round((bytesSent / bytesTotal) * 100)),
+          percent: Math.min(100, Math.floor(((bytesSent + inFlight) / bytesTotal) * 100)),
           errors: [...errors],
+          retryItems: [...failedItems],
+          zipName: zip?.name,
+          zipMode: zip ? 'unpacked' : undefined,
         };
       };
       const paintNow = () => {
@@ -140,34 +145,33 @@ export function useUploadBatch(gameId: number) {
       };
 
       setState(snapshot(true));
-      await runQueue(items, concurrency, async (item, index) => {
-        if (controller.signal.aborted) return;
-        const outcome = await uploadGameFile({
-          gameId,
-          file: item.file,
-          fullPath: item.fullPath,
-          signal: controller.signal,
-          onProgress: (loaded, total) => {
-            // The request also carries the form fields; the file's share is close enough for a bar.
-            sentFraction[index] = total > 0 ? Math.min(0.99, loaded / total) : 0;
-            paintSoon();
-          },
-        });
-        sentFraction[index] = 1;
-        finished++;
-        if (!outcome.ok) {
-          errors.push({ path: item.fullPath, title: outcome.title, message: outcome.message });
-          // A lost session stops the batch; the session has said so in its own toast and gone to /login.
-          if (outcome.sessionEnded) {
-            sessionEnded = true;
-            controller.abort();
+      const { sessionEnded } = await uploadInBatches({
+        items,
+        signal: controller.signal,
+        send: (parts, onProgress) => uploadGameFiles({ gameId, parts, onProgress, signal: controller.signal }),
+        onSending: (indices, fraction) => {
+          // The request also carries the form fields; the files' share is close enough for a bar.
+          for (const index of indices) sentFraction[index] = Math.min(0.99, fraction);
+          paintSoon();
+        },
+        onSettled: (indices, failure) => {
+          for (const index of indices) {
+            sentFraction[index] = 1;
+            bytesSent += sizes[index] ?? 0;
+            finished++;
+            const item = items[index]!;
+            if (failure) {
+              errors.push({ path: item.fullPath, title: failure.title, message: failure.message });
+              failedItems.push(item);
+            }
           }
-        }
-        paintNow();
+          paintNow();
+        },
       });
       window.clearTimeout(repaint);
       if (abortRef.current !== controller) return;
       abortRef.current = null;
+      // A lost session stops the upload; the session has said so in its own toast and gone to /login.
       if (sessionEnded) return;
 
       setState(snapshot(false));
@@ -178,7 +182,7 @@ export function useUploadBatch(gameId: number) {
       } else if (items.length === 1) {
         notifyError(firstError.title, firstError.message);
       } else {
-        // One toast for the batch; every failed file is listed on the screen.
+        // One toast for the upload; every file not stored is listed on the screen.
         notifyError(failureTitle({ action: 'upload' }), messages.uploadFailed, firstError.message);
       }
       hideProgressLater(hideTimer, setState, errors.length === 0);
@@ -186,10 +190,33 @@ export function useUploadBatch(gameId: number) {
     [gameId, queryClient],
   );
 
+  const upload = useCallback(
+    async (items: readonly UploadItem[]): Promise<void> => {
+      if (items.length === 0) {
+        const title = failureTitle({ action: 'upload' });
+        notifyError(title, noFilesChosen);
+        setState({ ...idle, errors: [{ path: '', title, message: noFilesChosen }] });
+        return;
+      }
+      await sendItems(items, startUpload(abortRef, hideTimer));
+    },
+    [sendItems],
+  );
+
+  /** Sends again the files the last upload did not store. */
+  const retry = useCallback(async (): Promise<void> => {
+    const items = state.retryItems;
+    if (items.length === 0) return;
+    const zip = state.zipName === undefined ? undefined : { name: state.zipName };
+    await sendItems(items, startUpload(abortRef, hideTimer), zip);
+  }, [sendItems, state.retryItems, state.zipName]);
+
   /**
-   * Uploads a game folder as one .zip, unpacked on the server with the rules of a folder upload, all or nothing:
-   * one request, its progress by bytes sent, then the count of files it held or an error per refused file (the
-   * details of the server's refusal).
+   * Uploads a game folder chosen as one .zip. Its central directory is read here first (lib/zip-game.ts, loaded
+   * now): a zip the server would refuse for its sizes is refused at once with the server's words; one within the
+   * zip route's limits goes to it whole (unpacked on the server, all or nothing: one request, its progress by bytes
+   * sent, then the count of files it held or an error per refused file); a larger one is unpacked here and sent
+   * in batches like a folder.
    */
   const uploadZip = useCallback(
     async (file: File): Promise<void> => {
@@ -200,8 +227,44 @@ export function useUploadBatch(gameId: number) {
         showProgress: true,
         total: 1,
         zipName: file.name,
+        zipMode: 'reading',
       };
       setState(base);
+      let plan: ZipGamePlan;
+      try {
+        const [config, zipGame] = await Promise.all([
+          queryClient.fetchQuery({ queryKey: configKeys.all, queryFn: getConfig, staleTime: Infinity }),
+          import('../lib/zip-game'),
+        ]);
+        plan = await zipGame.zipGamePlan(file, config.maxFileSizeBytes);
+      } catch (error) {
+        // The config or the zip module could not be loaded: the server is then left to judge the zip.
+        console.warn('The zip could not be checked in the browser', error);
+        plan = { kind: 'zip-route' };
+      }
+      if (abortRef.current !== controller) return;
+
+      if (plan.kind === 'refused') {
+        abortRef.current = null;
+        const title = failureTitle({ status: plan.status, action: 'upload' });
+        setState({
+          ...base,
+          running: false,
+          zipMode: 'whole',
+          failed: 1,
+          percent: 0,
+          errors: [{ path: file.name, title, message: plan.message }],
+        });
+        notifyError(title, plan.message);
+        hideProgressLater(hideTimer, setState, false);
+        return;
+      }
+      if (plan.kind === 'unpack') {
+        await sendItems(plan.items, controller, { name: file.name });
+        return;
+      }
+
+      setState({ ...base, zipMode: 'whole' });
       const outcome = await uploadGameZip({
         gameId,
         file,
@@ -235,6 +298,7 @@ export function useUploadBatch(gameId: number) {
       setState({
         ...base,
         running: false,
+        zipMode: 'whole',
         total,
         finished: total,
         failed: errors.length,
@@ -246,10 +310,10 @@ export function useUploadBatch(gameId: number) {
       else notifyError(outcome.title, outcome.message);
       hideProgressLater(hideTimer, setState, outcome.ok);
     },
-    [gameId, queryClient],
+    [gameId, queryClient, sendItems],
   );
 
   const dismissErrors = useCallback(() => setState((current) => ({ ...current, errors: [] })), []);
 
-  return { state, upload, uploadZip, dismissErrors };
+  return { state, upload, uploadZip, retry, dismissErrors };
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { uploadPathOf } from '../../../lib/upload-path';
-import { batchRefusal } from './upload-path';
 
 function fileWith(name: string, extra: Record<string, string>): File {
   const file = new File(['x'], name);
@@ -24,14 +23,5 @@ describe('uploadPathOf', () => {
 
   it('falls back to the file name', () => {
     expect(uploadPathOf(new File(['x'], 'main.js'))).toBe('main.js');
-  });
-});
-
-describe('batchRefusal', () => {
-  it('admits 1 to 1000 files and refuses none or more', () => {
-    expect(batchRefusal(1)).toBeNull();
-    expect(batchRefusal(1000)).toBeNull();
-    expect(batchRefusal(0)).toBe('Choose at least one file.');
-    expect(batchRefusal(1001)).toBe('At most 1000 files can be uploaded at once; 1001 were chosen.');
   });
 });
