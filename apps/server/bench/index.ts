@@ -242,7 +242,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
     console.log(`Workbench in Chromium (issue 29; headless, no GPU, 1280x800, a fresh context per visit): a generated game of ${r.images} PNG/JPEG images`);
     console.log(`of 34 to 2,048 px a side (${fixed(r.megabytes, 0)} MB; drawing, upload and generation ${fixed(r.prepareSeconds, 0)} s) against the 7-image sample game`);
     console.log(`(Star Catcher), an artist's version of each on the production server; medians of ${r.rounds} rounds, the games' order alternating.`);
-    console.log('Usable = navigation to the first card image painted and then 1 s without a long task; the scroll moves the page');
+    console.log('Usable = navigation to the first card image loaded and laid out, then 1 s without a long task; the scroll moves the page');
     console.log(`${100} px per animation frame to the end; bytes on the wire from the DevTools protocol (encodedDataLength):`);
     for (const [label, run] of [[`${r.images} images`, big], ['sample (7)', sample]] as const) {
       console.log(
