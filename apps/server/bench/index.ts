@@ -1,5 +1,5 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio, versionZip, zipUpload).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio, versionZip, zipUpload, workbench, myGames).
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import pg from 'pg';
@@ -9,12 +9,15 @@ import { benchFit } from './fit.bench';
 import { benchAudio } from './audio.bench';
 import { benchGeneration } from './generation.bench';
 import { benchLoginTiming } from './login.bench';
+import { benchMyGames } from './my-games.bench';
 import { benchPlay, type PlayTarget } from './play.bench';
 import { benchStartup, startupTargets } from './startup.bench';
 import { benchUpload } from './upload.bench';
 import { benchVersionZip } from './version-zip.bench';
+import { benchWorkbench } from './workbench.bench';
 import { benchZipUpload } from './zip-upload.bench';
 import { startS3Server, type S3Server } from '../test/support/s3-server';
+import { buildProduction } from './browser-support';
 
 /** The server's environment for STORAGE=s3 on a real S3 protocol server started for the bench (s3rver, its own process). */
 const s3Env = (s3: S3Server): Record<string, string> => ({
@@ -230,6 +233,62 @@ const benchmarks: Record<string, () => Promise<void>> = {
     console.log(`  ratio zip CLI / version zip ${fixed(r.ratio)} (target >= 1.0: ${met ? 'met' : 'MISSED'})`);
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
     if (!met) process.exitCode = 1;
+  },
+
+  async workbench() {
+    buildProduction();
+    const r = await benchWorkbench();
+    const { big, sample } = r;
+    console.log(`Workbench in Chromium (issue 29; headless, no GPU, 1280x800, a fresh context per visit): a generated game of ${r.images} PNG/JPEG images`);
+    console.log(`of 34 to 2,048 px a side (${fixed(r.megabytes, 0)} MB; drawing, upload and generation ${fixed(r.prepareSeconds, 0)} s) against the 7-image sample game`);
+    console.log(`(Star Catcher), an artist's version of each on the production server; medians of ${r.rounds} rounds, the games' order alternating.`);
+    console.log('Usable = navigation to the first card image loaded and laid out, then 1 s without a long task; the scroll moves the page');
+    console.log(`${100} px per animation frame to the end; bytes on the wire from the DevTools protocol (encodedDataLength):`);
+    for (const [label, run] of [[`${r.images} images`, big], ['sample (7)', sample]] as const) {
+      console.log(
+        `  ${label.padEnd(12)} usable ${fixed(run.usableMs, 0).padStart(5)} ms (first image ${fixed(run.firstImageMs, 0)} ms), longest task ${fixed(run.maxLongTaskMs, 0)} ms (${fixed(run.longTasksOver200, 0)} over 200 ms),` +
+          ` ${fixed(run.domNodes, 0)} DOM nodes (most while scrolling ${fixed(run.maxDomNodes, 0)}), ${fixed(run.images, 0)} <img>`,
+      );
+      console.log(
+        `  ${''.padEnd(12)} scroll ${fixed(run.scrolledPx, 0)} px in ${fixed(run.scrollSeconds, 1)} s at ${fixed(run.fps, 1)} fps, p95 frame ${fixed(run.p95FrameMs, 1)} ms;` +
+          ` ${fixed(run.loadMb, 1)} MB to usable (${fixed(run.requests, 0)} requests), ${fixed(run.scrollMb, 1)} MB while scrolling`,
+      );
+    }
+    const fullScrollMb = big.loadMb + big.scrollMb;
+    const checks = [
+      [`usable ${r.images} / sample ${fixed(r.usableRatio)}`, r.usableRatio <= 1.3, '<= 1.3'],
+      [`longest task ${fixed(big.maxLongTaskMs, 0)} ms`, big.maxLongTaskMs <= 200, 'none over 200 ms'],
+      [`DOM nodes ${fixed(big.maxDomNodes, 0)}`, big.maxDomNodes <= 5000, '<= 5,000'],
+      [`scroll ${fixed(big.fps, 1)} fps`, big.fps >= 55, '>= 55 fps'],
+      [`p95 frame ${fixed(big.p95FrameMs, 1)} ms`, big.p95FrameMs <= 20, '<= 20 ms'],
+      [`load + full scroll ${fixed(fullScrollMb, 1)} MB`, fullScrollMb < 100, '< 100 MB'],
+    ] as const;
+    for (const [figure, met, target] of checks) console.log(`  ${figure} (target ${target}: ${met ? 'met' : 'MISSED'})`);
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (checks.some(([, met]) => !met)) process.exitCode = 1;
+  },
+
+  async myGames() {
+    buildProduction();
+    const r = await benchMyGames();
+    console.log(`My Games in Chromium (issue 29; headless, no GPU, 1280x800, a fresh context per visit, no scroll): an artist with ${r.games}`);
+    console.log(`Ready games (a 1280x720 JPEG splash each; preparation ${fixed(r.prepareSeconds, 0)} s) against one with a single game, on the production server;`);
+    console.log(`medians of ${r.rounds} rounds, alternating; network done = the last request's end once no request has run for 500 ms after load:`);
+    for (const [label, run] of [[`${r.games} cards`, r.many], ['1 card', r.one]] as const) {
+      console.log(
+        `  ${label.padEnd(10)} ${fixed(run.cards, 0)} cards; images ${fixed(run.imageMb, 2)} MB in ${fixed(run.imageRequests, 0)} requests from ${fixed(run.imageHosts, 0)} hosts;` +
+          ` network done ${fixed(run.networkDoneMs, 0)} ms; ${fixed(run.apiCalls, 0)} API calls; ${fixed(run.totalMb, 2)} MB in all`,
+      );
+    }
+    const checks = [
+      [`images before scrolling ${fixed(r.many.imageMb, 2)} MB`, r.many.imageMb <= 3, '<= 3 MB'],
+      [`network done ${r.games} / 1 ${fixed(r.networkDoneRatio)}`, r.networkDoneRatio <= 1.5, '<= 1.5'],
+      [`API calls ${fixed(r.many.apiCalls, 0)}`, r.many.apiCalls <= 2 + r.one.apiCalls, `at most 2 for the thumbnails beyond the page's own (${fixed(r.one.apiCalls, 0)} with one card)`],
+      [`image hosts ${fixed(r.many.imageHosts, 0)}`, r.many.imageHosts <= 1, '1'],
+    ] as const;
+    for (const [figure, met, target] of checks) console.log(`  ${figure} (target ${target}: ${met ? 'met' : 'MISSED'})`);
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (checks.some(([, met]) => !met)) process.exitCode = 1;
   },
 
   async startup() {

@@ -42,14 +42,16 @@ export const useVersionPath = (versionId: number | null, gameId: number | null) 
   });
 
 /**
- * The original view's root of a game, for thumbnails on the admin's files screen and games list. Its token
- * lasts limits.playTokenHours; the query renews it well before.
+ * The original view's root of a game, for thumbnails on the admin's files screen and games list when the answer
+ * carries no thumbnail URL (`enabled` false: no call). Its token lasts limits.playTokenHours; the query renews it
+ * well before.
  */
-export function useGameFilesRoot(gameId: number) {
+export function useGameFilesRoot(gameId: number, enabled = true) {
   const renewMs = (limits.playTokenHours * 60 * 60 * 1000) / 2;
   return useQuery({
     queryKey: playKeys.filesRoot(gameId),
     queryFn: () => getGameFilesRoot(gameId),
+    enabled,
     staleTime: renewMs,
     refetchInterval: renewMs,
   });

@@ -119,6 +119,7 @@ function GameFileRow({ file, usage, atlases, busy, onAction, onReplace }: GameFi
             path={file.path}
             version={file.updatedAt}
             alt={`Preview of ${file.path}`}
+            thumbnailUrl={file.previews?.thumbnail}
           />
         )}
       </td>

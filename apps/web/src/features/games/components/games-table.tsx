@@ -86,7 +86,17 @@ export function GamesTable({
           ) : (
             <tr key={game.id} data-game-id={game.id}>
               <td>
-                {game.imagePath ? (
+                {/* The list's own thumbnail URL when carried (issue 29: no call per row); null means no splash. */}
+                {game.thumbnailUrl !== undefined ? (
+                  game.thumbnailUrl !== null && (
+                    <GameImageThumb
+                      gameId={game.id}
+                      path={game.imagePath ?? ''}
+                      thumbnailUrl={game.thumbnailUrl}
+                      alt={`Splash of ${game.name}`}
+                    />
+                  )
+                ) : game.imagePath ? (
                   <GameImageThumb
                     gameId={game.id}
                     path={game.imagePath}

@@ -39,6 +39,9 @@ export function MyGamesScreen() {
                 alt={userGame.imageUrl ? `${userGame.game.name} splash` : 'No image'}
                 width={width}
                 height={height}
+                // Cards below the fold load as they scroll in (issue 29); width and height keep their place.
+                loading="lazy"
+                decoding="async"
                 style={{ objectFit: 'cover', aspectRatio: `${width} / ${height}`, height: 'auto' }}
               />
               <Card.Body>

@@ -1,0 +1,548 @@
+// Shared by the browser benchmarks (workbench, myGames; issue 29): deterministic art, a data folder prepared
+// through the real app, the production server started on it, and Chromium driven through playwright-core.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { GameStatus, RoleType, limits, storageKeys, type Game, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { nowIso } from '../src/db/database';
+import { hashPassword } from '../src/modules/users/users.service';
+import { freePort, median } from './api.bench';
+
+export { median };
+
+const serverDir = fileURLToPath(new URL('..', import.meta.url));
+const repoRoot = join(serverDir, '../..');
+
+/** The same flags as the e2e suite's Chromium (e2e/chromium-flags.ts): headless, no GPU, no background traffic. */
+export const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Builds the web app and the server bundle when stale (the benches measure the production build). */
+export function buildProduction(): void {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
+}
+
+/** A small deterministic random generator (mulberry32): the same seed draws the same art on every machine. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A picture drawn like game art: smooth colour fields (a coarse random grid scaled up with a cubic kernel), banded
+ * for PNG and grainy for JPEG, so each compresses as art does (neither to nothing nor not at all).
+ */
+export async function drawArt(seed: number, width: number, height: number, format: 'png' | 'jpeg'): Promise<Buffer> {
+  const next = random(seed);
+  const cell = 8 + Math.floor(next() * 24);
+  const gridWidth = Math.max(2, Math.ceil(width / cell));
+  const gridHeight = Math.max(2, Math.ceil(height / cell));
+  const grid = Buffer.alloc(gridWidth * gridHeight * 3);
+  for (let i = 0; i < grid.length; i++) grid[i] = Math.floor(next() * 256);
+  const fields = await sharp(grid, { raw: { width: gridWidth, height: gridHeight, channels: 3 } })
+    .resize(width, height, { kernel: 'cubic', fit: 'fill' })
+    .raw()
+    .toBuffer();
+  if (format === 'png') {
+    // Drawn art has bands of flat colour: 32 levels a channel (about 1.3 bytes a pixel as PNG).
+    for (let i = 0; i < fields.length; i++) fields[i] = fields[i]! & 0xf8;
+    return sharp(fields, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 6 }).toBuffer();
+  }
+  // Photos and painted backgrounds have grain (about 0.2 bytes a pixel as JPEG).
+  const grain = Buffer.alloc(width * height);
+  for (let i = 0; i < grain.length; i++) grain[i] = 120 + Math.floor(next() * 16);
+  return sharp(fields, { raw: { width, height, channels: 3 } })
+    .composite([{ input: grain, raw: { width, height, channels: 1 }, blend: 'overlay' }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+/** Runs `work` over `items`, `concurrency` at a time. */
+export async function eachLimited<T>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await work(items[index]!, index);
+      }
+    }),
+  );
+}
+
+/**
+ * Drawn images, kept in a folder of the system's temp directory named after what draws them, so a second run of
+ * the bench reuses them (drawing 300 MB of art takes a while on 2 cores).
+ */
+export async function cachedArt(
+  name: string,
+  specs: { path: string; seed: number; width: number; height: number; format: 'png' | 'jpeg' }[],
+): Promise<{ path: string; content: Buffer }[]> {
+  const folder = join(tmpdir(), `reskin-bench-art-${name}`);
+  mkdirSync(folder, { recursive: true });
+  const images: { path: string; content: Buffer }[] = new Array(specs.length);
+  await eachLimited(specs, 2, async (spec, index) => {
+    const file = join(folder, `${spec.seed}-${spec.width}x${spec.height}.${spec.format}`);
+    let content: Buffer;
+    if (existsSync(file)) content = await readFile(file);
+    else {
+      content = await drawArt(spec.seed, spec.width, spec.height, spec.format);
+      await writeFile(file, content);
+    }
+    images[index] = { path: spec.path, content };
+  });
+  return images;
+}
+
+export const benchAdmin = { email: 'bench@example.com', password: 'bench-pass-1' };
+export const artistPassword = 'bench-pass-1';
+const jwtSecret = 'reskin-browser-bench-secret-0001';
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** The real app in this process, for preparing a data folder through its own routes (as an admin would). */
+export class Preparation {
+  private adminToken = '';
+  constructor(private readonly built: App) {}
+
+  get db() {
+    return this.built.database.db;
+  }
+
+  async request<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, options: { token?: string; payload?: unknown } = {}): Promise<T> {
+    const response = await this.built.app.inject({
+      method,
+      url: `/api${url}`,
+      headers: { authorization: `Bearer ${options.token ?? this.adminToken}` },
+      payload: options.payload as never,
+    });
+    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body.slice(0, 500)}`);
+    return response.body ? response.json<T>() : (undefined as T);
+  }
+
+  async login(email: string, password: string): Promise<string> {
+    const response = await this.built.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password } });
+    if (response.statusCode !== 200) throw new Error(`login ${email}: ${response.body}`);
+    return response.json<{ token: string }>().token;
+  }
+
+  async loginAdmin(): Promise<void> {
+    this.adminToken = await this.login(benchAdmin.email, benchAdmin.password);
+  }
+
+  /** Artists (role User, activated) straight into the table, as bench/api.bench.ts seeds them. */
+  async createArtists(count: number, prefix: string): Promise<{ id: number; email: string }[]> {
+    const passwordHash = await hashPassword(artistPassword);
+    const now = nowIso();
+    const rows = Array.from({ length: count }, (_, i) => ({
+      username: `${prefix}_${i}`,
+      email: `${prefix}${i}@example.com`,
+      passwordHash,
+      firstName: 'Art',
+      lastName: 'Ist',
+      phone: '5550000000',
+      roleTypeId: RoleType.User,
+      activated: 1 as const,
+      emailVerified: 0 as const,
+      dataProtectionRegulationVersion: 1,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await this.db.insertInto('users').values(rows).execute();
+    return this.db.selectFrom('users').select(['id', 'email']).where('email', 'like', `${prefix}%`).orderBy('id').execute();
+  }
+
+  /** A game of `files` (uploaded in batches the route accepts), its index and splash marked; not generated yet. */
+  async uploadedGame(name: string, files: { path: string; content: Buffer }[], index: string, splash?: string): Promise<Game> {
+    const game = await this.request<Game>('POST', '/games', { payload: { name, description: `${name}, made by the bench`, width: 640, height: 480 } });
+    const uploaded: GameFile[] = [];
+    for (let start = 0; start < files.length; start += limits.adminUploadFiles) {
+      const body = new FormData();
+      for (const file of files.slice(start, start + limits.adminUploadFiles)) {
+        body.append('fullPath', file.path);
+        body.append('file', new Blob([new Uint8Array(file.content)]), file.path);
+      }
+      const results = await this.request<{ file: GameFile }[]>('POST', `/game/upload/${game.id}`, { payload: body });
+      uploaded.push(...results.map((result) => result.file));
+    }
+    const fileId = (path: string) => {
+      const file = uploaded.find((f) => f.path === path);
+      if (!file) throw new Error(`${name} has no ${path}`);
+      return file.fileId;
+    };
+    await this.request('PATCH', `/games/${game.id}/files/${fileId(index)}/index`);
+    if (splash) await this.request('PATCH', `/games/${game.id}/files/${fileId(splash)}/splash`);
+    return game;
+  }
+
+  /** "Gen." of every game, then waits for the jobs; each must be Ready. */
+  async generate(gameIds: number[]): Promise<void> {
+    for (const id of gameIds) await this.request('GET', `/games/${id}/generate`);
+    await this.built.generation.idle();
+    for (const id of gameIds) {
+      const game = await this.request<Game>('GET', `/games/${id}`);
+      if (game.gameStatusTypeId !== GameStatus.Ready) throw new Error(`${game.name} is not Ready: ${game.statusReason}`);
+    }
+  }
+
+  async gameNamed(name: string): Promise<Game> {
+    const [game] = await this.request<Game[]>('POST', '/games/filter', { payload: { where: { name } } });
+    if (!game) throw new Error(`no game ${name}`);
+    return game;
+  }
+
+  async assign(userId: number, gameId: number): Promise<UserGame> {
+    return this.request<UserGame>('POST', '/user-games', { payload: { userId, gameId, userGameTypeId: 1, jobPrice: 100 } });
+  }
+
+  async createVersion(artistToken: string, userGame: UserGame, name: string): Promise<GameVersion> {
+    return this.request<GameVersion>('POST', '/game-versions', {
+      token: artistToken,
+      payload: { name, description: 'A new look', gameId: userGame.gameId, userGamesId: userGame.id },
+    });
+  }
+}
+
+const baseEnv = (dataDir: string, seedDemo: boolean) => ({
+  DATA_DIR: dataDir,
+  SEED_DEMO: seedDemo ? 'true' : 'false',
+  LOG_LEVEL: 'warn',
+  JWT_SECRET: jwtSecret,
+  ADMIN_EMAIL: benchAdmin.email,
+  ADMIN_PASSWORD: benchAdmin.password,
+  AUTH_RATE_LIMIT_MAX: '100000',
+});
+
+export interface RunningServer {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  dataDir: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Prepares a fresh data folder with the real app in this process (SEED_DEMO seeds the sample game, Star Catcher),
+ * closes it, then starts the production server (dist/server.js, its own process, as `npm start` runs it) on that
+ * folder, so the browser measures what a deployment serves.
+ */
+export async function preparedServer<T>(
+  seedDemo: boolean,
+  prepare: (preparation: Preparation) => Promise<T>,
+): Promise<{ server: RunningServer; prepared: T }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-browser-'));
+  let prepared: T;
+  const built = await buildApp(loadConfig(baseEnv(dataDir, seedDemo)));
+  try {
+    const preparation = new Preparation(built);
+    await preparation.loginAdmin();
+    prepared = await prepare(preparation);
+  } finally {
+    await built.app.close();
+  }
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['dist/server.js'], {
+    cwd: serverDir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PLAY_PORT: String(await freePort()),
+      ...baseEnv(dataDir, false),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (await fetch(`${origin}/api/config`).then((r) => r.ok).catch(() => false)) break;
+    if (child.exitCode !== null) throw new Error('the server exited while starting');
+    if (i > 600) throw new Error('the server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    prepared: prepared!,
+    server: {
+      origin,
+      dataDir,
+      stop: async () => {
+        if (child.exitCode === null) {
+          child.kill('SIGTERM');
+          await once(child, 'exit');
+        }
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    },
+  };
+}
+
+/** A token for the production server (its own login route). */
+export async function loginOver(origin: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${origin}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumFlags });
+}
+
+/** One network request as the DevTools protocol reported it; times in wall-clock ms. */
+export interface RequestRecord {
+  url: string;
+  type: string;
+  startWallMs: number;
+  endWallMs?: number;
+  /** Bytes on the wire, headers included (Network.loadingFinished's encodedDataLength). */
+  bytes: number;
+  failed?: boolean;
+}
+
+/**
+ * Every request of one page, from the DevTools protocol's Network events (the protocol's monotonic timestamps put
+ * on the wall clock through each request's wallTime), read on the page's own clock (ms since its navigation
+ * started) so they compare with the page's paint and long-task times.
+ */
+export class NetworkLog {
+  readonly requests = new Map<string, RequestRecord>();
+  private wallAtNavigation = 0;
+  /** Wall-clock ms minus the protocol's monotonic ms. */
+  private offsetMs = 0;
+  private constructor(private readonly session: CDPSession) {}
+
+  static async attach(context: BrowserContext, page: Page): Promise<NetworkLog> {
+    const session = await context.newCDPSession(page);
+    const log = new NetworkLog(session);
+    await session.send('Network.enable');
+    // The browser's cache is cold for every round (a fresh context), and stays enabled as for a person.
+    session.on('Network.requestWillBeSent', (event) => {
+      log.offsetMs = event.wallTime * 1000 - event.timestamp * 1000;
+      if (event.request.url.startsWith('data:')) return;
+      log.requests.set(event.requestId, { url: event.request.url, type: event.type ?? 'Other', startWallMs: event.wallTime * 1000, bytes: 0 });
+    });
+    session.on('Network.responseReceived', (event) => {
+      const record = log.requests.get(event.requestId);
+      if (record) record.type = event.type;
+    });
+    session.on('Network.loadingFinished', (event) => {
+      const record = log.requests.get(event.requestId);
+      if (!record) return;
+      record.bytes = event.encodedDataLength;
+      record.endWallMs = event.timestamp * 1000 + log.offsetMs;
+    });
+    session.on('Network.loadingFailed', (event) => {
+      const record = log.requests.get(event.requestId);
+      if (!record) return;
+      record.failed = true;
+      record.endWallMs = event.timestamp * 1000 + log.offsetMs;
+    });
+    return log;
+  }
+
+  /** Call once the page has navigated: the page's timeOrigin, to put wall times on its clock. */
+  async anchor(page: Page): Promise<void> {
+    this.wallAtNavigation = await page.evaluate<number>('performance.timeOrigin');
+  }
+
+  inFlight(): number {
+    let count = 0;
+    for (const request of this.requests.values()) if (request.endWallMs === undefined) count++;
+    return count;
+  }
+
+  /** The end of the last request, in ms since the page's navigation started. */
+  lastEndMs(): number {
+    let last = 0;
+    for (const request of this.requests.values()) last = Math.max(last, request.endWallMs ?? 0);
+    return last - this.wallAtNavigation;
+  }
+
+  /** Waits until no request has been in flight for `quietMs` (networkidle, measured by events). */
+  async idle(quietMs = 500, timeoutMs = 180_000): Promise<void> {
+    const started = Date.now();
+    let quietSince = Date.now();
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (this.inFlight() > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= quietMs) return;
+      if (Date.now() - started > timeoutMs) throw new Error(`network not idle after ${timeoutMs} ms (${this.inFlight()} in flight)`);
+    }
+  }
+
+  bytes(filter: (request: RequestRecord) => boolean = () => true): number {
+    let total = 0;
+    for (const request of this.requests.values()) if (filter(request)) total += request.bytes;
+    return total;
+  }
+
+  list(filter: (request: RequestRecord) => boolean = () => true): RequestRecord[] {
+    return [...this.requests.values()].filter(filter);
+  }
+
+  /** Forgets what was recorded (to count what the next steps load). */
+  clear(): void {
+    for (const [id, request] of this.requests) if (request.endWallMs !== undefined) this.requests.delete(id);
+  }
+
+  async detach(): Promise<void> {
+    await this.session.detach().catch(() => undefined);
+  }
+}
+
+// The code that runs in the page is written as script text: the server's tsconfig has no DOM library, and tsx
+// compiles functions with esbuild's keepNames, whose `__name` helper does not exist in the page.
+
+/** Records long tasks from the page's start on (PerformanceObserver 'longtask', buffered). */
+const longTaskRecorder = `
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+`;
+
+/**
+ * A fresh browser context (cold cache) whose page carries the user's session token from its first request on
+ * (the web app keeps it in localStorage; only the app's origin, not the play origin's *.localhost hosts), and
+ * records long tasks from navigation on.
+ */
+export async function signedInPage(browser: Browser, origin: string, token: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: origin, viewport: { width: 1280, height: 800 } });
+  const appHost = new URL(origin).host;
+  await context.addInitScript(
+    `if (location.host === ${JSON.stringify(appHost)}) localStorage.setItem(${JSON.stringify(storageKeys.token)}, ${JSON.stringify(token)});` +
+      longTaskRecorder,
+  );
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export const longTasks = (page: Page) => page.evaluate<{ start: number; duration: number }[]>('window.__longTasks');
+
+export const domNodes = (page: Page) => page.evaluate<number>("document.getElementsByTagName('*').length");
+
+/**
+ * "Usable": the first card image (`selector`) loaded and laid out, a frame later (painted when on screen; the
+ * workbench's first cards sit just below the fold of a 1280x800 window, under its notes and drop areas), then the
+ * main thread quiet (no long task for `quietMs`): the later of the paint and the end of the last long task before
+ * that quiet spell. Both on the page's clock (ms since navigation started).
+ */
+export async function usableMs(page: Page, selector: string, quietMs = 1000, timeoutMs = 120_000): Promise<{ usableMs: number; firstImageMs: number }> {
+  const firstImageMs = await page.evaluate<number>(`
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const check = () => {
+        const shown = [...document.querySelectorAll(${JSON.stringify(selector)})].some((img) => {
+          if (!img.complete || img.naturalWidth === 0 || img.src.startsWith('data:')) return false;
+          return img.getBoundingClientRect().width > 0;
+        });
+        // The frame after the one in which the image was complete: it has been painted.
+        if (shown) requestAnimationFrame(() => resolve(performance.now()));
+        else if (performance.now() - started > ${timeoutMs}) reject(new Error('no card image shown'));
+        else requestAnimationFrame(check);
+      };
+      check();
+    })`);
+  for (;;) {
+    const tasks = await longTasks(page);
+    const lastEnd = Math.max(firstImageMs, ...tasks.map((task) => task.start + task.duration));
+    const now = await page.evaluate<number>('performance.now()');
+    if (now - lastEnd >= quietMs) return { usableMs: lastEnd, firstImageMs };
+    await new Promise((resolve) => setTimeout(resolve, Math.max(50, quietMs - (now - lastEnd))));
+  }
+}
+
+export interface ScrollResult {
+  frames: number;
+  seconds: number;
+  fps: number;
+  p95FrameMs: number;
+  maxFrameMs: number;
+  /** Pixels scrolled in all. */
+  distance: number;
+  /** Most DOM nodes seen at any step (counted every 30 frames). */
+  maxDomNodes: number;
+}
+
+/**
+ * Scrolls the whole page (the window, or the largest scrollable element when the window does not scroll) by `step`
+ * px per animation frame to the end, recording the interval between frames.
+ */
+export async function scrollThrough(page: Page, step: number): Promise<ScrollResult> {
+  return page.evaluate<ScrollResult>(`
+    new Promise((resolve) => {
+      const root = document.scrollingElement || document.documentElement;
+      let scroller = null;
+      if (root.scrollHeight <= innerHeight + 10) {
+        let best = 0;
+        for (const element of document.querySelectorAll('*')) {
+          const overflow = getComputedStyle(element).overflowY;
+          if ((overflow === 'auto' || overflow === 'scroll') && element.scrollHeight - element.clientHeight > best) {
+            best = element.scrollHeight - element.clientHeight;
+            scroller = element;
+          }
+        }
+      }
+      const position = () => (scroller ? scroller.scrollTop : scrollY);
+      const end = () => (scroller ? scroller.scrollHeight - scroller.clientHeight : root.scrollHeight - innerHeight);
+      const intervals = [];
+      let maxDomNodes = document.getElementsByTagName('*').length;
+      let last = 0;
+      let first = 0;
+      let stuck = 0;
+      const frame = (time) => {
+        if (last) intervals.push(time - last);
+        else first = time;
+        last = time;
+        if (intervals.length % 30 === 0) maxDomNodes = Math.max(maxDomNodes, document.getElementsByTagName('*').length);
+        const before = position();
+        if (before >= end() - 1 || stuck > 30) {
+          const sorted = [...intervals].sort((a, b) => a - b);
+          const seconds = (time - first) / 1000;
+          resolve({
+            frames: intervals.length,
+            seconds,
+            fps: intervals.length / seconds,
+            p95FrameMs: sorted[Math.floor(sorted.length * 0.95)] || 0,
+            maxFrameMs: sorted[sorted.length - 1] || 0,
+            distance: before,
+            maxDomNodes,
+          });
+          return;
+        }
+        // Instant: Bootstrap's reboot sets scroll-behavior: smooth, which would animate (and restart) every step.
+        (scroller || window).scrollBy({ top: ${step}, behavior: 'instant' });
+        stuck = position() === before ? stuck + 1 : 0;
+        requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    })`);
+}
