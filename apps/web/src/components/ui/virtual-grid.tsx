@@ -130,14 +130,31 @@ export function useVirtualRows({
   const virtualizer = inBox ? ownBox : inWindow;
   const margin = inBox ? 0 : pageTop;
 
-  const scrolledTo = useRef<number | null>(null);
-  useEffect(() => {
-    if (scrollToIndex === null || scrollToIndex < 0 || scrolledTo.current === scrollToIndex) return;
-    scrolledTo.current = scrollToIndex;
-    virtualizer.scrollToIndex(scrollToIndex, { align: 'center' });
-  }, [scrollToIndex, virtualizer]);
-
   const rows = virtualizer.getVirtualItems();
+
+  // The scroll to a row is asked again on each render until the row is in view: the first one lands on estimated
+  // heights, and the page may not yet be tall enough for it (the browser then stops short) or grow above the list.
+  const asked = useRef<number | null>(null);
+  const pending = useRef<{ index: number; tries: number } | null>(null);
+  useEffect(() => {
+    if (scrollToIndex !== null && scrollToIndex >= 0 && asked.current !== scrollToIndex) {
+      asked.current = scrollToIndex;
+      pending.current = { index: scrollToIndex, tries: 0 };
+    }
+    const wanted = pending.current;
+    if (!wanted) return;
+    const row = rows.find((item) => item.index === wanted.index);
+    const top = virtualizer.scrollOffset ?? 0;
+    const bottom = top + (virtualizer.scrollRect?.height ?? 0);
+    const inView = row !== undefined && row.start < bottom && row.end > top;
+    if ((inView && wanted.tries > 0) || wanted.tries >= 20) {
+      pending.current = null;
+      return;
+    }
+    wanted.tries++;
+    virtualizer.scrollToIndex(wanted.index, { align: 'center' });
+  });
+
   const first = rows[0];
   const last = rows[rows.length - 1];
   const total = virtualizer.getTotalSize();
