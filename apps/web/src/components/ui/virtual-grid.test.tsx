@@ -9,9 +9,13 @@ const rowHeight = 300;
 beforeEach(() => {
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(() => listWidth);
   vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(() => rowHeight);
-  // A box of its own is as high as its max-height.
+  // A box of its own is as high as its content, up to its max-height.
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
-    return Number.parseFloat(this.style.maxHeight) || 0;
+    const max = Number.parseFloat(this.style.maxHeight);
+    const sizer = this.firstElementChild as HTMLElement | null;
+    if (!max || !sizer) return 0;
+    const padding = (Number.parseFloat(sizer.style.paddingTop) || 0) + (Number.parseFloat(sizer.style.paddingBottom) || 0);
+    return Math.min(max, padding + sizer.children.length * rowHeight);
   });
   vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockImplementation(() => listWidth);
 });

@@ -163,7 +163,9 @@ export function useVirtualRows({
     rows,
     measure: virtualizer.measureElement,
     paddingTop: first ? Math.max(0, first.start - margin) : 0,
-    paddingBottom: last ? Math.max(0, total - (last.end - margin)) : 0,
+    // With no row rendered yet the list still takes its full height: a box sized by its content (a sheet's
+    // frames, the batch plan) would otherwise stay 0 px high and so never show a row.
+    paddingBottom: last ? Math.max(0, total - (last.end - margin)) : total,
   };
 }
 
