@@ -1,5 +1,5 @@
 import { useVirtualizer, useWindowVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type Key, type ReactNode, type RefObject } from 'react';
+import { Fragment, memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type Key, type ReactNode, type RefObject } from 'react';
 
 /**
  * The one list of the app's long lists (decision 0041): the workbench's cards and rows, a sprite sheet's frames,
@@ -82,6 +82,9 @@ function usePageTop(ref: RefObject<HTMLElement | null>, enabled: boolean): numbe
   return top;
 }
 
+/** How long after a link opens its row is kept in view while the page settles (data and heights arriving). */
+const focusSettleMs = 4000;
+
 interface VirtualRowsOptions {
   count: number;
   estimateSize: (index: number) => number;
@@ -132,28 +135,39 @@ export function useVirtualRows({
 
   const rows = virtualizer.getVirtualItems();
 
-  // The scroll to a row is asked again on each render until the row is in view: the first one lands on estimated
-  // heights, and the page may not yet be tall enough for it (the browser then stops short) or grow above the list.
+  // The scroll to a row is asked again on each render that finds it out of view, for a while after the link
+  // opened: the first lands on estimated heights, the page may not yet be tall enough for it (the browser then
+  // stops short), and what is above the list (notes, the batch card) may still grow and push it away. A person's
+  // own wheel, touch or key ends it, so the page never fights them.
   const asked = useRef<number | null>(null);
-  const pending = useRef<{ index: number; tries: number } | null>(null);
+  const pending = useRef<{ index: number; until: number } | null>(null);
   useEffect(() => {
     if (scrollToIndex !== null && scrollToIndex >= 0 && asked.current !== scrollToIndex) {
       asked.current = scrollToIndex;
-      pending.current = { index: scrollToIndex, tries: 0 };
+      pending.current = { index: scrollToIndex, until: performance.now() + focusSettleMs };
+      virtualizer.scrollToIndex(scrollToIndex, { align: 'center' });
+      return;
     }
     const wanted = pending.current;
     if (!wanted) return;
-    const row = rows.find((item) => item.index === wanted.index);
-    const top = virtualizer.scrollOffset ?? 0;
-    const bottom = top + (virtualizer.scrollRect?.height ?? 0);
-    const inView = row !== undefined && row.start < bottom && row.end > top;
-    if ((inView && wanted.tries > 0) || wanted.tries >= 20) {
+    if (performance.now() > wanted.until) {
       pending.current = null;
       return;
     }
-    wanted.tries++;
+    const row = rows.find((item) => item.index === wanted.index);
+    const top = virtualizer.scrollOffset ?? 0;
+    const bottom = top + (virtualizer.scrollRect?.height ?? 0);
+    if (row !== undefined && row.start < bottom && row.end > top) return;
     virtualizer.scrollToIndex(wanted.index, { align: 'center' });
   });
+  useEffect(() => {
+    const stop = () => (pending.current = null);
+    const events = ['wheel', 'touchstart', 'keydown'] as const;
+    for (const event of events) window.addEventListener(event, stop, { passive: true });
+    return () => {
+      for (const event of events) window.removeEventListener(event, stop);
+    };
+  }, []);
 
   const first = rows[0];
   const last = rows[rows.length - 1];
@@ -246,33 +260,60 @@ export function VirtualGrid<T>({
     >
       <div ref={widthRef} style={{ paddingTop, paddingBottom }}>
         {rows.map((virtual) => (
-          <div
+          <GridRow
             key={virtual.key}
-            data-index={virtual.index}
-            ref={measure}
-            style={{
-              display: 'grid',
-              gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
-              gap,
-              paddingBottom: gap,
-            }}
-          >
-            {(rowsOfItems[virtual.index] ?? []).map((item) =>
-              fullRow?.(item) ? (
-                <div key={getKey(item)} style={{ gridColumn: '1 / -1' }}>
-                  {renderItem(item)}
-                </div>
-              ) : (
-                <Fragment key={getKey(item)}>{renderItem(item)}</Fragment>
-              ),
-            )}
-          </div>
+            index={virtual.index}
+            items={rowsOfItems[virtual.index] ?? noItems}
+            columns={columns}
+            gap={gap}
+            measure={measure}
+            getKey={getKey}
+            renderItem={renderItem}
+            fullRow={fullRow}
+          />
         ))}
       </div>
       {items.length === 0 && empty}
     </div>
   );
 }
+
+const noItems: never[] = [];
+
+interface GridRowProps<T> {
+  index: number;
+  items: readonly T[];
+  columns: number;
+  gap: number;
+  measure: (element: Element | null) => void;
+  getKey: (item: T) => Key;
+  renderItem: (item: T) => ReactNode;
+  fullRow: ((item: T) => boolean) | undefined;
+}
+
+/**
+ * One row of the grid. Memoised: a scroll re-renders the grid (new rows come into view) but not the rows already
+ * shown, whose items and render function are unchanged until the caller itself renders again.
+ */
+const GridRow = memo(function GridRow<T>({ index, items, columns, gap, measure, getKey, renderItem, fullRow }: GridRowProps<T>) {
+  return (
+    <div
+      data-index={index}
+      ref={measure}
+      style={{ display: 'grid', gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap, paddingBottom: gap }}
+    >
+      {items.map((item) =>
+        fullRow?.(item) ? (
+          <div key={getKey(item)} style={{ gridColumn: '1 / -1' }}>
+            {renderItem(item)}
+          </div>
+        ) : (
+          <Fragment key={getKey(item)}>{renderItem(item)}</Fragment>
+        ),
+      )}
+    </div>
+  );
+}) as <T>(props: GridRowProps<T>) => ReactNode;
 
 /** The space of a virtualised table's rows out of view, above or below those rendered (useVirtualRows). */
 export function SpacerRow({ height, colSpan }: { height: number; colSpan: number }) {
