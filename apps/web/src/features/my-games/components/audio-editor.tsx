@@ -11,6 +11,7 @@ import { UsageBadge } from '../../../components/ui/file-usage';
 import type { FileEditorProps } from './image-editor';
 import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
 import { NotesButton } from '../../review/components/notes-button';
+import { SpacerRow, useVirtualRows } from '../../../components/ui/virtual-grid';
 
 /**
  * The audio-file editor (SPEC §2 "Audio files editor"): a drop area 'Add Game Files' for several sounds, and
@@ -40,6 +41,16 @@ export function AudioEditor({
   // What the header says: the order the rows are in (the workbench's default order is the path's, ascending).
   const byPath = rows.every((file, index) => index === 0 || rows[index - 1]!.path.localeCompare(file.path) <= 0);
   const direction = ascending ?? (byPath ? true : null);
+  // The inbox's row opens its notes once: a row scrolled out of view and back (so mounted again) stays closed.
+  const [openNotesOf, setOpenNotesOf] = useState(focusedFileId);
+  // Only the rows in view are in the page (decision 0041); the inbox's row is scrolled to.
+  const { containerRef, rows: inView, measure, paddingTop, paddingBottom } = useVirtualRows({
+    count: rows.length,
+    estimateSize: () => 112,
+    inBox: false,
+    getItemKey: (index) => rows[index]?.fileId ?? index,
+    scrollToIndex: focusedFileId === null ? null : rows.findIndex((file) => file.fileId === focusedFileId),
+  });
 
   return (
     <>
@@ -59,6 +70,7 @@ export function AudioEditor({
           {sounds.length === 0 ? (
             <p className="m-3">{emptyTexts.audioFiles}</p>
           ) : (
+            <div ref={containerRef}>
             <Table responsive className="mb-0 align-middle">
               <thead>
                 <tr>
@@ -77,14 +89,17 @@ export function AudioEditor({
                 </tr>
               </thead>
               <tbody>
-                {rows.map((sound) => {
+                <SpacerRow height={paddingTop} colSpan={4} />
+                {inView.map((virtual) => {
+                  const sound = rows[virtual.index];
+                  if (!sound) return null;
                   const own = replaced.get(sound.fileId);
                   const original = fileUrl(playPaths, playPaths.wtmFile, sound.path, sound.updatedAt);
                   const current = own
                     ? fileUrl(playPaths, playPaths.orjFile, sound.path, own.updatedAt)
                     : original;
                   return (
-                    <tr key={sound.fileId} data-file-id={sound.fileId}>
+                    <tr key={sound.fileId} data-file-id={sound.fileId} data-index={virtual.index} ref={measure}>
                       <td>
                         <a href={original} target="_blank" rel="noreferrer" download>
                           Download
@@ -107,7 +122,8 @@ export function AudioEditor({
                             versionId={versionId}
                             target={{ fileId: sound.fileId }}
                             subject={sound.path}
-                            initiallyOpen={focusedFileId === sound.fileId}
+                            initiallyOpen={openNotesOf === sound.fileId}
+                            onClose={() => setOpenNotesOf(null)}
                           />
                           {own && !readOnlyReason && (
                             <Button
@@ -136,8 +152,10 @@ export function AudioEditor({
                     </tr>
                   );
                 })}
+                <SpacerRow height={paddingBottom} colSpan={4} />
               </tbody>
             </Table>
+            </div>
           )}
         </Card.Body>
       </Card>

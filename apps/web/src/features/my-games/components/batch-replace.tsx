@@ -7,8 +7,7 @@ import {
   type FitMode,
   type GamePath,
 } from '@reskin/contract';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -17,6 +16,7 @@ import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { fetchFitPreview } from '../../../api/batch';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { VirtualGrid } from '../../../components/ui/virtual-grid';
 import { fileUrl } from '../../../lib/play-file-url';
 import { useBatchReplace } from '../hooks/use-batch-replace';
 import {
@@ -76,14 +76,6 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
     () => new Map(state.source?.kind === 'files' ? state.source.items.map((item) => [item.path, item.file]) : []),
     [state.source],
   );
-
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: items.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: (index) => (items[index]?.type === 'group' ? 40 : 96),
-    overscan: 6,
-  });
 
   const percent = status.phase === 'planning' || status.phase === 'applying' ? Math.round(status.fraction * 100) : 0;
 
@@ -175,51 +167,41 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
                 />
               )}
             </div>
-            <div
-              ref={scroller}
-              className="overflow-auto border rounded"
-              style={{ maxHeight: 520 }}
+            {/* The app's one long list (decision 0041): only the plan's rows in view are rendered. */}
+            <VirtualGrid
+              className="border rounded"
               role="list"
               aria-label="Plan"
-            >
-              <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-                {virtualizer.getVirtualItems().map((virtual) => {
-                  const item = items[virtual.index];
-                  if (!item) return null;
-                  return (
-                    <div
-                      key={item.type === 'group' ? `group-${item.status}` : item.row.incoming}
-                      data-index={virtual.index}
-                      ref={virtualizer.measureElement}
-                      style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${virtual.start}px)` }}
-                    >
-                      {item.type === 'group' ? (
-                        <h3 className="fs-6 mb-0 px-2 py-2 bg-body-tertiary border-bottom">
-                          {statusLabels[item.status]} ({item.count})
-                        </h3>
-                      ) : (
-                        <PlanRow
-                          row={item.row}
-                          result={results.get(item.row.incoming)}
-                          decision={decisionOf(item.row)}
-                          fitAll={state.fitAll}
-                          locked={applying || done}
-                          versionId={versionId}
-                          file={fileOf.get(item.row.incoming)}
-                          originalUrl={
-                            item.row.kind === 'image' && item.row.path && item.row.frame === null
-                              ? fileUrl(playPaths, playPaths.wtmFile, item.row.path)
-                              : undefined
-                          }
-                          onDecide={(change) => decide(item.row.incoming, change)}
-                        />
-                      )}
-                    </div>
-                  );
-                })}
-              </div>
-              {items.length === 0 && <p className="m-2 small">No file of the plan matches the filter.</p>}
-            </div>
+              maxHeight={520}
+              overscan={6}
+              items={items}
+              getKey={(item) => (item.type === 'group' ? `group-${item.status}` : item.row.incoming)}
+              estimateRowHeight={([item]) => (item?.type === 'group' ? 40 : 96)}
+              empty={<p className="m-2 small">No file of the plan matches the filter.</p>}
+              renderItem={(item) =>
+                item.type === 'group' ? (
+                  <h3 className="fs-6 mb-0 px-2 py-2 bg-body-tertiary border-bottom">
+                    {statusLabels[item.status]} ({item.count})
+                  </h3>
+                ) : (
+                  <PlanRow
+                    row={item.row}
+                    result={results.get(item.row.incoming)}
+                    decision={decisionOf(item.row)}
+                    fitAll={state.fitAll}
+                    locked={applying || done}
+                    versionId={versionId}
+                    file={fileOf.get(item.row.incoming)}
+                    originalUrl={
+                      item.row.kind === 'image' && item.row.path && item.row.frame === null
+                        ? fileUrl(playPaths, playPaths.wtmFile, item.row.path)
+                        : undefined
+                    }
+                    onDecide={(change) => decide(item.row.incoming, change)}
+                  />
+                )
+              }
+            />
             {applying && (
               <div className="mt-2">
                 <BatchProgress percent={percent} sending="Applying" working="The server is fitting and converting your files…" />

@@ -8,14 +8,13 @@ import {
   type GamePath,
   type VersionFile,
 } from '@reskin/contract';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Col from 'react-bootstrap/Col';
-import Row from 'react-bootstrap/Row';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import { fileUrl } from '../../../lib/play-file-url';
+import { cardColumns, VirtualGrid } from '../../../components/ui/virtual-grid';
 import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
@@ -23,21 +22,6 @@ import { SheetFrames } from './sheet-frames';
 import { NotesButton } from '../../review/components/notes-button';
 import { ImageCompareDialog, type ComparedImage } from '../../../components/ui/image-compare-dialog';
 import { FileHistoryDialog } from '../../version-history/components/file-history-dialog';
-
-/** A path that wraps after its slashes rather than inside a name. */
-function BreakablePath({ path }: { path: string }) {
-  const segments = path.split('/');
-  return segments.map((segment, index) => (
-    <Fragment key={index}>
-      {segment}
-      {index < segments.length - 1 && (
-        <>
-          /<wbr />
-        </>
-      )}
-    </Fragment>
-  ));
-}
 
 /** What the image and audio editors are given: the game's files of their kind and the version's state. */
 export interface FileEditorProps {
@@ -79,7 +63,10 @@ export function ImageEditor({
   // Issue 28: the file whose history (every replacement kept) is open.
   const [historyOf, setHistoryOf] = useState<GameFile | null>(null);
 
-  /** The watermarked original, and the user's image or else the skeleton, with their texts. */
+  // The inbox's card opens its notes once: a card scrolled out of view and back (so mounted again) stays closed.
+  const [openNotesOf, setOpenNotesOf] = useState(focusedFileId);
+
+  /** The watermarked original, and the user's image or else the skeleton, full size (the larger views). */
   const previewsOf = (image: GameFile): { original: ComparedImage; replacement: ComparedImage } => {
     const own = replaced.get(image.fileId);
     return {
@@ -102,7 +89,107 @@ export function ImageEditor({
     };
   };
 
+  /**
+   * The same pictures as the card shows them (decision 0041): the small preview copies (issue 29), or the full
+   * files where the server gives none yet.
+   */
+  const cardPicturesOf = (image: GameFile): ComparedImage[] => {
+    const own = replaced.get(image.fileId);
+    const { original, replacement } = previewsOf(image);
+    return [
+      { ...original, src: image.previews?.preview ?? original.src },
+      { ...replacement, src: (own ? own.preview : image.previews?.skeletonPreview) ?? replacement.src },
+    ];
+  };
+
   if (images.length === 0) return <p className="mb-0">{emptyTexts.images}</p>;
+
+  const framesOf = (image: GameFile) => [...framesOfSheet(atlases, image.fileId).frames.values()];
+
+  const renderCard = (image: GameFile) => {
+    const size = `${image.width ?? '?'} x ${image.height ?? '?'}`;
+    const frames = framesOf(image);
+    const own = replaced.get(image.fileId);
+    return (
+      <Card className="h-100" data-file-id={image.fileId} aria-label={image.path} role="region">
+        <Card.Header className="d-flex justify-content-between gap-2 small">
+          <span className="text-break font-monospace">{image.path}</span>
+          <span className="text-nowrap" title="Pixel size (width x height)">
+            {size}
+          </span>
+        </Card.Header>
+        <Card.Body className="pt-2">
+          <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-2">
+            <UsageBadge usage={usage.get(image.fileId)} />
+            <NotesButton
+              versionId={versionId}
+              target={{ fileId: image.fileId }}
+              subject={image.path}
+              initiallyOpen={openNotesOf === image.fileId}
+              onClose={() => setOpenNotesOf(null)}
+            />
+          </div>
+          {own?.fits === false && (
+            // The game's image was replaced with another size since (issue 25): this replacement no longer fits.
+            <Alert variant="warning" className="mb-2 py-2 small" data-testid="no-longer-fits">
+              No longer fits: the original is now {size} px; yours is {own.width ?? '?'} x {own.height ?? '?'}. Replace it again.
+            </Alert>
+          )}
+          <div className="image-pair mb-2">
+            {cardPicturesOf(image).map((picture) => (
+              <figure key={picture.caption} className="mb-0">
+                <div className="image-well">
+                  <img
+                    src={picture.src}
+                    alt={picture.alt}
+                    loading="lazy"
+                    decoding="async"
+                    width={image.width ?? undefined}
+                    height={image.height ?? undefined}
+                  />
+                </div>
+                <figcaption className="small text-body-secondary">{picture.caption}</figcaption>
+              </figure>
+            ))}
+          </div>
+          <div className="d-flex flex-wrap gap-2 mb-2">
+            <Button size="sm" variant="outline-primary" onClick={() => setComparing(image)}>
+              Side by side
+            </Button>
+            <Button size="sm" variant="outline-primary" onClick={() => setHistoryOf(image)} aria-label={`History of ${image.path}`}>
+              History
+            </Button>
+            {own && !readOnlyReason && (
+              <Button size="sm" variant="outline-secondary" onClick={() => askRestore(image)} disabled={restoring}>
+                Restore original
+              </Button>
+            )}
+          </div>
+          <DropArea
+            label={`Replace ${image.path}`}
+            hint={`Drop one image of ${size} px here, or click to choose it.`}
+            multiple={false}
+            accept="image/*"
+            small
+            disabledReason={readOnlyReason}
+            onFiles={(files, progress) => replaceOne(image, files, progress)}
+          />
+          {frames.length > 0 && (
+            <SheetFrames
+              versionId={versionId}
+              sheet={image}
+              frames={frames}
+              replacedFrames={new Set(own?.frames ?? [])}
+              // The frames are cut from the full sheet: a preview copy is scaled down.
+              originalUrl={previewsOf(image).original.src}
+              versionUrl={own?.frames?.length ? fileUrl(playPaths, playPaths.orjFile, image.path, own.updatedAt) : undefined}
+              readOnlyReason={readOnlyReason}
+            />
+          )}
+        </Card.Body>
+      </Card>
+    );
+  };
 
   return (
     <>
@@ -114,98 +201,19 @@ export function ImageEditor({
         disabledReason={readOnlyReason}
         onFiles={replaceMany}
       />
-      <Row xs={1} md={2} xl={3} className="g-3 mt-0">
-        {shown.length === 0 && <p className="mb-0">No image of this game matches the usage filter.</p>}
-        {shown.map((image) => {
-          const { original, replacement } = previewsOf(image);
-          const size = `${image.width ?? '?'} x ${image.height ?? '?'}`;
-          const frames = [...framesOfSheet(atlases, image.fileId).frames.values()];
-          const own = replaced.get(image.fileId);
-          return (
-            // A sprite sheet takes the whole row: its frames are a grid of their own.
-            <Col key={image.fileId} {...(frames.length > 0 ? { xs: 12, md: 12, xl: 12 } : {})}>
-              <Card className="h-100" data-file-id={image.fileId} aria-label={image.path} role="region">
-                <Card.Header className="d-flex justify-content-between gap-2 small">
-                  <span className="text-break font-monospace">
-                    <BreakablePath path={image.path} />
-                  </span>
-                  <span className="text-nowrap" title="Pixel size (width x height)">
-                    {size}
-                  </span>
-                </Card.Header>
-                <div className="px-3 pt-2 d-flex flex-wrap justify-content-between align-items-center gap-2">
-                  <UsageBadge usage={usage.get(image.fileId)} />
-                  <NotesButton
-                    versionId={versionId}
-                    target={{ fileId: image.fileId }}
-                    subject={image.path}
-                    initiallyOpen={focusedFileId === image.fileId}
-                  />
-                </div>
-                {replaced.get(image.fileId)?.fits === false && (
-                  // The game's image was replaced with another size since (issue 25): this replacement no longer fits.
-                  <Alert variant="warning" className="mx-3 mt-2 mb-0 py-2 small" data-testid="no-longer-fits">
-                    No longer fits: the original is now {size} px; yours is {replaced.get(image.fileId)?.width ?? '?'} x{' '}
-                    {replaced.get(image.fileId)?.height ?? '?'}. Replace it again.
-                  </Alert>
-                )}
-                <Card.Body>
-                  <Row xs={2} className="g-2 mb-2">
-                    {[original, replacement].map((picture) => (
-                      <Col key={picture.caption}>
-                        <figure className="mb-0">
-                          <div className="image-well">
-                            <img src={picture.src} alt={picture.alt} loading="lazy" />
-                          </div>
-                          <figcaption className="small text-body-secondary">{picture.caption}</figcaption>
-                        </figure>
-                      </Col>
-                    ))}
-                  </Row>
-                  <div className="d-flex flex-wrap gap-2 mb-2">
-                    <Button size="sm" variant="outline-primary" onClick={() => setComparing(image)}>
-                      Side by side
-                    </Button>
-                    <Button size="sm" variant="outline-primary" onClick={() => setHistoryOf(image)} aria-label={`History of ${image.path}`}>
-                      History
-                    </Button>
-                    {replaced.has(image.fileId) && !readOnlyReason && (
-                      <Button
-                        size="sm"
-                        variant="outline-secondary"
-                        onClick={() => askRestore(image)}
-                        disabled={restoring}
-                      >
-                        Restore original
-                      </Button>
-                    )}
-                  </div>
-                  <DropArea
-                    label={`Replace ${image.path}`}
-                    hint={`Drop one image of ${size} px here, or click to choose it.`}
-                    multiple={false}
-                    accept="image/*"
-                    small
-                    disabledReason={readOnlyReason}
-                    onFiles={(files, progress) => replaceOne(image, files, progress)}
-                  />
-                  {frames.length > 0 && (
-                    <SheetFrames
-                      versionId={versionId}
-                      sheet={image}
-                      frames={frames}
-                      replacedFrames={new Set(own?.frames ?? [])}
-                      originalUrl={original.src}
-                      versionUrl={own?.frames?.length ? fileUrl(playPaths, playPaths.orjFile, image.path, own.updatedAt) : undefined}
-                      readOnlyReason={readOnlyReason}
-                    />
-                  )}
-                </Card.Body>
-              </Card>
-            </Col>
-          );
-        })}
-      </Row>
+      {/* Only the rows in view are in the page (decision 0041); a sprite sheet takes the whole row with its frames. */}
+      <VirtualGrid
+        className="mt-3"
+        items={shown}
+        getKey={(image) => image.fileId}
+        renderItem={renderCard}
+        columns={cardColumns}
+        fullRow={(image) => framesOf(image).length > 0}
+        estimateRowHeight={(row) => (row.some((image) => framesOf(image).length > 0) ? 900 : 470)}
+        gap={16}
+        scrollToKey={focusedFileId}
+        empty={<p className="mb-0">No image of this game matches the usage filter.</p>}
+      />
       {restoreDialog}
       <FileHistoryDialog
         versionId={versionId}

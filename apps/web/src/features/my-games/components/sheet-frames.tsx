@@ -1,5 +1,4 @@
 import type { AtlasFrame, GameFile } from '@reskin/contract';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -9,6 +8,7 @@ import { drawFrame, loadSheet } from '../../../components/atlas-frame';
 import { filterFrames } from '../lib/sheet-frames';
 import { DropArea, type DropOutcome, type ReportProgress } from './drop-area';
 import { NotesButton } from '../../review/components/notes-button';
+import { VirtualGrid } from '../../../components/ui/virtual-grid';
 
 /** The width of one frame's cell: the columns of the grid follow from the width the group is given. */
 const cellWidth = 280;
@@ -95,24 +95,6 @@ export function SheetFrames({
   const composed = useSheetImage(versionUrl);
   const { replaceFrame, askRestore, restoring, restoreDialog } = useFrameUploads(versionId, sheet);
 
-  const scroller = useRef<HTMLDivElement>(null);
-  const [columns, setColumns] = useState(1);
-  useEffect(() => {
-    const element = scroller.current;
-    if (!element) return;
-    const measure = () => setColumns(Math.max(1, Math.floor(element.clientWidth / cellWidth)));
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  const rows = Math.ceil(shown.length / columns);
-  const virtualizer = useVirtualizer({
-    count: rows,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 300,
-    overscan: 2,
-  });
   const filterId = `frame-filter-${sheet.fileId}`;
 
   return (
@@ -137,34 +119,28 @@ export function SheetFrames({
         </span>
       </div>
       {shown.length === 0 && <p className="mb-0 small">No frame of this sheet matches the filter.</p>}
-      <div ref={scroller} className="overflow-auto" style={{ maxHeight: 640 }}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => (
-            <div
-              key={row.key}
-              data-index={row.index}
-              ref={virtualizer.measureElement}
-              className="d-flex gap-2 pb-2"
-              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}
-            >
-              {shown.slice(row.index * columns, row.index * columns + columns).map((frame) => (
-                <FrameCell
-                  key={frame.name}
-                  versionId={versionId}
-                  sheet={sheet}
-                  frame={frame}
-                  original={original}
-                  composed={replacedFrames.has(frame.name) ? composed : undefined}
-                  readOnlyReason={readOnlyReason}
-                  restoring={restoring}
-                  onRestore={() => askRestore(frame)}
-                  onFiles={(files, progress) => replaceFrame(frame, files, progress)}
-                />
-              ))}
-            </div>
-          ))}
-        </div>
-      </div>
+      {/* The frames' own list (decision 0041): as many columns as cells fit, only the rows in view rendered. */}
+      <VirtualGrid
+        items={shown}
+        getKey={(frame) => frame.name}
+        columns={(width) => Math.floor(width / cellWidth)}
+        estimateRowHeight={300}
+        gap={8}
+        maxHeight={640}
+        renderItem={(frame) => (
+          <FrameCell
+            versionId={versionId}
+            sheet={sheet}
+            frame={frame}
+            original={original}
+            composed={replacedFrames.has(frame.name) ? composed : undefined}
+            readOnlyReason={readOnlyReason}
+            restoring={restoring}
+            onRestore={() => askRestore(frame)}
+            onFiles={(files, progress) => replaceFrame(frame, files, progress)}
+          />
+        )}
+      />
       {restoreDialog}
     </section>
   );

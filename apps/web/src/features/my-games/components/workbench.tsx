@@ -143,8 +143,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
     .filter((file) => passesUsageFilter(usage.get(file.fileId), usageFilter))
     .sort((a, b) => (order === 'loads' ? loadsOf(b) - loadsOf(a) : 0) || a.path.localeCompare(b.path));
 
-  // A link from the inbox names a file's card (`?fileId=`): it is scrolled to and its notes open.
-  const focusedFileId = useFocusedFile(tab === 'files' && !!gameFiles.data && !!playPaths.data && !!versionFiles.data);
+  // A link from the inbox names a file's card (`?fileId=`): the editor scrolls to it and opens its notes.
+  const focusedFileId = useFocusedFile();
   const finished = version?.gameVersionStatusId === GameVersionStatus.Finished;
   // Finished again after the reviewer asked for changes (issue 28): the version goes back to review.
   const mayFinishNow = !finished || version?.reviewState === 'changes_requested';

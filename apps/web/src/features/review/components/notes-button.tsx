@@ -13,13 +13,15 @@ interface NotesButtonProps {
   subject: string;
   /** Opens the dialog at once (a link from the inbox to this file's card). */
   initiallyOpen?: boolean;
+  /** Told when the dialog closes (a virtualised card opened from the inbox then stays closed when it is mounted again). */
+  onClose?: () => void;
 }
 
 /**
  * A file's (or frame's) notes as one small button with the count of open notes (issue 28): the notes themselves
  * open in a dialog, so a card keeps its height whatever the notes (the workbench's frame grid is virtualised).
  */
-export function NotesButton({ versionId, target, subject, initiallyOpen = false }: NotesButtonProps) {
+export function NotesButton({ versionId, target, subject, initiallyOpen = false, onClose }: NotesButtonProps) {
   const [open, setOpen] = useState(initiallyOpen);
   const titleId = useId();
   const notes = useVersionNotes(versionId);
@@ -42,7 +44,17 @@ export function NotesButton({ versionId, target, subject, initiallyOpen = false 
         )}
       </Button>
       {open && (
-        <Modal show onHide={() => setOpen(false)} centered scrollable size="lg" aria-labelledby={titleId}>
+        <Modal
+          show
+          onHide={() => {
+            setOpen(false);
+            onClose?.();
+          }}
+          centered
+          scrollable
+          size="lg"
+          aria-labelledby={titleId}
+        >
           <Modal.Header closeButton>
             <Modal.Title as="h2" id={titleId} className="fs-5 text-break">
               Notes on {subject}

@@ -1,5 +1,5 @@
 import { emptyTexts, fileKindOf, messages, type VersionFile } from '@reskin/contract';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Nav from 'react-bootstrap/Nav';
@@ -25,6 +25,7 @@ import { fileUrl } from '../../../lib/play-file-url';
 import { sortByUpdatedAt, type SortDirection } from '../lib/sort-files';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { FilePreview } from './file-preview';
+import { SpacerRow, useVirtualRows } from '../../../components/ui/virtual-grid';
 import { ReplacedFrames } from './replaced-frames';
 
 /**
@@ -60,8 +61,18 @@ export function VersionFiles() {
   const originalById = new Map((originals.data ?? []).map((file) => [file.fileId, file]));
   const urls = playPaths.data;
   const viewed = viewing ? originalById.get(viewing.fileId) : undefined;
-  // A link from the inbox names a file (`?fileId=`): its row is scrolled to and its notes open.
-  const focusedFileId = useFocusedFile(rows.length > 0);
+  // A link from the inbox names a file (`?fileId=`): its row is scrolled to and its notes open (once: a row
+  // scrolled out of view and back, so mounted again, stays closed).
+  const focusedFileId = useFocusedFile();
+  const [openNotesOf, setOpenNotesOf] = useState(focusedFileId);
+  // Only the rows in view are in the page (decision 0041); each file is a <tbody> of its row and its frames.
+  const { containerRef, rows: inView, measure, paddingTop, paddingBottom } = useVirtualRows({
+    count: rows.length,
+    estimateSize: (index) => ((rows[index]?.frames?.length ?? 0) > 0 ? 260 : 130),
+    inBox: false,
+    getItemKey: (index) => rows[index]?.id ?? index,
+    scrollToIndex: focusedFileId === null ? null : rows.findIndex((file) => file.fileId === focusedFileId),
+  });
 
   return (
     <Card>
@@ -107,6 +118,7 @@ export function VersionFiles() {
           <p className="mb-0">{emptyTexts.versionFiles}</p>
         )}
         {rows.length > 0 && (
+          <div ref={containerRef}>
           <Table responsive hover className="mb-0 align-middle">
             <thead>
               <tr>
@@ -127,15 +139,20 @@ export function VersionFiles() {
               </tr>
             </thead>
             <tbody>
-              {rows.map((file) => {
+              <SpacerRow height={paddingTop} colSpan={6} />
+            </tbody>
+              {inView.map((virtual) => {
+                const file = rows[virtual.index];
+                if (!file) return null;
                 const original = originalById.get(file.fileId);
                 const originalSrc = urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt);
                 return (
-                  <Fragment key={file.id}>
+                  <tbody key={file.id} data-index={virtual.index} ref={measure}>
                     <tr data-file-id={file.fileId} className={focusedFileId === file.fileId ? 'table-warning' : undefined}>
                       <td>
                         <FilePreview
                           url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
+                          preview={file.preview}
                           contentType={file.contentType}
                           alt={`User image ${file.path}`}
                           onOpen={() => setViewing(file)}
@@ -144,6 +161,7 @@ export function VersionFiles() {
                       <td>
                         <FilePreview
                           url={originalSrc}
+                          preview={original?.previews?.preview}
                           contentType={original?.contentType}
                           alt={`Original image ${file.path}`}
                           onOpen={() => setViewing(file)}
@@ -177,7 +195,8 @@ export function VersionFiles() {
                             versionId={versionId}
                             target={{ fileId: file.fileId }}
                             subject={file.path}
-                            initiallyOpen={focusedFileId === file.fileId}
+                            initiallyOpen={openNotesOf === file.fileId}
+                            onClose={() => setOpenNotesOf(null)}
                           />
                         )}
                       </td>
@@ -198,11 +217,14 @@ export function VersionFiles() {
                         </td>
                       </tr>
                     )}
-                  </Fragment>
+                  </tbody>
                 );
               })}
+            <tbody>
+              <SpacerRow height={paddingBottom} colSpan={6} />
             </tbody>
           </Table>
+          </div>
         )}
       </Card.Body>
       {versionId !== null && (

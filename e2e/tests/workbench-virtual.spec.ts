@@ -1,0 +1,94 @@
+import { GameStatus } from '@reskin/contract';
+import {
+  test,
+  expect,
+  filesOf,
+  fileByPath,
+  markIndex,
+  openWithToken,
+  png,
+  tinyGameFiles,
+  uploadFiles,
+  waitForStatus,
+} from '../fixtures/games';
+import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
+import { workbenchUrl } from '../fixtures/workbench';
+
+/** Enough images that their cards are many screens high (rows of three cards of about 470 px). */
+const extraImages = 60;
+
+test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
+  test('[issue 29] a bigger game: only the cards in view are in the page, scrolling reaches the last one, and an inbox link scrolls to its card and opens its notes', async ({
+    page,
+    api,
+    makeGame,
+    makeUser,
+  }) => {
+    const game = await makeGame();
+    const pictures = Array.from({ length: extraImages }, (_, index) => ({
+      path: `tiny/img/pic-${String(index).padStart(2, '0')}.png`,
+      mimeType: 'image/png',
+      buffer: png(40, 30, index + 1),
+    }));
+    await uploadFiles(api, game.id, [...tinyGameFiles(), ...pictures]);
+    await markIndex(api, game.id, (await fileByPath(api, game.id, 'tiny/index.html')).fileId);
+    const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
+    expect(generated.status(), await generated.text()).toBe(200);
+    await waitForStatus(api, game.id, GameStatus.Ready);
+
+    const owner = await makeUser();
+    const userGame = await createUserGame(api, { userId: owner.id, gameId: game.id });
+    try {
+      const version = await createVersion(api, owner.token, userGame, 'A big version');
+      const images = (await filesOf(api, game.id))
+        .filter((file) => file.contentType.startsWith('image/'))
+        .sort((a, b) => a.path.localeCompare(b.path));
+      expect(images).toHaveLength(extraImages + 1);
+      const first = images[0]!;
+      const last = images[images.length - 1]!;
+      const card = (path: string) => page.getByRole('region', { name: path, exact: true });
+
+      await openWithToken(page, owner.token, workbenchUrl(version));
+      await expect(card(first.path)).toBeVisible();
+      const mounted = await page.getByRole('tabpanel').getByRole('region').count();
+      expect(mounted).toBeGreaterThan(0);
+      expect(mounted).toBeLessThan(images.length);
+      await expect(card(last.path)).toHaveCount(0);
+
+      // The card's pictures load lazily, with the image's size known before they arrive.
+      const original = card(first.path).getByRole('img', { name: `Original ${first.path}`, exact: true });
+      await expect(original).toHaveAttribute('loading', 'lazy');
+      await expect(original).toHaveAttribute('decoding', 'async');
+      await expect(original).toHaveAttribute('width', '40');
+      await expect(original).toHaveAttribute('height', '30');
+
+      // Scrolled down as a person would, the last card comes into the page and the first leaves it.
+      await expect(async () => {
+        await page.mouse.wheel(0, 3000);
+        await expect(card(last.path)).toBeVisible({ timeout: 500 });
+      }).toPass({ timeout: 30_000 });
+      await expect(card(first.path)).toHaveCount(0);
+
+      // A link from the inbox to the last file: its card is scrolled to and its notes open, once.
+      await openWithToken(page, owner.token, `${workbenchUrl(version)}&fileId=${last.fileId}`);
+      const notes = page.getByRole('dialog', { name: `Notes on ${last.path}` });
+      await expect(notes).toBeVisible();
+      await notes.getByRole('button', { name: 'Close' }).click();
+      await expect(notes).toHaveCount(0);
+      await expect(card(last.path)).toBeInViewport();
+      // Scrolled away (the card leaves the page) and back (it is mounted again): the notes stay closed.
+      await expect(async () => {
+        await page.mouse.wheel(0, -3000);
+        await expect(card(first.path)).toBeVisible({ timeout: 500 });
+      }).toPass({ timeout: 30_000 });
+      await expect(card(last.path)).toHaveCount(0);
+      await expect(async () => {
+        await page.mouse.wheel(0, 3000);
+        await expect(card(last.path)).toBeVisible({ timeout: 500 });
+      }).toPass({ timeout: 30_000 });
+      await expect(notes).toHaveCount(0);
+    } finally {
+      await deleteUserGame(api, userGame.id);
+    }
+  });
+});
