@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { collectStartupGarbage, startupGarbageDelayMs } from './lib/startup-memory';
 import { openStorage } from './storage/create-storage';
 import { LocalDiskStorage } from './storage/local-disk-storage';
 import { copyStorage, megabytes } from './storage/storage-copy';
@@ -57,6 +58,8 @@ async function start(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   await playApp.listen({ port: config.playPort, host: config.host });
   app.log.info(`Reskin Studio on http://localhost:${config.port} (play origin ${config.playOrigin})`);
+  // Once start-up's work has settled (V8 gives memory back only when allocation has calmed down): one collection.
+  setTimeout(collectStartupGarbage, startupGarbageDelayMs).unref();
 }
 
 /**

@@ -31,7 +31,16 @@ export function compileZodWriter(schema: z.ZodType): (data: unknown) => string {
   return fastJson(json as Parameters<typeof fastJson>[0]);
 }
 
-const compiled: FastifySerializerCompiler<unknown> = ({ schema }) => compileZodWriter(zodSchemaOf(schema));
+/**
+ * Compiled when the route first answers, not when the server starts (issue 29: a writer for each of the ~150 routes
+ * at start-up was start-up time and idle memory for routes an instance may never serve). The tests compile every
+ * writer of every route they call in `checked` mode, so a schema the writer cannot take fails there.
+ */
+const compiled: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  const zodSchema = zodSchemaOf(schema);
+  let write: ((data: unknown) => string) | undefined;
+  return (data: unknown) => (write ??= compileZodWriter(zodSchema))(data);
+};
 
 const checked: FastifySerializerCompiler<unknown> = (route: RouteSchema) => {
   const encode = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]);

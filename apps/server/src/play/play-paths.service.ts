@@ -31,10 +31,12 @@ export class PlayPathsService {
    * the user's token version (read once by callers that make many links).
    */
   private async root(user: User, claims: Omit<PlayClaims, 'u' | 'tv'>, tokenVersion?: number): Promise<string> {
-    const full: PlayClaims = { ...claims, u: user.id, tv: tokenVersion ?? (await this.tokenVersionOf(user.id)) };
-    const key = `${full.u}:${full.tv}:${full.g}:${full.v ?? ''}:${full.view}`;
+    const tv = tokenVersion ?? (await this.tokenVersionOf(user.id));
+    const key = `${user.id}:${tv}:${claims.g}:${claims.v ?? ''}:${claims.view}`;
     let link = this.links.get(key);
     if (!link || link.reuseUntil < Date.now()) {
+      // The claims are put together only for a new signature (a reused link, most cards of a list, needs none).
+      const full: PlayClaims = { ...claims, u: user.id, tv };
       link = { token: await this.tokens.sign(full), reuseUntil: Date.now() + limits.playTokenHours * 3600_000 - reuseForMs };
       this.links.delete(key);
       this.links.set(key, link);

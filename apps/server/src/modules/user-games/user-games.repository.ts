@@ -76,9 +76,17 @@ type Row = Selectable<UserGamesTable> & {
   gameName: string | null;
 };
 
+/**
+ * Each field named (no `...row`): the driver's rows are dictionary-mode objects, which a spread or a rest
+ * destructuring copies slowly (issue 29: about a tenth of My Games' CPU per request).
+ */
 function toUserGame(row: Row): UserGame {
   return {
-    ...row,
+    id: row.id,
+    userId: row.userId,
+    gameId: row.gameId,
+    userGameTypeId: row.userGameTypeId,
+    jobPrice: row.jobPrice,
     isActive: row.isActive === 1,
     // Counts are numbers on both databases (PostgreSQL's bigint is parsed as one, db/database.ts); Number() also
     // covers a driver that answers text.
@@ -134,19 +142,20 @@ export class UserGamesRepository {
       .where('userGames.isActive', '=', 1)
       .orderBy('userGames.id')
       .execute();
-    return rows.map(({ game_name, game_description, game_width, game_height, game_imagePath, game_gameStatusTypeId, game_engine, ...row }) => ({
-      ...toUserGame(row),
-      game: {
+    return rows.map((row) => {
+      const userGame = toUserGame(row);
+      userGame.game = {
         id: row.gameId,
-        name: game_name,
-        description: game_description,
-        width: game_width,
-        height: game_height,
-        imagePath: game_imagePath,
-        gameStatusTypeId: game_gameStatusTypeId,
-        engine: game_engine,
-      },
-    }));
+        name: row.game_name,
+        description: row.game_description,
+        width: row.game_width,
+        height: row.game_height,
+        imagePath: row.game_imagePath,
+        gameStatusTypeId: row.game_gameStatusTypeId,
+        engine: row.game_engine,
+      };
+      return userGame;
+    });
   }
 
   async findById(id: number): Promise<UserGame | undefined> {

@@ -53,10 +53,22 @@ function reviewStateOf(row: Pick<VersionRow, 'gameVersionStatusId' | 'verdict'>)
   return (row.verdict as Verdict | null) ?? 'to_review';
 }
 
+/**
+ * Each field named (no rest or spread of the row, which leaves out verdictBy): the driver's rows are dictionary-mode
+ * objects, which a spread copies slowly (issue 29: a page of 100 versions).
+ */
 export function toVersion(row: VersionRow): GameVersion {
-  const { verdictBy: _verdictBy, ...columns } = row;
   return {
-    ...columns,
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    gameId: row.gameId,
+    userGamesId: row.userGamesId,
+    userId: row.userId,
+    gameVersionStatusId: row.gameVersionStatusId,
+    rootPath: row.rootPath,
+    verdictNote: row.verdictNote,
+    verdictByName: row.verdictByName,
     verdict: row.verdict as Verdict | null,
     verdictAt: row.verdictAt ? toIso(row.verdictAt) : null,
     reviewState: reviewStateOf(row),
