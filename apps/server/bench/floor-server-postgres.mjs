@@ -1,6 +1,7 @@
 // The floor of GET /user-games/my-games on PostgreSQL (issue 29), beside floor-server.mjs (SQLite's): what the
 // request must do by its rules and nothing else, in a bare Fastify route: verify the bearer token (fast-jwt, cached),
-// read the user (the check on every request), the user's active assignments with their counts, and their games,
+// read the user (the check on every request), the user's active assignments with their counts (the review loop's
+// too, issue 28, as the answer carries them), and their games,
 // through a pg pool of the app's size (named statements), and answer JSON.stringify of cards of the same size (no
 // schema, no hooks, no logging).
 // `node floor-server-postgres.mjs <DATABASE_URL> <jwt-secret file>`; prints {"port":...} once it listens.
@@ -18,6 +19,10 @@ const userGames = {
   (select count(*)::int from "gameVersions" v where v."userGamesId" = ug.id) as "versionCount",
   (select count(*)::int from "gameVersions" v where v."userGamesId" = ug.id and v."gameVersionStatusId" = 2) as "finishedCount",
   (select max(v."finishedAt") from "gameVersions" v where v."userGamesId" = ug.id and v."gameVersionStatusId" = 2) as "lastFinishedAt",
+  (select (count(*) - count(v.verdict))::int from "gameVersions" v where v."userGamesId" = ug.id and v."gameVersionStatusId" = 2) as "toReviewCount",
+  (select count(*)::int from notes n inner join "gameVersions" v on v.id = n."versionId" where v."userGamesId" = ug.id and n."replyTo" is null and n."resolvedAt" is null) as "openNotes",
+  (select v.verdict from "gameVersions" v where v."userGamesId" = ug.id and v.verdict is not null order by v."verdictAt" desc, v.id desc limit 1) as "lastVerdict",
+  (select max(v."verdictAt") from "gameVersions" v where v."userGamesId" = ug.id and v."gameVersionStatusId" = 2) as "lastVerdictAt",
   (select username from users u where u.id = ug."userId") as username,
   (select name from games g where g.id = ug."gameId") as "gameName"
   from "userGames" ug where ug."userId" = $1 and ug."isActive" = 1 order by ug.id`,

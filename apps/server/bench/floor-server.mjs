@@ -1,6 +1,7 @@
 // The floor of GET /user-games/my-games on SQLite (issue 15): what the request must do by its rules, and nothing
 // else, in a bare Fastify route: verify the bearer token (fast-jwt, cached), read the user (the check on every
-// request), the user's assignments with their counts and their games through prepared statements (better-sqlite3),
+// request), the user's assignments with their counts (versions, finished, and since issue 28 the review loop's: to
+// review, open notes, the newest verdict; the answer carries them) and their games through prepared statements (better-sqlite3),
 // and answer JSON.stringify of cards of the same size (no schema, no hooks, no logging). How far the app is from
 // this is what our code costs; how far this is from the bare route is what the rules cost.
 // `node floor-server.mjs <reskin.sqlite> <jwt-secret file>`; prints {"port":...} once it listens.
@@ -14,8 +15,12 @@ const db = new Database(dbFile, { readonly: true });
 const verify = createVerifier({ key: readFileSync(secretFile, 'utf8').trim(), algorithms: ['HS256'], cache: 1000 });
 const userGames = db.prepare(`select ug.*,
   (select count(*) from gameVersions v where v.userGamesId = ug.id) as versionCount,
-  (select count(*) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 3) as finishedCount,
-  (select max(v.finishedAt) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 3) as lastFinishedAt,
+  (select count(*) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as finishedCount,
+  (select max(v.finishedAt) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as lastFinishedAt,
+  (select count(*) - count(v.verdict) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as toReviewCount,
+  (select count(*) from notes n inner join gameVersions v on v.id = n.versionId where v.userGamesId = ug.id and n.replyTo is null and n.resolvedAt is null) as openNotes,
+  (select v.verdict from gameVersions v where v.userGamesId = ug.id and v.verdict is not null order by v.verdictAt desc, v.id desc limit 1) as lastVerdict,
+  (select max(v.verdictAt) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as lastVerdictAt,
   (select username from users u where u.id = ug.userId) as username,
   (select name from games g where g.id = ug.gameId) as gameName
   from userGames ug where ug.userId = ? and ug.isActive = 1 order by ug.id`);
