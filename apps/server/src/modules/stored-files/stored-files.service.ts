@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { errorCodes } from '@reskin/contract';
 import { AppError } from '../../lib/errors';
 import type { Database } from '../../db/schema';
+import { withPreviews } from '../../lib/image-previews';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { FileOwner, StoredFilesRepository } from './stored-files.repository';
@@ -78,11 +79,13 @@ export class StoredFilesService {
   }
 
   /**
-   * Deletes objects whose records are gone (in batches: storage.deleteMany). Never fails: while the store cannot
+   * Deletes objects whose records are gone, with their previews (in batches: storage.deleteMany). Never fails: while the store cannot
    * be reached they are kept and removed once it answers (the background retry, or the services update).
    */
-  async deleteObjects(keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
+  async deleteObjects(objects: string[]): Promise<void> {
+    if (objects.length === 0) return;
+    // Any object may have previews beside it (decision 0038), made by generation or by a first request.
+    const keys = withPreviews(objects);
     try {
       await this.storage.deleteMany(keys);
     } catch (error) {
