@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import sharp, { type OutputInfo, type OverlayOptions, type Sharp } from 'sharp';
 import { imageFormatOfName, imageFormats, type CopyFormat, type ImageFormatName } from '@reskin/contract';
 import { readImage } from './image-reading';
-import { encodePreviews, makePreview, previewPixelsOf, previewSizes, type Pixels, type PreviewSize } from './image-previews';
+import { encodePreviews, makePreview, previewKey, previewKeysOf, previewPixelsOf, previewSizes, type Pixels, type PreviewSize } from './image-previews';
 
 /** The two generated copies of every game image (DESIGN.md "Games, files, variants"). */
 export type Variant = 'skeleton' | 'watermark';
@@ -14,6 +14,15 @@ export type Variant = 'skeleton' | 'watermark';
  */
 export function variantKey(storageKey: string, variant: Variant): string {
   return `${storageKey}.${variant}${extname(storageKey)}`;
+}
+
+/**
+ * The previews generation makes of a stored original (decision 0038): of the original and its watermarked copy
+ * both sizes, of its skeleton the preview (lib/image-previews.ts previewKey).
+ */
+export function copyPreviewKeys(storageKey: string): string[] {
+  const [skeleton, watermark] = [variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark')];
+  return [...previewKeysOf(storageKey), ...previewKeysOf(watermark), previewKey(skeleton, 'preview')];
 }
 
 /** Light grey for JPEG skeletons: JPEG has no transparency. */
