@@ -456,16 +456,19 @@ export async function makeCopiesWithPreviews(
 }
 
 /**
- * The watermark's tile for an image of `width` x `height` drawn at `scale` (its preview's): the same mark, as it
- * shows on the watermarked copy made small, without making the copy small.
+ * The watermark's tile for an image of `width` x `height` at `scale` (its preview's): the copy's own tile, rendered
+ * once and kept (renderedTiles), made small; rendering the text again at every image's scale cost more than the
+ * preview's encoding.
  */
 async function scaledTile(width: number, height: number, productName: string, scale: number): Promise<OverlayOptions> {
-  const tile = tileGeometry(width, height);
+  const tile = watermarkTile(width, height, productName);
+  const full = await renderedTiles.forceFetch(tile.svg);
   const [w, h] = [Math.max(1, Math.round(tile.width * scale)), Math.max(1, Math.round(tile.height * scale))];
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${tile.width} ${tile.height}" preserveAspectRatio="none">` +
-    `${tileMarkup(tile, productName)}</svg>`;
-  return { input: await renderedTiles.forceFetch(svg), raw: { width: w, height: h, channels: 4 }, tile: true, blend: 'over' };
+  const input =
+    w === tile.width && h === tile.height
+      ? full
+      : await sharp(full, { raw: { width: tile.width, height: tile.height, channels: 4 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+  return { input, raw: { width: w, height: h, channels: 4 }, tile: true, blend: 'over' };
 }
 
 function pixelsOf({ data, info }: { data: Buffer; info: OutputInfo }): Pixels {
