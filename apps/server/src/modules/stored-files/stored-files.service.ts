@@ -83,9 +83,13 @@ export class StoredFilesService {
    * be reached they are kept and removed once it answers (the background retry, or the services update).
    */
   async deleteObjects(objects: string[]): Promise<void> {
-    if (objects.length === 0) return;
     // Any object may have previews beside it (decision 0038), made by generation or by a first request.
-    const keys = withPreviews(objects);
+    await this.deleteKeys(withPreviews(objects));
+  }
+
+  /** Deletes exactly these keys (deleteObjects). */
+  private async deleteKeys(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
     try {
       await this.storage.deleteMany(keys);
     } catch (error) {
@@ -101,7 +105,8 @@ export class StoredFilesService {
    */
   async removeStaged(keys: string[]): Promise<void> {
     this.failedWrites = true;
-    await this.deleteObjects(keys);
+    // What a failed request staged was never answered, so it has no previews.
+    await this.deleteKeys(keys);
     if (this.leftovers.size === 0) await this.removeLeftovers().catch(() => this.scheduleRetry());
   }
 
