@@ -3,11 +3,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
-import { GameStatus, imageFormatOfName, imageFormats, type Game } from '@reskin/contract';
+import { GameStatus, imageFormatOfName, imageFormats, limits, type Game } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { median } from './api.bench';
-import { encodeCopy, forgetRenderedTiles, makeCopies, skeletonBackground, watermarkTile } from '../src/lib/variants';
+import { makePreview } from '../src/lib/image-previews';
+import { encodeCopy, forgetRenderedTiles, makeCopiesWithPreviews, skeletonBackground, watermarkTile } from '../src/lib/variants';
 import { imagesAtOnce } from '../src/modules/games/game-generation';
 
 const formats = ['png', 'jpeg', 'webp', 'gif'] as const;
@@ -45,7 +46,7 @@ async function eachLimited<T>(items: T[], concurrency: number, work: (item: T) =
  * no HTTP, no storage layer): read the file, read its header for the size, make the skeleton with sharp's
  * `create` (it keeps none of the picture), composite the watermark's SVG tile, encode both with the app's
  * settings (encodeCopy: the encoder efforts are the product's choice, not an overhead) and write them next to
- * the original (no fsync), one image per core. What the app does better than this (a blank made from one pixel,
+ * the original (no fsync), and the previews (decision 0038: each resized from its file's bytes), one image per core. What the app does better than this (a blank made from one pixel,
  * tiles rendered once, more images at once) counts in its favour; `sameWorkCopies` leaves it out.
  */
 async function bareCopies(folder: string, paths: string[]): Promise<void> {
@@ -61,19 +62,40 @@ async function bareCopies(folder: string, paths: string[]): Promise<void> {
       encodeCopy(sharp({ create: { width, height, ...skeletonBackground(copy) } }), copy, 'skeleton').toBuffer(),
       encodeCopy(image.composite([{ input: tile, tile: true, blend: 'over' }]), copy, 'watermark').toBuffer(),
     ]);
-    await Promise.all([writeFile(`${file}.skeleton`, skeleton), writeFile(`${file}.watermark`, watermark)]);
+    // The previews (decision 0038) as a script would make them: each resized from its file's bytes, the skeleton's
+    // with sharp's create at the preview's size.
+    const scale = Math.min(1, limits.imagePreviews.previewPixels / Math.max(width, height));
+    const previews = await Promise.all([
+      makePreview(input, path, 'preview'),
+      makePreview(input, path, 'thumb'),
+      makePreview(watermark, `copy.${copy}`, 'preview'),
+      makePreview(watermark, `copy.${copy}`, 'thumb'),
+      sharp({ create: { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), ...skeletonBackground(copy) } })
+        .webp({ lossless: true, effort: 0 })
+        .toBuffer(),
+    ]);
+    await Promise.all([
+      writeFile(`${file}.skeleton`, skeleton),
+      writeFile(`${file}.watermark`, watermark),
+      ...previews.map((bytes, i) => writeFile(`${file}.preview${i}.webp`, bytes)),
+    ]);
   });
 }
 
 /**
- * The app's own sharp work (makeCopies) on files, as many images at once as the app: the ratio to it is what
+ * The app's own sharp work (makeCopiesWithPreviews) on files, as many images at once as the app: the ratio to it is what
  * the app costs around sharp (storage, database, job), nothing else.
  */
 async function sameWorkCopies(folder: string, paths: string[]): Promise<void> {
   await eachLimited(paths, imagesAtOnce, async (path) => {
     const file = join(folder, path);
-    const { skeleton, watermark } = await makeCopies(await readFile(file), path, 'Reskin Studio');
-    await Promise.all([writeFile(`${file}.skeleton`, skeleton), writeFile(`${file}.watermark`, watermark)]);
+    const { skeleton, watermark, previews } = await makeCopiesWithPreviews(await readFile(file), path, 'Reskin Studio');
+    const previewBytes = previews ? [previews.original.preview, previews.original.thumb, previews.watermark.preview, previews.watermark.thumb, previews.skeleton] : [];
+    await Promise.all([
+      writeFile(`${file}.skeleton`, skeleton),
+      writeFile(`${file}.watermark`, watermark),
+      ...previewBytes.map((bytes, i) => writeFile(`${file}.preview${i}.webp`, bytes)),
+    ]);
   });
 }
 

@@ -46,7 +46,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
       const onS3 = await benchGeneration(200, s3Env(s3));
       console.log('Generation of a game of 200 images of mixed sizes (png, jpg, webp, gif; 16 to 1280 px a side) through the app (in this');
       console.log(`process: upload, Gen., wait until Ready) against bare sharp (a plain script: sharp's create and the SVG tile, an image`);
-      console.log(`per core) and against the app's own sharp work in a script (makeCopies, as many images at once: what the app costs`);
+      console.log(`per core) and against the app's own sharp work in a script (makeCopiesWithPreviews, as many images at once: what the app costs`);
       console.log(`around sharp), on the same images in files; medians of ${local.rounds} alternating rounds; CPU = this process's user + system time:`);
       for (const [label, generation] of [['local disk', local], ['S3 (s3rver)', onS3]] as const) {
         console.log(`  ${label.padEnd(12)} app ${fixed(generation.seconds)} s (${fixed(generation.imagesPerSecond, 1)} images/s, CPU ${fixed(generation.cpuSeconds, 1)} s);` +

@@ -31,6 +31,8 @@ import { PlayBodies } from './play/play-bodies';
 import { PlayFiles } from './play/play-files';
 import { PlayOrigins } from './play/play-origins';
 import { PlayPathsService } from './play/play-paths.service';
+import { previewsRoutes } from './modules/previews/previews.routes';
+import { PreviewsService } from './modules/previews/previews.service';
 import { playPathsRoutes } from './play/play-paths.routes';
 import { PlayAccess } from './play/play-access';
 import { PlayTokens } from './play/play-tokens';
@@ -122,7 +124,8 @@ export async function buildApp(config: Config): Promise<App> {
     // Bodies are small JSON documents; uploads (later) stream through multipart with their own limits.
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Image preview grants (decision 0038) name a storage key: longer than the router's default of 100.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     // The router's own refusals (a path that is no valid URL, a parameter over maxParamLength) answer the
     // error envelope too instead of Fastify's default body (issue 13, the bad-input test).
     frameworkErrors: errorHandler,
@@ -243,6 +246,14 @@ export async function buildApp(config: Config): Promise<App> {
   const filesChanged = (gameId: number) => playFiles.forgetGame(gameId);
   generation.onCopiesChanged(filesChanged);
   const engines = new GameEngines(gamesRepository, storage, app.log);
+  // Image previews on this origin (issue 29, decision 0038): URLs signed for the caller, checked like a session.
+  const previews = new PreviewsService(
+    config.jwtSecret,
+    storage,
+    (userId) => users.current(userId),
+    (userId) => users.tokenVersionOf(userId),
+    app.log,
+  );
   const games = new GamesService(
     gamesRepository,
     storage,
@@ -252,6 +263,7 @@ export async function buildApp(config: Config): Promise<App> {
     filesChanged,
     space,
     engines,
+    previews,
   );
 
   if (config.seedDemo && (await seedDemo(database.db, app.log))) {
@@ -281,6 +293,7 @@ export async function buildApp(config: Config): Promise<App> {
   // The token version from the users the session check keeps (no read per my-games page or play link).
   const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, (userId) =>
     users.tokenVersionOf(userId),
+    previews,
   );
   const userGamesRepository = new UserGamesRepository(database.db);
   const fileUsageRepository = new FileUsageRepository(database.db);
@@ -332,6 +345,7 @@ export async function buildApp(config: Config): Promise<App> {
     sheetComposer,
     historyRecorder,
     new ReviewHooks(reviewRepository, inbox),
+    previews,
   );
   const review = new ReviewService(reviewRepository, versions, gamesRepository, atlases, inbox);
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
@@ -397,6 +411,7 @@ export async function buildApp(config: Config): Promise<App> {
         ),
       });
       await api.register(playPathsRoutes, { paths });
+      await api.register(previewsRoutes, { previews });
       await api.register(fileUsageRoutes, {
         usage: new FileUsageService(fileUsageRepository, gamesRepository),
       });

@@ -45,6 +45,9 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   // admin, or an active assignment (demo and A are assigned, B is not: 404)
   'GET /api/games/{id}/path': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   'GET /api/games/{id}/files-root': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  // an image preview by user A's URL (issue 29, decision 0038): the URL is A's capability, no session needed, so
+  // whoever holds it gets A's preview until the grant ends or A's token version changes; a forged one is a 404
+  'GET /api/previews/{grant}/{name}': { anonymous: 200, demo: 200, userB: 200, userA: 200, admin: 200 },
   'GET /api/user-games/my-games': { anonymous: 401, demo: 200, userB: 200, userA: 200, admin: 200 },
   'GET /api/user-games': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/user-games': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 201 },

@@ -209,6 +209,12 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       const history = await call(t, 'GET', `/api/game-versions/${c.versionId}/files/${f.imageFileId}/history`, { token: users.userA.token });
       params.entryId = history.json<{ entries: { id: number }[] }>().entries[0]!.id;
     }
+    if (route.path.includes('{grant}')) {
+      // An image preview (issue 29, decision 0038): user A's URL of the sprite sheet's preview, from A's file list.
+      const listed = await call(t, 'GET', `/api/games/${f.game.id}/files`, { token: users.userA.token });
+      const url = listed.json<GameFile[]>().find((file) => file.fileId === f.imageFileId)!.previews!.preview;
+      [params.grant, params.name] = url.split('/').slice(3) as [string, string];
+    }
     const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (!(name in params)) throw new Error(`${route.key}: no fixture for the path parameter ${name}`);
       return String(params[name]);

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GameStatus, RoleType, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
-import { variantKey } from '../src/lib/variants';
+import { copyPreviewKeys, variantKey } from '../src/lib/variants';
 import { call, createTestApp, createUser, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
@@ -211,7 +211,9 @@ describe(`[GAM-4] live games on ${testDb}`, () => {
     await t.generation.idle();
     const rows = await t.database.db.selectFrom('gameFiles').select(['storageKey', 'copiesKey', 'width']).where('gameId', '=', game.id).execute();
     const keys = storedKeys(t).filter((key) => key.startsWith(`games/${game.id}/`));
-    const expected = rows.flatMap((row) => (row.width === null ? [row.storageKey] : [row.storageKey, variantKey(row.storageKey, 'skeleton'), variantKey(row.storageKey, 'watermark')]));
+    const expected = rows.flatMap((row) =>
+      row.width === null ? [row.storageKey] : [row.storageKey, variantKey(row.storageKey, 'skeleton'), variantKey(row.storageKey, 'watermark'), ...copyPreviewKeys(row.storageKey)],
+    );
     expect(keys.sort()).toEqual(expected.sort());
     for (const row of rows) if (row.width !== null) expect(row.copiesKey).toBe(row.storageKey);
   });

@@ -44,6 +44,8 @@ const publicOperations = [
   'GET /api/files/{id}/{gameId}/files.zip',
   // the history's entries (issue 28): header or ticket, like the zip
   'GET /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/content',
+  // image previews (issue 29, decision 0038): the signed grant in the path is the credential (<img> sends no header)
+  'GET /api/previews/{grant}/{name}',
 ];
 
 const uploads = [

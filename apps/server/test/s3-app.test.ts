@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameStatus, RoleType, errorCodes, type Game, type GameFile, type GamePath, type GameVersion, type UserGame } from '@reskin/contract';
-import { variantKey } from '../src/lib/variants';
+import { copyPreviewKeys, variantKey } from '../src/lib/variants';
 import { S3Storage } from '../src/storage/s3-storage';
 import { call, createTestApp, createUser, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
 import { startS3Server, type S3Server } from './support/s3-server';
@@ -84,8 +84,9 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
     storage.close();
     const png = files.find((f) => f.path === 'img/hero.png')!;
     const { storageKey } = await t.database.db.selectFrom('gameFiles').select('storageKey').where('id', '=', png.id).executeTakeFirstOrThrow();
-    expect(keys).toEqual(expect.arrayContaining([storageKey, variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark')]));
-    expect(keys).toHaveLength(5);
+    expect(keys).toEqual(expect.arrayContaining([storageKey, variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark'), ...copyPreviewKeys(storageKey)]));
+    // index.html, the sound, the image with its two copies and its five previews (issue 29).
+    expect(keys).toHaveLength(10);
     expect(storedKeys(t)).toEqual([]);
   });
 

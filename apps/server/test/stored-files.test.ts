@@ -13,6 +13,7 @@ import {
   type UserGame,
 } from '@reskin/contract';
 import type * as Variants from '../src/lib/variants';
+import { previewSourceOf, withPreviews } from '../src/lib/image-previews';
 import { variantKey } from '../src/lib/variants';
 import {
   call,
@@ -43,6 +44,14 @@ vi.mock('../src/lib/variants', async (importOriginal) => {
       }
       return actual.makeCopies(...args);
     },
+    // Generation makes the copies with their previews (issue 29).
+    makeCopiesWithPreviews: async (...args: Parameters<typeof actual.makeCopiesWithPreviews>) => {
+      if (args[1].endsWith('gate.png') && gate.hold) {
+        gate.reached?.();
+        await gate.hold;
+      }
+      return actual.makeCopiesWithPreviews(...args);
+    },
   };
 });
 
@@ -62,7 +71,7 @@ describe(`every stored object is accounted for on ${testDb}`, () => {
   /** Every file under DATA_DIR/files, writes in progress (.partial) included, as storage keys. */
   const storedKeys = () => storedKeysOf(t);
 
-  /** The keys the database points to: game files and their generated copies, version files, helper files, history entries (issue 28). */
+  /** The keys the database points to: game files and their generated copies, version files, helper files, history entries (issue 28), and their previews. */
   async function referencedKeys(): Promise<Set<string>> {
     const db = t.database.db;
     const keys = new Set<string>();
@@ -73,7 +82,8 @@ describe(`every stored object is accounted for on ${testDb}`, () => {
       for (const { storageKey } of await db.selectFrom(table).select('storageKey').execute())
         keys.add(storageKey);
     }
-    return keys;
+    // Any of them may have previews beside it (decision 0038).
+    return new Set(withPreviews([...keys]));
   }
 
   async function expectEveryObjectAccountedFor(): Promise<void> {
@@ -371,7 +381,7 @@ describe(`every stored object is accounted for on ${testDb}`, () => {
     // What was kept is all there: the kept game with its copies and helper file, the other user's version.
     expect((await referencedKeys()).size).toBeGreaterThan(0);
     for (const key of await referencedKeys()) {
-      if (key.includes('.skeleton.') || key.includes('.watermark.')) continue;
+      if (key.includes('.skeleton.') || key.includes('.watermark.') || previewSourceOf(key)) continue;
       expect(storedKeys()).toContain(key);
     }
     expect(storedUnder(`versions/${otherDone.id}/`)).toHaveLength(1);

@@ -1,8 +1,9 @@
 import { extname } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+import sharp, { type OutputInfo, type OverlayOptions, type Sharp } from 'sharp';
 import { imageFormatOfName, imageFormats, type CopyFormat, type ImageFormatName } from '@reskin/contract';
 import { readImage } from './image-reading';
+import { encodePreviews, makePreview, previewKey, previewKeysOf, previewPixelsOf, previewSizes, type Pixels, type PreviewSize } from './image-previews';
 
 /** The two generated copies of every game image (DESIGN.md "Games, files, variants"). */
 export type Variant = 'skeleton' | 'watermark';
@@ -13,6 +14,15 @@ export type Variant = 'skeleton' | 'watermark';
  */
 export function variantKey(storageKey: string, variant: Variant): string {
   return `${storageKey}.${variant}${extname(storageKey)}`;
+}
+
+/**
+ * The previews generation makes of a stored original (decision 0038): of the original and its watermarked copy
+ * both sizes, of its skeleton the preview (lib/image-previews.ts previewKey).
+ */
+export function copyPreviewKeys(storageKey: string): string[] {
+  const [skeleton, watermark] = [variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark')];
+  return [...previewKeysOf(storageKey), ...previewKeysOf(watermark), previewKey(skeleton, 'preview')];
 }
 
 /** Light grey for JPEG skeletons: JPEG has no transparency. */
@@ -319,16 +329,15 @@ async function watermarkOf({ original, copy, width, height, pixels, pages }: Ope
         `</svg>\n`,
     );
   }
-  if (frames.length > 0 && pages === 1) {
-    return encodeCopy(pixels.composite(await frameOverlays(frames, productName)), copy, 'watermark').toBuffer();
-  }
+  return encodeCopy(await marked(pixels, { width, height, pages }, productName, frames), copy, 'watermark').toBuffer();
+}
+
+/** `pixels` (an image of `width` x `height` frames, `pages` of them) with the watermark composited over them. */
+async function marked(pixels: Sharp, { width, height, pages }: Pick<OpenedImage, 'width' | 'height' | 'pages'>, productName: string, frames: readonly FrameRect[]): Promise<Sharp> {
+  if (frames.length > 0 && pages === 1) return pixels.composite(await frameOverlays(frames, productName));
   const tile = watermarkTile(width, height, productName);
   const tilePixels = await renderedTiles.forceFetch(tile.svg);
-  return encodeCopy(
-    pixels.composite([{ input: tilePixels, raw: { width: tile.width, height: tile.height, channels: 4 }, tile: true, blend: 'over' }]),
-    copy,
-    'watermark',
-  ).toBuffer();
+  return pixels.composite([{ input: tilePixels, raw: { width: tile.width, height: tile.height, channels: 4 }, tile: true, blend: 'over' }]);
 }
 
 /**
@@ -381,6 +390,122 @@ export async function makeCopies(
   const image = await openImage(original, path);
   const [skeleton, watermark] = await Promise.all([skeletonOf(image), watermarkOf(image, productName, frames)]);
   return { skeleton, watermark };
+}
+
+/** The previews generation makes of an image (decision 0038): of the original and the watermarked copy both sizes, of the skeleton the preview. */
+export interface CopyPreviews {
+  original: Record<PreviewSize, Buffer>;
+  watermark: Record<PreviewSize, Buffer>;
+  skeleton: Buffer;
+}
+
+/**
+ * An image decoded once is kept as raw pixels (for the copies and the previews from the same pixels) up to this
+ * many pixels (64 MB of RGBA, at imagesAtOnce images at a time); a bigger one is decoded again for its previews,
+ * shrunk while decoding where the format can.
+ */
+const keptDecodedPixels = 16_000_000;
+
+/**
+ * Both copies of an image and their previews (generation, issue 29): a still image is decoded once, and the
+ * original's previews and the watermarked copy with its previews are made from those pixels in memory; the
+ * skeleton's preview needs the size only. An animation's previews show its first frame; an SVG has none
+ * (hasPreviews): `previews` is then undefined.
+ */
+export async function makeCopiesWithPreviews(
+  original: Buffer,
+  path: string,
+  productName: string,
+  frames: readonly FrameRect[] = [],
+): Promise<{ skeleton: Buffer; watermark: Buffer; previews: CopyPreviews | undefined }> {
+  const image = await openImage(original, path);
+  const { copy, width, height, pages } = image;
+  if (copy === 'svg') return { ...(await makeCopies(original, path, productName, frames)), previews: undefined };
+  const skeletonPreview = skeletonPreviewOf(width, height, copy);
+  if (pages > 1 || width * height > keptDecodedPixels) {
+    const [skeleton, watermark] = await Promise.all([skeletonOf(image), watermarkOf(image, productName, frames)]);
+    const copyName = `copy.${copy}`;
+    const previewsOf = async (source: Buffer, name: string) => {
+      const [preview, thumb] = await Promise.all([makePreview(source, name, 'preview'), makePreview(source, name, 'thumb')]);
+      return { preview, thumb };
+    };
+    const [originalPreviews, watermarkPreviews] = await Promise.all([previewsOf(original, path), previewsOf(watermark, copyName)]);
+    return { skeleton, watermark, previews: { original: originalPreviews, watermark: watermarkPreviews, skeleton: await skeletonPreview } };
+  }
+  // Decoded once: the watermarked copy and the original's preview are made from these pixels, and the watermarked
+  // preview from the original's with the mark drawn at its scale (a sheet's frame marks: its copy's made small).
+  const originalPixels = pixelsOf(await image.pixels.raw().toBuffer({ resolveWithObject: true }));
+  const small = await previewPixelsOf(sharpOf(originalPixels));
+  const markedSmall =
+    frames.length > 0
+      ? await previewPixelsOf(await marked(sharpOf(originalPixels), image, productName, frames))
+      : pixelsOf(
+          await sharpOf(small)
+            .composite([await scaledTile(width, height, productName, small.width / width)])
+            .raw()
+            .toBuffer({ resolveWithObject: true }),
+        );
+  const [skeleton, watermark, originalPreviews, watermarkPreviews, skeletonPreviewBytes] = await Promise.all([
+    skeletonOf(image),
+    encodeCopy(await marked(sharpOf(originalPixels), image, productName, frames), copy, 'watermark').toBuffer(),
+    encodePreviews(small),
+    encodePreviews(markedSmall),
+    skeletonPreview,
+  ]);
+  return { skeleton, watermark, previews: { original: originalPreviews, watermark: watermarkPreviews, skeleton: skeletonPreviewBytes } };
+}
+
+/**
+ * The watermark's tile for an image of `width` x `height` at `scale` (its preview's): the copy's own tile, rendered
+ * once and kept (renderedTiles), made small; rendering the text again at every image's scale cost more than the
+ * preview's encoding.
+ */
+async function scaledTile(width: number, height: number, productName: string, scale: number): Promise<OverlayOptions> {
+  const tile = watermarkTile(width, height, productName);
+  const full = await renderedTiles.forceFetch(tile.svg);
+  const [w, h] = [Math.max(1, Math.round(tile.width * scale)), Math.max(1, Math.round(tile.height * scale))];
+  const input =
+    w === tile.width && h === tile.height
+      ? full
+      : await sharp(full, { raw: { width: tile.width, height: tile.height, channels: 4 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+  return { input, raw: { width: w, height: h, channels: 4 }, tile: true, blend: 'over' };
+}
+
+function pixelsOf({ data, info }: { data: Buffer; info: OutputInfo }): Pixels {
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+function sharpOf({ data, width, height, channels }: Pixels): Sharp {
+  return sharp(data, { raw: { width, height, channels } });
+}
+
+/**
+ * The preview of an image's skeleton: nothing drawn (transparent, light grey for JPEG, as the skeleton is) at the
+ * preview size of an image of `width` x `height`; it needs the size only, never the pixels.
+ */
+export function skeletonPreviewOf(width: number, height: number, copy: Exclude<CopyFormat, 'svg'>): Promise<Buffer> {
+  const box = previewSizes.preview.pixels;
+  const scale = Math.min(1, box / Math.max(width, height));
+  return skeletonPreviews.forceFetch(`${copy === 'jpeg' ? 'grey' : 'clear'}:${Math.max(1, Math.round(width * scale))}:${Math.max(1, Math.round(height * scale))}`);
+}
+
+/** Skeleton previews by background and size (a few hundred bytes each): a game's images of one size share one. */
+const skeletonPreviews = new LRUCache<string, Buffer>({
+  maxSize: 4 * 1024 * 1024,
+  sizeCalculation: (bytes) => Math.max(1, bytes.length),
+  fetchMethod: (key) => {
+    const [background, width, height] = key.split(':') as [string, string, string];
+    return blankImage(Number(width), Number(height), background === 'grey' ? 'jpeg' : 'png')
+      .webp({ lossless: true, effort: 0 })
+      .toBuffer();
+  },
+});
+
+/** The preview of an image's skeleton made from the original (skeletonPreviewOf): its header is all it reads. */
+export async function skeletonPreviewOfOriginal(original: Buffer, path: string): Promise<Buffer> {
+  const { copy, width, height } = await openImage(original, path);
+  if (copy === 'svg') throw new Error(`${path} has no previews`);
+  return skeletonPreviewOf(width, height, copy);
 }
 
 /** The skeleton of an image alone (see skeletonOf). */

@@ -2,6 +2,7 @@ import { can, effectiveIsolated, errorCodes, gameNotReadyMessage, isGameReady, l
 import { conflict, notFound } from '../lib/errors';
 import { maySeeGame } from '../modules/games/game-access';
 import type { GamesRepository } from '../modules/games/games.repository';
+import { PreviewsService } from '../modules/previews/previews.service';
 import type { PlayOrigins } from './play-origins';
 import type { PlayClaims, PlayTokens, PlayView } from './play-tokens';
 
@@ -24,6 +25,8 @@ export class PlayPathsService {
     private readonly origins: PlayOrigins,
     /** The user's current token version, which each play link carries (decision 0013). */
     private readonly tokenVersionOf: (userId: number) => Promise<number>,
+    /** The card images' preview URLs (issue 29). */
+    private readonly previews: PreviewsService,
   ) {}
 
   /**
@@ -95,19 +98,26 @@ export class PlayPathsService {
   }
 
   /**
-   * A game's card image (its splash) on the play origin, watermarked unless the user is an admin; null when
-   * the game has no splash or is not generated.
+   * The card images of several games (GET /user-games/my-games; issue 29, decision 0038): each splash's preview on
+   * the app's own origin (watermarked unless the user is an admin), one splash query and one token-version read for
+   * them all; an SVG splash (no previews) on the play origin as before. Null when the game has no splash or is not
+   * generated.
    */
-  async imageUrl(user: User, game: Pick<Game, 'id' | 'imagePath' | 'gameStatusTypeId'>, tokenVersion?: number): Promise<string | null> {
-    if (!game.imagePath || !isGameReady(game)) return null;
-    const view: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
-    return `${await this.root(user, { g: game.id, view }, tokenVersion)}${encodePath(game.imagePath)}`;
-  }
-
-  /** The card images of several games (GET /user-games/my-games): one token-version read for them all. */
   async imageUrls(user: User, games: Pick<Game, 'id' | 'imagePath' | 'gameStatusTypeId'>[]): Promise<(string | null)[]> {
+    const shown = games.filter((game) => game.imagePath && isGameReady(game));
+    if (shown.length === 0) return games.map(() => null);
     const tokenVersion = await this.tokenVersionOf(user.id);
-    return Promise.all(games.map((game) => this.imageUrl(user, game, tokenVersion)));
+    const [splashes, url] = await Promise.all([this.games.splashFiles(shown.map((game) => game.id)), this.previews.urlsFor(user)]);
+    return Promise.all(
+      games.map(async (game) => {
+        if (!game.imagePath || !isGameReady(game)) return null;
+        const splash = splashes.get(game.id);
+        const source = splash ? PreviewsService.previewSource(user, splash) : null;
+        if (source !== null) return url(source, 'preview');
+        const view: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
+        return `${await this.root(user, { g: game.id, view }, tokenVersion)}${encodePath(game.imagePath)}`;
+      }),
+    );
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf } from '@reskin/contract';
 import type { Database } from '../../db/schema';
+import { withPreviews } from '../../lib/image-previews';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { FreeSpaceGuard } from '../../storage/free-space';
@@ -93,7 +94,8 @@ export class ServicesUpdateService {
     for (const row of await this.db.selectFrom('versionSheets').select('baseKey').where('baseKey', 'is not', null).execute()) keys.add(row.baseKey!);
     // The history's own copies (decision 0034): kept while their entry is listed.
     for (const key of await this.versionHistory.history.allKeys()) keys.add(key);
-    return keys;
+    // The previews beside any of them (decision 0038), made by generation or on first request.
+    return new Set(withPreviews([...keys]));
   }
 
   /**

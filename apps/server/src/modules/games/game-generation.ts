@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf } from '@reskin/contract';
 import { isDatabaseUnavailable, retryWhileUnavailable, toIso } from '../../db/database';
 import type { Timestamp } from '../../db/schema';
-import { makeCopies, variantKey, type FrameRect } from '../../lib/variants';
+import { previewKey, withPreviews } from '../../lib/image-previews';
+import { makeCopiesWithPreviews, variantKey, type FrameRect } from '../../lib/variants';
 import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
@@ -366,10 +367,12 @@ export class GameGeneration {
   }
 
   /**
-   * Writes the two copies of one image (a sprite sheet's watermark marks each of its frames), then records them as the file's copies (adoptCopies: only while the file
-   * still has the content they were made from) and deletes the copies they replace. A file deleted or replaced
-   * meanwhile is skipped, and copies written for a content it no longer has are removed again: nobody else would,
-   * since its replacement or delete does not know of them. Safe when two jobs make the same file's copies.
+   * Writes the two copies of one image (a sprite sheet's watermark marks each of its frames) and their previews
+   * (decision 0038: of the original, the watermarked copy and the skeleton), then records them as the file's copies
+   * (adoptCopies: only while the file still has the content they were made from) and deletes the copies they
+   * replace. A file deleted or replaced meanwhile is skipped, and what was written for a content it no longer has is
+   * removed again: nobody else would, since its replacement or delete does not know of it. Safe when two jobs make
+   * the same file's copies.
    */
   private async generateFile(file: GameFileRow): Promise<void> {
     const copies = [variantKey(file.storageKey, 'skeleton'), variantKey(file.storageKey, 'watermark')] as const;
@@ -382,29 +385,41 @@ export class GameGeneration {
     // A failed read is the store's fault (worth another try); a failure to decode is the image's.
     const original = await buffer(object.stream);
     const frames = await this.framesOfImage(file.gameId, file.fileId);
-    let made: { skeleton: Buffer; watermark: Buffer };
+    let made: Awaited<ReturnType<typeof makeCopiesWithPreviews>>;
     try {
-      made = await makeCopies(original, file.path, this.productName, frames);
+      made = await makeCopiesWithPreviews(original, file.path, this.productName, frames);
     } catch (error) {
       if (!(await this.isCurrent(file))) return;
       throw new ImageError(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
+    const written: [string, Buffer][] = [
+      [copies[0], made.skeleton],
+      [copies[1], made.watermark],
+    ];
+    if (made.previews) {
+      const { original: ofOriginal, watermark: ofWatermark, skeleton: ofSkeleton } = made.previews;
+      written.push(
+        [previewKey(file.storageKey, 'preview'), ofOriginal.preview],
+        [previewKey(file.storageKey, 'thumb'), ofOriginal.thumb],
+        [previewKey(copies[1], 'preview'), ofWatermark.preview],
+        [previewKey(copies[1], 'thumb'), ofWatermark.thumb],
+        [previewKey(copies[0], 'preview'), ofSkeleton],
+      );
+    }
     // Copies can be made again by Gen., so their writes do not wait for the disk (PutOptions.durable).
-    await Promise.all([
-      this.storage.put(copies[0], made.skeleton, { durable: false }),
-      this.storage.put(copies[1], made.watermark, { durable: false }),
-    ]);
+    await Promise.all(written.map(([key, bytes]) => this.storage.put(key, bytes, { durable: false })));
     const adopted = await this.games.adoptCopies(file.id, file.storageKey, file.copiesKey);
     if (adopted === 'stale') {
-      await Promise.all(copies.map((key) => this.storage.delete(key)));
+      await Promise.all(written.map(([key]) => this.storage.delete(key)));
       return;
     }
     if (adopted === 'adopted' && file.copiesKey !== file.storageKey) {
       // Forgotten first: a play lookup kept meanwhile would point at the copies deleted next.
       this.copiesChanged(file.gameId);
-      // The previous content's copies (its original went with its replacement).
+      // The previous content's copies with their previews (its original went with its replacement).
       if (file.copiesKey !== null) {
-        await Promise.all([variantKey(file.copiesKey, 'skeleton'), variantKey(file.copiesKey, 'watermark')].map((key) => this.storage.delete(key)));
+        const previous = withPreviews([variantKey(file.copiesKey, 'skeleton'), variantKey(file.copiesKey, 'watermark')]);
+        await Promise.all(previous.map((key) => this.storage.delete(key)));
       }
     }
   }

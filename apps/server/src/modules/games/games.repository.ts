@@ -561,6 +561,22 @@ export class GamesRepository {
   }
 
   /** One page of a game's files matching a search query (POST /games/{id}/files/filter). */
+  /**
+   * The splash files of the given games (one query for a page of them; issue 29: the games list's and My Games'
+   * previews): the file whose path is the game's imagePath.
+   */
+  async splashFiles(gameIds: number[]): Promise<Map<number, Pick<GameFileRow, 'path' | 'width' | 'storageKey' | 'copiesKey'>>> {
+    if (gameIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('gameFiles')
+      .innerJoin('games', 'games.id', 'gameFiles.gameId')
+      .select(['gameFiles.gameId', 'gameFiles.path', 'gameFiles.width', 'gameFiles.storageKey', 'gameFiles.copiesKey'])
+      .where('gameFiles.gameId', 'in', gameIds)
+      .whereRef('gameFiles.path', '=', 'games.imagePath')
+      .execute();
+    return new Map(rows.map(({ gameId, ...file }) => [gameId, file]));
+  }
+
   async filterFiles(gameId: number, filter: CompiledFilter): Promise<Page<GameFileRow>> {
     return listPage(
       this.db.selectFrom('gameFiles').select(gameFileColumns).where('gameId', '=', gameId),

@@ -89,7 +89,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
       ...admin,
       schema: { tags, summary: 'Search games (LoopBack-style filter)', body: searchFilterSchema, response: { 200: gameListResponseSchema }, paged: true },
     },
-    async (request, reply) => sendPage(reply, await games.filter(request.body)),
+    async (request, reply) => sendPage(reply, await games.filter(currentUser(request), request.body)),
   );
 
   r.post(
@@ -105,7 +105,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
         paged: true,
       },
     },
-    async (request, reply) => sendPage(reply, await games.filterFiles(request.params.id, request.body)),
+    async (request, reply) => sendPage(reply, await games.filterFiles(currentUser(request), request.params.id, request.body)),
   );
 
   r.post(

@@ -39,6 +39,7 @@ import {
   withVariants,
   type StoredFilesService,
 } from '../stored-files/stored-files.service';
+import { PreviewsService } from '../previews/previews.service';
 import type { GameEngines } from './game-engine';
 import type { GameGeneration } from './game-generation';
 import { guessIndex } from './guess-index';
@@ -113,6 +114,8 @@ export class GamesService {
     private readonly space: FreeSpaceGuard,
     /** Recognises a game's engine again once its files changed (issue 24). */
     private readonly engines: GameEngines,
+    /** The image previews' URLs in the file lists and the games list (issue 29, decision 0038). */
+    private readonly previews: PreviewsService,
   ) {}
 
   /** 507 STORAGE_FULL while a volume that `need` writes to is under its free-space threshold (storage/free-space.ts). */
@@ -121,12 +124,25 @@ export class GamesService {
   }
 
   /** POST /games/filter: one page of the games matching a search query, and how many match in all. */
-  async filter(filter: SearchFilter): Promise<Page<Partial<Game>>> {
+  async filter(user: User, filter: SearchFilter): Promise<Page<Partial<Game>>> {
     const compiled = compileFilter(filter, searchableGame, this.dialect);
     const page = await this.games.list(compiled);
     // The copies' progress goes with the status it qualifies ("Updating copies (12 of 40)" instead of Ready).
-    const fields = compiled.fields?.includes('gameStatusTypeId') ? [...compiled.fields, 'copiesCurrent', 'copiesTotal'] : compiled.fields;
-    return { ...page, rows: page.rows.map((game) => pickFields(game, fields)) };
+    let fields = compiled.fields?.includes('gameStatusTypeId') ? [...compiled.fields, 'copiesCurrent', 'copiesTotal'] : compiled.fields;
+    // The splash's thumbnail goes with the splash (issue 29): the list needs no call per row for its images.
+    const thumbnails = !fields || fields.includes('imagePath');
+    if (thumbnails && fields) fields = [...fields, 'thumbnailUrl'];
+    const splashes = thumbnails ? await this.games.splashFiles(page.rows.map((game) => game.id)) : new Map();
+    const url = thumbnails ? await this.previews.urlsFor(user) : undefined;
+    return {
+      ...page,
+      rows: page.rows.map((game) => {
+        if (!url) return pickFields(game, fields);
+        const splash = splashes.get(game.id);
+        const key = splash ? PreviewsService.previewSource(user, splash) : null;
+        return pickFields({ ...game, thumbnailUrl: key === null ? null : url(key, 'thumb') }, fields);
+      }),
+    };
   }
 
   async get(id: number): Promise<Game> {
@@ -209,18 +225,25 @@ export class GamesService {
   }
 
   /** POST /games/{id}/files/filter (admins): one page of a game's files matching a search query; 404 for no game. */
-  async filterFiles(gameId: number, filter: SearchFilter): Promise<Page<Partial<GameFile>>> {
+  async filterFiles(user: User, gameId: number, filter: SearchFilter): Promise<Page<Partial<GameFile>>> {
     const compiled = compileFilter(filter, searchableGameFile, this.dialect);
     await this.get(gameId);
     const page = await this.games.filterFiles(gameId, compiled);
-    return { ...page, rows: page.rows.map((row) => pickFields(toGameFile(row), compiled.fields)) };
+    const url = await this.previews.urlsFor(user);
+    // The previews go with the path they show (issue 29).
+    const fields = compiled.fields?.includes('path') ? [...compiled.fields, 'previews'] : compiled.fields;
+    return { ...page, rows: page.rows.map((row) => pickFields({ ...toGameFile(row), previews: PreviewsService.gameFilePreviews(user, row, url) }, fields)) };
   }
 
-  /** A game's files: admins see any game's, other users only those of a game assigned to them (else 404). */
+  /**
+   * A game's files: admins see any game's, other users only those of a game assigned to them (else 404); each image
+   * with its previews as the caller sees it (issue 29).
+   */
   async files(user: User, gameId: number): Promise<GameFile[]> {
     if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
     await this.get(gameId);
-    return (await this.games.listFiles(gameId)).map(toGameFile);
+    const url = await this.previews.urlsFor(user);
+    return (await this.games.listFiles(gameId)).map((row) => ({ ...toGameFile(row), previews: PreviewsService.gameFilePreviews(user, row, url) }));
   }
 
   /** Marks the index file; the start flag clears on every other file of the game (GF-2). */

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { errorCodes } from '@reskin/contract';
 import { AppError } from '../../lib/errors';
 import type { Database } from '../../db/schema';
+import { withPreviews } from '../../lib/image-previews';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { FileOwner, StoredFilesRepository } from './stored-files.repository';
@@ -78,10 +79,16 @@ export class StoredFilesService {
   }
 
   /**
-   * Deletes objects whose records are gone (in batches: storage.deleteMany). Never fails: while the store cannot
+   * Deletes objects whose records are gone, with their previews (in batches: storage.deleteMany). Never fails: while the store cannot
    * be reached they are kept and removed once it answers (the background retry, or the services update).
    */
-  async deleteObjects(keys: string[]): Promise<void> {
+  async deleteObjects(objects: string[]): Promise<void> {
+    // Any object may have previews beside it (decision 0038), made by generation or by a first request.
+    await this.deleteKeys(withPreviews(objects));
+  }
+
+  /** Deletes exactly these keys (deleteObjects). */
+  private async deleteKeys(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     try {
       await this.storage.deleteMany(keys);
@@ -98,7 +105,8 @@ export class StoredFilesService {
    */
   async removeStaged(keys: string[]): Promise<void> {
     this.failedWrites = true;
-    await this.deleteObjects(keys);
+    // What a failed request staged was never answered, so it has no previews.
+    await this.deleteKeys(keys);
     if (this.leftovers.size === 0) await this.removeLeftovers().catch(() => this.scheduleRetry());
   }
 

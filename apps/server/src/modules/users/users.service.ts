@@ -178,6 +178,14 @@ export class UsersService {
     return (await this.currentUser(id))?.tokenVersion ?? 0;
   }
 
+  /**
+   * The user and their token version as authenticate checks them (kept for userCacheMs, forgotten at once when
+   * this server changes them): the image previews' grants are checked against it like a session (decision 0038).
+   */
+  current(id: number): Promise<{ user: User; tokenVersion: number } | undefined> {
+    return this.currentUser(id);
+  }
+
   /** After this server changed a user: the next request (a session's or a play link's) reads them anew. */
   private forget(id: number): void {
     this.recentUsers?.delete(id);

@@ -42,6 +42,9 @@ import type { VersionSheetsRepository } from '../atlases/version-sheets.reposito
 import type { HistoryCause, StagedEntry } from '../version-history/version-history.repository';
 import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
 import { zipStoredFiles } from './version-zip';
+import { hasPreviews } from '../../lib/image-previews';
+import type { PreviewUrl } from '../../lib/preview-grants';
+import type { PreviewsService } from '../previews/previews.service';
 import { searchableVersion, toVersionFile, type VersionFlags, type VersionsRepository } from './versions.repository';
 
 const zipResource = (id: number) => `version-zip:${id}`;
@@ -98,7 +101,14 @@ export class VersionsService {
     /** The history of the version's files (issue 28, decision 0034): each replacement is an entry. */
     private readonly history: VersionHistoryRecorder,
     private readonly review: VersionReviewHooks = noReviewHooks,
+    /** The replaced images' preview URLs (issue 29, decision 0038). */
+    private readonly previews?: PreviewsService,
   ) {}
+
+  /** A version file's preview (VersionFile.preview): of its stored replacement (a sheet's: the composed sheet). */
+  private static previewOf(row: { path: string; width: number | null; storageKey: string }, url: PreviewUrl | undefined): string | null {
+    return url && row.width !== null && hasPreviews(row.path) && hasPreviews(row.storageKey) ? url(row.storageKey, 'preview') : null;
+  }
 
   /** GET /game-versions/{gameId}/{userGameId} */
   async list(user: User, gameId: number, userGameId: number): Promise<GameVersion[]> {
@@ -170,9 +180,14 @@ export class VersionsService {
     const version = await this.reachableVersion(user, id);
     if (version.gameId !== gameId) throw notFound('Game version');
     const frames = await this.sheets.framesOf(id);
+    const url = await this.previews?.urlsFor(user);
     return (await this.versions.listFilesWithOriginals(id)).map(({ originalWidth, originalHeight, ...row }) => {
       const replaced = frames.get(row.fileId);
-      return { ...toVersionFile(row, { width: originalWidth, height: originalHeight }), ...(replaced && { frames: replaced }) };
+      return {
+        ...toVersionFile(row, { width: originalWidth, height: originalHeight }),
+        ...(replaced && { frames: replaced }),
+        preview: VersionsService.previewOf(row, url),
+      };
     });
   }
 
@@ -331,22 +346,22 @@ export class VersionsService {
       if (asBase.previous) await this.storedFiles.deleteObjects([asBase.previous]);
       await this.composer.compose(version, original, { ...cause, authorId: user.id });
       await this.replaced(user, version, fileId, null);
-      return this.versionFile(versionId, fileId);
+      return this.versionFile(user, versionId, fileId);
     }
     this.filesChanged(version.gameId);
     await this.storedFiles.deleteObjects([...(recorded?.previousKey ? [recorded.previousKey] : []), ...unused]);
     await this.versions.update(versionId, {});
     await this.replaced(user, version, fileId, null);
     // The row as saved: a Restore original racing this upload may have removed it since (the upload still happened).
-    return toVersionFile(recorded!.saved);
+    return { ...toVersionFile(recorded!.saved), preview: VersionsService.previewOf(recorded!.saved, await this.previews?.urlsFor(user)) };
   }
 
-  /** A version's file as the API answers it, with the frames replaced in it when it is a sheet. */
-  private async versionFile(versionId: number, fileId: number): Promise<VersionFile> {
+  /** A version's file as the API answers it to `user`, with the frames replaced in it when it is a sheet and its preview. */
+  private async versionFile(user: User, versionId: number, fileId: number): Promise<VersionFile> {
     const saved = await this.versions.findFile(versionId, fileId);
     if (!saved) throw notFound('Game version');
     const frames = (await this.sheets.framesOf(versionId)).get(fileId);
-    return { ...toVersionFile(saved), ...(frames && { frames }) };
+    return { ...toVersionFile(saved), ...(frames && { frames }), preview: VersionsService.previewOf(saved, await this.previews?.urlsFor(user)) };
   }
 
   /**

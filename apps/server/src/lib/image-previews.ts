@@ -1,0 +1,147 @@
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
+import { imageFormatOfName, imageFormats, limits } from '@reskin/contract';
+import { readImage } from './image-reading';
+
+/**
+ * Small WebP copies of game images (issue 29, decision 0038): a `preview` for cards (the longer side at most
+ * limits.imagePreviews.previewPixels) and a `thumb` for the admin's tables (thumbnailPixels), never enlarged.
+ */
+export type PreviewSize = 'preview' | 'thumb';
+
+export const previewSizes: Record<PreviewSize, { pixels: number; bytes: number }> = {
+  preview: { pixels: limits.imagePreviews.previewPixels, bytes: limits.imagePreviews.previewBytes },
+  thumb: { pixels: limits.imagePreviews.thumbnailPixels, bytes: limits.imagePreviews.thumbnailBytes },
+};
+
+/**
+ * Where a preview of a stored object lives: beside it, derived from its key (an original's, a watermarked or
+ * skeleton copy's, a version file's). Keys are new for every upload (variants.ts variantKey), so a derived key
+ * never names a stale preview.
+ */
+export function previewKey(sourceKey: string, size: PreviewSize): string {
+  return `${sourceKey}.${size}.webp`;
+}
+
+/** The previews a stored object may have (deleting a missing one is no error). */
+export function previewKeysOf(sourceKey: string): string[] {
+  return [previewKey(sourceKey, 'preview'), previewKey(sourceKey, 'thumb')];
+}
+
+/**
+ * `keys` with the previews each may have beside it (decision 0038: whoever deletes an object deletes its previews,
+ * made by generation or on first request).
+ */
+export function withPreviews(keys: readonly string[]): string[] {
+  return keys.flatMap((key) => (previewSourceOf(key) ? [key] : [key, ...previewKeysOf(key)]));
+}
+
+/** The object a preview key derives from and its size; undefined for a key that names no preview. */
+export function previewSourceOf(key: string): { sourceKey: string; size: PreviewSize } | undefined {
+  const match = /^(.+)\.(preview|thumb)\.webp$/.exec(key);
+  return match ? { sourceKey: match[1]!, size: match[2] as PreviewSize } : undefined;
+}
+
+/**
+ * Whether an image of this name gets previews: the raster formats. An SVG has none (the browser draws the
+ * document itself at any size, and its copies are SVG documents).
+ */
+export function hasPreviews(path: string): boolean {
+  const format = imageFormatOfName(path);
+  return format !== undefined && imageFormats[format].copiesAs !== 'svg';
+}
+
+/** WebP qualities tried in turn until the encoding fits the size's byte budget (most art fits at the first). */
+const qualities = [80, 65, 50, 35];
+
+/**
+ * Encodes pixels already resized as a preview: WebP, stepping the quality down while the bytes are over the size's
+ * budget, and where even the lowest is over (busy pictures: noise, dense detail), the pixels shrunk by the missing
+ * factor and tried again, so the budget holds for any picture.
+ */
+async function encodeWithin(resized: { data: Buffer; info: OutputInfo }, size: PreviewSize): Promise<Buffer> {
+  const budget = previewSizes[size].bytes;
+  let { data, info } = opaqueAsRgb(resized);
+  for (;;) {
+    const { width, height, channels } = info;
+    let encoded: Buffer | undefined;
+    for (const quality of qualities) {
+      encoded = await sharp(data, { raw: { width, height, channels } })
+        .webp({ quality, alphaQuality: quality, effort: 2 })
+        .toBuffer();
+      if (encoded.length <= budget) return encoded;
+    }
+    // Bytes go with the pixel count: a tenth below the budget's share of them.
+    const scale = Math.sqrt(budget / encoded!.length) * 0.9;
+    if (width * scale < 8 || height * scale < 8) return encoded!;
+    ({ data, info } = await sharp(data, { raw: { width, height, channels } })
+      .resize(Math.max(1, Math.floor(width * scale)), Math.max(1, Math.floor(height * scale)))
+      .raw()
+      .toBuffer({ resolveWithObject: true }));
+  }
+}
+
+/**
+ * Pixels without their alpha channel when every pixel is opaque (most art, and every watermarked copy of an opaque
+ * image, which compositing gave one): WebP then encodes no alpha plane, a third of a preview's encoding time.
+ */
+function opaqueAsRgb(pixels: { data: Buffer; info: OutputInfo }): { data: Buffer; info: OutputInfo } {
+  const { data, info } = pixels;
+  if (info.channels !== 4) return pixels;
+  for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return pixels;
+  const rgb = Buffer.allocUnsafe((data.length / 4) * 3);
+  for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
+    rgb[j] = data[i]!;
+    rgb[j + 1] = data[i + 1]!;
+    rgb[j + 2] = data[i + 2]!;
+  }
+  return { data: rgb, info: { ...info, channels: 3 } };
+}
+
+/** Resizes `image` to a size's box (the longer side at most its pixels, never enlarged) as raw pixels. */
+function resizedPixels(image: Sharp, size: PreviewSize): Promise<{ data: Buffer; info: OutputInfo }> {
+  const box = previewSizes[size].pixels;
+  return image
+    .resize({ width: box, height: box, fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+}
+
+/** Raw pixels of an image in memory, as decoded once (`width` x `height`, `channels` per pixel). */
+export interface Pixels {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
+/** An image resized to the preview's box (the longer side at most previewPixels, never enlarged), as raw pixels. */
+export async function previewPixelsOf(image: Sharp): Promise<Pixels> {
+  const { data, info } = await resizedPixels(image, 'preview');
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+/**
+ * Both sizes from pixels already at the preview's size (generation, which decodes each image once): the preview,
+ * and the thumbnail resized from it (a fifth of its side: no visible loss, a 25th of the work).
+ */
+export async function encodePreviews(preview: Pixels): Promise<Record<PreviewSize, Buffer>> {
+  const { data, width, height, channels } = preview;
+  const [encoded, thumb] = await Promise.all([
+    encodeWithin({ data, info: { width, height, channels } as OutputInfo }, 'preview'),
+    resizedPixels(sharp(data, { raw: { width, height, channels } }), 'thumb').then((pixels) => encodeWithin(pixels, 'thumb')),
+  ]);
+  return { preview: encoded, thumb };
+}
+
+/**
+ * A preview of a stored image (the route's lazy make, and generation for an animation or an image too big to
+ * keep decoded): its first frame, read in one pass (sequentialRead) and shrunk while decoding where the format
+ * can (JPEG, WebP: fastShrinkOnLoad). `name` gives the format (the stored key's extension: BMP and ICO are decoded
+ * by the app).
+ */
+export async function makePreview(source: Buffer, name: string, size: PreviewSize): Promise<Buffer> {
+  const format = imageFormatOfName(name);
+  if (!format || imageFormats[format].copiesAs === 'svg') throw new Error(`${name} has no previews`);
+  const image = readImage(source, format, { sequentialRead: true, limitInputPixels: limits.maxImagePixels });
+  return encodeWithin(await resizedPixels(image, size), size);
+}
