@@ -151,17 +151,20 @@ test.describe('my games', () => {
     await expect(allGameCards(page)).toHaveCount(2);
     await expect(page.getByText(emptyTexts.myGames)).toHaveCount(0);
 
-    // The sample game: its description and its splash image, served (watermarked) from the play origin.
+    // The sample game: its description and its splash image, a small watermarked preview (WebP, issue 29) from the
+    // app's own origin (one host for every card, not the game's play origin), loaded lazily.
     const sampleCard = gameCard(page, sampleGameName);
     await expect(sampleCard).toContainText(sample.description);
     const splash = sampleCard.getByRole('img', { name: `${sampleGameName} splash` });
     await expect(splash).toBeVisible();
-    const splashUrl = new URL((await splash.getAttribute('src')) ?? '');
-    expect(splashUrl.port).toBe(playPort);
-    expect(splashUrl.pathname).toMatch(/^\/p\/[^/]+\/star-catcher\/assets\/img\/splash\.png$/);
+    await expect(splash).toHaveAttribute('loading', 'lazy');
+    const splashUrl = new URL((await splash.getAttribute('src')) ?? '', page.url());
+    expect(splashUrl.origin).toBe(new URL(page.url()).origin);
+    expect(splashUrl.pathname).toMatch(/^\/api\/previews\/[^/]+\/[^/]+$/);
     await expect
       .poll(async () => (await naturalSize(splash)).width, { message: 'splash loaded' })
       .toBeGreaterThan(0);
+    expect((await naturalSize(splash)).width).toBeLessThanOrEqual(limits.imagePreviews.previewPixels);
 
     // The game without a splash: its description and the 360x240 placeholder.
     const plainCard = gameCard(page, plain.name);
