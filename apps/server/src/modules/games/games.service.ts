@@ -229,10 +229,10 @@ export class GamesService {
     const compiled = compileFilter(filter, searchableGameFile, this.dialect);
     await this.get(gameId);
     const page = await this.games.filterFiles(gameId, compiled);
+    // The previews (issue 29) go with a whole row: a query that names its `fields` gets exactly those.
+    if (compiled.fields) return { ...page, rows: page.rows.map((row) => pickFields(toGameFile(row), compiled.fields)) };
     const url = await this.previews.urlsFor(user);
-    // The previews go with the path they show (issue 29).
-    const fields = compiled.fields?.includes('path') ? [...compiled.fields, 'previews'] : compiled.fields;
-    return { ...page, rows: page.rows.map((row) => pickFields({ ...toGameFile(row), previews: PreviewsService.gameFilePreviews(user, row, url) }, fields)) };
+    return { ...page, rows: page.rows.map((row) => ({ ...toGameFile(row), previews: PreviewsService.gameFilePreviews(user, row, url) })) };
   }
 
   /**
