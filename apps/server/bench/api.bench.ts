@@ -135,20 +135,7 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
   const db = app.database.db;
   const passwordHash = await hashPassword('bench-pass-1');
   const now = nowIso();
-  const users = Array.from({ length: 1000 * scale }, (_, i) => ({
-    username: `artist_${i}`,
-    email: `artist${i}@example.com`,
-    passwordHash,
-    firstName: 'Art',
-    lastName: 'Ist',
-    phone: '5550000000',
-    roleTypeId: RoleType.User,
-    activated: 1 as const,
-    emailVerified: 0 as const,
-    dataProtectionRegulationVersion: 1,
-    createdAt: now,
-    updatedAt: now,
-  }));
+  const users = artistRows(1000 * scale, 'artist', passwordHash, now);
   for (let i = 0; i < users.length; i += 500) await db.insertInto('users').values(users.slice(i, i + 500)).execute();
   const games = Array.from({ length: 200 * scale }, (_, i) => ({
     name: `Game ${i}`,
@@ -195,6 +182,27 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
     })),
   );
   for (let i = 0; i < versions.length; i += 500) await db.insertInto('gameVersions').values(versions.slice(i, i + 500)).execute();
+}
+
+/**
+ * Users table rows of `count` activated artists (role User) named `${prefix}_${i}` / `${prefix}${i}@example.com`,
+ * for benches that seed many straight into the table (this one, the browser benches).
+ */
+export function artistRows(count: number, prefix: string, passwordHash: string, now: string) {
+  return Array.from({ length: count }, (_, i) => ({
+    username: `${prefix}_${i}`,
+    email: `${prefix}${i}@example.com`,
+    passwordHash,
+    firstName: 'Art',
+    lastName: 'Ist',
+    phone: '5550000000',
+    roleTypeId: RoleType.User,
+    activated: 1 as const,
+    emailVerified: 0 as const,
+    dataProtectionRegulationVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+  }));
 }
 
 /**

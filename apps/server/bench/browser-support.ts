@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { GameStatus, RoleType, limits, storageKeys, type Game, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
+import { GameStatus, limits, storageKeys, type Game, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { nowIso } from '../src/db/database';
 import { hashPassword } from '../src/modules/users/users.service';
-import { freePort, median } from './api.bench';
+import { artistRows, freePort, median } from './api.bench';
 
 export { median };
 
@@ -157,20 +157,7 @@ export class Preparation {
   async createArtists(count: number, prefix: string): Promise<{ id: number; email: string }[]> {
     const passwordHash = await hashPassword(artistPassword);
     const now = nowIso();
-    const rows = Array.from({ length: count }, (_, i) => ({
-      username: `${prefix}_${i}`,
-      email: `${prefix}${i}@example.com`,
-      passwordHash,
-      firstName: 'Art',
-      lastName: 'Ist',
-      phone: '5550000000',
-      roleTypeId: RoleType.User,
-      activated: 1 as const,
-      emailVerified: 0 as const,
-      dataProtectionRegulationVersion: 1,
-      createdAt: now,
-      updatedAt: now,
-    }));
+    const rows = artistRows(count, prefix, passwordHash, now);
     await this.db.insertInto('users').values(rows).execute();
     return this.db.selectFrom('users').select(['id', 'email']).where('email', 'like', `${prefix}%`).orderBy('id').execute();
   }
@@ -545,4 +532,17 @@ export async function scrollThrough(page: Page, step: number): Promise<ScrollRes
       };
       requestAnimationFrame(frame);
     })`);
+}
+
+/** Each numeric field's median over several runs of one visit. */
+export function medianRun<T extends { [K in keyof T]: number }>(runs: T[]): T {
+  const keys = Object.keys(runs[0]!) as (keyof T)[];
+  return Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])) as T;
+}
+
+/** A failed visit's error with what the page showed, to see why (a screenshot next to the system's temp files). */
+export async function pageFailure(page: Page, name: string, error: unknown): Promise<Error> {
+  const shot = join(tmpdir(), `reskin-bench-${name}-failure.png`);
+  await page.screenshot({ path: shot, fullPage: false }).catch(() => undefined);
+  return new Error(`${(error as Error).message} (screenshot: ${shot}; page text: ${(await page.innerText('body').catch(() => '')).slice(0, 300)})`);
 }

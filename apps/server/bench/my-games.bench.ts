@@ -1,7 +1,6 @@
 // My Games of a busy artist in Chromium (issue 29, "Must show"): 200 assigned Ready games, each with a 1280x720
 // splash, against the same page with one card.
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
 import {
   NetworkLog,
@@ -10,6 +9,8 @@ import {
   launchChromium,
   loginOver,
   median,
+  medianRun,
+  pageFailure,
   preparedServer,
   signedInPage,
 } from './browser-support';
@@ -62,20 +63,12 @@ async function measure(browser: Browser, origin: string, token: string): Promise
       totalMb: network.bytes() / 1024 / 1024,
     };
   } catch (error) {
-    // What the page showed, to see why (a screenshot next to the system's temp files).
-    const shot = join(tmpdir(), 'reskin-bench-my-games-failure.png');
-    await page.screenshot({ path: shot, fullPage: false }).catch(() => undefined);
-    throw new Error(`${(error as Error).message} (screenshot: ${shot}; page text: ${(await page.innerText('body').catch(() => '')).slice(0, 300)})`);
+    throw await pageFailure(page, 'my-games', error);
   } finally {
     await network.detach();
     await context.close();
   }
 }
-
-const medianRun = (runs: MyGamesRun[]): MyGamesRun => {
-  const keys = Object.keys(runs[0]!) as (keyof MyGamesRun)[];
-  return Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])) as unknown as MyGamesRun;
-};
 
 /**
  * Prepares `games` Ready games through the real app (a 1280x720 JPEG splash each, drawn deterministically, generated

@@ -1,7 +1,6 @@
 // The workbench of a big game in Chromium (issue 29, "Must show"): a generated game of 1,500 PNG/JPEG images against
 // the 7-image sample game (Star Catcher, the demo seed's), each opened by an artist on a version of it.
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
 import type { GameVersion } from '@reskin/contract';
 import {
@@ -13,6 +12,8 @@ import {
   loginOver,
   longTasks,
   median,
+  medianRun,
+  pageFailure,
   preparedServer,
   random,
   scrollThrough,
@@ -108,20 +109,12 @@ async function measure(browser: Browser, origin: string, token: string, version:
       requests: requestsAtLoad,
     };
   } catch (error) {
-    // What the page showed, to see why (a screenshot next to the system's temp files).
-    const shot = join(tmpdir(), 'reskin-bench-workbench-failure.png');
-    await page.screenshot({ path: shot, fullPage: false }).catch(() => undefined);
-    throw new Error(`${(error as Error).message} (screenshot: ${shot}; page text: ${(await page.innerText('body').catch(() => '')).slice(0, 300)})`);
+    throw await pageFailure(page, 'workbench', error);
   } finally {
     await network.detach();
     await context.close();
   }
 }
-
-const medianRun = (runs: WorkbenchRun[]): WorkbenchRun => {
-  const keys = Object.keys(runs[0]!) as (keyof WorkbenchRun)[];
-  return Object.fromEntries(keys.map((key) => [key, median(runs.map((run) => run[key]))])) as unknown as WorkbenchRun;
-};
 
 /**
  * Prepares the data through the real app (the big game uploaded and generated, Star Catcher seeded, an artist with a
