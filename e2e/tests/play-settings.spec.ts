@@ -130,9 +130,9 @@ test.describe('[issue 24] cross-origin isolation', () => {
     await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible({ timeout: slow });
     await expect(page.getByLabel(isolationLabel)).toHaveValue('auto');
     await expect(page.getByTestId('isolated-decision')).toContainText('th/threads.wasm imports a shared memory (env.memory)');
-    // Thumbnails come from the play origin: they still load under COEP credentialless.
+    // Thumbnails (the app origin's previews, decision 0038) still load under COEP credentialless.
     await expect
-      .poll(() => page.locator('img[src*="hero.png"]').first().evaluate((img: HTMLImageElement) => img.naturalWidth).catch(() => 0))
+      .poll(() => page.getByRole('img', { name: 'Preview of th/img/hero.png', exact: true }).evaluate((img: HTMLImageElement) => img.naturalWidth).catch(() => 0))
       .toBe(32);
     await page.locator('#files-input').setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }]);
     await expect(fileRow(page, 'notes.txt')).toBeVisible();

@@ -27,6 +27,7 @@ import {
 } from '../fixtures/versions';
 import type { GameVersion, UserGame } from '@reskin/contract';
 import { playRequest } from '../fixtures/play';
+import { previewSize } from '../fixtures/previews';
 
 interface Setup {
   admin: TestUser;
@@ -259,7 +260,7 @@ test.describe('admin version review', () => {
           .poll(() =>
             img.evaluate((el: HTMLImageElement) => [el.complete, el.naturalWidth, el.naturalHeight]),
           )
-          .toEqual([true, file.width, file.height]);
+          .toEqual([true, ...Object.values(previewSize(file.width, file.height))]);
       }
     }
     // The user's image is the replacement (a solid colour), the original is not: their bytes differ.
