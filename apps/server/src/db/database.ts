@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { makePrivateFileSync } from '../lib/private-files';
 import type { Database } from './schema';
+import { withNamedStatements } from './named-statements';
 import * as initial from './migrations/0001-initial';
 import * as uniqueUsernames from './migrations/0002-unique-usernames-ignoring-case';
 import * as tokenVersion from './migrations/0003-user-token-version';
@@ -80,7 +81,7 @@ export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'datab
     // query fails with it (and its request answers 503), so the event itself needs no handling.
     pool.on('connect', (client) => client.on('error', () => {}));
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) }),
       dialect: 'postgres',
       schema: config.databaseSchema,
     };
