@@ -574,7 +574,8 @@ export class GamesRepository {
       .where('gameFiles.gameId', 'in', gameIds)
       .whereRef('gameFiles.path', '=', 'games.imagePath')
       .execute();
-    return new Map(rows.map(({ gameId, ...file }) => [gameId, file]));
+    // Each field named: a rest copy of a driver's row is slow (see user-games.repository.ts toUserGame).
+    return new Map(rows.map((row) => [row.gameId, { path: row.path, width: row.width, storageKey: row.storageKey, copiesKey: row.copiesKey }]));
   }
 
   async filterFiles(gameId: number, filter: CompiledFilter): Promise<Page<GameFileRow>> {

@@ -4,6 +4,7 @@ import { nowIso, toIso } from '../../db/database';
 import type { Database, Timestamp, UserGamesTable } from '../../db/schema';
 import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
 import { listPage, type Page } from '../../search/page';
+import { compiledOnce } from '../../db/compiled-once';
 
 /** An aggregate over the versions (all, or the Finished ones) of the user-game row being read. */
 function ofVersions(aggregate: RawBuilder<unknown>, finishedOnly: boolean): RawBuilder<unknown> {
@@ -105,29 +106,19 @@ function toUserGame(row: Row): UserGame {
   };
 }
 
-export class UserGamesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+/** User-games with their columns and the computed ones (every read of a user-game goes through this). */
+function selectUserGames(db: Kysely<Database>) {
+  return db
+    .selectFrom('userGames')
+    .selectAll('userGames')
+    .select(Object.entries(userGameComputed).map(([name, column]) => column.expression.as(name)))
+    .$castTo<Row>();
+}
 
-  /** User-games with their columns and the computed ones (every read of a user-game goes through this). */
-  private select() {
-    return this.db
-      .selectFrom('userGames')
-      .selectAll('userGames')
-      .select(Object.entries(userGameComputed).map(([name, column]) => column.expression.as(name)))
-      .$castTo<Row>();
-  }
-
-  async list(filter: CompiledFilter): Promise<Page<UserGame>> {
-    const page = await listPage(this.select(), filter);
-    const userGames = page.rows.map(toUserGame);
-    if (filter.include.includes('user')) await this.attachUsers(userGames);
-    if (filter.include.includes('game')) await this.attachGames(userGames);
-    return { rows: userGames, total: page.total };
-  }
-
-  /** The active assignments of one user, with their games (My Games), in one query (issue 15: one round trip). */
-  async listActiveOfUser(userId: number): Promise<UserGame[]> {
-    const rows = await this.select()
+/** My Games' query (a user's active assignments with their games), built and compiled once: every artist's visit runs it. */
+function activeOfUserQuery(db: Kysely<Database>) {
+  return compiledOnce(db, 1, (userId: number) =>
+    selectUserGames(db)
       .innerJoin('games', 'games.id', 'userGames.gameId')
       .select([
         'games.name as game_name',
@@ -140,8 +131,32 @@ export class UserGamesRepository {
       ])
       .where('userGames.userId', '=', userId)
       .where('userGames.isActive', '=', 1)
-      .orderBy('userGames.id')
-      .execute();
+      .orderBy('userGames.id'),
+  );
+}
+
+export class UserGamesRepository {
+  private readonly activeOfUser: ReturnType<typeof activeOfUserQuery>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.activeOfUser = activeOfUserQuery(db);
+  }
+
+  private select() {
+    return selectUserGames(this.db);
+  }
+
+  async list(filter: CompiledFilter): Promise<Page<UserGame>> {
+    const page = await listPage(this.select(), filter);
+    const userGames = page.rows.map(toUserGame);
+    if (filter.include.includes('user')) await this.attachUsers(userGames);
+    if (filter.include.includes('game')) await this.attachGames(userGames);
+    return { rows: userGames, total: page.total };
+  }
+
+  /** The active assignments of one user, with their games (My Games), in one query (issue 15: one round trip). */
+  async listActiveOfUser(userId: number): Promise<UserGame[]> {
+    const rows = await this.activeOfUser(userId);
     return rows.map((row) => {
       const userGame = toUserGame(row);
       userGame.game = {
