@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { previewKey, type PreviewSize } from './image-previews';
 
 const dayMs = 24 * 3600_000;
@@ -29,6 +30,11 @@ export const previewNames: Record<PreviewSize, string> = { preview: 'preview.web
  */
 export class PreviewGrants {
   private readonly key: Buffer;
+  /**
+   * Grants made, by their payload: the same claims give the same grant all day, so a list answered again (My Games on
+   * every visit, a workbench reloaded) signs nothing (issue 29: an HMAC per card on every answer).
+   */
+  private readonly signed = new LRUCache<string, string>({ max: 20_000 });
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(`image-preview:${secret}`).digest();
@@ -41,8 +47,14 @@ export class PreviewGrants {
 
   /** The grant for a claim: `<payload>.<signature>`, both base64url. */
   sign(claims: PreviewClaims): string {
-    const payload = Buffer.from(`${claims.userId}:${claims.tokenVersion}:${claims.expiresAt / 1000}:${claims.key}`).toString('base64url');
-    return `${payload}.${this.signature(payload)}`;
+    const text = `${claims.userId}:${claims.tokenVersion}:${claims.expiresAt / 1000}:${claims.key}`;
+    let grant = this.signed.get(text);
+    if (grant === undefined) {
+      const payload = Buffer.from(text).toString('base64url');
+      grant = `${payload}.${this.signature(payload)}`;
+      this.signed.set(text, grant);
+    }
+    return grant;
   }
 
   /** The claims of a genuine grant that has not ended; undefined for a malformed, forged or expired one. */
