@@ -72,20 +72,30 @@ export function cpuMs(pid: number): number {
 }
 
 /**
- * CPU time all PostgreSQL server processes on this machine have used so far: the database's share of the app's
- * requests (it runs on the same cores). A backend that exits meanwhile takes its time with it; the app's pool
- * keeps its connections open.
+ * CPU time each PostgreSQL server process on this machine has used so far, by process id: the database's share of
+ * the app's requests (it runs on the same cores) is the growth between two readings (postgresCpuMsSince).
  */
-export function postgresCpuMs(): number {
-  let total = 0;
+export function postgresCpuByProcess(): Map<number, number> {
+  const byProcess = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/stat`, 'utf8').includes(' (postgres) ')) total += cpuMs(Number(entry));
+      if (readFileSync(`/proc/${entry}/stat`, 'utf8').includes(' (postgres) ')) byProcess.set(Number(entry), cpuMs(Number(entry)));
     } catch {
       // The process ended while it was read.
     }
   }
+  return byProcess;
+}
+
+/**
+ * The CPU time PostgreSQL's processes used since `before`: each process's growth, a new one's whole time. A process
+ * that ended meanwhile (another pool's idle connection closing) is left out rather than subtracted: the previous
+ * total of all processes went down by a closing backend's whole life, which read as a negative database share.
+ */
+export function postgresCpuMsSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of postgresCpuByProcess()) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -150,8 +160,25 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
     updatedAt: now,
   }));
   for (let i = 0; i < games.length; i += 500) await db.insertInto('games').values(games.slice(i, i + 500)).execute();
-  const userIds = (await db.selectFrom('users').select(['id', 'email']).where('email', 'like', 'artist%').orderBy('id').execute());
   const gameIds = (await db.selectFrom('games').select('id').orderBy('id').execute()).map((r) => r.id);
+  // Each game's splash, generated (its copies made): a card shows the preview of its watermarked copy (issue 29).
+  const splashes = gameIds.map((gameId) => ({
+    gameId,
+    fileId: 1,
+    path: 'img/splash.png',
+    isStartFile: 0 as const,
+    isSplash: 1 as const,
+    width: 1280,
+    height: 720,
+    size: 250_000,
+    contentType: 'image/png',
+    storageKey: `games/${gameId}/files/splash-original`,
+    copiesKey: `games/${gameId}/files/splash-original`,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  for (let i = 0; i < splashes.length; i += 500) await db.insertInto('gameFiles').values(splashes.slice(i, i + 500)).execute();
+  const userIds = (await db.selectFrom('users').select(['id', 'email']).where('email', 'like', 'artist%').orderBy('id').execute());
   const userGames = userIds.flatMap(({ id: userId, email }, i) =>
     Array.from({ length: email === 'artist500@example.com' ? 20 : 2 }, (_, k) => ({
       userId,
@@ -247,6 +274,9 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
         { name: 'GET /user-games/my-games', method: 'GET', path: '/api/user-games/my-games', token: await login('artist500@example.com') },
         { name: 'POST /game-versions/filter', method: 'POST', path: '/api/game-versions/filter', token: await login('bench@example.com'), body: JSON.stringify({ gameId, limit: 100 }) },
       ];
+      // BENCH_API_CALLS=my-games (a comma list of words in the calls' names) measures only those, e.g. for a CPU profile of one.
+      const only = process.env.BENCH_API_CALLS?.split(',');
+      if (only) calls = calls.filter((c) => only.some((word) => c.name.includes(word)));
       answers = [];
       for (const c of calls) {
         const answer = await seeding.app.inject({ method: c.method, url: c.path, headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' }, payload: c.body });
@@ -286,12 +316,12 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
       // A load on one process, with that process's CPU per request.
       const measured = (pid: number, targetPort: number): LoadResult => {
         const cpuBefore = cpuMs(pid);
-        const databaseBefore = database === 'postgres' ? postgresCpuMs() : 0;
+        const databaseBefore = database === 'postgres' ? postgresCpuByProcess() : new Map<number, number>();
         const result = load(`http://127.0.0.1:${targetPort}${c.path}`, { method: c.method, headers, body: c.body });
         return {
           ...result,
           cpuMsPerRequest: (cpuMs(pid) - cpuBefore) / result.requests,
-          ...(database === 'postgres' && { databaseCpuMsPerRequest: (postgresCpuMs() - databaseBefore) / result.requests }),
+          ...(database === 'postgres' && { databaseCpuMsPerRequest: postgresCpuMsSince(databaseBefore) / result.requests }),
         };
       };
       const withFloor = floor && floorPort && c.path === '/api/user-games/my-games';

@@ -1,7 +1,8 @@
 // The floor of GET /user-games/my-games on PostgreSQL (issue 29), beside floor-server.mjs (SQLite's): what the
 // request must do by its rules and nothing else, in a bare Fastify route: verify the bearer token (fast-jwt, cached),
 // read the user (the check on every request), the user's active assignments with their counts (the review loop's
-// too, issue 28, as the answer carries them), and their games,
+// too, issue 28, as the answer carries them), and their games with their splash files' keys (the cards' preview
+// pictures, issue 29),
 // through a pg pool of the app's size (named statements), and answer JSON.stringify of cards of the same size (no
 // schema, no hooks, no logging).
 // `node floor-server-postgres.mjs <DATABASE_URL> <jwt-secret file>`; prints {"port":...} once it listens.
@@ -27,7 +28,14 @@ const userGames = {
   (select name from games g where g.id = ug."gameId") as "gameName"
   from "userGames" ug where ug."userId" = $1 and ug."isActive" = 1 order by ug.id`,
 };
-const games = { name: 'floor-games', text: 'select id, name, description, width, height, "imagePath", "gameStatusTypeId" from games where id = any($1::int[])' };
+// Each game with its splash file's stored keys: the card's picture is a preview of the splash's watermarked copy
+// (issue 29; only admins ever get originals), so the answer needs them.
+const games = {
+  name: 'floor-games',
+  text: `select g.id, g.name, g.description, g.width, g.height, g."imagePath", g."gameStatusTypeId", g.engine,
+  f."storageKey" as "splashKey", f."copiesKey" as "splashCopiesKey"
+  from games g left join "gameFiles" f on f."gameId" = g.id and f.path = g."imagePath" where g.id = any($1::int[])`,
+};
 const user = { name: 'floor-user', text: 'select id, "roleTypeId", activated, "tokenVersion" from users where id = $1' };
 const app = Fastify({ logger: false });
 app.get('/api/user-games/my-games', async (request, reply) => {

@@ -22,7 +22,7 @@ export interface MyGamesRun {
   imageRequests: number;
   /** The end of the last request after load (networkidle measured by events: no request for 500 ms), ms since navigation. */
   networkDoneMs: number;
-  /** Requests to the app's /api/ for the page. */
+  /** Requests to the app's /api/ for the page, its images (the previews under /api/previews/) not counted. */
   apiCalls: number;
   /** Distinct hosts the page's images came from. */
   imageHosts: number;
@@ -57,7 +57,7 @@ async function measure(browser: Browser, origin: string, token: string): Promise
       networkDoneMs: network.lastEndMs(),
       apiCalls: network.list((request) => {
         const url = new URL(request.url);
-        return url.host === appHost && url.pathname.startsWith('/api/');
+        return url.host === appHost && url.pathname.startsWith('/api/') && request.type !== 'Image';
       }).length,
       imageHosts: new Set(images.map((request) => new URL(request.url).host)).size,
       totalMb: network.bytes() / 1024 / 1024,
