@@ -138,6 +138,8 @@ async function runOnce(variant: Variant): Promise<{ run: StartupRun; probe: stri
     PLAY_PORT: String(playPort),
     SEED_DEMO: 'false',
     LOG_LEVEL: 'info',
+    // As `npm start` and the documented systemd unit run it (docs/operations.md): glibc keeps at most 2 malloc arenas.
+    MALLOC_ARENA_MAX: '2',
     ...prepared.env,
   };
   const started = performance.now();
