@@ -342,6 +342,48 @@ test.describe('admin games', () => {
     await expect(errorToast(page, /./)).toHaveCount(0);
   });
 
+  test('[GAM-1] the list shows each splash as a small preview from the app itself: no call per row (issue 29)', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    const prefix = uniqueGameName('thumbs');
+    const count = 12;
+    const games = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const game = await makeGame({ name: `${prefix} ${String(i).padStart(2, '0')}` });
+        await uploadFiles(api, game.id, tinyGameFiles());
+        const splash = await fileByPath(api, game.id, 'tiny/img/dot.png');
+        const marked = await api.patch(`/games/${game.id}/files/${splash.fileId}/splash`, undefined, await api.asAdmin());
+        expect(marked.status(), await marked.text()).toBe(200);
+        return game;
+      }),
+    );
+    const requests: URL[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url())));
+    await openGames(page, admin, games[0], prefix);
+    await expect(cardTitle(page, `Games (${count})`)).toBeVisible();
+    const thumbnails = page.locator('tbody img.game-image-thumb');
+    await expect(thumbnails).toHaveCount(count);
+    // Each a thumbnail (at most 96 px) made from the upload, loaded from the app's own origin.
+    for (const game of games) {
+      const img = gameRow(page, game.name).locator('img');
+      await expect(img).toHaveAttribute('src', /^\/api\/previews\/[^/]+\/thumb\.webp$/);
+      await expect.poll(() => img.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
+      expect(await img.evaluate((element: HTMLImageElement) => Math.max(element.naturalWidth, element.naturalHeight))).toBeLessThanOrEqual(96);
+    }
+    const appHost = new URL(page.url()).host;
+    const images = requests.filter((url) => url.pathname.startsWith('/api/previews/'));
+    expect(images.length).toBeGreaterThanOrEqual(count);
+    expect(new Set(images.map((url) => url.host))).toEqual(new Set([appHost]));
+    // The page's thumbnails came with the list: no files-root (or any other) call per row.
+    const calls = requests.filter((url) => url.host === appHost && url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/previews/'));
+    expect(calls.filter((url) => url.pathname.includes('/files-root'))).toEqual([]);
+    expect(calls.filter((url) => /^\/api\/games\/\d+/.test(url.pathname))).toEqual([]);
+  });
+
   test('[GAM-6] empty state: There are no game in the DB. Add a new game below.', async ({
     page,
     makeUser,
