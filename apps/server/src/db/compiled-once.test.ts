@@ -19,7 +19,7 @@ describe('compiledOnce', () => {
       { id: 3, owner: 8, name: 'c' },
     ]).execute();
     let builds = 0;
-    const cardsOf = compiledOnce(db, 2, (owner: number, name: string) => {
+    const cardsOf = compiledOnce(db, (owner: number, name: string) => {
       builds += 1;
       // A constant (the id) stays in its place among the arguments.
       return db.selectFrom('cards').select(['id', 'name']).where('owner', '=', owner).where('id', '>', 1).where('name', '!=', name).orderBy('id');

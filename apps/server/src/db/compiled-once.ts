@@ -13,12 +13,12 @@ class Parameter {
  */
 export function compiledOnce<Args extends unknown[], Row>(
   db: { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> },
-  arity: Args['length'],
   build: (...args: Args) => Compilable<Row>,
 ): (...args: Args) => Promise<Row[]> {
   let compiled: CompiledQuery<Row> | undefined;
   return async (...args) => {
-    compiled ??= build(...(Array.from({ length: arity }, (_, index) => new Parameter(index)) as Args)).compile();
+    // One stand-in for each of build's parameters (its `length`: plain parameters, no defaults or rest).
+    compiled ??= build(...(Array.from({ length: build.length }, (_, index) => new Parameter(index)) as Args)).compile();
     const parameters = compiled.parameters.map((value) => (value instanceof Parameter ? args[value.index] : value));
     return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
   };

@@ -14,6 +14,9 @@ function isChangedResultType(error: unknown): boolean {
   return code === '0A000' && /cached plan must not change result type/.test(message ?? '');
 }
 
+/** pg's result is what Kysely's pool type describes (its command is a string there). */
+const asResult = <R>(result: pg.QueryResult) => result as unknown as PostgresQueryResult<R>;
+
 /**
  * PostgreSQL's pool as Kysely's dialect sees it, with the app's frequent queries run as named prepared statements
  * (issue 29): each connection parses and plans such a text once and then only binds and executes it, instead of
@@ -50,11 +53,9 @@ export function withNamedStatements(pool: pg.Pool): PostgresPool {
       let inTransaction = false;
       const run = async <R>(text: string, values: readonly unknown[]): Promise<PostgresQueryResult<R>> => {
         const name = nameOf(text);
-        // pg's result is what Kysely's pool type describes (its command is a string there).
-        const asResult = (result: pg.QueryResult) => result as unknown as PostgresQueryResult<R>;
-        if (name === undefined) return asResult(await client.query(text, values as unknown[]));
+        if (name === undefined) return asResult<R>(await client.query(text, values as unknown[]));
         try {
-          return asResult(await client.query({ name, text, values: values as unknown[] }));
+          return asResult<R>(await client.query({ name, text, values: values as unknown[] }));
         } catch (error) {
           if (!isChangedResultType(error) || names.get(text) !== name) throw error;
           names.set(text, `reskin_${nextName++}`);

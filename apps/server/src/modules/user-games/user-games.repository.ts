@@ -117,7 +117,7 @@ function selectUserGames(db: Kysely<Database>) {
 
 /** My Games' query (a user's active assignments with their games), built and compiled once: every artist's visit runs it. */
 function activeOfUserQuery(db: Kysely<Database>) {
-  return compiledOnce(db, 1, (userId: number) =>
+  return compiledOnce(db, (userId: number) =>
     selectUserGames(db)
       .innerJoin('games', 'games.id', 'userGames.gameId')
       .select([
