@@ -30,7 +30,17 @@ export class SessionTokens {
 
   /** The token's user and version, or undefined for a token that is malformed, tampered with or expired. */
   async verify(token: string): Promise<SessionClaims | undefined> {
-    const parsed = sessionPayloadSchema.safeParse(this.jwt.verify(token));
-    return parsed.success ? { user: parsed.data.user, tokenVersion: parsed.data.tv } : undefined;
+    const payload = this.jwt.verify(token);
+    if (typeof payload !== 'object' || payload === null) return undefined;
+    // A cached token's payload is the same object on every request (fast-jwt's cache): it is checked once.
+    const known = this.checked.get(payload);
+    if (known !== undefined) return known ?? undefined;
+    const parsed = sessionPayloadSchema.safeParse(payload);
+    const claims = parsed.success ? { user: parsed.data.user, tokenVersion: parsed.data.tv } : null;
+    this.checked.set(payload, claims);
+    return claims ?? undefined;
   }
+
+  /** Each verified payload's claims (null: not a session's), for as long as the verifier keeps the payload. */
+  private readonly checked = new WeakMap<object, SessionClaims | null>();
 }
