@@ -19,6 +19,9 @@ export interface SessionClaims {
 export class SessionTokens {
   private readonly jwt: HmacJwt;
 
+  /** Each verified payload's claims (null: not a session's), for as long as the verifier keeps the payload. */
+  private readonly checked = new WeakMap<object, SessionClaims | null>();
+
   constructor(secret: string) {
     this.jwt = new HmacJwt(secret, limits.sessionTokenHours * 3600_000);
   }
@@ -40,7 +43,4 @@ export class SessionTokens {
     this.checked.set(payload, claims);
     return claims ?? undefined;
   }
-
-  /** Each verified payload's claims (null: not a session's), for as long as the verifier keeps the payload. */
-  private readonly checked = new WeakMap<object, SessionClaims | null>();
 }
