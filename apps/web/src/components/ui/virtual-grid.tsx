@@ -82,7 +82,10 @@ function usePageTop(ref: RefObject<HTMLElement | null>, enabled: boolean): numbe
   return top;
 }
 
-/** How long after a link opens its row is kept in view while the page settles (data and heights arriving). */
+/**
+ * How long after a link opens its row (or after the row was last pushed out of view) it is kept in view while the page
+ * settles (data and heights arriving).
+ */
 const focusSettleMs = 4000;
 
 interface VirtualRowsOptions {
@@ -140,11 +143,11 @@ export function useVirtualRows({
   // stops short), and what is above the list (notes, the batch card) may still grow and push it away. A person's
   // own wheel, touch or key ends it, so the page never fights them.
   const asked = useRef<number | null>(null);
-  const pending = useRef<{ index: number; until: number } | null>(null);
+  const pending = useRef<{ index: number; openedAt: number; until: number } | null>(null);
   useEffect(() => {
     if (scrollToIndex !== null && scrollToIndex >= 0 && asked.current !== scrollToIndex) {
       asked.current = scrollToIndex;
-      pending.current = { index: scrollToIndex, until: performance.now() + focusSettleMs };
+      pending.current = { index: scrollToIndex, openedAt: performance.now(), until: performance.now() + focusSettleMs };
       virtualizer.scrollToIndex(scrollToIndex, { align: 'center' });
       return;
     }
@@ -158,6 +161,9 @@ export function useVirtualRows({
     const top = virtualizer.scrollOffset ?? 0;
     const bottom = top + (virtualizer.scrollRect?.height ?? 0);
     if (row !== undefined && row.start < bottom && row.end > top) return;
+    // Pushed away again (heights or what is above arriving late on a busy machine): the settling time starts over,
+    // up to three times its length after the link opened (a scroll bar dragged away is not fought for long).
+    wanted.until = Math.min(performance.now() + focusSettleMs, wanted.openedAt + 3 * focusSettleMs);
     virtualizer.scrollToIndex(wanted.index, { align: 'center' });
   });
   useEffect(() => {

@@ -203,7 +203,7 @@ export function ImageEditor({
       />
       {/* Only the rows in view are in the page (decision 0041); a sprite sheet takes the whole row with its frames. */}
       <VirtualGrid
-        className="mt-3"
+        className="mt-3 image-cards"
         items={shown}
         getKey={(image) => image.fileId}
         renderItem={renderCard}
