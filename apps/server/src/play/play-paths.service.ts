@@ -1,7 +1,7 @@
 import { can, effectiveIsolated, errorCodes, gameNotReadyMessage, isGameReady, limits, type Game, type GamePath, type GameVersion, type User } from '@reskin/contract';
 import { conflict, notFound } from '../lib/errors';
 import { maySeeGame } from '../modules/games/game-access';
-import type { GamesRepository } from '../modules/games/games.repository';
+import type { GamesRepository, SplashFile } from '../modules/games/games.repository';
 import { PreviewsService } from '../modules/previews/previews.service';
 import type { PlayOrigins } from './play-origins';
 import type { PlayClaims, PlayTokens, PlayView } from './play-tokens';
@@ -98,20 +98,21 @@ export class PlayPathsService {
   }
 
   /**
-   * The card images of several games (GET /user-games/my-games; issue 29, decision 0038): each splash's preview on
-   * the app's own origin (watermarked unless the user is an admin), one splash query and one token-version read for
-   * them all; an SVG splash (no previews) on the play origin as before. Null when the game has no splash or is not
-   * generated.
+   * The card images of several games (GET /user-games/my-games; issue 29, decision 0038), each given with its splash
+   * file (the caller's list query reads them): each splash's preview on the app's own origin (watermarked unless the
+   * user is an admin), one token-version read for them all; an SVG splash (no previews) on the play origin as before.
+   * Null when the game has no splash or is not generated.
    */
-  async imageUrls(user: User, games: Pick<Game, 'id' | 'imagePath' | 'gameStatusTypeId'>[]): Promise<(string | null)[]> {
-    const shown = games.filter((game) => game.imagePath && isGameReady(game));
-    if (shown.length === 0) return games.map(() => null);
+  async imageUrls(
+    user: User,
+    games: { game: Pick<Game, 'id' | 'imagePath' | 'gameStatusTypeId'>; splash: SplashFile | undefined }[],
+  ): Promise<(string | null)[]> {
+    if (!games.some(({ game }) => game.imagePath && isGameReady(game))) return games.map(() => null);
     const tokenVersion = await this.tokenVersionOf(user.id);
-    const [splashes, url] = await Promise.all([this.games.splashFiles(shown.map((game) => game.id)), this.previews.urlsFor(user)]);
+    const url = await this.previews.urlsFor(user);
     return Promise.all(
-      games.map(async (game) => {
+      games.map(async ({ game, splash }) => {
         if (!game.imagePath || !isGameReady(game)) return null;
-        const splash = splashes.get(game.id);
         const source = splash ? PreviewsService.previewSource(user, splash) : null;
         if (source !== null) return url(source, 'preview');
         const view: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';

@@ -124,6 +124,9 @@ const gameFileColumns = [
 type GameRow = Pick<Selectable<GamesTable>, (typeof gameColumns)[number]>;
 export type GameFileRow = Pick<Selectable<GameFilesTable>, (typeof gameFileColumns)[number]>;
 
+/** What a card's picture needs of a game's splash file (its previews; issue 29). */
+export type SplashFile = Pick<GameFileRow, 'path' | 'width' | 'storageKey' | 'copiesKey'>;
+
 /** A stored value of a closed set, or its fallback (a row written by hand with anything else). */
 function oneOf<T extends string>(values: readonly T[], value: string, fallback: T): T {
   return (values as readonly string[]).includes(value) ? (value as T) : fallback;
@@ -565,7 +568,7 @@ export class GamesRepository {
    * The splash files of the given games (one query for a page of them; issue 29: the games list's and My Games'
    * previews): the file whose path is the game's imagePath.
    */
-  async splashFiles(gameIds: number[]): Promise<Map<number, Pick<GameFileRow, 'path' | 'width' | 'storageKey' | 'copiesKey'>>> {
+  async splashFiles(gameIds: number[]): Promise<Map<number, SplashFile>> {
     if (gameIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('gameFiles')

@@ -5,6 +5,7 @@ import type { Database, Timestamp, UserGamesTable } from '../../db/schema';
 import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
 import { listPage, type Page } from '../../search/page';
 import { compiledOnce } from '../../db/compiled-once';
+import type { SplashFile } from '../games/games.repository';
 
 /** An aggregate over the versions (all, or the Finished ones) of the user-game row being read. */
 function ofVersions(aggregate: RawBuilder<unknown>, finishedOnly: boolean): RawBuilder<unknown> {
@@ -129,6 +130,9 @@ function activeOfUserQuery(db: Kysely<Database>) {
         'games.gameStatusTypeId as game_gameStatusTypeId',
         'games.engine as game_engine',
       ])
+      // The card's picture is a preview of the splash file (issue 29): read here, not in a query of its own.
+      .leftJoin('gameFiles as splash', (join) => join.onRef('splash.gameId', '=', 'games.id').onRef('splash.path', '=', 'games.imagePath'))
+      .select(['splash.path as splash_path', 'splash.width as splash_width', 'splash.storageKey as splash_storageKey', 'splash.copiesKey as splash_copiesKey'])
       .where('userGames.userId', '=', userId)
       .where('userGames.isActive', '=', 1)
       .orderBy('userGames.id'),
@@ -154,11 +158,14 @@ export class UserGamesRepository {
     return { rows: userGames, total: page.total };
   }
 
-  /** The active assignments of one user, with their games (My Games), in one query (issue 15: one round trip). */
-  async listActiveOfUser(userId: number): Promise<UserGame[]> {
+  /**
+   * The active assignments of one user, with their games and each game's splash file when it has one (My Games), in
+   * one query (issue 15: one round trip; issue 29: the splash too).
+   */
+  async listActiveOfUser(userId: number): Promise<{ userGame: UserGame & { game: NonNullable<UserGame['game']> }; splash: SplashFile | undefined }[]> {
     const rows = await this.activeOfUser(userId);
     return rows.map((row) => {
-      const userGame = toUserGame(row);
+      const userGame = toUserGame(row) as UserGame & { game: NonNullable<UserGame['game']> };
       userGame.game = {
         id: row.gameId,
         name: row.game_name,
@@ -169,7 +176,11 @@ export class UserGamesRepository {
         gameStatusTypeId: row.game_gameStatusTypeId,
         engine: row.game_engine,
       };
-      return userGame;
+      const splash =
+        row.splash_path === null
+          ? undefined
+          : { path: row.splash_path, width: row.splash_width, storageKey: row.splash_storageKey!, copiesKey: row.splash_copiesKey };
+      return { userGame, splash };
     });
   }
 

@@ -116,11 +116,9 @@ export class UserGamesService {
 
   /** The caller's active assignments with their games and card images (MG-1, MG-3). */
   async myGames(user: User): Promise<MyGame[]> {
-    const userGames = (await this.userGames.listActiveOfUser(user.id)).filter(
-      (ug): ug is UserGame & { game: NonNullable<UserGame['game']> } => ug.game !== undefined,
-    );
-    // The list query has each game already: its card image needs no further read.
-    const imageUrls = await this.paths.imageUrls(user, userGames.map((ug) => ug.game));
-    return userGames.map((ug, i) => ({ ...ug, imageUrl: imageUrls[i]! }));
+    // The list query has each game and its splash file already: its card image needs no further read.
+    const rows = await this.userGames.listActiveOfUser(user.id);
+    const imageUrls = await this.paths.imageUrls(user, rows.map(({ userGame, splash }) => ({ game: userGame.game, splash })));
+    return rows.map(({ userGame }, i) => ({ ...userGame, imageUrl: imageUrls[i]! }));
   }
 }
