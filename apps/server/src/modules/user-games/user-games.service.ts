@@ -119,6 +119,9 @@ export class UserGamesService {
     // The list query has each game and its splash file already: its card image needs no further read.
     const rows = await this.userGames.listActiveOfUser(user.id);
     const imageUrls = await this.paths.imageUrls(user, rows.map(({ userGame, splash }) => ({ game: userGame.game, splash })));
-    return rows.map(({ userGame }, i) => ({ ...userGame, imageUrl: imageUrls[i]! }));
+    // Each card is its row's object with the URL added, not a spread copy: a copy of these objects came out in V8's
+    // slow dictionary mode, and the answer's writer then read every field by a hash lookup (issue 29: 45 us of a
+    // 400 us request).
+    return rows.map(({ userGame }, i) => Object.assign(userGame, { imageUrl: imageUrls[i]! }));
   }
 }
