@@ -5,6 +5,7 @@ import {
   filesOf,
   fileByPath,
   markIndex,
+  errorToast,
   openWithToken,
   png,
   tinyGameFiles,
@@ -87,6 +88,45 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
         await expect(card(last.path)).toBeVisible({ timeout: 500 });
       }).toPass({ timeout: 30_000 });
       await expect(notes).toHaveCount(0);
+    } finally {
+      await deleteUserGame(api, userGame.id);
+    }
+  });
+  test('[issue 29] the files are asked for with the link\'s ids at once; a link to another artist\'s version says it cannot be opened, with no error toast', async ({
+    page,
+    api,
+    makeGame,
+    makeUser,
+  }) => {
+    const game = await makeGame();
+    await uploadFiles(api, game.id, tinyGameFiles());
+    await markIndex(api, game.id, (await fileByPath(api, game.id, 'tiny/index.html')).fileId);
+    const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
+    expect(generated.status(), await generated.text()).toBe(200);
+    await waitForStatus(api, game.id, GameStatus.Ready);
+    const owner = await makeUser();
+    const other = await makeUser();
+    const userGame = await createUserGame(api, { userId: owner.id, gameId: game.id });
+    try {
+      const version = await createVersion(api, owner.token, userGame, 'Not yours');
+      // The owner's page: the files' request is sent before the assignments' answer has arrived (not after it).
+      // Events in the order Playwright saw them, no clock.
+      const events: string[] = [];
+      const files = `/api/games/${game.id}/files`;
+      page.on('request', (request) => events.push(`sent ${new URL(request.url()).pathname}`));
+      page.on('requestfinished', (request) => events.push(`done ${new URL(request.url()).pathname}`));
+      await openWithToken(page, owner.token, workbenchUrl(version));
+      await expect(page.getByRole('region').first()).toBeVisible();
+      expect(events).toContain(`sent ${files}`);
+      expect(events).toContain('done /api/user-games/my-games');
+      expect(events.indexOf(`sent ${files}`)).toBeLessThan(events.indexOf('done /api/user-games/my-games'));
+
+      // Another artist with the same link: the page says so, and the refused reads show no error toast.
+      const refused = page.waitForResponse((response) => new URL(response.url()).pathname === files);
+      await openWithToken(page, other.token, workbenchUrl(version));
+      expect((await refused).status()).toBeGreaterThanOrEqual(400);
+      await expect(page.getByText('This version cannot be opened: it is not one of your versions.')).toBeVisible();
+      await expect(errorToast(page, /./)).toHaveCount(0);
     } finally {
       await deleteUserGame(api, userGame.id);
     }

@@ -1,6 +1,6 @@
 import { fileUsageListSchema, gameFileListSchema, gameFileSchema } from '@reskin/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
+import { apiList, apiParse, apiRequest, type ListParams, type RequestOptions } from '../lib/api-client';
 import { uploadMultipart, type UploadPart } from '../lib/upload-request';
 import { gameKeys } from './games';
 import { useApiMutation } from './mutation';
@@ -24,7 +24,7 @@ export const invalidateGameFiles = (queryClient: QueryClient, gameId: number) =>
   Promise.all(fileChanged(gameId).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
 /** GET /games/{id}/files: every file of a game (an admin's, or one assigned to the caller). */
-export const listGameFiles = (gameId: number) => apiParse(gameFileListSchema, `/games/${gameId}/files`);
+export const listGameFiles = (gameId: number, options?: RequestOptions) => apiParse(gameFileListSchema, `/games/${gameId}/files`, options);
 
 /** POST /games/{id}/files/filter: a page of a game's files matching a search query, and how many match. */
 export const filterGameFiles = (gameId: number, params: ListParams) =>
@@ -74,10 +74,14 @@ export const uploadGameZip = ({ gameId, file, onProgress, signal }: GameFileUplo
     signal,
   });
 
-export const useGameFiles = (gameId: number | null) =>
+/**
+ * A game's files. `quiet`: a refusal shows no toast (the workbench asks with a link's game id before it knows the game
+ * is the artist's, and says so itself when it is not).
+ */
+export const useGameFiles = (gameId: number | null, { quiet = false }: { quiet?: boolean } = {}) =>
   useQuery({
     queryKey: gameFileKeys.list(gameId ?? 0),
-    queryFn: () => listGameFiles(gameId ?? 0),
+    queryFn: () => listGameFiles(gameId ?? 0, { background: quiet }),
     enabled: gameId !== null,
   });
 
@@ -105,13 +109,13 @@ export const useDeleteGameFile = () =>
   useApiMutation([...gameFileKeys.all, 'delete'], deleteGameFile, changed);
 
 /** GET /games/{id}/usage: which of a game's files plays load (issue 24); every file, 0 loads when never. */
-export const listFileUsage = (gameId: number) => apiParse(fileUsageListSchema, `/games/${gameId}/usage`);
+export const listFileUsage = (gameId: number, options?: RequestOptions) => apiParse(fileUsageListSchema, `/games/${gameId}/usage`, options);
 
 /** The usage record of a game's files, read afresh whenever a screen showing it opens (plays add to it). */
-export const useFileUsage = (gameId: number | null) =>
+export const useFileUsage = (gameId: number | null, { quiet = false }: { quiet?: boolean } = {}) =>
   useQuery({
     queryKey: gameFileKeys.usage(gameId ?? 0),
-    queryFn: () => listFileUsage(gameId ?? 0),
+    queryFn: () => listFileUsage(gameId ?? 0, { background: quiet }),
     enabled: gameId !== null,
     refetchOnMount: 'always',
   });

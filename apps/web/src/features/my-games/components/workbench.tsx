@@ -11,7 +11,7 @@ import {
   type FileUsageFilter,
   type GameFile,
 } from '@reskin/contract';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -98,14 +98,27 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const userGame = myGame.userGame?.gameId === gameId ? myGame.userGame : undefined;
   const versions = useMyVersions(gameId, userGameId);
   const version = versions.data?.find((item) => item.id === versionId);
-  const gameFiles = useGameFiles(userGame ? gameId : null);
+  // The game's files and their usage are asked for at once with the link's game id, beside the assignment and the
+  // version rather than after them: they are a big game's longest reads (issue 29: 1,500 files). Until the assignment
+  // shows the game is the artist's, a refusal is quiet (the page says the version cannot be opened); one that came
+  // while quiet is asked again once it is known, so a real failure still shows its toast.
+  const gameFiles = useGameFiles(gameId, { quiet: !userGame });
   const versionFiles = useVersionFiles(version ? versionId : null, gameId);
   const playPaths = useVersionPath(version ? versionId : null, gameId);
   const finishCall = useFinishVersion();
   const session = useSession();
   const [confirmingFinish, setConfirmingFinish] = useState(false);
   // Which files plays load (issue 24): a filter and an order over the cards, and a badge on each.
-  const fileUsage = useFileUsage(userGame ? gameId : null);
+  const fileUsage = useFileUsage(gameId, { quiet: !userGame });
+  const assigned = userGame !== undefined;
+  const { isError: filesFailed, refetch: refetchFiles } = gameFiles;
+  const { isError: usageFailed, refetch: refetchUsage } = fileUsage;
+  useEffect(() => {
+    if (assigned && filesFailed) void refetchFiles();
+  }, [assigned, filesFailed, refetchFiles]);
+  useEffect(() => {
+    if (assigned && usageFailed) void refetchUsage();
+  }, [assigned, usageFailed, refetchUsage]);
   const [usageFilter, setUsageFilter] = useState<FileUsageFilter>('all');
   const [order, setOrder] = useState<'path' | 'loads'>('path');
 
