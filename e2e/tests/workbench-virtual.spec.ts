@@ -8,6 +8,7 @@ import {
   errorToast,
   openWithToken,
   png,
+  readyGame,
   tinyGameFiles,
   uploadFiles,
   waitForStatus,
@@ -99,11 +100,7 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
     makeUser,
   }) => {
     const game = await makeGame();
-    await uploadFiles(api, game.id, tinyGameFiles());
-    await markIndex(api, game.id, (await fileByPath(api, game.id, 'tiny/index.html')).fileId);
-    const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
-    expect(generated.status(), await generated.text()).toBe(200);
-    await waitForStatus(api, game.id, GameStatus.Ready);
+    await readyGame(api, game);
     const owner = await makeUser();
     const other = await makeUser();
     const userGame = await createUserGame(api, { userId: owner.id, gameId: game.id });

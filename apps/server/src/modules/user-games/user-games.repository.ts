@@ -139,6 +139,9 @@ function activeOfUserQuery(db: Kysely<Database>) {
   );
 }
 
+/** A user-game read with its game (My Games). */
+type UserGameWithGame = UserGame & { game: NonNullable<UserGame['game']> };
+
 export class UserGamesRepository {
   private readonly activeOfUser: ReturnType<typeof activeOfUserQuery>;
 
@@ -162,10 +165,10 @@ export class UserGamesRepository {
    * The active assignments of one user, with their games and each game's splash file when it has one (My Games), in
    * one query (issue 15: one round trip; issue 29: the splash too).
    */
-  async listActiveOfUser(userId: number): Promise<{ userGame: UserGame & { game: NonNullable<UserGame['game']> }; splash: SplashFile | undefined }[]> {
+  async listActiveOfUser(userId: number): Promise<{ userGame: UserGameWithGame; splash: SplashFile | undefined }[]> {
     const rows = await this.activeOfUser(userId);
     return rows.map((row) => {
-      const userGame = toUserGame(row) as UserGame & { game: NonNullable<UserGame['game']> };
+      const userGame = toUserGame(row) as UserGameWithGame;
       userGame.game = {
         id: row.gameId,
         name: row.game_name,

@@ -86,6 +86,13 @@ interface WorkbenchProps {
   defaultTab: TabKey;
 }
 
+/** A read that failed while quiet (before the assignment was known) is asked again once it is, so its failure toasts. */
+function useAskedAgainOnceAssigned(assigned: boolean, { isError, refetch }: { isError: boolean; refetch: () => Promise<unknown> }) {
+  useEffect(() => {
+    if (assigned && isError) void refetch();
+  }, [assigned, isError, refetch]);
+}
+
 /**
  * The artist's workbench for one version (SPEC §2 Workbench): the image or audio editor, the play tabs in the
  * sandboxed frame with 'I Finished My Game' (asked first; a Finished version says when instead), and the
@@ -110,15 +117,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const [confirmingFinish, setConfirmingFinish] = useState(false);
   // Which files plays load (issue 24): a filter and an order over the cards, and a badge on each.
   const fileUsage = useFileUsage(gameId, { quiet: !userGame });
-  const assigned = userGame !== undefined;
-  const { isError: filesFailed, refetch: refetchFiles } = gameFiles;
-  const { isError: usageFailed, refetch: refetchUsage } = fileUsage;
-  useEffect(() => {
-    if (assigned && filesFailed) void refetchFiles();
-  }, [assigned, filesFailed, refetchFiles]);
-  useEffect(() => {
-    if (assigned && usageFailed) void refetchUsage();
-  }, [assigned, usageFailed, refetchUsage]);
+  useAskedAgainOnceAssigned(userGame !== undefined, gameFiles);
+  useAskedAgainOnceAssigned(userGame !== undefined, fileUsage);
   const [usageFilter, setUsageFilter] = useState<FileUsageFilter>('all');
   const [order, setOrder] = useState<'path' | 'loads'>('path');
 
