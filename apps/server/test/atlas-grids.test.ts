@@ -84,14 +84,19 @@ describe(`[issue 26] uniform grids on ${testDb}`, () => {
     expect((await atlases()).atlases.map((atlas) => atlas.descriptor)).toEqual(['hero.png']);
   });
 
-  it("lets the game's assigned artist declare and remove grids; others 404, demo accounts 403", async () => {
-    expect((await declare('tiny.png', { frameWidth: 4, frameHeight: 4 }, artist.token)).statusCode).toBe(200);
-    expect((await call(t, 'DELETE', gridUrl('tiny.png'), { token: artist.token })).statusCode).toBe(204);
+  it("only administrators declare and remove grids: the game's own artist, other artists and demo accounts get 403 and the admin's grid stays", async () => {
+    expect((await declare('tiny.png', { frameWidth: 4, frameHeight: 4 })).statusCode).toBe(200);
     const stranger = await createUser(t);
-    expect((await declare('tiny.png', { frameWidth: 4, frameHeight: 4 }, stranger.token)).statusCode).toBe(404);
     const demo = await createUser(t, RoleType.Demo);
-    expect((await declare('tiny.png', { frameWidth: 4, frameHeight: 4 }, demo.token)).statusCode).toBe(403);
-    expect((await call(t, 'DELETE', gridUrl('tiny.png'), { token: demo.token })).statusCode).toBe(403);
+    for (const token of [artist.token, stranger.token, demo.token]) {
+      const declared = await declare('tiny.png', { frameWidth: 1, frameHeight: 1, spacing: 7 }, token);
+      expect(declared.statusCode).toBe(403);
+      expect(errorOf(declared).message).toBe('Only administrators declare or remove sprite sheet grids.');
+      expect((await call(t, 'DELETE', gridUrl('tiny.png'), { token })).statusCode).toBe(403);
+    }
+    const grid = (await atlases()).atlases.find((atlas) => atlas.descriptor === 'tiny.png');
+    expect(grid?.frames.length).toBe(4);
+    expect((await call(t, 'DELETE', gridUrl('tiny.png'), { token: admin.token })).statusCode).toBe(204);
   });
 
   it("a grid's frames are replaced like any sheet's, and the grid then stays as it is (409) until they are restored", async () => {

@@ -61,10 +61,10 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'GET /api/games/{id}/usage': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   // as the usage record (issue 26)
   'GET /api/games/{id}/atlases': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
-  // admin, or an artist with an active assignment (issue 26 grids); demo 403 before the lookup, B 404
-  'PUT /api/games/{id}/files/{fileId}/grid': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  // admins only: a grid places the watermark's frame marks (decision 0047)
+  'PUT /api/games/{id}/files/{fileId}/grid': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // as declaring; the admin declares one before each cell
-  'DELETE /api/games/{id}/files/{fileId}/grid': { anonymous: 401, demo: 403, userB: 404, userA: 204, admin: 204 },
+  'DELETE /api/games/{id}/files/{fileId}/grid': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 204 },
   'POST /api/games/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/games/{id}/files/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/games': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 201 },

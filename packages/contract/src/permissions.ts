@@ -28,7 +28,10 @@ export const actions = [
    * rules decide which); demo accounts are shared and write none.
    */
   'notes.write',
-  /** Declaring or removing a uniform grid on a game image (issue 26), within the games one may see. */
+  /**
+   * Declaring or removing a uniform grid on a game image (issue 26): administrators only, since a grid decides where
+   * the watermark's frame marks go (decision 0047).
+   */
   'atlases.declareGrid',
   /** Changing or suspending one's own account (demo accounts are shared). Nav: the username link. */
   'account.edit',
@@ -43,7 +46,7 @@ const everyAdminAction: readonly Action[] = actions.filter((action) => action !=
 /** The table: each role and its actions (SPEC §3 roles: 1 admin, 100 user, 1000 demo). */
 export const permissions: Record<RoleTypeId, readonly Action[]> = {
   [RoleType.Admin]: everyAdminAction,
-  [RoleType.User]: ['versions.change', 'notes.write', 'atlases.declareGrid', 'account.edit'],
+  [RoleType.User]: ['versions.change', 'notes.write', 'account.edit'],
   [RoleType.Demo]: ['demo.play'],
 };
 

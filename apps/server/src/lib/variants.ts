@@ -167,12 +167,16 @@ async function renderMarks(sizes: readonly { w: number; h: number }[], productNa
 
 /**
  * The marks of a sprite sheet's frames (issue 26, decision 0028) as sharp overlays: one per frame, at its rect, so
- * a sprite cut from the sheet shows the mark however small it is (a 12x12 one too). Pixels outside every frame
- * (padding) stay unmarked. Frames sharing a rect (aliases) are marked once; each size is rendered once.
+ * a sprite cut from the sheet shows the mark however small it is (a 12x12 one too). Rects are clipped to the image
+ * (a descriptor or grid may name frames partly or wholly outside it). Frames sharing a rect (aliases) are marked
+ * once; each size is rendered once.
  */
-async function frameOverlays(frames: readonly FrameRect[], productName: string): Promise<OverlayOptions[]> {
+async function frameOverlays(frames: readonly FrameRect[], width: number, height: number, productName: string): Promise<OverlayOptions[]> {
   const rects = new Map<string, FrameRect>();
-  for (const rect of frames) if (rect.w >= 1 && rect.h >= 1) rects.set(`${rect.x},${rect.y},${rect.w},${rect.h}`, rect);
+  for (const frame of frames) {
+    const rect = clippedRect(frame, width, height);
+    if (rect) rects.set(`${rect.x},${rect.y},${rect.w},${rect.h}`, rect);
+  }
   const marks = new Map<string, Buffer>();
   const missing = new Map<string, { w: number; h: number }>();
   for (const { w, h } of rects.values()) {
@@ -186,6 +190,14 @@ async function frameOverlays(frames: readonly FrameRect[], productName: string):
     renderedMarks.set(`${size}\n${productName}`, pixels);
   }
   return [...rects.values()].map(({ x, y, w, h }) => ({ input: marks.get(`${w}\n${h}`)!, raw: { width: w, height: h, channels: 4 }, left: x, top: y, blend: 'over' }));
+}
+
+/** A frame's rect cut to an image of `width` x `height` in whole pixels; undefined when nothing of it is inside. */
+function clippedRect({ x, y, w, h }: FrameRect, width: number, height: number): FrameRect | undefined {
+  if (![x, y, w, h].every(Number.isFinite)) return undefined;
+  const [left, top] = [Math.max(0, Math.round(x)), Math.max(0, Math.round(y))];
+  const [right, bottom] = [Math.min(width, Math.round(x + w)), Math.min(height, Math.round(y + h))];
+  return right > left && bottom > top ? { x: left, y: top, w: right - left, h: bottom - top } : undefined;
 }
 
 /**
@@ -303,7 +315,7 @@ function blankImage(width: number, height: number, copy: Exclude<CopyFormat, 'sv
 /**
  * The watermarked copy of an image: the same width and height (every frame of an animation keeps its
  * timing), with the product name tiled over it, in the format of the contract's `copiesAs`. A still image that is
- * a page of a sprite sheet (`frames`: the rects of its frames) gets a mark in every frame instead (frameOverlays).
+ * a page of a sprite sheet (`frames`: the rects of its frames) also gets a mark in every frame, on top (marked).
  *
  * An SVG is rendered to pixels with the mark and embedded as a PNG in an SVG of the original's width, height
  * and viewBox: the mark is part of the pixels, so editing the document cannot remove it.
@@ -332,12 +344,17 @@ async function watermarkOf({ original, copy, width, height, pixels, pages }: Ope
   return encodeCopy(await marked(pixels, { width, height, pages }, productName, frames), copy, 'watermark').toBuffer();
 }
 
-/** `pixels` (an image of `width` x `height` frames, `pages` of them) with the watermark composited over them. */
+/**
+ * `pixels` (an image of `width` x `height` frames, `pages` of them) with the watermark composited over them: the
+ * tiled mark over the whole image always, and on a still sprite sheet each frame's own mark on top of it (frames
+ * add marks, never replace the tile: whatever grid or descriptor an image has, all of it stays marked).
+ */
 async function marked(pixels: Sharp, { width, height, pages }: Pick<OpenedImage, 'width' | 'height' | 'pages'>, productName: string, frames: readonly FrameRect[]): Promise<Sharp> {
-  if (frames.length > 0 && pages === 1) return pixels.composite(await frameOverlays(frames, productName));
   const tile = watermarkTile(width, height, productName);
   const tilePixels = await renderedTiles.forceFetch(tile.svg);
-  return pixels.composite([{ input: tilePixels, raw: { width: tile.width, height: tile.height, channels: 4 }, tile: true, blend: 'over' }]);
+  const overlays: OverlayOptions[] = [{ input: tilePixels, raw: { width: tile.width, height: tile.height, channels: 4 }, tile: true, blend: 'over' }];
+  if (frames.length > 0 && pages === 1) overlays.push(...(await frameOverlays(frames, width, height, productName)));
+  return pixels.composite(overlays);
 }
 
 /**
@@ -432,43 +449,20 @@ export async function makeCopiesWithPreviews(
     const [originalPreviews, watermarkPreviews] = await Promise.all([previewsOf(original, path), previewsOf(watermark, copyName)]);
     return { skeleton, watermark, previews: { original: originalPreviews, watermark: watermarkPreviews, skeleton: await skeletonPreview } };
   }
-  // Decoded once: the watermarked copy and the original's preview are made from these pixels, and the watermarked
-  // preview from the original's with the mark drawn at its scale (a sheet's frame marks: its copy's made small).
+  // Decoded once, and one pipeline in order: the mark is drawn at full size (sharp composites after it resizes, so
+  // marks never go on a pipeline that is then made small), the watermarked copy is encoded from those composed
+  // pixels and its previews are resized from them; the original's previews from the decoded pixels.
   const originalPixels = pixelsOf(await image.pixels.raw().toBuffer({ resolveWithObject: true }));
-  const small = await previewPixelsOf(sharpOf(originalPixels));
-  const markedSmall =
-    frames.length > 0
-      ? await previewPixelsOf(await marked(sharpOf(originalPixels), image, productName, frames))
-      : pixelsOf(
-          await sharpOf(small)
-            .composite([await scaledTile(width, height, productName, small.width / width)])
-            .raw()
-            .toBuffer({ resolveWithObject: true }),
-        );
+  const markedPixels = pixelsOf(await (await marked(sharpOf(originalPixels), image, productName, frames)).raw().toBuffer({ resolveWithObject: true }));
+  const [small, markedSmall] = await Promise.all([previewPixelsOf(sharpOf(originalPixels)), previewPixelsOf(sharpOf(markedPixels))]);
   const [skeleton, watermark, originalPreviews, watermarkPreviews, skeletonPreviewBytes] = await Promise.all([
     skeletonOf(image),
-    encodeCopy(await marked(sharpOf(originalPixels), image, productName, frames), copy, 'watermark').toBuffer(),
+    encodeCopy(sharpOf(markedPixels), copy, 'watermark').toBuffer(),
     encodePreviews(small),
     encodePreviews(markedSmall),
     skeletonPreview,
   ]);
   return { skeleton, watermark, previews: { original: originalPreviews, watermark: watermarkPreviews, skeleton: skeletonPreviewBytes } };
-}
-
-/**
- * The watermark's tile for an image of `width` x `height` at `scale` (its preview's): the copy's own tile, rendered
- * once and kept (renderedTiles), made small; rendering the text again at every image's scale cost more than the
- * preview's encoding.
- */
-async function scaledTile(width: number, height: number, productName: string, scale: number): Promise<OverlayOptions> {
-  const tile = watermarkTile(width, height, productName);
-  const full = await renderedTiles.forceFetch(tile.svg);
-  const [w, h] = [Math.max(1, Math.round(tile.width * scale)), Math.max(1, Math.round(tile.height * scale))];
-  const input =
-    w === tile.width && h === tile.height
-      ? full
-      : await sharp(full, { raw: { width: tile.width, height: tile.height, channels: 4 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
-  return { input, raw: { width: w, height: h, channels: 4 }, tile: true, blend: 'over' };
 }
 
 function pixelsOf({ data, info }: { data: Buffer; info: OutputInfo }): Pixels {

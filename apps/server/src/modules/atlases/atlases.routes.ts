@@ -5,8 +5,8 @@ import { currentUser } from '../../plugins/auth';
 import type { AtlasesService } from './atlases.service';
 
 const gridErrors = {
-  403: 'Demo accounts do not declare grids (FORBIDDEN).',
-  404: 'No such game or file, or a game not assigned to you (NOT_FOUND).',
+  403: 'Only administrators declare or remove grids (FORBIDDEN).',
+  404: 'No such game or file (NOT_FOUND).',
   409: 'Versions have replaced frames of this sheet (CONFLICT).',
 };
 
@@ -38,7 +38,7 @@ export async function atlasesRoutes(app: FastifyInstance, { atlases }: { atlases
       schema: {
         tags: ['games'],
         summary:
-          "Declare (or change) a uniform grid on a game image, for games that slice the sheet in code: frames of frameWidth×frameHeight, numbered row by row, after a margin and with spacing between them (admins, or the game's assigned artists)",
+          "Declare (or change) a uniform grid on a game image, for games that slice the sheet in code: frames of frameWidth×frameHeight, numbered row by row, after a margin and with spacing between them (admins only)",
         params: gameFileParamsSchema,
         body: atlasGridSchema,
         response: { 200: atlasSchema },
@@ -54,10 +54,10 @@ export async function atlasesRoutes(app: FastifyInstance, { atlases }: { atlases
       onRequest: app.requireUser,
       schema: {
         tags: ['games'],
-        summary: "Remove an image's grid: it is a plain image again (admins, or the game's assigned artists)",
+        summary: "Remove an image's grid: it is a plain image again (admins only)",
         params: gameFileParamsSchema,
         response: { 204: noContentSchema },
-        errors: { ...gridErrors, 404: 'No such game or file, no grid on the file, or a game not assigned to you (NOT_FOUND).' },
+        errors: { ...gridErrors, 404: 'No such game or file, or no grid on the file (NOT_FOUND).' },
       },
     },
     async (request, reply) => {

@@ -70,7 +70,7 @@ export class AtlasesService {
 
   /**
    * PUT /games/{id}/files/{fileId}/grid: declares (or changes) the uniform grid of a game image and answers the
-   * atlas it makes. Administrators on any game, an artist on a game assigned to them; demo accounts 403. Not an
+   * atlas it makes. Administrators only (artists and demo accounts 403: decision 0047). Not an
    * image of known size, or a grid that cuts no whole frame or too many: 422. A grid whose frames versions have
    * replaced stays as it is (409): its frames' places would move under them.
    */
@@ -98,7 +98,7 @@ export class AtlasesService {
 
   private async gridImage(user: User, gameId: number, fileId: number): Promise<GameFileRow> {
     if (!can(user.roleTypeId, 'atlases.declareGrid')) {
-      throw forbidden("Only administrators and the game's artists declare sprite sheet grids.");
+      throw forbidden('Only administrators declare or remove sprite sheet grids.');
     }
     if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId))) throw notFound('Game');
     const file = await this.games.findFile(gameId, fileId);
