@@ -1,6 +1,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { gameEngineNames, type GameEngine } from '@reskin/contract';
 import { detectEngine, engineLimits, type EngineInputFile, type ReadHead } from './engine-detection';
@@ -110,6 +111,17 @@ describe('engine detection rules (issue 24)', () => {
     expect(await detectEngine(wasm.files, wasm.readHead)).toBe('emscripten');
   });
 
+  it('names three.js in a bundler\'s output: an ES module importing `three`, minified, with or without its licence comment', async () => {
+    const entry = "import * as THREE from 'three'; const scene = new THREE.Scene(); scene.add(new THREE.Mesh(new THREE.BoxGeometry(), new THREE.MeshBasicMaterial())); new THREE.WebGLRenderer().render(scene, new THREE.PerspectiveCamera());";
+    for (const legalComments of ['eof', 'none'] as const) {
+      const built = await build({ stdin: { contents: entry, resolveDir: import.meta.dirname }, bundle: true, minify: true, format: 'esm', legalComments, write: false });
+      const bundle = Buffer.from(built.outputFiles[0]!.contents);
+      expect(bundle.subarray(0, engineLimits.headBytes).toString()).not.toMatch(/Three\.js Authors|__THREE__/);
+      const { files, readHead } = game({ 'index.html': '<script type="module" src="./assets/index-3f9a1c.js"></script>', 'assets/index-3f9a1c.js': bundle, 'assets/crate-8d2e.png': 'x' });
+      expect(await detectEngine(files, readHead), legalComments).toBe('three.js');
+    }
+  });
+
   it('answers null for a plain game', async () => {
     const plain = game({ 'index.html': '<script src="game.js"></script>', 'game.js': 'const ctx = canvas.getContext("2d");', 'img/bird.png': 'x' });
     expect(await detectEngine(plain.files, plain.readHead)).toBeNull();
@@ -118,15 +130,16 @@ describe('engine detection rules (issue 24)', () => {
 });
 
 describe('engine detection on bad input (issue 24)', () => {
-  it('reads only the head of a huge script and of a binary one, and answers null', async () => {
+  it('reads only the head of a huge script and of a binary one, and a bounded part of the huge one as a possible bundle, and answers null', async () => {
     const huge = { size: 2 * 1024 * 1024 * 1024, head: Buffer.alloc(engineLimits.headBytes, 'a') };
     const binary = Buffer.from(Array.from({ length: 9000 }, (_, index) => (index * 131) % 256));
     const { files, readHead, reads } = game({ 'index.html': '', 'huge.js': huge, 'binary.js': binary, 'game.data': 'x' });
     expect(await detectEngine(files, readHead)).toBeNull();
     expect(reads.length).toBeGreaterThan(0);
-    expect(reads.every((read) => read.length <= engineLimits.headBytes)).toBe(true);
-    // One read per file however many rules ask for its head.
-    expect(new Set(reads.map((read) => read.path)).size).toBe(reads.length);
+    const heads = reads.filter((read) => read.length <= engineLimits.headBytes);
+    expect(reads.filter((read) => read.length > engineLimits.headBytes)).toEqual([{ path: 'huge.js', length: engineLimits.bundleBytes }]);
+    // One head read per file however many rules ask for its head.
+    expect(new Set(heads.map((read) => read.path)).size).toBe(heads.length);
   });
 
   it('reads at most the bounded number of heads', async () => {

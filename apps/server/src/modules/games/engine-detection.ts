@@ -36,6 +36,12 @@ export const engineLimits = {
   magicReads: 8,
   /** Heads read at once. */
   parallelReads: 8,
+  /** Scripts at least this big may be bundles (three.js alone is over 400 KB minified). */
+  bundleMinBytes: 64 * 1024,
+  /** Bundles searched whole at most, the biggest first, one at a time. */
+  bundleScans: 4,
+  /** Bytes of a bundle searched at most. */
+  bundleBytes: 8 * 1024 * 1024,
 } as const;
 
 const scriptExtensions = new Set(['js', 'mjs', 'cjs']);
@@ -54,6 +60,9 @@ const signatures = {
   three: ['Three.js Authors', 'threejs.org/license'],
   // Hexi and other bundles export the global PIXI from their UMD head.
   pixi: ['pixi.js - v', 'PixiJS', '@pixi/', '.PIXI='],
+  // A bundler's output (an ES module that imports `three`) has no banner at its head: three.js marks the page with
+  // window.__THREE__ wherever the bundler put its code, and esbuild moves the licence comment to the end.
+  threeBundle: ['__THREE__', 'Three.js Authors'],
   emscripten: ['typeof Module', 'var Module', 'Module = Module', 'moduleArg', 'The Module object', '_scriptDir', 'emscripten'],
 } as const;
 
@@ -111,6 +120,7 @@ export async function detectEngine(files: readonly EngineInputFile[], readHead: 
   if (await probe.anyHead(probe.scripts, signatures.melonJS)) return 'melonJS';
   if (await probe.anyHead(probe.scripts, signatures.three)) return 'three.js';
   if (await probe.anyHead(probe.scripts, signatures.pixi)) return 'Pixi';
+  if (await probe.anyBundle(signatures.threeBundle)) return 'three.js';
 
   // emscripten: a WebAssembly module (or asm.js memory, or a packed .data file) and the Module loader.
   const hasModule =
@@ -158,7 +168,7 @@ class Probe {
   private magicReads = 0;
 
   constructor(
-    files: NamedFile[],
+    private readonly files: NamedFile[],
     private readonly readHead: ReadHead,
   ) {
     this.scripts = files
@@ -174,6 +184,23 @@ class Probe {
     for (let start = 0; start < readable.length; start += engineLimits.parallelReads) {
       const heads = await Promise.all(readable.slice(start, start + engineLimits.parallelReads).map((file) => this.head(file)));
       if (heads.some((head) => texts.some((text) => head.includes(text)))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether any of the biggest scripts (engineLimits.bundleScans of at least bundleMinBytes, one at a time) holds one
+   * of `texts` anywhere in its first bundleBytes: a bundle's libraries sit wherever the bundler put them.
+   */
+  async anyBundle(texts: readonly string[]): Promise<boolean> {
+    const bundles = this.files
+      .filter((file) => isScript(file) && file.size >= engineLimits.bundleMinBytes)
+      .sort((a, b) => b.size - a.size)
+      .slice(0, engineLimits.bundleScans);
+    for (const file of bundles) {
+      const bytes = await this.read(file, Math.min(file.size, engineLimits.bundleBytes));
+      const text = bytes ? bytes.subarray(0, engineLimits.bundleBytes).toString('latin1') : '';
+      if (texts.some((found) => text.includes(found))) return true;
     }
     return false;
   }
