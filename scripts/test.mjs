@@ -212,6 +212,37 @@ async function serverNode24() {
   if (!ok) process.exit(1);
 }
 
+// The gate suite (e2e/gate/) over the game corpus, against the production server on one database: SQLite in its
+// data dir, or a PostgreSQL database of its own made for the run and dropped after it.
+async function gateOn(database) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reskin-gate-'));
+  const port = await freePort();
+  let playPort = await freePort();
+  while (playPort === port) playPort = await freePort();
+  const env = { E2E_PORT: String(port), E2E_PLAY_PORT: String(playPort), E2E_DATA_DIR: dataDir, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+  const name = `gate_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  if (database === 'postgres') {
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    const url = new URL(testDatabaseUrl);
+    url.pathname = `/${name}`;
+    env.GATE_DATABASE_URL = url.href;
+  }
+  let ok = false;
+  try {
+    const label = `gate suite over the game corpus on ${database === 'postgres' ? 'PostgreSQL' : 'SQLite'}`;
+    ok = runIn(root, { ...process.env, ...env }, label, 'npx', ['playwright', 'test', '-c', 'e2e/gate.config.ts']);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (database === 'postgres') {
+      await admin.query(`drop database if exists "${name}" with (force)`).catch((error) => console.error(`could not drop ${name}: ${error.message}`));
+      await admin.end();
+    }
+  }
+  if (!ok) process.exit(1);
+}
+
 const steps = {
   typecheck: () => run('typecheck', 'npx', ['tsc', '-b']),
   lint: () => run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']),
@@ -228,6 +259,14 @@ const steps = {
   build: () => run('production build (server and web app)', 'node', ['scripts/build.mjs', '--force']),
   'bundle-size': () =>
     run('landing page JS and CSS budgets (150 and 28 KB gzipped)', 'node', ['scripts/check-bundle-size.mjs']),
+  gate: async () => {
+    if (!existsSync('/usr/bin/chromium')) {
+      console.error('The gate suite needs Debian Chromium at /usr/bin/chromium: apt-get install -y chromium');
+      process.exit(1);
+    }
+    await gateOn('sqlite');
+    if (await postgresOrSkip('the gate suite on PostgreSQL')) await gateOn('postgres');
+  },
   e2e: async () => {
     if (!existsSync('/usr/bin/chromium')) {
       console.error('Browser tests need Debian Chromium at /usr/bin/chromium: apt-get install -y chromium');

@@ -1,10 +1,24 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { imageFormats, type ImageFormatName } from '@reskin/contract';
+import { imageFormatOfName, imageFormats, type ImageFormatName } from '@reskin/contract';
 import { sampleBmp, sampleIco, sampleImage } from '../../test/support/image-samples';
 import { readImage } from './image-reading';
 import { encodeCopy, forgetRenderedTiles, makeCopies, makeCopiesWithPreviews, makeSkeleton, makeWatermark, skeletonBackground, variantKey, watermarkTile, type FrameRect } from './variants';
 import { previewSizes } from './image-previews';
+
+/** The raster images of the corpus's builds on this machine (CORPUS_DIR, else the repository's corpus/), by path. */
+function corpusImagePaths(): string[] {
+  const corpus = process.env.CORPUS_DIR ?? fileURLToPath(new URL('../../../../corpus', import.meta.url));
+  if (!existsSync(corpus)) return [];
+  return readdirSync(corpus, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(corpus, entry.name, 'build')))
+    .flatMap((entry) => readdirSync(join(corpus, entry.name, 'build'), { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile() && ['png', 'jpeg', 'webp', 'gif'].includes(imageFormatOfName(entry.name) ?? ''))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
 
 /** sharp's name of each copy format. */
 const sharpFormat = { png: 'png', jpeg: 'jpeg', gif: 'gif', webp: 'webp', avif: 'heif', svg: 'svg' } as const;
@@ -256,6 +270,22 @@ describe('generated variants', () => {
         }
       });
     }
+
+    // The corpus's whole builds (corpus/README.md), where they are on this machine: every image, given the grid
+    // attack (one 1 px frame), is marked at least as much as by the tile alone.
+    const corpusImages = corpusImagePaths();
+    it.skipIf(corpusImages.length === 0)(`every image of the game corpus (${corpusImages.length} here) is marked over the whole image whatever frames it is given`, async () => {
+      const weak: string[] = [];
+      for (const path of corpusImages) {
+        const original = readFileSync(path);
+        const coverage = await tileCoverage(original, path);
+        const { watermark } = await makeCopies(original, path, 'Reskin Studio', [{ x: 0, y: 0, w: 1, h: 1 }]);
+        const share = changedShare(await rgba(original), await rgba(watermark));
+        // Lossy formats (WebP, JPEG) re-encode with a little noise either way.
+        if (share < coverage * 0.9) weak.push(`${path}: ${share.toFixed(3)} < ${coverage.toFixed(3)}`);
+      }
+      expect(weak).toEqual([]);
+    }, 600_000);
 
     it('a 2048 px sheet of 500 frames gets its copies, and its previews are made small from the marked pixels', async () => {
       const side = 2048;

@@ -33,12 +33,19 @@ export function resolveImagePath(descriptorPath: string, image: string): string 
  * A parsed descriptor tied to the game's files: each page is the game's image at the path the descriptor names
  * (it must exist and be an image of known size), and every frame must lie inside its page. The page size is the
  * image's own; a descriptor that declares another size is refused (it describes another export of the sheet).
+ * `storedNames`: the game paths of files a loader fetches under another name (gwt-assets.ts), by that name.
  */
-export function resolveAtlas(descriptor: AtlasGameFile, parsed: ParsedAtlas, filesByPath: ReadonlyMap<string, AtlasGameFile>): Atlas {
+export function resolveAtlas(
+  descriptor: AtlasGameFile,
+  parsed: ParsedAtlas,
+  filesByPath: ReadonlyMap<string, AtlasGameFile>,
+  storedNames: ReadonlyMap<string, string> = new Map(),
+): Atlas {
   const pages: AtlasPage[] = parsed.pages.map((page) => {
-    const path = resolveImagePath(descriptor.path, page.image);
+    const named = resolveImagePath(descriptor.path, page.image);
+    const path = filesByPath.has(named) ? named : (storedNames.get(named) ?? named);
     const file = filesByPath.get(path);
-    if (!file) throw new AtlasError(`Its image ${path} is not in the game.`);
+    if (!file) throw new AtlasError(`Its image ${named} is not in the game.`);
     if (file.width === null || file.height === null) throw new AtlasError(`Its image ${path} is not an image of known size.`);
     if ((page.width !== undefined && page.width !== file.width) || (page.height !== undefined && page.height !== file.height)) {
       throw new AtlasError(`It declares ${path} as ${page.width}×${page.height}, but the image is ${file.width}×${file.height}.`);

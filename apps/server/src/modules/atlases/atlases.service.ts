@@ -21,6 +21,7 @@ import type { GameFileRow, GamesRepository } from '../games/games.repository';
 import type { AtlasGridRow, AtlasGridsRepository } from './atlas-grids.repository';
 import { AtlasError, parseAtlasDescriptor } from './atlas-parsers';
 import { resolveAtlas } from './atlas-resolution';
+import { gwtAssetNames, isGwtAssetList } from './gwt-assets';
 
 /**
  * Files never read as descriptors: scripts, pages, styles, fonts, binaries and archives. Every other file that is
@@ -133,12 +134,17 @@ export class AtlasesService {
     const byPath = new Map(files.map((file) => [file.path, file]));
     const atlases: Atlas[] = [];
     const problems: AtlasProblem[] = [];
+    const storedNames = new Map<string, string>();
+    for (const file of files.filter((found) => isGwtAssetList(found.path))) {
+      const content = await readPrefix(this.storage, file.storageKey, limits.atlas.maxDescriptorBytes, file.size);
+      if (content) for (const [name, stored] of gwtAssetNames(file.path, content.toString('utf8'))) storedNames.set(name, stored);
+    }
     for (const file of files.filter(mayBeDescriptor)) {
       const content = await readPrefix(this.storage, file.storageKey, limits.atlas.maxDescriptorBytes, file.size);
       if (!content) continue;
       try {
         const parsed = parseAtlasDescriptor(content.toString('utf8'));
-        if (parsed) atlases.push(resolveAtlas(file, parsed, byPath));
+        if (parsed) atlases.push(resolveAtlas(file, parsed, byPath, storedNames));
       } catch (error) {
         if (!(error instanceof AtlasError)) throw error;
         problems.push({ path: file.path, fileId: file.fileId, problem: error.message });
