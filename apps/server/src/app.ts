@@ -330,7 +330,7 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
   const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);
   const historyRecorder = new VersionHistoryRecorder(versionHistory, storage, storedFiles, config.versionHistoryLimit);
-  const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged, historyRecorder);
+  const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged, historyRecorder, gamesRepository, app.log);
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,
@@ -409,6 +409,7 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
           space,
           app.log,
           { history: versionHistory, limit: config.versionHistoryLimit },
+          sheetComposer,
         ),
       });
       await api.register(playPathsRoutes, { paths });
@@ -456,6 +457,8 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   );
 
   await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
+  // Sheets a stopped server left behind their frames are served as their frames say again (decision 0046).
+  await sheetComposer.recomposeBehind();
   return { app, playApp, database, generation, playUsage, mail, inbox };
 }
 

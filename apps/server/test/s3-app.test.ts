@@ -167,7 +167,7 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
 
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
     expect(update.statusCode, update.body).toBe(200);
-    expect(update.json()).toEqual({ regeneratedGameIds: [game.id], removedStoredFiles: 3, failedGenerationIds: [], removedHistoryEntries: 0 });
+    expect(update.json()).toEqual({ regeneratedGameIds: [game.id], removedStoredFiles: 3, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
     await t.generation.idle();
     const left: string[] = [];
     for await (const { key } of storage.list('games/stray/')) left.push(key);
