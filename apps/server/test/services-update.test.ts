@@ -61,7 +61,10 @@ describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {
     expect(existsSync(oldOrphan)).toBe(false);
     expect(existsSync(newOrphan)).toBe(true);
     await waitReady(game.id);
-    expect(existsSync(skeleton)).toBe(true);
+    // Made again under a new name (decision 0046): the play origin serves it.
+    const { copiesKey } = await t.database.db.selectFrom('gameFiles').select('copiesKey').where('path', '=', 'a.png').executeTakeFirstOrThrow();
+    expect(copiesKey).not.toBe(png.storageKey);
+    expect(existsSync(join(filesDir(), ...variantKey(copiesKey!, 'skeleton').split('/')))).toBe(true);
   });
 
   it('removes the .partial files of writes cut off an hour ago or more, not those still being written', async () => {

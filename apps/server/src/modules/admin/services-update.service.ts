@@ -112,14 +112,14 @@ export class ServicesUpdateService {
     const pending: number[] = [];
     for (const game of games) {
       const images = (
-        await this.db.selectFrom('gameFiles').select(['path', 'width', 'storageKey', 'copiesKey']).where('gameId', '=', game.id).execute()
+        await this.db.selectFrom('gameFiles').select(['path', 'width', 'storageKey', 'copiesKey', 'copiesOf']).where('gameId', '=', game.id).execute()
       ).filter((file) => fileKindOf(file) === 'image');
       const missing = images.some(
         ({ copiesKey }) =>
           copiesKey !== null && (!stored.has(variantKey(copiesKey, 'skeleton')) || !stored.has(variantKey(copiesKey, 'watermark'))),
       );
       if (missing) stale.push(game.id);
-      else if (images.some((file) => file.copiesKey !== file.storageKey)) pending.push(game.id);
+      else if (images.some((file) => file.copiesOf !== file.storageKey)) pending.push(game.id);
     }
     return { stale, pending };
   }
