@@ -17,7 +17,7 @@ import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSam
 import { AppError } from './lib/errors';
 import { DeviceCookies } from './lib/device-cookies';
 import { DownloadTickets } from './lib/download-tickets';
-import { echoRequestId, loggingOptions } from './lib/logging';
+import { echoRequestId, loggingOptions, type LogDestination } from './lib/logging';
 import { discardUnreadBody } from './lib/multipart';
 import { connectRedis } from './lib/redis';
 import { SessionTokens } from './lib/tokens';
@@ -118,9 +118,9 @@ export interface App {
  * Builds the whole server without listening: opens the database, runs the migrations, seeds what the
  * configuration asks for, and registers plugins and routes. Tests and server.ts both use it.
  */
-export async function buildApp(config: Config): Promise<App> {
+export async function buildApp(config: Config, { logDestination }: { logDestination?: LogDestination } = {}): Promise<App> {
   const app = Fastify({
-    ...loggingOptions(config.logLevel),
+    ...loggingOptions(config.logLevel, { destination: logDestination }),
     // Bodies are small JSON documents; uploads (later) stream through multipart with their own limits.
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
@@ -311,6 +311,7 @@ export async function buildApp(config: Config): Promise<App> {
     accelRedirect: config.playAccelRedirect,
     metrics,
     logLevel: config.logLevel,
+    logDestination,
     trustProxy: config.trustProxy,
   });
   // Both origins stop accepting at once when the app closes (server.ts on SIGTERM); the app waits for both.
@@ -329,7 +330,7 @@ export async function buildApp(config: Config): Promise<App> {
   // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
   const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);
   const historyRecorder = new VersionHistoryRecorder(versionHistory, storage, storedFiles, config.versionHistoryLimit);
-  const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged, historyRecorder);
+  const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged, historyRecorder, gamesRepository, app.log);
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,
@@ -408,6 +409,7 @@ export async function buildApp(config: Config): Promise<App> {
           space,
           app.log,
           { history: versionHistory, limit: config.versionHistoryLimit },
+          sheetComposer,
         ),
       });
       await api.register(playPathsRoutes, { paths });
@@ -455,6 +457,8 @@ export async function buildApp(config: Config): Promise<App> {
   );
 
   await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
+  // Sheets a stopped server left behind their frames are served as their frames say again (decision 0046).
+  await sheetComposer.recomposeBehind();
   return { app, playApp, database, generation, playUsage, mail, inbox };
 }
 

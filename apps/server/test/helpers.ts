@@ -9,6 +9,7 @@ import { RoleType, type CreateGameBody, type Game, type RoleTypeId, type SignupB
 import { buildApp } from '../src/app';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/database';
+import type { LogDestination } from '../src/lib/logging';
 import type { GameGeneration } from '../src/modules/games/game-generation';
 import type { PlayUsage } from '../src/play/play-usage';
 import type { MailService } from '../src/modules/mail/mail.service';
@@ -50,7 +51,12 @@ export interface ReusedDatabase {
  * fresh PostgreSQL schema dropped again by close(). Nothing is seeded unless asked. A `databaseUrl` in the
  * overrides (a private cluster: test/support/private-postgres.ts) is used as it is, without a schema of its own.
  */
-export async function createTestApp(overrides: Partial<Config> = {}, reuse?: ReusedDatabase): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  reuse?: ReusedDatabase,
+  /** Where its log lines go (with a `logLevel` override): a test that reads what the server logs captures them here. */
+  { logDestination }: { logDestination?: LogDestination } = {},
+): Promise<TestApp> {
   const dataDir = reuse ? reuse.dataDir : mkdtempSync(join(tmpdir(), 'reskin-test-'));
   const ownSchema = testDb === 'postgres' && overrides.databaseUrl === undefined;
   // Named after the run so that test/global-setup.ts drops it once every file has finished.
@@ -96,7 +102,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, reuse?: Reu
   };
   let built: Awaited<ReturnType<typeof buildApp>>;
   try {
-    built = await buildApp(config);
+    built = await buildApp(config, { logDestination });
   } catch (error) {
     // A failed start must not leave its data dir behind (its schema goes at the end of the run).
     if (!reuse) rmSync(dataDir, { recursive: true, force: true });

@@ -167,12 +167,15 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
 
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
     expect(update.statusCode, update.body).toBe(200);
-    expect(update.json()).toEqual({ regeneratedGameIds: [game.id], removedStoredFiles: 3, failedGenerationIds: [], removedHistoryEntries: 0 });
+    expect(update.json()).toEqual({ regeneratedGameIds: [game.id], removedStoredFiles: 3, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
     await t.generation.idle();
     const left: string[] = [];
     for await (const { key } of storage.list('games/stray/')) left.push(key);
     expect(left).toEqual(['games/stray/new.bin']);
-    expect(await storage.stat(variantKey(storageKey, 'skeleton'))).toBeDefined();
+    // Made again under a new name (decision 0046).
+    const { copiesKey } = await t.database.db.selectFrom('gameFiles').select('copiesKey').where('id', '=', png.id).executeTakeFirstOrThrow();
+    expect(copiesKey).not.toBe(storageKey);
+    expect(await storage.stat(variantKey(copiesKey!, 'skeleton'))).toBeDefined();
     storage.close();
   });
 });

@@ -41,7 +41,7 @@ describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {
 
     // Nothing to do on a healthy store.
     const idle = await call(t, 'GET', '/api/admin/update', { token: admin.token });
-    expect(idle.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0 });
+    expect(idle.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
 
     // A lost skeleton makes the game stale; an old orphan goes, a fresh one (an upload in progress) stays.
     const png = await t.database.db.selectFrom('gameFiles').select('storageKey').where('path', '=', 'a.png').executeTakeFirstOrThrow();
@@ -57,11 +57,14 @@ describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {
 
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
     expect(update.statusCode).toBe(200);
-    expect(update.json()).toEqual({ regeneratedGameIds: [game.id], removedStoredFiles: 1, failedGenerationIds: [], removedHistoryEntries: 0 });
+    expect(update.json()).toEqual({ regeneratedGameIds: [game.id], removedStoredFiles: 1, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
     expect(existsSync(oldOrphan)).toBe(false);
     expect(existsSync(newOrphan)).toBe(true);
     await waitReady(game.id);
-    expect(existsSync(skeleton)).toBe(true);
+    // Made again under a new name (decision 0046): the play origin serves it.
+    const { copiesKey } = await t.database.db.selectFrom('gameFiles').select('copiesKey').where('path', '=', 'a.png').executeTakeFirstOrThrow();
+    expect(copiesKey).not.toBe(png.storageKey);
+    expect(existsSync(join(filesDir(), ...variantKey(copiesKey!, 'skeleton').split('/')))).toBe(true);
   });
 
   it('removes the .partial files of writes cut off an hour ago or more, not those still being written', async () => {
@@ -75,7 +78,7 @@ describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {
     utimesSync(abandoned, twoHoursAgo, twoHoursAgo);
 
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
-    expect(update.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 1, failedGenerationIds: [], removedHistoryEntries: 0 });
+    expect(update.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 1, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
     expect(existsSync(abandoned)).toBe(false);
     expect(existsSync(writing)).toBe(true);
   });

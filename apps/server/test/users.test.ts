@@ -498,10 +498,10 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
   });
 
   describe('GET /api/admin/update', () => {
-    it('[API-1] [ADM-7] answers an admin 200 { regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0 } on a database without games', async () => {
+    it('[API-1] [ADM-7] answers an admin 200 { regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 } on a database without games', async () => {
       const response = await call(t, 'GET', '/api/admin/update', { token: admin.token });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0 });
+      expect(response.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
     });
   });
 });

@@ -202,7 +202,10 @@ export const servicesUpdateResponseSchema = z.object({
    * oldest first (decision 0034); their objects are counted in removedStoredFiles.
    */
   removedHistoryEntries: z.number().int(),
+  /** Versions' sprite sheets whose last frame change had no composition (a server stopped meanwhile), composed now (decision 0046). */
+  recomposedSheets: z.number().int(),
 });
+export type ServicesUpdateResponse = z.infer<typeof servicesUpdateResponseSchema>;
 
 /** GET /config: what the web app needs to know about this server. */
 export const publicConfigSchema = z.object({

@@ -73,11 +73,14 @@ export interface GameFilesTable {
   contentType: string;
   storageKey: string;
   /**
-   * The storage key whose skeleton and watermarked copies exist for this file (migration 0009, decision 0024):
-   * the play origin serves those; null: none yet. It differs from storageKey while a replaced file's new copies are
-   * being made.
+   * The key this file's skeleton and watermarked copies are named after (variants.ts variantKey; migration 0009,
+   * decision 0024): the play origin serves those; null: none yet. The content's own key when its copies are first
+   * made, a new one each time they are made again (Gen. with another product name: decision 0046), so no server or
+   * browser keeps the previous bytes under it.
    */
   copiesKey: string | null;
+  /** The content (storage key) the copies were made from (migration 0017): they are current when it is storageKey. */
+  copiesOf: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

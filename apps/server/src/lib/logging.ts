@@ -2,14 +2,60 @@ import { randomUUID } from 'node:crypto';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 
-/** Query parameters that carry a credential (download tickets; any token a client puts in a URL). */
-const secretParameters = /([?&](?:ticket|token|access_token)=)[^&#]*/gi;
-/** The play origin's capability token is the first path segment after /p/. */
-const playTokenSegment = /^\/p\/[^/?#]+/;
+/**
+ * Every capability a URL can carry, in one list (decision 0046): whoever adds a URL that is its own credential adds
+ * it here, and no log line of either origin shows it. Path capabilities are the segment after one of these prefixes.
+ */
+export const capabilityPaths = [
+  // Play tokens (2 h) on the play origin.
+  '/p/',
+  // Shared URLs of a user's game files (2-8 h, decision 0037) on the play origin.
+  '/s/',
+  // Image preview grants (1-2 days, decision 0038) on the app's origin.
+  '/api/previews/',
+] as const;
 
-/** A URL as the log may show it: play tokens and download tickets replaced by [redacted]. */
+/** Query parameters that are a capability: download tickets, reset and verification links' tokens, any bearer token. */
+export const capabilityParameters = ['ticket', 'token', 'access_token'] as const;
+
+const redacted = '[redacted]';
+
+/**
+ * The prefixes as one pattern, matched as a router or a sloppy client might spell them: any case, repeated slashes
+ * (`//p//<token>` is a 404, whose log line would otherwise show the token).
+ */
+const capabilityPath = new RegExp(
+  `^(${capabilityPaths.map((prefix) => prefix.split('/').filter(Boolean).join('/+')).map((inner) => `/+${inner}/+`).join('|')})[^/?#]*`,
+  'i',
+);
+
+/** A query parameter's name as the server reads it (percent-decoded, `+` a space), lower case; undefined if malformed. */
+function parameterName(pair: string): string | undefined {
+  const name = pair.split('=', 1)[0]!.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name).toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+const secretNames = new Set<string>(capabilityParameters);
+
+/** A URL as the log may show it: every capability (capabilityPaths, capabilityParameters) replaced by [redacted]. */
 export function redactUrl(url: string): string {
-  return url.replace(playTokenSegment, '/p/[redacted]').replace(secretParameters, '$1[redacted]');
+  const queryAt = url.indexOf('?');
+  const path = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(capabilityPath, `$1${redacted}`);
+  if (queryAt === -1) return path;
+  const query = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const name = parameterName(pair);
+      // A name that does not decode cannot be told apart from a capability's: its value goes too.
+      return name === undefined || secretNames.has(name) ? `${pair.split('=', 1)[0]}=${redacted}` : pair;
+    })
+    .join('&');
+  return `${path}?${query}`;
 }
 
 /**
@@ -36,7 +82,10 @@ class RequestLog extends LogController {
   }
 }
 
-let standardOutput: pino.DestinationStream | undefined;
+/** Where log lines go: standard output, or a test's capture. */
+export type LogDestination = pino.DestinationStream;
+
+let standardOutput: LogDestination | undefined;
 
 /**
  * Standard output, written asynchronously (issue 15: a synchronous write per line, and the sleeps pino takes while
@@ -44,7 +93,7 @@ let standardOutput: pino.DestinationStream | undefined;
  * is done, so a quiet server's lines appear at once and a busy one's go out together; pino flushes what is left
  * when the process exits. Both origins share it, so their lines never interleave mid-line.
  */
-function logDestination(): pino.DestinationStream {
+function logDestination(): LogDestination {
   return (standardOutput ??= pino.destination({ dest: 1, sync: false }));
 }
 
@@ -58,13 +107,13 @@ const acceptableRequestId = /^[\w.:@/+=-]{1,128}$/;
  */
 export function loggingOptions(
   level: string,
-  { routine = false }: { routine?: boolean } = {},
+  { routine = false, destination = logDestination() }: { routine?: boolean; destination?: LogDestination | undefined } = {},
 ): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'logController'> {
   return {
     logController: new RequestLog(routine),
     logger: {
       level,
-      stream: logDestination(),
+      stream: destination,
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
         censor: '[redacted]',

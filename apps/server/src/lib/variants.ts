@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import sharp, { type OutputInfo, type OverlayOptions, type Sharp } from 'sharp';
@@ -14,6 +15,16 @@ export type Variant = 'skeleton' | 'watermark';
  */
 export function variantKey(storageKey: string, variant: Variant): string {
   return `${storageKey}.${variant}${extname(storageKey)}`;
+}
+
+/**
+ * The key copies made again of an unchanged content are named after (decision 0046): beside the content's, with a
+ * new part before its extension (which says the copies' format), so the play origin's kept bodies and ETags, the
+ * previews and every browser's cache see new objects instead of old bytes under the same name.
+ */
+export function remadeCopiesKey(storageKey: string): string {
+  const extension = extname(storageKey);
+  return `${storageKey.slice(0, storageKey.length - extension.length)}.${randomBytes(6).toString('hex')}${extension}`;
 }
 
 /**

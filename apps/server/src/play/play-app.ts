@@ -4,7 +4,7 @@ import { parseByteRange } from '../lib/byte-ranges';
 import { blankCopy } from '../lib/variants';
 import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
-import { echoRequestId, loggingOptions } from '../lib/logging';
+import { echoRequestId, loggingOptions, type LogDestination } from '../lib/logging';
 import { envelope, errorHandler } from '../plugins/error-envelope';
 import type { Storage } from '../storage/storage';
 import type { Metrics } from '../modules/metrics/metrics';
@@ -39,6 +39,8 @@ export interface PlayAppOptions {
   /** The app's metrics (GET /api/metrics): bytes sent, lookups kept, storage and database errors. */
   metrics?: Metrics | undefined;
   logLevel: string;
+  /** Where its log lines go: the app's (standard output unless a test captures them). */
+  logDestination?: LogDestination | undefined;
   /** As the app's (TRUST_PROXY), so the play origin's logs show client addresses behind a proxy too. */
   trustProxy: TrustProxy;
 }
@@ -143,12 +145,13 @@ export function buildPlayApp({
   accelRedirect,
   metrics,
   logLevel,
+  logDestination,
   trustProxy,
 }: PlayAppOptions): FastifyInstance {
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
-    ...loggingOptions(logLevel, { routine: true }),
+    ...loggingOptions(logLevel, { routine: true, destination: logDestination }),
     trustProxy,
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: errorHandler,

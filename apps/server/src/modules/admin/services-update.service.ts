@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { GameStatus, fileKindOf } from '@reskin/contract';
+import { GameStatus, fileKindOf, type ServicesUpdateResponse } from '@reskin/contract';
 import type { Database } from '../../db/schema';
 import { withPreviews } from '../../lib/image-previews';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import { StorageFullError } from '../../storage/storage-faults';
+import type { SheetComposer } from '../atlases/sheet-composer';
 import type { GameGeneration } from '../games/game-generation';
 import { orphanGraceMs, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { VersionHistoryRepository } from '../version-history/version-history.repository';
@@ -17,7 +18,7 @@ import type { VersionHistoryRepository } from '../version-history/version-histor
  * stored files that no record points to and writes that a crash cut off; ends the generations left Generating
  * with no job (Failed); re-generates every Ready game whose generated copies are missing, and queues the copies
  * of a Ready game's changed files where they are still owed (decision 0024), unless DATA_DIR is low on space,
- * which the rest of the update still frees.
+ * which the rest of the update still frees; and composes the versions' sheets a stopped server left behind their frames.
  */
 export class ServicesUpdateService {
   constructor(
@@ -29,9 +30,11 @@ export class ServicesUpdateService {
     private readonly log: FastifyBaseLogger,
     /** The history of versions' files (decision 0034) and VERSION_HISTORY_LIMIT, which may have been lowered. */
     private readonly versionHistory: { history: VersionHistoryRepository; limit: number },
+    /** Composes the versions' sheets left behind their frames (decision 0046). */
+    private readonly sheets: Pick<SheetComposer, 'recomposeBehind'>,
   ) {}
 
-  async run(): Promise<{ regeneratedGameIds: number[]; removedStoredFiles: number; failedGenerationIds: number[]; removedHistoryEntries: number }> {
+  async run(): Promise<ServicesUpdateResponse> {
     let removedStoredFiles = await this.storedFiles.removeLeftovers();
     // History entries beyond the limit (lowered since they were added), oldest first, with their objects.
     const trimmed = await this.versionHistory.history.trimAll(this.versionHistory.limit);
@@ -62,8 +65,9 @@ export class ServicesUpdateService {
       }
       for (const gameId of pending) if (!stale.includes(gameId)) await this.generation.refresh(gameId);
     }
-    this.log.info({ regeneratedGameIds, removedStoredFiles, failedGenerationIds, removedHistoryEntries }, 'services update');
-    return { regeneratedGameIds, removedStoredFiles, failedGenerationIds, removedHistoryEntries };
+    const recomposedSheets = await this.sheets.recomposeBehind();
+    this.log.info({ regeneratedGameIds, removedStoredFiles, failedGenerationIds, removedHistoryEntries, recomposedSheets }, 'services update');
+    return { regeneratedGameIds, removedStoredFiles, failedGenerationIds, removedHistoryEntries, recomposedSheets };
   }
 
   /** False (and a warning) while DATA_DIR is under its free-space threshold: the stale games wait for the next update. */
@@ -108,14 +112,14 @@ export class ServicesUpdateService {
     const pending: number[] = [];
     for (const game of games) {
       const images = (
-        await this.db.selectFrom('gameFiles').select(['path', 'width', 'storageKey', 'copiesKey']).where('gameId', '=', game.id).execute()
+        await this.db.selectFrom('gameFiles').select(['path', 'width', 'storageKey', 'copiesKey', 'copiesOf']).where('gameId', '=', game.id).execute()
       ).filter((file) => fileKindOf(file) === 'image');
       const missing = images.some(
         ({ copiesKey }) =>
           copiesKey !== null && (!stored.has(variantKey(copiesKey, 'skeleton')) || !stored.has(variantKey(copiesKey, 'watermark'))),
       );
       if (missing) stale.push(game.id);
-      else if (images.some((file) => file.copiesKey !== file.storageKey)) pending.push(game.id);
+      else if (images.some((file) => file.copiesOf !== file.storageKey)) pending.push(game.id);
     }
     return { stale, pending };
   }

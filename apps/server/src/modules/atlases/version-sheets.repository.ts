@@ -166,6 +166,21 @@ export class VersionSheetsRepository {
     return [...frames.map((frame) => frame.storageKey), ...(sheet.baseKey ? [sheet.baseKey] : [])];
   }
 
+  /**
+   * Sheets whose last change has no composition that landed (revision ahead of composedRevision): a server stopped
+   * between the change and its composition (a crash, kill -9). With their version's game, oldest version first.
+   */
+  async sheetsBehind(): Promise<{ versionId: number; gameId: number; fileId: number }[]> {
+    return this.db
+      .selectFrom('versionSheets')
+      .innerJoin('gameVersions', 'gameVersions.id', 'versionSheets.gameVersionId')
+      .select(['versionSheets.gameVersionId as versionId', 'gameVersions.gameId', 'versionSheets.fileId'])
+      .whereRef('versionSheets.composedRevision', '<', 'versionSheets.revision')
+      .orderBy('versionSheets.gameVersionId')
+      .orderBy('versionSheets.fileId')
+      .execute();
+  }
+
   /** The names of a version's replaced frames, per game file. */
   async framesOf(versionId: number): Promise<Map<number, string[]>> {
     const rows = await this.db.selectFrom('versionFrames').select(['fileId', 'frame']).where('gameVersionId', '=', versionId).orderBy('frame').execute();

@@ -5,7 +5,7 @@ import { GameStatus, fileKindOf } from '@reskin/contract';
 import { isDatabaseUnavailable, retryWhileUnavailable, toIso } from '../../db/database';
 import type { Timestamp } from '../../db/schema';
 import { previewKey, withPreviews } from '../../lib/image-previews';
-import { makeCopiesWithPreviews, variantKey, type FrameRect } from '../../lib/variants';
+import { makeCopiesWithPreviews, remadeCopiesKey, variantKey, type FrameRect } from '../../lib/variants';
 import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
@@ -375,7 +375,9 @@ export class GameGeneration {
    * the same file's copies.
    */
   private async generateFile(file: GameFileRow): Promise<void> {
-    const copies = [variantKey(file.storageKey, 'skeleton'), variantKey(file.storageKey, 'watermark')] as const;
+    // A content's first copies are named after it; copies made again get a new name (decision 0046).
+    const copiesKey = file.copiesOf === file.storageKey ? remadeCopiesKey(file.storageKey) : file.storageKey;
+    const copies = [variantKey(copiesKey, 'skeleton'), variantKey(copiesKey, 'watermark')] as const;
     const object = await this.storage.get(file.storageKey);
     if (!object) {
       if (!(await this.isCurrent(file))) return;
@@ -408,17 +410,17 @@ export class GameGeneration {
     }
     // Copies can be made again by Gen., so their writes do not wait for the disk (PutOptions.durable).
     await Promise.all(written.map(([key, bytes]) => this.storage.put(key, bytes, { durable: false })));
-    const adopted = await this.games.adoptCopies(file.id, file.storageKey, file.copiesKey);
+    const adopted = await this.games.adoptCopies(file.id, file.storageKey, copiesKey, file.copiesKey);
     if (adopted === 'stale') {
       await Promise.all(written.map(([key]) => this.storage.delete(key)));
       return;
     }
-    if (adopted === 'adopted' && file.copiesKey !== file.storageKey) {
+    if (adopted !== 'already' && adopted.replaced !== copiesKey) {
       // Forgotten first: a play lookup kept meanwhile would point at the copies deleted next.
       this.copiesChanged(file.gameId);
-      // The previous content's copies with their previews (its original went with its replacement).
-      if (file.copiesKey !== null) {
-        const previous = withPreviews([variantKey(file.copiesKey, 'skeleton'), variantKey(file.copiesKey, 'watermark')]);
+      // The copies replaced, with their previews (never an original: only copies are named after a key).
+      if (adopted.replaced !== null) {
+        const previous = withPreviews([variantKey(adopted.replaced, 'skeleton'), variantKey(adopted.replaced, 'watermark')]);
         await Promise.all(previous.map((key) => this.storage.delete(key)));
       }
     }

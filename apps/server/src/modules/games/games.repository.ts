@@ -118,6 +118,7 @@ const gameFileColumns = [
   'contentType',
   'storageKey',
   'copiesKey',
+  'copiesOf',
   'updatedAt',
 ] as const;
 
@@ -147,7 +148,7 @@ function toGame(row: GameRow): Game {
 
 /** A stored game file as the API shows it (the storage keys stay inside the server). */
 export function toGameFile(row: GameFileRow): GameFile {
-  const { storageKey: _storageKey, copiesKey: _copiesKey, ...rest } = row;
+  const { storageKey: _storageKey, copiesKey: _copiesKey, copiesOf: _copiesOf, ...rest } = row;
   return {
     ...rest,
     isStartFile: row.isStartFile === 1,
@@ -208,7 +209,7 @@ export class GamesRepository {
         'gameId',
         eb.fn.countAll<number>().as('total'),
         eb.fn
-          .sum<number>(eb.case().when('copiesKey', '=', eb.ref('storageKey')).then(1).else(0).end())
+          .sum<number>(eb.case().when('copiesOf', '=', eb.ref('storageKey')).then(1).else(0).end())
           .as('current'),
       ])
       .where('gameId', 'in', gameIds)
@@ -228,7 +229,7 @@ export class GamesRepository {
       .select(gameFileColumns)
       .where('gameId', '=', gameId)
       .where('width', 'is not', null)
-      .where((eb) => eb.or([eb('copiesKey', 'is', null), eb('copiesKey', '<>', eb.ref('storageKey'))]))
+      .where((eb) => eb.or([eb('copiesOf', 'is', null), eb('copiesOf', '<>', eb.ref('storageKey'))]))
       .orderBy('fileId')
       .execute();
   }
@@ -248,8 +249,8 @@ export class GamesRepository {
             .where('gameFiles.width', 'is not', null)
             .where((inner) =>
               inner.or([
-                inner('gameFiles.copiesKey', 'is', null),
-                inner('gameFiles.copiesKey', '<>', inner.ref('gameFiles.storageKey')),
+                inner('gameFiles.copiesOf', 'is', null),
+                inner('gameFiles.copiesOf', '<>', inner.ref('gameFiles.storageKey')),
               ]),
             ),
         ),
@@ -259,26 +260,26 @@ export class GamesRepository {
   }
 
   /**
-   * Records that the copies of `storageKey` now exist for the file (row id), in place of those of `previous`: only
-   * while the file still has that content and those copies (one conditional update, so jobs that overlap, on
-   * any server, cannot record older copies over newer ones). 'adopted': recorded, the previous copies may go;
-   * 'already': another job recorded these copies first; 'stale': the file was replaced or deleted meanwhile, so
-   * nothing will serve these copies.
+   * Records that copies of the content `storageKey`, named after `copiesKey`, now exist for the file (row id), in
+   * place of those named after `previous`: only while the file still has that content (one conditional update per
+   * try, so jobs that overlap, on any server, never record copies of an older content). Answers the key of the
+   * copies it replaced (null: none; they may go), 'already' when another job recorded these very copies first, or
+   * 'stale' when the file was replaced or deleted meanwhile, so nothing will serve these copies.
    */
-  async adoptCopies(id: number, storageKey: string, previous: string | null): Promise<'adopted' | 'already' | 'stale'> {
+  async adoptCopies(id: number, storageKey: string, copiesKey: string, previous: string | null): Promise<{ replaced: string | null } | 'already' | 'stale'> {
     for (;;) {
       const result = await this.db
         .updateTable('gameFiles')
-        .set({ copiesKey: storageKey })
+        .set({ copiesKey, copiesOf: storageKey })
         .where('id', '=', id)
         .where('storageKey', '=', storageKey)
         .where((eb) => (previous === null ? eb('copiesKey', 'is', null) : eb('copiesKey', '=', previous)))
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) > 0) return 'adopted';
+      if (Number(result.numUpdatedRows) > 0) return { replaced: previous };
       const now = await this.db.selectFrom('gameFiles').select(['storageKey', 'copiesKey']).where('id', '=', id).executeTakeFirst();
       if (!now || now.storageKey !== storageKey) return 'stale';
-      if (now.copiesKey === storageKey) return 'already';
-      // Only an adoption changes copiesKey, to the file's storageKey: `previous` was read before another's.
+      if (now.copiesKey === copiesKey) return 'already';
+      // Another job recorded copies since `previous` was read: the last one made wins, the others' go.
       previous = now.copiesKey;
     }
   }
@@ -621,14 +622,14 @@ export class GamesRepository {
   }
 
   async insertFile(
-    file: Omit<GameFileRow, 'id' | 'isStartFile' | 'isSplash' | 'copiesKey' | 'updatedAt'>,
+    file: Omit<GameFileRow, 'id' | 'isStartFile' | 'isSplash' | 'copiesKey' | 'copiesOf' | 'updatedAt'>,
     db: Executor = this.db,
   ): Promise<number> {
     const now = nowIso();
     // A new file has no copies yet: the play origin serves a blank in their views until they are made.
     const row = await db
       .insertInto('gameFiles')
-      .values({ ...file, copiesKey: null, isStartFile: 0, isSplash: 0, createdAt: now, updatedAt: now })
+      .values({ ...file, copiesKey: null, copiesOf: null, isStartFile: 0, isSplash: 0, createdAt: now, updatedAt: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database';
 import type { Database } from '../../db/schema';
+import { variantKey } from '../../lib/variants';
 
 /** A row whose delete takes stored files with it (through the cascades of the schema). */
 export type FileOwner =
@@ -64,9 +65,12 @@ export class StoredFilesRepository {
       }
       let gameFiles: string[] = [];
       if (owner.kind === 'game') {
-        gameFiles = (
-          await trx.selectFrom('gameFiles').select('storageKey').where('gameId', '=', owner.id).execute()
-        ).map((row) => row.storageKey);
+        const files = await trx.selectFrom('gameFiles').select(['storageKey', 'copiesKey']).where('gameId', '=', owner.id).execute();
+        gameFiles = files.map((row) => row.storageKey);
+        // Copies named after another key (made again, or of a previous content: decision 0046).
+        for (const { storageKey, copiesKey } of files) {
+          if (copiesKey !== null && copiesKey !== storageKey) others.push(variantKey(copiesKey, 'skeleton'), variantKey(copiesKey, 'watermark'));
+        }
         const helpers = await trx
           .selectFrom('helperFiles')
           .select('storageKey')
