@@ -217,7 +217,7 @@ export async function buildApp(config: Config): Promise<App> {
     current: (userId) => usersRepository.findWithTokenVersion(userId),
   });
   // A sprite sheet's watermarked copy marks each of its frames (issue 26): generation asks the game's atlases.
-  const atlases = new AtlasesService(gamesRepository, storage, new AtlasGridsRepository(database.db));
+  const atlases = new AtlasesService(gamesRepository, storage, new AtlasGridsRepository(database.db), app.log);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log, async (gameId, fileId) =>
     framesOnPage(await atlases.find(gameId), fileId),
   );

@@ -98,11 +98,6 @@ export const limits = {
   deviceCookieDays: 365,
   playTokenHours: 2,
   /**
-   * Sprite sheet descriptors (issue 26): files larger than `maxDescriptorBytes` are not read as descriptors; a
-   * descriptor with more frames or pages, or a frame side beyond `maxFrameSide`, is refused (the image stays a
-   * plain image), so a hostile file cannot make the server cut 100,000 frames.
-   */
-  /**
    * The review loop (issue 28): the most notes GET /game-versions/{id}/notes answers (the oldest first: a version
    * with more shows its first ones; none is ever dropped), and the most rows of GET /game-versions/to-review (the
    * oldest finishes first; its X-Total-Count says how many wait in all).
@@ -110,7 +105,13 @@ export const limits = {
   review: { notesListMax: 1000, toReviewMax: 500 },
   /** The inbox (issue 28): events per page of GET /inbox (newest first; `?before=<id>` for the next page). */
   inbox: { pageSize: 50 },
-  atlas: { maxDescriptorBytes: 4 * 1024 * 1024, maxFrames: 10_000, maxPages: 64, maxFrameSide: 16_384 },
+  /**
+   * Sprite sheet descriptors (issue 26): files larger than `maxDescriptorBytes` are not read as descriptors; a
+   * descriptor with more frames or pages, or a frame side beyond `maxFrameSide`, is refused (the image stays a
+   * plain image), so a hostile file cannot make the server cut 100,000 frames. An XML descriptor (Starling, a
+   * Cocos2d plist) nested deeper than `maxDepth` elements is refused while it is read (real ones nest 2 to 6).
+   */
+  atlas: { maxDescriptorBytes: 4 * 1024 * 1024, maxFrames: 10_000, maxPages: 64, maxFrameSide: 16_384, maxDepth: 64 },
 } as const;
 
 /** Toast settings of SPEC §9. */
