@@ -350,7 +350,7 @@ export async function buildApp(config: Config): Promise<App> {
   const review = new ReviewService(reviewRepository, versions, gamesRepository, atlases, inbox);
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
   // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
-  const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes);
+  const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes, space);
 
   await app.register(errorEnvelopePlugin);
   // Helmet's headers on every answer, its middleware made once (@fastify/helmet made a new one, parsing the CSP

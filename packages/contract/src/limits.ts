@@ -58,6 +58,14 @@ export const limits = {
    * from the original's by more than `durationWarningRatio`.
    */
   audioConversion: { timeLimitSeconds: 120, memoryMb: 256, durationWarningRatio: 0.1 },
+  /**
+   * Replace from a folder or a zip (issue 27, decision 0045): the most bytes one batch may write to the server's
+   * temporary folder, counted on its received files and again on what a .zip of them inflates to (its entries'
+   * sizes, checked before anything is inflated), and how many batches one app server receives, unpacks and
+   * applies at once (`concurrent`). More wait their turn, served round-robin by user, up to `maxWaiting`; beyond
+   * that a batch is refused with 503 SERVER_BUSY and Retry-After `retryAfterSeconds`.
+   */
+  versionBatch: { maxBytes: 512 * 1024 * 1024, concurrent: 2, maxWaiting: 16, retryAfterSeconds: 10 },
   typeaheadDebounceMs: 500,
   searchPageSize: 10,
   /** LoopBack-style filter: default and maximum `limit`. */

@@ -5,6 +5,7 @@ import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import {
   batchMessages,
+  errorCodes,
   fileKindOf,
   framesOfSheet,
   imageFormatOfName,
@@ -29,9 +30,11 @@ import {
 import { AudioError, convertAudio, loudness, needsConversion, probeAudio, type AudioProbe } from '../../lib/audio-conversion';
 import { isAudioContent } from '../../lib/audio-inspection';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
+import { FairQueue, QueueFullError } from '../../lib/fair-queue';
 import { canWriteFormat, fitImage, ImageFitError } from '../../lib/image-fit';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
 import { fileTooLarge } from '../../lib/multipart';
+import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import type { AtlasesService } from '../atlases/atlases.service';
 import type { VersionFramesService } from '../atlases/version-frames.service';
@@ -59,6 +62,16 @@ interface PlannedRow {
   skip: boolean;
 }
 
+/**
+ * The batches this server receives, unpacks and applies at once, the others waiting their user's turn
+ * (limits.versionBatch, decision 0045): each holds up to limits.versionBatch.maxBytes twice in the temporary
+ * folder, and its sounds take ffmpeg's workers. One per process, as the temporary folder is.
+ */
+export const batchTurns = new FairQueue<number>(limits.versionBatch.concurrent, limits.versionBatch.maxWaiting);
+
+/** 503 SERVER_BUSY: as many batches as the server takes are running, and as many wait. */
+const serverBusy = () => new AppError(503, 'ServiceUnavailableError', batchMessages.busy, errorCodes.serverBusy, [], limits.versionBatch.retryAfterSeconds);
+
 const emptyMedia: BatchMedia = { format: null, width: null, height: null, durationSeconds: null, sampleRate: null, channels: null, lufs: null, size: null };
 
 /**
@@ -76,6 +89,7 @@ export class VersionBatchService {
     private readonly atlases: AtlasesService,
     private readonly storage: Storage,
     private readonly maxFileSizeBytes: number,
+    private readonly space: FreeSpaceGuard,
   ) {}
 
   /**
@@ -86,6 +100,23 @@ export class VersionBatchService {
     const version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
     const files = await this.games.listFiles(version.gameId);
     return { version, maxFiles: Math.max(files.length, 1) };
+  }
+
+  /**
+   * Runs a batch's work (receiving, unpacking, applying) once it is its user's turn (batchTurns), and only while
+   * the temporary folder and DATA_DIR have room (507 naming the volume). Too many waiting: 503 SERVER_BUSY with
+   * Retry-After, before anything is read.
+   */
+  async inTurn<T>(user: User, work: () => Promise<T>): Promise<T> {
+    try {
+      return await batchTurns.run(user.id, async () => {
+        await this.space.assertRoom('batch');
+        return work();
+      });
+    } catch (error) {
+      if (error instanceof QueueFullError) throw serverBusy();
+      throw error;
+    }
   }
 
   async run(user: User, version: GameVersion, incoming: BatchIncomingFile[], options: BatchOptions): Promise<BatchAnswer> {
@@ -436,5 +467,5 @@ function summarise(rows: BatchRow[]): BatchAnswer['summary'] {
   };
 }
 
-/** The most bytes a batch's files may hold together: a game zip's unpacked limit. */
-export const maxBatchBytes = limits.zipUpload.maxUnpackedBytes;
+/** The most bytes a batch's files may hold together, received or unpacked from its .zip. */
+export const maxBatchBytes = limits.versionBatch.maxBytes;
