@@ -9,6 +9,7 @@ import { call, createGame, createTestApp, createUser, errorOf, filesForm, stored
 import { probeAudio } from '../src/lib/audio-conversion';
 import { batchTurns } from '../src/modules/versions/version-batch.service';
 import { solidPng } from './support/image-samples';
+import { silentWav } from './support/sound-samples';
 
 const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
 
@@ -343,6 +344,25 @@ describe(`[issue 27] replace from a folder or a zip (POST /game-versions/{versio
     await Promise.all(taken);
     expect(storedKeys(t)).toEqual(keysBefore);
     expect((await send(version.id, batchForm([{ path: 'img/hero.png', content: await solidPng(40, 20, 'blue') }]))).statusCode).toBe(200);
+  });
+
+  it(`a sound over ${limits.audioConversion.maxDurationSeconds / 60} minutes is a refused row naming the limit, and a refused single upload (422 too_long); the other rows are stored`, async () => {
+    const version = await newVersion();
+    const long = silentWav(limits.audioConversion.maxDurationSeconds + 60);
+    const message = validationMessages.soundTooLong(limits.audioConversion.maxDurationSeconds + 60);
+    const answer = await batch(version.id, batchForm([{ path: 'sfx/jump.wav', content: long }, { path: 'img/hero.png', content: await solidPng(40, 20, 'blue') }]));
+    expect(rowOf(answer, 'sfx/jump.wav')).toMatchObject({ status: 'invalid', errorCode: 'too_long', error: message, outcome: 'failed' });
+    expect(rowOf(answer, 'img/hero.png').outcome).toBe('replaced');
+    const body = new FormData();
+    body.append('file', new Blob([long]), 'jump.wav');
+    const single = await t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${fileIds['sfx/jump.wav']}`, headers: { authorization: `Bearer ${artist.token}` }, payload: body });
+    expect(single.statusCode, single.body).toBe(422);
+    expect(errorOf(single)).toMatchObject({ message, details: [{ path: '/file', code: 'too_long', message }] });
+    expect((await versionRows(version.id)).map((row) => row.path)).toEqual(['img/hero.png']);
+    // A sound within the limit is uploaded as ever.
+    const short = new FormData();
+    short.append('file', new Blob([sfx('boom.wav')]), 'jump.wav');
+    expect((await t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${fileIds['sfx/jump.wav']}`, headers: { authorization: `Bearer ${artist.token}` }, payload: short })).statusCode).toBe(200);
   });
 
   it('bad options and bodies are a clear 4xx: no file, choices that are not JSON, an unknown fit, not multipart', async () => {

@@ -55,9 +55,11 @@ export const limits = {
    * thread with the WebAssembly ffmpeg, at most one per core at once; one that runs longer than
    * `timeLimitSeconds` is stopped, and ffmpeg's heap cannot grow past `memoryMb` (the file itself and the result
    * are held beside it, each within the per-file limit). The workbench warns when a replacement's duration differs
-   * from the original's by more than `durationWarningRatio`.
+   * from the original's by more than `durationWarningRatio`. A sound longer than `maxDurationSeconds` (by its
+   * header, read before anything is decoded) is refused, as a single upload and as a batch row (decision 0045):
+   * a 14-hour silent MP3 of a few MB would hold a worker for its whole decoding.
    */
-  audioConversion: { timeLimitSeconds: 120, memoryMb: 256, durationWarningRatio: 0.1 },
+  audioConversion: { timeLimitSeconds: 120, memoryMb: 256, durationWarningRatio: 0.1, maxDurationSeconds: 15 * 60 },
   /**
    * Replace from a folder or a zip (issue 27, decision 0045): the most bytes one batch may write to the server's
    * temporary folder, counted on its received files and again on what a .zip of them inflates to (its entries'

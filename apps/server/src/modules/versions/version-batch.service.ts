@@ -27,7 +27,7 @@ import {
   type ImageFormatName,
   type User,
 } from '@reskin/contract';
-import { AudioError, convertAudio, loudness, needsConversion, probeAudio, type AudioProbe } from '../../lib/audio-conversion';
+import { AudioError, SoundTooLongError, convertAudio, loudness, needsConversion, probeAudio, type AudioProbe } from '../../lib/audio-conversion';
 import { isAudioContent } from '../../lib/audio-inspection';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { FairQueue, QueueFullError } from '../../lib/fair-queue';
@@ -129,7 +129,7 @@ export class VersionBatchService {
     for (const [index, match] of matches.entries()) {
       const source = incoming[index];
       if (!source) continue;
-      planned.push(await this.plan(match, source, byFileId, atlases, options));
+      planned.push(await this.plan(match, source, byFileId, atlases, options, user.id));
     }
     markDuplicates(planned);
     if (!dryRun) {
@@ -145,6 +145,8 @@ export class VersionBatchService {
     files: Map<number, GameFileRow>,
     atlases: Atlas[],
     options: BatchOptions,
+    /** The user whose turn the row's ffmpeg work waits for (ffmpegSessions). */
+    owner: number,
   ): Promise<PlannedRow> {
     const row: BatchRow = {
       incoming: match.incoming,
@@ -254,8 +256,9 @@ export class VersionBatchService {
     let incomingProbe: AudioProbe;
     let originalProbe: AudioProbe;
     try {
-      incomingProbe = await probeAudio(source.file);
+      incomingProbe = await probeAudio(source.file, { owner });
     } catch (error) {
+      if (error instanceof SoundTooLongError) return invalid('too_long', error.message);
       if (error instanceof AudioError) return invalid('not_audio', error.message);
       throw error;
     }
@@ -263,13 +266,13 @@ export class VersionBatchService {
     if (!stored) throw new Error(`the stored object ${original.storageKey} is missing`);
     const originalBytes = await buffer(stored.stream);
     try {
-      originalProbe = await probeAudio(originalBytes);
+      originalProbe = await probeAudio(originalBytes, { owner });
     } catch (error) {
       if (error instanceof AudioError) return invalid('original_unreadable', `The original sound cannot be read for converting: ${error.message}`);
       throw error;
     }
     // Loudness is shown for both; a measurement that fails leaves it unknown, never the row.
-    const measured = async (input: string | Uint8Array) => loudness(input).catch((error: unknown) => {
+    const measured = async (input: string | Uint8Array) => loudness(input, { owner }).catch((error: unknown) => {
       if (error instanceof AudioError) return null;
       throw error;
     });
@@ -367,7 +370,7 @@ export class VersionBatchService {
       return;
     }
     try {
-      const content = await this.content(planned, original, source.file, options);
+      const content = await this.content(planned, original, source.file, options, user.id);
       if (row.frame !== null) {
         const named = row.status === 'matched' ? row.relative : original.path;
         await this.frames.uploadFrame(user, version.id, original.fileId, { frame: row.frame, fileName: named, content });
@@ -393,7 +396,7 @@ export class VersionBatchService {
   }
 
   /** The bytes a row stores: the incoming file as it is, fitted or converted to the original's. */
-  private async content(planned: PlannedRow, original: GameFileRow, file: string, options: BatchOptions): Promise<Readable> {
+  private async content(planned: PlannedRow, original: GameFileRow, file: string, options: BatchOptions, owner: number): Promise<Readable> {
     const { row } = planned;
     if (row.kind === 'image') {
       if (row.status === 'matched') return createReadStream(file);
@@ -418,6 +421,7 @@ export class VersionBatchService {
       channels: target.original.channels,
       ...(options.loudness === 'match' && target.originalLufs !== null && { matchLoudnessOf: target.originalLufs }),
       maxOutputBytes: this.maxFileSizeBytes,
+      owner,
     });
     return Readable.from([converted]);
   }
