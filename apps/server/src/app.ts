@@ -217,7 +217,7 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
     current: (userId) => usersRepository.findWithTokenVersion(userId),
   });
   // A sprite sheet's watermarked copy marks each of its frames (issue 26): generation asks the game's atlases.
-  const atlases = new AtlasesService(gamesRepository, storage, new AtlasGridsRepository(database.db));
+  const atlases = new AtlasesService(gamesRepository, storage, new AtlasGridsRepository(database.db), app.log);
   const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log, async (gameId, fileId) =>
     framesOnPage(await atlases.find(gameId), fileId),
   );
@@ -351,7 +351,7 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   const review = new ReviewService(reviewRepository, versions, gamesRepository, atlases, inbox);
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
   // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
-  const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes);
+  const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes, space);
 
   await app.register(errorEnvelopePlugin);
   // Helmet's headers on every answer, its middleware made once (@fastify/helmet made a new one, parsing the CSP

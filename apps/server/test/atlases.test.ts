@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, type Game, type GameAtlases } from '@reskin/contract';
+import { GameStatus, RoleType, limits, type Game, type GameAtlases, type GameFile } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { call, createGame, createTestApp, createUser, filesForm, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
@@ -82,6 +82,55 @@ describe(`[issue 26] GET /api/games/{id}/atlases on ${testDb}`, () => {
     const after = await atlases(artist.token);
     expect(after.atlases.map((atlas) => atlas.descriptor)).toContain('bad/missing.json');
     expect(after.problems.map((problem) => problem.path)).not.toContain('bad/missing.json');
+  });
+
+  it('answers hostile descriptors as problem lines, never a 500, and the game still generates (Gen. -> Ready)', async () => {
+    const hostile = await createGame(t, admin.token, { name: 'Hostile sheets', description: 'x', width: 480, height: 640 });
+    const deepPlist = `<plist><dict><key>frames</key>${'<array>'.repeat(30_000)}${'</array>'.repeat(30_000)}</dict></plist>`;
+    const deepStarling = `<TextureAtlas imagePath="s.png">${'<g>'.repeat(30_000)}${'</g>'.repeat(30_000)}</TextureAtlas>`;
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${hostile.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: filesForm([
+        { path: 'index.html', content: '<!doctype html><p>hostile</p>' },
+        { path: 's.png', content: await solidPng(16, 16) },
+        { path: 'pivot.xml', content: '<TextureAtlas imagePath="s.png"><SubTexture name="a" x="0" y="0" width="8" height="8" pivotX="abc" pivotY="0.5"/></TextureAtlas>' },
+        { path: 'pivot.json', content: '{"frames": {"b": {"frame": {"x": 8, "y": 0, "w": 8, "h": 8}, "pivot": {"x": 1e999, "y": 0.5}}}, "meta": {"image": "s.png"}}' },
+        { path: 'deep.plist', content: deepPlist },
+        { path: 'deep.xml', content: deepStarling },
+      ]),
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+
+    const response = await call(t, 'GET', `/api/games/${hostile.id}/atlases`, { token: admin.token });
+    expect(response.statusCode, response.body).toBe(200);
+    const found = response.json<GameAtlases>();
+    // The sheets with an unreadable pivot are used, their frames without a pivot; the deep ones are not.
+    expect(found.atlases.map((atlas) => [atlas.descriptor, atlas.frames.map((frame) => frame.pivot)]).sort()).toEqual([
+      ['pivot.json', [null]],
+      ['pivot.xml', [null]],
+    ]);
+    const nested = `It nests elements more than ${limits.atlas.maxDepth} deep.`;
+    expect(found.problems.map(({ path, problem, used }) => ({ path, problem, used })).sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: 'deep.plist', problem: nested, used: false },
+      { path: 'deep.xml', problem: nested, used: false },
+      { path: 'pivot.json', problem: 'Frame "b": the pivot is not a pair of finite numbers, so it is read without a pivot.', used: true },
+      { path: 'pivot.xml', problem: 'Frame "a": the pivot is not a pair of finite numbers, so it is read without a pivot.', used: true },
+    ]);
+
+    // Generation reads the same descriptors (the watermark marks each frame of a sheet): it ends Ready.
+    const files = (await call(t, 'GET', `/api/games/${hostile.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const index = files.find((file) => file.path === 'index.html')!;
+    expect((await call(t, 'PATCH', `/api/games/${hostile.id}/files/${index.fileId}/index`, { token: admin.token })).statusCode).toBe(200);
+    expect((await call(t, 'GET', `/api/games/${hostile.id}/generate`, { token: admin.token })).statusCode).toBe(200);
+    let status: Game | undefined;
+    for (let i = 0; i < 200; i++) {
+      status = (await call(t, 'GET', `/api/games/${hostile.id}`, { token: admin.token })).json<Game>();
+      if (status.gameStatusTypeId !== GameStatus.Generating) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toMatchObject({ gameStatusTypeId: GameStatus.Ready, statusReason: null });
   });
 
   it('is 404 for an unknown game and for a game not assigned to the artist', async () => {

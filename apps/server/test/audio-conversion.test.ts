@@ -1,18 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { limits } from '@reskin/contract';
+import { limits, validationMessages } from '@reskin/contract';
 import {
   AudioError,
+  SoundTooLongError,
   audioMessages,
   convertAudio,
   loudness,
   needsConversion,
   probeAudio,
+  soundDuration,
   type AudioContainer,
   type AudioProbe,
 } from '../src/lib/audio-conversion';
-import { ffmpegHeapPeakBytes, withFfmpeg, withMemoryMaximum } from '../src/lib/audio-conversion/ffmpeg-session';
+import { concurrentSessions, ffmpegHeapPeakBytes, withFfmpeg, withMemoryMaximum } from '../src/lib/audio-conversion/ffmpeg-session';
+import { silentWav } from './support/sound-samples';
 
 /**
  * Sound conversion (issue 27, decision 0029): the real WebAssembly ffmpeg in worker threads, on sounds it makes
@@ -195,6 +198,39 @@ describe('[issue 27] sound conversion', () => {
     expect(target.message).toBe(audioMessages.unsupportedTarget);
     const large = await audioErrorOf(convertAudio(sound, { toPathLike: 'a.wav', sampleRate: 44100, channels: 2, maxOutputBytes: 100_000 }));
     expect(large.message).toBe(audioMessages.tooLarge);
+  });
+
+  it(`refuses a sound longer than ${limits.audioConversion.maxDurationSeconds / 60} minutes by its header, before decoding it, with a message naming the limit`, async () => {
+    const limit = limits.audioConversion.maxDurationSeconds;
+    const long = silentWav(limit + 60);
+    expect(long.length).toBeLessThan(200 * 1024);
+    for (const work of [() => probeAudio(long), () => loudness(long), () => soundDuration(long), () => convertAudio(long, { toPathLike: 'a.ogg', sampleRate: 44100, channels: 1 })]) {
+      const error = await audioErrorOf(work());
+      expect(error).toBeInstanceOf(SoundTooLongError);
+      expect(error.message).toBe(validationMessages.soundTooLong(limit + 60));
+    }
+    expect(validationMessages.soundTooLong(limit + 60)).toBe('This sound lasts 16 min: a sound may last at most 15 min.');
+    expect(validationMessages.soundTooLong(14 * 3600 + 5)).toBe('This sound lasts 14 h 05 s: a sound may last at most 15 min.');
+    // At the limit it is read as ever.
+    expect((await probeAudio(silentWav(limit))).durationSeconds).toBeCloseTo(limit, 0);
+  });
+
+  it("serves users in turn: user B's one short sound is done before user A's queue of long ones drains", async () => {
+    const long = await tone('wav', { seconds: 30, rate: 48000 });
+    const short = await tone('wav', { seconds: 1 });
+    const finished: string[] = [];
+    const record = (name: string) => (probe: AudioProbe) => {
+      finished.push(name);
+      return probe;
+    };
+    // A queues three times as many sounds as run at once, then B queues one.
+    const forA = Array.from({ length: 3 * concurrentSessions }, (_, i) => probeAudio(long, { owner: 1 }).then(record(`A${i}`)));
+    const forB = probeAudio(short, { owner: 2 }).then(record('B'));
+    await Promise.all([...forA, forB]);
+    // In arrival order B would start last, after every A; in turn it starts when the second place frees, so at
+    // least the A sounds that start after it (2 x concurrency - 1, each longer) end after it.
+    const afterB = finished.length - 1 - finished.indexOf('B');
+    expect(afterB, finished.join(' ')).toBeGreaterThanOrEqual(2 * concurrentSessions - 1);
   });
 
   it('stops a conversion that runs past its time limit, and the next one still runs', async () => {

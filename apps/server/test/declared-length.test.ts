@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, limits, type Game } from '@reskin/contract';
+import { RoleType, batchMessages, limits, type Game } from '@reskin/contract';
 import { call, createGame, createTestApp, createUser, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
 
 /** The per-file limit of this suite: small, so the routes' bounds are easy to pass. */
@@ -121,9 +121,9 @@ describe(`uploads refused by their declared length on ${testDb} (issue 29)`, () 
       route: 'the batch',
       path: () => '/api/game-versions/1/batch',
       token: () => artist.token,
-      declared: limits.zipUpload.maxUnpackedBytes + 100 * 1024 * 1024,
+      declared: limits.versionBatch.maxBytes + 100 * 1024 * 1024,
       code: 'ZIP_BOMB',
-      message: 'The batch is larger than 2 GB, the unpacked limit of a game zip.',
+      message: batchMessages.tooLarge,
     },
   ];
 

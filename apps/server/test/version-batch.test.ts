@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { ZipFile } from 'yazl';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, batchMessages, validationMessages, type BatchAnswer, type BatchRow, type Game, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RoleType, batchMessages, errorCodes, limits, validationMessages, type BatchAnswer, type BatchRow, type Game, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
 import { call, createGame, createTestApp, createUser, errorOf, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
 import { probeAudio } from '../src/lib/audio-conversion';
+import { batchTurns } from '../src/modules/versions/version-batch.service';
 import { solidPng } from './support/image-samples';
+import { silentWav } from './support/sound-samples';
 
 const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
 
@@ -274,6 +276,93 @@ describe(`[issue 27] replace from a folder or a zip (POST /game-versions/{versio
     expect(many.statusCode, many.body).toBe(413);
     expect(storedKeys(t)).toEqual(keysBefore);
     expect(await versionRows(version.id)).toEqual([]);
+  });
+
+  it(`a zip that unpacks to more than ${limits.versionBatch.maxBytes / 1024 ** 2} MB is refused (413) before anything is inflated`, async () => {
+    const version = await newVersion();
+    const keysBefore = storedKeys(t);
+    // Entries within every per-entry rule (under the per-file limit, a ratio of 40) that together pass the batch's
+    // limit: their central directory records are rewritten to declare it, so the zip itself stays a few KB.
+    const each = { compressed: 1024 * 1024, unpacked: 40 * 1024 * 1024 };
+    const count = Math.floor(limits.versionBatch.maxBytes / each.unpacked) + 1;
+    expect(count).toBeLessThanOrEqual(Object.keys(fileIds).length);
+    const zip = await zipOf(Array.from({ length: count }, (_, index) => ({ path: `big/part-${index}.png`, content: `part ${index}` })));
+    const record = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+    for (let at = zip.indexOf(record); at >= 0; at = zip.indexOf(record, at + 4)) {
+      zip.writeUInt32LE(each.compressed, at + 20);
+      zip.writeUInt32LE(each.unpacked, at + 24);
+    }
+    const response = await send(version.id, batchForm([{ path: 'big.zip', content: zip }]));
+    expect(response.statusCode, response.body).toBe(413);
+    expect(errorOf(response)).toMatchObject({ code: errorCodes.zipBomb, message: batchMessages.tooLarge });
+    expect(batchMessages.tooLarge).toContain('512 MB');
+    expect(storedKeys(t)).toEqual(keysBefore);
+  });
+
+  it(`several batches at once: at most ${limits.versionBatch.concurrent} are worked on, the others wait their turn, and every file is stored`, async () => {
+    const versions: GameVersion[] = [];
+    for (let i = 0; i < 4; i++) versions.push(await newVersion());
+    // The server's places are taken (as by batches already running): the four wait.
+    const release: (() => void)[] = [];
+    const held = Array.from({ length: limits.versionBatch.concurrent }, () =>
+      batchTurns.run(-1, () => new Promise<void>((resolve) => release.push(resolve))),
+    );
+    batchTurns.peak = 0;
+    const heroes = await Promise.all(['red', 'green', 'blue', 'yellow'].map((colour) => solidPng(40, 20, colour)));
+    const sent = versions.map((version, index) => send(version.id, batchForm([{ path: 'img/hero.png', content: heroes[index]! }])));
+    await vi.waitFor(() => expect(batchTurns.load).toEqual({ running: limits.versionBatch.concurrent, waiting: versions.length }), { timeout: 20_000 });
+    for (const done of release) done();
+    await Promise.all(held);
+    const answers = await Promise.all(sent);
+    expect(answers.map((answer) => [answer.statusCode, answer.json<BatchAnswer>().summary.replaced])).toEqual(versions.map(() => [200, 1]));
+    expect(batchTurns.peak).toBe(limits.versionBatch.concurrent);
+    // Each version holds its own batch's file, byte for byte.
+    for (const [index, version] of versions.entries()) expect((await stored(version.id, 'img/hero.png')).equals(heroes[index]!)).toBe(true);
+    expect(batchTurns.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it(`a batch beyond the ${limits.versionBatch.maxWaiting} waiting is refused at once: 503 SERVER_BUSY with Retry-After, nothing read or stored`, async () => {
+    const version = await newVersion();
+    const release: (() => void)[] = [];
+    const taken = Array.from({ length: limits.versionBatch.concurrent + limits.versionBatch.maxWaiting }, (_, index) =>
+      batchTurns.run(-1 - index, () => new Promise<void>((resolve) => release.push(resolve))),
+    );
+    expect(batchTurns.load).toEqual({ running: limits.versionBatch.concurrent, waiting: limits.versionBatch.maxWaiting });
+    const keysBefore = storedKeys(t);
+    const response = await send(version.id, batchForm([{ path: 'img/hero.png', content: await solidPng(40, 20, 'blue') }]));
+    expect(response.statusCode, response.body).toBe(503);
+    expect(response.headers['retry-after']).toBe(String(limits.versionBatch.retryAfterSeconds));
+    expect(errorOf(response)).toMatchObject({ code: errorCodes.serverBusy, message: batchMessages.busy, retryAfter: limits.versionBatch.retryAfterSeconds });
+    // Each held task, once it runs, is let go: the waiting ones run in turn.
+    for (let released = 0; released < taken.length; ) {
+      const next = release.shift();
+      if (next) {
+        next();
+        released++;
+      } else await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(taken);
+    expect(storedKeys(t)).toEqual(keysBefore);
+    expect((await send(version.id, batchForm([{ path: 'img/hero.png', content: await solidPng(40, 20, 'blue') }]))).statusCode).toBe(200);
+  });
+
+  it(`a sound over ${limits.audioConversion.maxDurationSeconds / 60} minutes is a refused row naming the limit, and a refused single upload (422 too_long); the other rows are stored`, async () => {
+    const version = await newVersion();
+    const long = silentWav(limits.audioConversion.maxDurationSeconds + 60);
+    const message = validationMessages.soundTooLong(limits.audioConversion.maxDurationSeconds + 60);
+    const answer = await batch(version.id, batchForm([{ path: 'sfx/jump.wav', content: long }, { path: 'img/hero.png', content: await solidPng(40, 20, 'blue') }]));
+    expect(rowOf(answer, 'sfx/jump.wav')).toMatchObject({ status: 'invalid', errorCode: 'too_long', error: message, outcome: 'failed' });
+    expect(rowOf(answer, 'img/hero.png').outcome).toBe('replaced');
+    const body = new FormData();
+    body.append('file', new Blob([long]), 'jump.wav');
+    const single = await t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${fileIds['sfx/jump.wav']}`, headers: { authorization: `Bearer ${artist.token}` }, payload: body });
+    expect(single.statusCode, single.body).toBe(422);
+    expect(errorOf(single)).toMatchObject({ message, details: [{ path: '/file', code: 'too_long', message }] });
+    expect((await versionRows(version.id)).map((row) => row.path)).toEqual(['img/hero.png']);
+    // A sound within the limit is uploaded as ever.
+    const short = new FormData();
+    short.append('file', new Blob([sfx('boom.wav')]), 'jump.wav');
+    expect((await t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${fileIds['sfx/jump.wav']}`, headers: { authorization: `Bearer ${artist.token}` }, payload: short })).statusCode).toBe(200);
   });
 
   it('bad options and bodies are a clear 4xx: no file, choices that are not JSON, an unknown fit, not multipart', async () => {

@@ -83,11 +83,16 @@ export const atlasSchema = z.object({
 });
 export type Atlas = z.infer<typeof atlasSchema>;
 
-/** A file that reads as a descriptor but cannot be used, with why (shown on the game files screen). */
+/**
+ * A file that reads as a descriptor but cannot be used, with why (shown on the game files screen); or, with
+ * `used`, a sheet that is used with a part of it left out (a frame's unreadable pivot), with what and why.
+ */
 export const atlasProblemSchema = z.object({
   path: z.string(),
   fileId: z.number().int(),
   problem: z.string(),
+  /** True: the sheet is used all the same, without what the problem names. */
+  used: z.boolean(),
 });
 export type AtlasProblem = z.infer<typeof atlasProblemSchema>;
 
@@ -168,7 +173,12 @@ export const atlasTexts = {
   sheetBadge: (frames: number, format: AtlasFormat) => `Sprite sheet · ${counted(frames, 'frame', 'frames')} · ${atlasFormatLabels[format]}`,
   /** A descriptor (or a grid) that cannot be used, on its row. */
   notUsed: (problem: string) => `Not used as a sprite sheet: ${problem}`,
-  /** "Find sprite sheets" done. */
+  /** A sheet used with a part of it left out, on its row. */
+  partlyUsed: (problem: string) => `Used as a sprite sheet, but: ${problem}`,
+  /** A problem line in the words its `used` calls for. */
+  problemLine: (problem: { problem: string; used: boolean }) =>
+    problem.used ? atlasTexts.partlyUsed(problem.problem) : atlasTexts.notUsed(problem.problem),
+  /** "Find sprite sheets" done: `problems` counts the files not used (problems without `used`). */
   found: (sheets: number, problems: number) =>
     `Found ${counted(sheets, 'sprite sheet', 'sprite sheets')}${problems > 0 ? `; ${counted(problems, 'file', 'files')} not used as sprite sheets` : ''}.`,
   gridDeclared: (path: string, frames: number) => `${path} is a sprite sheet of ${counted(frames, 'frame', 'frames')}.`,

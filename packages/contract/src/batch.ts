@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { extensionOfName, fileKindOf, kindOfName, type FileKind } from './file-kinds';
 import { pathIdSchema } from './ids';
+import { limits } from './limits';
+import { formatByteLimit } from './uploads';
 
 /**
  * Replace from a folder or a zip (issue 27, decision 0030): POST /game-versions/{versionId}/batch.
@@ -223,6 +225,10 @@ export const batchMessages = {
   durationDiffers: (incoming: number, original: number) =>
     `The durations differ by more than 10 % (${incoming.toFixed(2)} s against ${original.toFixed(2)} s).`,
   animatedGif: 'An animated GIF cannot be fitted: export it at the original size (its frames and timing stay as you made them).',
+  /** 413: the files of a batch, or what its .zip unpacks to, pass limits.versionBatch.maxBytes. */
+  tooLarge: `A batch may hold at most ${formatByteLimit(limits.versionBatch.maxBytes)} of files (its .zip unpacked): send it in parts.`,
+  /** 503: as many batches as the server takes at once are running, and as many wait. */
+  busy: `The server is replacing files for other batches right now; try again in ${limits.versionBatch.retryAfterSeconds} seconds.`,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -45,6 +45,11 @@ export const errorCodes = {
   storageFull: 'STORAGE_FULL',
   /** 503: the file storage (the object store, or the local disk failing) cannot be used; the same request works once it is back. */
   storageUnavailable: 'STORAGE_UNAVAILABLE',
+  /**
+   * 503: this server already works on as many requests of the kind as it takes at once, with as many waiting
+   * (limits.versionBatch); the same request works later: error.retryAfter and Retry-After say when to try again.
+   */
+  serverBusy: 'SERVER_BUSY',
   /** 413: a file of an upload is over the per-file limit (MAX_FILE_SIZE_MB); nothing of the upload is stored. */
   fileTooLarge: 'FILE_TOO_LARGE',
   /** 413: more files in one upload than the limit allows. */

@@ -55,9 +55,19 @@ export const limits = {
    * thread with the WebAssembly ffmpeg, at most one per core at once; one that runs longer than
    * `timeLimitSeconds` is stopped, and ffmpeg's heap cannot grow past `memoryMb` (the file itself and the result
    * are held beside it, each within the per-file limit). The workbench warns when a replacement's duration differs
-   * from the original's by more than `durationWarningRatio`.
+   * from the original's by more than `durationWarningRatio`. A sound longer than `maxDurationSeconds` (by its
+   * header, read before anything is decoded) is refused, as a single upload and as a batch row (decision 0045):
+   * a 14-hour silent MP3 of a few MB would hold a worker for its whole decoding.
    */
-  audioConversion: { timeLimitSeconds: 120, memoryMb: 256, durationWarningRatio: 0.1 },
+  audioConversion: { timeLimitSeconds: 120, memoryMb: 256, durationWarningRatio: 0.1, maxDurationSeconds: 15 * 60 },
+  /**
+   * Replace from a folder or a zip (issue 27, decision 0045): the most bytes one batch may write to the server's
+   * temporary folder, counted on its received files and again on what a .zip of them inflates to (its entries'
+   * sizes, checked before anything is inflated), and how many batches one app server receives, unpacks and
+   * applies at once (`concurrent`). More wait their turn, served round-robin by user, up to `maxWaiting`; beyond
+   * that a batch is refused with 503 SERVER_BUSY and Retry-After `retryAfterSeconds`.
+   */
+  versionBatch: { maxBytes: 512 * 1024 * 1024, concurrent: 2, maxWaiting: 16, retryAfterSeconds: 10 },
   typeaheadDebounceMs: 500,
   searchPageSize: 10,
   /** LoopBack-style filter: default and maximum `limit`. */
@@ -98,11 +108,6 @@ export const limits = {
   deviceCookieDays: 365,
   playTokenHours: 2,
   /**
-   * Sprite sheet descriptors (issue 26): files larger than `maxDescriptorBytes` are not read as descriptors; a
-   * descriptor with more frames or pages, or a frame side beyond `maxFrameSide`, is refused (the image stays a
-   * plain image), so a hostile file cannot make the server cut 100,000 frames.
-   */
-  /**
    * The review loop (issue 28): the most notes GET /game-versions/{id}/notes answers (the oldest first: a version
    * with more shows its first ones; none is ever dropped), and the most rows of GET /game-versions/to-review (the
    * oldest finishes first; its X-Total-Count says how many wait in all).
@@ -110,7 +115,13 @@ export const limits = {
   review: { notesListMax: 1000, toReviewMax: 500 },
   /** The inbox (issue 28): events per page of GET /inbox (newest first; `?before=<id>` for the next page). */
   inbox: { pageSize: 50 },
-  atlas: { maxDescriptorBytes: 4 * 1024 * 1024, maxFrames: 10_000, maxPages: 64, maxFrameSide: 16_384 },
+  /**
+   * Sprite sheet descriptors (issue 26): files larger than `maxDescriptorBytes` are not read as descriptors; a
+   * descriptor with more frames or pages, or a frame side beyond `maxFrameSide`, is refused (the image stays a
+   * plain image), so a hostile file cannot make the server cut 100,000 frames. An XML descriptor (Starling, a
+   * Cocos2d plist) nested deeper than `maxDepth` elements is refused while it is read (real ones nest 2 to 6).
+   */
+  atlas: { maxDescriptorBytes: 4 * 1024 * 1024, maxFrames: 10_000, maxPages: 64, maxFrameSide: 16_384, maxDepth: 64 },
 } as const;
 
 /** Toast settings of SPEC §9. */

@@ -1,3 +1,13 @@
+import { limits } from './limits';
+
+/** A duration as "1 h 02 min 05 s", "15 min", "42 s". */
+function formatDuration(totalSeconds: number): string {
+  const whole = Math.round(totalSeconds);
+  const [h, m, s] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
+  const parts = [h > 0 ? `${h} h` : '', m > 0 ? `${h > 0 ? String(m).padStart(2, '0') : m} min` : '', s > 0 ? `${h > 0 || m > 0 ? String(s).padStart(2, '0') : s} s` : ''];
+  return parts.filter(Boolean).join(' ') || '0 s';
+}
+
 /** Validation messages of SPEC §5, verbatim (including the quirks the spec keeps). */
 export const validationMessages = {
   usernamePattern: 'Username contains only Letters, Numbers, Underscore, Hyphen, Period.',
@@ -32,6 +42,9 @@ export const validationMessages = {
   fileReadError: 'Error Occurred On File Read',
   imageReadError: 'Error Occurred On Image Read',
   notAudio: 'File is not audio',
+  /** A replacement sound over limits.audioConversion.maxDurationSeconds (decision 0045). */
+  soundTooLong: (seconds: number) =>
+    `This sound lasts ${formatDuration(seconds)}: a sound may last at most ${formatDuration(limits.audioConversion.maxDurationSeconds)}.`,
   multipleFilesNotAllowed: 'Multiple Files are not allowed!',
   fileNotFound: 'File is not found!',
 } as const;

@@ -17,9 +17,12 @@ export const statfsProbe: SpaceProbe = async (path) => {
   return { freeBytes: info.bavail * info.bsize, totalBytes: info.blocks * info.bsize };
 };
 
-/** What needs room where: an upload writes to DATA_DIR, a zip upload to the temporary folder first. */
-export type SpaceNeed = 'upload' | 'zip' | 'generation';
-const volumesOf: Record<SpaceNeed, VolumeId[]> = { upload: ['data'], zip: ['temp', 'data'], generation: ['data'] };
+/**
+ * What needs room where: an upload writes to DATA_DIR, a zip upload and a version's batch (its files, its .zip
+ * inflated) to the temporary folder first.
+ */
+export type SpaceNeed = 'upload' | 'zip' | 'batch' | 'generation';
+const volumesOf: Record<SpaceNeed, VolumeId[]> = { upload: ['data'], zip: ['temp', 'data'], batch: ['temp', 'data'], generation: ['data'] };
 
 /**
  * The free-space guard (issue 23): uploads, zip uploads and generation are refused with 507 STORAGE_FULL while a

@@ -1,4 +1,4 @@
-import { errorCodes } from '@reskin/contract';
+import { errorCodes, validationMessages } from '@reskin/contract';
 import { AppError } from '../errors';
 
 /** What the artist reads when a sound cannot be probed, measured or converted (one place for each text). */
@@ -19,5 +19,12 @@ export class AudioError extends AppError {
   constructor(message: string, cause?: unknown) {
     super(422, 'UnprocessableEntityError', message, errorCodes.validationFailed);
     if (cause !== undefined) this.cause = cause;
+  }
+}
+
+/** A sound whose header says it lasts longer than limits.audioConversion.maxDurationSeconds: refused undecoded. */
+export class SoundTooLongError extends AudioError {
+  constructor(readonly durationSeconds: number) {
+    super(validationMessages.soundTooLong(durationSeconds));
   }
 }

@@ -4,11 +4,13 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { limits } from '@reskin/contract';
+import { FairQueue } from '../fair-queue';
 import { AudioError, audioMessages } from './audio-error';
 
 /**
  * Runs ffmpeg (the WebAssembly build of @ffmpeg/core, decision 0029) in worker threads: one session per file,
- * at most one per core at once (the rest wait their turn), each with a time limit after which its worker is
+ * at most one per core at once (the rest wait their turn, served round-robin by the user they work for, decision
+ * 0045, so one artist's long queue does not hold another's one sound), each with a time limit after which its worker is
  * terminated, and a heap that cannot grow past limits.audioConversion.memoryMb. The server's main thread only
  * posts bytes and reads answers, so its other requests are never held by a conversion.
  */
@@ -85,19 +87,15 @@ export function ffmpegHeapPeakBytes(): number {
   return heapPeakBytes;
 }
 
-let running = 0;
-const waiting: (() => void)[] = [];
+/** The sessions of this process: at most one per core at once, the waiting ones by owner in turn. */
+export const ffmpegSessions = new FairQueue<number>(concurrentSessions);
 
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= concurrentSessions) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
+/** Who a session works for, and how long it may take. */
+export interface FfmpegOptions {
+  /** The user whose file it is (their turn among the waiting); 0, the server's own work, when none. */
+  owner?: number;
+  /** Overrides limits.audioConversion.timeLimitSeconds (tests use a tiny one). */
+  timeLimitMs?: number;
 }
 
 export interface CommandResult {
@@ -123,12 +121,9 @@ interface WorkerAnswer extends CommandResult {
  * Opens a session on one file (its bytes, or a path the worker reads), runs `work` with it and ends the worker.
  * Throws AudioError when the time limit passes (the worker is terminated wherever it is) or the worker fails.
  */
-export function withFfmpeg<T>(
-  input: Uint8Array | string,
-  work: (session: FfmpegSession) => Promise<T>,
-  timeLimitMs: number = limits.audioConversion.timeLimitSeconds * 1000,
-): Promise<T> {
-  return withSlot(async () => {
+export function withFfmpeg<T>(input: Uint8Array | string, work: (session: FfmpegSession) => Promise<T>, options: FfmpegOptions = {}): Promise<T> {
+  const timeLimitMs = options.timeLimitMs ?? limits.audioConversion.timeLimitSeconds * 1000;
+  return ffmpegSessions.run(options.owner ?? 0, async () => {
     const wasmModule = await ffmpegModule();
     const worker = new Worker(workerUrl, {
       workerData: { coreUrl, wasmModule, input },

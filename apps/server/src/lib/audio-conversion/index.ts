@@ -1,6 +1,6 @@
 import { extensionOfName, limits } from '@reskin/contract';
-import { AudioError, audioMessages } from './audio-error';
-import { type CommandResult, type FfmpegSession, withFfmpeg } from './ffmpeg-session';
+import { AudioError, SoundTooLongError, audioMessages } from './audio-error';
+import { type CommandResult, type FfmpegOptions, type FfmpegSession, withFfmpeg } from './ffmpeg-session';
 
 /**
  * Sound probing, loudness and conversion (issue 27, decision 0029), with ffmpeg's WebAssembly build in worker
@@ -19,7 +19,8 @@ import { type CommandResult, type FfmpegSession, withFfmpeg } from './ffmpeg-ses
  *   }
  */
 
-export { AudioError, audioMessages } from './audio-error';
+export { AudioError, SoundTooLongError, audioMessages } from './audio-error';
+export type { FfmpegOptions } from './ffmpeg-session';
 
 /** The container of a sound, named like a file extension. */
 export type AudioContainer = 'wav' | 'mp3' | 'ogg' | 'opus' | 'm4a' | 'aac' | 'flac' | 'webm';
@@ -37,7 +38,7 @@ export interface AudioProbe {
 /** The file's bytes, or the path of a file on this machine (read in the worker, not on the main thread). */
 export type AudioInput = Uint8Array | string;
 
-export interface ConvertAudioOptions {
+export interface ConvertAudioOptions extends FfmpegOptions {
   /** The original's path (or name): its extension decides the container (and the codec, unless `codec` says). */
   toPathLike: string;
   /** The original's codec from probeAudio: for an .ogg that holds Opus, an .m4a that holds ALAC, a 24-bit .wav. */
@@ -48,8 +49,6 @@ export interface ConvertAudioOptions {
   matchLoudnessOf?: number;
   /** The largest result accepted (the per-file limit); a larger one is refused. */
   maxOutputBytes?: number;
-  /** Overrides limits.audioConversion.timeLimitSeconds (tests use a tiny one). */
-  timeLimitMs?: number;
 }
 
 /** The container a path's extension asks for, else undefined (contract audioFormat.extensions plus .webm). */
@@ -70,8 +69,20 @@ export function needsConversion(incoming: AudioProbe, original: AudioProbe): boo
   );
 }
 
-/** Container, codec, rate and channels of a sound; the whole file is decoded once, so a corrupted one is refused. */
-export function probeAudio(input: AudioInput, timeLimitMs?: number): Promise<AudioProbe> {
+/**
+ * How long a sound lasts by its header (ffprobe only, nothing decoded): 0 when it does not tell. Throws
+ * SoundTooLongError past limits.audioConversion.maxDurationSeconds, AudioError when it is no sound ffmpeg reads.
+ */
+export function soundDuration(input: AudioInput, options: FfmpegOptions = {}): Promise<number> {
+  return withFfmpeg(input, async (session) => (await probeIn(session)).durationSeconds, options);
+}
+
+/**
+ * Container, codec, rate and channels of a sound; the whole file is decoded once, so a corrupted one is refused.
+ * A sound longer than limits.audioConversion.maxDurationSeconds is refused before it is decoded (as by every
+ * function here).
+ */
+export function probeAudio(input: AudioInput, options: FfmpegOptions = {}): Promise<AudioProbe> {
   return withFfmpeg(
     input,
     async (session) => {
@@ -80,7 +91,7 @@ export function probeAudio(input: AudioInput, timeLimitMs?: number): Promise<Aud
       if (decoded.ret !== 0) throw failureOf(decoded);
       return probe;
     },
-    timeLimitMs,
+    options,
   );
 }
 
@@ -88,14 +99,14 @@ export function probeAudio(input: AudioInput, timeLimitMs?: number): Promise<Aud
  * Integrated loudness of a sound in LUFS (EBU R128, ffmpeg's ebur128 filter). Silence measures -70 LUFS, the
  * floor of the measurement's gate.
  */
-export function loudness(input: AudioInput, timeLimitMs?: number): Promise<number> {
+export function loudness(input: AudioInput, options: FfmpegOptions = {}): Promise<number> {
   return withFfmpeg(
     input,
     async (session) => {
       await probeIn(session);
       return loudnessIn(session);
     },
-    timeLimitMs,
+    options,
   );
 }
 
@@ -122,7 +133,7 @@ export async function convertAudio(input: AudioInput, options: ConvertAudioOptio
       if (result.output.length > maxOutputBytes) throw new AudioError(audioMessages.tooLarge);
       return Buffer.from(result.output.buffer, result.output.byteOffset, result.output.length);
     },
-    options.timeLimitMs,
+    { owner: options.owner, timeLimitMs: options.timeLimitMs },
   );
 }
 
@@ -171,6 +182,7 @@ async function probeIn(session: FfmpegSession): Promise<AudioProbe> {
   const container = containerOfFormat(json.format?.format_name ?? '', stream.codec_name);
   if (!container) throw new AudioError(audioMessages.unsupported);
   const duration = Number(json.format?.duration ?? stream.duration);
+  if (Number.isFinite(duration) && duration > limits.audioConversion.maxDurationSeconds) throw new SoundTooLongError(duration);
   return {
     codec: stream.codec_name,
     container,

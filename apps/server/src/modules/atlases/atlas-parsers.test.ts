@@ -197,6 +197,46 @@ describe('bad descriptors say why and never throw anything else', () => {
     });
   }
 
+  it('reads a frame whose pivot is no finite number without a pivot, and says so in one problem line', () => {
+    const starling = parse('<TextureAtlas imagePath="a.png"><SubTexture name="a" x="0" y="0" width="4" height="4" pivotX="abc" pivotY="2"/><SubTexture name="b" x="4" y="0" width="4" height="4" pivotX="1" pivotY="2"/></TextureAtlas>');
+    expect(starling.frames.map((frame) => frame.pivot)).toEqual([null, { x: 1, y: 2 }]);
+    expect(starling.problems).toEqual(['Frame "a": the pivot is not a pair of finite numbers, so it is read without a pivot.']);
+
+    // 1e999 (written where JSON.stringify left Infinity as null) is Infinity to JSON.parse; a missing y and a pivot
+    // that is no object are no numbers either (a number written as a string is read, as every other number is).
+    const frames = Object.fromEntries(
+      [{ x: Infinity, y: 0.5 }, { x: '0.5', y: 0.5 }, { x: 0.5 }, 'middle', { x: 0.5, y: 0.5 }].map((pivot, i) => [`f${i}`, { frame: { x: i, y: 0, w: 1, h: 1 }, pivot }]),
+    );
+    const texturePacker = parse(JSON.stringify({ frames, meta: { image: 'a.png' } }).replace('"x":null', '"x":1e999'));
+    expect(texturePacker.frames.map((frame) => frame.pivot)).toEqual([null, { x: 0.5, y: 0.5 }, null, null, { x: 0.5, y: 0.5 }]);
+    expect(texturePacker.problems).toEqual(['Frame "f0" and 2 other frames: the pivot is not a pair of finite numbers, so they are read without a pivot.']);
+    expect(parse(fixture('hexi-animals.json')).problems).toEqual([]);
+  });
+
+  it('refuses a number that is no finite number wherever a descriptor gives one (1e999, NaN, "abc")', () => {
+    const json = (frame: string, extra = '') => `{"frames": {"a": {"frame": ${frame}${extra}}}, "meta": {"image": "a.png"}}`;
+    expect(() => parse(json('{"x": 1e999, "y": 0, "w": 1, "h": 1}'))).toThrow(/x is not a number/);
+    expect(() => parse(json('{"x": 0, "y": 0, "w": 1, "h": 1}', ', "sourceSize": {"w": 1e999, "h": 1}'))).toThrow(/source width is not a number/);
+    expect(() => parse(json('{"x": 0, "y": 0, "w": 1, "h": 1}', ', "spriteSourceSize": {"x": -1e999, "y": 0}'))).toThrow(/trim x is not a number/);
+    expect(() => parse('<TextureAtlas imagePath="a.png"><SubTexture name="a" x="abc" y="0" width="4" height="4"/></TextureAtlas>')).toThrow(/x is not a number/);
+    expect(() => parse('<TextureAtlas imagePath="a.png"><SubTexture name="a" x="0" y="0" width="4" height="4" frameX="NaN" frameY="0" frameWidth="4" frameHeight="4"/></TextureAtlas>')).toThrow(/frameX is not a number/);
+    expect(() => parse('a.png\nsize: 8, 8\nregion\n  bounds: 0, 0, Infinity, 4\n')).toThrow(/bounds 3 is not a number/);
+    const plist = (frame: string) =>
+      `<plist><dict><key>frames</key><dict><key>a</key><dict><key>frame</key><string>${frame}</string><key>offset</key><string>{0,0}</string><key>sourceSize</key><string>{4,4}</string></dict></dict><key>metadata</key><dict><key>format</key><integer>2</integer><key>textureFileName</key><string>a.png</string></dict></dict></plist>`;
+    expect(() => parse(plist('{{0,0},{1e999,4}}'))).toThrow(/is not 4 numbers/);
+  });
+
+  it(`refuses an XML descriptor nested deeper than ${limits.atlas.maxDepth} elements (a plist 30,000 deep) without exhausting the stack`, () => {
+    const deep = (depth: number) => `<plist><dict><key>frames</key>${'<array>'.repeat(depth)}${'</array>'.repeat(depth)}</dict></plist>`;
+    expect(() => parseAtlasDescriptor(deep(30_000))).toThrow(AtlasError);
+    expect(() => parseAtlasDescriptor(deep(30_000))).toThrow(`It nests elements more than ${limits.atlas.maxDepth} deep.`);
+    expect(() => parseAtlasDescriptor(`<TextureAtlas imagePath="a.png">${'<x>'.repeat(30_000)}${'</x>'.repeat(30_000)}</TextureAtlas>`)).toThrow(/nests elements more than/);
+    // Any other XML that deep is no descriptor, and not reported as one.
+    expect(parseAtlasDescriptor(`<data>${'<x>'.repeat(30_000)}${'</x>'.repeat(30_000)}</data>`)).toBeNull();
+    // A JSON nested as deep is read (JSON.parse does not recurse, nor do the parsers) and refused for what it lacks.
+    expect(() => parseAtlasDescriptor(`{"frames": ${'['.repeat(30_000)}${']'.repeat(30_000)}, "meta": {"image": "a.png"}}`)).toThrow('Frame 1 has no name.');
+  });
+
   it(`refuses more than ${limits.atlas.maxFrames} frames (100,000 named) before reading them`, () => {
     const frames = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`f${i}`, { frame: { x: 0, y: 0, w: 1, h: 1 } }]));
     expect(() => parseAtlasDescriptor(JSON.stringify({ frames, meta: { image: 'a.png' } }))).toThrow(/100000 frames/);

@@ -28,6 +28,8 @@ export interface ParsedAtlas {
   format: AtlasFormat;
   pages: ParsedPage[];
   frames: AtlasFrame[];
+  /** What was left out of a descriptor that is used all the same (a frame's pivot that is no number), with why. */
+  problems: string[];
 }
 
 /**
@@ -63,6 +65,27 @@ function atLeastZero(value: unknown, what: string): number {
   const number = integer(value, what);
   if (number < 0) throw new AtlasError(`${what} is ${number}: it cannot be negative.`);
   return number;
+}
+
+/**
+ * A frame's pivot: null when the descriptor gives none, or when it is no pair of finite numbers (`"abc"`, `1e999`):
+ * then the frame's name goes to `unreadable`, and the frame is read without one (pivotProblems says so once).
+ */
+function pivotOf(x: unknown, y: unknown, name: string, unreadable: string[]): { x: number; y: number } | null {
+  if (x === undefined && y === undefined) return null;
+  const number = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN);
+  const pivot = { x: number(x), y: number(y) };
+  if (Number.isFinite(pivot.x) && Number.isFinite(pivot.y)) return pivot;
+  unreadable.push(name);
+  return null;
+}
+
+/** One problem line for the frames whose pivot could not be read (a descriptor of 10,000 such frames gets one). */
+function pivotProblems(unreadable: string[]): string[] {
+  if (unreadable.length === 0) return [];
+  const others = unreadable.length - 1;
+  const which = `Frame "${unreadable[0]}"${others > 0 ? ` and ${others} other frame${others === 1 ? '' : 's'}` : ''}`;
+  return [`${which}: the pivot is not a pair of finite numbers, so ${others > 0 ? 'they are' : 'it is'} read without a pivot.`];
 }
 
 function countFrames(count: number): void {
@@ -151,24 +174,26 @@ function parseJsonAtlas(body: string): ParsedAtlas | null {
   if (!hash && !Array.isArray(data.frames)) throw new AtlasError('Its "frames" is neither an object nor a list.');
   const entries = hash ? Object.entries(data.frames as Json) : (data.frames as unknown[]).map((f) => [isObject(f) ? f.filename : undefined, f] as const);
   countFrames(entries.length);
-  const frames = entries.map(([name, value], index) => texturePackerFrame(name, value, 0, index));
-  return { format: hash ? 'texturepacker-hash' : 'texturepacker-array', pages: [page], frames: uniqueNames(frames) };
+  const unreadablePivots: string[] = [];
+  const frames = entries.map(([name, value], index) => texturePackerFrame(name, value, 0, index, unreadablePivots));
+  return { format: hash ? 'texturepacker-hash' : 'texturepacker-array', pages: [page], frames: uniqueNames(frames), problems: pivotProblems(unreadablePivots) };
 }
 
 function parsePhaserMultiatlas(textures: Json[]): ParsedAtlas {
   countPages(textures.length);
   const pages: ParsedPage[] = [];
   const frames: AtlasFrame[] = [];
+  const unreadablePivots: string[] = [];
   textures.forEach((texture, page) => {
     if (typeof texture.image !== 'string') throw new AtlasError(`textures[${page}] names no image.`);
     pages.push({ image: texture.image, ...declaredSize(texture.size, `textures[${page}].size`) });
     if (!Array.isArray(texture.frames)) throw new AtlasError(`textures[${page}].frames is not a list.`);
     countFrames(frames.length + texture.frames.length);
     texture.frames.forEach((value, index) => {
-      frames.push(texturePackerFrame(isObject(value) ? value.filename : undefined, value, page, index));
+      frames.push(texturePackerFrame(isObject(value) ? value.filename : undefined, value, page, index, unreadablePivots));
     });
   });
-  return { format: 'phaser-multiatlas', pages, frames: uniqueNames(frames) };
+  return { format: 'phaser-multiatlas', pages, frames: uniqueNames(frames), problems: pivotProblems(unreadablePivots) };
 }
 
 function declaredSize(value: unknown, what: string): { width?: number; height?: number } {
@@ -180,7 +205,7 @@ function declaredSize(value: unknown, what: string): { width?: number; height?: 
  * One TexturePacker frame: `frame` is where it sits, with the sprite's size before rotation (Pixi and Phaser swap
  * w and h for a rotated frame); `spriteSourceSize` where the trimmed pixels sit in `sourceSize`.
  */
-function texturePackerFrame(name: unknown, value: unknown, page: number, index: number): AtlasFrame {
+function texturePackerFrame(name: unknown, value: unknown, page: number, index: number, unreadablePivots: string[]): AtlasFrame {
   if (typeof name !== 'string' || name === '') throw new AtlasError(`Frame ${index + 1} has no name.`);
   if (!isObject(value) || !isObject(value.frame)) throw new AtlasError(`Frame "${name}" has no "frame" rectangle.`);
   const at = value.frame;
@@ -188,7 +213,8 @@ function texturePackerFrame(name: unknown, value: unknown, page: number, index: 
   const h = positive(at.h, `Frame "${name}" height`);
   const source = isObject(value.sourceSize) ? value.sourceSize : { w, h };
   const trim = isObject(value.spriteSourceSize) ? value.spriteSourceSize : { x: 0, y: 0 };
-  const pivot = isObject(value.pivot) && typeof value.pivot.x === 'number' && typeof value.pivot.y === 'number' ? { x: value.pivot.x, y: value.pivot.y } : null;
+  // JSON.parse reads 1e999 as Infinity: pivotOf refuses it as it refuses a string.
+  const pivot = value.pivot === undefined ? null : isObject(value.pivot) ? pivotOf(value.pivot.x, value.pivot.y, name, unreadablePivots) : pivotOf(NaN, NaN, name, unreadablePivots);
   return frame({
     name,
     page,
@@ -227,6 +253,8 @@ function readXml(body: string): { root: XmlElement } | { error: string } {
   });
   parser.on('opentag', (tag) => {
     if (++count > limits.atlas.maxFrames * 12) throw new AtlasError(`It holds more than ${limits.atlas.maxFrames * 12} elements.`);
+    // The tree is read (plistValue) by recursion: a document nested deeper would exhaust the stack.
+    if (stack.length >= limits.atlas.maxDepth) throw new AtlasError(`It nests elements more than ${limits.atlas.maxDepth} deep.`);
     const element: XmlElement = { name: tag.name, attributes: tag.attributes as Record<string, string>, children: [], text: '' };
     stack.at(-1)?.children.push(element);
     root ??= element;
@@ -250,11 +278,17 @@ function readXml(body: string): { root: XmlElement } | { error: string } {
 }
 
 function parseXmlAtlas(body: string): ParsedAtlas | null {
-  const read = readXml(body);
+  // Only a file that reads like an atlas is reported: any other XML is no concern of sheets.
+  const looksLikeAtlas = () => /<TextureAtlas\b/.test(body) || /<key>\s*frames\s*<\/key>/.test(body);
+  let read: ReturnType<typeof readXml>;
+  try {
+    read = readXml(body);
+  } catch (error) {
+    if (error instanceof AtlasError && !looksLikeAtlas()) return null;
+    throw error;
+  }
   if ('error' in read) {
-    if (/<TextureAtlas\b/.test(body) || /<key>\s*frames\s*<\/key>/.test(body)) {
-      throw new AtlasError(`It is not well-formed XML: ${read.error.split('\n')[0]}.`);
-    }
+    if (looksLikeAtlas()) throw new AtlasError(`It is not well-formed XML: ${read.error.split('\n')[0]}.`);
     return null;
   }
   if (read.root.name === 'TextureAtlas') return parseStarling(read.root);
@@ -278,6 +312,7 @@ function parseStarling(root: XmlElement): ParsedAtlas {
   };
   const subTextures = root.children.filter((child) => child.name === 'SubTexture');
   countFrames(subTextures.length);
+  const unreadablePivots: string[] = [];
   const frames = subTextures.map((sub, index) => {
     const a = sub.attributes;
     const name = a.name;
@@ -299,10 +334,10 @@ function parseStarling(root: XmlElement): ParsedAtlas {
       sourceH: hasFrame ? positive(a.frameHeight, `Frame "${name}" frameHeight`) : h,
       offsetX: -integer(a.frameX ?? 0, `Frame "${name}" frameX`),
       offsetY: -integer(a.frameY ?? 0, `Frame "${name}" frameY`),
-      pivot: a.pivotX !== undefined && a.pivotY !== undefined ? { x: Number(a.pivotX), y: Number(a.pivotY) } : null,
+      pivot: pivotOf(a.pivotX, a.pivotY, name, unreadablePivots),
     });
   });
-  return { format: 'starling', pages: [page], frames: uniqueNames(frames) };
+  return { format: 'starling', pages: [page], frames: uniqueNames(frames), problems: pivotProblems(unreadablePivots) };
 }
 
 type PlistValue = string | number | boolean | PlistValue[] | { [key: string]: PlistValue };
@@ -391,7 +426,7 @@ function parseCocosPlist(root: XmlElement): ParsedAtlas | null {
       offsetY: integer(offsetY, `Frame "${name}" offset y`),
     });
   });
-  return { format: 'cocos-plist', pages: [page], frames: uniqueNames(frames) };
+  return { format: 'cocos-plist', pages: [page], frames: uniqueNames(frames), problems: [] };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -475,5 +510,5 @@ function parseLibgdxAtlas(body: string): ParsedAtlas {
     }
   }
   countPages(pages.length);
-  return { format: 'libgdx', pages, frames: uniqueNames(frames) };
+  return { format: 'libgdx', pages, frames: uniqueNames(frames), problems: [] };
 }

@@ -12,6 +12,7 @@ import {
   type GameAtlases,
   type User,
 } from '@reskin/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors';
 import type { Storage } from '../../storage/storage';
@@ -55,6 +56,7 @@ export class AtlasesService {
     private readonly games: GamesRepository,
     private readonly storage: Storage,
     private readonly grids: AtlasGridsRepository,
+    private readonly log: FastifyBaseLogger,
   ) {}
 
   /**
@@ -144,10 +146,15 @@ export class AtlasesService {
       if (!content) continue;
       try {
         const parsed = parseAtlasDescriptor(content.toString('utf8'));
-        if (parsed) atlases.push(resolveAtlas(file, parsed, byPath, storedNames));
+        if (!parsed) continue;
+        atlases.push(resolveAtlas(file, parsed, byPath, storedNames));
+        for (const problem of parsed.problems) problems.push({ path: file.path, fileId: file.fileId, problem, used: true });
       } catch (error) {
-        if (!(error instanceof AtlasError)) throw error;
-        problems.push({ path: file.path, fileId: file.fileId, problem: error.message });
+        // A descriptor is an uploaded file: whatever it makes the parsers do is its problem line, never a 500 of
+        // the route or a failed generation (a parser's own bug is logged, and the file is not used).
+        if (!(error instanceof AtlasError)) this.log.error({ err: error, gameId, path: file.path }, 'a sprite sheet descriptor could not be read');
+        const problem = error instanceof AtlasError ? error.message : 'It could not be read as a sprite sheet descriptor.';
+        problems.push({ path: file.path, fileId: file.fileId, problem, used: false });
       }
     }
     // Grids after the descriptors: a frame name a descriptor gives the same image wins (framesOfSheet).
@@ -161,7 +168,7 @@ export class AtlasesService {
           ? `${file.path} is no longer an image of known size.`
           : gridProblem(width, height, grid);
       if (problem || width === null || height === null) {
-        problems.push({ path: file.path, fileId: file.fileId, problem: `Its grid: ${problem}` });
+        problems.push({ path: file.path, fileId: file.fileId, problem: `Its grid: ${problem}`, used: false });
         continue;
       }
       atlases.push({

@@ -69,7 +69,9 @@ export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileS
         errors: {
           ...changeErrors,
           400: 'A malformed multipart body, or a path longer than the longest game path (MALFORMED_MULTIPART, VALIDATION_FAILED).',
-          413: "More files than the game has, a batch over the game zip's unpacked limit, or a zip over its limits (TOO_MANY_FILES, ZIP_BOMB, FILE_TOO_LARGE).",
+          413: 'More files than the game has, a batch (or its .zip unpacked) over limits.versionBatch.maxBytes, or a zip over its limits (TOO_MANY_FILES, ZIP_BOMB, FILE_TOO_LARGE).',
+          503: 'As many batches as the server takes at once run and wait (limits.versionBatch): try again after Retry-After (SERVER_BUSY).',
+          507: 'The temporary folder or DATA_DIR is below its free-space threshold, or filled up while the batch was written (STORAGE_FULL, naming it).',
           422: 'No file, an option that breaks its rule (choices or skip that are not JSON, an unknown fit), or a .zip that cannot be read (INVALID_ZIP). Refusals of single files are rows of the answer.',
         },
       },
@@ -77,16 +79,18 @@ export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileS
     async (request) => {
       const caller = currentUser(request);
       const { version, maxFiles } = await batch.open(caller, request.params.versionId);
-      const dir = await mkdtemp(join(tmpdir(), 'reskin-batch-')).catch((error: unknown) => {
-        throw storageFault(error, 'temp');
+      return batch.inTurn(caller, async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'reskin-batch-')).catch((error: unknown) => {
+          throw storageFault(error, 'temp');
+        });
+        try {
+          const { files, fields } = await receive(request, dir, maxFiles, maxFileSizeBytes);
+          const options = parseOptions({ ...request.query, ...fields });
+          return await batch.run(caller, version, files, options);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
       });
-      try {
-        const { files, fields } = await receive(request, dir, maxFiles, maxFileSizeBytes);
-        const options = parseOptions({ ...request.query, ...fields });
-        return await batch.run(caller, version, files, options);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
     },
   );
 
@@ -123,7 +127,7 @@ function parseOptions(raw: Record<string, unknown>): BatchOptions {
   throw unprocessable(details[0]?.message ?? 'The batch options are invalid.', details);
 }
 
-const batchTooLarge = `The batch is larger than ${maxBatchBytes / 1024 ** 3} GB, the unpacked limit of a game zip.`;
+const batchTooLarge = batchMessages.tooLarge;
 const optionNames = new Set(['dryRun', 'fit', 'fits', 'choices', 'skip', 'loudness']);
 
 /**
@@ -204,6 +208,9 @@ async function unpack(zipFile: string, dir: string, maxFiles: number, maxFileSiz
   try {
     const entries = (await readEntries(zip, maxFiles, () => tooManyFiles(maxFiles))).map((entry) => ({ ...entry, path: entry.name.replace(/^\/+/, '') }));
     checkDeclared(entries, maxFileSizeBytes);
+    // yauzl (validateEntrySizes) fails an entry that inflates past its declared size, so the declared total bounds
+    // what lands in the temporary folder.
+    if (entries.reduce((total, { entry }) => total + entry.uncompressedSize, 0) > maxBatchBytes) throw zipBomb(batchTooLarge);
     const files: BatchIncomingFile[] = [];
     for (const [index, { entry, path }] of entries.entries()) {
       let raw;
@@ -213,7 +220,10 @@ async function unpack(zipFile: string, dir: string, maxFiles: number, maxFileSiz
         throw invalidZip(`${path}: ${(error as Error).message}`);
       }
       const target = join(dir, `zip-${index}`);
-      await pipeline(entryContent(raw, path), createWriteStream(target));
+      await pipeline(entryContent(raw, path), createWriteStream(target)).catch((error: unknown) => {
+        // The zip's own fault (a broken entry) is the request's; the temporary folder's (full) is the server's: 507.
+        throw storageFault(error, 'temp');
+      });
       files.push({ incoming: path, file: target, size: entry.uncompressedSize });
     }
     return files;

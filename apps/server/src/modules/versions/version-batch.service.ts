@@ -5,6 +5,7 @@ import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import {
   batchMessages,
+  errorCodes,
   fileKindOf,
   framesOfSheet,
   imageFormatOfName,
@@ -26,12 +27,14 @@ import {
   type ImageFormatName,
   type User,
 } from '@reskin/contract';
-import { AudioError, convertAudio, loudness, needsConversion, probeAudio, type AudioProbe } from '../../lib/audio-conversion';
+import { AudioError, SoundTooLongError, convertAudio, loudness, needsConversion, probeAudio, type AudioProbe } from '../../lib/audio-conversion';
 import { isAudioContent } from '../../lib/audio-inspection';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
+import { FairQueue, QueueFullError } from '../../lib/fair-queue';
 import { canWriteFormat, fitImage, ImageFitError } from '../../lib/image-fit';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
 import { fileTooLarge } from '../../lib/multipart';
+import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import type { AtlasesService } from '../atlases/atlases.service';
 import type { VersionFramesService } from '../atlases/version-frames.service';
@@ -59,6 +62,16 @@ interface PlannedRow {
   skip: boolean;
 }
 
+/**
+ * The batches this server receives, unpacks and applies at once, the others waiting their user's turn
+ * (limits.versionBatch, decision 0045): each holds up to limits.versionBatch.maxBytes twice in the temporary
+ * folder, and its sounds take ffmpeg's workers. One per process, as the temporary folder is.
+ */
+export const batchTurns = new FairQueue<number>(limits.versionBatch.concurrent, limits.versionBatch.maxWaiting);
+
+/** 503 SERVER_BUSY: as many batches as the server takes are running, and as many wait. */
+const serverBusy = () => new AppError(503, 'ServiceUnavailableError', batchMessages.busy, errorCodes.serverBusy, [], limits.versionBatch.retryAfterSeconds);
+
 const emptyMedia: BatchMedia = { format: null, width: null, height: null, durationSeconds: null, sampleRate: null, channels: null, lufs: null, size: null };
 
 /**
@@ -76,6 +89,7 @@ export class VersionBatchService {
     private readonly atlases: AtlasesService,
     private readonly storage: Storage,
     private readonly maxFileSizeBytes: number,
+    private readonly space: FreeSpaceGuard,
   ) {}
 
   /**
@@ -88,6 +102,23 @@ export class VersionBatchService {
     return { version, maxFiles: Math.max(files.length, 1) };
   }
 
+  /**
+   * Runs a batch's work (receiving, unpacking, applying) once it is its user's turn (batchTurns), and only while
+   * the temporary folder and DATA_DIR have room (507 naming the volume). Too many waiting: 503 SERVER_BUSY with
+   * Retry-After, before anything is read.
+   */
+  async inTurn<T>(user: User, work: () => Promise<T>): Promise<T> {
+    try {
+      return await batchTurns.run(user.id, async () => {
+        await this.space.assertRoom('batch');
+        return work();
+      });
+    } catch (error) {
+      if (error instanceof QueueFullError) throw serverBusy();
+      throw error;
+    }
+  }
+
   async run(user: User, version: GameVersion, incoming: BatchIncomingFile[], options: BatchOptions): Promise<BatchAnswer> {
     const dryRun = options.dryRun === 'true';
     const files = await this.games.listFiles(version.gameId);
@@ -98,7 +129,7 @@ export class VersionBatchService {
     for (const [index, match] of matches.entries()) {
       const source = incoming[index];
       if (!source) continue;
-      planned.push(await this.plan(match, source, byFileId, atlases, options));
+      planned.push(await this.plan(match, source, byFileId, atlases, options, user.id));
     }
     markDuplicates(planned);
     if (!dryRun) {
@@ -114,6 +145,8 @@ export class VersionBatchService {
     files: Map<number, GameFileRow>,
     atlases: Atlas[],
     options: BatchOptions,
+    /** The user whose turn the row's ffmpeg work waits for (ffmpegSessions). */
+    owner: number,
   ): Promise<PlannedRow> {
     const row: BatchRow = {
       incoming: match.incoming,
@@ -223,8 +256,9 @@ export class VersionBatchService {
     let incomingProbe: AudioProbe;
     let originalProbe: AudioProbe;
     try {
-      incomingProbe = await probeAudio(source.file);
+      incomingProbe = await probeAudio(source.file, { owner });
     } catch (error) {
+      if (error instanceof SoundTooLongError) return invalid('too_long', error.message);
       if (error instanceof AudioError) return invalid('not_audio', error.message);
       throw error;
     }
@@ -232,13 +266,13 @@ export class VersionBatchService {
     if (!stored) throw new Error(`the stored object ${original.storageKey} is missing`);
     const originalBytes = await buffer(stored.stream);
     try {
-      originalProbe = await probeAudio(originalBytes);
+      originalProbe = await probeAudio(originalBytes, { owner });
     } catch (error) {
       if (error instanceof AudioError) return invalid('original_unreadable', `The original sound cannot be read for converting: ${error.message}`);
       throw error;
     }
     // Loudness is shown for both; a measurement that fails leaves it unknown, never the row.
-    const measured = async (input: string | Uint8Array) => loudness(input).catch((error: unknown) => {
+    const measured = async (input: string | Uint8Array) => loudness(input, { owner }).catch((error: unknown) => {
       if (error instanceof AudioError) return null;
       throw error;
     });
@@ -336,7 +370,7 @@ export class VersionBatchService {
       return;
     }
     try {
-      const content = await this.content(planned, original, source.file, options);
+      const content = await this.content(planned, original, source.file, options, user.id);
       if (row.frame !== null) {
         const named = row.status === 'matched' ? row.relative : original.path;
         await this.frames.uploadFrame(user, version.id, original.fileId, { frame: row.frame, fileName: named, content });
@@ -362,7 +396,7 @@ export class VersionBatchService {
   }
 
   /** The bytes a row stores: the incoming file as it is, fitted or converted to the original's. */
-  private async content(planned: PlannedRow, original: GameFileRow, file: string, options: BatchOptions): Promise<Readable> {
+  private async content(planned: PlannedRow, original: GameFileRow, file: string, options: BatchOptions, owner: number): Promise<Readable> {
     const { row } = planned;
     if (row.kind === 'image') {
       if (row.status === 'matched') return createReadStream(file);
@@ -387,6 +421,7 @@ export class VersionBatchService {
       channels: target.original.channels,
       ...(options.loudness === 'match' && target.originalLufs !== null && { matchLoudnessOf: target.originalLufs }),
       maxOutputBytes: this.maxFileSizeBytes,
+      owner,
     });
     return Readable.from([converted]);
   }
@@ -436,5 +471,5 @@ function summarise(rows: BatchRow[]): BatchAnswer['summary'] {
   };
 }
 
-/** The most bytes a batch's files may hold together: a game zip's unpacked limit. */
-export const maxBatchBytes = limits.zipUpload.maxUnpackedBytes;
+/** The most bytes a batch's files may hold together, received or unpacked from its .zip. */
+export const maxBatchBytes = limits.versionBatch.maxBytes;

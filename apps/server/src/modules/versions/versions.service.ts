@@ -27,6 +27,7 @@ import type { DownloadTickets } from '../../lib/download-tickets';
 import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
+import { AudioError, SoundTooLongError, soundDuration } from '../../lib/audio-conversion';
 import { isAudioContent } from '../../lib/audio-inspection';
 import { unsafeSvgParts } from '../../lib/svg-safety';
 import type { PlayPathsService } from '../../play/play-paths.service';
@@ -237,6 +238,21 @@ export class VersionsService {
    * upload leaves the previous file intact, and the play view's URL for it changes. Refused (507) while DATA_DIR
    * is under its free-space threshold.
    */
+  /**
+   * A replacement sound longer than limits.audioConversion.maxDurationSeconds by its header is refused (422
+   * too_long, decision 0045); one ffprobe cannot read stays accepted, as the content check accepted it.
+   */
+  private async refuseLongSound(storageKey: string, owner: number): Promise<void> {
+    const stored = await this.storage.get(storageKey);
+    if (!stored) throw new Error('the stored upload vanished');
+    try {
+      await soundDuration(await buffer(stored.stream), { owner });
+    } catch (error) {
+      if (error instanceof SoundTooLongError) throw unprocessable(error.message, [{ path: '/file', code: 'too_long', message: error.message }]);
+      if (!(error instanceof AudioError)) throw error;
+    }
+  }
+
   async upload(
     user: User,
     versionId: number,
@@ -314,6 +330,9 @@ export class VersionsService {
         ({ width, height } = info);
       } else if (!(await isAudioContent(stored.stream))) {
         throw refuse('not_audio', validationMessages.notAudio);
+      } else if (cause.how === 'upload') {
+        // A batch row was measured when it was planned, and a restore was accepted once already.
+        await this.refuseLongSound(storageKey, user.id);
       }
       assertUploadInTime(startedAt);
       // A sheet with replaced frames (issue 26): the upload is the base its frames are drawn onto. A restore is the

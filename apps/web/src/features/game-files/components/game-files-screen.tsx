@@ -108,7 +108,7 @@ function GameFiles({ gameId }: { gameId: number }) {
 
   const findSheets = async () => {
     const found = await atlases.refetch();
-    if (found.data) notifySuccess(atlasTexts.found(found.data.atlases.length, found.data.problems.length));
+    if (found.data) notifySuccess(atlasTexts.found(found.data.atlases.length, found.data.problems.filter((problem) => !problem.used).length));
   };
 
   const gridAtlasOf = (file: GameFile) =>
@@ -239,7 +239,7 @@ function GameFiles({ gameId }: { gameId: number }) {
               <ul className="mb-0 ps-3">
                 {atlases.data.problems.map((problem) => (
                   <li key={`${problem.fileId}-${problem.problem}`}>
-                    <code>{problem.path}</code>: {atlasTexts.notUsed(problem.problem)}
+                    <code>{problem.path}</code>: {atlasTexts.problemLine(problem)}
                   </li>
                 ))}
               </ul>

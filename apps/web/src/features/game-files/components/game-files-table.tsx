@@ -134,7 +134,7 @@ function GameFileRow({ file, usage, atlases, busy, onAction, onReplace }: GameFi
         ))}
         {problems.map((problem) => (
           <div key={problem.problem} className="small text-danger" data-testid="sheet-problem">
-            {atlasTexts.notUsed(problem.problem)}
+            {atlasTexts.problemLine(problem)}
           </div>
         ))}
       </td>
