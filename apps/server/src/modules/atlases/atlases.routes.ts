@@ -34,7 +34,7 @@ export async function atlasesRoutes(app: FastifyInstance, { atlases }: { atlases
   r.put(
     '/games/:id/files/:fileId/grid',
     {
-      onRequest: app.requireUser,
+      onRequest: app.requireAdmin,
       schema: {
         tags: ['games'],
         summary:
@@ -51,7 +51,7 @@ export async function atlasesRoutes(app: FastifyInstance, { atlases }: { atlases
   r.delete(
     '/games/:id/files/:fileId/grid',
     {
-      onRequest: app.requireUser,
+      onRequest: app.requireAdmin,
       schema: {
         tags: ['games'],
         summary: "Remove an image's grid: it is a plain image again (admins only)",
