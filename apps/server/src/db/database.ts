@@ -23,6 +23,7 @@ import * as inboxEvents from './migrations/0013-inbox-events';
 import * as versionFileHistory from './migrations/0015-version-file-history';
 import * as mail from './migrations/0016-mail';
 import * as reviewLoop from './migrations/0014-review-loop';
+import * as resetLinkTokenVersion from './migrations/0017-reset-link-token-version';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -226,6 +227,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0015-version-file-history': { up: (db) => versionFileHistory.up(db, dialect) },
     '0016-mail': { up: (db) => mail.up(db, dialect) },
     '0014-review-loop': { up: (db) => reviewLoop.up(db, dialect) },
+    '0017-reset-link-token-version': { up: (db) => resetLinkTokenVersion.up(db) },
   };
 }
 

@@ -249,6 +249,8 @@ export interface UserTokensTable {
   expiresAt: Timestamp;
   usedAt: Timestamp | null;
   createdAt: Timestamp;
+  /** The account's token version when the link was made (migration 0017): a reset link ends when it changes. */
+  tokenVersion: Generated<number>;
 }
 
 /** A note on a version, one of its files or an atlas frame (issue 28, migration 0014). */

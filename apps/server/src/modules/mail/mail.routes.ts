@@ -60,7 +60,13 @@ export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax 
         summary: 'Set a new password with a reset link\'s token; every session of the account ends',
         body: resetPasswordBodySchema,
         response: { 204: noContentSchema },
-        errors: { ...tokenErrors, 422: 'The password breaks the register form\'s rules, or is common (details at /password).' },
+        errors: {
+          ...tokenErrors,
+          400:
+            "The link's token was never issued, or its account has since changed its password or email, been reset by an " +
+            'admin, re-roled, suspended or deleted (TOKEN_INVALID, decision 0044).',
+          422: 'The password breaks the register form\'s rules, or is common (details at /password).',
+        },
       },
     },
     async (request, reply) => {

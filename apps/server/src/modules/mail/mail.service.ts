@@ -24,6 +24,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export const mailOff = () => new AppError(404, 'NotFoundError', mailMessages.mailOff, errorCodes.mailOff);
 const tokenGone = (message: string, code: string) => new AppError(410, 'GoneError', message, code);
+/** A reset link whose account changed since it was mailed (decision 0044): as invalid as one never issued. */
+const linkEnded = () => badRequest(mailMessages.tokenInvalid, errorCodes.tokenInvalid);
+
+/** The account a link is made for: its address and its token version now. */
+interface LinkHolder {
+  id: number;
+  email: string;
+  tokenVersion: number;
+}
 
 /** The start of the daily digest period that has begun last: today's digest hour (UTC) if past, else yesterday's. */
 export function lastDigestTime(nowMs: number, hourUtc: number): number {
@@ -104,10 +113,20 @@ export class MailService {
     this.pending.add(tracked);
   }
 
-  /** A new random token for a link; only its SHA-256 is stored, with the address it goes to and its end. */
-  private async issueToken(repository: MailRepository, userId: number, purpose: TokenPurpose, email: string, lifetimeMs: number): Promise<string> {
+  /**
+   * A new random token for a link; only its SHA-256 is stored, with the address it goes to, its end and the
+   * account's token version (a reset link ends when that changes: decision 0044).
+   */
+  private async issueToken(repository: MailRepository, user: LinkHolder, purpose: TokenPurpose, lifetimeMs: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await repository.insertToken({ userId, purpose, tokenHash: sha256(token), email, expiresAt: iso(Date.now() + lifetimeMs) });
+    await repository.insertToken({
+      userId: user.id,
+      purpose,
+      tokenHash: sha256(token),
+      email: user.email,
+      expiresAt: iso(Date.now() + lifetimeMs),
+      tokenVersion: user.tokenVersion,
+    });
     return token;
   }
 
@@ -130,7 +149,7 @@ export class MailService {
       const user = await repository.recipient(userId);
       if (!user || user.emailVerified === 1) return false;
       const hours = mailTokenLifetimes.verifyEmailHours;
-      const token = await this.issueToken(repository, user.id, 'verify-email', user.email, hours * 60 * 60_000);
+      const token = await this.issueToken(repository, user, 'verify-email', hours * 60 * 60_000);
       await outbox.enqueue(trx, user.email, verifyEmailMail(this.templates, user.username, token, hours));
       return true;
     });
@@ -206,7 +225,7 @@ export class MailService {
     }
     const minutes = mailTokenLifetimes.resetPasswordMinutes;
     await this.mail.transaction(async (repository, trx) => {
-      const token = await this.issueToken(repository, user.id, 'reset-password', user.email, minutes * 60_000);
+      const token = await this.issueToken(repository, user, 'reset-password', minutes * 60_000);
       await outbox.enqueue(trx, user.email, resetPasswordMail(this.templates, user.username, token, minutes));
     });
     outbox.wake();
@@ -215,16 +234,20 @@ export class MailService {
   /**
    * POST /user/reset-password: the link's token (once, before its end) sets a new password by the register form's
    * rules; every session of the account ends (token version, decision 0013) and its other reset links too. The
-   * address the link reached counts as verified.
+   * address the link reached counts as verified. A link whose account has since changed its password or email, been
+   * reset by an admin, re-roled, suspended or deleted is 400 TOKEN_INVALID (decision 0044).
    */
   async resetPassword(token: string, password: string): Promise<void> {
     assertUncommonPassword(password, '/password');
     const found = await this.usableToken(token, 'reset-password');
+    const holder = await this.mail.recipient(found.userId);
+    if (!holder || holder.activated !== 1 || holder.tokenVersion !== found.tokenVersion) throw linkEnded();
     const passwordHash = await hashPassword(password);
     await this.mail.transaction(async (repository) => {
       const now = iso(Date.now());
       if (!(await repository.useToken(found.id, now))) throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
-      await repository.setPasswordFromReset(found.userId, passwordHash, found.email);
+      // Checked again in the update itself: a change committed since the read above ends the link too.
+      if (!(await repository.setPasswordFromReset(found.userId, passwordHash, found.email, found.tokenVersion))) throw linkEnded();
       await repository.endTokens(found.userId, 'reset-password', now);
     });
     this.userChanged(found.userId);
