@@ -51,6 +51,11 @@ export const mailLimits = {
   forgotPerAddressPerHour: 5,
   resetMailsPerAccountPerHour: 3,
   verificationMailsPerAccountPerHour: 3,
+  /**
+   * An inbox event's mail waits this long for the recipient's next events, which join it: one mail for a burst
+   * (decision 0044). Only for the 'each' setting; the digest gathers a day.
+   */
+  eventMailGatherMinutes: 2,
 } as const;
 
 /** How long the mailed links work. */

@@ -24,6 +24,7 @@ import * as versionFileHistory from './migrations/0015-version-file-history';
 import * as mail from './migrations/0016-mail';
 import * as reviewLoop from './migrations/0014-review-loop';
 import * as resetLinkTokenVersion from './migrations/0017-reset-link-token-version';
+import * as mailPriority from './migrations/0018-mail-priority-and-coalescing';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -228,6 +229,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-mail': { up: (db) => mail.up(db, dialect) },
     '0014-review-loop': { up: (db) => reviewLoop.up(db, dialect) },
     '0017-reset-link-token-version': { up: (db) => resetLinkTokenVersion.up(db) },
+    '0018-mail-priority-and-coalescing': { up: (db) => mailPriority.up(db) },
   };
 }
 

@@ -235,6 +235,12 @@ export interface MailOutboxTable {
   claimedUntil: Timestamp | null;
   lastError: string | null;
   createdAt: Timestamp;
+  /** 0 transactional (sent first), 1 notification (migration 0018, decision 0044). */
+  priority: Generated<number>;
+  /** A notification row: the user it is for; their new inbox events join it while it waits. */
+  recipientId: number | null;
+  /** A notification row: the ids of the inbox events it tells of, as a JSON array. */
+  eventIds: string | null;
 }
 
 /** A mailed link's token (migration 0016): its SHA-256 only; single use, time-limited. */

@@ -119,7 +119,7 @@ export class MailRepository {
       .leftJoin('games as g', 'g.id', 'e.gameId')
       .select([
         'e.id', 'e.userId', 'e.kind', 'e.gameId', 'e.userGameId', 'e.versionId', 'e.text', 'e.createdAt',
-        'u.username', 'u.email', 'u.inboxMail', 'u.activated', 'u.roleTypeId',
+        'u.username', 'u.email', 'u.emailVerified', 'u.inboxMail', 'u.activated', 'u.roleTypeId',
         'a.username as actorName', 'g.name as gameName',
       ])
       .where('e.id', 'in', ids)

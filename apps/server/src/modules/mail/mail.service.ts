@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import {
   can,
@@ -13,11 +14,21 @@ import {
   type TokenUser,
 } from '@reskin/contract';
 import { AppError, badRequest, forbidden, tooManyAttempts } from '../../lib/errors';
+import type { Database } from '../../db/schema';
 import { limiter } from '../../lib/limiters';
 import { assertUncommonPassword, hashPassword } from '../users/users.service';
-import type { MailOutbox } from './mail-outbox';
+import { mailPriority, type MailOutbox } from './mail-outbox';
 import type { MailRepository, TokenPurpose } from './mail.repository';
-import { digestMail, inboxEventMail, resetPasswordMail, verifyEmailMail, type MailedEvent, type TemplateContext } from './mail-templates';
+import {
+  digestMail,
+  eventsListedPerMail,
+  gatheredEventsMail,
+  inboxEventMail,
+  resetPasswordMail,
+  verifyEmailMail,
+  type MailedEvent,
+  type TemplateContext,
+} from './mail-templates';
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -265,25 +276,48 @@ export class MailService {
 
   /**
    * The inbox's new events as mail (called after they are committed: the review side's onEventsAdded hook, and the
-   * worker for any a lost hook left): per the recipient's setting, a mail now ('sent'), the next digest ('digest')
-   * or none ('skipped'). Each event is decided once across servers by a conditional update, in the transaction
-   * that queues its mail. With mail off nothing is decided (the events stay as they are).
+   * worker for any a lost hook left): per the recipient's setting, a mail ('sent'), the next digest ('digest') or
+   * none ('skipped'). Only verified addresses get inbox mail (decision 0044): an unverified or disabled account's
+   * events are skipped. Each event is decided once across servers by a conditional update, in the transaction that
+   * queues its mail. With mail off nothing is decided (the events stay as they are).
    */
   async mailInboxEvents(ids: readonly number[]): Promise<void> {
     const outbox = this.outbox;
     if (!outbox || ids.length === 0) return;
     let queued = false;
     for (const event of await this.mail.events([...ids], true)) {
-      const setting = event.activated === 1 ? event.inboxMail : 'never';
+      const setting = event.activated === 1 && event.emailVerified === 1 ? event.inboxMail : 'never';
       const state = setting === 'each' ? 'sent' : setting === 'digest' ? 'digest' : 'skipped';
       await this.mail.transaction(async (repository, trx) => {
         if (!(await repository.decideEvent(event.id, state))) return;
         if (state !== 'sent') return;
-        await outbox.enqueue(trx, event.email, inboxEventMail(this.templates, event.username, mailedEvent(event)));
+        await this.gatherEvent(repository, trx, event);
         queued = true;
       });
     }
     if (queued) outbox.wake();
+  }
+
+  /**
+   * One event to mail (decision 0044): it joins its recipient's notification that is still waiting, or starts one
+   * that waits `eventMailGatherMinutes` for more, so 300 notes in a burst are one mail, not 300. Notifications go
+   * after transactional mail (mailPriority).
+   */
+  private async gatherEvent(repository: MailRepository, trx: Kysely<Database>, event: EventRow): Promise<void> {
+    const outbox = this.outbox!;
+    const waiting = await outbox.waitingNotification(trx, event.userId);
+    if (!waiting) {
+      await outbox.enqueue(trx, event.email, inboxEventMail(this.templates, event.username, mailedEvent(event)), {
+        priority: mailPriority.notification,
+        notBefore: Date.now() + mailLimits.eventMailGatherMinutes * 60_000,
+        recipientId: event.userId,
+        eventIds: [event.id],
+      });
+      return;
+    }
+    const eventIds = [...waiting.eventIds, event.id];
+    const listed = (await repository.events(eventIds.slice(0, eventsListedPerMail), false)).map(mailedEvent);
+    await outbox.rewrite(trx, waiting.id, gatheredEventsMail(this.templates, event.username, listed, eventIds.length), eventIds);
   }
 
   /**
@@ -298,11 +332,11 @@ export class MailService {
     for (const userId of await this.mail.digestUsers(before)) {
       const done = await this.mail.transaction(async (repository, trx) => {
         const user = await repository.recipient(userId);
-        const wanted = user?.activated === 1 && user.inboxMail !== 'never';
+        const wanted = user?.activated === 1 && user.emailVerified === 1 && user.inboxMail !== 'never';
         const ids = await repository.takeDigest(userId, before, wanted ? 'digested' : 'skipped');
         if (!wanted || ids.length === 0) return false;
         const events = (await repository.events(ids, false)).map(mailedEvent);
-        await outbox.enqueue(trx, user.email, digestMail(this.templates, user.username, events));
+        await outbox.enqueue(trx, user.email, digestMail(this.templates, user.username, events), { priority: mailPriority.notification });
         return true;
       });
       if (done) sent += 1;
@@ -312,7 +346,9 @@ export class MailService {
   }
 }
 
-function mailedEvent(event: Awaited<ReturnType<MailRepository['events']>>[number]): MailedEvent {
+type EventRow = Awaited<ReturnType<MailRepository['events']>>[number];
+
+function mailedEvent(event: EventRow): MailedEvent {
   return {
     kind: event.kind,
     actorName: event.actorName,
