@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, errorCodes, mailMessages } from '@reskin/contract';
+import { RoleType, errorCodes, mailLimits, mailMessages } from '@reskin/contract';
 import { call, createTestApp, createUser, errorOf, login, testDb, type TestApp, type TestUser } from './helpers';
 import { linkToken, SmtpReceiver } from './support/smtp-receiver';
 
@@ -88,5 +88,32 @@ describe.runIf(testDb === 'postgres')('decision 0044: a reset link used while an
       expect((await login(t, user.email, linkPassword)).statusCode).not.toBe(200);
       expect((await login(t, user.email, byAdmin.json<{ password: string }>().password)).statusCode).toBe(200);
     }
+  });
+});
+
+describe(`decision 0044: forgot password counts by requester as well as address (${testDb})`, () => {
+  const forgot = (email: string, remoteAddress: string) => t.app.inject({ method: 'POST', url: '/api/user/forgot-password', payload: { email }, remoteAddress });
+
+  it("a stranger's five forgot-password requests for an address do not stop its owner's request from another IP being mailed", async () => {
+    const owner = await createUser(t);
+    await t.mail.settled();
+    await t.mail.tick();
+    const resets = () => smtp.to(owner.email).filter((mail) => mail.subject.startsWith('Reset your password'));
+    for (let i = 0; i < mailLimits.forgotPerAddressPerHour; i += 1) expect((await forgot(owner.email, '203.0.113.7')).statusCode).toBe(202);
+    const refused = await forgot(owner.email, '203.0.113.7');
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused).code).toBe(errorCodes.rateLimited);
+    await t.mail.settled();
+    await t.mail.tick();
+    const byStranger = resets().length;
+    expect(byStranger).toBe(mailLimits.resetMailsPerRequesterPerHour);
+
+    const own = await forgot(owner.email, '198.51.100.20');
+    expect(own.statusCode).toBe(202);
+    await t.mail.settled();
+    await t.mail.tick();
+    expect(resets()).toHaveLength(byStranger + 1);
+    const token = linkToken(resets().at(-1)!);
+    expect((await call(t, 'POST', '/api/user/reset-password', { payload: { token, password: 'Owners-own-pass-3' } })).statusCode).toBe(204);
   });
 });

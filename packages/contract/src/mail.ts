@@ -44,12 +44,15 @@ export type MailAccepted = z.infer<typeof mailAcceptedSchema>;
 
 /**
  * Throttles of the mail features (counted through the server's lib/limiters.ts: in Redis with REDIS_URL). Forgot
- * password: per address asked for (known or not: 429 alike, so no enumeration), and at most so many reset mails per
- * account (silently: the answer stays the same); "Send again" of a verification mail per account.
+ * password: per address asked for and requester (IP; known or not: 429 alike, so no enumeration; a stranger's
+ * requests do not block the owner's: decision 0044), and at most so many reset mails per account and requester, and
+ * per account from all requesters (silently: the answer stays the same); "Send again" of a verification mail per
+ * account.
  */
 export const mailLimits = {
   forgotPerAddressPerHour: 5,
-  resetMailsPerAccountPerHour: 3,
+  resetMailsPerRequesterPerHour: 3,
+  resetMailsPerAccountPerHour: 10,
   verificationMailsPerAccountPerHour: 3,
   /**
    * An inbox event's mail waits this long for the recipient's next events, which join it: one mail for a burst

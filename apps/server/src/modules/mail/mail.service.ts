@@ -16,6 +16,7 @@ import {
 import { AppError, badRequest, forbidden, tooManyAttempts } from '../../lib/errors';
 import type { Database } from '../../db/schema';
 import { limiter } from '../../lib/limiters';
+import { fullVolumeOf } from '../../storage/storage-faults';
 import { assertUncommonPassword, hashPassword } from '../users/users.service';
 import { mailPriority, type MailOutbox } from './mail-outbox';
 import type { MailRepository, TokenPurpose } from './mail.repository';
@@ -60,7 +61,13 @@ export function lastDigestTime(nowMs: number, hourUtc: number): number {
  */
 export class MailService {
   private readonly forgotPerAddress: RateLimiterAbstract;
+  private readonly resetMailsPerRequester: RateLimiterAbstract;
   private readonly resetMailsPerAccount: RateLimiterAbstract;
+  /**
+   * Reset mails asked for while the data volume was full (the token and the outbox row could not be written): the
+   * account and when it was asked, tried again by every round until written or as old as a reset link's lifetime.
+   */
+  private readonly resetsWaitingForSpace = new Map<number, number>();
   private readonly verificationMailsPerAccount: RateLimiterAbstract;
   /** Work a request started and did not wait for (forgot password): close() and tests wait for it. */
   private readonly pending = new Set<Promise<void>>();
@@ -78,6 +85,7 @@ export class MailService {
   ) {
     const hour = 60 * 60;
     this.forgotPerAddress = limiter(redis, { keyPrefix: 'reskin-forgot-address', points: mailLimits.forgotPerAddressPerHour, duration: hour });
+    this.resetMailsPerRequester = limiter(redis, { keyPrefix: 'reskin-reset-mails-requester', points: mailLimits.resetMailsPerRequesterPerHour, duration: hour });
     this.resetMailsPerAccount = limiter(redis, { keyPrefix: 'reskin-reset-mails', points: mailLimits.resetMailsPerAccountPerHour, duration: hour });
     this.verificationMailsPerAccount = limiter(redis, { keyPrefix: 'reskin-verify-mails', points: mailLimits.verificationMailsPerAccountPerHour, duration: hour });
   }
@@ -106,11 +114,13 @@ export class MailService {
   }
 
   /**
-   * One round of the worker: events no server decided yet (older than a minute: their server's hook was lost), the
-   * digests due, tokens long expired, then every due mail. Answers how many mails were sent.
+   * One round of the worker: reset mails a full disk held back, events no server decided yet (older than a minute:
+   * their server's hook was lost), the digests due, tokens long expired, then every due mail. Answers how many mails
+   * were sent.
    */
   async tick(): Promise<number> {
     if (!this.outbox) return 0;
+    await this.retryResetsWaitingForSpace();
     const now = Date.now();
     const stray = await this.mail.undecidedEvents(iso(now - 24 * 60 * 60_000), iso(now - 60_000));
     if (stray.length > 0) await this.mailInboxEvents(stray);
@@ -211,35 +221,65 @@ export class MailService {
   }
 
   /**
-   * POST /user/forgot-password: counts the address (429 after a few an hour, known or not), then answers at once;
-   * the lookup and the mail happen after the answer, so a known and an unknown email answer alike, in the same time.
-   * An account gets at most a few reset mails an hour (more are dropped silently); a disabled one gets none.
+   * POST /user/forgot-password: counts the address as asked for by this requester (429 after a few an hour, known or
+   * not), then answers at once; the lookup and the mail happen after the answer, so a known and an unknown email
+   * answer alike, in the same time. The count is per requester (IP) too (decision 0044), so a stranger's requests do
+   * not lock the owner out. An account gets at most a few reset mails an hour per requester, and a few more from all
+   * (more are dropped silently); a disabled one gets none.
    */
-  async forgotPassword(email: string): Promise<void> {
+  async forgotPassword(email: string, requester: string): Promise<void> {
     if (!this.outbox) throw mailOff();
     const address = email.trim().toLowerCase();
-    await this.consume(this.forgotPerAddress, address);
+    await this.consume(this.forgotPerAddress, `${address} ${requester}`);
     // After the answer has gone: on SQLite the queries run on this thread, and started now they would delay it.
-    this.track(new Promise((resolve) => setImmediate(resolve)).then(() => this.queueReset(address)));
+    this.track(new Promise((resolve) => setImmediate(resolve)).then(() => this.queueReset(address, requester)));
   }
 
-  private async queueReset(address: string): Promise<void> {
-    const outbox = this.outbox!;
+  private async queueReset(address: string, requester: string): Promise<void> {
     const user = await this.mail.recipientByEmail(address);
     if (!user || user.activated !== 1) return;
     try {
+      await this.resetMailsPerRequester.consume(`${user.id} ${requester}`);
       await this.resetMailsPerAccount.consume(String(user.id));
     } catch (rejection) {
       if (rejection instanceof Error) throw rejection;
       this.log.info({ userId: user.id }, 'reset mails of this account are throttled; none sent');
       return;
     }
+    await this.writeReset(user.id, Date.now());
+  }
+
+  /**
+   * The reset link and its mail, in one transaction. A full data volume (the answer, 202, has gone already) keeps the
+   * request in memory for the next rounds instead of losing it (decision 0044).
+   */
+  private async writeReset(userId: number, askedAt: number): Promise<void> {
+    const outbox = this.outbox!;
     const minutes = mailTokenLifetimes.resetPasswordMinutes;
-    await this.mail.transaction(async (repository, trx) => {
-      const token = await this.issueToken(repository, user, 'reset-password', minutes * 60_000);
-      await outbox.enqueue(trx, user.email, resetPasswordMail(this.templates, user.username, token, minutes));
-    });
-    outbox.wake();
+    try {
+      const queued = await this.mail.transaction(async (repository, trx) => {
+        const user = await repository.recipient(userId);
+        if (!user || user.activated !== 1) return false;
+        const token = await this.issueToken(repository, user, 'reset-password', minutes * 60_000);
+        await outbox.enqueue(trx, user.email, resetPasswordMail(this.templates, user.username, token, minutes));
+        return true;
+      });
+      this.resetsWaitingForSpace.delete(userId);
+      if (queued) outbox.wake();
+    } catch (error) {
+      if (fullVolumeOf(error) === undefined) throw error;
+      this.log.warn({ userId }, 'a reset mail could not be queued: the data volume is full; it is tried again');
+      this.resetsWaitingForSpace.set(userId, askedAt);
+    }
+  }
+
+  /** Reset mails a full disk held back, each tried again (given up once as old as a reset link's lifetime). */
+  private async retryResetsWaitingForSpace(): Promise<void> {
+    const oldest = Date.now() - mailTokenLifetimes.resetPasswordMinutes * 60_000;
+    for (const [userId, askedAt] of [...this.resetsWaitingForSpace]) {
+      if (askedAt < oldest) this.resetsWaitingForSpace.delete(userId);
+      else await this.writeReset(userId, askedAt);
+    }
   }
 
   /**
