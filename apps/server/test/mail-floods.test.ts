@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mailLimits } from '@reskin/contract';
+import { limits, mailLimits } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { mailPriority, outboxBatchSize } from '../src/modules/mail/mail-outbox';
 import { eventsListedPerMail } from '../src/modules/mail/mail-templates';
@@ -35,6 +35,8 @@ beforeAll(async () => {
   await smtp.start();
   t = await createTestApp({
     mail: { smtpUrl: smtp.url, from: '"Reskin Studio" <no-reply@app.test>', publicUrl: 'http://app.test', digestHourUtc: 8, pollMs: 3_600_000 },
+    // 300 notes at once: far past the real throttle (posting-throttles.test.ts tests it).
+    postingLimits: { notes: { perMinute: 1_000, burst: 1_000 }, finishes: limits.posting.finishes },
   });
   world = await reviewWorld(t);
   // admin is verified, admin2 is not: both get the artist's notes in the inbox, only admin by mail.
