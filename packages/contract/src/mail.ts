@@ -11,7 +11,7 @@ import { emailSchema, passwordSchema } from './users';
 export const inboxMailSettings = ['each', 'digest', 'never'] as const;
 export type InboxMailSetting = (typeof inboxMailSettings)[number];
 export const inboxMailSettingLabels: Record<InboxMailSetting, string> = {
-  each: 'A mail for each event',
+  each: 'A mail as events happen',
   digest: 'One daily digest',
   never: 'Never',
 };
@@ -79,6 +79,8 @@ export const mailMessages = {
   tokenExpired: 'This link has expired. Ask for a new one.',
   passwordsDiffer: 'The passwords do not match.',
   mailSettingsSaved: 'Mail settings saved.',
+  /** Under the setting (decision 0044): who gets inbox mail, and that a burst of events is one mail. */
+  inboxMailHint: `Inbox mail goes only to a verified address. Events that come within ${mailLimits.eventMailGatherMinutes} minutes of each other arrive in one mail.`,
 } as const;
 
 /** Re-exported for the web's forms: the same limit as registration. */
