@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import helmet from 'helmet';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { responseSerializerCompiler } from './lib/response-serializer';
-import { errorCodes, limits, playScreenPathList, publicConfigSchema } from '@reskin/contract';
+import { errorCodes, limits, playScreenPathList, publicConfigSchema, throttleMessages } from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
 import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
@@ -19,6 +19,7 @@ import { DeviceCookies } from './lib/device-cookies';
 import { DownloadTickets } from './lib/download-tickets';
 import { echoRequestId, loggingOptions, type LogDestination } from './lib/logging';
 import { discardUnreadBody } from './lib/multipart';
+import { PostingThrottle } from './lib/posting-throttle';
 import { connectRedis } from './lib/redis';
 import { SessionTokens } from './lib/tokens';
 import { HelperFilesRepository } from './modules/helper-files/helper-files.repository';
@@ -347,8 +348,17 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
     historyRecorder,
     new ReviewHooks(reviewRepository, inbox),
     previews,
+    // Finishes per account (decision 0044): each tells every admin.
+    new PostingThrottle(redis, 'reskin-finishes', config.postingLimits.finishes, throttleMessages.finishes),
   );
-  const review = new ReviewService(reviewRepository, versions, gamesRepository, atlases, inbox);
+  const review = new ReviewService(
+    reviewRepository,
+    versions,
+    gamesRepository,
+    atlases,
+    inbox,
+    new PostingThrottle(redis, 'reskin-notes', config.postingLimits.notes, throttleMessages.notes),
+  );
   const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
   // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
   const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes, space);

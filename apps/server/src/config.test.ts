@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { limits } from '@reskin/contract';
 import { ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
@@ -67,6 +68,16 @@ describe('loadConfig', () => {
     });
     expect(() => load({ PLAY_USAGE_FLUSH_SECONDS: '0' })).toThrow(/PLAY_USAGE_FLUSH_SECONDS="0": expected at least 0.1 seconds/);
     expect(() => load({ PLAY_USAGE: 'maybe' })).toThrow(/PLAY_USAGE="maybe": expected true or false/);
+  });
+
+  it('decision 0044: the posting throttles are the contract limits unless NOTES_* and FINISHES_* raise them', () => {
+    expect(load({}).postingLimits).toEqual({ notes: limits.posting.notes, finishes: limits.posting.finishes });
+    expect(load({ NOTES_PER_MINUTE: '500', NOTES_BURST: '1000', FINISHES_BURST: '40' }).postingLimits).toEqual({
+      notes: { perMinute: 500, burst: 1000 },
+      finishes: { perMinute: limits.posting.finishes.perMinute, burst: 40 },
+    });
+    expect(() => load({ NOTES_BURST: '0' })).toThrow(/NOTES_BURST="0": expected a number above 0/);
+    expect(() => load({ FINISHES_PER_MINUTE: 'lots' })).toThrow(/FINISHES_PER_MINUTE="lots": expected a whole number/);
   });
 
   it('issue 28: keeps VERSION_HISTORY_LIMIT history entries per file, 10 by default, 1 to 100', () => {

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { legalDocuments, limits, type LegalDocument } from '@reskin/contract';
+import type { PostingRate } from './lib/posting-throttle';
 import { makePrivateDirSync, makePrivateFileSync } from './lib/private-files';
 import { gamePlaceholder, playOriginProblem } from './play/play-origins';
 
@@ -31,6 +32,11 @@ const databaseUrlFromEnv = z
   .refine((value) => /^(|sqlite:?)$/.test(value) || /^(postgres|postgresql):\/\/./.test(value), {
     error: 'expected postgres://user:password@host:5432/database for PostgreSQL, or sqlite: (or unset) for SQLite in DATA_DIR',
   });
+
+const wholeAboveZero = z.coerce
+  .number({ error: 'expected a whole number' })
+  .int({ error: 'expected a whole number' })
+  .positive({ error: 'expected a number above 0' });
 
 /** The environment variables the server reads (README "Configuration"). */
 const envSchema = z.object({
@@ -119,6 +125,11 @@ const envSchema = z.object({
    * GET /api/metrics (Prometheus, decision 0031) answers to `Authorization: Bearer <METRICS_TOKEN>` only; unset: 404.
    */
   METRICS_TOKEN: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
+  /** How fast one account may post notes and finish versions (decision 0044); unset: the contract's limits.posting. */
+  NOTES_PER_MINUTE: wholeAboveZero.default(limits.posting.notes.perMinute),
+  NOTES_BURST: wholeAboveZero.default(limits.posting.notes.burst),
+  FINISHES_PER_MINUTE: wholeAboveZero.default(limits.posting.finishes.perMinute),
+  FINISHES_BURST: wholeAboveZero.default(limits.posting.finishes.burst),
   /** History of a version's file (issue 28, decision 0034): entries kept per file, oldest dropped first. */
   VERSION_HISTORY_LIMIT: z.coerce
     .number({ error: 'expected a whole number' })
@@ -215,6 +226,8 @@ export interface Config {
   versionHistoryLimit: number;
   /** SMTP_URL and the rest of mail (decision 0035); undefined: mail is off. */
   mail?: MailConfig;
+  /** NOTES_PER_MINUTE, NOTES_BURST, FINISHES_PER_MINUTE, FINISHES_BURST: the posting throttles (decision 0044). */
+  postingLimits: { notes: PostingRate; finishes: PostingRate };
 }
 
 /** Mail's configuration (SMTP_URL, MAIL_FROM, PUBLIC_URL, MAIL_DIGEST_HOUR). */
@@ -356,6 +369,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN || undefined,
     versionHistoryLimit: e.VERSION_HISTORY_LIMIT,
     mail: mailConfig(e),
+    postingLimits: {
+      notes: { perMinute: e.NOTES_PER_MINUTE, burst: e.NOTES_BURST },
+      finishes: { perMinute: e.FINISHES_PER_MINUTE, burst: e.FINISHES_BURST },
+    },
   };
 }
 

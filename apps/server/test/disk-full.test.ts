@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,8 @@ import { ZipFile } from 'yazl';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GameStatus, RoleType, errorCodes, type Game, type GameFile, type Readiness, type User } from '@reskin/contract';
 import { variantKey } from '../src/lib/variants';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, signupBody, storedKeys, type TestApp, type TestUser } from './helpers';
+import { call, createGame, createTestApp, createUser, errorOf, filesForm, signupBody, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import { linkToken, SmtpReceiver } from './support/smtp-receiver';
 
 // A full disk (issue 23, finding 2): DATA_DIR on a small volume of its own, a tmpfs this test mounts (the suite runs
 // as root, in CI too), filled with a file of its own. Below the free-space threshold, uploads, zip uploads and
@@ -209,6 +210,51 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
     expect(rows).toHaveLength(files.filter((file) => file.path.startsWith('img/')).length);
     for (const { storageKey } of rows) expect(keys).toEqual(expect.arrayContaining([variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark')]));
   }, 120_000);
+
+  // Decision 0044: the forgot-password answer (202) goes before its token and mail are written; a full disk then
+  // must not lose the request. SQLite only: its file is on this volume (PostgreSQL's disk is not).
+  describe.runIf(testDb === 'sqlite')('forgot password on a full disk (decision 0044)', () => {
+    const smtp = new SmtpReceiver();
+    let m: TestApp;
+    beforeAll(async () => {
+      await smtp.start();
+      const mailDir = join(dir, 'mail');
+      mkdirSync(mailDir);
+      m = await createTestApp({
+        logLevel: process.env.DEBUG_LOG ?? 'silent',
+        dataDir: mailDir,
+        storage: { kind: 'local', dir: join(mailDir, 'files') },
+        minFreeSpace: { percent: 100, bytes: minFree },
+        mail: { smtpUrl: smtp.url, from: '"Reskin Studio" <no-reply@app.test>', publicUrl: 'http://app.test', digestHourUtc: 8, pollMs: 3_600_000 },
+      });
+    });
+    afterAll(async () => {
+      await m?.close();
+      await smtp.stop();
+    });
+
+    it('a forgot-password request answered 202 while the disk was full is mailed once space returns, and its link works', async () => {
+      const user = await createUser(m);
+      await m.mail.settled();
+      await m.mail.tick();
+      const resets = () => smtp.to(user.email).filter((mail) => mail.subject.startsWith('Reset your password'));
+
+      fillUp();
+      expect((await call(m, 'POST', '/api/user/forgot-password', { payload: { email: user.email } })).statusCode).toBe(202);
+      await m.mail.settled();
+      await m.mail.tick().catch(() => 0);
+      expect(resets()).toHaveLength(0);
+
+      freeSpace();
+      await m.mail.tick();
+      expect(resets()).toHaveLength(1);
+      const token = linkToken(resets()[0]!);
+      expect((await call(m, 'POST', '/api/user/reset-password', { payload: { token, password: 'After-the-full-disk-1' } })).statusCode).toBe(204);
+      // Mailed once: later rounds send it no more.
+      await m.mail.tick();
+      expect(resets()).toHaveLength(1);
+    });
+  });
 });
 
 describe('a generation left Generating with no job to end it (issue 23)', () => {

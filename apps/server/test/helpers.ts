@@ -5,7 +5,7 @@ import { join, relative, sep } from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { RoleType, type CreateGameBody, type Game, type RoleTypeId, type SignupBody, type User } from '@reskin/contract';
+import { RoleType, limits, type CreateGameBody, type Game, type RoleTypeId, type SignupBody, type User } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/database';
@@ -98,6 +98,8 @@ export async function createTestApp(
     generationLeaseMs: 60_000,
     metricsToken: undefined,
     versionHistoryLimit: 10,
+    // The real posting throttles (decision 0044); a test that posts more sets its own.
+    postingLimits: { notes: limits.posting.notes, finishes: limits.posting.finishes },
     ...overrides,
   };
   let built: Awaited<ReturnType<typeof buildApp>>;

@@ -33,6 +33,13 @@ export const limits = {
    * server's thread. Drawings exported from editors stay far below (the largest fixture has a few thousand).
    */
   svgCheck: { maxChars: 8 * 1024 * 1024, maxElements: 100_000, maxDepth: 256 },
+  /**
+   * How fast one account may post notes (answers included) and press "I Finished My Game" (decision 0044): a
+   * `burst` beyond the steady `perMinute`, the burst coming back `burstMinutes` after its first use; beyond both,
+   * 429 RATE_LIMITED with Retry-After (throttleMessages). The server reads NOTES_PER_MINUTE, NOTES_BURST,
+   * FINISHES_PER_MINUTE and FINISHES_BURST (tests that post more raise them).
+   */
+  posting: { notes: { perMinute: 10, burst: 30 }, finishes: { perMinute: 3, burst: 10 }, burstMinutes: 10 },
   /** Longest path of a game file inside its game. */
   gameFilePathMax: 500,
   /** Default per-file upload limit; the server reads MAX_FILE_SIZE_MB. */

@@ -11,7 +11,7 @@ import { emailSchema, passwordSchema } from './users';
 export const inboxMailSettings = ['each', 'digest', 'never'] as const;
 export type InboxMailSetting = (typeof inboxMailSettings)[number];
 export const inboxMailSettingLabels: Record<InboxMailSetting, string> = {
-  each: 'A mail for each event',
+  each: 'A mail as events happen',
   digest: 'One daily digest',
   never: 'Never',
 };
@@ -44,13 +44,21 @@ export type MailAccepted = z.infer<typeof mailAcceptedSchema>;
 
 /**
  * Throttles of the mail features (counted through the server's lib/limiters.ts: in Redis with REDIS_URL). Forgot
- * password: per address asked for (known or not: 429 alike, so no enumeration), and at most so many reset mails per
- * account (silently: the answer stays the same); "Send again" of a verification mail per account.
+ * password: per address asked for and requester (IP; known or not: 429 alike, so no enumeration; a stranger's
+ * requests do not block the owner's: decision 0044), and at most so many reset mails per account and requester, and
+ * per account from all requesters (silently: the answer stays the same); "Send again" of a verification mail per
+ * account.
  */
 export const mailLimits = {
   forgotPerAddressPerHour: 5,
-  resetMailsPerAccountPerHour: 3,
+  resetMailsPerRequesterPerHour: 3,
+  resetMailsPerAccountPerHour: 10,
   verificationMailsPerAccountPerHour: 3,
+  /**
+   * An inbox event's mail waits this long for the recipient's next events, which join it: one mail for a burst
+   * (decision 0044). Only for the 'each' setting; the digest gathers a day.
+   */
+  eventMailGatherMinutes: 2,
 } as const;
 
 /** How long the mailed links work. */
@@ -71,6 +79,8 @@ export const mailMessages = {
   tokenExpired: 'This link has expired. Ask for a new one.',
   passwordsDiffer: 'The passwords do not match.',
   mailSettingsSaved: 'Mail settings saved.',
+  /** Under the setting (decision 0044): who gets inbox mail, and that a burst of events is one mail. */
+  inboxMailHint: `Inbox mail goes only to a verified address. Events that come within ${mailLimits.eventMailGatherMinutes} minutes of each other arrive in one mail.`,
 } as const;
 
 /** Re-exported for the web's forms: the same limit as registration. */

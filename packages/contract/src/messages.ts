@@ -50,6 +50,17 @@ export const validationMessages = {
 } as const;
 
 /** Product messages of SPEC §8, verbatim. */
+const seconds = (n: number) => `${n} second${n === 1 ? '' : 's'}`;
+
+/**
+ * The answers of the posting throttles (limits.posting, decision 0044): the server's 429 message, which the web's
+ * error toast shows as it is, so the wait is worded once.
+ */
+export const throttleMessages = {
+  notes: (wait: number) => `You are writing notes faster than they can be read. You can send the next one in ${seconds(wait)}.`,
+  finishes: (wait: number) => `You have pressed "I Finished My Game" many times in a short while. You can press it again in ${seconds(wait)}.`,
+} as const;
+
 export const messages = {
   loginFailed: 'invalid email or password!',
   registered: 'you successfully registered!',

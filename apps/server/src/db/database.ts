@@ -24,6 +24,8 @@ import * as versionFileHistory from './migrations/0015-version-file-history';
 import * as mail from './migrations/0016-mail';
 import * as fileCopiesOf from './migrations/0017-file-copies-of';
 import * as reviewLoop from './migrations/0014-review-loop';
+import * as resetLinkTokenVersion from './migrations/0018-reset-link-token-version';
+import * as mailPriority from './migrations/0019-mail-priority-and-coalescing';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -228,6 +230,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-mail': { up: (db) => mail.up(db, dialect) },
     '0014-review-loop': { up: (db) => reviewLoop.up(db, dialect) },
     '0017-file-copies-of': { up: (db) => fileCopiesOf.up(db) },
+    '0018-reset-link-token-version': { up: (db) => resetLinkTokenVersion.up(db) },
+    '0019-mail-priority-and-coalescing': { up: (db) => mailPriority.up(db) },
   };
 }
 

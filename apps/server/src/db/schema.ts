@@ -238,6 +238,12 @@ export interface MailOutboxTable {
   claimedUntil: Timestamp | null;
   lastError: string | null;
   createdAt: Timestamp;
+  /** 0 transactional (sent first), 1 notification (migration 0019, decision 0044). */
+  priority: Generated<number>;
+  /** A notification row: the user it is for; their new inbox events join it while it waits. */
+  recipientId: number | null;
+  /** A notification row: the ids of the inbox events it tells of, as a JSON array. */
+  eventIds: string | null;
 }
 
 /** A mailed link's token (migration 0016): its SHA-256 only; single use, time-limited. */
@@ -252,6 +258,8 @@ export interface UserTokensTable {
   expiresAt: Timestamp;
   usedAt: Timestamp | null;
   createdAt: Timestamp;
+  /** The account's token version when the link was made (migration 0018): a reset link ends when it changes. */
+  tokenVersion: Generated<number>;
 }
 
 /** A note on a version, one of its files or an atlas frame (issue 28, migration 0014). */

@@ -1,4 +1,6 @@
-import { storageKeys } from '@reskin/contract';
+import { errorCodes, storageKeys, throttleMessages } from '@reskin/contract';
+import { createNote } from '../api/review';
+import { finishVersion } from '../api/versions';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { apiList, apiRequest, describeFailure, readCookie, setUnauthorizedHandler } from './api-client';
@@ -126,6 +128,20 @@ describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', ()
 
     await expect(apiRequest('/admin/update')).rejects.toMatchObject({ title: 'Not allowed' });
     expect(notifyError).toHaveBeenCalledExactlyOnceWith('Not allowed', 'Not for you.');
+  });
+
+  it('decision 0044: a note or a finish refused as too fast toasts the wait in the contract\'s words, as every RATE_LIMITED does', async () => {
+    for (const [call, words] of [
+      [() => createNote({ versionId: 7, body: { text: 'One more' } }), throttleMessages.notes(42)],
+      [() => finishVersion(7), throttleMessages.finishes(42)],
+    ] as const) {
+      vi.mocked(notifyError).mockClear();
+      const envelope = { error: { statusCode: 429, name: 'TooManyRequestsError', message: words, code: errorCodes.rateLimited, retryAfter: 42 } };
+      fetchMock.mockResolvedValueOnce(jsonResponse(429, envelope));
+      await expect(call()).rejects.toMatchObject({ status: 429, code: errorCodes.rateLimited });
+      expect(notifyError).toHaveBeenCalledExactlyOnceWith('Too many attempts', words);
+      expect(words).toContain('42 seconds');
+    }
   });
 
   it("a call's product message is the body, the server's message under it", async () => {

@@ -13,26 +13,34 @@ export interface OutgoingMail extends MailContent {
 /** Sends one message or throws (the SMTP server refused it or could not be reached). */
 export interface MailTransport {
   send(mail: OutgoingMail): Promise<void>;
+  /** A round is over: let its connection go (the next send opens another). */
+  idle(): void;
   close(): void;
 }
 
 /**
  * SMTP through nodemailer, loaded with import() only when SMTP_URL is set (like pg and ioredis: issue 29). smtp://
- * upgrades to TLS when the server offers STARTTLS; smtps:// is TLS from the start.
+ * upgrades to TLS when the server offers STARTTLS; smtps:// is TLS from the start. A round's mails share one pooled
+ * connection, closed when the round ends: about 20 ms a mail against 140 ms with a connection each (measured against
+ * smtp-server on this machine), so a reset mail behind a long queue of notifications leaves within a second
+ * (decision 0044), and no connection is held open between rounds.
  */
 export async function smtpTransport(smtpUrl: string): Promise<MailTransport> {
   const nodemailer = (await import('nodemailer')).default;
-  const transporter = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  const connect = () =>
+    nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 1, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  let pooled: ReturnType<typeof connect> | undefined;
+  const letGo = () => {
+    pooled?.close();
+    pooled = undefined;
+  };
   return {
     send: async (mail) => {
-      await transporter.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      pooled ??= connect();
+      await pooled.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
     },
-    close: () => transporter.close(),
+    idle: letGo,
+    close: letGo,
   };
 }
 
@@ -44,8 +52,20 @@ export function retryDelayMs(attempts: number): number {
 const giveUpAfterMs = 3 * 24 * 60 * 60_000;
 /** How long a worker's claim on a row holds; a server that dies while sending leaves it to another after this. */
 const claimMs = 2 * 60_000;
-/** Rows one round of a worker claims. */
-const batchSize = 20;
+/** Rows one claim of a worker takes: a mail queued during a round waits for at most this many before it. */
+export const outboxBatchSize = 20;
+
+/** The order rows are claimed in (decision 0044): transactional mail (reset, verification) before notifications. */
+export const mailPriority = { transactional: 0, notification: 1 } as const;
+
+/** How a row is queued beyond its content: its rank, when it may go, and (notifications) whose events it tells. */
+export interface EnqueueOptions {
+  priority?: number;
+  /** Not sent before this time (ms); default now. */
+  notBefore?: number;
+  recipientId?: number;
+  eventIds?: number[];
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -73,11 +93,49 @@ export class MailOutbox {
   ) {}
 
   /** Queues a mail on `db` (the caller's transaction, or the app's database); call wake() after it commits. */
-  async enqueue(db: Kysely<Database>, to: string, content: MailContent): Promise<void> {
-    const now = iso(Date.now());
+  async enqueue(db: Kysely<Database>, to: string, content: MailContent, options: EnqueueOptions = {}): Promise<void> {
+    const now = Date.now();
     await db
       .insertInto('mailOutbox')
-      .values({ toAddress: to, subject: content.subject, text: content.text, html: content.html, nextAttemptAt: now, createdAt: now })
+      .values({
+        toAddress: to,
+        subject: content.subject,
+        text: content.text,
+        html: content.html,
+        nextAttemptAt: iso(options.notBefore ?? now),
+        createdAt: iso(now),
+        priority: options.priority ?? mailPriority.transactional,
+        recipientId: options.recipientId ?? null,
+        eventIds: options.eventIds ? JSON.stringify(options.eventIds) : null,
+      })
+      .execute();
+  }
+
+  /**
+   * The user's notification row that no worker has claimed yet, if any: new events join it (decision 0044). Call it
+   * in a transaction; on PostgreSQL the row stays locked until it ends, so a worker's claim skips it meanwhile and
+   * a claimed row is never changed.
+   */
+  async waitingNotification(db: Kysely<Database>, recipientId: number): Promise<{ id: number; eventIds: number[] } | undefined> {
+    const row = await db
+      .selectFrom('mailOutbox')
+      .select(['id', 'eventIds'])
+      .where('recipientId', '=', recipientId)
+      .where('claimedUntil', 'is', null)
+      .orderBy('id')
+      .limit(1)
+      .$if(this.dialect === 'postgres', (query) => query.forUpdate())
+      .executeTakeFirst();
+    return row && { id: row.id, eventIds: JSON.parse(row.eventIds ?? '[]') as number[] };
+  }
+
+  /** A waiting notification row told of more events: its new content (still unclaimed: the caller holds it). */
+  async rewrite(db: Kysely<Database>, id: number, content: MailContent, eventIds: number[]): Promise<void> {
+    await db
+      .updateTable('mailOutbox')
+      .set({ subject: content.subject, text: content.text, html: content.html, eventIds: JSON.stringify(eventIds) })
+      .where('id', '=', id)
+      .where('claimedUntil', 'is', null)
       .execute();
   }
 
@@ -112,10 +170,14 @@ export class MailOutbox {
 
   private async sendDue(): Promise<number> {
     let sent = 0;
-    for (;;) {
-      const claimed = await this.claim();
-      if (claimed.length === 0) return sent;
-      for (const row of claimed) if (await this.sendOne(row)) sent += 1;
+    try {
+      for (;;) {
+        const claimed = await this.claim();
+        if (claimed.length === 0) return sent;
+        for (const row of claimed) if (await this.sendOne(row)) sent += 1;
+      }
+    } finally {
+      this.transport.idle();
     }
   }
 
@@ -128,17 +190,19 @@ export class MailOutbox {
         where "id" in (
           select "id" from "mailOutbox"
           where "nextAttemptAt" <= ${iso(now)} and ("claimedUntil" is null or "claimedUntil" < ${iso(now)})
-          order by "id" limit ${batchSize} for update skip locked)
-        returning "id", "toAddress", "subject", "text", "html", "attempts", "createdAt"`.execute(this.db);
-      return result.rows;
+          order by "priority", "id" limit ${outboxBatchSize} for update skip locked)
+        returning "id", "toAddress", "subject", "text", "html", "attempts", "createdAt", "priority"`.execute(this.db);
+      // RETURNING keeps no order: transactional mail first again, then the oldest.
+      return result.rows.sort((a, b) => a.priority - b.priority || a.id - b.id);
     }
     const candidates = await this.db
       .selectFrom('mailOutbox')
       .select('id')
       .where('nextAttemptAt', '<=', iso(now))
       .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', iso(now))]))
+      .orderBy('priority')
       .orderBy('id')
-      .limit(batchSize)
+      .limit(outboxBatchSize)
       .execute();
     const rows: ClaimedRow[] = [];
     for (const { id } of candidates) {
@@ -147,7 +211,7 @@ export class MailOutbox {
         .set((eb) => ({ claimedUntil: iso(now + claimMs), attempts: eb('attempts', '+', 1) }))
         .where('id', '=', id)
         .where((eb) => eb.or([eb('claimedUntil', 'is', null), eb('claimedUntil', '<', iso(now))]))
-        .returning(['id', 'toAddress', 'subject', 'text', 'html', 'attempts', 'createdAt'])
+        .returning(['id', 'toAddress', 'subject', 'text', 'html', 'attempts', 'createdAt', 'priority'])
         .executeTakeFirst();
       if (row) rows.push(row);
     }
@@ -188,4 +252,5 @@ interface ClaimedRow {
   html: string;
   attempts: number;
   createdAt: string | Date;
+  priority: number;
 }

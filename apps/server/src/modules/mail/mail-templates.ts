@@ -114,13 +114,38 @@ export function inboxEventMail(ctx: TemplateContext, username: string, event: Ma
   return compose(ctx, sentence.length > 90 ? `${sentence.slice(0, 87)}...` : sentence, [`Hello ${username},`, sentence], { label: 'Open it', url: eventLink(ctx, event) }, `${ctx.productName}. ${settingsHint(ctx)}`);
 }
 
-export function digestMail(ctx: TemplateContext, username: string, events: MailedEvent[]): MailContent {
+/**
+ * A mail listing events: the daily digest, and the events that came together within a few minutes (decision 0044).
+ * `total` counts every event it stands for; past the events listed, it says how many more the inbox holds.
+ */
+function eventListMail(ctx: TemplateContext, username: string, events: MailedEvent[], total: number, heading: string, subject: string): MailContent {
+  const more = total - events.length;
+  const moreLine = more > 0 ? `...and ${more} more in your inbox (${appLink(ctx, '/')}).` : undefined;
   const lines = events.map((event) => `- ${eventSentence(event)}\n  ${eventLink(ctx, event)}`);
-  const text = [`Hello ${username},`, `${events.length} new event${events.length === 1 ? '' : 's'} since your last digest:`, lines.join('\n'), `-- \n${ctx.productName}. ${settingsHint(ctx)}`].join('\n\n') + '\n';
+  const text =
+    [`Hello ${username},`, heading, lines.join('\n'), ...(moreLine ? [moreLine] : []), `-- \n${ctx.productName}. ${settingsHint(ctx)}`].join('\n\n') + '\n';
   const html =
     '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">' +
-    `<p>Hello ${escapeHtml(username)},</p><p>${events.length} new event${events.length === 1 ? '' : 's'} since your last digest:</p><ul>` +
+    `<p>Hello ${escapeHtml(username)},</p><p>${escapeHtml(heading)}</p><ul>` +
     events.map((event) => `<li>${escapeHtml(eventSentence(event))} <a href="${escapeHtml(eventLink(ctx, event))}">Open</a></li>`).join('') +
-    `</ul><p style="color: #666">${escapeHtml(`${ctx.productName}. ${settingsHint(ctx)}`)}</p></body></html>`;
-  return { subject: `Your daily digest: ${events.length} new event${events.length === 1 ? '' : 's'} · ${ctx.productName}`, text, html };
+    `</ul>${moreLine ? `<p>${escapeHtml(moreLine)}</p>` : ''}<p style="color: #666">${escapeHtml(`${ctx.productName}. ${settingsHint(ctx)}`)}</p></body></html>`;
+  return { subject: `${subject} · ${ctx.productName}`, text, html };
+}
+
+const eventCount = (n: number) => `${n} new event${n === 1 ? '' : 's'}`;
+
+export function digestMail(ctx: TemplateContext, username: string, events: MailedEvent[]): MailContent {
+  return eventListMail(ctx, username, events, events.length, `${eventCount(events.length)} since your last digest:`, `Your daily digest: ${eventCount(events.length)}`);
+}
+
+/** The most events one gathered mail lists; the rest are counted ("...and 250 more in your inbox"). */
+export const eventsListedPerMail = 50;
+
+/**
+ * The inbox events of one user that came within a few minutes, as one mail (decision 0044): a single event reads as
+ * before (inboxEventMail); more are a list of the first `eventsListedPerMail` and a count of the rest.
+ */
+export function gatheredEventsMail(ctx: TemplateContext, username: string, events: MailedEvent[], total: number): MailContent {
+  if (total === 1 && events.length === 1) return inboxEventMail(ctx, username, events[0]!);
+  return eventListMail(ctx, username, events, total, `${eventCount(total)}:`, eventCount(total));
 }

@@ -20,7 +20,7 @@ export class MailRepository {
   async recipient(userId: number) {
     return this.db
       .selectFrom('users')
-      .select(['id', 'username', 'email', 'emailVerified', 'activated', 'inboxMail', 'roleTypeId'])
+      .select(['id', 'username', 'email', 'emailVerified', 'activated', 'inboxMail', 'roleTypeId', 'tokenVersion'])
       .where('id', '=', userId)
       .executeTakeFirst();
   }
@@ -28,19 +28,19 @@ export class MailRepository {
   async recipientByEmail(email: string) {
     return this.db
       .selectFrom('users')
-      .select(['id', 'username', 'email', 'emailVerified', 'activated', 'inboxMail', 'roleTypeId'])
+      .select(['id', 'username', 'email', 'emailVerified', 'activated', 'inboxMail', 'roleTypeId', 'tokenVersion'])
       .where('email', '=', email.toLowerCase())
       .executeTakeFirst();
   }
 
-  async insertToken(token: { userId: number; purpose: TokenPurpose; tokenHash: string; email: string; expiresAt: string }): Promise<void> {
+  async insertToken(token: { userId: number; purpose: TokenPurpose; tokenHash: string; email: string; expiresAt: string; tokenVersion: number }): Promise<void> {
     await this.db.insertInto('userTokens').values({ ...token, createdAt: nowIso() }).execute();
   }
 
   async findToken(tokenHash: string, purpose: TokenPurpose) {
     const row = await this.db
       .selectFrom('userTokens')
-      .select(['id', 'userId', 'email', 'expiresAt', 'usedAt'])
+      .select(['id', 'userId', 'email', 'expiresAt', 'usedAt', 'tokenVersion'])
       .where('tokenHash', '=', tokenHash)
       .where('purpose', '=', purpose)
       .executeTakeFirst();
@@ -79,9 +79,13 @@ export class MailRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** A new password from a reset link: every session ends (the token version), and the address counts as verified. */
-  async setPasswordFromReset(userId: number, passwordHash: string, verifiedEmail: string): Promise<void> {
-    await this.db
+  /**
+   * A new password from a reset link: every session ends (the token version), and the address counts as verified.
+   * Only while the account is active and still at the link's token version (decision 0044): false otherwise, so a
+   * password change, reset or suspension that commits first ends the link even mid-request.
+   */
+  async setPasswordFromReset(userId: number, passwordHash: string, verifiedEmail: string, linkTokenVersion: number): Promise<boolean> {
+    const result = await this.db
       .updateTable('users')
       .set((eb) => ({
         passwordHash,
@@ -89,8 +93,12 @@ export class MailRepository {
         updatedAt: nowIso(),
       }))
       .where('id', '=', userId)
-      .execute();
+      .where('activated', '=', 1)
+      .where('tokenVersion', '=', linkTokenVersion)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
     await this.setEmailVerified(userId, verifiedEmail);
+    return true;
   }
 
   async inboxMail(userId: number): Promise<string | undefined> {
@@ -111,7 +119,7 @@ export class MailRepository {
       .leftJoin('games as g', 'g.id', 'e.gameId')
       .select([
         'e.id', 'e.userId', 'e.kind', 'e.gameId', 'e.userGameId', 'e.versionId', 'e.text', 'e.createdAt',
-        'u.username', 'u.email', 'u.inboxMail', 'u.activated', 'u.roleTypeId',
+        'u.username', 'u.email', 'u.emailVerified', 'u.inboxMail', 'u.activated', 'u.roleTypeId',
         'a.username as actorName', 'g.name as gameName',
       ])
       .where('e.id', 'in', ids)

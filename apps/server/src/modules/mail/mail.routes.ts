@@ -39,14 +39,15 @@ export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax 
         summary: 'Mail a single-use link to reset the password of the account with this email (if any)',
         description:
           'Answers 202 alike for known and unknown emails (no account enumeration); the mail, if any, is queued after ' +
-          'the answer. A few requests per email address an hour, and a few reset mails per account (silently).',
+          'the answer. A few requests per email address and requester (IP) an hour, and a few reset mails per account ' +
+          'and requester, a few more per account from all (silently; decision 0044).',
         body: forgotPasswordBodySchema,
         response: { 202: mailAcceptedSchema },
-        errors: { ...mailOff, 429: 'Too many requests for this email address this hour (RATE_LIMITED, error.retryAfter).' },
+        errors: { ...mailOff, 429: 'Too many requests for this email address from this requester this hour (RATE_LIMITED, error.retryAfter).' },
       },
     },
     async (request, reply) => {
-      await mail.forgotPassword(request.body.email);
+      await mail.forgotPassword(request.body.email, request.ip);
       return reply.status(202).send({ message: mailMessages.forgotAccepted });
     },
   );
@@ -60,7 +61,13 @@ export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax 
         summary: 'Set a new password with a reset link\'s token; every session of the account ends',
         body: resetPasswordBodySchema,
         response: { 204: noContentSchema },
-        errors: { ...tokenErrors, 422: 'The password breaks the register form\'s rules, or is common (details at /password).' },
+        errors: {
+          ...tokenErrors,
+          400:
+            "The link's token was never issued, or its account has since changed its password or email, been reset by an " +
+            'admin, re-roled, suspended or deleted (TOKEN_INVALID, decision 0044).',
+          422: 'The password breaks the register form\'s rules, or is common (details at /password).',
+        },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import {
   can,
@@ -13,17 +14,37 @@ import {
   type TokenUser,
 } from '@reskin/contract';
 import { AppError, badRequest, forbidden, tooManyAttempts } from '../../lib/errors';
+import type { Database } from '../../db/schema';
 import { limiter } from '../../lib/limiters';
+import { fullVolumeOf } from '../../storage/storage-faults';
 import { assertUncommonPassword, hashPassword } from '../users/users.service';
-import type { MailOutbox } from './mail-outbox';
+import { mailPriority, type MailOutbox } from './mail-outbox';
 import type { MailRepository, TokenPurpose } from './mail.repository';
-import { digestMail, inboxEventMail, resetPasswordMail, verifyEmailMail, type MailedEvent, type TemplateContext } from './mail-templates';
+import {
+  digestMail,
+  eventsListedPerMail,
+  gatheredEventsMail,
+  inboxEventMail,
+  resetPasswordMail,
+  verifyEmailMail,
+  type MailedEvent,
+  type TemplateContext,
+} from './mail-templates';
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export const mailOff = () => new AppError(404, 'NotFoundError', mailMessages.mailOff, errorCodes.mailOff);
 const tokenGone = (message: string, code: string) => new AppError(410, 'GoneError', message, code);
+/** A reset link whose account changed since it was mailed (decision 0044): as invalid as one never issued. */
+const linkEnded = () => badRequest(mailMessages.tokenInvalid, errorCodes.tokenInvalid);
+
+/** The account a link is made for: its address and its token version now. */
+interface LinkHolder {
+  id: number;
+  email: string;
+  tokenVersion: number;
+}
 
 /** The start of the daily digest period that has begun last: today's digest hour (UTC) if past, else yesterday's. */
 export function lastDigestTime(nowMs: number, hourUtc: number): number {
@@ -40,7 +61,13 @@ export function lastDigestTime(nowMs: number, hourUtc: number): number {
  */
 export class MailService {
   private readonly forgotPerAddress: RateLimiterAbstract;
+  private readonly resetMailsPerRequester: RateLimiterAbstract;
   private readonly resetMailsPerAccount: RateLimiterAbstract;
+  /**
+   * Reset mails asked for while the data volume was full (the token and the outbox row could not be written): the
+   * account and when it was asked, tried again by every round until written or as old as a reset link's lifetime.
+   */
+  private readonly resetsWaitingForSpace = new Map<number, number>();
   private readonly verificationMailsPerAccount: RateLimiterAbstract;
   /** Work a request started and did not wait for (forgot password): close() and tests wait for it. */
   private readonly pending = new Set<Promise<void>>();
@@ -58,6 +85,7 @@ export class MailService {
   ) {
     const hour = 60 * 60;
     this.forgotPerAddress = limiter(redis, { keyPrefix: 'reskin-forgot-address', points: mailLimits.forgotPerAddressPerHour, duration: hour });
+    this.resetMailsPerRequester = limiter(redis, { keyPrefix: 'reskin-reset-mails-requester', points: mailLimits.resetMailsPerRequesterPerHour, duration: hour });
     this.resetMailsPerAccount = limiter(redis, { keyPrefix: 'reskin-reset-mails', points: mailLimits.resetMailsPerAccountPerHour, duration: hour });
     this.verificationMailsPerAccount = limiter(redis, { keyPrefix: 'reskin-verify-mails', points: mailLimits.verificationMailsPerAccountPerHour, duration: hour });
   }
@@ -86,11 +114,13 @@ export class MailService {
   }
 
   /**
-   * One round of the worker: events no server decided yet (older than a minute: their server's hook was lost), the
-   * digests due, tokens long expired, then every due mail. Answers how many mails were sent.
+   * One round of the worker: reset mails a full disk held back, events no server decided yet (older than a minute:
+   * their server's hook was lost), the digests due, tokens long expired, then every due mail. Answers how many mails
+   * were sent.
    */
   async tick(): Promise<number> {
     if (!this.outbox) return 0;
+    await this.retryResetsWaitingForSpace();
     const now = Date.now();
     const stray = await this.mail.undecidedEvents(iso(now - 24 * 60 * 60_000), iso(now - 60_000));
     if (stray.length > 0) await this.mailInboxEvents(stray);
@@ -104,10 +134,20 @@ export class MailService {
     this.pending.add(tracked);
   }
 
-  /** A new random token for a link; only its SHA-256 is stored, with the address it goes to and its end. */
-  private async issueToken(repository: MailRepository, userId: number, purpose: TokenPurpose, email: string, lifetimeMs: number): Promise<string> {
+  /**
+   * A new random token for a link; only its SHA-256 is stored, with the address it goes to, its end and the
+   * account's token version (a reset link ends when that changes: decision 0044).
+   */
+  private async issueToken(repository: MailRepository, user: LinkHolder, purpose: TokenPurpose, lifetimeMs: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await repository.insertToken({ userId, purpose, tokenHash: sha256(token), email, expiresAt: iso(Date.now() + lifetimeMs) });
+    await repository.insertToken({
+      userId: user.id,
+      purpose,
+      tokenHash: sha256(token),
+      email: user.email,
+      expiresAt: iso(Date.now() + lifetimeMs),
+      tokenVersion: user.tokenVersion,
+    });
     return token;
   }
 
@@ -130,7 +170,7 @@ export class MailService {
       const user = await repository.recipient(userId);
       if (!user || user.emailVerified === 1) return false;
       const hours = mailTokenLifetimes.verifyEmailHours;
-      const token = await this.issueToken(repository, user.id, 'verify-email', user.email, hours * 60 * 60_000);
+      const token = await this.issueToken(repository, user, 'verify-email', hours * 60 * 60_000);
       await outbox.enqueue(trx, user.email, verifyEmailMail(this.templates, user.username, token, hours));
       return true;
     });
@@ -181,50 +221,84 @@ export class MailService {
   }
 
   /**
-   * POST /user/forgot-password: counts the address (429 after a few an hour, known or not), then answers at once;
-   * the lookup and the mail happen after the answer, so a known and an unknown email answer alike, in the same time.
-   * An account gets at most a few reset mails an hour (more are dropped silently); a disabled one gets none.
+   * POST /user/forgot-password: counts the address as asked for by this requester (429 after a few an hour, known or
+   * not), then answers at once; the lookup and the mail happen after the answer, so a known and an unknown email
+   * answer alike, in the same time. The count is per requester (IP) too (decision 0044), so a stranger's requests do
+   * not lock the owner out. An account gets at most a few reset mails an hour per requester, and a few more from all
+   * (more are dropped silently); a disabled one gets none.
    */
-  async forgotPassword(email: string): Promise<void> {
+  async forgotPassword(email: string, requester: string): Promise<void> {
     if (!this.outbox) throw mailOff();
     const address = email.trim().toLowerCase();
-    await this.consume(this.forgotPerAddress, address);
+    await this.consume(this.forgotPerAddress, `${address} ${requester}`);
     // After the answer has gone: on SQLite the queries run on this thread, and started now they would delay it.
-    this.track(new Promise((resolve) => setImmediate(resolve)).then(() => this.queueReset(address)));
+    this.track(new Promise((resolve) => setImmediate(resolve)).then(() => this.queueReset(address, requester)));
   }
 
-  private async queueReset(address: string): Promise<void> {
-    const outbox = this.outbox!;
+  private async queueReset(address: string, requester: string): Promise<void> {
     const user = await this.mail.recipientByEmail(address);
     if (!user || user.activated !== 1) return;
     try {
+      await this.resetMailsPerRequester.consume(`${user.id} ${requester}`);
       await this.resetMailsPerAccount.consume(String(user.id));
     } catch (rejection) {
       if (rejection instanceof Error) throw rejection;
       this.log.info({ userId: user.id }, 'reset mails of this account are throttled; none sent');
       return;
     }
+    await this.writeReset(user.id, Date.now());
+  }
+
+  /**
+   * The reset link and its mail, in one transaction. A full data volume (the answer, 202, has gone already) keeps the
+   * request in memory for the next rounds instead of losing it (decision 0044).
+   */
+  private async writeReset(userId: number, askedAt: number): Promise<void> {
+    const outbox = this.outbox!;
     const minutes = mailTokenLifetimes.resetPasswordMinutes;
-    await this.mail.transaction(async (repository, trx) => {
-      const token = await this.issueToken(repository, user.id, 'reset-password', user.email, minutes * 60_000);
-      await outbox.enqueue(trx, user.email, resetPasswordMail(this.templates, user.username, token, minutes));
-    });
-    outbox.wake();
+    try {
+      const queued = await this.mail.transaction(async (repository, trx) => {
+        const user = await repository.recipient(userId);
+        if (!user || user.activated !== 1) return false;
+        const token = await this.issueToken(repository, user, 'reset-password', minutes * 60_000);
+        await outbox.enqueue(trx, user.email, resetPasswordMail(this.templates, user.username, token, minutes));
+        return true;
+      });
+      this.resetsWaitingForSpace.delete(userId);
+      if (queued) outbox.wake();
+    } catch (error) {
+      if (fullVolumeOf(error) === undefined) throw error;
+      this.log.warn({ userId }, 'a reset mail could not be queued: the data volume is full; it is tried again');
+      this.resetsWaitingForSpace.set(userId, askedAt);
+    }
+  }
+
+  /** Reset mails a full disk held back, each tried again (given up once as old as a reset link's lifetime). */
+  private async retryResetsWaitingForSpace(): Promise<void> {
+    const oldest = Date.now() - mailTokenLifetimes.resetPasswordMinutes * 60_000;
+    for (const [userId, askedAt] of [...this.resetsWaitingForSpace]) {
+      if (askedAt < oldest) this.resetsWaitingForSpace.delete(userId);
+      else await this.writeReset(userId, askedAt);
+    }
   }
 
   /**
    * POST /user/reset-password: the link's token (once, before its end) sets a new password by the register form's
    * rules; every session of the account ends (token version, decision 0013) and its other reset links too. The
-   * address the link reached counts as verified.
+   * address the link reached counts as verified. A link whose account has since changed its password or email, been
+   * reset by an admin, re-roled, suspended or deleted is 400 TOKEN_INVALID (decision 0044).
    */
   async resetPassword(token: string, password: string): Promise<void> {
     assertUncommonPassword(password, '/password');
     const found = await this.usableToken(token, 'reset-password');
+    const holder = await this.mail.recipient(found.userId);
+    if (!holder || holder.activated !== 1 || holder.tokenVersion !== found.tokenVersion) throw linkEnded();
     const passwordHash = await hashPassword(password);
     await this.mail.transaction(async (repository) => {
       const now = iso(Date.now());
       if (!(await repository.useToken(found.id, now))) throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
-      await repository.setPasswordFromReset(found.userId, passwordHash, found.email);
+      // Checked again in the update itself: a change committed since the read above ends the link too.
+      if (!(await repository.setPasswordFromReset(found.userId, passwordHash, found.email, found.tokenVersion))) throw linkEnded();
       await repository.endTokens(found.userId, 'reset-password', now);
     });
     this.userChanged(found.userId);
@@ -242,25 +316,48 @@ export class MailService {
 
   /**
    * The inbox's new events as mail (called after they are committed: the review side's onEventsAdded hook, and the
-   * worker for any a lost hook left): per the recipient's setting, a mail now ('sent'), the next digest ('digest')
-   * or none ('skipped'). Each event is decided once across servers by a conditional update, in the transaction
-   * that queues its mail. With mail off nothing is decided (the events stay as they are).
+   * worker for any a lost hook left): per the recipient's setting, a mail ('sent'), the next digest ('digest') or
+   * none ('skipped'). Only verified addresses get inbox mail (decision 0044): an unverified or disabled account's
+   * events are skipped. Each event is decided once across servers by a conditional update, in the transaction that
+   * queues its mail. With mail off nothing is decided (the events stay as they are).
    */
   async mailInboxEvents(ids: readonly number[]): Promise<void> {
     const outbox = this.outbox;
     if (!outbox || ids.length === 0) return;
     let queued = false;
     for (const event of await this.mail.events([...ids], true)) {
-      const setting = event.activated === 1 ? event.inboxMail : 'never';
+      const setting = event.activated === 1 && event.emailVerified === 1 ? event.inboxMail : 'never';
       const state = setting === 'each' ? 'sent' : setting === 'digest' ? 'digest' : 'skipped';
       await this.mail.transaction(async (repository, trx) => {
         if (!(await repository.decideEvent(event.id, state))) return;
         if (state !== 'sent') return;
-        await outbox.enqueue(trx, event.email, inboxEventMail(this.templates, event.username, mailedEvent(event)));
+        await this.gatherEvent(repository, trx, event);
         queued = true;
       });
     }
     if (queued) outbox.wake();
+  }
+
+  /**
+   * One event to mail (decision 0044): it joins its recipient's notification that is still waiting, or starts one
+   * that waits `eventMailGatherMinutes` for more, so 300 notes in a burst are one mail, not 300. Notifications go
+   * after transactional mail (mailPriority).
+   */
+  private async gatherEvent(repository: MailRepository, trx: Kysely<Database>, event: EventRow): Promise<void> {
+    const outbox = this.outbox!;
+    const waiting = await outbox.waitingNotification(trx, event.userId);
+    if (!waiting) {
+      await outbox.enqueue(trx, event.email, inboxEventMail(this.templates, event.username, mailedEvent(event)), {
+        priority: mailPriority.notification,
+        notBefore: Date.now() + mailLimits.eventMailGatherMinutes * 60_000,
+        recipientId: event.userId,
+        eventIds: [event.id],
+      });
+      return;
+    }
+    const eventIds = [...waiting.eventIds, event.id];
+    const listed = (await repository.events(eventIds.slice(0, eventsListedPerMail), false)).map(mailedEvent);
+    await outbox.rewrite(trx, waiting.id, gatheredEventsMail(this.templates, event.username, listed, eventIds.length), eventIds);
   }
 
   /**
@@ -275,11 +372,11 @@ export class MailService {
     for (const userId of await this.mail.digestUsers(before)) {
       const done = await this.mail.transaction(async (repository, trx) => {
         const user = await repository.recipient(userId);
-        const wanted = user?.activated === 1 && user.inboxMail !== 'never';
+        const wanted = user?.activated === 1 && user.emailVerified === 1 && user.inboxMail !== 'never';
         const ids = await repository.takeDigest(userId, before, wanted ? 'digested' : 'skipped');
         if (!wanted || ids.length === 0) return false;
         const events = (await repository.events(ids, false)).map(mailedEvent);
-        await outbox.enqueue(trx, user.email, digestMail(this.templates, user.username, events));
+        await outbox.enqueue(trx, user.email, digestMail(this.templates, user.username, events), { priority: mailPriority.notification });
         return true;
       });
       if (done) sent += 1;
@@ -289,7 +386,9 @@ export class MailService {
   }
 }
 
-function mailedEvent(event: Awaited<ReturnType<MailRepository['events']>>[number]): MailedEvent {
+type EventRow = Awaited<ReturnType<MailRepository['events']>>[number];
+
+function mailedEvent(event: EventRow): MailedEvent {
   return {
     kind: event.kind,
     actorName: event.actorName,

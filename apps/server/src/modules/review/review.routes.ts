@@ -89,7 +89,10 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
         params: versionIdParamSchema,
         body: createNoteBodySchema,
         response: { 201: noteSchema },
-        errors: noteWriteErrors,
+        errors: {
+          ...noteWriteErrors,
+          429: 'Notes and answers too fast: a burst, then a few a minute per account (RATE_LIMITED, Retry-After, error.retryAfter; decision 0044).',
+        },
       },
     },
     async (request, reply) => reply.status(201).send(await review.createNote(currentUser(request), request.params.versionId, request.body)),

@@ -14,6 +14,7 @@ import {
 } from '@reskin/contract';
 import { isForeignKeyViolation } from '../../db/database';
 import { AppError, conflict, forbidden, notFound, unprocessable } from '../../lib/errors';
+import type { PostingThrottle } from '../../lib/posting-throttle';
 import type { Page } from '../../search/page';
 import type { AtlasesService } from '../atlases/atlases.service';
 import type { GamesRepository } from '../games/games.repository';
@@ -36,6 +37,8 @@ export class ReviewService {
     private readonly games: GamesRepository,
     private readonly atlases: AtlasesService,
     private readonly inbox: InboxService,
+    /** How often an account may post notes and answers (decision 0044). */
+    private readonly notes: PostingThrottle,
   ) {}
 
   /**
@@ -97,11 +100,13 @@ export class ReviewService {
    * its note's file and frame, and an answer to an answer joins that note's thread. An answer from the other side
    * resolves the note (`answered`): the artist's to a reviewer's note, a reviewer's to the artist's own. Inbox: a reviewer's note tells the artist (`note`); the artist's answer
    * tells the note's author (`note_answered`); the artist's own new note tells the version's reviewers (the authors
-   * of its other notes and its verdict), or every active administrator when it has none yet.
+   * of its other notes and its verdict), or every active administrator when it has none yet. A burst, then a
+   * steady few a minute per account (429 RATE_LIMITED with Retry-After, decision 0044).
    */
   async createNote(user: User, versionId: number, body: CreateNoteBody): Promise<Note> {
     if (!can(user.roleTypeId, 'notes.write')) throw forbidden(reviewMessages.demoNotes);
     const version = await this.versions.changeableVersion(user, versionId, 'note', '/versionId');
+    await this.notes.consume(user.id);
     let fileId = body.fileId ?? null;
     let frame = body.frame ?? null;
     // Threads are one level deep: an answer to an answer joins the thread of the note it answers.

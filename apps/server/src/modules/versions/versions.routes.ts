@@ -71,7 +71,7 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         summary: 'I Finished My Game: status Finished',
         body: versionDoneBodySchema,
         response: { 200: gameVersionSchema },
-        errors: changeErrors,
+        errors: { ...changeErrors, 429: 'Finished too often: a burst, then a few a minute per account (RATE_LIMITED, Retry-After, error.retryAfter; decision 0044).' },
       },
     },
     async (request) => versions.done(currentUser(request), request.body.id),

@@ -45,6 +45,7 @@ import type { VersionHistoryRecorder } from '../version-history/version-history.
 import { zipStoredFiles } from './version-zip';
 import { hasPreviews } from '../../lib/image-previews';
 import type { PreviewUrl } from '../../lib/preview-grants';
+import type { PostingThrottle } from '../../lib/posting-throttle';
 import type { PreviewsService } from '../previews/previews.service';
 import { searchableVersion, toVersionFile, type VersionFlags, type VersionsRepository } from './versions.repository';
 
@@ -104,6 +105,8 @@ export class VersionsService {
     private readonly review: VersionReviewHooks = noReviewHooks,
     /** The replaced images' preview URLs (issue 29, decision 0038). */
     private readonly previews?: PreviewsService,
+    /** How often an account may finish versions (decision 0044); none: no limit. */
+    private readonly finishes?: PostingThrottle,
   ) {}
 
   /** A version file's preview (VersionFile.preview): of its stored replacement (a sheet's: the composed sheet). */
@@ -167,10 +170,12 @@ export class VersionsService {
 
   /**
    * "I Finished My Game": status Finished and its time. A verdict given before is cleared, so the version is to
-   * review again (issue 28); the reviewers' inbox events are written in the same transaction.
+   * review again (issue 28); the reviewers' inbox events are written in the same transaction. A few per minute
+   * per account, after a burst (429 RATE_LIMITED, decision 0044).
    */
   async done(user: User, id: number): Promise<GameVersion> {
     const version = await this.changeableVersion(user, id, 'finish', '/id');
+    await this.finishes?.consume(user.id);
     const events = await this.versions.finish(id, (trx) => this.review.finished(trx, user, version));
     if (events === undefined) throw notFound('Game version');
     this.review.eventsAdded(events);

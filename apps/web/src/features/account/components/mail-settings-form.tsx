@@ -26,6 +26,7 @@ export function MailSettingsForm() {
           </option>
         ))}
       </Form.Select>
+      <Form.Text>{mailMessages.inboxMailHint}</Form.Text>
     </Form.Group>
   );
 }
