@@ -23,6 +23,7 @@ import * as inboxEvents from './migrations/0013-inbox-events';
 import * as versionFileHistory from './migrations/0015-version-file-history';
 import * as mail from './migrations/0016-mail';
 import * as fileCopiesOf from './migrations/0017-file-copies-of';
+import * as markedSheets from './migrations/0018-marked-sheets';
 import * as reviewLoop from './migrations/0014-review-loop';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -228,6 +229,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-mail': { up: (db) => mail.up(db, dialect) },
     '0014-review-loop': { up: (db) => reviewLoop.up(db, dialect) },
     '0017-file-copies-of': { up: (db) => fileCopiesOf.up(db) },
+    '0018-marked-sheets': { up: (db) => markedSheets.up(db) },
   };
 }
 
