@@ -84,8 +84,19 @@ export class SheetComposer {
   async compose(version: Pick<GameVersion, 'id' | 'gameId'>, sheet: GameFileRow, cause: HistoryCause): Promise<void> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
     if (!inputs) return;
-    const replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
-    const composed = await composeSheet(await this.read(inputs.sheet.baseKey ?? sheet.storageKey), sheet.path, replacements);
+    let replacements: FrameReplacement[];
+    let base: Buffer;
+    try {
+      replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
+      base = await this.read(inputs.sheet.baseKey ?? sheet.storageKey);
+    } catch (error) {
+      // A frame replaced again (or restored) since the inputs were read has its object deleted: compose from the
+      // newer inputs (whichever of the two compositions finishes last, the newest lands), so the caller answers
+      // with a composed sheet.
+      if (await this.superseded(version.id, sheet.fileId, inputs.sheet.revision)) return this.compose(version, sheet, cause);
+      throw error;
+    }
+    const composed = await composeSheet(base, sheet.path, replacements);
     const key = `versions/${version.id}/${randomUUID()}.${extensionOf(sheet.path)}`;
     await this.storage.put(key, composed);
     let marked: MarkedRendition = { key: null, from: null };
@@ -129,7 +140,13 @@ export class SheetComposer {
   private async composeMarked(version: Pick<GameVersion, 'id' | 'gameId'>, sheet: GameFileRow): Promise<boolean> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
     if (!inputs || inputs.sheet.baseKey !== null || inputs.sheet.composedRevision !== inputs.sheet.revision) return false;
-    const replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
+    let replacements: FrameReplacement[];
+    try {
+      replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
+    } catch (error) {
+      if (await this.superseded(version.id, sheet.fileId, inputs.sheet.revision)) return false;
+      throw error;
+    }
     const marked = await this.drawMarked(version.id, sheet, replacements);
     let landed;
     try {
@@ -161,6 +178,12 @@ export class SheetComposer {
     const key = `versions/${versionId}/${randomUUID()}.marked.${extensionOf(sheet.path)}`;
     await this.storage.put(key, marked);
     return { key, from: sheet.copiesKey };
+  }
+
+  /** Whether the sheet changed after `revision` (or lost its frames): a composition of it is no longer wanted. */
+  private async superseded(versionId: number, fileId: number, revision: number): Promise<boolean> {
+    const now = await this.sheets.compositionInputs(versionId, fileId);
+    return !now || now.sheet.revision > revision;
   }
 
   /** The replaced frames that the descriptor still has, with their images. */
