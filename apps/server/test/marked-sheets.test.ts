@@ -1,12 +1,14 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  limits,
   RoleType,
   type Game,
   type GameFile,
   type GamePath,
   type GameVersion,
   type UserGame,
+  type VersionFile,
 } from '@reskin/contract';
 import {
   call,
@@ -101,6 +103,19 @@ describe(`[decision 0049] a version's sprite sheet shows artists the watermarked
     });
   };
   const newVersion = async (name: string): Promise<GameVersion> => {
+    // At most limits.versionsPerUserGame versions: the earlier tests' oldest goes first.
+    const ids = (
+      await t.database.db
+        .selectFrom('gameVersions')
+        .select('id')
+        .where('userGamesId', '=', userGame.id)
+        .orderBy('id')
+        .execute()
+    ).map((row) => row.id);
+    if (ids.length >= limits.versionsPerUserGame)
+      expect(
+        (await call(t, 'DELETE', `/api/game-versions/${ids[0]}`, { token: artist.token })).statusCode,
+      ).toBe(200);
     const created = await call(t, 'POST', '/api/game-versions', {
       token: artist.token,
       payload: { name, description: 'Frames', gameId: game.id, userGamesId: userGame.id },
@@ -188,6 +203,34 @@ describe(`[decision 0049] a version's sprite sheet shows artists the watermarked
     expect(zip.statusCode).toBe(200);
     const zipped = (await readZip(zip.rawPayload)).get('sheet.png')!;
     expect(differences(await pixelsOf(zipped), [1], original)).toEqual([]);
+  });
+
+  it("the version's file list previews the sheet to the artist on the watermarked copy, to an admin on the original", async () => {
+    const version = await newVersion('Previewed');
+    expect((await uploadFrame(t, version, 'f2', await solid(cell, cell, colourOf(2)))).statusCode).toBe(200);
+    const previewAs = async (who: TestUser) => {
+      const files = (
+        await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: who.token })
+      ).json<VersionFile[]>();
+      const url = files.find((file) => file.fileId === sheetId)?.preview;
+      expect(url).toBeTruthy();
+      const response = await t.app.inject({ method: 'GET', url: new URL(url!, 'http://app').pathname });
+      expect(response.statusCode, response.body).toBe(200);
+      return pixelsOf(response.rawPayload);
+    };
+    const [asArtist, asAdmin] = [await previewAs(artist), await previewAs(admin)];
+    // Previews are encoded lossily: a pixel "is" a colour within a few levels of it.
+    const near = (pixel: number[], c: { r: number; g: number; b: number }) =>
+      pixel.slice(0, 3).every((value, i) => Math.abs(value - [c.r, c.g, c.b][i]!) <= 6);
+    const originalPixels = (image: Pixels) => {
+      let count = 0;
+      for (let y = 0; y < image.height; y++)
+        for (let x = 0; x < image.width; x++) if (near(at(image, x, y), original)) count++;
+      return count / (image.width * image.height);
+    };
+    // The sheet is the original colour but for f2 (a quarter): so is the admin's preview; the artist's is marked.
+    expect(originalPixels(asAdmin)).toBeGreaterThan(0.7);
+    expect(originalPixels(asArtist)).toBeLessThan(originalPixels(asAdmin) - 0.1);
   });
 
   it('a whole sheet the artist uploaded is their own art: their frames drawn on it are served to them as uploaded', async () => {
@@ -360,7 +403,10 @@ describe.runIf(testDb === 'postgres')(
           }),
         ),
       );
-      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(answers.length).fill(200));
+      expect(
+        answers.map((answer) => answer.statusCode),
+        answers.map((answer) => answer.body).join('\n'),
+      ).toEqual(Array(answers.length).fill(200));
 
       const sheetAs = async (who: TestUser, link: 'orjFile' | 'wtmFile', server: TestApp) => {
         const path = (

@@ -254,6 +254,15 @@ export class VersionSheetsRepository {
       .execute();
   }
 
+  /**
+   * A version's marked renditions (decision 0049) per game file, for its sheets whose base is the original (null:
+   * not drawn yet).
+   */
+  async markedKeysOf(versionId: number): Promise<Map<number, string | null>> {
+    const rows = await this.db.selectFrom('versionSheets').select(['fileId', 'markedKey']).where('gameVersionId', '=', versionId).where('baseKey', 'is', null).execute();
+    return new Map(rows.map((row) => [row.fileId, row.markedKey]));
+  }
+
   /** The names of a version's replaced frames, per game file. */
   async framesOf(versionId: number): Promise<Map<number, string[]>> {
     const rows = await this.db.selectFrom('versionFrames').select(['fileId', 'frame']).where('gameVersionId', '=', versionId).orderBy('frame').execute();
