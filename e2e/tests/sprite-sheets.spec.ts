@@ -21,7 +21,8 @@ import { workbenchUrl } from '../fixtures/workbench';
 /**
  * Issue 26 "Must show": a real game library from npm (Pixi v8, with the Spine runtime's `.atlas` loader) draws
  * sprites from a TexturePacker atlas and from a Spine/libGDX atlas; the artist replaces one frame in the
- * workbench, and Play Your Version shows the new pixels at that sprite's place while its neighbour is unchanged.
+ * workbench, and Play Your Version shows the new pixels at that sprite's place while its neighbour is unchanged (the
+ * watermarked neighbour: an artist never gets the original sheet's pixels, decision 0049).
  */
 
 const require = createRequire(import.meta.url);
@@ -162,13 +163,17 @@ test('a frame replaced in the workbench shows in Play Your Version of a Pixi gam
     await expect(gem.getByRole('img', { name: 'Your frame gem' })).toBeVisible();
     await expect(items).toContainText('2 frames, 1 replaced');
 
-    // Play Your Version: the new pixels at the gem's place; its neighbour on the same sheet is the original coin.
+    // Play Your Version: the new pixels at the gem's place; its neighbour on the same sheet is the watermarked coin,
+    // as the artist's watermarked view draws it, never the original one (only admins see originals: decision 0049).
     const frame = await openPlayTab(page, game.name, 'Play Your Version');
     const centre = (name: keyof typeof places) => [places[name][0] + 8, places[name][1] + 8] as const;
     await expect.poll(() => drawnPixel(frame, ...centre('gem')), { timeout: 30_000 }).toEqual(newGem);
-    expect(await drawnPixel(frame, ...centre('coin'))).toEqual(colours.coin);
+    const coin = await drawnPixel(frame, ...centre('coin'));
+    expect(coin).not.toEqual(colours.coin);
     // The TexturePacker sprites are drawn too (the watermarked view for sheets the version did not change).
     expect(await drawnPixel(frame, ...centre('red'))).not.toEqual(padding);
+    const watermarked = await openPlayTab(page, game.name, 'Play Original Game');
+    await expect.poll(() => drawnPixel(watermarked, ...centre('coin')), { timeout: 30_000 }).toEqual(coin);
 
     // Restore original, per frame: asked first, then the version's gem is the original one again.
     await page.getByRole('tab', { name: 'Files', exact: true }).click();

@@ -243,7 +243,8 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   app.addHook('onClose', async () => generation.close());
   const versionsRepository = new VersionsRepository(database.db, database.dialect);
   // The play origin's file lookups, forgotten at once when this server changes a game's or a version's files.
-  const playFiles = new PlayFiles(gamesRepository, versionsRepository, config.playFileCacheMs);
+  const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
+  const playFiles = new PlayFiles(gamesRepository, versionsRepository, versionSheets, config.playFileCacheMs);
   const filesChanged = (gameId: number) => playFiles.forgetGame(gameId);
   generation.onCopiesChanged(filesChanged);
   const engines = new GameEngines(gamesRepository, storage, app.log);
@@ -327,11 +328,11 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   // New inbox events go out by mail too, as each user chose (each, a daily digest, never; decision 0035).
   inbox.onEventsAdded.push((ids) => mail.mailInboxEvents(ids));
   const reviewRepository = new ReviewRepository(database.db);
-  const versionSheets = new VersionSheetsRepository(database.db, versionsRepository);
   // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
   const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);
   const historyRecorder = new VersionHistoryRecorder(versionHistory, storage, storedFiles, config.versionHistoryLimit);
   const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged, historyRecorder, gamesRepository, app.log);
+  generation.onCopiesReplaced(async (gameId, fileId) => void (await sheetComposer.recomposeMarked({ gameId, fileId })));
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,

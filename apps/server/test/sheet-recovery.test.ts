@@ -39,9 +39,9 @@ describe(`a version's sprite sheet left behind its frames by a killed server is 
   let version: GameVersion;
   let sheetId: number;
 
-  /** The version's sheet as `server`'s play origin serves it in the version's view. */
+  /** The version's sheet as `server`'s play origin serves it in the version's view, to an admin (on the original). */
   async function servedSheet(server: TestApp): Promise<Buffer> {
-    const path = (await call(server, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    const path = (await call(server, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })).json<GamePath>();
     const response = await server.playApp.inject({ method: 'GET', url: `${new URL(path.orjFile).pathname.replace(/index\.html$/, '')}sheet.png` });
     expect(response.statusCode, response.body).toBe(200);
     return response.rawPayload;

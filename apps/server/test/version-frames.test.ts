@@ -47,9 +47,12 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
   const uploadFrame = (frame: string | undefined, content: Buffer, { token = artist.token, versionId = version.id, app = t, name = 'frame.png' } = {}) =>
     app.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${versionId}/${sheetId}`, headers: { authorization: `Bearer ${token}` }, payload: frameForm(frame, content, name) });
   const versionFiles = async () => (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>();
-  /** The version's sheet as the play origin serves it in the version's view. */
+  /**
+   * The version's sheet as the play origin serves it in the version's view to an admin: composed on the original
+   * (an artist gets it on the watermarked copy: test/marked-sheets.test.ts).
+   */
   const servedSheet = async () => {
-    const path = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    const path = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })).json<GamePath>();
     const response = await t.playApp.inject({ method: 'GET', url: `${new URL(path.orjFile).pathname.replace(/index\.html$/, '')}sheet.png` });
     expect(response.statusCode, response.body).toBe(200);
     return response.rawPayload;
@@ -201,13 +204,14 @@ describe.runIf(testDb === 'postgres')('[issue 26] 20 frame replacements of one s
     const files = (await call(first, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>();
     expect(files).toHaveLength(1);
     expect(files[0]!.frames).toHaveLength(20);
-    const path = (await call(second, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    const path = (await call(second, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })).json<GamePath>();
     const served = await second.playApp.inject({ method: 'GET', url: `${new URL(path.orjFile).pathname.replace(/index\.html$/, '')}sheet.png` });
     expect(served.statusCode).toBe(200);
     for (let i = 0; i < 20; i++) {
       expect(await pixel(served.rawPayload, (i % cols) * cell + 8, Math.floor(i / cols) * cell + 8), `frame f${i}`).toEqual(rgba(colourOf(i)));
     }
-    // One composed sheet and the 20 frames are stored: the compositions that lost left nothing behind.
-    expect(storedKeys(first).filter((key) => key.startsWith(`versions/${version.id}/`))).toHaveLength(21);
+    // One composed sheet, its marked rendition (decision 0049) and the 20 frames are stored: the compositions that
+    // lost left nothing behind.
+    expect(storedKeys(first).filter((key) => key.startsWith(`versions/${version.id}/`))).toHaveLength(22);
   });
 });

@@ -90,9 +90,9 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     expect(response.statusCode, response.body).toBe(201);
     return response.json<GameVersion>();
   };
-  /** A file as the version's play view serves it. */
+  /** A file as the version's play view serves it to an admin (a sheet composed on the original: decision 0049). */
   const served = async (version: GameVersion, path: string) => {
-    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })).json<GamePath>();
     const response = await t.playApp.inject({ method: 'GET', url: `${new URL(paths.orjFile).pathname.replace(/index\.html$/, '')}${path}` });
     expect(response.statusCode, response.body).toBe(200);
     return response.rawPayload;

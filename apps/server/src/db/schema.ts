@@ -163,6 +163,13 @@ export interface VersionSheetsTable {
   baseKey: string | null;
   /** The whole-sheet upload's size in bytes (null with no baseKey). */
   baseSize: number | null;
+  /**
+   * The composed sheet's marked rendition (decision 0049): the frames on the game's watermarked copy, served in the
+   * version view to whoever may not see originals. Null: none (a base of the artist's own, or copies not made).
+   */
+  markedKey: string | null;
+  /** The game file's copiesKey the marked rendition was drawn on; another than the file's now: stale. */
+  markedFrom: string | null;
 }
 
 /** A version's replacement of one atlas frame, as uploaded (the frame's source size). */

@@ -28,7 +28,7 @@ export class PlayAccess {
   }
 
   async allows(claims: PlayClaims): Promise<boolean> {
-    const key = `${claims.u}:${claims.tv}:${claims.g}:${claims.view}`;
+    const key = `${claims.u}:${claims.tv}:${claims.g}:${claims.view}:${claims.o ? 'o' : ''}`;
     const cached = this.answers?.get(key);
     if (cached !== undefined) return cached;
 
@@ -47,10 +47,10 @@ export class PlayAccess {
     for (const key of [...this.answers.keys()]) if (key.startsWith(prefix)) this.answers.delete(key);
   }
 
-  private async check({ u, tv, g, view }: PlayClaims): Promise<boolean> {
+  private async check({ u, tv, g, view, o }: PlayClaims): Promise<boolean> {
     const found = await this.users.findWithTokenVersion(u);
     if (!found || !found.user.activated || found.tokenVersion !== tv) return false;
-    if (view === 'original' && !can(found.user.roleTypeId, 'play.original')) return false;
+    if ((view === 'original' || o) && !can(found.user.roleTypeId, 'play.original')) return false;
     return maySeeGame(this.games, found.user, g);
   }
 }

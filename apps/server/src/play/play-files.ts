@@ -5,6 +5,7 @@ import { servedAs, type ServedAs } from '../lib/content-types';
 import { keptFor } from '../lib/kept-answers';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
+import type { VersionSheetsRepository } from '../modules/atlases/version-sheets.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
 import type { PlayClaims } from './play-tokens';
 
@@ -91,6 +92,7 @@ export class PlayFiles {
   constructor(
     private readonly games: GamesRepository,
     private readonly versions: VersionsRepository,
+    private readonly sheets: VersionSheetsRepository,
     cacheMs: number,
   ) {
     this.lookups = keptFor(cacheMs, maxLookups);
@@ -112,7 +114,7 @@ export class PlayFiles {
 
   /** The file `path` (normalised) of the link's game in its view; `fresh` skips a kept answer. */
   async find(claims: PlayClaims, path: string, { fresh = false }: { fresh?: boolean } = {}): Promise<{ answer: PlayFileLookup; kept: boolean }> {
-    const cacheKey = `${claims.g}:${claims.view}:${claims.v ?? ''}:${path}`;
+    const cacheKey = `${claims.g}:${claims.view}:${claims.v ?? ''}:${claims.o ? 'o' : ''}:${path}`;
     const cached = fresh ? undefined : this.lookups?.get(cacheKey);
     if (cached !== undefined) return { answer: cached, kept: true };
 
@@ -130,7 +132,7 @@ export class PlayFiles {
     for (const key of [...this.lookups.keys()]) if (key.startsWith(prefix)) this.lookups.delete(key);
   }
 
-  private async lookUp({ g, v, view }: PlayClaims, path: string): Promise<PlayFileLookup> {
+  private async lookUp({ g, v, view, o }: PlayClaims, path: string): Promise<PlayFileLookup> {
     // Only the game the token names is reachable.
     const file = await this.games.findFileByPath(g, path);
     if (!file) return 'no-file';
@@ -143,6 +145,10 @@ export class PlayFiles {
       if (!version || version.gameId !== g) return 'no-version';
       const replacement = await this.versions.findFile(version.id, file.fileId);
       if (replacement) key = replacement.storageKey;
+      // A sheet with the artist's frames on the original shows the others the original's pixels: whoever may not
+      // see originals gets the frames on the watermarked copy, or a blank until that is drawn (decision 0049).
+      const rendition = replacement && !o ? await this.sheets.renditionOf(version.id, file.fileId) : undefined;
+      if (rendition && !rendition.own) key = rendition.markedKey ?? undefined;
     }
     // A blank stands for copies not made yet; a recorded copy is missing only if storage lost it.
     const blank = key === undefined && file.width !== null && file.height !== null ? { path: file.path, width: file.width, height: file.height } : undefined;

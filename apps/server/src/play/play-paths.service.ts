@@ -36,10 +36,12 @@ export class PlayPathsService {
   private async root(user: User, claims: Omit<PlayClaims, 'u' | 'tv'>, tokenVersion?: number): Promise<string> {
     const tv = tokenVersion ?? (await this.tokenVersionOf(user.id));
     const key = `${user.id}:${tv}:${claims.g}:${claims.v ?? ''}:${claims.view}`;
+    // Only admins' version views show composed sheets on the original (decision 0049).
+    const originals = claims.view === 'version' && can(user.roleTypeId, 'play.original');
     let link = this.links.get(key);
     if (!link || link.reuseUntil < Date.now()) {
       // The claims are put together only for a new signature (a reused link, most cards of a list, needs none).
-      const full: PlayClaims = { ...claims, u: user.id, tv };
+      const full: PlayClaims = { ...claims, ...(originals && { o: true }), u: user.id, tv };
       link = { token: await this.tokens.sign(full), reuseUntil: Date.now() + limits.playTokenHours * 3600_000 - reuseForMs };
       this.links.delete(key);
       this.links.set(key, link);

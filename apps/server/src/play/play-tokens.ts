@@ -13,6 +13,11 @@ const claimsSchema = z.object({
   /** The version, for the version view. */
   v: z.number().int().positive().optional(),
   view: z.enum(playViews),
+  /**
+   * Set on a version view's link for someone who may see originals (`play.original`): its composed sprite sheets
+   * are served drawn on the original; without it, on the watermarked copy (decision 0049). PlayAccess checks it.
+   */
+  o: z.literal(true).optional(),
   /** Who the link was made for. */
   u: z.number().int().positive(),
   /** The user's token version when it was made (decision 0013); PlayAccess refuses a link of another version. */

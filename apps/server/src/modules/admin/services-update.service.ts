@@ -95,7 +95,11 @@ export class ServicesUpdateService {
     for (const table of ['helperFiles', 'versionFiles', 'versionFrames'] as const) {
       for (const row of await this.db.selectFrom(table).select('storageKey').execute()) keys.add(row.storageKey);
     }
-    for (const row of await this.db.selectFrom('versionSheets').select('baseKey').where('baseKey', 'is not', null).execute()) keys.add(row.baseKey!);
+    for (const row of await this.db.selectFrom('versionSheets').select(['baseKey', 'markedKey']).execute()) {
+      // A sheet's whole-sheet base and its marked rendition (decision 0049).
+      if (row.baseKey !== null) keys.add(row.baseKey);
+      if (row.markedKey !== null) keys.add(row.markedKey);
+    }
     // The history's own copies (decision 0034): kept while their entry is listed.
     for (const key of await this.versionHistory.history.allKeys()) keys.add(key);
     // The previews beside any of them (decision 0038), made by generation or on first request.

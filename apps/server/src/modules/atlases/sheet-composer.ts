@@ -3,14 +3,15 @@ import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { framesOfSheet, type GameVersion } from '@reskin/contract';
 import { extensionOf } from '../../lib/game-paths';
+import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from '../games/games.repository';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
 import type { HistoryCause } from '../version-history/version-history.repository';
 import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
 import type { AtlasesService } from './atlases.service';
-import { composeSheet } from './compose-sheet';
-import type { VersionSheetsRepository } from './version-sheets.repository';
+import { composeSheet, type FrameReplacement } from './compose-sheet';
+import type { MarkedRendition, VersionFrameRow, VersionSheetsRepository } from './version-sheets.repository';
 
 /**
  * Makes a version's composed sheet (issue 26, decision 0028) after any change of its frames or its whole-sheet
@@ -51,51 +52,149 @@ export class SheetComposer {
       }
     }
     if (recomposed > 0) this.log.info({ sheets: recomposed }, 'sheets left behind their frames were composed again');
+    const marked = await this.recomposeMarked();
+    return recomposed + marked;
+  }
+
+  /**
+   * Draws again the marked renditions (decision 0049) not drawn on their game file's current watermarked copy: of
+   * one game file after Gen. or the copies job made its copies again, or of every game (start-up, the services
+   * update). A sheet that fails is logged and left for the next run. Answers how many landed.
+   */
+  async recomposeMarked(of?: { gameId: number; fileId: number }): Promise<number> {
+    let recomposed = 0;
+    for (const { versionId, gameId, fileId } of await this.sheets.markedBehind(of)) {
+      try {
+        const sheet = await this.games.findFile(gameId, fileId);
+        if (sheet && (await this.composeMarked({ id: versionId, gameId }, sheet))) recomposed++;
+      } catch (error) {
+        this.log.warn({ err: error, versionId, fileId }, "a version's marked sheet could not be drawn again; the next start or services update tries again");
+      }
+    }
+    if (recomposed > 0) this.log.info({ sheets: recomposed }, "marked sheets drawn again on their game's current watermarked copies");
     return recomposed;
   }
 
   /**
    * Composes a version's sheet from its recorded frames, the base and the descriptor's frames, and records it
    * unless a newer composition landed first. A frame the descriptor no longer has (the game's files changed) is
-   * left out.
+   * left out. With the game's original sheet as base, the same frames are also drawn on its watermarked copy:
+   * the rendition the version view serves to whoever may not see originals (decision 0049).
    */
   async compose(version: Pick<GameVersion, 'id' | 'gameId'>, sheet: GameFileRow, cause: HistoryCause): Promise<void> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
     if (!inputs) return;
-    const { frames: atlasFrames } = framesOfSheet((await this.atlases.find(version.gameId)).atlases, sheet.fileId);
-    const base = await this.read(inputs.sheet.baseKey ?? sheet.storageKey);
-    const replacements = [];
-    for (const row of inputs.frames) {
-      const frame = atlasFrames.get(row.frame);
-      if (frame) replacements.push({ frame, image: await this.read(row.storageKey) });
+    let replacements: FrameReplacement[];
+    let base: Buffer;
+    try {
+      replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
+      base = await this.read(inputs.sheet.baseKey ?? sheet.storageKey);
+    } catch (error) {
+      // A frame replaced again (or restored) since the inputs were read has its object deleted: compose from the
+      // newer inputs (whichever of the two compositions finishes last, the newest lands), so the caller answers
+      // with a composed sheet.
+      if (await this.superseded(version.id, sheet.fileId, inputs.sheet.revision)) return this.compose(version, sheet, cause);
+      throw error;
     }
     const composed = await composeSheet(base, sheet.path, replacements);
     const key = `versions/${version.id}/${randomUUID()}.${extensionOf(sheet.path)}`;
     await this.storage.put(key, composed);
+    let marked: MarkedRendition = { key: null, from: null };
     const file = { width: sheet.width, height: sheet.height, contentType: sheet.contentType };
     let staged;
     const dropped: string[] = [];
-    let replaced;
+    let landed;
     try {
+      if (inputs.sheet.baseKey === null) marked = await this.drawMarked(version.id, sheet, replacements);
       staged = await this.history.stage(version.id, key, file);
-      replaced = await this.sheets.landComposed(
+      landed = await this.sheets.landComposed(
         version.id,
         sheet.fileId,
         inputs.sheet.revision,
         { ...file, path: sheet.path, size: composed.length, storageKey: key },
+        marked,
         async (trx) => this.history.recordIn(staged!, cause, dropped)(trx, version.id, sheet.fileId),
       );
     } catch (error) {
       await this.history.discard(staged);
-      await this.storedFiles.removeStaged([key]);
+      await this.storedFiles.removeStaged([key, ...(marked.key ? [marked.key] : [])]);
       throw error;
     }
-    if (replaced === 'stale') {
-      await this.storedFiles.deleteObjects([key, staged.storageKey]);
+    if (landed === 'stale') {
+      await this.storedFiles.deleteObjects([key, staged.storageKey, ...(marked.key ? [marked.key] : [])]);
       return;
     }
     this.filesChanged(version.gameId);
-    await this.storedFiles.deleteObjects([...(replaced ? [replaced] : []), ...dropped]);
+    await this.storedFiles.deleteObjects([...landed.replaced, ...dropped]);
+    // Gen. may have made the copies again while this was drawn on the previous ones (its own pass over the
+    // sheets then found the previous marked rendition): draw it again on the current ones.
+    if (inputs.sheet.baseKey === null && (await this.games.findFile(version.gameId, sheet.fileId))?.copiesKey !== marked.from) {
+      await this.recomposeMarked({ gameId: version.gameId, fileId: sheet.fileId });
+    }
+  }
+
+  /**
+   * Draws a sheet's marked rendition again on the game file's current watermarked copy and lands it if the sheet
+   * still has the composition it was drawn for. Answers whether it landed.
+   */
+  private async composeMarked(version: Pick<GameVersion, 'id' | 'gameId'>, sheet: GameFileRow): Promise<boolean> {
+    const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
+    if (!inputs || inputs.sheet.baseKey !== null || inputs.sheet.composedRevision !== inputs.sheet.revision) return false;
+    let replacements: FrameReplacement[];
+    try {
+      replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
+    } catch (error) {
+      if (await this.superseded(version.id, sheet.fileId, inputs.sheet.revision)) return false;
+      throw error;
+    }
+    const marked = await this.drawMarked(version.id, sheet, replacements);
+    let landed;
+    try {
+      landed = await this.sheets.landMarked(version.id, sheet.fileId, inputs.sheet.revision, inputs.sheet.markedKey, marked);
+    } catch (error) {
+      if (marked.key) await this.storedFiles.removeStaged([marked.key]);
+      throw error;
+    }
+    if (landed === 'stale') {
+      if (marked.key) await this.storedFiles.deleteObjects([marked.key]);
+      return false;
+    }
+    this.filesChanged(version.gameId);
+    if (landed.replaced) await this.storedFiles.deleteObjects([landed.replaced]);
+    return true;
+  }
+
+  /**
+   * A version's marked rendition of a sheet: the frames on the game file's watermarked copy, stored beside the
+   * version's composed sheets under a key of its own (a rendition drawn again on new copies gets a new key, so the
+   * play origin's kept bodies and ETags follow, decision 0046). None while the file has no copies (or they were
+   * deleted as Gen. replaced them): the version view then serves a blank, and the next pass draws it.
+   */
+  private async drawMarked(versionId: number, sheet: GameFileRow, replacements: FrameReplacement[]): Promise<MarkedRendition> {
+    if (sheet.copiesKey === null) return { key: null, from: null };
+    const copy = await this.storage.get(variantKey(sheet.copiesKey, 'watermark'));
+    if (!copy) return { key: null, from: null };
+    const marked = await composeSheet(await buffer(copy.stream), sheet.path, replacements);
+    const key = `versions/${versionId}/${randomUUID()}.marked.${extensionOf(sheet.path)}`;
+    await this.storage.put(key, marked);
+    return { key, from: sheet.copiesKey };
+  }
+
+  /** Whether the sheet changed after `revision` (or lost its frames): a composition of it is no longer wanted. */
+  private async superseded(versionId: number, fileId: number, revision: number): Promise<boolean> {
+    const now = await this.sheets.compositionInputs(versionId, fileId);
+    return !now || now.sheet.revision > revision;
+  }
+
+  /** The replaced frames that the descriptor still has, with their images. */
+  private async replacementsOf(gameId: number, fileId: number, rows: VersionFrameRow[]): Promise<FrameReplacement[]> {
+    const { frames: atlasFrames } = framesOfSheet((await this.atlases.find(gameId)).atlases, fileId);
+    const replacements: FrameReplacement[] = [];
+    for (const row of rows) {
+      const frame = atlasFrames.get(row.frame);
+      if (frame) replacements.push({ frame, image: await this.read(row.storageKey) });
+    }
+    return replacements;
   }
 
   private async read(key: string): Promise<Buffer> {

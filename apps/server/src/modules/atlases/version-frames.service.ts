@@ -112,7 +112,7 @@ export class VersionFramesService {
     if (!(await this.sheets.framesOf(versionId)).get(fileId)?.includes(frameName)) throw notFound('Replaced frame');
     const removed = await this.sheets.removeFrame(versionId, fileId, frameName, this.versions.stillChangeable(user, version, 'restore'));
     if (!removed) throw notFound('Replaced frame');
-    await this.storedFiles.deleteObjects([removed.frameKey, ...(removed.removedKey ? [removed.removedKey] : [])]);
+    await this.storedFiles.deleteObjects([removed.frameKey, ...[removed.removedKey, removed.markedKey].filter((key) => key !== null)]);
     if (removed.last) this.composer.filesChanged(version.gameId);
     else await this.composer.compose(version, sheet, { how: 'frame', authorId: user.id });
   }

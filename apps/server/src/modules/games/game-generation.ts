@@ -64,6 +64,8 @@ export class GameGeneration {
   private readonly claiming = new Set<number>();
   /** Told when a file's new copies are recorded, so the play origin looks its files up again (PlayFiles.forgetGame). */
   private copiesChanged: (gameId: number) => void = () => {};
+  /** Told, and awaited, when a file's new copies are recorded: versions' marked sheets are drawn on them (decision 0049). */
+  private copiesReplaced: (gameId: number, fileId: number) => Promise<void> = () => Promise.resolve();
   /** Told when jobs are queued, run and end (the metrics, modules/metrics/metrics.ts). */
   private metrics: GenerationMetrics | undefined;
 
@@ -96,6 +98,15 @@ export class GameGeneration {
   /** Calls `listener` with a game whose file got new copies (the play origin forgets its lookups). */
   onCopiesChanged(listener: (gameId: number) => void): void {
     this.copiesChanged = listener;
+  }
+
+  /**
+   * Calls `listener` with a file whose copies were made again, before the image counts as done (so `idle()` waits
+   * for it): versions' sheets drawn on the previous watermarked copy are drawn on the new one. Its failures are
+   * logged, never the image's: the next start or services update tries again.
+   */
+  onCopiesReplaced(listener: (gameId: number, fileId: number) => Promise<void>): void {
+    this.copiesReplaced = listener;
   }
 
   /**
@@ -423,6 +434,9 @@ export class GameGeneration {
         const previous = withPreviews([variantKey(adopted.replaced, 'skeleton'), variantKey(adopted.replaced, 'watermark')]);
         await Promise.all(previous.map((key) => this.storage.delete(key)));
       }
+      await this.copiesReplaced(file.gameId, file.fileId).catch((error: unknown) =>
+        this.log.warn({ err: error, gameId: file.gameId, fileId: file.fileId }, "versions' marked sheets could not be drawn on the new copies; the next start or services update tries again"),
+      );
     }
   }
 

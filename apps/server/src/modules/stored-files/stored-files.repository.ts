@@ -57,8 +57,9 @@ export class StoredFilesRepository {
         others.push(...rows.map((row) => row.storageKey));
         // A version's replaced atlas frames and the whole-sheet uploads they are drawn onto (issue 26).
         const frames = await trx.selectFrom('versionFrames').select('storageKey').where('gameVersionId', 'in', versionIds).execute();
-        const bases = await trx.selectFrom('versionSheets').select('baseKey').where('gameVersionId', 'in', versionIds).where('baseKey', 'is not', null).execute();
-        others.push(...frames.map((row) => row.storageKey), ...bases.map((row) => row.baseKey!));
+        // And the sheets' marked renditions (decision 0049).
+        const sheets = await trx.selectFrom('versionSheets').select(['baseKey', 'markedKey']).where('gameVersionId', 'in', versionIds).execute();
+        others.push(...frames.map((row) => row.storageKey), ...sheets.flatMap((row) => [row.baseKey, row.markedKey].filter((key) => key !== null)));
         // The history of the versions' files (issue 28, decision 0034): copies of their own.
         const history = await trx.selectFrom('versionFileHistory').select('storageKey').where('versionId', 'in', versionIds).execute();
         others.push(...history.map((row) => row.storageKey));

@@ -187,12 +187,15 @@ export class VersionsService {
     if (version.gameId !== gameId) throw notFound('Game version');
     const frames = await this.sheets.framesOf(id);
     const url = await this.previews?.urlsFor(user);
+    // Whoever may not see originals gets the preview of a composed sheet's marked rendition (decision 0049).
+    const marked = can(user.roleTypeId, 'play.original') ? undefined : await this.sheets.markedKeysOf(id);
     return (await this.versions.listFilesWithOriginals(id)).map(({ originalWidth, originalHeight, ...row }) => {
       const replaced = frames.get(row.fileId);
+      const previewKey = marked?.has(row.fileId) ? marked.get(row.fileId)! : row.storageKey;
       return {
         ...toVersionFile(row, { width: originalWidth, height: originalHeight }),
         ...(replaced && { frames: replaced }),
-        preview: VersionsService.previewOf(row, url),
+        preview: previewKey === null ? null : VersionsService.previewOf({ ...row, storageKey: previewKey }, url),
       };
     });
   }
