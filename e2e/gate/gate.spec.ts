@@ -336,16 +336,17 @@ for (const game of corpusGames()) {
         expect(replaced.status(), await replaced.text()).toBeLessThan(300);
       }
 
-      // Play Your Version serves the new pixels in each frame's rect and the neighbour frame as it was; it draws.
+      // Play Your Version serves the artist the new pixels in each frame's rect and the neighbour frame as the
+      // watermarked view shows it (never the original's pixels: decision 0049); it draws.
       const own = await asJson<GamePath>(
         await api.get(`/game-versions/path/${version.id}/${created.id}`, artist.token),
       );
-      const checkSheets = async (read: (path: string) => Promise<Buffer>) => {
+      const checkSheets = async (
+        read: (path: string) => Promise<Buffer>,
+        reference: (path: string) => Promise<Buffer>,
+      ) => {
         for (const { sheet, frame, neighbour } of frames) {
-          const [after, before] = await Promise.all([
-            read(sheet).then(rgba),
-            rgba(readFileSync(join(buildDir, sheet))),
-          ]);
+          const [after, before] = await Promise.all([read(sheet).then(rgba), reference(sheet).then(rgba)]);
           expect(shareOf(after, frame.rect, newFrame), `${frame.name} on ${sheet}`).toBeGreaterThanOrEqual(
             0.99,
           );
@@ -360,7 +361,10 @@ for (const game of corpusGames()) {
             ),
           ).toBeGreaterThanOrEqual(0.99);
       };
-      await checkSheets((path) => served(page, own.rootPath, path));
+      await checkSheets(
+        (path) => served(page, own.rootPath, path),
+        (path) => served(page, watermarked.rootPath, path),
+      );
       await expectDraws(page, own.orjFile, game, 'Play Your Version');
 
       // The version's zip holds them.
@@ -377,7 +381,11 @@ for (const game of corpusGames()) {
         ]),
       ].sort();
       expect([...entries.keys()].sort()).toEqual(wanted);
-      await checkSheets(async (path) => entries.get(path)!);
+      // The admin's zip is the deliverable: the frames on the original sheet.
+      await checkSheets(
+        async (path) => entries.get(path)!,
+        async (path) => readFileSync(join(buildDir, path)),
+      );
       if (game.sound)
         expect(entries.get(game.sound)!.equals(readFileSync(join(buildDir, game.sound)))).toBe(false);
     } finally {

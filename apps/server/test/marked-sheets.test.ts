@@ -205,6 +205,15 @@ describe(`[decision 0049] a version's sprite sheet shows artists the watermarked
     expect(differences(await pixelsOf(zipped), [1], original)).toEqual([]);
   });
 
+  it("the artist's own zip of the version holds the sheet on the watermarked copy, never the original pixels", async () => {
+    const version = await newVersion('Zipped by the artist');
+    expect((await uploadFrame(t, version, 'f1', await solid(cell, cell, colourOf(1)))).statusCode).toBe(200);
+    const zip = await call(t, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, { token: artist.token });
+    expect(zip.statusCode).toBe(200);
+    const zipped = (await readZip(zip.rawPayload)).get('sheet.png')!;
+    expect(differences(await pixelsOf(zipped), [1], await watermarkedSheet(version))).toEqual([]);
+  });
+
   it("the version's file list previews the sheet to the artist on the watermarked copy, to an admin on the original", async () => {
     const version = await newVersion('Previewed');
     expect((await uploadFrame(t, version, 'f2', await solid(cell, cell, colourOf(2)))).statusCode).toBe(200);

@@ -228,7 +228,14 @@ export class VersionsService {
   async zip(user: User, id: number, gameId: number): Promise<{ stream: Readable; name: string }> {
     const version = await this.reachableVersion(user, id);
     if (version.gameId !== gameId) throw notFound('Game version');
-    const files = await this.versions.listFiles(id);
+    // Whoever may not see originals gets a composed sheet's marked rendition (decision 0049), and no sheet at all
+    // while that is not drawn yet; administrators get the deliverable, the frames on the original.
+    const marked = can(user.roleTypeId, 'play.original') ? undefined : await this.sheets.markedKeysOf(id);
+    const files = (await this.versions.listFiles(id)).flatMap((file) => {
+      if (!marked?.has(file.fileId)) return [file];
+      const markedKey = marked.get(file.fileId);
+      return markedKey ? [{ ...file, storageKey: markedKey }] : [];
+    });
     // An object that has gone missing fails the request before the answer starts (a plain 500, the key in the
     // log); one that goes missing while the zip streams aborts it.
     for (const file of files) {
