@@ -2,7 +2,6 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBufferPromise, type Entry } from 'yauzl';
 import {
   RoleType,
   historyMessages,
@@ -16,6 +15,7 @@ import {
   type VersionStorage,
 } from '@reskin/contract';
 import { call, createGame, createTestApp, createUser, errorOf, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import { readZip } from './support/zip-entries';
 
 /**
  * The history of a version's files (issue 28, decision 0034): every replacement is an entry with a copy of its
@@ -39,27 +39,6 @@ function fileForm(content: Buffer, name = 'hero.png', frame?: string): FormData 
   return body;
 }
 
-async function readZip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await fromBufferPromise(bytes, { lazyEntries: true });
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return entries;
-}
 
 describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
   let t: TestApp;

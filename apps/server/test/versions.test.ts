@@ -1,36 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBufferPromise, type Entry } from 'yauzl';
 import { GameStatus, RoleType, validationMessages, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
 import { call, createTestApp, createUser, errorOf, login, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
+import { readZip } from './support/zip-entries';
 
 const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
 const png = solidPng;
 
-/** The entries of a zip: path -> bytes. */
-async function readZip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await fromBufferPromise(bytes, { lazyEntries: true });
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return entries;
-}
 
 describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
   let t: TestApp;
