@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The game corpus the gate suite runs over (corpus/README.md): one manifest per game in `corpus/<slug>/corpus.json`.
- * A game's files are its whole build, at `<CORPUS_DIR>/<slug>/build` (CORPUS_DIR: `corpus/` by default), or at the
- * manifest's own `build` folder (relative to the repository) for a game this project ships itself. The builds of
+ * A game's files are its whole build, at `<CORPUS_DIR>/<slug>/build` when CORPUS_DIR is set, else the first of
+ * `corpus/<slug>/build` and `../shared/corpus/<slug>/build` (the steering repository's shared folder beside the
+ * checkout, as CI has it) that exists, or at the manifest's own `build` folder (relative to the repository) for a game
+ * this project ships itself. The builds of
  * public games are not committed (the corpus README says why): a game whose build is not on the machine is skipped.
  */
 export interface CorpusAtlas {
@@ -38,7 +40,9 @@ export interface CorpusGame {
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const manifests = join(repoRoot, 'corpus');
-const builds = process.env.CORPUS_DIR ?? manifests;
+const buildFolders = process.env.CORPUS_DIR
+  ? [process.env.CORPUS_DIR]
+  : [manifests, join(repoRoot, '..', 'shared', 'corpus')];
 
 export function corpusGames(): CorpusGame[] {
   return readdirSync(manifests, { withFileTypes: true })
@@ -48,8 +52,10 @@ export function corpusGames(): CorpusGame[] {
         CorpusGame,
         'slug' | 'buildDir'
       > & { build?: string };
-      const buildDir = manifest.build ? join(repoRoot, manifest.build) : join(builds, entry.name, 'build');
-      return { ...manifest, slug: entry.name, buildDir: existsSync(buildDir) ? buildDir : undefined };
+      const candidates = manifest.build
+        ? [join(repoRoot, manifest.build)]
+        : buildFolders.map((folder) => join(folder, entry.name, 'build'));
+      return { ...manifest, slug: entry.name, buildDir: candidates.find((dir) => existsSync(dir)) };
     })
     .sort((a, b) => a.slug.localeCompare(b.slug));
 }

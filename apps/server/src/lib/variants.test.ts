@@ -9,13 +9,22 @@ import { readImage } from './image-reading';
 import { encodeCopy, forgetRenderedTiles, makeCopies, makeCopiesWithPreviews, makeSkeleton, makeWatermark, skeletonBackground, variantKey, watermarkTile, type FrameRect } from './variants';
 import { previewSizes } from './image-previews';
 
-/** The raster images of the corpus's builds on this machine (CORPUS_DIR, else the repository's corpus/), by path. */
+/**
+ * The raster images of the corpus's builds on this machine, by path: under CORPUS_DIR when set, else the repository's
+ * corpus/ and the shared folder's (as e2e/gate/corpus.ts finds them).
+ */
 function corpusImagePaths(): string[] {
-  const corpus = process.env.CORPUS_DIR ?? fileURLToPath(new URL('../../../../corpus', import.meta.url));
-  if (!existsSync(corpus)) return [];
-  return readdirSync(corpus, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(corpus, entry.name, 'build')))
-    .flatMap((entry) => readdirSync(join(corpus, entry.name, 'build'), { recursive: true, withFileTypes: true }))
+  const root = fileURLToPath(new URL('../../../..', import.meta.url));
+  const folders = process.env.CORPUS_DIR ? [process.env.CORPUS_DIR] : [join(root, 'corpus'), join(root, '..', 'shared', 'corpus')];
+  const builds = new Map<string, string>();
+  for (const folder of folders.filter((found) => existsSync(found))) {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const build = join(folder, entry.name, 'build');
+      if (entry.isDirectory() && !builds.has(entry.name) && existsSync(build)) builds.set(entry.name, build);
+    }
+  }
+  return [...builds.values()]
+    .flatMap((build) => readdirSync(build, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile() && ['png', 'jpeg', 'webp', 'gif'].includes(imageFormatOfName(entry.name) ?? ''))
     .map((entry) => join(entry.parentPath, entry.name));
 }
