@@ -113,6 +113,8 @@ export interface App {
   mail: MailService;
   /** The inbox (issue 28): `inbox.onEventsAdded` takes after-commit listeners of new events (mail; tests). */
   inbox: InboxService;
+  /** The start-up's recomposition of sheets left behind (decision 0046, 0049), running in the background: how many. */
+  sheetsRecovered: Promise<number>;
 }
 
 /**
@@ -468,9 +470,15 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   );
 
   await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
-  // Sheets a stopped server left behind their frames are served as their frames say again (decision 0046).
-  await sheetComposer.recomposeBehind();
-  return { app, playApp, database, generation, playUsage, mail, inbox };
+  // Sheets a stopped server left behind their frames are served as their frames say again (decision 0046), and
+  // marked renditions are drawn where missing (decision 0049): in the background, so a server with many such sheets
+  // (every composed sheet, the first time after migration 0020) answers at once. Closing waits for it.
+  const sheetsRecovered = sheetComposer.recomposeBehind().catch((error: unknown) => {
+    app.log.error({ err: error }, 'the sheets left behind could not be listed; the next start or services update tries again');
+    return 0;
+  });
+  app.addHook('preClose', async () => void (await sheetsRecovered));
+  return { app, playApp, database, generation, playUsage, mail, inbox, sheetsRecovered };
 }
 
 /**

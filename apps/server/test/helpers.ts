@@ -111,6 +111,8 @@ export async function createTestApp(
     throw error;
   }
   const { app, playApp, database, generation, playUsage, mail, inbox } = built;
+  // Tests see the app as it is once the start-up's background recomposition of sheets is done.
+  await built.sheetsRecovered;
   return {
     app,
     playApp,
