@@ -16,6 +16,7 @@ import { Api, createUser, type TestUser } from '../fixtures/api';
 import { createGame, deleteGame, filesOf, gameById, markIndex, waitForStatus } from '../fixtures/games';
 import { playRequest } from '../fixtures/play';
 import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
+import { wav } from '../fixtures/workbench';
 import { buildFiles, corpusGames, type CorpusGame } from './corpus';
 
 /**
@@ -87,28 +88,6 @@ function solid(
   return sharp({ create: { width, height, channels: 4, background: { r, g, b, alpha: 1 } } })
     .toFormat(format, format === 'webp' ? { lossless: true } : format === 'jpeg' ? { quality: 100 } : {})
     .toBuffer();
-}
-
-/** A second of a 440 Hz tone, 16-bit mono PCM WAV at 22,050 Hz. */
-function tone(): Buffer {
-  const rate = 22_050;
-  const samples = Buffer.alloc(rate * 2);
-  for (let i = 0; i < rate; i++)
-    samples.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12_000), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(samples.length, 40);
-  return Buffer.concat([header, samples]);
 }
 
 async function rgba(image: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
@@ -330,7 +309,7 @@ for (const game of corpusGames()) {
       if (game.sound) {
         const replaced = await api.postMultipart(
           `/game-version/upload/${version.id}/${fileOf(game.sound).fileId}`,
-          { file: { name: 'tone.wav', mimeType: 'audio/wav', buffer: tone() } },
+          { file: { name: 'tone.wav', mimeType: 'audio/wav', buffer: wav(440, 8000) } },
           artist.token,
         );
         expect(replaced.status(), await replaced.text()).toBeLessThan(300);

@@ -68,7 +68,7 @@ export const limits = {
    */
   audioConversion: { timeLimitSeconds: 120, memoryMb: 256, durationWarningRatio: 0.1, maxDurationSeconds: 15 * 60 },
   /**
-   * Replace from a folder or a zip (issue 27, decision 0045): the most bytes one batch may write to the server's
+   * Replace from a folder or a zip (decision 0045): the most bytes one batch may write to the server's
    * temporary folder, counted on its received files and again on what a .zip of them inflates to (its entries'
    * sizes, checked before anything is inflated), and how many batches one app server receives, unpacks and
    * applies at once (`concurrent`). More wait their turn, served round-robin by user, up to `maxWaiting`; beyond
@@ -123,7 +123,7 @@ export const limits = {
   /** The inbox (issue 28): events per page of GET /inbox (newest first; `?before=<id>` for the next page). */
   inbox: { pageSize: 50 },
   /**
-   * Sprite sheet descriptors (issue 26): files larger than `maxDescriptorBytes` are not read as descriptors; a
+   * Sprite sheet descriptors (decision 0028): files larger than `maxDescriptorBytes` are not read as descriptors; a
    * descriptor with more frames or pages, or a frame side beyond `maxFrameSide`, is refused (the image stays a
    * plain image), so a hostile file cannot make the server cut 100,000 frames. An XML descriptor (Starling, a
    * Cocos2d plist) nested deeper than `maxDepth` elements is refused while it is read (real ones nest 2 to 6).

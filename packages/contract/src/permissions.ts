@@ -29,7 +29,7 @@ export const actions = [
    */
   'notes.write',
   /**
-   * Declaring or removing a uniform grid on a game image (issue 26): administrators only, since a grid decides where
+   * Declaring or removing a uniform grid on a game image: administrators only, since a grid decides where
    * the watermark's frame marks go (decision 0047).
    */
   'atlases.declareGrid',

@@ -170,7 +170,7 @@ export class VersionsService {
 
   /**
    * "I Finished My Game": status Finished and its time. A verdict given before is cleared, so the version is to
-   * review again (issue 28); the reviewers' inbox events are written in the same transaction. A few per minute
+   * review again; the reviewers' inbox events are written in the same transaction. A few per minute
    * per account, after a burst (429 RATE_LIMITED, decision 0044).
    */
   async done(user: User, id: number): Promise<GameVersion> {
