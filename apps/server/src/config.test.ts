@@ -51,6 +51,17 @@ describe('loadConfig', () => {
     expect(load({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 
+  it('listens on localhost by default and seeds the demo accounts only on a loopback address (decision 0053)', () => {
+    expect(load({}).host).toBe('localhost');
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'LOCALHOST', 'app.localhost']) expect(load({ HOST: host }).seedDemo).toBe(true);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'studio.example.com']) {
+      expect(() => load({ HOST: host })).toThrow(/HOST=.*the demo accounts' passwords are public.*set SEED_DEMO=false/);
+      expect(() => load({ HOST: host, SEED_DEMO: 'true' })).toThrow(/SEED_DEMO=false/);
+      expect(load({ HOST: host, SEED_DEMO: 'false' })).toMatchObject({ host, seedDemo: false });
+      expect(load({ HOST: host, NODE_ENV: 'production' })).toMatchObject({ host, seedDemo: false });
+    }
+  });
+
   it('takes PLAY_ACCEL_REDIRECT as a location prefix, for local storage only', () => {
     expect(load({}).playAccelRedirect).toBeUndefined();
     expect(load({ PLAY_ACCEL_REDIRECT: '/_stored/' }).playAccelRedirect).toBe('/_stored/');

@@ -42,7 +42,8 @@ const wholeAboveZero = z.coerce
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: portFromEnv.default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  /** Loopback unless asked: a development start seeds demo accounts whose passwords the README prints (decision 0053). */
+  HOST: z.string().min(1, { error: 'expected a host name or address' }).default('localhost'),
   PLAY_PORT: portFromEnv.optional(),
   /** Where games are played; `{game}` in its host gives each game an origin of its own (decision 0017). */
   PLAY_ORIGIN: z
@@ -326,6 +327,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PLAY_ACCEL_REDIRECT && e.STORAGE !== 'local') {
     throw new ConfigError('Invalid configuration: PLAY_ACCEL_REDIRECT needs STORAGE=local (nginx sends the files from DATA_DIR/files).');
   }
+  const seedDemo = e.SEED_DEMO ?? e.NODE_ENV !== 'production';
+  if (seedDemo && !isLoopback(e.HOST)) {
+    throw new ConfigError(
+      `Invalid configuration: HOST=${shown('HOST', e.HOST)}: the demo accounts' passwords are public, so they are seeded only on a loopback address; set SEED_DEMO=false (or NODE_ENV=production) to listen on ${e.HOST}.`,
+    );
+  }
   const dataDir = resolve(e.DATA_DIR);
   try {
     makePrivateDirSync(dataDir);
@@ -343,7 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL?.startsWith('postgres') ? e.DATABASE_URL : undefined,
     databaseStartupTimeoutMs: Math.round(e.DATABASE_STARTUP_TIMEOUT_SECONDS * 1000),
     jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
-    seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
+    seedDemo,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     productName: e.PRODUCT_NAME,
     maxFileSizeBytes: Math.round(e.MAX_FILE_SIZE_MB * 1024 * 1024),
@@ -374,6 +381,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       finishes: { perMinute: e.FINISHES_PER_MINUTE, burst: e.FINISHES_BURST },
     },
   };
+}
+
+/** True for an address only this machine reaches: localhost, 127.0.0.0/8, ::1. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
 }
 
 /** SMTP_URL turns mail on; PUBLIC_URL defaults to this server on localhost, MAIL_FROM to no-reply at its host. */

@@ -10,12 +10,12 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
   let t: TestApp;
   let admin: TestUser;
   let game: Game;
-  /** Every line both origins logged (LOG_LEVEL=debug: each request as it begins and as it ends). */
+  /** Every line both origins logged (LOG_LEVEL=trace: each request as it begins and as it ends). */
   const lines: string[] = [];
   const log = () => lines.join('');
 
   beforeAll(async () => {
-    t = await createTestApp({ logLevel: 'debug' }, undefined, { logDestination: { write: (line: string) => void lines.push(line) } });
+    t = await createTestApp({ logLevel: 'trace' }, undefined, { logDestination: { write: (line: string) => void lines.push(line) } });
     admin = await createUser(t, RoleType.Admin);
     game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Logged', description: 'x', width: 480, height: 640 } })).json<Game>();
     const body = new FormData();

@@ -58,27 +58,27 @@ export function redactUrl(url: string): string {
   return `${path}?${query}`;
 }
 
+/** A request that takes longer than this is logged at warn, whatever LOG_LEVEL asks for the rest (decision 0053). */
+export const slowRequestMs = 1000;
+
 /**
- * One `request completed` line per request, when its answer has been sent, with `req` (method, URL without
- * credentials, host, address), `res.statusCode` and `responseTime` in ms, instead of Fastify's two lines (issue 15:
- * logging was 9% of an API read's CPU and 22% of a play file's). `routine` requests (the play origin's files: a
- * game loads hundreds) are written at debug level when they succeed. LOG_LEVEL=debug adds an `incoming request`
- * line as each request begins.
+ * One line per request, when its answer has been sent, with `req` (method, URL without credentials, host,
+ * address), `res.statusCode` and `responseTime` in ms, instead of Fastify's two lines (logging was 9% of an API
+ * read's CPU and 22% of a play file's, decision 0040). Errors (a thrown error or a 5xx) are written at error and
+ * slow requests at warn; every other request only at debug, when LOG_LEVEL asks for it (decision 0053). LOG_LEVEL=trace
+ * adds an `incoming request` line as each request begins.
  */
 class RequestLog extends LogController {
-  constructor(private readonly routine: boolean) {
-    super();
-  }
-
   override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ req: request }, 'incoming request');
+    request.log.trace({ req: request }, 'incoming request');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else if (this.routine && reply.statusCode < 400) reply.log.debug(line, 'request completed');
-    else reply.log.info(line, 'request completed');
+    else if (reply.statusCode >= 500) reply.log.error(line, 'request completed');
+    else if (reply.elapsedTime >= slowRequestMs) reply.log.warn(line, 'slow request');
+    else reply.log.debug(line, 'request completed');
   }
 }
 
@@ -107,10 +107,10 @@ const acceptableRequestId = /^[\w.:@/+=-]{1,128}$/;
  */
 export function loggingOptions(
   level: string,
-  { routine = false, destination = logDestination() }: { routine?: boolean; destination?: LogDestination | undefined } = {},
+  { destination = logDestination() }: { destination?: LogDestination | undefined } = {},
 ): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'logController'> {
   return {
-    logController: new RequestLog(routine),
+    logController: new RequestLog(),
     logger: {
       level,
       stream: destination,

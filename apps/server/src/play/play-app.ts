@@ -151,7 +151,7 @@ export function buildPlayApp({
   // The token is one path segment of about 200 characters (a JWT), longer than Fastify's default limit.
   // The router's own refusals (a path that is no valid URL, a too long parameter) answer the envelope too.
   const app = Fastify({
-    ...loggingOptions(logLevel, { routine: true, destination: logDestination }),
+    ...loggingOptions(logLevel, { destination: logDestination }),
     trustProxy,
     routerOptions: { maxParamLength: 2048 },
     frameworkErrors: errorHandler,
