@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -260,27 +260,39 @@ const steps = {
     await gateOn('sqlite');
     if (await postgresOrSkip('the gate suite on PostgreSQL')) await gateOn('postgres');
   },
-  e2e: async () => {
-    if (!existsSync('/usr/bin/chromium')) {
-      console.error('Browser tests need Debian Chromium at /usr/bin/chromium: apt-get install -y chromium');
-      process.exit(1);
-    }
-    const dataDir = mkdtempSync(join(tmpdir(), 'reskin-e2e-'));
-    const port = await freePort();
-    let playPort = await freePort();
-    while (playPort === port) playPort = await freePort();
-    try {
-      run('browser tests (Playwright, Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-        E2E_PORT: String(port),
-        E2E_PLAY_PORT: String(playPort),
-        E2E_DATA_DIR: dataDir,
-        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-      });
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+  e2e: () => browserTests([]),
+  // Not part of a plain `npm test`: refreshes the README's screenshots into SCREENSHOTS_DIR (docs/screenshots to
+  // replace them), a temporary folder unless given.
+  screenshots: async () => {
+    const dir = resolve(process.env.SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'reskin-screenshots-')));
+    await browserTests(['tests/screenshots.spec.ts', 'tests/artist-story.spec.ts'], { SCREENSHOTS_DIR: dir });
+    console.log(`The README's screenshots are in ${dir}.`);
   },
 };
+const optionalSteps = new Set(['screenshots']);
+
+// The Playwright suite (or the named spec files) against the production server on free ports with a temporary DATA_DIR.
+async function browserTests(specs, env = {}) {
+  if (!existsSync('/usr/bin/chromium')) {
+    console.error('Browser tests need Debian Chromium at /usr/bin/chromium: apt-get install -y chromium');
+    process.exit(1);
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'reskin-e2e-'));
+  const port = await freePort();
+  let playPort = await freePort();
+  while (playPort === port) playPort = await freePort();
+  try {
+    run('browser tests (Playwright, Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...specs], {
+      ...env,
+      E2E_PORT: String(port),
+      E2E_PLAY_PORT: String(playPort),
+      E2E_DATA_DIR: dataDir,
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(name in steps));
@@ -290,6 +302,6 @@ if (unknown.length > 0) {
 }
 const started = Date.now();
 for (const [name, step] of Object.entries(steps)) {
-  if (wanted.length === 0 || wanted.includes(name)) await step();
+  if (wanted.length === 0 ? !optionalSteps.has(name) : wanted.includes(name)) await step();
 }
 console.log(`\nAll tests passed in ${((Date.now() - started) / 60000).toFixed(1)} min.`);

@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { messages, UserGameType, validationMessages, type GameFile } from '@reskin/contract';
 import type { Frame, Page } from '@playwright/test';
 import { fillRegisterForm, registerButton } from '../fixtures/forms';
 import { filesOf } from '../fixtures/games';
+import { readmeScreenshot } from '../fixtures/screenshots';
 import {
   canvasPaint,
   canvasSized,
@@ -25,8 +25,6 @@ import {
 import { createUserGame, deleteUserGame, sampleGame, solidPng } from '../fixtures/versions';
 import { wav } from '../fixtures/workbench';
 
-/** Where the README's screenshots live; every run of the suite refreshes them. */
-const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
 /** Registers through the register screen and logs in through the login screen, as a new artist would. */
 async function registerAndLogIn(page: Page, api: Api, cleanupUser: (id: number) => void) {
@@ -146,7 +144,7 @@ test.describe('the artist story', () => {
       await expect(card.getByRole('img', { name: `Your ${splash.path}` })).toBeVisible();
       await expect(card.getByText('Your image')).toBeVisible();
       await clearToasts(page);
-      await page.screenshot({ path: `${screenshots}workbench-images.png` });
+      await readmeScreenshot(page, test.info(), 'workbench-images.png');
 
       // Play Your Version draws the new splash; the watermarked original does not.
       await expect(page.getByRole('button', { name: 'I Finished My Game' })).toHaveCount(0);
@@ -158,7 +156,7 @@ test.describe('the artist story', () => {
       if (!box) throw new Error('the frame has no box');
       const region = { x: box.x + 25 + 140, y: box.y + 25 + 70, width: 360, height: 240 };
       const ownShot = await page.screenshot({ clip: region });
-      await page.screenshot({ path: `${screenshots}play-version.png` });
+      await readmeScreenshot(page, test.info(), 'play-version.png');
 
       const original = await drawnGameFrame(page, game.name, 'Play Original Game');
       expect(await drawnPixel(original, 160, 90)).not.toEqual(pink);
@@ -221,7 +219,7 @@ test.describe('the artist story', () => {
       const playerBytes = (await (await playRequest(page, playerUrl ?? '')).body()).length;
       expect(playerBytes).toBe(beep.length);
       await clearToasts(page);
-      await page.screenshot({ path: `${screenshots}workbench-audio.png` });
+      await readmeScreenshot(page, test.info(), 'workbench-audio.png');
 
       // The game in Play Your Version loads the new sound; the original view still has the old one.
       const soundIn = async (frame: Frame) => {

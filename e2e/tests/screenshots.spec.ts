@@ -1,9 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { RoleType } from '@reskin/contract';
+import { readmeScreenshot } from '../fixtures/screenshots';
 import { test, expect, cardTitle, openWithToken } from '../fixtures/test';
-
-/** Where the README's screenshots live; every run of the suite refreshes them. */
-const screenshots = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
 test.describe('screenshots for the README', () => {
   test('[ADM-1] the admin users screen, as the README shows it', async ({ page, makeUser }) => {
@@ -12,6 +9,6 @@ test.describe('screenshots for the README', () => {
     await openWithToken(page, admin.token, '/admin');
     await expect(cardTitle(page, /^\s*Registered users \(\d+\)\s*$/)).toBeVisible();
     await expect(page.getByRole('row').filter({ hasText: 'admin@example.com' })).toBeVisible();
-    await page.screenshot({ path: `${screenshots}admin-users.png` });
+    await readmeScreenshot(page, test.info(), 'admin-users.png');
   });
 });
