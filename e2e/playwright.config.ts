@@ -60,6 +60,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       SEED_DEMO: 'true',
       AUTH_RATE_LIMIT_MAX: '100000',
+      // A version with more notes than one page of GET /notes holds is written in seconds (workbench-virtual.spec.ts).
+      NOTES_BURST: '100000',
       LOG_LEVEL: 'warn',
       JWT_SECRET: e2eJwtSecret,
       // The play usage record (decision 0023): a short "at start" window that play-usage.spec.ts waits out on the

@@ -1,4 +1,4 @@
-import { GameStatus } from '@reskin/contract';
+import { GameStatus, limits } from '@reskin/contract';
 import {
   test,
   expect,
@@ -20,7 +20,7 @@ import { workbenchUrl } from '../fixtures/workbench';
 const extraImages = 60;
 
 test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
-  test('[issue 29] a bigger game: only the cards in view are in the page, scrolling reaches the last one, and an inbox link scrolls to its card and opens its notes', async ({
+  test('[issue 29] a bigger game: only the cards in view are in the page, scrolling reaches the last one with the notes asked for once (every page of them), and an inbox link scrolls to its card and opens its notes', async ({
     page,
     api,
     makeGame,
@@ -50,6 +50,27 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
       const last = images[images.length - 1]!;
       const card = (path: string) => page.getByRole('region', { name: path, exact: true });
 
+      // More notes than one answer holds (limits.review.notesListMax): a thousand on the first file, then two on the
+      // last, which only the second page brings.
+      const admin = await api.asAdmin();
+      const texts = Array.from({ length: limits.review.notesListMax }, (_, index) => `Note ${index + 1}`);
+      for (let start = 0; start < texts.length; start += 25) {
+        await Promise.all(
+          texts.slice(start, start + 25).map(async (text) => {
+            const written = await api.post(`/game-versions/${version.id}/notes`, { text, fileId: first.fileId }, admin);
+            expect(written.status(), await written.text()).toBe(201);
+          }),
+        );
+      }
+      for (const text of ['Too pale.', 'Outline missing.']) {
+        const written = await api.post(`/game-versions/${version.id}/notes`, { text, fileId: last.fileId }, admin);
+        expect(written.status(), await written.text()).toBe(201);
+      }
+      const notesAsked: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === `/api/game-versions/${version.id}/notes`) notesAsked.push(request.url());
+      });
+
       await openWithToken(page, owner.token, workbenchUrl(version));
       await expect(card(first.path)).toBeVisible();
       const mounted = await page.getByRole('tabpanel').getByRole('region').count();
@@ -70,6 +91,9 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
         await expect(card(last.path)).toBeVisible({ timeout: 500 });
       }).toPass({ timeout: 30_000 });
       await expect(card(first.path)).toHaveCount(0);
+      // Every note reached the screen, and the cards mounted on the way asked for none: one page, then the short last.
+      await expect(card(last.path).getByRole('button', { name: `Notes on ${last.path}: 2 open`, exact: true })).toBeVisible();
+      expect(notesAsked.map((url) => new URL(url).searchParams.get('after'))).toEqual(['0', expect.stringMatching(/^\d+$/)]);
 
       // A link from the inbox to the last file: its card is scrolled to and its notes open, once.
       await openWithToken(page, owner.token, `${workbenchUrl(version)}&fileId=${last.fileId}`);

@@ -209,6 +209,34 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     expect(await notes(w.admin.token, version.id)).toEqual(listed);
   });
 
+  it('a version\'s notes come in pages, oldest first: ids above `after`, at most `limit` (1000 by default and at most); bad paging is a 422', async () => {
+    const version = await newVersion(t, w, 'Paged notes');
+    for (const text of ['one', 'two', 'three', 'four', 'five']) expect((await note(w.admin.token, version.id, { text })).statusCode).toBe(201);
+    const page = async (query: string) => {
+      const response = await call(t, 'GET', `/api/game-versions/${version.id}/notes?${query}`, { token: w.artist.token });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<Note[]>();
+    };
+    const first = await page('limit=2');
+    expect(first.map((n) => n.text)).toEqual(['one', 'two']);
+    const second = await page(`after=${first.at(-1)!.id}&limit=2`);
+    expect(second.map((n) => n.text)).toEqual(['three', 'four']);
+    expect((await page(`after=${second.at(-1)!.id}&limit=2`)).map((n) => n.text)).toEqual(['five']);
+    expect(await page(`after=${second.at(-1)!.id + 1000000}`)).toEqual([]);
+    expect((await notes(w.artist.token, version.id)).map((n) => n.text)).toEqual(['one', 'two', 'three', 'four', 'five']);
+    for (const [query, path] of [
+      ['limit=0', '/limit'],
+      ['limit=1001', '/limit'],
+      ['limit=x', '/limit'],
+      ['after=-1', '/after'],
+      ['after=1.5', '/after'],
+    ]) {
+      const refused = await call(t, 'GET', `/api/game-versions/${version.id}/notes?${query}`, { token: w.artist.token });
+      expect(refused.statusCode, query).toBe(422);
+      expect(errorOf(refused).details?.[0]?.path, query).toBe(path);
+    }
+  });
+
   it('issue 28: the artist resolves a note by answering it or marking it; only its author edits its text; reviewers reopen', async () => {
     const version = await newVersion(t, w, 'Answers');
     const asked = (await note(w.admin.token, version.id, { text: 'Brighter hero.', fileId: w.fileIds.hero })).json<Note>();

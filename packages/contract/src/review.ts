@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pathIdSchema } from './ids';
+import { limits } from './limits';
 import { gameVersionSchema } from './versions';
 import { verdictLabels, verdicts, versionReviewSchema, type Verdict } from './review-state';
 
@@ -67,6 +68,22 @@ export const noteSchema = z.object({
 });
 export type Note = z.infer<typeof noteSchema>;
 export const noteListSchema = z.array(noteSchema);
+
+/**
+ * GET /api/game-versions/{versionId}/notes?after=&limit=: a page of the version's notes, oldest first: those whose id
+ * is above `after`, at most `limit` (limits.review.notesListMax, the default too). A page shorter than its limit is the
+ * last; the next page starts after the last note's id.
+ */
+export const notesQuerySchema = z.object({
+  after: z.coerce.number({ error: 'expected a note id' }).int({ error: 'expected a note id' }).min(0, { error: 'expected a note id' }).optional(),
+  limit: z.coerce
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(1, { error: 'expected a number above 0' })
+    .max(limits.review.notesListMax, { error: `expected at most ${limits.review.notesListMax}` })
+    .optional(),
+});
+export type NotesQuery = z.infer<typeof notesQuerySchema>;
 
 /** POST /api/game-versions/{versionId}/notes (a reviewer, or the version's artist; never demo). */
 export const createNoteBodySchema = z

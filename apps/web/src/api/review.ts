@@ -1,10 +1,12 @@
 import {
   errorCodes,
+  limits,
   noteListSchema,
   noteSchema,
   reviewedVersionSchema,
   toReviewListSchema,
   type CreateNoteBody,
+  type Note,
   type UpdateNoteBody,
   type VerdictBody,
 } from '@reskin/contract';
@@ -47,8 +49,22 @@ export const giveVerdict = ({ versionId, body }: VerdictInput) =>
 /** The toast's text over the server's reason (who gave the verdict there is). */
 export const verdictExistsMessage = 'This version already has a verdict since it was last finished.';
 
-/** GET /game-versions/{versionId}/notes: every note of the version (its files' and frames' too), oldest first. */
-export const listNotes = (versionId: number) => apiParse(noteListSchema, `/game-versions/${versionId}/notes`);
+/** A page of GET /notes: the most the server answers at once. */
+const notesPage = limits.review.notesListMax;
+
+/**
+ * GET /game-versions/{versionId}/notes, page after page until a short one: every note of the version (its files'
+ * and frames' too), oldest first, however many there are.
+ */
+export async function listNotes(versionId: number): Promise<Note[]> {
+  const notes: Note[] = [];
+  for (;;) {
+    const after = notes.at(-1)?.id ?? 0;
+    const page = await apiParse(noteListSchema, `/game-versions/${versionId}/notes?after=${after}&limit=${notesPage}`);
+    notes.push(...page);
+    if (page.length < notesPage) return notes;
+  }
+}
 
 /** POST /game-versions/{versionId}/notes: a note on the version, one of its files or a frame, or an answer. */
 export const createNote = ({ versionId, body }: { versionId: number; body: CreateNoteBody }) =>
@@ -69,11 +85,18 @@ export const useReviewedVersion = (versionId: number | null, userGameId: number 
 
 export const useToReview = () => useQuery({ queryKey: reviewKeys.toReview(), queryFn: listToReview });
 
-export const useVersionNotes = (versionId: number | null) =>
+/**
+ * A version's notes. A screen that shows them (the workbench, the review screen) asks for them when it opens; its
+ * cards pass `fromScreen` and read what the screen has, so a card mounted while the list scrolls does not ask again
+ * (a version of 2,000 notes was asked for once per card). Writing a note, or a new file, asks again (afterReview,
+ * the files' key).
+ */
+export const useVersionNotes = (versionId: number | null, { fromScreen = false }: { fromScreen?: boolean } = {}) =>
   useQuery({
     queryKey: reviewKeys.notes(versionId ?? 0),
     queryFn: () => listNotes(versionId ?? 0),
     enabled: versionId !== null,
+    refetchOnMount: !fromScreen,
   });
 
 // A verdict, a note or its state changes the versions (their review fields), the user-games' and My Games'

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { GameVersionStatus, limits, type Note, type ReviewedVersion, type Verdict } from '@reskin/contract';
+import { GameVersionStatus, limits, type Note, type NotesQuery, type ReviewedVersion, type Verdict } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, NotesTable } from '../../db/schema';
 import { selectVersions, toVersion } from '../versions/versions.repository';
@@ -95,9 +95,9 @@ export class ReviewRepository {
     return { rows: rows.map((row) => ({ ...toVersion(row), username: row.username, gameName: row.gameName })), total: Number(total) };
   }
 
-  /** A version's notes as the API shows them, oldest first (at most limits.review.notesListMax). */
-  async listNotes(versionId: number): Promise<Note[]> {
-    const rows = await this.notes().where('notes.versionId', '=', versionId).orderBy('notes.id').limit(limits.review.notesListMax).execute();
+  /** A page of a version's notes as the API shows them, oldest first: ids above `after`, at most `limit`. */
+  async listNotes(versionId: number, { after = 0, limit = limits.review.notesListMax }: NotesQuery = {}): Promise<Note[]> {
+    const rows = await this.notes().where('notes.versionId', '=', versionId).where('notes.id', '>', after).orderBy('notes.id').limit(limit).execute();
     return rows.map(toNote);
   }
 

@@ -4,6 +4,7 @@ import {
   createNoteBodySchema,
   noteIdParamSchema,
   noteListSchema,
+  notesQuerySchema,
   noteSchema,
   reviewedVersionSchema,
   toReviewListSchema,
@@ -70,13 +71,14 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
       ...user,
       schema: {
         tags,
-        summary: "A version's notes (on the version, its files and atlas frames), oldest first",
+        summary: "A page of a version's notes (on the version, its files and atlas frames), oldest first: ids above `after`, at most `limit` (1000)",
         params: versionIdParamSchema,
+        querystring: notesQuerySchema,
         response: { 200: noteListSchema },
         errors: { 404: noteWriteErrors[404] },
       },
     },
-    async (request) => review.listNotes(currentUser(request), request.params.versionId),
+    async (request) => review.listNotes(currentUser(request), request.params.versionId, request.query),
   );
 
   r.post(

@@ -7,6 +7,7 @@ import {
   type CreateNoteBody,
   type GameVersion,
   type Note,
+  type NotesQuery,
   type ReviewedVersion,
   type UpdateNoteBody,
   type User,
@@ -87,10 +88,10 @@ export class ReviewService {
     return this.review.toReview();
   }
 
-  /** GET /game-versions/{versionId}/notes: a version's notes, for reviewers and its artist (others: 404). */
-  async listNotes(user: User, versionId: number): Promise<Note[]> {
+  /** GET /game-versions/{versionId}/notes: a page of a version's notes, for reviewers and its artist (others: 404). */
+  async listNotes(user: User, versionId: number, page: NotesQuery = {}): Promise<Note[]> {
     await this.versions.reachableVersion(user, versionId);
-    return this.review.listNotes(versionId);
+    return this.review.listNotes(versionId, page);
   }
 
   /**

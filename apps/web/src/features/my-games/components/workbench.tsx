@@ -30,6 +30,7 @@ import { useMyVersions, useFinishVersion, useVersionFiles } from '../../../api/v
 import { useGameAtlases } from '../../../api/atlases';
 import { useFileUsage, useGameFiles } from '../../../api/game-files';
 import { useVersionPath } from '../../../api/play';
+import { useVersionNotes } from '../../../api/review';
 import { useMyGame } from '../../../api/user-games';
 import { replaceableKind } from '../lib/drop-checks';
 import { AudioEditor } from './audio-editor';
@@ -111,6 +112,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   // while quiet is asked again once it is known, so a real failure still shows its toast.
   const gameFiles = useGameFiles(gameId, { quiet: !userGame });
   const versionFiles = useVersionFiles(version ? versionId : null, gameId);
+  // Asked for once as the screen opens; the cards' Notes buttons read it (useVersionNotes' `fromScreen`).
+  useVersionNotes(version ? versionId : null);
   const playPaths = useVersionPath(version ? versionId : null, gameId);
   const finishCall = useFinishVersion();
   const session = useSession();

@@ -24,7 +24,7 @@ interface NotesButtonProps {
 export function NotesButton({ versionId, target, subject, initiallyOpen = false, onClose }: NotesButtonProps) {
   const [open, setOpen] = useState(initiallyOpen);
   const titleId = useId();
-  const notes = useVersionNotes(versionId);
+  const notes = useVersionNotes(versionId, { fromScreen: true });
   const threads = threadsOf(notes.data ?? [], target);
   const count = notesCountLabel(threads);
   const hasOpen = openCount(threads) > 0;

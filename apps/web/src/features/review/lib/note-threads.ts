@@ -14,18 +14,17 @@ export interface NoteThread {
 
 const byId = (a: Note, b: Note) => a.id - b.id;
 
-/**
- * The notes on a target, as threads: the notes that answer none, each with its answers. A file's target holds the
- * notes on the file itself and, unless `frame` names one, those on its frames (the file's card shows them all); a
- * frame's target only that frame's. The version's target (fileId null) holds only the version-wide notes.
- */
-export function threadsOf(notes: readonly Note[], target: NoteTarget): NoteThread[] {
-  const onTarget = (note: Note) => {
-    if (note.fileId !== target.fileId) return false;
-    if (target.frame === undefined || target.frame === null) return true;
-    return note.frame === target.frame;
-  };
-  const top = notes.filter((note) => note.replyTo === null && onTarget(note)).sort(byId);
+/** A version's notes as threads, grouped by file once per list of notes (every card of a screen reads the same list). */
+interface NoteIndex {
+  /** Threads on each file (`null`: the version), oldest first. */
+  byFile: Map<number | null, NoteThread[]>;
+}
+
+const indexes = new WeakMap<readonly Note[], NoteIndex>();
+
+function indexOf(notes: readonly Note[]): NoteIndex {
+  let index = indexes.get(notes);
+  if (index) return index;
   const answersOf = new Map<number, Note[]>();
   for (const note of notes) {
     if (note.replyTo === null) continue;
@@ -33,7 +32,27 @@ export function threadsOf(notes: readonly Note[], target: NoteTarget): NoteThrea
     list.push(note);
     answersOf.set(note.replyTo, list);
   }
-  return top.map((note) => ({ note, answers: (answersOf.get(note.id) ?? []).sort(byId) }));
+  const byFile = new Map<number | null, NoteThread[]>();
+  for (const note of [...notes].sort(byId)) {
+    if (note.replyTo !== null) continue;
+    const list = byFile.get(note.fileId) ?? [];
+    list.push({ note, answers: (answersOf.get(note.id) ?? []).sort(byId) });
+    byFile.set(note.fileId, list);
+  }
+  index = { byFile };
+  indexes.set(notes, index);
+  return index;
+}
+
+/**
+ * The notes on a target, as threads: the notes that answer none, each with its answers. A file's target holds the
+ * notes on the file itself and, unless `frame` names one, those on its frames (the file's card shows them all); a
+ * frame's target only that frame's. The version's target (fileId null) holds only the version-wide notes.
+ */
+export function threadsOf(notes: readonly Note[], target: NoteTarget): NoteThread[] {
+  const onFile = indexOf(notes).byFile.get(target.fileId) ?? [];
+  if (target.frame === undefined || target.frame === null) return onFile;
+  return onFile.filter((thread) => thread.note.frame === target.frame);
 }
 
 /** How many of the threads are open (their first note not resolved). */
