@@ -12,7 +12,7 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import { responseSerializerCompiler } from './lib/response-serializer';
 import { errorCodes, limits, playScreenPathList, publicConfigSchema, throttleMessages } from '@reskin/contract';
 import type { Config } from './config';
-import { createDatabase, migrateToLatest, waitForDatabase, type Db } from './db/database';
+import { createDatabase, keepStatistics, migrateToLatest, waitForDatabase, type Db } from './db/database';
 import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
 import { AppError } from './lib/errors';
 import { DeviceCookies } from './lib/device-cookies';
@@ -162,6 +162,8 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   app.addHook('onClose', async () => database.db.destroy());
   await waitForDatabase(database, config, app.log);
   await migrateToLatest(database);
+  const stopStatistics = await keepStatistics(database, app.log);
+  app.addHook('onClose', async () => stopStatistics());
 
   const { storage, close: closeStorage } = await openStorage(config.storage);
   app.addHook('onClose', async () => closeStorage());

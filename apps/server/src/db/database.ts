@@ -271,6 +271,26 @@ export async function migrateToLatest({ db, dialect, schema }: Db): Promise<void
   }
 }
 
+/** How often a long-running server asks SQLite to bring its query planner's statistics up to date. */
+const statisticsEveryMs = 60 * 60 * 1000;
+
+/**
+ * SQLite's planner statistics, kept as SQLite recommends for a long-lived connection (sqlite.org/lang_analyze.html):
+ * `PRAGMA optimize=0x10002` once the database is open and migrated (it analyses the tables whose statistics are
+ * missing or stale, in a bounded time), then `PRAGMA optimize` every hour, which analyses again the tables that
+ * have grown or shrunk much since. Without statistics SQLite guessed a plan for counting open notes that read every
+ * note (decision 0054). PostgreSQL's autovacuum keeps its own. Returns the stop, for the server's close.
+ */
+export async function keepStatistics({ db, dialect }: Db, log: FastifyBaseLogger): Promise<() => void> {
+  if (dialect !== 'sqlite') return () => {};
+  await sql`pragma optimize=0x10002`.execute(db);
+  const timer = setInterval(() => {
+    sql`pragma optimize`.execute(db).catch((error: unknown) => log.warn({ err: error }, 'SQLite could not update its statistics; the next hour tries again'));
+  }, statisticsEveryMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** Now as the database stores it (ISO 8601, UTC). */
 export function nowIso(): string {
   return new Date().toISOString();
