@@ -211,9 +211,9 @@ async function splashOf(api: Api, gameId: number): Promise<GameFile> {
 /** The inbox bell in the nav bar: its name says the unread count ('Inbox: 2 unread'). */
 const bell = (page: Page) => nav(page).getByTestId('inbox-bell');
 const inboxDialog = (page: Page) => page.getByRole('dialog', { name: /^Inbox/ });
-/** The workbench's or review screen's notes button of a file (its name: 'Notes on <path>', then the count). */
+/** The workbench's or review screen's notes button of a file (its name: 'Notes', the count, then 'on <path>'). */
 const notesButton = (scope: Page | Locator, path: string) =>
-  scope.getByRole('button', { name: new RegExp(`^Notes on ${escapeRegExp(path)}(:|$)`) });
+  scope.getByRole('button', { name: new RegExp(`^Notes (.+ )?on ${escapeRegExp(path)}$`) });
 const notesDialog = (page: Page, path: string) => page.getByRole('dialog', { name: `Notes on ${path}` });
 
 /** Replaces an image on the artist's workbench through its card's drop area (a one-colour PNG of its size). */
@@ -315,7 +315,7 @@ test.describe('issue 28: the review loop in the browser', () => {
     await expect(adminNotes.getByText('The sky should be darker.')).toBeVisible();
     await expect(adminNotes.getByText('Open', { exact: true })).toBeVisible();
     await adminNotes.getByRole('button', { name: 'Close' }).click();
-    await expect(notesButton(row, splash.path)).toHaveAccessibleName(`Notes on ${splash.path}: 1 open`);
+    await expect(notesButton(row, splash.path)).toHaveAccessibleName(`Notes 1 open on ${splash.path}`);
 
     const verdictPanel = adminPage.getByRole('region', { name: 'Verdict' });
     await verdictPanel.getByLabel('Changes requested').check();
@@ -346,12 +346,12 @@ test.describe('issue 28: the review loop in the browser', () => {
     await artistNotes.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByTestId('verdict')).toContainText('Nearly there: see the note on the splash.');
     const imageCard = page.getByRole('region', { name: splash.path, exact: true });
-    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes on ${splash.path}: 1 open`);
+    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes 1 open on ${splash.path}`);
 
     // 5. The artist replaces the image, answers the note and finishes again.
     await replaceOnWorkbench(page, splash, [20, 40, 160]);
     // The replacement resolves the notes on its file (the server's rule); the card's count follows.
-    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes on ${splash.path}: 1`);
+    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes 1 on ${splash.path}`);
     await notesButton(imageCard, splash.path).click();
     await expect(artistNotes.getByText('The sky should be darker.')).toBeVisible();
     await expect(artistNotes.getByText(`Resolved by a replacement of the file (${artist.username})`)).toBeVisible();
@@ -362,7 +362,7 @@ test.describe('issue 28: the review loop in the browser', () => {
     await expect(artistNotes.getByText('Darker now, with a night sky.')).toBeVisible();
     await expect(artistNotes.getByText('Resolved', { exact: true })).toBeVisible();
     await artistNotes.getByRole('button', { name: 'Close' }).click();
-    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes on ${splash.path}: 1`);
+    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes 1 on ${splash.path}`);
     await finishOnWorkbench(page);
     expect((await reviewStateOf(api, userGame.id, version.id)).state).toBe('to_review');
 

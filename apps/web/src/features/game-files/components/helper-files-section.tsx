@@ -6,6 +6,7 @@ import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { FilePickerButton } from '../../../components/ui/file-picker-button';
 import { Loading } from '../../../components/ui/loading';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
 import {
@@ -73,17 +74,14 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
       </Card.Header>
       <Card.Body>
         <div className="mb-3">
-          <label className={`btn btn-outline-primary ${uploading ? 'disabled' : ''}`} htmlFor="helper-input">
-            Upload helper files
-          </label>
-          <input
+          <FilePickerButton
             id="helper-input"
-            type="file"
             multiple
-            className="visually-hidden"
             disabled={uploading}
             onChange={(event) => void chosen(event)}
-          />
+          >
+            Upload helper files
+          </FilePickerButton>
           {uploading && <ProgressBar className="mt-2" now={percent} label={`${percent}%`} animated />}
         </div>
         {helperFiles.isPending && <Loading />}

@@ -7,6 +7,7 @@ import type { UploadBatchState, UploadItem } from '../hooks/use-upload-batch';
 import { fileItem } from '../lib/upload-batches';
 import { uploadPathOf } from '../../../lib/upload-path';
 import { isZipFile } from '../../../api/game-files';
+import { FilePickerButton } from '../../../components/ui/file-picker-button';
 
 /** Errors listed at most: an upload of 1,500 files that all failed names the first ones and counts the rest. */
 const errorsShown = 100;
@@ -22,12 +23,6 @@ interface UploadPanelProps {
 }
 
 const toItems = (files: readonly File[]): UploadItem[] => files.map((file) => fileItem(file, uploadPathOf(file)));
-
-// React has no typed prop for these; a folder picker needs them on the element.
-const asFolderPicker = (input: HTMLInputElement | null) => {
-  input?.setAttribute('webkitdirectory', '');
-  input?.setAttribute('directory', '');
-};
 
 /**
  * Adds game files: drop a folder or files, or choose them; the folder paths are kept (GF-1). Any number of files,
@@ -76,46 +71,20 @@ export function UploadPanel({ state, onUpload, onUploadZip, onRetry, onDismissEr
           unpacked). A file with an existing path replaces it.
         </p>
         <div className="d-flex justify-content-center flex-wrap gap-2">
-          <label
-            className={`btn btn-outline-primary ${state.running ? 'disabled' : ''}`}
-            htmlFor="folder-input"
-          >
+          <FilePickerButton id="folder-input" folder multiple disabled={state.running} onChange={chosen}>
             Choose folder
-          </label>
-          <input
-            id="folder-input"
-            ref={asFolderPicker}
-            type="file"
-            multiple
-            className="visually-hidden"
-            disabled={state.running}
-            onChange={chosen}
-          />
-          <label
-            className={`btn btn-outline-primary ${state.running ? 'disabled' : ''}`}
-            htmlFor="files-input"
-          >
+          </FilePickerButton>
+          <FilePickerButton id="files-input" multiple disabled={state.running} onChange={chosen}>
             Choose files
-          </label>
-          <input
-            id="files-input"
-            type="file"
-            multiple
-            className="visually-hidden"
-            disabled={state.running}
-            onChange={chosen}
-          />
-          <label className={`btn btn-outline-primary ${state.running ? 'disabled' : ''}`} htmlFor="zip-input">
-            Choose .zip
-          </label>
-          <input
+          </FilePickerButton>
+          <FilePickerButton
             id="zip-input"
-            type="file"
             accept=".zip,application/zip"
-            className="visually-hidden"
             disabled={state.running}
             onChange={chosen}
-          />
+          >
+            Choose .zip
+          </FilePickerButton>
         </div>
       </div>
       {state.showProgress && (

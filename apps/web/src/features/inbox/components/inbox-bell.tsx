@@ -67,6 +67,8 @@ export function InboxBell() {
   const inbox = useInbox();
   const markRead = useMarkInboxRead();
   const [open, setOpen] = useState(false);
+  // Closed by following an event's link: the focus stays on the new page's heading (decision 0051), not back on the bell.
+  const [followed, setFollowed] = useState(false);
   const [older, setOlder] = useState<InboxEvent[]>([]);
   const [noMore, setNoMore] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -76,6 +78,7 @@ export function InboxBell() {
   const events = [...newest, ...older.filter((event) => !shownIds.has(event.id))];
 
   const openEvent = (event: InboxEvent) => {
+    setFollowed(true);
     setOpen(false);
     if (event.readAt === null) markRead.mutate({ ids: [event.id] });
   };
@@ -100,7 +103,10 @@ export function InboxBell() {
         aria-label={bellLabel(unread)}
         aria-haspopup="dialog"
         data-testid="inbox-bell"
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setFollowed(false);
+          setOpen(true);
+        }}
       >
         <BellIcon />
         {unread > 0 && (
@@ -109,7 +115,13 @@ export function InboxBell() {
           </Badge>
         )}
       </Button>
-      <Modal show={open} onHide={() => setOpen(false)} scrollable aria-labelledby="inbox-title">
+      <Modal
+        show={open}
+        onHide={() => setOpen(false)}
+        restoreFocus={!followed}
+        scrollable
+        aria-labelledby="inbox-title"
+      >
         <Modal.Header closeButton>
           <Modal.Title as="h2" id="inbox-title" className="fs-5">
             Inbox{unread > 0 && ` (${unread} unread)`}

@@ -1,6 +1,7 @@
 import { useCallback, type ChangeEvent } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { isZipFile } from '../../../api/game-files';
+import { FilePickerButton } from '../../../components/ui/file-picker-button';
 import { uploadPathOf } from '../../../lib/upload-path';
 
 /** One incoming file of a folder and its path relative to the folder dropped or chosen. */
@@ -11,12 +12,6 @@ export interface BatchItem {
 
 /** What the artist handed over: the files of a folder (or several files), or one .zip the server unpacks. */
 export type BatchSourceInput = { kind: 'files'; items: BatchItem[] } | { kind: 'zip'; file: File };
-
-// React has no typed prop for these; a folder picker needs them on the element.
-const asFolderPicker = (input: HTMLInputElement | null) => {
-  input?.setAttribute('webkitdirectory', '');
-  input?.setAttribute('directory', '');
-};
 
 /** A single .zip is a set to unpack on the server; anything else is the files themselves, with their folder paths. */
 export function toBatchInput(files: readonly File[]): BatchSourceInput | null {
@@ -74,29 +69,25 @@ export function BatchSource({ disabled, onInput }: BatchSourceProps) {
         file by its path, else its name, else a sprite sheet frame's name; you see the plan before anything changes.
       </p>
       <div className="d-flex justify-content-center flex-wrap gap-2">
-        <label className={`btn btn-outline-primary btn-sm ${disabled ? 'disabled' : ''}`} htmlFor="batch-folder-input">
-          Choose folder
-        </label>
-        <input
+        <FilePickerButton
           id="batch-folder-input"
-          ref={asFolderPicker}
-          type="file"
+          folder
           multiple
-          className="d-none"
+          size="sm"
           disabled={disabled}
           onChange={chosen}
-        />
-        <label className={`btn btn-outline-primary btn-sm ${disabled ? 'disabled' : ''}`} htmlFor="batch-zip-input">
-          Choose .zip
-        </label>
-        <input
+        >
+          Choose folder
+        </FilePickerButton>
+        <FilePickerButton
           id="batch-zip-input"
-          type="file"
           accept=".zip,application/zip"
-          className="d-none"
+          size="sm"
           disabled={disabled}
           onChange={chosen}
-        />
+        >
+          Choose .zip
+        </FilePickerButton>
       </div>
     </div>
   );
