@@ -92,7 +92,7 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
       }).toPass({ timeout: 30_000 });
       await expect(card(first.path)).toHaveCount(0);
       // Every note reached the screen, and the cards mounted on the way asked for none: one page, then the short last.
-      await expect(card(last.path).getByRole('button', { name: `Notes on ${last.path}: 2 open`, exact: true })).toBeVisible();
+      await expect(card(last.path).getByRole('button', { name: `Notes 2 open on ${last.path}`, exact: true })).toBeVisible();
       expect(notesAsked.map((url) => new URL(url).searchParams.get('after'))).toEqual(['0', expect.stringMatching(/^\d+$/)]);
 
       // A link from the inbox to the last file: its card is scrolled to and its notes open, once.
