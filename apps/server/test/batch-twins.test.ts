@@ -26,6 +26,8 @@ const sampleFiles = readdirSync(sampleGame.folder, { recursive: true, withFileTy
     return { path: relative(sampleGame.folder, full).split(sep).join('/'), content: readFileSync(full) };
   });
 const sampleFile = (path: string) => sampleFiles.find((file) => file.path === path)!.content;
+/** Each test probes, measures and converts sounds in ffmpeg's workers: minutes on a loaded machine, not seconds. */
+const soundWork = 180_000;
 const ogg = 'assets/sfx/music.ogg';
 const mp3 = 'assets/sfx/music.mp3';
 
@@ -138,175 +140,195 @@ describe(`[issue 27] batch replace and the play record: ranked candidates, twins
   });
   afterAll(async () => t.close());
 
-  it("ranks a sound's candidates by the play record: the twin the game loads first, marked; without a record in matching order", async () => {
-    const version = await newVersion('Ranked');
-    const before = rowOf(await batch(version.id, batchForm([tune], { dryRun: 'true' })), tune.path);
-    expect(before).toMatchObject({ status: 'ambiguous', error: batchMessages.ambiguous });
-    // Nothing played yet: the matching's order (by path), every candidate never loaded.
-    expect(before.candidates.map((candidate) => [candidate.path, candidate.usage])).toEqual([
-      [mp3, { loads: 0, atStart: false }],
-      [ogg, { loads: 0, atStart: false }],
-    ]);
+  it(
+    "ranks a sound's candidates by the play record: the twin the game loads first, marked; without a record in matching order",
+    async () => {
+      const version = await newVersion('Ranked');
+      const before = rowOf(await batch(version.id, batchForm([tune], { dryRun: 'true' })), tune.path);
+      expect(before).toMatchObject({ status: 'ambiguous', error: batchMessages.ambiguous });
+      // Nothing played yet: the matching's order (by path), every candidate never loaded.
+      expect(before.candidates.map((candidate) => [candidate.path, candidate.usage])).toEqual([
+        [mp3, { loads: 0, atStart: false }],
+        [ogg, { loads: 0, atStart: false }],
+      ]);
 
-    // A play in Chromium: the page, its scripts, and the one tune canPlayType chose (the OGG), through the play origin.
-    const root = new URL(
-      (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>().rootPath,
-    ).pathname;
-    const play = (path: string, dest: string) =>
-      t.playApp.inject({
-        method: 'GET',
-        url: `${root}${path}`,
-        headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': dest },
-      });
-    expect((await play('game/index.html', 'iframe')).statusCode).toBe(200);
-    expect((await play('lib/engine.js', 'script')).statusCode).toBe(200);
-    // A sound the same in every view goes to the player's shared URL of it (decision 0037): the request counts.
-    expect((await play(`${ogg}?v=1`, 'audio')).statusCode).toBe(302);
-    await t.playUsage!.flush();
+      // A play in Chromium: the page, its scripts, and the one tune canPlayType chose (the OGG), through the play origin.
+      const root = new URL(
+        (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>()
+          .rootPath,
+      ).pathname;
+      const play = (path: string, dest: string) =>
+        t.playApp.inject({
+          method: 'GET',
+          url: `${root}${path}`,
+          headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': dest },
+        });
+      expect((await play('game/index.html', 'iframe')).statusCode).toBe(200);
+      expect((await play('lib/engine.js', 'script')).statusCode).toBe(200);
+      // A sound the same in every view goes to the player's shared URL of it (decision 0037): the request counts.
+      expect((await play(`${ogg}?v=1`, 'audio')).statusCode).toBe(302);
+      await t.playUsage!.flush();
 
-    const after = rowOf(await batch(version.id, batchForm([tune], { dryRun: 'true' })), tune.path);
-    expect(after.candidates.map((candidate) => [candidate.path, candidate.usage])).toEqual([
-      [ogg, { loads: 1, atStart: true }],
-      [mp3, { loads: 0, atStart: false }],
-    ]);
-    expect(await versionRows(version.id)).toEqual([]);
-  });
+      const after = rowOf(await batch(version.id, batchForm([tune], { dryRun: 'true' })), tune.path);
+      expect(after.candidates.map((candidate) => [candidate.path, candidate.usage])).toEqual([
+        [ogg, { loads: 1, atStart: true }],
+        [mp3, { loads: 0, atStart: false }],
+      ]);
+      expect(await versionRows(version.id)).toEqual([]);
+    },
+    soundWork,
+  );
 
-  it("one row's dry run after a choice: the row as it would be applied, with its twin converted to its own format, and nothing stored", async () => {
-    const version = await newVersion('One row');
-    const row = rowOf(
-      await batch(
-        version.id,
-        batchForm([tune], {
-          dryRun: 'true',
-          alsoTwins: 'true',
-          choices: JSON.stringify({ [tune.path]: fileIds[ogg] }),
-        }),
-      ),
-      tune.path,
-    );
-    expect(row).toMatchObject({
-      status: 'needs_conversion',
-      matchedBy: 'choice',
-      path: ogg,
-      error: null,
-      usage: { loads: 1, atStart: true },
-      incomingMedia: { format: 'wav', sampleRate: 22050, channels: 1 },
-      originalMedia: { format: 'ogg' },
-    });
-    expect(row.incomingMedia?.durationSeconds).toBeCloseTo(0.5, 2);
-    expect(row.originalMedia?.durationSeconds).toBeGreaterThan(3.9);
-    expect(row.incomingMedia?.lufs).toEqual(expect.any(Number));
-    expect(row.warnings).toEqual([expect.stringMatching(/^The durations differ by more than 10 %/)]);
-    expect(row.twins).toEqual([
-      expect.objectContaining({
-        fileId: fileIds[mp3],
-        path: mp3,
-        usage: { loads: 0, atStart: false },
-        replace: true,
+  it(
+    "one row's dry run after a choice: the row as it would be applied, with its twin converted to its own format, and nothing stored",
+    async () => {
+      const version = await newVersion('One row');
+      const row = rowOf(
+        await batch(
+          version.id,
+          batchForm([tune], {
+            dryRun: 'true',
+            alsoTwins: 'true',
+            choices: JSON.stringify({ [tune.path]: fileIds[ogg] }),
+          }),
+        ),
+        tune.path,
+      );
+      expect(row).toMatchObject({
         status: 'needs_conversion',
-        outcome: null,
-      }),
-    ]);
-    expect(row.twins[0]?.originalMedia).toMatchObject({
-      format: 'mp3',
-      sampleRate: 22050,
-      channels: 1,
-      lufs: expect.any(Number),
-    });
-    expect(row.twins[0]?.warnings).toEqual([
-      expect.stringMatching(/^The durations differ by more than 10 %/),
-    ]);
-    expect(await versionRows(version.id)).toEqual([]);
+        matchedBy: 'choice',
+        path: ogg,
+        error: null,
+        usage: { loads: 1, atStart: true },
+        incomingMedia: { format: 'wav', sampleRate: 22050, channels: 1 },
+        originalMedia: { format: 'ogg' },
+      });
+      expect(row.incomingMedia?.durationSeconds).toBeCloseTo(0.5, 2);
+      expect(row.originalMedia?.durationSeconds).toBeGreaterThan(3.9);
+      expect(row.incomingMedia?.lufs).toEqual(expect.any(Number));
+      expect(row.warnings).toEqual([expect.stringMatching(/^The durations differ by more than 10 %/)]);
+      expect(row.twins).toEqual([
+        expect.objectContaining({
+          fileId: fileIds[mp3],
+          path: mp3,
+          usage: { loads: 0, atStart: false },
+          replace: true,
+          status: 'needs_conversion',
+          outcome: null,
+        }),
+      ]);
+      expect(row.twins[0]?.originalMedia).toMatchObject({
+        format: 'mp3',
+        sampleRate: 22050,
+        channels: 1,
+        lufs: expect.any(Number),
+      });
+      expect(row.twins[0]?.warnings).toEqual([
+        expect.stringMatching(/^The durations differ by more than 10 %/),
+      ]);
+      expect(await versionRows(version.id)).toEqual([]);
 
-    // The twin the game never loads, alone: the row says which one the game plays.
-    const unheard = rowOf(
-      await batch(
-        version.id,
-        batchForm([tune], { dryRun: 'true', choices: JSON.stringify({ [tune.path]: fileIds[mp3] }) }),
-      ),
-      tune.path,
-    );
-    expect(unheard).toMatchObject({ status: 'needs_conversion', usage: { loads: 0, atStart: false } });
-    expect(unheard.twins).toEqual([
-      expect.objectContaining({ path: ogg, replace: false, status: null, originalMedia: null }),
-    ]);
-    expect(unheard.warnings).toContain(batchMessages.twinLoaded(ogg));
+      // The twin the game never loads, alone: the row says which one the game plays.
+      const unheard = rowOf(
+        await batch(
+          version.id,
+          batchForm([tune], { dryRun: 'true', choices: JSON.stringify({ [tune.path]: fileIds[mp3] }) }),
+        ),
+        tune.path,
+      );
+      expect(unheard).toMatchObject({ status: 'needs_conversion', usage: { loads: 0, atStart: false } });
+      expect(unheard.twins).toEqual([
+        expect.objectContaining({ path: ogg, replace: false, status: null, originalMedia: null }),
+      ]);
+      expect(unheard.warnings).toContain(batchMessages.twinLoaded(ogg));
 
-    // A file that is no twin of the row's sound: the row is refused.
-    const stranger = rowOf(
-      await batch(
+      // A file that is no twin of the row's sound: the row is refused.
+      const stranger = rowOf(
+        await batch(
+          version.id,
+          batchForm([tune], {
+            dryRun: 'true',
+            choices: JSON.stringify({ [tune.path]: fileIds[ogg] }),
+            twins: JSON.stringify({ [tune.path]: [fileIds['assets/sfx/catch.wav']] }),
+          }),
+        ),
+        tune.path,
+      );
+      expect(stranger).toMatchObject({
+        status: 'invalid',
+        errorCode: 'not_twin',
+        error: batchMessages.notTwin('assets/sfx/catch.wav'),
+      });
+    },
+    soundWork,
+  );
+
+  it(
+    'replaces both twins of a sound from one file, each converted to its own format; without the option only the chosen one',
+    async () => {
+      const version = await newVersion('Both');
+      const answer = await batch(
         version.id,
         batchForm([tune], {
-          dryRun: 'true',
           choices: JSON.stringify({ [tune.path]: fileIds[ogg] }),
-          twins: JSON.stringify({ [tune.path]: [fileIds['assets/sfx/catch.wav']] }),
+          twins: JSON.stringify({ [tune.path]: [fileIds[mp3]] }),
         }),
-      ),
-      tune.path,
-    );
-    expect(stranger).toMatchObject({
-      status: 'invalid',
-      errorCode: 'not_twin',
-      error: batchMessages.notTwin('assets/sfx/catch.wav'),
-    });
-  });
-
-  it('replaces both twins of a sound from one file, each converted to its own format; without the option only the chosen one', async () => {
-    const version = await newVersion('Both');
-    const answer = await batch(
-      version.id,
-      batchForm([tune], {
-        choices: JSON.stringify({ [tune.path]: fileIds[ogg] }),
-        twins: JSON.stringify({ [tune.path]: [fileIds[mp3]] }),
-      }),
-    );
-    const row = rowOf(answer, tune.path);
-    expect(row).toMatchObject({
-      outcome: 'replaced',
-      twins: [expect.objectContaining({ path: mp3, outcome: 'replaced', error: null })],
-    });
-    expect(answer.summary).toMatchObject({ replaced: 1, twinsReplaced: 1, failed: 0 });
-    expect((await versionRows(version.id)).map((file) => file.path)).toEqual([mp3, ogg]);
-    const incoming = await probeAudio(tune.content);
-    for (const [path, original] of [
-      [ogg, sampleFile(ogg)],
-      [mp3, sampleFile(mp3)],
-    ] as const) {
-      const [result, before] = [await probeAudio(await stored(version.id, path)), await probeAudio(original)];
-      expect(result, path).toMatchObject({
-        container: before.container,
-        codec: before.codec,
-        sampleRate: before.sampleRate,
-        channels: before.channels,
+      );
+      const row = rowOf(answer, tune.path);
+      expect(row).toMatchObject({
+        outcome: 'replaced',
+        twins: [expect.objectContaining({ path: mp3, outcome: 'replaced', error: null })],
       });
-      expect(Math.abs(result.durationSeconds - incoming.durationSeconds), path).toBeLessThan(0.1);
-    }
+      expect(answer.summary).toMatchObject({ replaced: 1, twinsReplaced: 1, failed: 0 });
+      expect((await versionRows(version.id)).map((file) => file.path)).toEqual([mp3, ogg]);
+      const incoming = await probeAudio(tune.content);
+      for (const [path, original] of [
+        [ogg, sampleFile(ogg)],
+        [mp3, sampleFile(mp3)],
+      ] as const) {
+        const [result, before] = [
+          await probeAudio(await stored(version.id, path)),
+          await probeAudio(original),
+        ];
+        expect(result, path).toMatchObject({
+          container: before.container,
+          codec: before.codec,
+          sampleRate: before.sampleRate,
+          channels: before.channels,
+        });
+        expect(Math.abs(result.durationSeconds - incoming.durationSeconds), path).toBeLessThan(0.1);
+      }
 
-    // Without `twins` or `alsoTwins` the batch replaces what it did before: the chosen file only.
-    const only = await newVersion('Only one');
-    const alone = rowOf(
-      await batch(only.id, batchForm([tune], { choices: JSON.stringify({ [tune.path]: fileIds[ogg] }) })),
-      tune.path,
-    );
-    expect(alone).toMatchObject({
-      outcome: 'replaced',
-      twins: [expect.objectContaining({ path: mp3, replace: false, outcome: null })],
-    });
-    expect((await versionRows(only.id)).map((file) => file.path)).toEqual([ogg]);
-  });
+      // Without `twins` or `alsoTwins` the batch replaces what it did before: the chosen file only.
+      const only = await newVersion('Only one');
+      const alone = rowOf(
+        await batch(only.id, batchForm([tune], { choices: JSON.stringify({ [tune.path]: fileIds[ogg] }) })),
+        tune.path,
+      );
+      expect(alone).toMatchObject({
+        outcome: 'replaced',
+        twins: [expect.objectContaining({ path: mp3, replace: false, outcome: null })],
+      });
+      expect((await versionRows(only.id)).map((file) => file.path)).toEqual([ogg]);
+    },
+    soundWork,
+  );
 
-  it('a twin another row replaces with its own file is not replaced twice', async () => {
-    const version = await newVersion('Own files');
-    const own = [
-      { path: 'export/assets/sfx/music.ogg', content: sampleFile(ogg) },
-      { path: 'export/assets/sfx/music.mp3', content: sampleFile(mp3) },
-    ];
-    const answer = await batch(version.id, batchForm(own, { alsoTwins: 'true' }));
-    for (const file of own)
-      expect(rowOf(answer, file.path)).toMatchObject({ status: 'matched', outcome: 'replaced', twins: [] });
-    expect(answer.summary).toMatchObject({ replaced: 2, twinsReplaced: 0 });
-    expect((await stored(version.id, mp3)).equals(sampleFile(mp3))).toBe(true);
-    expect((await stored(version.id, ogg)).equals(sampleFile(ogg))).toBe(true);
-  });
+  it(
+    'a twin another row replaces with its own file is not replaced twice',
+    async () => {
+      const version = await newVersion('Own files');
+      const own = [
+        { path: 'export/assets/sfx/music.ogg', content: sampleFile(ogg) },
+        { path: 'export/assets/sfx/music.mp3', content: sampleFile(mp3) },
+      ];
+      const answer = await batch(version.id, batchForm(own, { alsoTwins: 'true' }));
+      for (const file of own)
+        expect(rowOf(answer, file.path)).toMatchObject({ status: 'matched', outcome: 'replaced', twins: [] });
+      expect(answer.summary).toMatchObject({ replaced: 2, twinsReplaced: 0 });
+      expect((await stored(version.id, mp3)).equals(sampleFile(mp3))).toBe(true);
+      expect((await stored(version.id, ogg)).equals(sampleFile(ogg))).toBe(true);
+    },
+    soundWork,
+  );
 });

@@ -426,7 +426,12 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
                 <Form.Check
                   type="checkbox"
                   id={`twin-${row.incoming}-${twin.fileId}`}
-                  label={batchMessages.alsoReplace(twin.path)}
+                  label={
+                    <>
+                      {batchMessages.alsoReplace(twin.path)}
+                      {note && <span className="text-body-secondary"> ({note})</span>}
+                    </>
+                  }
                   checked={!decision.skipTwins.includes(twin.fileId) && twin.status !== 'invalid'}
                   disabled={locked || !decision.include || twin.status === 'invalid'}
                   onChange={(event) =>
@@ -437,7 +442,6 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
                     })
                   }
                 />
-                {note && <span className="text-body-secondary">({note})</span>}
                 {done?.outcome && (
                   <Badge bg={outcomeTones[done.outcome]} data-testid="twin-outcome">
                     {done.outcome === 'replaced' ? 'Replaced' : done.outcome === 'failed' ? 'Failed' : 'Skipped'}
@@ -446,7 +450,8 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
               </div>
               {twin.originalMedia && (
                 <div className="text-body-secondary ms-4" data-testid="twin-figures">
-                  Converted to {formatOf(twin.originalMedia)}; {duration(twin.originalMedia)}, {loudness(twin.originalMedia)} original
+                  Converted to {formatOf(twin.originalMedia)} (original: {duration(twin.originalMedia)},{' '}
+                  {loudness(twin.originalMedia)})
                 </div>
               )}
               {twin.warnings.map((warning) => (
