@@ -22,7 +22,8 @@
 
   var soundTypes = { ogg: 'audio/ogg; codecs="vorbis"', mp3: 'audio/mpeg', wav: 'audio/wav', m4a: 'audio/mp4' };
 
-  // A sound shipped in several formats loads the first one the browser can play, as Howler (and so melonJS) does.
+  // A sound shipped in several formats loads the first one the browser can play, as game audio libraries do
+  // (a list of sources, the first playable wins).
   function playableUrl(urls) {
     if (typeof urls === 'string') return urls;
     var probe = document.createElement('audio');

@@ -376,7 +376,8 @@ export class VersionBatchService {
       row.twins = entry.twins.map(({ twin }) => twin);
       const heard = row.usage !== null && row.usage.loads === 0 ? row.twins.find((twin) => twin.usage.loads > 0 && !twin.replace) : undefined;
       if (heard && wanted(row)) row.warnings.push(batchMessages.twinLoaded(heard.path));
-      if (!entry.incomingProbe || !wanted(row)) continue;
+      // A skipped row (a .zip's rows not chosen) replaces no twin: nothing to probe.
+      if (!entry.incomingProbe || !wanted(row) || entry.skip) continue;
       for (const plannedTwin of entry.twins) {
         if (plannedTwin.twin.replace) await this.planTwin(plannedTwin, entry.incomingProbe, context);
       }
