@@ -193,7 +193,7 @@ test.describe('the artist story', () => {
     });
     try {
       await createVersionViaUi(page, game.name, 'Low beeps');
-      await expect(page.getByRole('heading', { name: 'Current Game Files (3)' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Current Game Files (4)' })).toBeVisible();
       await expect(page.getByRole('tab', { name: 'Play Skeleton Game' })).toHaveCount(0);
 
       const catchPath = (await filesOf(api, game.id)).find((f) => f.path.endsWith('/catch.wav'))!.path;

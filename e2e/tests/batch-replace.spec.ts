@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Frame, Page } from '@playwright/test';
-import { GameStatus } from '@reskin/contract';
+import { GameStatus, batchMessages, type FileUsage } from '@reskin/contract';
 import {
   test,
   expect,
@@ -15,7 +15,8 @@ import {
   waitForStatus,
   type FilePayload,
 } from '../fixtures/games';
-import { openPlayTab } from '../fixtures/play';
+import { canvasSized, gameFrame, openPlayTab } from '../fixtures/play';
+import { sampleFiles, sampleFolder } from '../fixtures/sample-game';
 import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
 import { wav, workbenchUrl } from '../fixtures/workbench';
 
@@ -205,7 +206,9 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
         .getByRole('combobox', { name: `Game file for export/${name}.png` })
         .selectOption({ label: `bq/ui/b/${name}.png` });
     }
-    expect(uploads).toHaveLength(1);
+    // The plan, then one dry run of each chosen row (decision 0050): nothing applied yet.
+    expect(uploads).toHaveLength(3);
+    expect(await (await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)).json()).toEqual([]);
 
     // Apply, confirmed: 29 rows (the unknown one cannot be), each with its outcome, and a summary.
     await batch.getByRole('button', { name: 'Apply 29 files' }).click();
@@ -232,6 +235,119 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
       expect([sound?.rate, sound?.channels], path).toEqual([rate, channels]);
       // The WAV's length, give or take an encoder's padding.
       expect(Math.abs((sound?.duration ?? 0) - (seconds ?? 0)), `${path}: ${sound?.duration} s`).toBeLessThan(0.08);
+    }
+  } finally {
+    await deleteUserGame(api, userGame.id);
+  }
+});
+
+const mimeTypes: Record<string, string> = {
+  html: 'text/html',
+  js: 'text/javascript',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  mp3: 'audio/mpeg',
+};
+
+test('[issue 27] the plan uses what the game loads and updates after a choice: the sample game\'s tune in OGG and MP3, the one Chromium plays ranked first, both replaced from one WAV', async ({
+  page,
+  api,
+  makeUser,
+  makeGame,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  // A fresh copy of the sample game (its own play record): the tune ships as music.ogg and music.mp3, and the
+  // engine loads the first one the browser can play (canPlayType).
+  const owner = await makeUser();
+  const game = await makeGame();
+  const files: FilePayload[] = sampleFiles.map((file) => {
+    const path = `star-catcher/${relative(sampleFolder, file).split(sep).join('/')}`;
+    return { path, mimeType: mimeTypes[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream', buffer: readFileSync(file) };
+  });
+  await uploadFiles(api, game.id, files);
+  await markIndex(api, game.id, (await fileByPath(api, game.id, 'star-catcher/game/index.html')).fileId);
+  expect((await api.get(`/games/${game.id}/generate`, await api.asAdmin())).status()).toBe(200);
+  await waitForStatus(api, game.id, GameStatus.Ready);
+  const userGame = await createUserGame(api, { userId: owner.id, gameId: game.id });
+  const ogg = 'star-catcher/assets/sfx/music.ogg';
+  const mp3 = 'star-catcher/assets/sfx/music.mp3';
+  try {
+    const version = await createVersion(api, owner.token, userGame, 'One tune in two formats');
+
+    // The artist plays the original: Chromium loads the OGG, never the MP3, and the play record says so.
+    await openWithToken(page, owner.token, workbenchUrl(version, 'play-original'));
+    await canvasSized(await gameFrame(page, `${game.name}: Play Original Game`));
+    const usageOf = async (path: string) => {
+      const usage = (await (await api.get(`/games/${game.id}/usage`, await api.asAdmin())).json()) as FileUsage[];
+      return usage.find((file) => file.path === path)?.loads ?? -1;
+    };
+    await expect.poll(() => usageOf(ogg), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await usageOf(mp3)).toBe(0);
+
+    // The artist's folder: the tune as a 2 s WAV, and the heart at 2x (fitted with the default cover).
+    const root = testInfo.outputPath('tune');
+    writeTree(root, {
+      'music.wav': wav(523, 16_000),
+      'assets/img/heart.png': rgbaPng(48, 48, () => red),
+    });
+    await openWithToken(page, owner.token, workbenchUrl(version));
+    await page.locator('#batch-folder-input').setInputFiles(root);
+    const batch = page.getByTestId('batch-replace');
+    await expect(batch.getByTestId('batch-summary')).toContainText('2 files: 1 needs fitting, 1 ambiguous.', {
+      timeout: 45_000,
+    });
+    const row = (path: string) => batch.getByRole('listitem', { name: `tune/${path}`, exact: true });
+
+    // The heart is fine with the default fit: no error on its row.
+    await expect(row('assets/img/heart.png')).toHaveAttribute('data-status', 'needs_fit');
+    await expect(row('assets/img/heart.png')).not.toContainText(batchMessages.noFit);
+    await expect(row('assets/img/heart.png').locator('.text-danger')).toHaveCount(0);
+
+    // The tune: both formats offered, the one the game loads first and named so.
+    const tune = row('music.wav');
+    const select = tune.getByRole('combobox', { name: 'Game file for tune/music.wav' });
+    await expect(select.locator('option')).toHaveText([
+      'Choose the game file…',
+      `${ogg} (${batchMessages.gameLoads})`,
+      `${mp3} (${batchMessages.notLoaded})`,
+    ]);
+    await expect(tune).toContainText('Yours: —');
+    await select.selectOption({ index: 1 });
+
+    // The server's dry run of that row: no longer ambiguous, the figures and the warning before Apply.
+    await expect(tune).toHaveAttribute('data-status', 'needs_conversion', { timeout: 30_000 });
+    await expect(batch.getByTestId('batch-summary')).toContainText('2 files: 1 needs fitting, 1 needs converting.');
+    await expect(tune).not.toContainText('Ambiguous');
+    await expect(tune).not.toContainText(batchMessages.ambiguous);
+    await expect(tune).toContainText('Yours: wav, 8000 Hz, 1 ch');
+    await expect(tune.getByTestId('durations')).toHaveText(/^2\.00 s yours, 4\.0\d s original$/);
+    await expect(tune.getByTestId('loudness')).toHaveText(/-?\d+\.\d LUFS yours, -?\d+\.\d LUFS original/);
+    await expect(tune.getByRole('note').first()).toContainText('differ by more than 10 %');
+    await expect(tune.getByTestId('usage-note')).toHaveText(`${ogg}: ${batchMessages.gameLoads}`);
+    // Its twin, replaced too by default, converted to its own format.
+    const twin = tune.getByRole('checkbox', { name: `${batchMessages.alsoReplace(mp3)} (${batchMessages.notLoaded})` });
+    await expect(twin).toBeChecked();
+    await expect(tune.getByTestId('twin-figures')).toHaveText(/^Converted to mp3, 22050 Hz, 1 ch \(original: 4\.\d\d s, -?\d+\.\d LUFS\)$/);
+    await expect(tune.locator('.text-danger')).toHaveCount(0);
+
+    await batch.getByRole('button', { name: 'Apply 2 files' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    const summary = 'Replaced 2 of 2 files. 1 other format of their sounds replaced too.';
+    await expect(batch.getByRole('status')).toHaveText(summary, { timeout: 30_000 });
+    await expect(tune.getByTestId('twin-outcome')).toHaveText('Replaced');
+    const replaced = (await (await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)).json()) as { path: string }[];
+    expect(replaced.map((file) => file.path).sort()).toEqual(['star-catcher/assets/img/heart.png', mp3, ogg]);
+
+    // Both formats of the tune in Play Your Version: each in its own container at the original's rate, 2 s long.
+    const frame = await openPlayTab(page, game.name, 'Play Your Version');
+    const sounds = await soundsInFrame(frame, ['../assets/sfx/music.ogg', '../assets/sfx/music.mp3']);
+    expect(sounds['../assets/sfx/music.ogg']).toMatchObject({ magic: 'OggS', rate: 22050, channels: 1 });
+    expect(sounds['../assets/sfx/music.mp3']?.magic).toMatch(/^(ID3|\xff)/);
+    expect(sounds['../assets/sfx/music.mp3']).toMatchObject({ rate: 22050, channels: 1 });
+    for (const [path, sound] of Object.entries(sounds)) {
+      expect(Math.abs((sound?.duration ?? 0) - 2), `${path}: ${sound?.duration} s`).toBeLessThan(0.08);
     }
   } finally {
     await deleteUserGame(api, userGame.id);

@@ -213,6 +213,8 @@ test.describe('workbench', () => {
     assign,
   }) => {
     const { version } = await assign({ type: UserGameType.SoundReplace });
+    // The editor renders the rows in view only (decision 0041): a window tall enough for all the sample's sounds.
+    await page.setViewportSize({ width: 1280, height: 1600 });
     await openWithToken(page, owner.token, workbenchUrl(version));
     await expect(page.locator('.card-header-tabs').locator('a, button')).toHaveText([
       'Back',
@@ -941,6 +943,8 @@ test.describe('workbench', () => {
   }) => {
     test.setTimeout(90_000);
     const { version } = await assign({ type: UserGameType.SoundReplace });
+    // The editor renders the rows in view only (decision 0041): a window tall enough for all the sample's sounds.
+    await page.setViewportSize({ width: 1280, height: 1600 });
     const sounds = (await filesOf(api, star.id)).filter((f) => f.contentType.startsWith('audio/'));
     const boom = byPathEnd(sounds, 'boom.wav');
     const catchSound = byPathEnd(sounds, 'catch.wav');

@@ -1,8 +1,11 @@
 // Makes the sample game's art and sounds (all drawn and synthesised here; nothing copied).
-// Run from the repo root: node apps/server/sample-game/make-assets.mjs   (needs sox for the OGG file)
+// Run from the repo root: node apps/server/sample-game/make-assets.mjs   (needs sox for the OGG file; the MP3 is
+// encoded with the ffmpeg WebAssembly build of @ffmpeg/core, the one the server converts sounds with)
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 
 const root = new URL('./star-catcher/', import.meta.url).pathname;
@@ -118,7 +121,27 @@ writeFileSync(sfx('catch.wav'), wav(0.25, (t, p) => Math.sin(2 * Math.PI * (p < 
 let seed = 7;
 const noise = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
 writeFileSync(sfx('boom.wav'), wav(0.5, (t, p) => (noise() * 0.7 + Math.sin(2 * Math.PI * 60 * t) * 0.5) * Math.pow(1 - p, 2)));
-// A short looping tune, encoded to Ogg Vorbis with sox.
+/** Runs one ffmpeg command of @ffmpeg/core on `input` (bytes) and answers the bytes of `output`. */
+async function ffmpeg(input, args, output) {
+  const require = createRequire(import.meta.url);
+  const coreUrl = pathToFileURL(require.resolve('@ffmpeg/core')).href;
+  // The emscripten glue reads its own address from self.location (it is built for a browser's worker).
+  globalThis.self = { location: { href: coreUrl } };
+  const { default: createCore } = await import(coreUrl);
+  const wasm = await WebAssembly.compile(readFileSync(require.resolve('@ffmpeg/core/wasm')));
+  const core = await createCore({
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm));
+      return {};
+    },
+  });
+  core.FS.writeFile('/input', input);
+  if (core.exec('-hide_banner', '-v', 'error', '-i', '/input', ...args, output) !== 0) throw new Error(`ffmpeg ${args.join(' ')} failed`);
+  return core.FS.readFile(output);
+}
+
+// A short looping tune, in two formats as real web games ship a sound (decision 0050): Ogg Vorbis (sox) and MP3
+// (ffmpeg's LAME); the engine loads the first one the browser can play (Chromium: the OGG).
 const notes = [523, 659, 784, 659, 587, 698, 880, 698];
 const music = wav(4, (t) => {
   const n = Math.floor(t * 2) % notes.length;
@@ -128,5 +151,6 @@ const music = wav(4, (t) => {
 const temporary = join(root, 'assets/sfx/music.tmp.wav');
 writeFileSync(temporary, music);
 execFileSync('sox', [temporary, '-C', '3', sfx('music.ogg')]);
+writeFileSync(sfx('music.mp3'), await ffmpeg(music, ['-c:a', 'libmp3lame', '-b:a', '48k'], '/music.mp3'));
 execFileSync('rm', [temporary]);
 console.log('sample game assets written to', root);

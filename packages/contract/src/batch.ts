@@ -71,14 +71,50 @@ export const batchMediaSchema = z.object({
 });
 export type BatchMedia = z.infer<typeof batchMediaSchema>;
 
+/**
+ * What the play record (decision 0023) says of a game file: how often plays loaded it and whether ever at a play's
+ * start. The batch ranks candidates and names the twin the game really loads by it (decision 0050).
+ */
+export const batchUsageSchema = z.object({
+  loads: z.number().int(),
+  atStart: z.boolean(),
+});
+export type BatchUsage = z.infer<typeof batchUsageSchema>;
+
 export const batchCandidateSchema = z.object({
   fileId: z.number().int(),
   /** The game file's path (for a frame: its sheet image's path). */
   path: z.string(),
   /** The atlas frame's name when the candidate is a frame, else null. */
   frame: z.string().nullable(),
+  /** The play record of the game file (the server's; null in the browser's own matching). */
+  usage: batchUsageSchema.nullable(),
 });
 export type BatchCandidate = z.infer<typeof batchCandidateSchema>;
+
+/** What a twin is when its row replaces it too: stored as it is, converted to its own format, or not possible. */
+export const batchTwinStatuses = ['matched', 'needs_conversion', 'invalid'] as const;
+
+/**
+ * Another format of a row's sound (decision 0050): a game file of the same path and name with another sound
+ * extension (`sfx/lose.ogg` beside `sfx/lose.mp3`). Games ship both and each browser loads the one it plays, so the
+ * row may replace its twins from the same incoming file, each converted to its own format.
+ */
+export const batchTwinSchema = z.object({
+  fileId: z.number().int(),
+  path: z.string(),
+  usage: batchUsageSchema,
+  /** Whether the row replaces this twin too (`twins`, `alsoTwins`). */
+  replace: z.boolean(),
+  /** When replaced: as it is, converted, or why not (`error`); null when the row leaves it. */
+  status: z.enum(batchTwinStatuses).nullable(),
+  originalMedia: batchMediaSchema.nullable(),
+  warnings: z.array(z.string()),
+  outcome: z.enum(batchOutcomes).nullable(),
+  error: z.string().nullable(),
+  errorCode: z.string().nullable(),
+});
+export type BatchTwin = z.infer<typeof batchTwinSchema>;
 
 export const batchRowSchema = z.object({
   /** The incoming file's path as sent (the key of `choices`, `fits` and `skip`). */
@@ -106,6 +142,10 @@ export const batchRowSchema = z.object({
   error: z.string().nullable(),
   /** The error's code (image_size, not_audio, invalid_image, too_large, wrong_kind, no_fit, ...), or null. */
   errorCode: z.string().nullable(),
+  /** The play record of the matched game file, or null without one (decision 0050). */
+  usage: batchUsageSchema.nullable(),
+  /** A sound's other formats in the game that no other row of the batch replaces (decision 0050). */
+  twins: z.array(batchTwinSchema),
 });
 export type BatchRow = z.infer<typeof batchRowSchema>;
 
@@ -121,6 +161,8 @@ export const batchSummarySchema = z.object({
   replaced: z.number().int(),
   failed: z.number().int(),
   skipped: z.number().int(),
+  /** Twins (other formats of a row's sound) replaced with their rows. */
+  twinsReplaced: z.number().int(),
 });
 export type BatchSummary = z.infer<typeof batchSummarySchema>;
 
@@ -178,6 +220,13 @@ export const batchOptionsSchema = z.object({
     .describe('JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous row, or null to skip it.'),
   skip: jsonText(z.array(incomingPathKey).max(100_000), 'skip').optional().describe('JSON array of incoming paths not to apply.'),
   loudness: z.enum(loudnessModes).default('keep').describe("match: converted sounds are matched to the original's loudness."),
+  alsoTwins: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe("true: every sound row also replaces its twins (the same path and name in other formats), each converted to its own format."),
+  twins: jsonText(z.record(incomingPathKey, z.array(z.number().int().positive()).max(20)), 'twins')
+    .optional()
+    .describe("JSON object: incoming path -> the fileIds of the row's twins it also replaces (overrides `alsoTwins`; [] for none)."),
 });
 export type BatchOptions = z.infer<typeof batchOptionsSchema>;
 
@@ -193,6 +242,15 @@ export const batchQuerySchema = z.object({
     .describe('JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous or unmatched row, or null to skip it.'),
   skip: z.string().max(1_000_000).optional().describe('JSON array of incoming paths not to apply.'),
   loudness: z.enum(loudnessModes).optional().describe("match: converted sounds are matched to the original's loudness (default keep)."),
+  alsoTwins: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: every sound row also replaces its twins (the same path and name in other formats), each converted to its own format (default false).'),
+  twins: z
+    .string()
+    .max(1_000_000)
+    .optional()
+    .describe("JSON object: incoming path -> the fileIds of the row's twins it also replaces (overrides `alsoTwins`; [] for none)."),
 });
 export type BatchOptionsInput = z.input<typeof batchOptionsSchema>;
 
@@ -227,6 +285,16 @@ export const batchMessages = {
   animatedGif: 'An animated GIF cannot be fitted: export it at the original size (its frames and timing stay as you made them).',
   /** 413: the files of a batch, or what its .zip unpacks to, pass limits.versionBatch.maxBytes. */
   tooLarge: `A batch may hold at most ${formatByteLimit(limits.versionBatch.maxBytes)} of files (its .zip unpacked): send it in parts.`,
+  /** A sound row whose game file plays have never loaded while a twin of it is loaded (decision 0050). */
+  twinLoaded: (twin: string) => `In play the game loads ${twin}, not this file: replace ${twin} too, or players keep hearing the old sound.`,
+  /** `twins` named a file that is not another format of the row's sound. */
+  notTwin: (path: string) => `${path} is not another format of this sound.`,
+  /** On a candidate or twin: the one of several that plays load. */
+  gameLoads: 'the game loads this one',
+  /** On a candidate or twin that plays have not loaded while another one is loaded. */
+  notLoaded: 'never loaded in play',
+  /** The tick box of a row's twin. */
+  alsoReplace: (path: string) => `Also replace ${path}`,
   /** 503: as many batches as the server takes at once are running, and as many wait. */
   busy: `The server is replacing files for other batches right now; try again in ${limits.versionBatch.retryAfterSeconds} seconds.`,
 } as const;
@@ -345,7 +413,7 @@ export function matchBatch(incomingPaths: readonly string[], files: readonly Bat
         kind,
       };
     };
-    const asCandidate = (file: BatchGameFile): BatchCandidate => ({ fileId: file.fileId, path: file.path, frame: null });
+    const asCandidate = (file: BatchGameFile): BatchCandidate => ({ fileId: file.fileId, path: file.path, frame: null, usage: null });
     const one = (file: BatchGameFile, matchedBy: BatchMatchedBy) => {
       const kind = fileKindOf(file);
       return row(kind === 'other' ? 'not_replaceable' : 'matched', matchedBy, [asCandidate(file)], kind);
@@ -372,10 +440,46 @@ export function matchBatch(incomingPaths: readonly string[], files: readonly Bat
           seen.add(key);
           return true;
         });
-      const candidates = found.map((frame) => ({ fileId: frame.fileId, path: frame.path, frame: frame.name }));
+      const candidates = found.map((frame) => ({ fileId: frame.fileId, path: frame.path, frame: frame.name, usage: null }));
       if (candidates.length === 1) return row('matched', 'frame', candidates, 'image');
       if (candidates.length > 1) return row('ambiguous', null, candidates, 'image');
     }
     return row('unmatched', null, [], promised);
   });
+}
+
+/**
+ * Candidates in the order the plan offers them (decision 0050): the ones plays load first (at a play's start before
+ * later, then the most loaded), the others after in their matching order.
+ */
+export function rankCandidates(candidates: readonly BatchCandidate[]): BatchCandidate[] {
+  const rank = (candidate: BatchCandidate) => {
+    const loads = candidate.usage?.loads ?? 0;
+    return [loads > 0 ? 1 : 0, candidate.usage?.atStart ? 1 : 0, loads];
+  };
+  return candidates
+    .map((candidate, index) => ({ candidate, index, rank: rank(candidate) }))
+    .sort((a, b) => b.rank[0]! - a.rank[0]! || b.rank[1]! - a.rank[1]! || b.rank[2]! - a.rank[2]! || a.index - b.index)
+    .map(({ candidate }) => candidate);
+}
+
+/**
+ * The game files that are twins of a sound (decision 0050): the other sounds with the same path and name and
+ * another extension (`sfx/lose.mp3` and `sfx/lose.ogg`).
+ */
+export function soundTwinsOf<F extends { path: string }>(path: string, files: readonly F[]): F[] {
+  if (kindOfName(path) !== 'audio') return [];
+  const own = stem(path);
+  return files.filter((file) => file.path !== path && kindOfName(file.path) === 'audio' && stem(file.path) === own);
+}
+
+/**
+ * What the plan says of one of several game files by the play record: "the game loads this one" for a loaded one
+ * when another is not loaded, "never loaded in play" for the others; nothing when the record tells them apart not.
+ */
+export function usageNote(usage: BatchUsage | null, others: readonly (BatchUsage | null)[]): string | null {
+  const loaded = (u: BatchUsage | null) => (u?.loads ?? 0) > 0;
+  if (loaded(usage) && others.some((other) => !loaded(other))) return batchMessages.gameLoads;
+  if (!loaded(usage) && others.some(loaded)) return batchMessages.notLoaded;
+  return null;
 }

@@ -11,6 +11,10 @@ export interface BatchRequestOptions {
   choices?: Record<string, BatchChoice>;
   skip?: string[];
   loudness?: LoudnessMode;
+  /** Every sound row also replaces its twins (other formats of the same path and name), decision 0050. */
+  alsoTwins?: boolean;
+  /** Per row (its path as sent): the fileIds of its twins replaced too. */
+  twins?: Record<string, number[]>;
 }
 
 export type BatchCallOutcome =
@@ -25,6 +29,8 @@ function optionFields(options: BatchRequestOptions): Record<string, string> {
   if (options.choices && Object.keys(options.choices).length > 0) fields.choices = JSON.stringify(options.choices);
   if (options.skip && options.skip.length > 0) fields.skip = JSON.stringify(options.skip);
   if (options.loudness) fields.loudness = options.loudness;
+  if (options.alsoTwins) fields.alsoTwins = 'true';
+  if (options.twins && Object.keys(options.twins).length > 0) fields.twins = JSON.stringify(options.twins);
   return fields;
 }
 

@@ -17,7 +17,8 @@
   var sounds = {
     catch: Engine.loadSound('../assets/sfx/catch.wav?v=1'),
     boom: Engine.loadSound('../assets/sfx/boom.wav?v=1'),
-    music: Engine.loadSound('../assets/sfx/music.ogg?v=1', { loop: true, volume: 0.4 }),
+    // The tune ships as OGG and MP3: the engine loads the first the browser plays (Chromium: the OGG).
+    music: Engine.loadSound(['../assets/sfx/music.ogg?v=1', '../assets/sfx/music.mp3?v=1'], { loop: true, volume: 0.4 }),
   };
 
   Engine.loadImages({

@@ -20,9 +20,23 @@
     });
   }
 
+  var soundTypes = { ogg: 'audio/ogg; codecs="vorbis"', mp3: 'audio/mpeg', wav: 'audio/wav', m4a: 'audio/mp4' };
+
+  // A sound shipped in several formats loads the first one the browser can play, as game audio libraries do
+  // (a list of sources, the first playable wins).
+  function playableUrl(urls) {
+    if (typeof urls === 'string') return urls;
+    var probe = document.createElement('audio');
+    for (var i = 0; i < urls.length; i++) {
+      var extension = urls[i].split('?')[0].split('.').pop().toLowerCase();
+      if (probe.canPlayType(soundTypes[extension] || '') !== '') return urls[i];
+    }
+    return urls[0];
+  }
+
   // Sounds play through <audio> elements; browsers allow sound only after the player clicks or presses a key.
-  function loadSound(url, options) {
-    var audio = new Audio(url);
+  function loadSound(urls, options) {
+    var audio = new Audio(playableUrl(urls));
     audio.preload = 'auto';
     audio.loop = !!(options && options.loop);
     audio.volume = options && options.volume !== undefined ? options.volume : 1;

@@ -128,7 +128,7 @@ function parseOptions(raw: Record<string, unknown>): BatchOptions {
 }
 
 const batchTooLarge = batchMessages.tooLarge;
-const optionNames = new Set(['dryRun', 'fit', 'fits', 'choices', 'skip', 'loudness']);
+const optionNames = new Set(['dryRun', 'fit', 'fits', 'choices', 'skip', 'loudness', 'alsoTwins', 'twins']);
 
 /**
  * Reads the body: each file part goes to a temporary file (named by the `path` field before it, else its file

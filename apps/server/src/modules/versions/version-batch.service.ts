@@ -13,6 +13,8 @@ import {
   kindOfName,
   limits,
   matchBatch,
+  rankCandidates,
+  soundTwinsOf,
   validationMessages,
   type Atlas,
   type BatchAnswer,
@@ -21,6 +23,8 @@ import {
   type BatchMedia,
   type BatchOptions,
   type BatchRow,
+  type BatchTwin,
+  type BatchUsage,
   type FileKind,
   type FitMode,
   type GameVersion,
@@ -38,6 +42,7 @@ import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import type { AtlasesService } from '../atlases/atlases.service';
 import type { VersionFramesService } from '../atlases/version-frames.service';
+import type { FileUsageRepository } from '../file-usage/file-usage.repository';
 import type { GameFileRow, GamesRepository } from '../games/games.repository';
 import type { VersionsService } from './versions.service';
 
@@ -59,8 +64,32 @@ interface PlannedRow {
   frameSize: { w: number; h: number } | null;
   imageFormat: ImageFormatName | null;
   audio: { original: AudioProbe; originalLufs: number | null } | null;
+  /** A sound's own probe, for its twins. */
+  incomingProbe: AudioProbe | null;
+  /** The twins the row replaces too, with what converting to each needs (decision 0050). */
+  twins: PlannedTwin[];
   skip: boolean;
 }
+
+interface PlannedTwin {
+  twin: BatchTwin;
+  file: GameFileRow;
+  audio: { original: AudioProbe; originalLufs: number | null } | null;
+}
+
+/** What every row of one batch is planned against. */
+interface BatchContext {
+  files: Map<number, GameFileRow>;
+  /** Every file of the game, for a sound's twins. */
+  all: GameFileRow[];
+  atlases: Atlas[];
+  usage: Map<number, BatchUsage>;
+  options: BatchOptions;
+  /** The user whose turn the batch's ffmpeg work waits for (ffmpegSessions). */
+  owner: number;
+}
+
+const noUsage: BatchUsage = { loads: 0, atStart: false };
 
 /**
  * The batches this server receives, unpacks and applies at once, the others waiting their user's turn
@@ -90,6 +119,7 @@ export class VersionBatchService {
     private readonly storage: Storage,
     private readonly maxFileSizeBytes: number,
     private readonly space: FreeSpaceGuard,
+    private readonly usage: FileUsageRepository,
   ) {}
 
   /**
@@ -123,15 +153,19 @@ export class VersionBatchService {
     const dryRun = options.dryRun === 'true';
     const files = await this.games.listFiles(version.gameId);
     const { atlases } = await this.atlases.find(version.gameId);
+    // The play record ranks candidates and names the twin the game loads (decision 0050).
+    const usage = new Map((await this.usage.forGame(version.gameId)).map((file) => [file.fileId, { loads: file.loads, atStart: file.startLoads > 0 }]));
+    const context: BatchContext = { files: new Map(files.map((file) => [file.fileId, file])), all: files, atlases, usage, options, owner: user.id };
     const matches = matchBatch(incoming.map((file) => file.incoming), files, framesOf(atlases));
-    const byFileId = new Map(files.map((file) => [file.fileId, file]));
     const planned: PlannedRow[] = [];
     for (const [index, match] of matches.entries()) {
       const source = incoming[index];
       if (!source) continue;
-      planned.push(await this.plan(match, source, byFileId, atlases, options, user.id));
+      const candidates = rankCandidates(match.candidates.map((candidate) => ({ ...candidate, usage: usage.get(candidate.fileId) ?? noUsage })));
+      planned.push(await this.plan({ ...match, candidates }, source, context));
     }
     markDuplicates(planned);
+    await this.planTwins(planned, context);
     if (!dryRun) {
       for (const row of planned) await this.apply(user, version, row, options);
     }
@@ -139,15 +173,8 @@ export class VersionBatchService {
     return { dryRun, rows, summary: summarise(rows) };
   }
 
-  private async plan(
-    match: BatchMatch,
-    source: BatchIncomingFile,
-    files: Map<number, GameFileRow>,
-    atlases: Atlas[],
-    options: BatchOptions,
-    /** The user whose turn the row's ffmpeg work waits for (ffmpegSessions). */
-    owner: number,
-  ): Promise<PlannedRow> {
+  private async plan(match: BatchMatch, source: BatchIncomingFile, context: BatchContext): Promise<PlannedRow> {
+    const { files, atlases, options, owner } = context;
     const row: BatchRow = {
       incoming: match.incoming,
       relative: match.relative,
@@ -165,8 +192,20 @@ export class VersionBatchService {
       outcome: null,
       error: null,
       errorCode: null,
+      usage: null,
+      twins: [],
     };
-    const planned: PlannedRow = { row, source, original: null, frameSize: null, imageFormat: null, audio: null, skip: (options.skip ?? []).includes(match.incoming) };
+    const planned: PlannedRow = {
+      row,
+      source,
+      original: null,
+      frameSize: null,
+      imageFormat: null,
+      audio: null,
+      incomingProbe: null,
+      twins: [],
+      skip: (options.skip ?? []).includes(match.incoming),
+    };
     const invalid = (code: string, message: string) => {
       row.status = 'invalid';
       row.errorCode = code;
@@ -196,6 +235,7 @@ export class VersionBatchService {
     const original = row.fileId === null ? undefined : files.get(row.fileId);
     if (!original) return planned;
     planned.original = original;
+    row.usage = context.usage.get(original.fileId) ?? noUsage;
     const originalKind = fileKindOf(original);
     if (originalKind === 'other') {
       row.status = 'not_replaceable';
@@ -289,11 +329,85 @@ export class VersionBatchService {
     });
     row.incomingMedia = media(incomingProbe, incomingLufs, source.size);
     row.originalMedia = media(originalProbe, originalLufs, original.size);
+    planned.incomingProbe = incomingProbe;
     const matchLoudness = options.loudness === 'match' && originalLufs !== null;
     row.status = needsConversion(incomingProbe, originalProbe) || matchLoudness ? 'needs_conversion' : 'matched';
-    const [a, b] = [incomingProbe.durationSeconds, originalProbe.durationSeconds];
-    if (a > 0 && b > 0 && Math.abs(a - b) / b > limits.audioConversion.durationWarningRatio) row.warnings.push(batchMessages.durationDiffers(a, b));
+    row.warnings.push(...durationWarnings(incomingProbe, originalProbe));
+    if (row.frame === null) {
+      const twins = soundTwinsOf(original.path, context.all);
+      const wanted = options.twins?.[match.incoming];
+      const stranger = wanted?.find((fileId) => !twins.some((twin) => twin.fileId === fileId));
+      if (stranger !== undefined) {
+        const path = files.get(stranger)?.path ?? `File ${stranger}`;
+        return invalid('not_twin', batchMessages.notTwin(path));
+      }
+      planned.twins = twins.map((file) => ({
+        file,
+        audio: null,
+        twin: {
+          fileId: file.fileId,
+          path: file.path,
+          usage: context.usage.get(file.fileId) ?? noUsage,
+          replace: wanted ? wanted.includes(file.fileId) : options.alsoTwins === 'true',
+          status: null,
+          originalMedia: null,
+          warnings: [],
+          outcome: null,
+          error: null,
+          errorCode: null,
+        },
+      }));
+    }
     return planned;
+  }
+
+  /**
+   * The twins of the batch's sound rows (decision 0050), once every row is planned: a twin another row replaces
+   * (its own target, or an earlier row's twin) is that row's, not this one's; each twin to replace is probed and
+   * measured like an original, and what converting to it needs is its status.
+   */
+  private async planTwins(planned: PlannedRow[], context: BatchContext): Promise<void> {
+    const wanted = (row: BatchRow) => row.status === 'matched' || row.status === 'needs_fit' || row.status === 'needs_conversion';
+    const claimed = new Set(planned.filter(({ row, skip }) => !skip && wanted(row) && row.frame === null).map(({ row }) => row.fileId));
+    for (const entry of planned) {
+      const { row } = entry;
+      entry.twins = entry.twins.filter(({ file }) => !claimed.has(file.fileId));
+      if (!entry.skip && wanted(row)) for (const { twin } of entry.twins) if (twin.replace) claimed.add(twin.fileId);
+      row.twins = entry.twins.map(({ twin }) => twin);
+      const heard = row.usage !== null && row.usage.loads === 0 ? row.twins.find((twin) => twin.usage.loads > 0 && !twin.replace) : undefined;
+      if (heard && wanted(row)) row.warnings.push(batchMessages.twinLoaded(heard.path));
+      // A skipped row (a .zip's rows not chosen) replaces no twin: nothing to probe.
+      if (!entry.incomingProbe || !wanted(row) || entry.skip) continue;
+      for (const plannedTwin of entry.twins) {
+        if (plannedTwin.twin.replace) await this.planTwin(plannedTwin, entry.incomingProbe, context);
+      }
+    }
+  }
+
+  private async planTwin(planned: PlannedTwin, incoming: AudioProbe, { options, owner }: BatchContext): Promise<void> {
+    const { twin, file } = planned;
+    const stored = await this.storage.get(file.storageKey);
+    if (!stored) throw new Error(`the stored object ${file.storageKey} is missing`);
+    const bytes = await buffer(stored.stream);
+    let probe: AudioProbe;
+    try {
+      probe = await probeAudio(bytes, { owner });
+    } catch (error) {
+      if (!(error instanceof AudioError)) throw error;
+      twin.status = 'invalid';
+      twin.errorCode = 'original_unreadable';
+      twin.error = `The original sound cannot be read for converting: ${error.message}`;
+      return;
+    }
+    const lufs = await loudness(bytes, { owner }).catch((error: unknown) => {
+      if (error instanceof AudioError) return null;
+      throw error;
+    });
+    planned.audio = { original: probe, originalLufs: lufs };
+    twin.originalMedia = { ...emptyMedia, format: probe.container, durationSeconds: probe.durationSeconds || null, sampleRate: probe.sampleRate, channels: probe.channels, lufs, size: file.size };
+    const matchLoudness = options.loudness === 'match' && lufs !== null;
+    twin.status = needsConversion(incoming, probe) || matchLoudness ? 'needs_conversion' : 'matched';
+    twin.warnings.push(...durationWarnings(incoming, probe));
   }
 
   /**
@@ -359,6 +473,13 @@ export class VersionBatchService {
   }
 
   private async apply(user: User, version: GameVersion, planned: PlannedRow, options: BatchOptions): Promise<void> {
+    await this.applyRow(user, version, planned, options);
+    for (const twin of planned.twins) {
+      if (twin.twin.replace) await this.applyTwin(user, version, planned, twin, options);
+    }
+  }
+
+  private async applyRow(user: User, version: GameVersion, planned: PlannedRow, options: BatchOptions): Promise<void> {
     const { row, source, original } = planned;
     const wanted = row.status === 'matched' || row.status === 'needs_fit' || row.status === 'needs_conversion';
     if (!wanted || planned.skip) {
@@ -392,6 +513,41 @@ export class VersionBatchService {
         return;
       }
       throw error;
+    }
+  }
+
+  /**
+   * A twin of a replaced sound row, from the same incoming file converted to the twin's own format (decision
+   * 0050), through the single upload as the row; its refusal is the twin's outcome, the row stays replaced.
+   */
+  private async applyTwin(user: User, version: GameVersion, row: PlannedRow, planned: PlannedTwin, options: BatchOptions): Promise<void> {
+    const { twin, file, audio } = planned;
+    if (row.row.outcome !== 'replaced' || !row.source.file || !audio || twin.status === null || twin.status === 'invalid') {
+      twin.outcome = twin.status === 'invalid' ? 'failed' : 'skipped';
+      return;
+    }
+    try {
+      const content =
+        twin.status === 'matched'
+          ? createReadStream(row.source.file)
+          : Readable.from([
+              await convertAudio(row.source.file, {
+                toPathLike: file.path,
+                codec: audio.original.codec,
+                sampleRate: audio.original.sampleRate,
+                channels: audio.original.channels,
+                ...(options.loudness === 'match' && audio.originalLufs !== null && { matchLoudnessOf: audio.originalLufs }),
+                maxOutputBytes: this.maxFileSizeBytes,
+                owner: user.id,
+              }),
+            ]);
+      await this.versions.upload(user, version.id, file.fileId, content, { how: 'batch' });
+      twin.outcome = 'replaced';
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      twin.outcome = 'failed';
+      twin.error = error.message;
+      twin.errorCode = error.details?.[0]?.code ?? error.code;
     }
   }
 
@@ -468,7 +624,14 @@ function summarise(rows: BatchRow[]): BatchAnswer['summary'] {
     replaced: count((row) => row.outcome === 'replaced'),
     failed: count((row) => row.outcome === 'failed'),
     skipped: count((row) => row.outcome === 'skipped'),
+    twinsReplaced: rows.reduce((sum, row) => sum + row.twins.filter((twin) => twin.outcome === 'replaced').length, 0),
   };
+}
+
+/** The durations of a sound and the one it replaces, when they differ by more than 10 %. */
+function durationWarnings(incoming: AudioProbe, original: AudioProbe): string[] {
+  const [a, b] = [incoming.durationSeconds, original.durationSeconds];
+  return a > 0 && b > 0 && Math.abs(a - b) / b > limits.audioConversion.durationWarningRatio ? [batchMessages.durationDiffers(a, b)] : [];
 }
 
 /** The most bytes a batch's files may hold together, received or unpacked from its .zip. */

@@ -1,7 +1,9 @@
 import {
+  batchMessages,
   batchRowStatuses,
   fitModeLabels,
   fitModes,
+  usageNote,
   type BatchRow,
   type BatchRowStatus,
   type FitMode,
@@ -21,7 +23,10 @@ import { fileUrl } from '../../../lib/play-file-url';
 import { useBatchReplace } from '../hooks/use-batch-replace';
 import {
   candidateLabel,
+  candidateNote,
+  currentRow,
   defaultDecision,
+  directTargets,
   duration,
   formatOf,
   isReplaceable,
@@ -30,8 +35,10 @@ import {
   planItems,
   statusCounts,
   statusLabels,
+  twinsOf,
   willApply,
   type PlanView,
+  type RowCheck,
   type RowDecision,
 } from '../lib/batch-plan';
 import { BatchSource } from './batch-source';
@@ -63,14 +70,20 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
   const { state, plan, decide, setFitAll, setLoudness, apply, reset } = useBatchReplace(versionId);
   const [view, setView] = useState<PlanView>({ text: '', status: 'all', sort: 'incoming' });
   const [confirming, setConfirming] = useState(false);
-  const { status, rows, decisions, results } = state;
-  const counts = useMemo(() => statusCounts(rows), [rows]);
-  const items = useMemo(() => planItems(rows, view), [rows, view]);
+  const { status, rows, decisions, checks, results } = state;
+  // The plan as it is now: each row after the server's dry run of the artist's choice, when there is one.
+  const currentRows = useMemo(() => rows.map((row) => currentRow(row, checks.get(row.incoming))), [rows, checks]);
+  const planOf = useMemo(() => new Map(rows.map((row) => [row.incoming, row])), [rows]);
+  const counts = useMemo(() => statusCounts(currentRows), [currentRows]);
+  const items = useMemo(() => planItems(currentRows, view), [currentRows, view]);
   const decisionOf = (row: BatchRow): RowDecision => decisions.get(row.incoming) ?? defaultDecision(row);
+  const currentOf = (row: BatchRow) => currentRow(row, checks.get(row.incoming));
+  const targets = directTargets(rows, decisionOf, currentOf);
   const applying = status.phase === 'applying';
   const done = status.phase === 'done';
-  const toApply = rows.filter((row) => willApply(row, decisionOf(row))).length;
+  const toApply = rows.filter((row) => willApply(row, decisionOf(row), currentOf(row))).length;
   const waiting = rows.filter((row) => row.status === 'ambiguous' && decisionOf(row).include && decisionOf(row).choice === null).length;
+  const checking = [...checks.values()].some((check) => check.pending);
   const hasSounds = rows.some((row) => row.kind === 'audio' && isReplaceable(row.status));
   const fileOf = useMemo(
     () => new Map(state.source?.kind === 'files' ? state.source.items.map((item) => [item.path, item.file]) : []),
@@ -185,9 +198,12 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
                   </h3>
                 ) : (
                   <PlanRow
+                    plan={planOf.get(item.row.incoming) ?? item.row}
                     row={item.row}
+                    check={checks.get(item.row.incoming)}
+                    twins={twinsOf(item.row, item.row.incoming, targets)}
                     result={results.get(item.row.incoming)}
-                    decision={decisionOf(item.row)}
+                    decision={decisionOf(planOf.get(item.row.incoming) ?? item.row)}
                     fitAll={state.fitAll}
                     locked={applying || done}
                     versionId={versionId}
@@ -214,13 +230,14 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
             )}
             <div className="d-flex flex-wrap align-items-center gap-2 mt-2">
               {!done && (
-                <Button variant="primary" disabled={applying || toApply === 0} onClick={() => setConfirming(true)}>
+                <Button variant="primary" disabled={applying || checking || toApply === 0} onClick={() => setConfirming(true)}>
                   Apply {toApply} {toApply === 1 ? 'file' : 'files'}
                 </Button>
               )}
               <Button variant="outline-secondary" disabled={applying} onClick={reset}>
                 {done ? 'Replace more files' : 'Cancel'}
               </Button>
+              {checking && !done && <span className="small text-body-secondary">Checking your choice with the server…</span>}
               {waiting > 0 && !done && (
                 <span className="small text-body-secondary">
                   {waiting} ambiguous {waiting === 1 ? 'file waits' : 'files wait'} for a choice (or untick to skip).
@@ -254,7 +271,13 @@ function BatchProgress({ percent, sending, working }: { percent: number; sending
 }
 
 interface PlanRowProps {
+  /** The row as the plan first answered it (an ambiguous row's candidates). */
+  plan: BatchRow;
+  /** The row as it is now: the server's dry run after the artist's choice, else the plan's row. */
   row: BatchRow;
+  check: RowCheck | undefined;
+  /** The row's twins it may replace (not another row's own target). */
+  twins: BatchRow['twins'];
   /** The row's outcome once applied. */
   result: BatchRow | undefined;
   decision: RowDecision;
@@ -268,12 +291,16 @@ interface PlanRowProps {
   onDecide: (change: Partial<RowDecision>) => void;
 }
 
-function PlanRow({ row, result, decision, fitAll, locked, versionId, file, originalUrl, onDecide }: PlanRowProps) {
-  const replaceable = isReplaceable(row.status);
+function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, versionId, file, originalUrl, onDecide }: PlanRowProps) {
+  const replaceable = isReplaceable(plan.status) && (row === plan || isReplaceable(row.status));
   const fit = decision.fit ?? fitAll;
   const [previewing, setPreviewing] = useState(false);
-  const error = result?.error ?? row.error;
+  const error = result?.error ?? check?.error ?? row.error;
+  // Only a refusal is an error; an ambiguous row's "choose one" or an unmatched row's reason only inform.
+  const refused = result?.outcome === 'failed' || row.status === 'invalid' || (check?.error ?? null) !== null;
   const warnings = result?.warnings ?? row.warnings;
+  const twinResults = new Map((result?.twins ?? []).map((twin) => [twin.fileId, twin]));
+  const targetNote = row.kind === 'audio' ? usageNote(row.usage, twins.map((twin) => twin.usage)) : null;
   return (
     <div role="listitem" aria-label={row.incoming} data-status={row.status} className="d-flex flex-wrap gap-3 px-2 py-2 border-bottom small">
       <Form.Check
@@ -299,7 +326,7 @@ function PlanRow({ row, result, decision, fitAll, locked, versionId, file, origi
             </Badge>
           )}
         </div>
-        {row.status === 'ambiguous' ? (
+        {plan.status === 'ambiguous' ? (
           <Form.Select
             size="sm"
             aria-label={`Game file for ${row.incoming}`}
@@ -308,11 +335,15 @@ function PlanRow({ row, result, decision, fitAll, locked, versionId, file, origi
             onChange={(event) => onDecide({ choice: event.target.value === '' ? null : Number(event.target.value), include: true })}
           >
             <option value="">Choose the game file…</option>
-            {row.candidates.map((candidate, index) => (
-              <option key={`${candidate.fileId}-${candidate.frame ?? ''}`} value={index}>
-                {candidateLabel(candidate)}
-              </option>
-            ))}
+            {plan.candidates.map((candidate, index) => {
+              const note = candidateNote(plan, candidate);
+              return (
+                <option key={`${candidate.fileId}-${candidate.frame ?? ''}`} value={index}>
+                  {candidateLabel(candidate)}
+                  {note && ` (${note})`}
+                </option>
+              );
+            })}
           </Form.Select>
         ) : (
           row.path && (
@@ -321,6 +352,17 @@ function PlanRow({ row, result, decision, fitAll, locked, versionId, file, origi
               {row.frame !== null && ` (frame ${row.frame})`}
             </div>
           )
+        )}
+        {targetNote && (
+          <div className="text-body-secondary" data-testid="usage-note">
+            {row.path && plan.status === 'ambiguous' ? `${row.path}: ` : ''}
+            {targetNote}
+          </div>
+        )}
+        {check?.pending && (
+          <div className="text-body-secondary" role="status">
+            Checking with the server…
+          </div>
         )}
         {row.originalMedia && (
           <div className="text-body-secondary">
@@ -375,12 +417,58 @@ function PlanRow({ row, result, decision, fitAll, locked, versionId, file, origi
             </dd>
           </dl>
         )}
+        {twins.map((twin) => {
+          const done = twinResults.get(twin.fileId);
+          const note = usageNote(twin.usage, [row.usage]);
+          return (
+            <div key={twin.fileId} className="mt-1" data-testid="twin">
+              <div className="d-flex flex-wrap align-items-center gap-2">
+                <Form.Check
+                  type="checkbox"
+                  id={`twin-${row.incoming}-${twin.fileId}`}
+                  label={
+                    <>
+                      {batchMessages.alsoReplace(twin.path)}
+                      {note && <span className="text-body-secondary"> ({note})</span>}
+                    </>
+                  }
+                  checked={!decision.skipTwins.includes(twin.fileId) && twin.status !== 'invalid'}
+                  disabled={locked || !decision.include || twin.status === 'invalid'}
+                  onChange={(event) =>
+                    onDecide({
+                      skipTwins: event.target.checked
+                        ? decision.skipTwins.filter((fileId) => fileId !== twin.fileId)
+                        : [...decision.skipTwins, twin.fileId],
+                    })
+                  }
+                />
+                {done?.outcome && (
+                  <Badge bg={outcomeTones[done.outcome]} data-testid="twin-outcome">
+                    {done.outcome === 'replaced' ? 'Replaced' : done.outcome === 'failed' ? 'Failed' : 'Skipped'}
+                  </Badge>
+                )}
+              </div>
+              {twin.originalMedia && (
+                <div className="text-body-secondary ms-4" data-testid="twin-figures">
+                  Converted to {formatOf(twin.originalMedia)} (original: {duration(twin.originalMedia)},{' '}
+                  {loudness(twin.originalMedia)})
+                </div>
+              )}
+              {twin.warnings.map((warning) => (
+                <div key={warning} className="text-warning-emphasis ms-4" role="note">
+                  ⚠ {warning}
+                </div>
+              ))}
+              {(done?.error ?? twin.error) && <div className="text-danger ms-4">{done?.error ?? twin.error}</div>}
+            </div>
+          );
+        })}
         {warnings.map((warning) => (
           <div key={warning} className="text-warning-emphasis" role="note">
             ⚠ {warning}
           </div>
         ))}
-        {error && <div className="text-danger">{error}</div>}
+        {error && <div className={refused ? 'text-danger' : 'text-body-secondary'}>{error}</div>}
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 import {
   batchRowStatuses,
+  usageNote,
   type BatchCandidate,
   type BatchChoice,
   type BatchMedia,
@@ -37,19 +38,87 @@ export interface RowDecision {
   choice: number | null;
   /** A row of another pixel size: its own fit, or null for the one chosen for all. */
   fit: FitMode | null;
+  /** The fileIds of the row's twins the artist unticked (the others are replaced with the row, decision 0050). */
+  skipTwins: readonly number[];
+}
+
+/**
+ * The server's dry run of one row after the artist's choice (decision 0050): pending while it runs, then the row
+ * as it would be applied (its figures, status and warnings), or why it could not be checked.
+ */
+export interface RowCheck {
+  /** The choice it was asked for (a later choice's check replaces it). */
+  choice: number;
+  pending: boolean;
+  row: BatchRow | null;
+  error: string | null;
 }
 
 /** Rows that can be applied at all: the others only say why not. */
 export const isReplaceable = (status: BatchRowStatus) =>
   status === 'matched' || status === 'needs_fit' || status === 'needs_conversion' || status === 'ambiguous';
 
-export const defaultDecision = (row: BatchRow): RowDecision => ({ include: isReplaceable(row.status), choice: null, fit: null });
+export const defaultDecision = (row: BatchRow): RowDecision => ({
+  include: isReplaceable(row.status),
+  choice: null,
+  fit: null,
+  skipTwins: [],
+});
 
-/** The row is sent when applying: replaceable, ticked, and (when ambiguous) a candidate chosen. */
-export function willApply(row: BatchRow, decision: RowDecision): boolean {
+/**
+ * The row as the plan shows it now: the server's dry run of it after the artist's choice when there is one, else
+ * the plan's row.
+ */
+export const currentRow = (row: BatchRow, check: RowCheck | undefined): BatchRow => check?.row ?? row;
+
+/**
+ * The row is sent when applying: replaceable, ticked, (when ambiguous) a candidate chosen, and not refused by the
+ * dry run of that choice (`current`).
+ */
+export function willApply(row: BatchRow, decision: RowDecision, current: BatchRow = row): boolean {
   if (!isReplaceable(row.status) || !decision.include) return false;
+  if (current !== row && !isReplaceable(current.status)) return false;
   return row.status !== 'ambiguous' || chosenCandidate(row, decision) !== null;
 }
+
+/** The game file (or sheet) a row replaces: its match, or the chosen candidate of an ambiguous row. */
+export function targetOf(row: BatchRow, decision: RowDecision): number | null {
+  if (row.status === 'ambiguous') return chosenCandidate(row, decision)?.fileId ?? null;
+  return row.fileId;
+}
+
+/** Which row replaces each game file directly (whole files only): fileId -> incoming path. */
+export function directTargets(
+  rows: readonly BatchRow[],
+  decisionOf: (row: BatchRow) => RowDecision,
+  currentOf: (row: BatchRow) => BatchRow,
+): Map<number, string> {
+  const targets = new Map<number, string>();
+  for (const row of rows) {
+    const decision = decisionOf(row);
+    const target = targetOf(row, decision);
+    if (target === null || !willApply(row, decision, currentOf(row))) continue;
+    if (currentOf(row).frame === null && !targets.has(target)) targets.set(target, row.incoming);
+  }
+  return targets;
+}
+
+/** A row's twins it may replace: not the direct target of another row of the plan (that row replaces it). */
+export const twinsOf = (current: BatchRow, incoming: string, targets: ReadonlyMap<number, string>) =>
+  current.twins.filter((twin) => (targets.get(twin.fileId) ?? incoming) === incoming);
+
+/** The fileIds of a row's twins replaced with it: its twins less the ones the artist unticked. */
+export const twinsToReplace = (current: BatchRow, incoming: string, decision: RowDecision, targets: ReadonlyMap<number, string>) =>
+  twinsOf(current, incoming, targets)
+    .map((twin) => twin.fileId)
+    .filter((fileId) => !decision.skipTwins.includes(fileId));
+
+/** What the play record says of one candidate among the row's others ("the game loads this one"), or null. */
+export const candidateNote = (row: BatchRow, candidate: BatchCandidate) =>
+  usageNote(
+    candidate.usage,
+    row.candidates.filter((other) => other !== candidate).map((other) => other.usage),
+  );
 
 export function chosenCandidate(row: BatchRow, decision: RowDecision): BatchCandidate | null {
   return decision.choice === null ? null : (row.candidates[decision.choice] ?? null);
@@ -105,21 +174,28 @@ export function statusCounts(rows: readonly BatchRow[]): Record<BatchRowStatus, 
   return counts;
 }
 
-/** The options of an apply request for `rows` (the ones sent), keyed by the path each is sent under. */
+/**
+ * The options of an apply request for `rows` (the ones sent), keyed by the path each is sent under: fits, choices,
+ * and each sound row's twins to replace too (`twinsFor`, decision 0050).
+ */
 export function applyOptions(
   rows: readonly BatchRow[],
   decisions: ReadonlyMap<string, RowDecision>,
   keyOf: (row: BatchRow) => string,
-): { fits: Record<string, FitMode>; choices: Record<string, BatchChoice> } {
+  twinsFor: (row: BatchRow) => number[] = () => [],
+): { fits: Record<string, FitMode>; choices: Record<string, BatchChoice>; twins: Record<string, number[]> } {
   const fits: Record<string, FitMode> = {};
   const choices: Record<string, BatchChoice> = {};
+  const twins: Record<string, number[]> = {};
   for (const row of rows) {
     const decision = decisions.get(row.incoming) ?? defaultDecision(row);
     if (decision.fit !== null) fits[keyOf(row)] = decision.fit;
     const candidate = row.status === 'ambiguous' ? chosenCandidate(row, decision) : null;
     if (candidate) choices[keyOf(row)] = { fileId: candidate.fileId, frame: candidate.frame };
+    const replaced = twinsFor(row);
+    if (replaced.length > 0) twins[keyOf(row)] = replaced;
   }
-  return { fits, choices };
+  return { fits, choices, twins };
 }
 
 /** Splits the files to send into requests of at most `maxFiles` files and about `maxBytes` (one big file alone). */
@@ -160,9 +236,14 @@ export function formatOf(media: BatchMedia | null): string {
   return parts.join(', ');
 }
 
-/** The batch's end as one sentence: 'Replaced 29 of 29 files.' plus the failed and skipped ones. */
-export function summaryText(summary: { replaced: number; failed: number; skipped: number }, sent: number): string {
+/**
+ * The batch's end as one sentence: 'Replaced 29 of 29 files.' plus the other formats of sounds replaced with them,
+ * and the failed and skipped ones.
+ */
+export function summaryText(summary: { replaced: number; failed: number; skipped: number; twinsReplaced?: number }, sent: number): string {
   const parts = [`Replaced ${summary.replaced} of ${sent} files.`];
+  const twins = summary.twinsReplaced ?? 0;
+  if (twins > 0) parts.push(`${twins} other ${twins === 1 ? 'format' : 'formats'} of their sounds replaced too.`);
   if (summary.failed > 0) parts.push(`${summary.failed} failed.`);
   if (summary.skipped > 0) parts.push(`${summary.skipped} skipped.`);
   return parts.join(' ');
