@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { RoleType, emptyTexts, indexRuleMessage, limits, messages, validationMessages } from '@reskin/contract';
+import { RoleType, emptyTexts, indexRuleMessage, limits, messages, uploadMessages, validationMessages } from '@reskin/contract';
 import {
   test,
   expect,
@@ -41,7 +41,7 @@ function writeTree(root: string, files: Record<string, Buffer | string>): void {
 }
 
 test.describe('admin game files', () => {
-  test('[GF-1] a folder chosen through the UI uploads with its folder paths, with progress', async ({
+  test('[GF-1] a folder chosen through the UI uploads with its folder paths (the folder itself left out, dotfiles skipped), with progress', async ({
     page,
     api,
     makeUser,
@@ -55,6 +55,10 @@ test.describe('admin game files', () => {
       'js/app.js': 'console.log("mini");',
       'img/a.png': png(40, 30),
       'img/deep/b.png': png(12, 8, 2),
+      // No game files (decision 0052): skipped, and counted.
+      '.DS_Store': 'finder junk',
+      '.git/HEAD': 'ref: refs/heads/main',
+      'img/.gitignore': '*.psd',
     });
     await openFiles(page, admin, game);
     await expect(page.getByText(emptyTexts.gameFiles, { exact: true })).toBeVisible();
@@ -64,14 +68,11 @@ test.describe('admin game files', () => {
     await expect(successToast(page, messages.uploaded)).toBeVisible();
     await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
     await expect(page.getByText('Uploaded 4 of 4 files.')).toBeVisible();
-    const expected = [
-      'mini-game/img/a.png',
-      'mini-game/img/deep/b.png',
-      'mini-game/index.html',
-      'mini-game/js/app.js',
-    ];
+    await expect(page.getByTestId('upload-skipped')).toHaveText(uploadMessages.skippedFiles(3));
+    // The chosen folder's own name is no part of the game's paths: the same rule as a zip's top folder.
+    const expected = ['img/a.png', 'img/deep/b.png', 'index.html', 'js/app.js'];
     for (const path of expected) await expect(fileRow(page, path), path).toBeVisible();
-    await expect(fileRow(page, 'mini-game/img/a.png')).toContainText('40 x 30');
+    await expect(fileRow(page, 'img/a.png')).toContainText('40 x 30');
     await expect(page.getByRole('heading', { name: 'Game Files (4)' })).toBeVisible();
     // One request: the four files fit in one batch (limits.uploadBatch, issue 29); a refused file would be named
     // and the others sent again without it.
@@ -80,6 +81,14 @@ test.describe('admin game files', () => {
 
     // The progress resets a while after a successful batch (SPEC §4: 5000 ms).
     await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 10_000 });
+
+    // A folder the game already has (img/) is a part of its tree: its name stays, and its file is replaced.
+    const part = testInfo.outputPath('img');
+    writeTree(part, { 'a.png': png(40, 30, 9) });
+    await page.locator('#folder-input').setInputFiles(part);
+    await expect(page.getByText('Uploaded 1 of 1 files.')).toBeVisible();
+    await expect(page.getByTestId('upload-skipped')).toHaveCount(0);
+    expect((await filesOf(api, game.id)).map((f) => f.path).sort()).toEqual(expected);
   });
 
   test('[GF-1] files chosen or dropped go up under their names', async ({

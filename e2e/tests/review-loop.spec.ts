@@ -400,8 +400,13 @@ test.describe('issue 28: the review loop in the browser', () => {
     await expect(entries).toHaveCount(2);
     for (const row of [entries.nth(0), entries.nth(1)]) await expect(row).toContainText(artist.username);
     await expect(entries.nth(0)).toContainText('Current');
+    // Locked: the history offers no restore, and says why (decision 0052).
+    await expect(history.getByRole('button', { name: 'Restore this' })).toHaveCount(0);
+    await expect(history.getByTestId('history-no-restore')).toBeVisible();
     await history.getByRole('button', { name: 'Close' }).click();
     await toggleLock(api, version.id);
+    // Unlocked elsewhere (through the API): the screen learns it on its next load.
+    await adminPage.reload();
     await restoreHistoryEntry(adminPage, splash.path, 1, splashRow);
     const afterRestore = await openFileHistory(adminPage, splash.path, splashRow);
     await expect(historyEntries(afterRestore)).toHaveCount(3);

@@ -271,6 +271,33 @@ test.describe('admin user-games', () => {
     await expect(page.getByRole('listbox')).toHaveCount(0);
   });
 
+  test('[AUG-3] a typeahead search that cannot reach the server shows one "No connection" toast, not one per try (decision 0052)', async ({
+    page,
+    makeUser,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    await openWithToken(page, admin.token, listPath);
+    // The server goes away for the user search only (the list itself has loaded).
+    await page.route('**/api/user/list', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      return route.abort('connectionrefused');
+    });
+    const failures: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' && message.text().startsWith('POST /api/user/list failed')) failures.push(message.text());
+    });
+    const user = combobox(page, 'User');
+    await user.fill('adm');
+    await expect(status(page, 'userId')).toHaveText(messages.typeaheadFailed);
+    // Typing on asks again, and fails again: the same failure, so still one toast.
+    await user.fill('admi');
+    await expect.poll(() => failures.length).toBe(2);
+    // The client logs a failure just before its toast; two frames later React has drawn any toast it asked for.
+    await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+    // Counted now, not waited for: the toasts close by themselves after a while (SPEC §9).
+    expect(await page.locator('.Toastify__toast--error .toast-title').allTextContents()).toEqual(['No connection']);
+  });
+
   test('[AUG-4] Edit saves job type and budget; Remove Access / Give Access toggle; Delete asks first', async ({
     page,
     api,

@@ -1,10 +1,19 @@
 import type { Page } from '@playwright/test';
-import { RoleType, messages, type Game, type GameFile, type GameVersion, type VersionStorage } from '@reskin/contract';
+import {
+  RoleType,
+  historyMessages,
+  messages,
+  versionRuleMessages,
+  type Game,
+  type GameFile,
+  type GameVersion,
+  type VersionStorage,
+} from '@reskin/contract';
 import { test, expect, fileByPath, openWithToken, png, readyGame, successToast, type TestUser } from '../fixtures/games';
 import { historyDialog, historyEntries, openFileHistory, restoreHistoryEntry } from '../fixtures/history';
 import { playRequest } from '../fixtures/play';
 import { createUserGame, createVersion, deleteUserGame, versionPaths } from '../fixtures/versions';
-import { workbenchUrl } from '../fixtures/workbench';
+import { toggleLock, workbenchUrl } from '../fixtures/workbench';
 import { pictureDifference } from '../fixtures/previews';
 
 interface HistoryFixtures {
@@ -109,6 +118,44 @@ test.describe('version history', () => {
     await expect(historyEntries(again)).toHaveCount(3);
     await expect(historyEntries(again).first()).toContainText('Restored');
     await expect(historyEntries(again).first()).toContainText('Current');
+  });
+
+  it('[WB-12] a locked version offers no Restore in its history, to the reviewer or the artist, and says why (decision 0052)', async ({
+    page,
+    api,
+    makeUser,
+    owner,
+    version,
+    dot,
+  }) => {
+    const admin = await makeUser(RoleType.Admin);
+    for (const buffer of [png(40, 30, 5), png(40, 30, 6)]) {
+      const response = await api.postMultipart(`/game-version/upload/${version.id}/${dot.fileId}`, { file: { name: 'dot.png', mimeType: 'image/png', buffer } }, owner.token);
+      expect(response.status(), await response.text()).toBe(200);
+    }
+    await toggleLock(api, version.id);
+
+    // The reviewer: the lock freezes the files for them too (the server answers 423), so no Restore, and why.
+    await openWithToken(page, admin.token, `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}`);
+    const reviewed = await openFileHistory(page, dot.path, page.locator(`tbody tr[data-file-id="${dot.fileId}"]`));
+    await expect(historyEntries(reviewed)).toHaveCount(2);
+    await expect(reviewed.getByTestId('history-no-restore')).toHaveText(historyMessages.noRestore(versionRuleMessages.lockedFiles));
+    await expect(reviewed.getByRole('button', { name: 'Restore this' })).toHaveCount(0);
+    await reviewed.getByRole('button', { name: 'Close' }).click();
+
+    // The artist alike, with their own reason.
+    await openWithToken(page, owner.token, workbenchUrl(version));
+    const own = await openFileHistory(page, dot.path, imageCard(page, dot.path));
+    await expect(own.getByTestId('history-no-restore')).toHaveText(historyMessages.noRestore(versionRuleMessages.locked));
+    await expect(own.getByRole('button', { name: 'Restore this' })).toHaveCount(0);
+    await own.getByRole('button', { name: 'Close' }).click();
+
+    // Unlocked: Restore is offered again.
+    await toggleLock(api, version.id);
+    await page.reload();
+    const open = await openFileHistory(page, dot.path, imageCard(page, dot.path));
+    await expect(open.getByRole('button', { name: 'Restore this' })).toHaveCount(1);
+    await expect(open.getByTestId('history-no-restore')).toHaveCount(0);
   });
 
   it("issue 28: the admin's version files show the version's storage use and each file's history, and restore an entry", async ({

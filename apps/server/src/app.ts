@@ -331,6 +331,8 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   const inbox = new InboxService(new InboxRepository(database.db), app.log);
   // New inbox events go out by mail too, as each user chose (each, a daily digest, never; decision 0035).
   inbox.onEventsAdded.push((ids) => mail.mailInboxEvents(ids));
+  // A failed generation is told to every active administrator, with its reason in words (decision 0052).
+  generation.onFailed((gameId, reason) => inbox.toActiveAdmins({ kind: 'generation_failed', gameId, text: reason }));
   const reviewRepository = new ReviewRepository(database.db);
   // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
   const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, errorCodes, limits, type Inbox, type InboxEvent, type Note } from '@reskin/contract';
+import { RoleType, errorCodes, inboxEventSentence, limits, notesWaitingForArtist, type GameVersion, type Inbox, type InboxEvent, type MyGame, type Note } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { call, createTestApp, createUser, errorOf, testDb, type TestApp } from './helpers';
 import { assign, finish, newVersion, reviewWorld, uploadForm, type ReviewWorld } from './support/review-world';
@@ -83,6 +83,37 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
     expect(afterNote).toBeGreaterThan(before!);
     await call(t, 'PATCH', `/api/notes/${third.id}`, { token: w.admin.token, payload: { resolved: true } });
     expect((await inboxOf(w.artist.token)).events[0]?.id).toBe(afterNote);
+  });
+
+  it("decision 0052: a note's event says whose version it is; the artist's own questions are not notes waiting for them", async () => {
+    const version = await newVersion(t, w, 'Whose');
+    // The artist's own question about a file: the reviewers read it as the artist's version, not theirs.
+    await call(t, 'POST', `/api/game-versions/${version.id}/notes`, { token: w.artist.token, payload: { text: 'Is the outline right?', fileId: w.fileIds.hero } });
+    for (const admin of [w.admin, w.admin2]) {
+      const event = (await newest(admin.token))!;
+      expect(event).toMatchObject({ kind: 'note', versionId: version.id, versionOwner: 'others', versionOwnerName: w.artist.username });
+      expect(inboxEventSentence(event)).toBe(`${w.artist.username} wrote a note on a file of their version of ${w.game.name}.`);
+    }
+    // A reviewer's note reaches the artist as on their own version.
+    await call(t, 'POST', `/api/game-versions/${version.id}/notes`, { token: w.admin.token, payload: { text: 'Thicker, please.', fileId: w.fileIds.hero } });
+    const toArtist = (await newest(w.artist.token))!;
+    expect(toArtist).toMatchObject({ kind: 'note', versionOwner: 'yours', versionOwnerName: w.artist.username });
+    expect(inboxEventSentence(toArtist)).toBe(`${w.admin.username} wrote a note on a file of your version of ${w.game.name}.`);
+
+    // Two open threads: the reviewer's note waits for the artist, the artist's question for a reviewer.
+    const versions = (await call(t, 'GET', `/api/game-versions/${w.game.id}/${w.userGame.id}`, { token: w.artist.token })).json<GameVersion[]>();
+    const counted = versions.find((v) => v.id === version.id)!;
+    expect(counted).toMatchObject({ openNotes: 2, openQuestions: 1 });
+    expect(notesWaitingForArtist(counted)).toBe(1);
+    const card = (await call(t, 'GET', '/api/user-games/my-games', { token: w.artist.token })).json<MyGame[]>().find((c) => c.id === w.userGame.id)!;
+    expect(card.openQuestions).toBeGreaterThanOrEqual(1);
+    expect(notesWaitingForArtist(card)).toBe(card.openNotes - card.openQuestions);
+    // A question alone: nothing waits for the artist.
+    const alone = await newVersion(t, w, 'Alone');
+    await call(t, 'POST', `/api/game-versions/${alone.id}/notes`, { token: w.artist.token, payload: { text: 'Which font?' } });
+    const aloneCounted = (await call(t, 'GET', `/api/game-versions/${w.game.id}/${w.userGame.id}`, { token: w.artist.token })).json<GameVersion[]>().find((v) => v.id === alone.id)!;
+    expect(aloneCounted).toMatchObject({ openNotes: 1, openQuestions: 1 });
+    expect(notesWaitingForArtist(aloneCounted)).toBe(0);
   });
 
   it('issue 28: read state is per user and row: marking ids (others\' ignored) or all; unread counts; pages of limits.inbox.pageSize with ?before', async () => {

@@ -114,6 +114,45 @@ describe(`zip upload of a game folder on ${testDb}`, () => {
   /** Every object in the files dir (the local storage), temporary writes included. */
   const storedObjects = () => storedKeys(t);
 
+  it('[GF-1] decision 0052: dotfiles, dot-folders and system junk are skipped by the zip and the folder route; the top folder is kept where the game has it', async () => {
+    const game = await newGame('Path Rule');
+    const zip = await zipOf([
+      ['mygame/index.html', '<!doctype html>'],
+      ['mygame/js/app.js', 'var a;'],
+      ['mygame/.gitignore', 'node_modules'],
+      ['mygame/.git/HEAD', 'ref: refs/heads/main'],
+      ['mygame/.git/objects/ab/cdef', 'blob'],
+      ['mygame/img/Thumbs.db', 'junk'],
+      ['mygame/.idea/workspace.xml', '<x/>'],
+    ]);
+    const first = await uploadZip(game.id, zip);
+    expect(first.statusCode, first.body).toBe(200);
+    expect((await filesOf(game.id)).map((f) => f.path).sort()).toEqual(['index.html', 'js/app.js']);
+
+    // The folder route skips them too (an API client sending a whole checkout).
+    const folder = await uploadFolder(game.id, [
+      ['css/site.css', Buffer.from('body{}')],
+      ['.DS_Store', Buffer.from('junk')],
+      ['css/.hidden/x.css', Buffer.from('x')],
+      ['__MACOSX/._site.css', Buffer.from('fork')],
+      ['desktop.ini', Buffer.from('[x]')],
+    ]);
+    expect(folder.statusCode, folder.body).toBe(200);
+    expect(folder.json<{ file: GameFile }[]>().map((r) => r.file.path)).toEqual(['css/site.css']);
+
+    // A zip of the game's own top folder (css/) keeps it: it is a part of the game's tree, not a wrapper.
+    const part = await uploadZip(game.id, await zipOf([['css/site.css', 'body{color:red}'], ['css/print.css', '@media print{}']]));
+    expect(part.statusCode, part.body).toBe(200);
+    expect(part.json<{ file: GameFile; replaced: boolean }[]>().map((r) => [r.file.path, r.replaced]).sort()).toEqual([
+      ['css/print.css', false],
+      ['css/site.css', true],
+    ]);
+    // Exactly that folder: another case is another folder, stripped as the wrapper it is.
+    const other = await uploadZip(game.id, await zipOf([['CSS/extra.css', 'a{}']]));
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json<{ file: GameFile }[]>().map((r) => r.file.path)).toEqual(['extra.css']);
+  });
+
   it('[GF-1] a zip of the sample game in its top folder unpacks to the same files as a folder upload, index marked', async () => {
     const files = folderFiles(sampleGame.folder);
     const zip = await zipOf([

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { extensionOfName, fileKindOf, kindOfName, type FileKind } from './file-kinds';
 import { pathIdSchema } from './ids';
 import { limits } from './limits';
-import { formatByteLimit } from './uploads';
+import { commonTopFolder, formatByteLimit } from './uploads';
 
 /**
  * Replace from a folder or a zip (issue 27, decision 0030): POST /game-versions/{versionId}/batch.
@@ -346,23 +346,14 @@ const stem = (path: string) => {
 };
 
 /**
- * The folder all incoming paths share at their top, to strip: only when every path has one and the game has no
- * top folder of that name (a drop of `export/hero.png` matches `hero.png`; one of `assets/hero.png` keeps `assets`
- * when the game has an `assets` folder).
+ * The folder all incoming paths share at their top, to strip: the upload rule of decision 0052 (commonTopFolder,
+ * kept when the game has a top folder of that name: a drop of `export/hero.png` matches `hero.png`; one of
+ * `assets/hero.png` keeps `assets` when the game has an `assets` folder).
  */
 export function sharedTopFolder(incoming: readonly string[], gamePaths: readonly string[]): string | null {
-  if (incoming.length === 0) return null;
-  let top: string | null = null;
-  for (const path of incoming) {
-    const slash = path.indexOf('/');
-    if (slash <= 0) return null;
-    const first = path.slice(0, slash);
-    if (top === null) top = first;
-    else if (top !== first) return null;
-  }
-  if (top === null) return null;
-  const prefix = `${top}/`;
-  return gamePaths.some((path) => path.startsWith(prefix)) ? null : top;
+  const top = commonTopFolder(incoming);
+  if (top === '') return null;
+  return gamePaths.some((path) => path.startsWith(top)) ? null : top.slice(0, -1);
 }
 
 /**

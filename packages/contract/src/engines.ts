@@ -18,6 +18,8 @@ export const gameEngines = {
   Phaser: { packed: false },
   melonJS: { packed: false },
   'three.js': { packed: false },
+  /** Hexi bundles Pixi: named for its own loader (hexi.min.js, a script calling `hexi(`), Pixi otherwise (decision 0052). */
+  Hexi: { packed: false },
   Pixi: { packed: false },
 } as const satisfies Record<string, { packed: boolean }>;
 

@@ -78,4 +78,6 @@ export const historyMessages = {
   restored: (path: string) => `Restored an earlier ${path}.`,
   confirmRestore: 'Restore this entry? It becomes the version\'s file again, and the restore is itself added to the history.',
   empty: 'No replacements yet: each upload of this file is listed here.',
+  /** Why the history offers no restore (the version is locked or disabled, or the account a demo): the refusal's words. */
+  noRestore: (reason: string) => `Earlier entries cannot be restored now. ${reason}`,
 } as const;

@@ -16,6 +16,8 @@ export const inboxEventKinds = [
   'note',
   /** The artist answered (or resolved) a note you wrote (versionId, noteId). */
   'note_answered',
+  /** A game's generation failed (to every active administrator: gameId; text: the reason in words, decision 0052). */
+  'generation_failed',
 ] as const;
 export type InboxEventKind = (typeof inboxEventKinds)[number];
 
@@ -32,10 +34,51 @@ export const inboxEventSchema = z.object({
   fileId: z.number().int().nullable(),
   noteId: z.number().int().nullable(),
   text: z.string(),
+  /**
+   * Whose version the event is about, as the reader sees it (decision 0052): `yours` when the reader is its artist,
+   * `others` when it is someone else's (a reviewer told of an artist's own note), null when the event names no
+   * version or it is gone. `versionOwnerName` is that artist's username (null when the event names no version).
+   */
+  versionOwner: z.enum(['yours', 'others']).nullable(),
+  versionOwnerName: z.string().nullable(),
   createdAt: z.string(),
   readAt: z.string().nullable(),
 });
 export type InboxEvent = z.infer<typeof inboxEventSchema>;
+
+/** The fields of an inbox event its wording reads (the web's inbox and the mails say it alike). */
+export type InboxEventFacts = Pick<InboxEvent, 'kind' | 'actorName' | 'gameName' | 'fileId'> &
+  Partial<Pick<InboxEvent, 'versionOwner' | 'versionOwnerName'>>;
+
+/**
+ * One inbox event in words (issue 28): who did what on which game, in one place for the inbox and the mails. A
+ * version is "your version" only for its artist; anyone else reads whose it is (decision 0052). The event's own
+ * `text` (a verdict and its note, a note's words, a failure's reason) is not part of it.
+ */
+export function inboxEventSentence(event: InboxEventFacts): string {
+  const who = event.actorName ?? 'Someone';
+  const game = event.gameName ?? 'a game';
+  const whose =
+    event.versionOwner === 'others'
+      ? event.versionOwnerName !== null && event.versionOwnerName !== undefined && event.versionOwnerName === event.actorName
+        ? 'their version'
+        : `${event.versionOwnerName ?? 'an artist'}'s version`
+      : 'your version';
+  switch (event.kind) {
+    case 'game_assigned':
+      return `${who} assigned you ${game}.`;
+    case 'version_finished':
+      return `${who} finished a version of ${game}.`;
+    case 'verdict':
+      return `${who} reviewed ${whose} of ${game}.`;
+    case 'note':
+      return event.fileId === null ? `${who} wrote a note on ${whose} of ${game}.` : `${who} wrote a note on a file of ${whose} of ${game}.`;
+    case 'note_answered':
+      return `${who} answered your note on ${game}.`;
+    case 'generation_failed':
+      return `${game} could not be generated.`;
+  }
+}
 
 /** GET /api/inbox: the newest events first (a page of `limits.inbox.pageSize`) and the unread count. */
 export const inboxSchema = z.object({ unread: z.number().int(), events: z.array(inboxEventSchema) });

@@ -33,6 +33,16 @@ export const versionReviewSchema = z.object({
   reviewState: z.enum(reviewStates),
   /** Open notes on the version (all its files included): threads' first notes not resolved (answers are not counted). */
   openNotes: z.number().int(),
+  /** Of `openNotes`, the threads its artist started (their questions, waiting for a reviewer; decision 0052). */
+  openQuestions: z.number().int(),
 });
 export type VersionReview = z.infer<typeof versionReviewSchema>;
+
+/**
+ * The open notes waiting for the artist (decision 0052): every open thread but their own questions, which wait for a
+ * reviewer. What the artist's screens count (My Games, the versions screen, the workbench); reviewers see `openNotes`.
+ */
+export function notesWaitingForArtist(counts: { openNotes: number; openQuestions: number }): number {
+  return Math.max(0, counts.openNotes - counts.openQuestions);
+}
 

@@ -26,18 +26,39 @@ export const uploadMessages = {
     `${path} unpacks to more than ${limits.zipUpload.maxCompressionRatio} times its packed size; the zip is refused as a zip bomb.`,
   zipUnpackedTotal: `The zip unpacks to more than ${formatByteLimit(limits.zipUpload.maxUnpackedBytes)}.`,
   zipEntryEncrypted: (path: string) => `${path} is encrypted.`,
+  /** The files an upload skipped as no game files (isSkippedUploadPath, decision 0052). */
+  skippedFiles: (count: number) =>
+    `${count} ${count === 1 ? 'file was' : 'files were'} skipped: dotfiles (such as .DS_Store or .gitignore), files in dot-folders (such as .git) and system files (__MACOSX, Thumbs.db) are not game files.`,
 } as const;
 
-/** Entries of a zip that are no game file: folders, and the junk macOS Finder adds to the zips it makes. */
-export function isSkippedZipEntry(name: string): boolean {
+/** Files the operating systems leave in folders, which no game loads (compared ignoring case). */
+const systemJunkNames = new Set(['thumbs.db', 'desktop.ini']);
+
+/**
+ * Whether an uploaded name (a folder's file, a zip's entry) is no game file, so an upload skips it (decision 0052):
+ * folder entries, dotfiles and everything under a dot-folder (.DS_Store, .gitignore, .git/, .idea/), Finder's
+ * __MACOSX/ and Windows' Thumbs.db and desktop.ini. `..` is no dotfile: the path rules refuse it.
+ */
+export function isSkippedUploadPath(name: string): boolean {
   if (name.endsWith('/')) return true;
-  const segments = name.split('/');
-  return segments[0] === '__MACOSX' || segments.at(-1) === '.DS_Store';
+  const segments = name.split('/').filter((segment) => segment !== '' && segment !== '.');
+  const last = segments.at(-1);
+  if (last === undefined) return true;
+  return (
+    segments.some((segment) => (segment.startsWith('.') && segment !== '..') || segment === '__MACOSX') ||
+    systemJunkNames.has(last.toLowerCase())
+  );
+}
+
+/** The upload's names split into those kept and how many were skipped (isSkippedUploadPath), in their order. */
+export function keptUploadNames<T>(items: readonly T[], nameOf: (item: T) => string): { kept: T[]; skipped: number } {
+  const kept = items.filter((item) => !isSkippedUploadPath(nameOf(item)));
+  return { kept, skipped: items.length - kept.length };
 }
 
 /**
- * The one top folder every entry shares (`mygame/` of `mygame/index.html`, `mygame/js/app.js`), or '' when the
- * entries do not all sit in one folder.
+ * The one top folder every name shares (`mygame/` of `mygame/index.html`, `mygame/js/app.js`), or '' when the
+ * names do not all sit in one folder.
  */
 export function commonTopFolder(names: readonly string[]): string {
   if (names.length === 0) return '';
@@ -48,11 +69,13 @@ export function commonTopFolder(names: readonly string[]): string {
 }
 
 /**
- * The game path of each kept entry name (skipped entries already left out): without a leading '/' and without
- * the top folder all of them share. The server's path rules (normaliseGamePath) still apply to the result.
+ * The game paths of an upload's kept names (decision 0052: one rule for a chosen or dropped folder and a zip, in the
+ * web app and on the server): without a leading '/', and without the top folder they all share, unless the game
+ * already has a folder of that name at its top (`topFolderInGame`: then the upload is a part of the game's tree, as a
+ * dropped `img/` folder is). The server's path rules (normaliseGamePath) still apply to the result.
  */
-export function zipEntryPaths(names: readonly string[]): string[] {
-  const top = commonTopFolder(names);
+export function uploadPaths(names: readonly string[], topFolderInGame: boolean): string[] {
+  const top = topFolderInGame ? '' : commonTopFolder(names);
   return names.map((name) => name.replace(/^\/+/, '').slice(top.length));
 }
 

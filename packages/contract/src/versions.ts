@@ -89,6 +89,11 @@ export const myGameSchema = userGameSchema.required({ game: true }).extend({
    * for every card; null when the game has none or is not Ready.
    */
   imageUrl: z.string().nullable(),
+  /**
+   * Of `openNotes`, the threads the artist started themself (their questions, waiting for a reviewer): they do not
+   * wait for the artist, so My Games leaves them out of its count (notesWaitingForArtist, decision 0052).
+   */
+  openQuestions: z.number().int(),
 });
 export const myGamesSchema = z.array(myGameSchema);
 export type MyGame = z.infer<typeof myGameSchema>;

@@ -131,7 +131,7 @@ export class PlayPathsService {
   private async playableIndex(user: User, gameId: number): Promise<{ index: string; isolated: boolean }> {
     const game = await this.games.findById(gameId);
     if (!game) throw notFound('Game');
-    if (!isGameReady(game)) throw conflict(gameNotReadyMessage(user.roleTypeId), errorCodes.gameNotReady);
+    if (!isGameReady(game)) throw conflict(gameNotReadyMessage(user.roleTypeId, game), errorCodes.gameNotReady);
     const index = (await this.games.listFiles(gameId)).find((file) => file.isStartFile === 1);
     if (!index) throw conflict('The game has no index file.', 'NO_INDEX_FILE');
     return { index: index.path, isolated: effectiveIsolated(game) };

@@ -1,4 +1,4 @@
-import { fileUsageListSchema, gameFileListSchema, gameFileSchema } from '@reskin/contract';
+import { escapeLike, fileUsageListSchema, gameFileListSchema, gameFileSchema, limits } from '@reskin/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiList, apiParse, apiRequest, type ListParams, type RequestOptions } from '../lib/api-client';
 import { uploadMultipart, type UploadPart } from '../lib/upload-request';
@@ -29,6 +29,16 @@ export const listGameFiles = (gameId: number, options?: RequestOptions) => apiPa
 /** POST /games/{id}/files/filter: a page of a game's files matching a search query, and how many match. */
 export const filterGameFiles = (gameId: number, params: ListParams) =>
   apiList(`/games/${gameId}/files/filter`, { body: params, schema: gameFileSchema });
+
+/**
+ * Whether the game has a file under `folder/` at its top (decision 0052: an upload's shared top folder is then kept,
+ * as the zip route keeps it). `like` ignores case, so the answer's paths are compared exactly here, as the server does.
+ */
+export async function gameHasTopFolder(gameId: number, folder: string): Promise<boolean> {
+  const prefix = `${folder}/`;
+  const { items } = await filterGameFiles(gameId, { where: { path: { like: `${escapeLike(prefix)}%` } }, limit: limits.filterLimitMax });
+  return items.some((file) => file.path.startsWith(prefix));
+}
 
 /** PATCH /games/{id}/files/{fileId}/index: the start file; the server clears the flag on the others. */
 export const setIndexFile = ({ gameId, fileId }: GameFileRef) =>

@@ -35,6 +35,23 @@ describe('notifyError', () => {
     expect(document.querySelectorAll('.Toastify__toast')).toHaveLength(1);
   });
 
+  it('shows one toast for identical failures while it is on the page, a new one once it has gone (decision 0052)', async () => {
+    await act(async () => {
+      notifyError('No connection', 'The server could not be reached.');
+      notifyError('No connection', 'The server could not be reached.');
+    });
+    expect(screen.getAllByText('The server could not be reached.')).toHaveLength(1);
+    // Another failure is its own toast.
+    await act(async () => notifyError('Not found', 'The server could not be reached.'));
+    expect(document.querySelectorAll('.Toastify__toast')).toHaveLength(2);
+    // Once the first has closed and left, the same failure shows again.
+    await act(async () => vi.advanceTimersByTime(toastSettings.displayMs));
+    for (const element of document.querySelectorAll<HTMLElement>('.Toastify__toast')) await act(async () => fireEvent.animationEnd(element));
+    expect(document.querySelectorAll('.Toastify__toast')).toHaveLength(0);
+    await act(async () => notifyError('No connection', 'The server could not be reached.'));
+    expect(screen.getAllByText('The server could not be reached.')).toHaveLength(1);
+  });
+
   it('leaves out a reason that says what the body says', async () => {
     await act(async () => notifyError('Login failed', 'invalid email or password!', 'Invalid email or password.'));
     expect(toastWith('invalid email or password!').querySelector('.toast-reason')).toBeNull();

@@ -70,10 +70,17 @@ function ToastLifetime({ children, closeToast }: ToastLifetimeProps) {
   return <div ref={content}>{children}</div>;
 }
 
-/** Every toast of the app goes through here, so each one gets SPEC §9's lifetime. */
-function show(kind: 'success' | 'error' | 'warning', content: ReactNode): void {
-  toast[kind](<ToastLifetime>{content}</ToastLifetime>);
+/**
+ * Every toast of the app goes through here, so each one gets SPEC §9's lifetime. `toastId` names what it says: while
+ * a toast of that id is on the page, react-toastify shows no second one (decision 0052: two failed requests of one
+ * typeahead, or of a screen's parallel reads, make one "No connection" toast, not a stack of identical ones).
+ */
+function show(kind: 'success' | 'error' | 'warning', content: ReactNode, toastId?: string): void {
+  toast[kind](<ToastLifetime>{content}</ToastLifetime>, toastId === undefined ? undefined : { toastId });
 }
+
+/** The id of an error toast: its words, so only identical ones are one. */
+const errorToastId = (...texts: (string | undefined)[]) => `error:${texts.map((text) => text ?? '').join('\u0000')}`;
 
 interface TitledMessageProps {
   title: string;
@@ -104,12 +111,12 @@ function sameText(a: string, b: string): boolean {
  */
 export function notifyError(title: string, body: string, reason?: string): void {
   const extra = reason === undefined || reason.trim() === '' || sameText(reason, body) ? undefined : reason;
-  show('error', <TitledMessage title={title} body={body} reason={extra} />);
+  show('error', <TitledMessage title={title} body={body} reason={extra} />, errorToastId(title, body, extra));
 }
 
 /** A refusal the browser makes itself before sending anything (SPEC §5's upload rules), in the danger style. */
 export function notifyFailure(message: string): void {
-  show('error', message);
+  show('error', message, errorToastId(message));
 }
 
 export function notifySuccess(message: string): void {

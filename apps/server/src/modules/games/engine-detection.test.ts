@@ -19,7 +19,7 @@ const expected: Record<string, GameEngine> = {
   phaser: 'Phaser',
   melonjs: 'melonJS',
   three: 'three.js',
-  pixi: 'Pixi',
+  hexi: 'Hexi',
 };
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -120,6 +120,24 @@ describe('engine detection rules (issue 24)', () => {
       const { files, readHead } = game({ 'index.html': '<script type="module" src="./assets/index-3f9a1c.js"></script>', 'assets/index-3f9a1c.js': bundle, 'assets/crate-8d2e.png': 'x' });
       expect(await detectEngine(files, readHead), legalComments).toBe('three.js');
     }
+  });
+
+  it('names Hexi by its loader, its banner or a script creating it, and keeps Pixi for plain Pixi games (decision 0052)', async () => {
+    // hexi.min.js starts with the UMD head of the Pixi it bundles (`g.PIXI=f()`): its name says Hexi.
+    const umdHead = '(function(f){if(typeof exports==="object"){module.exports=f()}else{var g;g=window;g.PIXI=f()}})(function(){';
+    const named = game({ 'tutorials/04_game.html': '', 'bin/hexi.min.js': umdHead, 'tutorials/bin/game.js': 'var g = 1;' });
+    expect(await detectEngine(named.files, named.readHead)).toBe('Hexi');
+    // The bundle renamed: the game's script creating its Hexi instance says it.
+    const renamed = game({ 'index.html': '', 'lib/engine.js': umdHead, 'main.js': 'var thingsToLoad = [];\nvar g = hexi(512, 512, setup, thingsToLoad);' });
+    expect(await detectEngine(renamed.files, renamed.readHead)).toBe('Hexi');
+    // Hexi's own source (bin/core.js) opens with its banner.
+    const source = game({ 'index.html': '', 'js/core.js': '"use strict";\n/*\nHexi\n====\n\nWelcome to Hexi\'s source code!\n*/' });
+    expect(await detectEngine(source.files, source.readHead)).toBe('Hexi');
+    // Plain Pixi: by name, or by the UMD head alone.
+    const pixi = game({ 'index.html': '', 'js/pixi.min.js': '/*!\n * pixi.js - v4.8.9\n */', 'js/game.js': 'const app = new PIXI.Application();' });
+    expect(await detectEngine(pixi.files, pixi.readHead)).toBe('Pixi');
+    const bundled = game({ 'index.html': '', 'js/vendor.js': umdHead, 'js/game.js': 'const app = new PIXI.Application();' });
+    expect(await detectEngine(bundled.files, bundled.readHead)).toBe('Pixi');
   });
 
   it('answers null for a plain game', async () => {

@@ -10,7 +10,7 @@ import { extensionOf } from '../../lib/game-paths';
  *
  * The rules go from the most specific to the least, first match wins: the packed engines (Unity, Godot,
  * Defold) and the editors that export a runtime of their own (Construct, GDevelop, PlayCanvas) before the
- * JavaScript libraries (Phaser, melonJS, three.js, Pixi), and emscripten last: Unity, Godot and Defold are
+ * JavaScript libraries (Phaser, melonJS, three.js, Hexi before the Pixi it bundles, Pixi), and emscripten last: Unity, Godot and Defold are
  * emscripten builds themselves, GDevelop and Phaser 2 carry Pixi, and a library game may load a wasm physics
  * module.
  */
@@ -58,7 +58,10 @@ const signatures = {
   phaser: ['define("Phaser"', "define('Phaser'", 'exports.Phaser', '.Phaser=', 'Phaser v', 'Phaser CE', 'phaser.io', 'Phaser - http'],
   melonJS: ['melonJS'],
   three: ['Three.js Authors', 'threejs.org/license'],
-  // Hexi and other bundles export the global PIXI from their UMD head.
+  // Hexi (kittykatattack/hexi) bundles Pixi, whose UMD head or licence banner starts hexi.js and hexi.min.js: Hexi is
+  // named by its loader's file name, its own source's banner (core.js) or a game script creating its instance.
+  hexi: ["Welcome to Hexi's source code", '= hexi('],
+  // Other bundles export the global PIXI from their UMD head too.
   pixi: ['pixi.js - v', 'PixiJS', '@pixi/', '.PIXI='],
   // A bundler's output (an ES module that imports `three`) has no banner at its head: three.js marks the page with
   // window.__THREE__ wherever the bundler put its code, and esbuild moves the licence comment to the end.
@@ -115,10 +118,13 @@ export async function detectEngine(files: readonly EngineInputFile[], readHead: 
   if (has((file) => isScript(file) && file.name.startsWith('phaser'))) return 'Phaser';
   if (has((file) => isScript(file) && file.name.startsWith('melonjs'))) return 'melonJS';
   if (has((file) => isScript(file) && file.name.startsWith('three.'))) return 'three.js';
+  // Hexi before Pixi: it carries Pixi (decision 0052).
+  if (has((file) => isScript(file) && file.name.startsWith('hexi'))) return 'Hexi';
   if (has((file) => isScript(file) && file.name.startsWith('pixi'))) return 'Pixi';
   if (await probe.anyHead(probe.scripts, signatures.phaser)) return 'Phaser';
   if (await probe.anyHead(probe.scripts, signatures.melonJS)) return 'melonJS';
   if (await probe.anyHead(probe.scripts, signatures.three)) return 'three.js';
+  if (await probe.anyHead(probe.scripts, signatures.hexi)) return 'Hexi';
   if (await probe.anyHead(probe.scripts, signatures.pixi)) return 'Pixi';
   if (await probe.anyBundle(signatures.threeBundle)) return 'three.js';
 

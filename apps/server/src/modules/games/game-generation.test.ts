@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GameStatus } from '@reskin/contract';
+import { GameStatus, generationFailureMessage } from '@reskin/contract';
 import type { Storage } from '../../storage/storage';
 import { GameGeneration } from './game-generation';
 import { InProcessGenerationJobs } from './generation-jobs';
@@ -20,20 +20,22 @@ async function generationWithOutage(failing: 'listFiles' | 'finishGeneration', f
   const recorded: Outcome[] = [];
   const games = {
     claimForGeneration: async () => true,
-    failInterruptedGenerations: async () => 0,
+    failInterruptedGenerations: async () => [],
     generationState: async () => ({ gameStatusTypeId: GameStatus.Generating, generationDone: 0 }),
     recordProgress: async () => {},
     pendingCopies: async () => [],
     readyGamesWithPendingCopies: async () => [],
     listFiles: () => (failing === 'listFiles' ? outage(() => []) : Promise.resolve([])),
     finishGeneration: (_id: number, outcome: Outcome) =>
-      failing === 'finishGeneration' ? outage(() => void recorded.push(outcome)) : Promise.resolve(void recorded.push(outcome)),
+      failing === 'finishGeneration' ? outage(() => recorded.push(outcome) > 0) : Promise.resolve(recorded.push(outcome) > 0),
   };
   // Only the calls above are made; the rest of the repository and storage stay unused.
   const log = pino({ level: 'silent' });
   const generation = new GameGeneration(games as unknown as GamesRepository, {} as Storage, 'Reskin Studio', log);
   await generation.open(new InProcessGenerationJobs(games as unknown as GamesRepository, log));
-  return { generation, recorded };
+  const told: { gameId: number; reason: string }[] = [];
+  generation.onFailed(async (gameId, reason) => void told.push({ gameId, reason }));
+  return { generation, recorded, told };
 }
 
 describe('game generation during a database outage', () => {
@@ -52,22 +54,25 @@ describe('game generation during a database outage', () => {
     expect(recorded).toEqual([{ gameStatusTypeId: GameStatus.Ready, statusReason: null }]);
   });
 
-  it('records Failed with a reason an admin understands when the database went away mid-job', async () => {
-    const { generation, recorded } = await generationWithOutage('listFiles', 1);
+  it('records Failed with a reason an admin understands when the database went away mid-job, and tells the admins once (decision 0052)', async () => {
+    const { generation, recorded, told } = await generationWithOutage('listFiles', 1);
     await generation.start(1);
     await vi.runAllTimersAsync();
     await generation.idle();
-    expect(recorded).toEqual([
-      { gameStatusTypeId: GameStatus.Failed, statusReason: 'The database was unavailable during generation; press Gen. again.' },
-    ]);
+    const reason = generationFailureMessage('database_unavailable');
+    expect(reason).toMatch(/^The database could not be reached during generation\..*press Gen\. again\.$/);
+    expect(recorded).toEqual([{ gameStatusTypeId: GameStatus.Failed, statusReason: reason }]);
+    expect(told).toEqual([{ gameId: 1, reason }]);
   });
 
   it('ends the job, without an unhandled rejection, when the database stays away', async () => {
     // Vitest fails the run on any unhandled rejection; idle() rejects if the job itself does.
-    const { generation, recorded } = await generationWithOutage('finishGeneration', Number.POSITIVE_INFINITY);
+    const { generation, recorded, told } = await generationWithOutage('finishGeneration', Number.POSITIVE_INFINITY);
     await generation.start(1);
     await vi.runAllTimersAsync();
     await expect(generation.idle()).resolves.toBeUndefined();
     expect(recorded).toEqual([]);
+    // Not recorded: nobody is told yet (the next Gen. or the services update ends it, and tells them then).
+    expect(told).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
-import { GameStatus, fileKindOf } from '@reskin/contract';
-import { isDatabaseUnavailable, retryWhileUnavailable, toIso } from '../../db/database';
+import { GameStatus, fileKindOf, generationFailureMessage } from '@reskin/contract';
+import { retryWhileUnavailable, toIso } from '../../db/database';
 import type { Timestamp } from '../../db/schema';
 import { previewKey, withPreviews } from '../../lib/image-previews';
 import { makeCopiesWithPreviews, remadeCopiesKey, variantKey, type FrameRect } from '../../lib/variants';
@@ -10,6 +10,7 @@ import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GamesRepository } from './games.repository';
 import type { GenerationJobs, JobKind } from './generation-jobs';
+import { ImageError, gaveUpReason, generationFailureReason, imageDecodeError } from './generation-failure';
 import type { GenerationMetrics } from '../metrics/metrics';
 
 /** How long a finished job keeps trying to record its end while the database is unreachable. */
@@ -38,8 +39,11 @@ export const strandedAfterMs = 30_000;
  */
 export type FramesOfImage = (gameId: number, fileId: number) => Promise<readonly FrameRect[]>;
 
-/** An image whose copies cannot be made (it does not decode, or its stored file is gone): trying again cannot help. */
-class ImageError extends Error {}
+/**
+ * Told, after it is recorded, of a generation that ended Failed, with the reason kept (decision 0052: the app tells
+ * every active administrator in their inbox).
+ */
+export type GenerationFailedListener = (gameId: number, reason: string) => Promise<void>;
 
 /** What one run of a job asks: stop starting images after `deadline` (ms since the epoch); may a transient failure be retried? */
 export interface GenerationSlice {
@@ -68,6 +72,9 @@ export class GameGeneration {
   private copiesReplaced: (gameId: number, fileId: number) => Promise<void> = () => Promise.resolve();
   /** Told when jobs are queued, run and end (the metrics, modules/metrics/metrics.ts). */
   private metrics: GenerationMetrics | undefined;
+  /** Told of each failed generation once it is recorded; until one is set (app start), the failures wait here. */
+  private failed: GenerationFailedListener | undefined;
+  private readonly failedBeforeListener: { gameId: number; reason: string }[] = [];
 
   constructor(
     private readonly games: GamesRepository,
@@ -85,6 +92,7 @@ export class GameGeneration {
   async open(jobs: GenerationJobs): Promise<void> {
     this.jobs = jobs;
     await jobs.start((gameId, slice, kind) => this.runSlice(gameId, slice, kind));
+    for (const gameId of jobs.interruptedGames ?? []) void this.tellFailed(gameId, generationFailureMessage('interrupted'));
     if (jobs.exclusive) {
       for (const gameId of await this.games.readyGamesWithPendingCopies()) await this.refresh(gameId);
     }
@@ -93,6 +101,24 @@ export class GameGeneration {
   /** Reports jobs queued, running, failed and their durations to `metrics` (GET /api/metrics). */
   useMetrics(metrics: GenerationMetrics): void {
     this.metrics = metrics;
+  }
+
+  /**
+   * Calls `listener` with each generation that ended Failed, after its end is recorded (the inbox of the admins,
+   * decision 0052); failures recorded before (a restart's interrupted generations) are handed over at once.
+   */
+  onFailed(listener: GenerationFailedListener): void {
+    this.failed = listener;
+    for (const { gameId, reason } of this.failedBeforeListener.splice(0)) void this.tellFailed(gameId, reason);
+  }
+
+  /** Hands a recorded failure to the listener; its own failure is logged, never the generation's. */
+  private async tellFailed(gameId: number, reason: string): Promise<void> {
+    if (!this.failed) {
+      this.failedBeforeListener.push({ gameId, reason });
+      return;
+    }
+    await this.failed(gameId, reason).catch((error: unknown) => this.log.error({ gameId, err: error }, 'could not tell the administrators of a failed generation'));
   }
 
   /** Calls `listener` with a game whose file got new copies (the play origin forgets its lookups). */
@@ -142,7 +168,7 @@ export class GameGeneration {
       } catch (error) {
         this.log.error({ gameId, err: error }, 'could not queue a generation');
         this.metrics?.ended(gameId, 'full', 'failed');
-        await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: 'The generation could not be queued; press Gen. again.' });
+        await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: generationFailureMessage('not_queued') });
         throw error;
       }
       return { started: true };
@@ -177,8 +203,8 @@ export class GameGeneration {
     const failed: number[] = [];
     for (const { id, updatedAt } of await this.games.generatingGames()) {
       if (this.claiming.has(id) || !(await this.isStranded(id, updatedAt))) continue;
-      const reason = this.unrecorded.get(id) ?? 'The generation ended without recording its result; press Gen. again.';
-      await this.finish(id, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) });
+      const reason = this.unrecorded.get(id) ?? generationFailureMessage('not_recorded');
+      await this.finish(id, { gameStatusTypeId: GameStatus.Failed, statusReason: reason });
       this.unrecorded.delete(id);
       failed.push(id);
     }
@@ -205,7 +231,7 @@ export class GameGeneration {
     this.metrics?.ended(gameId, kind, 'failed');
     if (kind === 'copies') return void this.log.warn({ gameId, why }, 'the copies of changed files were given up');
     this.log.warn({ gameId, why }, 'game generation given up');
-    await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: `Generation failed: ${why}; press Gen. again.`.slice(0, 1900) });
+    await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: gaveUpReason(why) });
   }
 
   /**
@@ -253,14 +279,11 @@ export class GameGeneration {
         this.log.warn({ gameId, err: error }, 'game generation failed; the job queue tries again');
         throw error;
       }
-      const reason = isDatabaseUnavailable(error)
-        ? 'The database was unavailable during generation; press Gen. again.'
-        : error instanceof Error
-          ? error.message
-          : String(error);
-      this.log.warn({ gameId, err: error }, 'game generation failed');
+      // The reason in words (decision 0052); the library's own message stays in the log.
+      const reason = generationFailureReason(error);
+      this.log.warn({ gameId, err: error, reason }, 'game generation failed');
       this.metrics?.ended(gameId, 'full', 'failed');
-      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason.slice(0, 1900) }).catch((e: unknown) => {
+      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason }).catch((e: unknown) => {
         // The database failed too (SQLITE_FULL on the same full disk): the game stays Generating with no job, which
         // the next press of Gen. or the services update ends (reclaimStranded, failStranded).
         this.unrecorded.set(gameId, reason);
@@ -371,10 +394,13 @@ export class GameGeneration {
    * Records how a job ended. While the database is unreachable it keeps trying for a while (recordRetryMs), so a
    * short outage does not leave the game Generating, which no press of Gen. could change.
    */
-  private finish(gameId: number, outcome: { gameStatusTypeId: number; statusReason: string | null }): Promise<void> {
-    return retryWhileUnavailable(() => this.games.finishGeneration(gameId, outcome), recordRetryMs, (error, delayMs) =>
+  private async finish(gameId: number, outcome: { gameStatusTypeId: number; statusReason: string | null }): Promise<void> {
+    const recorded = { ...outcome, statusReason: outcome.statusReason?.slice(0, 1900) ?? null };
+    const changed = await retryWhileUnavailable(() => this.games.finishGeneration(gameId, recorded), recordRetryMs, (error, delayMs) =>
       this.log.warn({ gameId, err: error }, `cannot record the end of a generation yet; trying again in ${delayMs / 1000} s`),
     );
+    // Awaited, so a job (and idle()) ends once the administrators are told.
+    if (changed && recorded.gameStatusTypeId === GameStatus.Failed) await this.tellFailed(gameId, recorded.statusReason ?? generationFailureMessage('unknown'));
   }
 
   /**
@@ -393,7 +419,7 @@ export class GameGeneration {
     if (!object) {
       if (!(await this.isCurrent(file))) return;
       this.log.error({ gameId: file.gameId, key: file.storageKey }, 'a stored game file is missing');
-      throw new ImageError(`${file.path}: the stored file is missing.`);
+      throw new ImageError(file.path, 'missing_file', 'the stored file is missing.');
     }
     // A failed read is the store's fault (worth another try); a failure to decode is the image's.
     const original = await buffer(object.stream);
@@ -403,7 +429,7 @@ export class GameGeneration {
       made = await makeCopiesWithPreviews(original, file.path, this.productName, frames);
     } catch (error) {
       if (!(await this.isCurrent(file))) return;
-      throw new ImageError(`${file.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw imageDecodeError(file.path, error);
     }
     const written: [string, Buffer][] = [
       [copies[0], made.skeleton],

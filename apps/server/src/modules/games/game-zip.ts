@@ -6,12 +6,13 @@ import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { getFileNameLowLevel, openPromise, type Entry, type ZipFile } from 'yauzl';
 import {
+  commonTopFolder,
   declaredZipRefusal,
   errorCodes,
-  isSkippedZipEntry,
+  isSkippedUploadPath,
   limits,
   uploadMessages,
-  zipEntryPaths,
+  uploadPaths,
   type ErrorDetail,
 } from '@reskin/contract';
 import { AppError, unprocessable } from '../../lib/errors';
@@ -79,7 +80,7 @@ export async function readEntries(zip: ZipFile, maxFiles: number = limits.adminU
     zip.on('entry', (entry: Entry) => {
       const raw = entry.fileName as unknown as Buffer;
       const name = getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
-      if (!isSkippedZipEntry(name)) {
+      if (!isSkippedUploadPath(name)) {
         // Counted as they come, so a zip of a million entries is refused after 1001, not after reading them all.
         if (files.length >= maxFiles) return fail(tooMany());
         files.push({ entry, name });
@@ -93,7 +94,7 @@ export async function readEntries(zip: ZipFile, maxFiles: number = limits.adminU
 
 /**
  * Refuses the zip, before anything is inflated, for what its central directory already says. The size checks are
- * the contract's (declaredZipRefusal), as are the entry path rules above (isSkippedZipEntry, zipEntryPaths): the
+ * the contract's (declaredZipRefusal), as are the entry path rules above (isSkippedUploadPath, uploadPaths; decision 0052): the
  * upload screen applies the same ones before it sends a zip, or while it unpacks one itself (decision 0039).
  */
 export function checkDeclared(files: (ZipGameFile & { path: string })[], maxFileSizeBytes: number): void {
@@ -121,16 +122,22 @@ export function checkDeclared(files: (ZipGameFile & { path: string })[], maxFile
 }
 
 /**
- * The game files of an opened zip, for GamesService.upload: each entry's path (without the shared top folder)
- * and its inflated content. Before the first is handed out, every entry is checked on its declared sizes and
+ * The game files of an opened zip, for GamesService.upload: each entry's path (without the shared top folder,
+ * unless the game has a top folder of that name: `topFolderInGame`, decision 0052) and its inflated content. Before the first is handed out, every entry is checked on its declared sizes and
  * names (the path rules of a folder upload, the 1000-file and per-file limits, the total and ratio limits of
  * `limits.zipUpload`). While inflating, yauzl (validateEntrySizes) counts the real bytes and fails an entry
  * that passes its declared size, so a zip that lies about its sizes is refused too (422). Any refusal is an
  * AppError thrown into the upload, which then stores nothing.
  */
-export async function* zipGameFiles(zip: ZipFile, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
+export async function* zipGameFiles(
+  zip: ZipFile,
+  maxFileSizeBytes: number,
+  topFolderInGame: (folder: string) => Promise<boolean> = async () => false,
+): AsyncGenerator<IncomingFile> {
   const entries = await readEntries(zip);
-  const paths = zipEntryPaths(entries.map((file) => file.name));
+  const names = entries.map((file) => file.name);
+  const top = commonTopFolder(names);
+  const paths = uploadPaths(names, top !== '' && (await topFolderInGame(top.slice(0, -1))));
   const files = entries.map((file, index) => ({ ...file, path: paths[index]! }));
   checkDeclared(files, maxFileSizeBytes);
 
@@ -183,7 +190,7 @@ export async function uploadGameZip(
     });
     const archive = await openZip(file);
     try {
-      return await games.upload(gameId, zipGameFiles(archive, maxFileSizeBytes), filesAtOnce);
+      return await games.upload(gameId, zipGameFiles(archive, maxFileSizeBytes, (folder) => games.hasTopFolder(gameId, folder)), filesAtOnce);
     } finally {
       archive.close();
     }

@@ -516,13 +516,16 @@ export class GamesRepository {
     );
   }
 
-  /** Ends a generation. Only a game still Generating changes (one set back to Draft by hand stays a Draft). */
+  /**
+   * Ends a generation. Only a game still Generating changes (one set back to Draft by hand stays a Draft): true when
+   * it did.
+   */
   async finishGeneration(
     id: number,
     outcome: { gameStatusTypeId: number; statusReason: string | null },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const now = nowIso();
-    await this.db
+    const result = await this.db
       .updateTable('games')
       .set({
         ...outcome,
@@ -531,16 +534,31 @@ export class GamesRepository {
       })
       .where('id', '=', id)
       .where('gameStatusTypeId', '=', GameStatus.Generating)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
-  async failInterruptedGenerations(reason: string): Promise<number> {
-    const result = await this.db
+  /** Whether a file of the game sits under `folder/` (compared exactly: `like` would ignore case on SQLite). */
+  async hasTopFolder(gameId: number, folder: string): Promise<boolean> {
+    const prefix = `${folder}/`;
+    const row = await this.db
+      .selectFrom('gameFiles')
+      .select('id')
+      .where('gameId', '=', gameId)
+      .where(sql<string>`substr(${sql.ref('path')}, 1, ${prefix.length})`, '=', prefix)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async failInterruptedGenerations(reason: string): Promise<number[]> {
+    const rows = await this.db
       .updateTable('games')
       .set({ gameStatusTypeId: GameStatus.Failed, statusReason: reason, updatedAt: nowIso() })
       .where('gameStatusTypeId', '=', GameStatus.Generating)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   /** Whether a user holds an active assignment (user-game) of a game. */

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import pMap from 'p-map';
 import type { Readable } from 'node:stream';
 import {
+  isSkippedUploadPath,
   GameStatus,
   canBeIndex,
   fileKindOf,
@@ -313,6 +314,11 @@ export class GamesService {
    * is what failed). A file whose path exists replaces that file's content and keeps its fileId. Refused (507)
    * while DATA_DIR is under its free-space threshold.
    */
+  /** Whether the game has a file under `folder/` at its top: an upload's shared top folder is then kept (decision 0052). */
+  hasTopFolder(gameId: number, folder: string): Promise<boolean> {
+    return this.games.hasTopFolder(gameId, folder);
+  }
+
   async upload(
     gameId: number,
     files: AsyncIterable<IncomingFile>,
@@ -326,6 +332,12 @@ export class GamesService {
     let results: Awaited<ReturnType<GamesService['record']>>;
     try {
       for await (const incoming of files) {
+        // Dotfiles, dot-folders and system junk are no game files (decision 0052): read past, never stored.
+        if (isSkippedUploadPath(incoming.path)) {
+          incoming.content.on('error', () => {});
+          incoming.content.resume();
+          continue;
+        }
         if (staged.length >= limits.adminUploadFiles) throw uploadTooManyFiles();
         const file = this.stagedFile(gameId, incoming);
         // Listed before it is written, so a refusal removes it whether or not its write had finished.

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
+import { generationFailureMessage } from '@reskin/contract';
 import type { Database } from '../../db/schema';
 import type { GamesRepository } from './games.repository';
 import type { GenerationSlice } from './game-generation';
@@ -30,6 +31,8 @@ export interface GenerationJobs {
   hasJob(gameId: number): Promise<boolean>;
   /** True when every job runs in this process (hasJob knows every claim); false on a queue shared by servers. */
   readonly exclusive: boolean;
+  /** The games start() marked Failed because a restart interrupted their generation (their admins are told). */
+  readonly interruptedGames?: readonly number[];
   /** Waits until no generation runs any more (tests). */
   idle(): Promise<void>;
   /** Stops taking jobs, letting the slice running here end (app close). */
@@ -43,6 +46,7 @@ export interface GenerationJobs {
  */
 export class InProcessGenerationJobs implements GenerationJobs {
   readonly exclusive = true;
+  interruptedGames: readonly number[] = [];
   private run!: SliceRunner;
   private readonly running = new Set<Promise<unknown>>();
   /** The games whose Gen. job runs here, and how many (a job per game, but counted to stay right). */
@@ -55,8 +59,8 @@ export class InProcessGenerationJobs implements GenerationJobs {
 
   async start(run: SliceRunner): Promise<void> {
     this.run = run;
-    const count = await this.games.failInterruptedGenerations('Generation was interrupted by a server restart; press Gen. again.');
-    if (count > 0) this.log.warn(`${count} interrupted generation(s) marked Failed`);
+    this.interruptedGames = await this.games.failInterruptedGenerations(generationFailureMessage('interrupted'));
+    if (this.interruptedGames.length > 0) this.log.warn({ gameIds: this.interruptedGames }, 'interrupted generations marked Failed');
   }
 
   async enqueue(gameId: number, kind: JobKind): Promise<void> {

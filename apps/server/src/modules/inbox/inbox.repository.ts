@@ -50,6 +50,11 @@ export class InboxRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Runs `work` in one transaction (events written with their cause: InboxService.toActiveAdmins). */
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
   /** The ids of every active administrator (the reviewers told of a finished version). */
   async activeAdminIds(trx: Executor): Promise<number[]> {
     const rows = await trx.selectFrom('users').select('id').where('roleTypeId', '=', RoleType.Admin).where('activated', '=', 1).execute();
@@ -62,16 +67,21 @@ export class InboxRepository {
       .selectFrom('inboxEvents')
       .leftJoin('users', 'users.id', 'inboxEvents.actorId')
       .leftJoin('games', 'games.id', 'inboxEvents.gameId')
+      // Whose version it is (decision 0052): "your version" only for its artist.
+      .leftJoin('gameVersions', 'gameVersions.id', 'inboxEvents.versionId')
+      .leftJoin('users as owners', 'owners.id', 'gameVersions.userId')
       .selectAll('inboxEvents')
-      .select(['users.username as actorName', 'games.name as gameName'])
+      .select(['users.username as actorName', 'games.name as gameName', 'gameVersions.userId as versionOwnerId', 'owners.username as versionOwnerName'])
       .where('inboxEvents.userId', '=', userId);
     if (before !== undefined) query = query.where('inboxEvents.id', '<', before);
     const rows = await query.orderBy('inboxEvents.id', 'desc').limit(limit).execute();
-    return rows.map(({ userId: _userId, mailState: _mailState, ...row }) => ({
+    return rows.map(({ userId: _userId, mailState: _mailState, versionOwnerId, ...row }) => ({
       ...row,
       kind: row.kind as InboxEventKind,
       actorName: row.actorName ?? null,
       gameName: row.gameName ?? null,
+      versionOwner: versionOwnerId === null || versionOwnerId === undefined ? null : versionOwnerId === userId ? ('yours' as const) : ('others' as const),
+      versionOwnerName: row.versionOwnerName ?? null,
       createdAt: toIso(row.createdAt),
       readAt: row.readAt === null ? null : toIso(row.readAt),
     }));

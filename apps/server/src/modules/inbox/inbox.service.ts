@@ -48,6 +48,18 @@ export class InboxService {
     return this.inbox.activeAdminIds(trx);
   }
 
+  /**
+   * Tells every active administrator of something the system did (no actor): a failed generation (decision 0052).
+   * Writes the events in a transaction of their own, then runs the listeners (mail).
+   */
+  async toActiveAdmins(event: Omit<NewInboxEvent, 'userId' | 'actorId'>): Promise<void> {
+    const ids = await this.inbox.transaction(async (trx) => {
+      const admins = await this.inbox.activeAdminIds(trx);
+      return this.add(trx, admins.map((userId) => ({ ...event, userId, actorId: null })));
+    });
+    this.added(ids);
+  }
+
   /** To call after the transaction that added `ids` committed: runs the listeners, never throws. */
   added(ids: number[]): void {
     if (ids.length === 0) return;

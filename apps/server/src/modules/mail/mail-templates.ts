@@ -1,4 +1,4 @@
-import { playScreenPaths, type InboxEventKind } from '@reskin/contract';
+import { inboxEventSentence, playScreenPaths, type InboxEventKind } from '@reskin/contract';
 
 /**
  * Every mail the server sends (issue 28, decision 0035), in one place: plain text plus a simple HTML part, the
@@ -25,6 +25,11 @@ export interface MailedEvent {
   gameId: number | null;
   userGameId: number | null;
   versionId: number | null;
+  /** The file a note is on (null: the version as a whole, or not a note). */
+  fileId?: number | null;
+  /** Whose version it is for the recipient (decision 0052): `others` names its artist, `versionOwnerName`. */
+  versionOwner?: 'yours' | 'others' | null;
+  versionOwnerName?: string | null;
   text: string;
   /** Whether the recipient reviews (their links go to the review screens rather than the artist's workbench). */
   toReviewer: boolean;
@@ -75,31 +80,33 @@ export function resetPasswordMail(ctx: TemplateContext, username: string, token:
   );
 }
 
-/** One line about an event: who did what on which game. */
+/**
+ * One line about an event: the inbox's sentence (the contract's inboxEventSentence, the same words as the app's
+ * bell) with the event's text quoted in it.
+ */
 export function eventSentence(event: MailedEvent): string {
-  const who = event.actorName ?? 'Someone';
-  const game = event.gameName ? ` of ${event.gameName}` : '';
-  const quoted = event.text ? `: "${event.text}"` : '';
-  switch (event.kind) {
-    case 'game_assigned':
-      return `${who} assigned you the game ${event.gameName ?? ''}`.trim() + '.';
-    case 'version_finished':
-      return `${who} finished a version${game}${quoted}.`;
-    case 'verdict':
-      return `${who} reviewed your version${game}${quoted}.`;
-    case 'note':
-      return `${who} wrote a note on your version${game}${quoted}.`;
-    case 'note_answered':
-      return `${who} answered your note on a version${game}${quoted}.`;
-    default:
-      return `Something happened${game}${quoted}.`;
-  }
+  const known = (event.kind as string) in mailableKinds;
+  const sentence = known
+    ? inboxEventSentence({ ...event, kind: event.kind as InboxEventKind, fileId: event.fileId ?? null })
+    : `Something happened${event.gameName ? ` on ${event.gameName}` : ''}.`;
+  return event.text ? `${sentence.replace(/\.$/, '')}: "${event.text}".` : sentence;
 }
+
+/** The kinds a mail words (an unknown kind, from a newer server, is said plainly). */
+const mailableKinds: Record<InboxEventKind, true> = {
+  game_assigned: true,
+  version_finished: true,
+  verdict: true,
+  note: true,
+  note_answered: true,
+  generation_failed: true,
+};
 
 /** The screen an event opens: the artist's workbench or versions, or the reviewer's version files. */
 export function eventLink(ctx: TemplateContext, event: MailedEvent): string {
   const ids = { versionId: event.versionId, gameId: event.gameId, userGameId: event.userGameId };
   if (event.kind === 'game_assigned') return appLink(ctx, '/my-games/versions', { gameId: event.gameId, userGameId: event.userGameId });
+  if (event.kind === 'generation_failed') return appLink(ctx, '/games/game-files', { gameId: event.gameId });
   if (event.versionId === null) return appLink(ctx, '/');
   return event.toReviewer || event.kind === 'version_finished'
     ? appLink(ctx, '/user-game-list/game-versions/files', ids)

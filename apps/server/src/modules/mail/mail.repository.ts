@@ -117,10 +117,12 @@ export class MailRepository {
       .innerJoin('users as u', 'u.id', 'e.userId')
       .leftJoin('users as a', 'a.id', 'e.actorId')
       .leftJoin('games as g', 'g.id', 'e.gameId')
+      .leftJoin('gameVersions as v', 'v.id', 'e.versionId')
+      .leftJoin('users as o', 'o.id', 'v.userId')
       .select([
-        'e.id', 'e.userId', 'e.kind', 'e.gameId', 'e.userGameId', 'e.versionId', 'e.text', 'e.createdAt',
+        'e.id', 'e.userId', 'e.kind', 'e.gameId', 'e.userGameId', 'e.versionId', 'e.fileId', 'e.text', 'e.createdAt',
         'u.username', 'u.email', 'u.emailVerified', 'u.inboxMail', 'u.activated', 'u.roleTypeId',
-        'a.username as actorName', 'g.name as gameName',
+        'a.username as actorName', 'g.name as gameName', 'v.userId as versionOwnerId', 'o.username as versionOwnerName',
       ])
       .where('e.id', 'in', ids)
       .orderBy('e.id');

@@ -396,7 +396,11 @@ function mailedEvent(event: EventRow): MailedEvent {
     gameId: event.gameId,
     userGameId: event.userGameId,
     versionId: event.versionId,
+    fileId: event.fileId,
+    versionOwner: event.versionOwnerId === null ? null : event.versionOwnerId === event.userId ? 'yours' : 'others',
+    versionOwnerName: event.versionOwnerName,
     text: event.text,
-    toReviewer: can(event.roleTypeId, 'versions.review') && event.kind !== 'verdict' && event.kind !== 'note',
+    // A reviewer's link opens the review screen, unless the version is the reader's own (its artist's workbench).
+    toReviewer: can(event.roleTypeId, 'versions.review') && event.versionOwnerId !== event.userId,
   };
 }

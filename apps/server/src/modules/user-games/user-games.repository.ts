@@ -121,6 +121,12 @@ function activeOfUserQuery(db: Kysely<Database>) {
   return compiledOnce(db, (userId: number) =>
     selectUserGames(db)
       .innerJoin('games', 'games.id', 'userGames.gameId')
+      // Of the open notes, the threads the artist started (their questions): My Games does not count them (decision 0052).
+      .select(
+        sql<number>`(select count(*) from ${sql.table('notes')} inner join ${sql.table('gameVersions')} on ${sql.ref('gameVersions.id')} = ${sql.ref('notes.versionId')} where ${sql.ref('gameVersions.userGamesId')} = ${sql.ref('userGames.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null and ${sql.ref('notes.authorId')} = ${sql.ref('userGames.userId')})`.as(
+          'openQuestions',
+        ),
+      )
       .select([
         'games.name as game_name',
         'games.description as game_description',
@@ -139,8 +145,8 @@ function activeOfUserQuery(db: Kysely<Database>) {
   );
 }
 
-/** A user-game read with its game (My Games). */
-type UserGameWithGame = UserGame & { game: NonNullable<UserGame['game']> };
+/** A user-game read with its game (My Games), and its artist's own open questions (decision 0052). */
+type UserGameWithGame = UserGame & { game: NonNullable<UserGame['game']>; openQuestions: number };
 
 export class UserGamesRepository {
   private readonly activeOfUser: ReturnType<typeof activeOfUserQuery>;
@@ -169,6 +175,7 @@ export class UserGamesRepository {
     const rows = await this.activeOfUser(userId);
     return rows.map((row) => {
       const userGame = toUserGame(row) as UserGameWithGame;
+      userGame.openQuestions = Number(row.openQuestions);
       userGame.game = {
         id: row.gameId,
         name: row.game_name,

@@ -24,7 +24,7 @@ export const searchableVersion: SearchableEntity = {
   },
 };
 
-type VersionRow = Selectable<GameVersionsTable> & { verdictByName: string | null; openNotes: number | string };
+type VersionRow = Selectable<GameVersionsTable> & { verdictByName: string | null; openNotes: number | string; openQuestions: number | string };
 export type VersionFileRow = Selectable<VersionFilesTable>;
 /** The reviewer's flags on a version, which decide whether its files may change (versionChangeRefusal). */
 export type VersionFlags = Pick<GameVersion, 'isLocked' | 'isActive'>;
@@ -37,6 +37,8 @@ export type VersionFlags = Pick<GameVersion, 'isLocked' | 'isActive'>;
 export const versionReviewColumns = {
   verdictByName: sql<string | null>`(select ${sql.ref('users.username')} from ${sql.table('users')} where ${sql.ref('users.id')} = ${sql.ref('gameVersions.verdictBy')})`,
   openNotes: sql<number>`(select count(*) from ${sql.table('notes')} where ${sql.ref('notes.versionId')} = ${sql.ref('gameVersions.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null)`,
+  // Of those, the threads its artist started (questions waiting for a reviewer, not for the artist: decision 0052).
+  openQuestions: sql<number>`(select count(*) from ${sql.table('notes')} where ${sql.ref('notes.versionId')} = ${sql.ref('gameVersions.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null and ${sql.ref('notes.authorId')} = ${sql.ref('gameVersions.userId')})`,
 };
 
 /** Versions with their columns and review fields (every read of a version goes through this). */
@@ -44,7 +46,11 @@ export function selectVersions(db: Kysely<Database> | Transaction<Database>) {
   return db
     .selectFrom('gameVersions')
     .selectAll('gameVersions')
-    .select([versionReviewColumns.verdictByName.as('verdictByName'), versionReviewColumns.openNotes.as('openNotes')]);
+    .select([
+      versionReviewColumns.verdictByName.as('verdictByName'),
+      versionReviewColumns.openNotes.as('openNotes'),
+      versionReviewColumns.openQuestions.as('openQuestions'),
+    ]);
 }
 
 /** In progress (not Finished), to review (Finished, no verdict since: a finish clears it), or its verdict. */
@@ -74,6 +80,7 @@ export function toVersion(row: VersionRow): GameVersion {
     reviewState: reviewStateOf(row),
     // Counts are numbers on both databases; Number() also covers a driver that answers text.
     openNotes: Number(row.openNotes),
+    openQuestions: Number(row.openQuestions),
     isLocked: row.isLocked === 1,
     isActive: row.isActive === 1,
     finishedAt: row.finishedAt ? toIso(row.finishedAt) : null,

@@ -1,3 +1,4 @@
+import { uploadMessages } from '@reskin/contract';
 import { useCallback, type ChangeEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -103,6 +104,12 @@ export function UploadPanel({ state, onUpload, onUploadZip, onRetry, onDismissEr
             )}
           </p>
         </div>
+      )}
+      {/* Dotfiles and system junk are no game files (decision 0052): skipped, and said so. */}
+      {state.skipped > 0 && (
+        <p className="small text-body-secondary" data-testid="upload-skipped">
+          {uploadMessages.skippedFiles(state.skipped)}
+        </p>
       )}
       {state.errors.length > 0 && (
         <Alert variant="danger" dismissible onClose={onDismissErrors} aria-label="Upload errors">

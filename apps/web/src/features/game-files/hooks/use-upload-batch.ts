@@ -1,8 +1,16 @@
-import { errorEnvelopeSchema, limits, messages, uploadResultSchema } from '@reskin/contract';
+import {
+  commonTopFolder,
+  errorEnvelopeSchema,
+  keptUploadNames,
+  limits,
+  messages,
+  uploadPaths,
+  uploadResultSchema,
+} from '@reskin/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { configKeys, getConfig } from '../../../api/config';
-import { invalidateGameFiles, uploadGameFiles, uploadGameZip } from '../../../api/game-files';
+import { gameHasTopFolder, invalidateGameFiles, uploadGameFiles, uploadGameZip } from '../../../api/game-files';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
 import { uploadInBatches, type UploadItem } from '../lib/upload-batches';
@@ -38,6 +46,8 @@ export interface UploadBatchState {
   errors: UploadError[];
   /** Files not stored by the last upload, to be sent again. */
   retryItems: readonly UploadItem[];
+  /** Files the last upload skipped as no game files (dotfiles, dot-folders, system junk: decision 0052). */
+  skipped: number;
   /** The .zip being (or last) uploaded. */
   zipName?: string;
   /**
@@ -56,6 +66,7 @@ const idle: UploadBatchState = {
   percent: 0,
   errors: [],
   retryItems: [],
+  skipped: 0,
 };
 
 type AbortRef = { current: AbortController | null };
@@ -105,9 +116,9 @@ export function useUploadBatch(gameId: number) {
     [],
   );
 
-  /** Sends `items` in batches; `zip` names the zip they were unpacked from. */
+  /** Sends `items` in batches; `zip` names the zip they were unpacked from; `skipped` the files left out before. */
   const sendItems = useCallback(
-    async (items: readonly UploadItem[], controller: AbortController, zip?: ZipSource): Promise<void> => {
+    async (items: readonly UploadItem[], controller: AbortController, zip?: ZipSource, skipped = 0): Promise<void> => {
       const sizes = items.map((item) => Math.max(1, item.size));
       const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
       const sentFraction = new Array<number>(items.length).fill(0);
@@ -131,6 +142,7 @@ export function useUploadBatch(gameId: number) {
           percent: Math.min(100, Math.floor(((bytesSent + inFlight) / bytesTotal) * 100)),
           errors: [...errors],
           retryItems: [...failedItems],
+          skipped,
           zipName: zip?.name,
           zipMode: zip ? 'unpacked' : undefined,
         };
@@ -190,17 +202,37 @@ export function useUploadBatch(gameId: number) {
     [gameId, queryClient],
   );
 
+  /**
+   * Uploads chosen or dropped files under the paths the zip route would give them (decision 0052, the contract's
+   * upload rules): dotfiles, dot-folders and system junk skipped and counted, and the top folder they all share left
+   * out unless the game already has a folder of that name (asked of the server once).
+   */
   const upload = useCallback(
-    async (items: readonly UploadItem[]): Promise<void> => {
-      if (items.length === 0) {
+    async (chosen: readonly UploadItem[]): Promise<void> => {
+      const { kept, skipped } = keptUploadNames(chosen, (item) => item.fullPath);
+      if (kept.length === 0) {
         const title = failureTitle({ action: 'upload' });
         notifyError(title, noFilesChosen);
-        setState({ ...idle, errors: [{ path: '', title, message: noFilesChosen }] });
+        setState({ ...idle, skipped, errors: [{ path: '', title, message: noFilesChosen }] });
         return;
       }
-      await sendItems(items, startUpload(abortRef, hideTimer));
+      const controller = startUpload(abortRef, hideTimer);
+      const names = kept.map((item) => item.fullPath);
+      const top = commonTopFolder(names);
+      let topFolderInGame = false;
+      try {
+        topFolderInGame = top !== '' && (await gameHasTopFolder(gameId, top.slice(0, -1)));
+      } catch {
+        // The client has toasted why the game's files could not be asked; nothing is sent.
+        if (abortRef.current === controller) abortRef.current = null;
+        return;
+      }
+      if (abortRef.current !== controller) return;
+      const paths = uploadPaths(names, topFolderInGame);
+      const items = kept.map((item, index) => ({ ...item, fullPath: paths[index]! }));
+      await sendItems(items, controller, undefined, skipped);
     },
-    [sendItems],
+    [gameId, sendItems],
   );
 
   /** Sends again the files the last upload did not store. */
@@ -236,7 +268,7 @@ export function useUploadBatch(gameId: number) {
           queryClient.fetchQuery({ queryKey: configKeys.all, queryFn: getConfig, staleTime: Infinity }),
           import('../lib/zip-game'),
         ]);
-        plan = await zipGame.zipGamePlan(file, config.maxFileSizeBytes);
+        plan = await zipGame.zipGamePlan(file, config.maxFileSizeBytes, (folder) => gameHasTopFolder(gameId, folder));
       } catch (error) {
         // The config or the zip module could not be loaded: the server is then left to judge the zip.
         console.warn('The zip could not be checked in the browser', error);
@@ -259,12 +291,13 @@ export function useUploadBatch(gameId: number) {
         hideProgressLater(hideTimer, setState, false);
         return;
       }
+      const skipped = plan.skipped ?? 0;
       if (plan.kind === 'unpack') {
-        await sendItems(plan.items, controller, { name: file.name });
+        await sendItems(plan.items, controller, { name: file.name }, skipped);
         return;
       }
 
-      setState({ ...base, zipMode: 'whole' });
+      setState({ ...base, zipMode: 'whole', skipped });
       const outcome = await uploadGameZip({
         gameId,
         file,
@@ -304,6 +337,7 @@ export function useUploadBatch(gameId: number) {
         failed: errors.length,
         percent: 100,
         errors,
+        skipped,
       });
       await invalidateGameFiles(queryClient, gameId);
       if (outcome.ok) notifySuccess(messages.uploaded);

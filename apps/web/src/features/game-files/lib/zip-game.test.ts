@@ -58,6 +58,9 @@ async function withDeclaredSize(zip: Blob, name: string, uncompressedSize: numbe
   throw new Error(`${name} is not in the central directory`);
 }
 
+/** A zip's kept entries (readZipEntries, with no top folder in the game). */
+const entriesOf = async (zip: Blob) => (await readZipEntries(zip)).entries;
+
 const asFile = (zip: Blob, name = 'game.zip') => new File([zip], name, { type: 'application/zip' });
 
 describe('readZipEntries', () => {
@@ -69,9 +72,28 @@ describe('readZipEntries', () => {
       { name: 'star/.DS_Store', content: 'junk' },
       { name: '__MACOSX/star/._index.html', content: 'junk' },
     ]);
-    const entries = await readZipEntries(zip);
+    const entries = await entriesOf(zip);
     expect(entries.map((entry) => entry.path)).toEqual(['index.html', 'js/app.js']);
     expect(entries[1]).toMatchObject({ name: 'star/js/app.js', uncompressedSize: 10, encrypted: false });
+  });
+
+  it('decision 0052: skips dotfiles, files in dot-folders and system junk, and counts them; keeps the top folder the game already has', async () => {
+    const zip = await makeZip([
+      { name: 'star/index.html', content: '<!doctype html>' },
+      { name: 'star/.gitignore', content: 'node_modules' },
+      { name: 'star/.git/HEAD', content: 'ref: refs/heads/main' },
+      { name: 'star/img/Thumbs.db', content: 'junk' },
+      { name: 'star/img/a.png', content: 'png' },
+      { name: '__MACOSX/star/._a.png', content: 'junk' },
+    ]);
+    const read = await readZipEntries(zip);
+    expect(read.entries.map((entry) => entry.path)).toEqual(['index.html', 'img/a.png']);
+    expect(read.skipped).toBe(4);
+    // A game that has a star/ folder already: the upload is a part of its tree, so the folder stays.
+    const asked: string[] = [];
+    const inGame = await readZipEntries(zip, async (folder) => (asked.push(folder), folder === 'star'));
+    expect(asked).toEqual(['star']);
+    expect(inGame.entries.map((entry) => entry.path)).toEqual(['star/index.html', 'star/img/a.png']);
   });
 
   it('keeps the paths when the entries share no top folder, and inflates each entry to its bytes', async () => {
@@ -80,7 +102,7 @@ describe('readZipEntries', () => {
       { name: 'index.html', content: '<!doctype html>'.repeat(20) },
       { name: 'img/a.png', content: png, compress: false },
     ]);
-    const entries = await readZipEntries(zip);
+    const entries = await entriesOf(zip);
     expect(entries.map((entry) => entry.path)).toEqual(['index.html', 'img/a.png']);
     expect(entries[0]!.entry.compressionMethod).toBe(8);
     expect(await (await inflateEntry(entries[0]!)).text()).toBe('<!doctype html>'.repeat(20));
@@ -90,7 +112,7 @@ describe('readZipEntries', () => {
 
   it('fails an entry that inflates to more bytes than it declares', async () => {
     const zip = await withDeclaredSize(await makeZip([{ name: 'a.txt', content: 'x'.repeat(500) }]), 'a.txt', 20);
-    const [entry] = await readZipEntries(zip);
+    const [entry] = await entriesOf(zip);
     await expect(inflateEntry(entry!)).rejects.toThrow('a.txt unpacks to more than the 20 bytes it declares.');
   });
 });
@@ -98,13 +120,13 @@ describe('readZipEntries', () => {
 describe('planZipGame', () => {
   it('sends a zip within the zip route limits to the zip route', async () => {
     const zip = await makeZip([{ name: 'g/index.html' }, { name: 'g/a.js' }]);
-    expect(planZipGame(await readZipEntries(zip), zip.size, maxFileSizeBytes)).toEqual({ kind: 'zip-route' });
+    expect(planZipGame(await entriesOf(zip), zip.size, maxFileSizeBytes)).toEqual({ kind: 'zip-route' });
   });
 
   it('unpacks in the browser a zip with more entries than one request takes, in entry order', async () => {
     const count = limits.adminUploadFiles + 1;
     const zip = await makeZip(Array.from({ length: count }, (_, i) => ({ name: `g/data/${i}.json`, content: `{"n":${i}}` })));
-    const plan = planZipGame(await readZipEntries(asFile(zip)), zip.size, maxFileSizeBytes);
+    const plan = planZipGame(await entriesOf(asFile(zip)), zip.size, maxFileSizeBytes);
     if (plan.kind !== 'unpack') throw new Error(`planned ${plan.kind}`);
     expect(plan.items).toHaveLength(count);
     expect(plan.items[0]).toMatchObject({ fullPath: 'data/0.json', size: 7 });
@@ -114,7 +136,7 @@ describe('planZipGame', () => {
 
   it('refuses an entry declared over the per-file limit with the server words, before anything is sent', async () => {
     const zip = await withDeclaredSize(await makeZip([{ name: 'g/index.html' }, { name: 'g/big.bin', content: 'x' }]), 'g/big.bin', 3 * 1024 ** 3);
-    expect(planZipGame(await readZipEntries(zip), zip.size, maxFileSizeBytes)).toEqual({
+    expect(planZipGame(await entriesOf(zip), zip.size, maxFileSizeBytes)).toEqual({
       kind: 'refused',
       status: 413,
       message: uploadMessages.fileTooLarge('big.bin', maxFileSizeBytes),
@@ -125,7 +147,7 @@ describe('planZipGame', () => {
   it('refuses an entry that unpacks to more than the ratio allows (a zip bomb)', async () => {
     const zeros = new Uint8Array(limits.zipUpload.ratioMinBytes * 2);
     const zip = await makeZip([{ name: 'g/index.html' }, { name: 'g/zeros.bin', content: zeros }]);
-    const entries = await readZipEntries(zip);
+    const entries = await entriesOf(zip);
     expect(entries[1]!.uncompressedSize / entries[1]!.compressedSize).toBeGreaterThan(limits.zipUpload.maxCompressionRatio);
     expect(planZipGame(entries, zip.size, maxFileSizeBytes)).toEqual({
       kind: 'refused',
@@ -148,7 +170,7 @@ describe('planZipGame', () => {
 
   it('refuses an encrypted entry', async () => {
     const zip = await encryptedZip();
-    expect(planZipGame(await readZipEntries(zip), zip.size, maxFileSizeBytes)).toEqual({
+    expect(planZipGame(await entriesOf(zip), zip.size, maxFileSizeBytes)).toEqual({
       kind: 'refused',
       status: 422,
       message: uploadMessages.zipEntryEncrypted('secret.js'),

@@ -1,9 +1,10 @@
 import {
+  commonTopFolder,
   declaredZipRefusal,
-  isSkippedZipEntry,
+  isSkippedUploadPath,
   limits,
   uploadMessages,
-  zipEntryPaths,
+  uploadPaths,
   type DeclaredZipEntry,
 } from '@reskin/contract';
 import { BlobReader, ZipReader, configure, type Entry, type FileEntry } from '@zip.js/zip.js';
@@ -30,19 +31,32 @@ export interface ZipGameEntry extends DeclaredZipEntry {
   zip: Blob;
 }
 
-export type ZipGamePlan =
+export type ZipGamePlan = (
   /** Refused before sending: the server would refuse it with this status and message. */
   | { kind: 'refused'; status: number; message: string }
   /** Sent whole to the zip route, which unpacks it (all or nothing). */
   | { kind: 'zip-route' }
   /** Unpacked here and sent in batches to the folder route. */
-  | { kind: 'unpack'; items: UploadItem[] };
+  | { kind: 'unpack'; items: UploadItem[] }
+) & {
+  /** The entries skipped as no game files (dotfiles, dot-folders, system junk: decision 0052); 0 when unread. */
+  skipped?: number;
+};
+
+/** Whether the game has a file under this top folder (decision 0052: an upload's shared top folder is then kept). */
+export type TopFolderInGame = (folder: string) => Promise<boolean>;
 
 /** Thrown when the browser cannot read the file as a zip: the server is then left to say why. */
 export class UnreadableZipError extends Error {}
 
-/** The kept entries of a zip (folders and Finder's junk skipped), from its central directory. */
-export async function readZipEntries(file: Blob): Promise<ZipGameEntry[]> {
+/**
+ * The kept entries of a zip (folders, dotfiles and system junk skipped, and how many files that was), from its
+ * central directory, under the paths the zip route gives them (decision 0052).
+ */
+export async function readZipEntries(
+  file: Blob,
+  topFolderInGame: TopFolderInGame = async () => false,
+): Promise<{ entries: ZipGameEntry[]; skipped: number }> {
   const reader = new ZipReader(new BlobReader(file));
   let entries: Entry[];
   try {
@@ -57,19 +71,23 @@ export async function readZipEntries(file: Blob): Promise<ZipGameEntry[]> {
   } catch (error) {
     throw new UnreadableZipError((error as Error).message);
   }
-  const kept = entries.filter(
-    (entry): entry is FileEntry => !entry.directory && !isSkippedZipEntry(entry.filename),
-  );
-  const paths = zipEntryPaths(kept.map((entry) => entry.filename));
-  return kept.map((entry, index) => ({
-    name: entry.filename,
-    path: paths[index]!,
-    compressedSize: entry.compressedSize,
-    uncompressedSize: entry.uncompressedSize,
-    encrypted: entry.encrypted,
-    entry,
-    zip: file,
-  }));
+  const files = entries.filter((entry): entry is FileEntry => !entry.directory && !entry.filename.endsWith('/'));
+  const kept = files.filter((entry) => !isSkippedUploadPath(entry.filename));
+  const names = kept.map((entry) => entry.filename);
+  const top = commonTopFolder(names);
+  const paths = uploadPaths(names, top !== '' && (await topFolderInGame(top.slice(0, -1))));
+  return {
+    skipped: files.length - kept.length,
+    entries: kept.map((entry, index) => ({
+      name: entry.filename,
+      path: paths[index]!,
+      compressedSize: entry.compressedSize,
+      uncompressedSize: entry.uncompressedSize,
+      encrypted: entry.encrypted,
+      entry,
+      zip: file,
+    })),
+  };
 }
 
 /** The local file header: its signature, and where the lengths of the name and extra field that follow it sit. */
@@ -138,9 +156,10 @@ export function planZipGame(entries: readonly ZipGameEntry[], zipBytes: number, 
 }
 
 /** Reads a chosen zip and plans its upload; a file the browser cannot read as a zip goes to the server as is. */
-export async function zipGamePlan(file: File, maxFileSizeBytes: number): Promise<ZipGamePlan> {
+export async function zipGamePlan(file: File, maxFileSizeBytes: number, topFolderInGame?: TopFolderInGame): Promise<ZipGamePlan> {
   try {
-    return planZipGame(await readZipEntries(file), file.size, maxFileSizeBytes);
+    const { entries, skipped } = await readZipEntries(file, topFolderInGame);
+    return { ...planZipGame(entries, file.size, maxFileSizeBytes), skipped };
   } catch (error) {
     if (error instanceof UnreadableZipError) return { kind: 'zip-route' };
     throw error;

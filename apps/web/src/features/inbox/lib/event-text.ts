@@ -1,4 +1,4 @@
-import { can, type InboxEvent } from '@reskin/contract';
+import { can, inboxEventSentence, type InboxEvent } from '@reskin/contract';
 import { paths } from '../../../config/paths';
 import { idsQuery } from '../../../lib/route-ids';
 
@@ -6,32 +6,19 @@ import { idsQuery } from '../../../lib/route-ids';
 export type EventFacts = Pick<
   InboxEvent,
   'kind' | 'actorName' | 'gameId' | 'gameName' | 'userGameId' | 'versionId' | 'fileId' | 'noteId' | 'text'
->;
+> &
+  Partial<Pick<InboxEvent, 'versionOwner' | 'versionOwnerName'>>;
 
 /** The query key naming the file card a link opens at (workbench and review screen), as `?fileId=`. */
 export const fileIdParam = 'fileId';
 
 /**
- * One inbox event in words (issue 28): who did what on which game. The event's own `text` (the verdict and its
- * note, a note's words) is shown under this line.
+ * One inbox event in words (issue 28): who did what on which game, and whose version it is (decision 0052); the
+ * contract's sentence, which the mails use too. The event's own `text` (the verdict and its note, a note's words, a
+ * failed generation's reason) is shown under this line.
  */
 export function eventSentence(event: EventFacts): string {
-  const who = event.actorName ?? 'Someone';
-  const game = event.gameName ?? 'a game';
-  switch (event.kind) {
-    case 'game_assigned':
-      return `${who} assigned you ${game}.`;
-    case 'version_finished':
-      return `${who} finished a version of ${game}.`;
-    case 'verdict':
-      return `${who} reviewed your version of ${game}.`;
-    case 'note':
-      return event.fileId === null
-        ? `${who} wrote a note on your version of ${game}.`
-        : `${who} wrote a note on a file of your version of ${game}.`;
-    case 'note_answered':
-      return `${who} answered your note on ${game}.`;
-  }
+  return inboxEventSentence(event);
 }
 
 /**
@@ -42,6 +29,8 @@ export function eventSentence(event: EventFacts): string {
  */
 export function eventLink(event: EventFacts, readerRoleTypeId: number): string | null {
   const { gameId, userGameId, versionId, fileId } = event;
+  // A failed generation opens the game's files screen, where its reason and Gen. are (decision 0052).
+  if (event.kind === 'generation_failed') return gameId === null ? paths.games : `${paths.gameFiles}?${idsQuery({ gameId })}`;
   if (event.kind === 'game_assigned') {
     return userGameId === null ? paths.myGames : `${paths.myGameVersions}?${idsQuery({ userGameId, gameId })}`;
   }

@@ -1,10 +1,11 @@
-import { gameReadinessMessages, isGameReady } from '@reskin/contract';
+import { gameNotReadyMessage, isGameReady } from '@reskin/contract';
 import Card from 'react-bootstrap/Card';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import { Loading } from '../../../components/ui/loading';
 import { ScreenTabs, useTabParam } from '../../../components/ui/screen-tabs';
 import { paths } from '../../../config/paths';
 import { useIds } from '../../../lib/route-ids';
+import { useSession } from '../../../lib/session/session-context';
 import { useGamePath } from '../../../api/play';
 import { useMyGame } from '../../../api/user-games';
 import { NoGameChosen } from './no-game-chosen';
@@ -20,7 +21,10 @@ export function DemoPlay() {
   const { userGameId } = useIds();
   const myGame = useMyGame(userGameId);
   const game = myGame.userGame?.game;
-  const playPaths = useGamePath(game ? game.id : null);
+  const session = useSession();
+  // A game not Ready is not asked for its play URLs: the server's 409 would only toast what the page already says.
+  const ready = game !== undefined && isGameReady(game);
+  const playPaths = useGamePath(game ? game.id : null, ready);
   const [view, setView] = useTabParam<View>(views, 'original');
   const label = views.find((item) => item.key === view)?.label ?? '';
   const src = playPaths.data && (view === 'original' ? playPaths.data.wtmFile : playPaths.data.emtFile);
@@ -44,11 +48,8 @@ export function DemoPlay() {
             isolated={playPaths.data?.isolated ?? false}
           />
         )}
-        {playPaths.isError && (
-          <p className="mb-0">
-            {game && !isGameReady(game) ? gameReadinessMessages.preparingDetail : 'This game cannot be played yet.'}
-          </p>
-        )}
+        {game && !ready && <p className="mb-0">{gameNotReadyMessage(session.roleTypeId, game)}</p>}
+        {ready && playPaths.isError && <p className="mb-0">This game cannot be played yet.</p>}
       </Card.Body>
     </Card>
   );

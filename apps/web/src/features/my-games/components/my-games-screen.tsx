@@ -1,4 +1,4 @@
-import { can, emptyTexts, gameReadinessMessages, isGameReady, limits, type MyGame } from '@reskin/contract';
+import { can, emptyTexts, gameNotReadyCardText, isGameReady, limits, notesWaitingForArtist, type MyGame } from '@reskin/contract';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
@@ -55,15 +55,15 @@ export function MyGamesScreen() {
                     userGame.game.name
                   )}
                 </Card.Title>
-                {/* Open notes from the reviewer on this game's versions (issue 28). */}
-                {userGame.openNotes > 0 && (
+                {/* Open notes from the reviewer on this game's versions (issue 28), not the artist's own questions (decision 0052). */}
+                {notesWaitingForArtist(userGame) > 0 && (
                   <div className="mb-2">
-                    <OpenNotesBadge count={userGame.openNotes} />
+                    <OpenNotesBadge count={notesWaitingForArtist(userGame)} />
                   </div>
                 )}
                 {!isGameReady(userGame.game) && (
                   <Badge bg="secondary" className="mb-2">
-                    {gameReadinessMessages.preparing}
+                    {gameNotReadyCardText(userGame.game)}
                   </Badge>
                 )}
                 <Card.Text>{userGame.game.description}</Card.Text>

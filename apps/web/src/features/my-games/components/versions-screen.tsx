@@ -1,8 +1,9 @@
 import {
   GameVersionStatus,
-  gameReadinessMessages,
+  gameNotReadyMessage,
   isGameReady,
   limits,
+  notesWaitingForArtist,
   messages,
   versionChangeRefusal,
   versionCreateRefusal,
@@ -67,7 +68,9 @@ export function VersionsScreen() {
       {(myGame.isLoading || versions.isLoading) && <Loading />}
       {userGameId === null && <NoGameChosen />}
       {userGameId !== null && myGame.isSuccess && !userGame && <p>This game is not assigned to you.</p>}
-      {userGame && !ready && <p className="text-body-secondary">{gameReadinessMessages.preparingDetail}</p>}
+      {userGame && !ready && (
+        <p className="text-body-secondary">{gameNotReadyMessage(session.roleTypeId, userGame.game)}</p>
+      )}
       {userGame && versions.isSuccess && createRefusal !== null && createRefusal !== versionRuleMessages.limit && (
         <p className="text-body-secondary">{createRefusal}</p>
       )}
@@ -92,7 +95,7 @@ export function VersionsScreen() {
                       )}
                       <VersionStateBadges version={version} />
                       <ReviewStateBadge state={version.reviewState} />
-                      <OpenNotesBadge count={version.openNotes} />
+                      <OpenNotesBadge count={notesWaitingForArtist(version)} />
                     </Card.Title>
                     <Card.Text>{version.description}</Card.Text>
                     <VerdictSummary review={version} compact />

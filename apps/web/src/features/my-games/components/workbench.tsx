@@ -4,6 +4,7 @@ import {
   isGameReady,
   isPackedEngine,
   messages,
+  notesWaitingForArtist,
   nothingToReplaceMessage,
   UserGameType,
   passesUsageFilter,
@@ -114,7 +115,9 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const versionFiles = useVersionFiles(version ? versionId : null, gameId);
   // Asked for once as the screen opens; the cards' Notes buttons read it (useVersionNotes' `fromScreen`).
   useVersionNotes(version ? versionId : null);
-  const playPaths = useVersionPath(version ? versionId : null, gameId);
+  // Play URLs only for a Ready game: the server's 409 for any other would toast what the page already says (a game
+  // being prepared, or one that could not be: decision 0052).
+  const playPaths = useVersionPath(version && userGame && isGameReady(userGame.game) ? versionId : null, gameId);
   const finishCall = useFinishVersion();
   const session = useSession();
   const [confirmingFinish, setConfirmingFinish] = useState(false);
@@ -201,7 +204,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               </h1>
               <VersionStateBadges version={version} />
               <ReviewStateBadge state={version.reviewState} />
-              <OpenNotesBadge count={version.openNotes} />
+              <OpenNotesBadge count={notesWaitingForArtist(version)} />
               {finished && (
                 <span className="text-success fw-semibold">
                   Finished on <DateTime value={version.finishedAt} />
@@ -272,10 +275,9 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 )}
               </FilesToReplace>
             )}
-            {tab === 'files' && (playPaths.isError || gameFiles.isError) && (
-              <p className="mb-0">
-                {ready ? "The game's files cannot be shown." : gameNotReadyMessage(session.roleTypeId)}
-              </p>
+            {tab === 'files' && !ready && <p className="mb-0">{gameNotReadyMessage(session.roleTypeId, game)}</p>}
+            {tab === 'files' && ready && (playPaths.isError || gameFiles.isError) && (
+              <p className="mb-0">The game&apos;s files cannot be shown.</p>
             )}
             {playing && playPaths.isLoading && <Loading />}
             {playing && src && (
@@ -288,9 +290,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 isolated={playPaths.data?.isolated ?? false}
               />
             )}
-            {playing && playPaths.isError && (
-              <p className="mb-0">{ready ? 'This game cannot be played yet.' : gameNotReadyMessage(session.roleTypeId)}</p>
-            )}
+            {playing && !ready && <p className="mb-0">{gameNotReadyMessage(session.roleTypeId, game)}</p>}
+            {playing && ready && playPaths.isError && <p className="mb-0">This game cannot be played yet.</p>}
             {tab === 'helper-files' && gameId !== null && <HelperFilesTab gameId={gameId} />}
           </NotesRefusal>
         )}

@@ -105,6 +105,12 @@ export function FileHistoryDialog({ versionId, file, onClose, readOnlyReason }: 
             </Col>
           </Row>
         )}
+        {/* A locked version (artists and reviewers alike) or a disabled one (its artist): no restore, and why. */}
+        {readOnlyReason && entries.length > 0 && (
+          <Alert variant="secondary" className="py-2" data-testid="history-no-restore">
+            {historyMessages.noRestore(readOnlyReason)}
+          </Alert>
+        )}
         {asking && (
           <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" data-testid="history-confirm">
             <span className="me-auto">{historyMessages.confirmRestore}</span>

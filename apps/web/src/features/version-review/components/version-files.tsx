@@ -1,4 +1,4 @@
-import { emptyTexts, fileKindOf, messages, type VersionFile } from '@reskin/contract';
+import { emptyTexts, fileKindOf, messages, versionChangeRefusal, type VersionFile } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -15,6 +15,7 @@ import { useVersionPath } from '../../../api/play';
 import { useVersionFiles, useZipUrl } from '../../../api/versions';
 import { useVersionStorage } from '../../../api/history';
 import { formatSize } from '../../../lib/format-size';
+import { useSession } from '../../../lib/session/session-context';
 import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
 import { useReviewedVersion } from '../../../api/review';
 import { NotesButton } from '../../review/components/notes-button';
@@ -35,6 +36,7 @@ import { ReplacedFrames } from './replaced-frames';
 export function VersionFiles() {
   const { versionId, gameId, userGameId } = useIds();
   const version = useReviewedVersion(versionId, userGameId);
+  const session = useSession();
   const files = useVersionFiles(versionId, gameId);
   const originals = useGameFiles(gameId);
   const playPaths = useVersionPath(versionId, gameId);
@@ -232,7 +234,8 @@ export function VersionFiles() {
           versionId={versionId}
           file={historyOf}
           onClose={() => setHistoryOf(null)}
-          readOnlyReason={undefined}
+          // The lock freezes the files for reviewers too (the server's 423): no restore offered, and why.
+          readOnlyReason={version.data ? versionChangeRefusal(session, version.data, 'restore')?.message : undefined}
         />
       )}
       {viewing && viewed && urls && (
