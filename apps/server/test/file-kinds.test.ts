@@ -56,7 +56,7 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
       { path: 'fonts/gamefont.woff', content: Buffer.from('wOFF') },
       { path: 'empty.txt', content: Buffer.alloc(0) },
       { path: 'img/placeholder.svg', content: Buffer.alloc(0) },
-      { path: 'levels/.keep', content: Buffer.alloc(0) },
+      { path: 'levels/empty.dat', content: Buffer.alloc(0) },
     );
     const response = await upload(game.id, uploads);
     expect(response.statusCode, response.body).toBe(200);
@@ -76,7 +76,7 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
   afterAll(async () => t.close());
 
   it('an SVG web font and empty files upload and are listed as ordinary files (no pixel size)', () => {
-    for (const path of ['fonts/gamefont.svg', 'img/placeholder.svg', 'empty.txt', 'levels/.keep']) {
+    for (const path of ['fonts/gamefont.svg', 'img/placeholder.svg', 'empty.txt', 'levels/empty.dat']) {
       expect(fileOf(path), path).toMatchObject({ width: null, height: null });
     }
     expect(fileOf('empty.txt').size).toBe(0);
@@ -90,7 +90,7 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
       expect(font.statusCode).toBe(200);
       expect(font.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
       expect(font.rawPayload.equals(svgFont)).toBe(true);
-      for (const path of ['empty.txt', 'img/placeholder.svg', 'levels/.keep']) {
+      for (const path of ['empty.txt', 'img/placeholder.svg', 'levels/empty.dat']) {
         const empty = await get(base, path);
         expect(empty.statusCode, path).toBe(200);
         expect(empty.headers['content-length'], path).toBe('0');

@@ -68,7 +68,7 @@ const initial: BatchState = {
 async function incomingFile(source: BatchSourceInput, incoming: string): Promise<File | null> {
   if (source.kind === 'files') return source.items.find((item) => item.path === incoming)?.file ?? null;
   const { readZipEntries, inflateEntry } = await import('../../game-files/lib/zip-game');
-  const entry = (await readZipEntries(source.file)).find((found) => found.name.replace(/^\/+/, '') === incoming);
+  const entry = (await readZipEntries(source.file)).entries.find((found) => found.name.replace(/^\/+/, '') === incoming);
   return entry ? new File([await inflateEntry(entry)], incoming.slice(incoming.lastIndexOf('/') + 1)) : null;
 }
 
