@@ -131,7 +131,7 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     // At debug level every request is logged as it begins (the upload below is seen arriving) and the play
     // origin's file requests too: the most the log ever holds, none of it a credential.
     const { server, port, playPort, base } = await start(
-      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30', LOG_LEVEL: 'debug' },
+      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30', LOG_LEVEL: 'trace' },
       'npm',
     );
     await server.waitFor(/Reskin Studio on http/);
@@ -197,9 +197,9 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
   });
 
   it('npm start, then SIGINT to its whole process group (Ctrl+C; node hears it twice): the upload in flight still completes', async () => {
-    // LOG_LEVEL=debug logs each request as it begins: the upload is seen arriving.
+    // LOG_LEVEL=trace logs each request as it begins: the upload is seen arriving.
     const { server, port, base } = await start(
-      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30', LOG_LEVEL: 'debug' },
+      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30', LOG_LEVEL: 'trace' },
       'npm',
     );
     await server.waitFor(/Reskin Studio on http/);
@@ -224,7 +224,7 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       DRAIN_TIMEOUT_SECONDS: '0.5',
-      LOG_LEVEL: 'debug',
+      LOG_LEVEL: 'trace',
     });
     await server.waitFor(/Reskin Studio on http/);
     const { token, game } = await adminWithGame(base, 'Stalled');
@@ -273,7 +273,7 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
         taken.listen(0, '0.0.0.0', () => resolve((taken.address() as { port: number }).port)),
       );
       try {
-        await refused({ PORT: String(port) }, new RegExp(`PORT=${port}: port ${port} on 0\\.0\\.0\\.0 is in use by another process`));
+        await refused({ PORT: String(port) }, new RegExp(`PORT=${port}: port ${port} on localhost is in use by another process`));
       } finally {
         taken.close();
       }

@@ -115,7 +115,15 @@ export function loggingOptions(
       level,
       stream: destination,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'],
+        // busboyOptions: @fastify/multipart writes the request's headers at trace as it starts reading a form.
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'headers.authorization',
+          'headers.cookie',
+          'busboyOptions.headers.authorization',
+          'busboyOptions.headers.cookie',
+        ],
         censor: '[redacted]',
       },
       serializers: {
