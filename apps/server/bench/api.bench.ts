@@ -140,7 +140,8 @@ export async function stop(child: ChildProcess): Promise<void> {
 
 /**
  * `scale` x (1000 users, 200 games with a splash image, Ready; 2000 user-games, two per user; 6000 versions, three
- * per user-game), and for the measured artist 20 games in all (the my-games page of a busy artist).
+ * per user-game, and about 42,000 notes on them: six first notes a version, one the artist's own question, one
+ * resolved, one answered), and for the measured artist 20 games in all (the my-games page of a busy artist).
  */
 export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: number): Promise<void> {
   const db = app.database.db;
@@ -210,6 +211,15 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
     })),
   );
   for (let i = 0; i < versions.length; i += 500) await db.insertInto('gameVersions').values(versions.slice(i, i + 500)).execute();
+  // A studio's notes (decision 0054: My Games counts the open ones of every assignment), written in two statements.
+  const reviewer = userIds[0]!.id;
+  // A literal in a SELECT list is text to PostgreSQL, which a timestamptz column refuses: its own clock there.
+  const at = app.database.dialect === 'postgres' ? sql`now()` : sql.lit(now);
+  await sql`insert into "notes" ("versionId", "fileId", "frame", "replyTo", "authorId", "text", "resolvedAt", "createdAt", "updatedAt")
+    select v."id", k.i, null, null, case when k.i = 1 then v."userId" else ${sql.lit(reviewer)} end, 'Too dark here.', case when k.i = 2 then ${at} else null end, ${at}, ${at}
+    from "gameVersions" v cross join (select 1 as i union all select 2 union all select 3 union all select 4 union all select 5 union all select 6) k`.execute(db);
+  await sql`insert into "notes" ("versionId", "fileId", "frame", "replyTo", "authorId", "text", "resolvedAt", "createdAt", "updatedAt")
+    select n."versionId", n."fileId", null, n."id", n."authorId", 'Answered.', null, ${at}, ${at} from "notes" n where n."fileId" = 3`.execute(db);
 }
 
 /**

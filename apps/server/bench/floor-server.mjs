@@ -1,7 +1,7 @@
 // The floor of GET /user-games/my-games on SQLite (issue 15): what the request must do by its rules, and nothing
 // else, in a bare Fastify route: verify the bearer token (fast-jwt, cached), read the user (the check on every
 // request), the user's assignments with their counts (versions, finished, and since issue 28 the review loop's: to
-// review, open notes, the newest verdict; the answer carries them) and their games with their splash files' keys (the
+// review, open notes and the artist's own open questions, the newest verdict; the answer carries them) and their games with their splash files' keys (the
 // cards' preview pictures, issue 29) through prepared statements (better-sqlite3),
 // and answer JSON.stringify of cards of the same size (no schema, no hooks, no logging). How far the app is from
 // this is what our code costs; how far this is from the bare route is what the rules cost.
@@ -19,7 +19,8 @@ const userGames = db.prepare(`select ug.*,
   (select count(*) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as finishedCount,
   (select max(v.finishedAt) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as lastFinishedAt,
   (select count(*) - count(v.verdict) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as toReviewCount,
-  (select count(*) from notes n inner join gameVersions v on v.id = n.versionId where v.userGamesId = ug.id and n.replyTo is null and n.resolvedAt is null) as openNotes,
+  (select count(*) from notes n where n.versionId in (select v.id from gameVersions v where v.userGamesId = ug.id) and n.replyTo is null and n.resolvedAt is null) as openNotes,
+  (select count(*) from notes n where n.versionId in (select v.id from gameVersions v where v.userGamesId = ug.id) and n.replyTo is null and n.resolvedAt is null and n.authorId = ug.userId) as openQuestions,
   (select v.verdict from gameVersions v where v.userGamesId = ug.id and v.verdict is not null order by v.verdictAt desc, v.id desc limit 1) as lastVerdict,
   (select max(v.verdictAt) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as lastVerdictAt,
   (select username from users u where u.id = ug.userId) as username,

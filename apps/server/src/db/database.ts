@@ -24,6 +24,7 @@ import * as versionFileHistory from './migrations/0015-version-file-history';
 import * as mail from './migrations/0016-mail';
 import * as fileCopiesOf from './migrations/0017-file-copies-of';
 import * as markedSheets from './migrations/0020-marked-sheets';
+import * as openNotesIndex from './migrations/0021-open-notes-index';
 import * as reviewLoop from './migrations/0014-review-loop';
 import * as resetLinkTokenVersion from './migrations/0018-reset-link-token-version';
 import * as mailPriority from './migrations/0019-mail-priority-and-coalescing';
@@ -234,6 +235,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0018-reset-link-token-version': { up: (db) => resetLinkTokenVersion.up(db) },
     '0019-mail-priority-and-coalescing': { up: (db) => mailPriority.up(db) },
     '0020-marked-sheets': { up: (db) => markedSheets.up(db) },
+    '0021-open-notes-index': { up: (db) => openNotesIndex.up(db) },
   };
 }
 
