@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { GameStatus, RoleType, gameReadinessMessages, generationFailureMessage } from '@reskin/contract';
@@ -23,13 +23,23 @@ import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versi
  * words with Gen. to try again.
  */
 
-/** Overwrites the stored object whose bytes are `content` in the server's DATA_DIR: the disk fault a real server meets. */
-function damageStoredFile(content: Buffer): void {
-  const root = join(process.env.E2E_DATA_DIR ?? '', 'files');
+/** Overwrites the stored object whose bytes are `content` in the game's folder of the server's DATA_DIR: the disk fault a real server meets. */
+function damageStoredFile(gameId: number, content: Buffer): void {
+  const root = join(process.env.E2E_DATA_DIR ?? '', 'files', 'games', String(gameId));
+  // The server writes the image's previews beside it meanwhile (a temporary file renamed when done): a file that
+  // vanishes between the listing and the read is not the one.
+  const sameBytes = (path: string) => {
+    try {
+      return statSync(path).size === content.length && readFileSync(path).equals(content);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  };
   const match = readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
-    .find((path) => readFileSync(path).equals(content));
+    .find(sameBytes);
   if (!match) throw new Error('the uploaded image is not in the data dir');
   writeFileSync(match, 'these bytes are no image');
 }
@@ -56,7 +66,7 @@ test('[MG-1][GAM-4] a failed game: the artist reads it could not be prepared (no
     { path: 'img/hero.png', mimeType: 'image/png', buffer: art },
   ]);
   await markIndex(api, game.id, (await fileByPath(api, game.id, 'index.html')).fileId);
-  damageStoredFile(art);
+  damageStoredFile(game.id, art);
   const userGame = await createUserGame(api, { userId: artist.id, gameId: game.id });
   try {
     const version = await createVersion(api, artist.token, userGame, 'First look');

@@ -67,7 +67,8 @@ export function InboxBell() {
   const inbox = useInbox();
   const markRead = useMarkInboxRead();
   const [open, setOpen] = useState(false);
-  // Closed by following an event's link: the focus stays on the new page's heading (decision 0051), not back on the bell.
+  // Closed by following an event's link: the focus stays on the new page's heading (decision 0051), not back on the
+  // bell, and the dialog no longer holds the focus while it fades out (the new page's heading may already be there).
   const [followed, setFollowed] = useState(false);
   const [older, setOlder] = useState<InboxEvent[]>([]);
   const [noMore, setNoMore] = useState(false);
@@ -119,6 +120,7 @@ export function InboxBell() {
         show={open}
         onHide={() => setOpen(false)}
         restoreFocus={!followed}
+        enforceFocus={!followed}
         scrollable
         aria-labelledby="inbox-title"
       >
