@@ -50,6 +50,15 @@ describe('notifyError', () => {
     expect(document.querySelectorAll('.Toastify__toast')).toHaveLength(0);
     await act(async () => notifyError('No connection', 'The server could not be reached.'));
     expect(screen.getAllByText('The server could not be reached.')).toHaveLength(1);
+    // One that is closing (its exit animation still running) holds its words no more: the same failure then is a
+    // toast of its own (ERR-2: a second failed login right after the first toast's time).
+    await act(async () => vi.advanceTimersByTime(toastSettings.displayMs));
+    const closing = document.querySelectorAll<HTMLElement>('.Toastify__toast');
+    expect([...closing].map(isOpen)).toEqual([false]);
+    await act(async () => notifyError('No connection', 'The server could not be reached.'));
+    expect(screen.getAllByText('The server could not be reached.')).toHaveLength(2);
+    // The newest on top (toastSettings.newestOnTop).
+    expect([...document.querySelectorAll<HTMLElement>('.Toastify__toast')].map(isOpen)).toEqual([true, false]);
   });
 
   it('leaves out a reason that says what the body says', async () => {

@@ -36,6 +36,8 @@ interface ToastLifetimeProps {
   children: ReactNode;
   /** Given by react-toastify to the content element of every toast. */
   closeToast?: () => void;
+  /** Told when the toast starts to close by its time (before its exit animation). */
+  onClosing?: () => void;
 }
 
 /**
@@ -46,17 +48,21 @@ interface ToastLifetimeProps {
  * layout effect, in the same commit that puts the toast on the page: a passive effect could run later, so
  * the toast's time would not start when it shows.
  */
-function ToastLifetime({ children, closeToast }: ToastLifetimeProps) {
+function ToastLifetime({ children, closeToast, onClosing }: ToastLifetimeProps) {
   const content = useRef<HTMLDivElement>(null);
 
   useLayoutEffect(() => {
     const toastElement = content.current?.closest('.Toastify__toast');
     if (!toastElement || !closeToast) return;
-    let timer = setTimeout(closeToast, toastSettings.displayMs);
+    const close = () => {
+      onClosing?.();
+      closeToast();
+    };
+    let timer = setTimeout(close, toastSettings.displayMs);
     const stay = () => clearTimeout(timer);
     const closeSoon = () => {
       clearTimeout(timer);
-      timer = setTimeout(closeToast, toastSettings.extendedAfterHoverMs);
+      timer = setTimeout(close, toastSettings.extendedAfterHoverMs);
     };
     toastElement.addEventListener('mouseenter', stay);
     toastElement.addEventListener('mouseleave', closeSoon);
@@ -65,22 +71,34 @@ function ToastLifetime({ children, closeToast }: ToastLifetimeProps) {
       toastElement.removeEventListener('mouseenter', stay);
       toastElement.removeEventListener('mouseleave', closeSoon);
     };
-  }, [closeToast]);
+  }, [closeToast, onClosing]);
 
   return <div ref={content}>{children}</div>;
 }
 
+/** The words of the toasts on the page that are not closing: an identical one is not shown meanwhile. */
+const showing = new Set<string>();
+
 /**
- * Every toast of the app goes through here, so each one gets SPEC §9's lifetime. `toastId` names what it says: while
- * a toast of that id is on the page, react-toastify shows no second one (decision 0052: two failed requests of one
- * typeahead, or of a screen's parallel reads, make one "No connection" toast, not a stack of identical ones).
+ * Every toast of the app goes through here, so each one gets SPEC §9's lifetime. `words` names what it says: while
+ * a toast of the same words is on the page and not closing, no second one shows (decision 0052: two failed requests
+ * of one typeahead, or of a screen's parallel reads, make one "No connection" toast, not a stack of identical ones).
+ * One that is closing frees its words at once, so the same failure a moment later is a toast of its own.
  */
-function show(kind: 'success' | 'error' | 'warning', content: ReactNode, toastId?: string): void {
-  toast[kind](<ToastLifetime>{content}</ToastLifetime>, toastId === undefined ? undefined : { toastId });
+function show(kind: 'success' | 'error' | 'warning', content: ReactNode, words?: string): void {
+  if (words !== undefined) {
+    if (showing.has(words)) return;
+    showing.add(words);
+  }
+  const release = () => {
+    if (words !== undefined) showing.delete(words);
+  };
+  // onClose: closed another way (its close button, a click, dismissed with the others), once it has left the page.
+  toast[kind](<ToastLifetime onClosing={release}>{content}</ToastLifetime>, { onClose: release });
 }
 
-/** The id of an error toast: its words, so only identical ones are one. */
-const errorToastId = (...texts: (string | undefined)[]) => `error:${texts.map((text) => text ?? '').join('\u0000')}`;
+/** The words of an error toast, so only identical ones are one. */
+const errorWords = (...texts: (string | undefined)[]) => `error:${texts.map((text) => text ?? '').join('\u0000')}`;
 
 interface TitledMessageProps {
   title: string;
@@ -111,12 +129,12 @@ function sameText(a: string, b: string): boolean {
  */
 export function notifyError(title: string, body: string, reason?: string): void {
   const extra = reason === undefined || reason.trim() === '' || sameText(reason, body) ? undefined : reason;
-  show('error', <TitledMessage title={title} body={body} reason={extra} />, errorToastId(title, body, extra));
+  show('error', <TitledMessage title={title} body={body} reason={extra} />, errorWords(title, body, extra));
 }
 
 /** A refusal the browser makes itself before sending anything (SPEC §5's upload rules), in the danger style. */
 export function notifyFailure(message: string): void {
-  show('error', message, errorToastId(message));
+  show('error', message, errorWords(message));
 }
 
 export function notifySuccess(message: string): void {
