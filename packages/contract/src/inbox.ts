@@ -51,7 +51,7 @@ export type InboxEventFacts = Pick<InboxEvent, 'kind' | 'actorName' | 'gameName'
   Partial<Pick<InboxEvent, 'versionOwner' | 'versionOwnerName'>>;
 
 /**
- * One inbox event in words (issue 28): who did what on which game, in one place for the inbox and the mails. A
+ * One inbox event in words (decision 0032): who did what on which game, in one place for the inbox and the mails. A
  * version is "your version" only for its artist; anyone else reads whose it is (decision 0052). The event's own
  * `text` (a verdict and its note, a note's words, a failure's reason) is not part of it.
  */

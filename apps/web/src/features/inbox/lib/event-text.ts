@@ -13,7 +13,7 @@ export type EventFacts = Pick<
 export const fileIdParam = 'fileId';
 
 /**
- * One inbox event in words (issue 28): who did what on which game, and whose version it is (decision 0052); the
+ * One inbox event in words: who did what on which game, and whose version it is (decision 0052); the
  * contract's sentence, which the mails use too. The event's own `text` (the verdict and its note, a note's words, a
  * failed generation's reason) is shown under this line.
  */

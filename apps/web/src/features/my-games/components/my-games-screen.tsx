@@ -55,7 +55,7 @@ export function MyGamesScreen() {
                     userGame.game.name
                   )}
                 </Card.Title>
-                {/* Open notes from the reviewer on this game's versions (issue 28), not the artist's own questions (decision 0052). */}
+                {/* Open notes from the reviewer on this game's versions, not the artist's own questions (decision 0052). */}
                 {notesWaitingForArtist(userGame) > 0 && (
                   <div className="mb-2">
                     <OpenNotesBadge count={notesWaitingForArtist(userGame)} />
