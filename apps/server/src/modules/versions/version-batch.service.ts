@@ -63,7 +63,7 @@ interface PlannedRow {
   /** For a frame row: the frame's full size. */
   frameSize: { w: number; h: number } | null;
   imageFormat: ImageFormatName | null;
-  audio: { original: AudioProbe; originalLufs: number | null } | null;
+  audio: OriginalSound | null;
   /** A sound's own probe, for its twins. */
   incomingProbe: AudioProbe | null;
   /** The twins the row replaces too, with what converting to each needs (decision 0050). */
@@ -74,7 +74,13 @@ interface PlannedRow {
 interface PlannedTwin {
   twin: BatchTwin;
   file: GameFileRow;
-  audio: { original: AudioProbe; originalLufs: number | null } | null;
+  audio: OriginalSound | null;
+}
+
+/** A game's sound as converting to it needs it: its probe and loudness. */
+interface OriginalSound {
+  original: AudioProbe;
+  originalLufs: number | null;
 }
 
 /** What every row of one batch is planned against. */
@@ -294,7 +300,6 @@ export class VersionBatchService {
     // its container, codec, rate and channels say whether it needs converting.
     if (!(await isAudioContent(createReadStream(source.file)))) return invalid('not_audio', validationMessages.notAudio);
     let incomingProbe: AudioProbe;
-    let originalProbe: AudioProbe;
     try {
       incomingProbe = await probeAudio(source.file, { owner });
     } catch (error) {
@@ -302,37 +307,14 @@ export class VersionBatchService {
       if (error instanceof AudioError) return invalid('not_audio', error.message);
       throw error;
     }
-    const stored = await this.storage.get(original.storageKey);
-    if (!stored) throw new Error(`the stored object ${original.storageKey} is missing`);
-    const originalBytes = await buffer(stored.stream);
-    try {
-      originalProbe = await probeAudio(originalBytes, { owner });
-    } catch (error) {
-      if (error instanceof AudioError) return invalid('original_unreadable', `The original sound cannot be read for converting: ${error.message}`);
-      throw error;
-    }
-    // Loudness is shown for both; a measurement that fails leaves it unknown, never the row.
-    const measured = async (input: string | Uint8Array) => loudness(input, { owner }).catch((error: unknown) => {
-      if (error instanceof AudioError) return null;
-      throw error;
-    });
-    const [incomingLufs, originalLufs] = [await measured(source.file), await measured(originalBytes)];
-    planned.audio = { original: originalProbe, originalLufs };
-    const media = (probe: AudioProbe, lufs: number | null, size: number): BatchMedia => ({
-      ...emptyMedia,
-      format: probe.container,
-      durationSeconds: probe.durationSeconds || null,
-      sampleRate: probe.sampleRate,
-      channels: probe.channels,
-      lufs,
-      size,
-    });
-    row.incomingMedia = media(incomingProbe, incomingLufs, source.size);
-    row.originalMedia = media(originalProbe, originalLufs, original.size);
+    const originalSound = await this.readOriginalSound(original, owner);
+    if ('unreadable' in originalSound) return invalid('original_unreadable', originalSound.unreadable);
+    planned.audio = originalSound;
+    row.incomingMedia = soundMedia(incomingProbe, await measuredLoudness(source.file, owner), source.size);
+    row.originalMedia = soundMedia(originalSound.original, originalSound.originalLufs, original.size);
     planned.incomingProbe = incomingProbe;
-    const matchLoudness = options.loudness === 'match' && originalLufs !== null;
-    row.status = needsConversion(incomingProbe, originalProbe) || matchLoudness ? 'needs_conversion' : 'matched';
-    row.warnings.push(...durationWarnings(incomingProbe, originalProbe));
+    row.status = soundStatus(incomingProbe, originalSound, options);
+    row.warnings.push(...durationWarnings(incomingProbe, originalSound.original));
     if (row.frame === null) {
       const twins = soundTwinsOf(original.path, context.all);
       const wanted = options.twins?.[match.incoming];
@@ -386,28 +368,34 @@ export class VersionBatchService {
 
   private async planTwin(planned: PlannedTwin, incoming: AudioProbe, { options, owner }: BatchContext): Promise<void> {
     const { twin, file } = planned;
+    const originalSound = await this.readOriginalSound(file, owner);
+    if ('unreadable' in originalSound) {
+      twin.status = 'invalid';
+      twin.errorCode = 'original_unreadable';
+      twin.error = originalSound.unreadable;
+      return;
+    }
+    planned.audio = originalSound;
+    twin.originalMedia = soundMedia(originalSound.original, originalSound.originalLufs, file.size);
+    twin.status = soundStatus(incoming, originalSound, options);
+    twin.warnings.push(...durationWarnings(incoming, originalSound.original));
+  }
+
+  /**
+   * A game's sound read from storage, probed and measured for converting to it; a loudness measurement that fails
+   * leaves the loudness unknown, never the row. `unreadable`: what the row says when the sound cannot be read.
+   */
+  private async readOriginalSound(file: GameFileRow, owner: number): Promise<OriginalSound | { unreadable: string }> {
     const stored = await this.storage.get(file.storageKey);
     if (!stored) throw new Error(`the stored object ${file.storageKey} is missing`);
     const bytes = await buffer(stored.stream);
-    let probe: AudioProbe;
     try {
-      probe = await probeAudio(bytes, { owner });
+      const original = await probeAudio(bytes, { owner });
+      return { original, originalLufs: await measuredLoudness(bytes, owner) };
     } catch (error) {
-      if (!(error instanceof AudioError)) throw error;
-      twin.status = 'invalid';
-      twin.errorCode = 'original_unreadable';
-      twin.error = `The original sound cannot be read for converting: ${error.message}`;
-      return;
-    }
-    const lufs = await loudness(bytes, { owner }).catch((error: unknown) => {
-      if (error instanceof AudioError) return null;
+      if (error instanceof AudioError) return { unreadable: `The original sound cannot be read for converting: ${error.message}` };
       throw error;
-    });
-    planned.audio = { original: probe, originalLufs: lufs };
-    twin.originalMedia = { ...emptyMedia, format: probe.container, durationSeconds: probe.durationSeconds || null, sampleRate: probe.sampleRate, channels: probe.channels, lufs, size: file.size };
-    const matchLoudness = options.loudness === 'match' && lufs !== null;
-    twin.status = needsConversion(incoming, probe) || matchLoudness ? 'needs_conversion' : 'matched';
-    twin.warnings.push(...durationWarnings(incoming, probe));
+    }
   }
 
   /**
@@ -528,19 +516,7 @@ export class VersionBatchService {
     }
     try {
       const content =
-        twin.status === 'matched'
-          ? createReadStream(row.source.file)
-          : Readable.from([
-              await convertAudio(row.source.file, {
-                toPathLike: file.path,
-                codec: audio.original.codec,
-                sampleRate: audio.original.sampleRate,
-                channels: audio.original.channels,
-                ...(options.loudness === 'match' && audio.originalLufs !== null && { matchLoudnessOf: audio.originalLufs }),
-                maxOutputBytes: this.maxFileSizeBytes,
-                owner: user.id,
-              }),
-            ]);
+        twin.status === 'matched' ? createReadStream(row.source.file) : await this.convertedTo(row.source.file, file, audio, options, user.id);
       await this.versions.upload(user, version.id, file.fileId, content, { how: 'batch' });
       twin.outcome = 'replaced';
     } catch (error) {
@@ -568,14 +544,18 @@ export class VersionBatchService {
       return Readable.from([fitted]);
     }
     if (row.status === 'matched') return createReadStream(file);
-    const target = planned.audio;
-    if (!target) throw new Error('a sound row to convert was planned without its original');
+    if (!planned.audio) throw new Error('a sound row to convert was planned without its original');
+    return this.convertedTo(file, original, planned.audio, options, owner);
+  }
+
+  /** The incoming sound converted to a game sound's format (and loudness, when asked). */
+  private async convertedTo(file: string, target: GameFileRow, audio: OriginalSound, options: BatchOptions, owner: number): Promise<Readable> {
     const converted = await convertAudio(file, {
-      toPathLike: original.path,
-      codec: target.original.codec,
-      sampleRate: target.original.sampleRate,
-      channels: target.original.channels,
-      ...(options.loudness === 'match' && target.originalLufs !== null && { matchLoudnessOf: target.originalLufs }),
+      toPathLike: target.path,
+      codec: audio.original.codec,
+      sampleRate: audio.original.sampleRate,
+      channels: audio.original.channels,
+      ...(options.loudness === 'match' && audio.originalLufs !== null && { matchLoudnessOf: audio.originalLufs }),
       maxOutputBytes: this.maxFileSizeBytes,
       owner,
     });
@@ -629,6 +609,25 @@ function summarise(rows: BatchRow[]): BatchAnswer['summary'] {
 }
 
 /** The durations of a sound and the one it replaces, when they differ by more than 10 %. */
+/** A sound's figures as a row shows them. */
+function soundMedia(probe: AudioProbe, lufs: number | null, size: number): BatchMedia {
+  return { ...emptyMedia, format: probe.container, durationSeconds: probe.durationSeconds || null, sampleRate: probe.sampleRate, channels: probe.channels, lufs, size };
+}
+
+/** Whether the incoming sound is stored as it is or converted to the original's format (or loudness). */
+function soundStatus(incoming: AudioProbe, { original, originalLufs }: OriginalSound, options: BatchOptions): 'matched' | 'needs_conversion' {
+  const matchLoudness = options.loudness === 'match' && originalLufs !== null;
+  return needsConversion(incoming, original) || matchLoudness ? 'needs_conversion' : 'matched';
+}
+
+/** A sound's loudness, or unknown (null) when measuring it fails. */
+async function measuredLoudness(input: string | Uint8Array, owner: number): Promise<number | null> {
+  return loudness(input, { owner }).catch((error: unknown) => {
+    if (error instanceof AudioError) return null;
+    throw error;
+  });
+}
+
 function durationWarnings(incoming: AudioProbe, original: AudioProbe): string[] {
   const [a, b] = [incoming.durationSeconds, original.durationSeconds];
   return a > 0 && b > 0 && Math.abs(a - b) / b > limits.audioConversion.durationWarningRatio ? [batchMessages.durationDiffers(a, b)] : [];
