@@ -9,7 +9,17 @@
 // dependencies) are loaded only when something must be built.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +46,12 @@ function inputFiles(paths) {
 
 function hashOf(files) {
   const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update('\0').update(readFileSync(at(file))).update('\0');
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(at(file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -90,13 +105,23 @@ const targets = {
       });
       renameSync(temporary, join(outDir, 'server.js'));
       // The ffmpeg worker (decision 0029) is plain JavaScript that the bundle starts from beside itself.
-      copyFileSync(at('apps/server/src/lib/audio-conversion/ffmpeg-worker.mjs'), join(outDir, 'ffmpeg-worker.mjs'));
+      copyFileSync(
+        at('apps/server/src/lib/audio-conversion/ffmpeg-worker.mjs'),
+        join(outDir, 'ffmpeg-worker.mjs'),
+      );
     },
   },
   web: {
     outDir: at('apps/web/dist'),
     output: 'index.html',
-    inputs: ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/package.json', 'apps/web/tsconfig.json', ...contractInputs],
+    inputs: [
+      'apps/web/src',
+      'apps/web/index.html',
+      'apps/web/vite.config.ts',
+      'apps/web/package.json',
+      'apps/web/tsconfig.json',
+      ...contractInputs,
+    ],
     async build(outDir, previousStamp) {
       const viteBin = join(devDependency('vite/package.json', 'apps/web'), '..', 'bin', 'vite.js');
       const temporary = at(`apps/web/.dist-${process.pid}`);
@@ -104,11 +129,22 @@ const targets = {
       try {
         const result = spawnSync(
           process.execPath,
-          [viteBin, 'build', '--mode', 'production', '--outDir', temporary, '--emptyOutDir', '--logLevel', 'warn'],
+          [
+            viteBin,
+            'build',
+            '--mode',
+            'production',
+            '--outDir',
+            temporary,
+            '--emptyOutDir',
+            '--logLevel',
+            'warn',
+          ],
           // React and the other libraries pick their production build from NODE_ENV.
           { cwd: at('apps/web'), stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
         );
-        if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal})`);
+        if (result.status !== 0)
+          throw new Error(`vite build failed (exit ${result.status ?? result.signal})`);
         const assets = readdirSync(join(temporary, 'assets'));
         for (const name of assets) precompress(join(temporary, 'assets', name));
         return publishWeb(temporary, outDir, previousStamp);
@@ -126,7 +162,10 @@ function precompress(file) {
   if (!compressible.test(file)) return;
   const content = readFileSync(file);
   if (content.length < 1024) return;
-  writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
 }
 
@@ -170,7 +209,10 @@ export async function buildIfStale({ force = false, log = console.log } = {}) {
     const started = Date.now();
     log(`Building the ${name} (${present ? 'sources changed' : 'not built yet'})...`);
     const extra = (await target.build(target.outDir, stamp)) ?? {};
-    writeAtomically(join(target.outDir, stampFile), JSON.stringify({ hash, builtAt: new Date().toISOString(), ...extra }));
+    writeAtomically(
+      join(target.outDir, stampFile),
+      JSON.stringify({ hash, builtAt: new Date().toISOString(), ...extra }),
+    );
     log(`Built the ${name} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     built.push(name);
   }

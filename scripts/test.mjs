@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one test command (`npm test`): typecheck, lint, server tests on SQLite and on PostgreSQL (then
+// The one test command (`npm test`): formatting, typecheck, lint, server tests on SQLite and on PostgreSQL (then
 // again on Node 24), web unit tests, the web build and the landing page's JS budget, then the Playwright
 // suite against the real server on free ports with a temporary DATA_DIR. Pass step names to run only some: `npm test -- server-sqlite e2e`.
 import { spawnSync } from 'node:child_process';
@@ -212,7 +212,12 @@ async function gateOn(database) {
   const port = await freePort();
   let playPort = await freePort();
   while (playPort === port) playPort = await freePort();
-  const env = { E2E_PORT: String(port), E2E_PLAY_PORT: String(playPort), E2E_DATA_DIR: dataDir, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+  const env = {
+    E2E_PORT: String(port),
+    E2E_PLAY_PORT: String(playPort),
+    E2E_DATA_DIR: dataDir,
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  };
   const name = `gate_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
   if (database === 'postgres') {
@@ -225,11 +230,18 @@ async function gateOn(database) {
   let ok = false;
   try {
     const label = `gate suite over the game corpus on ${database === 'postgres' ? 'PostgreSQL' : 'SQLite'}`;
-    ok = runIn(root, { ...process.env, ...env }, label, 'npx', ['playwright', 'test', '-c', 'e2e/gate.config.ts']);
+    ok = runIn(root, { ...process.env, ...env }, label, 'npx', [
+      'playwright',
+      'test',
+      '-c',
+      'e2e/gate.config.ts',
+    ]);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     if (database === 'postgres') {
-      await admin.query(`drop database if exists "${name}" with (force)`).catch((error) => console.error(`could not drop ${name}: ${error.message}`));
+      await admin
+        .query(`drop database if exists "${name}" with (force)`)
+        .catch((error) => console.error(`could not drop ${name}: ${error.message}`));
       await admin.end();
     }
   }
@@ -237,9 +249,12 @@ async function gateOn(database) {
 }
 
 const steps = {
+  // The tree as Prettier writes it; `npm run format` mends a difference.
+  format: () => run('formatting (Prettier)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']),
   typecheck: () => run('typecheck', 'npx', ['tsc', '-b']),
   lint: () => run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']),
-  'server-sqlite': () => run('server tests on SQLite', 'npm', ['test', '-w', '@reskin/server'], { TEST_DB: 'sqlite' }),
+  'server-sqlite': () =>
+    run('server tests on SQLite', 'npm', ['test', '-w', '@reskin/server'], { TEST_DB: 'sqlite' }),
   'server-postgres': async () => {
     if (!(await postgresOrSkip('the server tests on PostgreSQL'))) return;
     run('server tests on PostgreSQL', 'npm', ['test', '-w', '@reskin/server'], {
@@ -282,13 +297,18 @@ async function browserTests(specs, env = {}) {
   let playPort = await freePort();
   while (playPort === port) playPort = await freePort();
   try {
-    run('browser tests (Playwright, Chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...specs], {
-      ...env,
-      E2E_PORT: String(port),
-      E2E_PLAY_PORT: String(playPort),
-      E2E_DATA_DIR: dataDir,
-      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-    });
+    run(
+      'browser tests (Playwright, Chromium)',
+      'npx',
+      ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...specs],
+      {
+        ...env,
+        E2E_PORT: String(port),
+        E2E_PLAY_PORT: String(playPort),
+        E2E_DATA_DIR: dataDir,
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      },
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,5 +1,14 @@
 import { mailMessages, validationMessages } from '@reskin/contract';
-import { test, expect, content, errorToast, openWithToken, storedToken, successToast, uniqueUsername } from '../fixtures/test';
+import {
+  test,
+  expect,
+  content,
+  errorToast,
+  openWithToken,
+  storedToken,
+  successToast,
+  uniqueUsername,
+} from '../fixtures/test';
 import { firstLink, MailAppServer } from '../fixtures/mail-server';
 
 /**
@@ -25,7 +34,9 @@ test.describe('issue 28: account password and mail', () => {
     await form.getByLabel('New password', { exact: true }).fill('Fresh-pass-2024');
     await form.getByLabel('New password again').fill('Fresh-pass-2024');
     await submit.click();
-    await expect(form.locator('.invalid-feedback', { hasText: validationMessages.currentPasswordWrong })).toBeVisible();
+    await expect(
+      form.locator('.invalid-feedback', { hasText: validationMessages.currentPasswordWrong }),
+    ).toBeVisible();
     await expect(errorToast(page, validationMessages.currentPasswordWrong)).toBeVisible();
     expect(await storedToken(page)).toBe(user.token);
 
@@ -36,7 +47,9 @@ test.describe('issue 28: account password and mail', () => {
     await expect(submit).toBeDisabled();
     await form.getByLabel('New password again').fill('Fresh-pass-2024');
 
-    const changed = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/api/user/update/password'));
+    const changed = page.waitForResponse(
+      (r) => r.request().method() === 'PUT' && r.url().endsWith('/api/user/update/password'),
+    );
     await submit.click();
     expect((await changed).status()).toBe(200);
     await expect(successToast(page, mailMessages.passwordChanged)).toBeVisible();
@@ -49,7 +62,10 @@ test.describe('issue 28: account password and mail', () => {
     expect((await api.loginResponse(user.email, 'Fresh-pass-2024')).status()).toBe(200);
   });
 
-  test('issue 28: a common new password shows the server\'s rule under the field', async ({ page, makeUser }) => {
+  test("issue 28: a common new password shows the server's rule under the field", async ({
+    page,
+    makeUser,
+  }) => {
     const user = await makeUser();
     await openWithToken(page, user.token, '/account');
     const form = page.getByRole('form', { name: 'Change password' });
@@ -57,7 +73,9 @@ test.describe('issue 28: account password and mail', () => {
     await form.getByLabel('New password', { exact: true }).fill('password123');
     await form.getByLabel('New password again').fill('password123');
     await form.getByRole('button', { name: 'Change Password', exact: true }).click();
-    await expect(form.locator('.invalid-feedback', { hasText: validationMessages.commonPassword })).toBeVisible();
+    await expect(
+      form.locator('.invalid-feedback', { hasText: validationMessages.commonPassword }),
+    ).toBeVisible();
     expect(await storedToken(page)).toBe(user.token);
   });
 
@@ -79,7 +97,9 @@ test.describe('issue 28: account password and mail', () => {
     await expect(page.getByText(mailMessages.verifyBanner)).toHaveCount(0);
   });
 
-  test('issue 28: a reset or verification link that is not valid says so and offers a new one', async ({ page }) => {
+  test('issue 28: a reset or verification link that is not valid says so and offers a new one', async ({
+    page,
+  }) => {
     await page.goto('/reset-password?token=not-a-real-token-at-all-0123456789abcdef');
     await content(page).getByLabel('New password', { exact: true }).fill('Fresh-pass-2024');
     await content(page).getByLabel('New password again').fill('Fresh-pass-2024');
@@ -103,7 +123,11 @@ test.describe('issue 28: with mail on (a second server and a real SMTP server)',
 
   /** A plain API call to the mail server (Node's fetch: no cookies, so no XSRF double submit applies). */
   const post = (path: string, data: unknown) =>
-    fetch(`${server.url}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
+    fetch(`${server.url}/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(data),
+    });
 
   async function signUp() {
     const username = uniqueUsername('mail');
@@ -129,7 +153,9 @@ test.describe('issue 28: with mail on (a second server and a real SMTP server)',
     await expect(page).toHaveURL(`${server.url}/`);
   }
 
-  test('issue 28: an unverified account sees the banner; "Send again" mails a link that verifies the address', async ({ page }) => {
+  test('issue 28: an unverified account sees the banner; "Send again" mails a link that verifies the address', async ({
+    page,
+  }) => {
     const user = await signUp();
     await expect.poll(() => server.to(user.email).length).toBe(1);
     await logIn(page, user.email, user.password);
@@ -149,7 +175,9 @@ test.describe('issue 28: with mail on (a second server and a real SMTP server)',
     await expect(page.getByLabel("Mail me the inbox's events")).toHaveValue('each');
   });
 
-  test('issue 28: "Forgot password?" on the login page mails a reset link that sets a new password once', async ({ page }) => {
+  test('issue 28: "Forgot password?" on the login page mails a reset link that sets a new password once', async ({
+    page,
+  }) => {
     const user = await signUp();
     await page.goto(`${server.url}/login`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
@@ -157,7 +185,8 @@ test.describe('issue 28: with mail on (a second server and a real SMTP server)',
     await content(page).getByLabel('Email').fill(user.email);
     await content(page).getByRole('button', { name: 'Send the link' }).click();
     await expect(content(page).getByText(mailMessages.forgotAccepted)).toBeVisible();
-    const resetMail = () => server.to(user.email).find((mail) => mail.subject.startsWith('Reset your password'));
+    const resetMail = () =>
+      server.to(user.email).find((mail) => mail.subject.startsWith('Reset your password'));
     await expect.poll(() => resetMail() !== undefined).toBe(true);
     const link = firstLink(resetMail()!);
     expect(link.startsWith(`${server.url}/reset-password?token=`)).toBe(true);

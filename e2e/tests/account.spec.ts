@@ -141,7 +141,9 @@ test.describe('account settings', () => {
     await save.click();
     expect((await refused).status()).toBe(403);
     // Under the field and in the client's error toast; the form waits for another password.
-    await expect(content(page).locator('.invalid-feedback', { hasText: validationMessages.currentPasswordWrong })).toBeVisible();
+    await expect(
+      content(page).locator('.invalid-feedback', { hasText: validationMessages.currentPasswordWrong }),
+    ).toBeVisible();
     await expect(errorToast(page, validationMessages.currentPasswordWrong)).toBeVisible();
     await expect(save).toBeDisabled();
     expect(await storedToken(page)).toBe(user.token);

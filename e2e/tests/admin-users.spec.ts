@@ -1,4 +1,12 @@
-import { RoleType, emptyTexts, messages, toastSettings, totalCountHeader, validationMessages, type User } from '@reskin/contract';
+import {
+  RoleType,
+  emptyTexts,
+  messages,
+  toastSettings,
+  totalCountHeader,
+  validationMessages,
+  type User,
+} from '@reskin/contract';
 import {
   test,
   expect,
@@ -288,7 +296,9 @@ test.describe('admin users', () => {
     const created = (await answer.json()) as User;
     cleanupUser(created.id);
     // Issue 25: a success toast names the new user, and the dialog closes.
-    await expect(successToast(page, messages.userAdded(body.username))).toHaveText(messages.userAdded(body.username));
+    await expect(successToast(page, messages.userAdded(body.username))).toHaveText(
+      messages.userAdded(body.username),
+    );
     await expect(dialog(page)).toHaveCount(0);
     await searchUsers(page, body.username);
     await expect(userRow(page, body)).toBeVisible();

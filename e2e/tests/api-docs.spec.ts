@@ -95,13 +95,11 @@ test.describe('API docs', () => {
     await expect(fullPath).toHaveValue('string');
     await fullPath.fill('guides/read-me.txt');
     await expect(fullPath).toHaveValue('guides/read-me.txt');
-    await upload
-      .locator('tr[data-property-name="file"] input[type="file"]')
-      .setInputFiles({
-        name: 'read-me.txt',
-        mimeType: 'text/plain',
-        buffer: Buffer.from('Replace the birds.'),
-      });
+    await upload.locator('tr[data-property-name="file"] input[type="file"]').setInputFiles({
+      name: 'read-me.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Replace the birds.'),
+    });
     const uploaded = await execute(upload);
     await expect(uploaded.status).toHaveText('200');
     await expect(uploaded.body).toContainText('"uploaded": 1');

@@ -25,7 +25,6 @@ import {
 import { createUserGame, deleteUserGame, sampleGame, solidPng } from '../fixtures/versions';
 import { wav } from '../fixtures/workbench';
 
-
 /** Registers through the register screen and logs in through the login screen, as a new artist would. */
 async function registerAndLogIn(page: Page, api: Api, cleanupUser: (id: number) => void) {
   const body = newSignupBody();

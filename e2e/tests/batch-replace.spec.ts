@@ -31,7 +31,11 @@ const exact = ids('e', 12);
 const doubled = ids('f', 8);
 
 /** An image of one colour in another format (JPEG, WebP), encoded by the browser: the e2e package has no sharp. */
-async function encodedImage(page: Page, type: 'image/jpeg' | 'image/webp', colour: number[]): Promise<Buffer> {
+async function encodedImage(
+  page: Page,
+  type: 'image/jpeg' | 'image/webp',
+  colour: number[],
+): Promise<Buffer> {
   const bytes = await page.evaluate(
     async ([mime, [r, g, b]]) => {
       const canvas = new OffscreenCanvas(16, 12);
@@ -90,11 +94,18 @@ function soundsInFrame(frame: Frame, paths: string[]) {
         return 0;
       }
       let at = 0;
-      if (text(0, 3) === 'ID3') at = 10 + (((bytes[6]! & 0x7f) << 21) | ((bytes[7]! & 0x7f) << 14) | ((bytes[8]! & 0x7f) << 7) | (bytes[9]! & 0x7f));
+      if (text(0, 3) === 'ID3')
+        at =
+          10 +
+          (((bytes[6]! & 0x7f) << 21) |
+            ((bytes[7]! & 0x7f) << 14) |
+            ((bytes[8]! & 0x7f) << 7) |
+            (bytes[9]! & 0x7f));
       while (at < bytes.length - 4 && !(bytes[at] === 0xff && (bytes[at + 1]! & 0xe0) === 0xe0)) at++;
       const version = (bytes[at + 1]! >> 3) & 3;
       const index = (bytes[at + 2]! >> 2) & 3;
-      const rates = version === 3 ? [44100, 48000, 32000] : version === 2 ? [22050, 24000, 16000] : [11025, 12000, 8000];
+      const rates =
+        version === 3 ? [44100, 48000, 32000] : version === 2 ? [22050, 24000, 16000] : [11025, 12000, 8000];
       return rates[index] ?? 0;
     };
     const out: Record<string, { magic: string; rate: number; channels: number; duration: number }> = {};
@@ -127,19 +138,40 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
   const tags = [...exact, ...doubled].map((id) => `<img id="${id}" src="img/${id}.png">`);
   tags.push('<img id="j01" src="img/j01.jpg"><img id="w01" src="img/w01.webp">');
   const files: FilePayload[] = [
-    { path: 'bq/index.html', mimeType: 'text/html', buffer: Buffer.from(`<!doctype html><title>batch</title>${tags.join('')}`) },
-    ...[...exact, ...doubled].map((id) => ({ path: `bq/img/${id}.png`, mimeType: 'image/png', buffer: original })),
-    ...['j01', 'j02'].map((id) => ({ path: `bq/img/${id}.jpg`, mimeType: 'image/jpeg', buffer: Buffer.alloc(0) })),
-    ...['w01', 'w02'].map((id) => ({ path: `bq/img/${id}.webp`, mimeType: 'image/webp', buffer: Buffer.alloc(0) })),
+    {
+      path: 'bq/index.html',
+      mimeType: 'text/html',
+      buffer: Buffer.from(`<!doctype html><title>batch</title>${tags.join('')}`),
+    },
+    ...[...exact, ...doubled].map((id) => ({
+      path: `bq/img/${id}.png`,
+      mimeType: 'image/png',
+      buffer: original,
+    })),
+    ...['j01', 'j02'].map((id) => ({
+      path: `bq/img/${id}.jpg`,
+      mimeType: 'image/jpeg',
+      buffer: Buffer.alloc(0),
+    })),
+    ...['w01', 'w02'].map((id) => ({
+      path: `bq/img/${id}.webp`,
+      mimeType: 'image/webp',
+      buffer: Buffer.alloc(0),
+    })),
     ...['a', 'b'].flatMap((folder) =>
-      ['icon', 'coin'].map((name) => ({ path: `bq/ui/${folder}/${name}.png`, mimeType: 'image/png', buffer: original })),
+      ['icon', 'coin'].map((name) => ({
+        path: `bq/ui/${folder}/${name}.png`,
+        mimeType: 'image/png',
+        buffer: original,
+      })),
     ),
     { path: 'bq/sfx/jump.ogg', mimeType: 'audio/ogg', buffer: audioFixture('blip.ogg') },
     { path: 'bq/sfx/hit.mp3', mimeType: 'audio/mpeg', buffer: audioFixture('blip.mp3') },
     { path: 'bq/sfx/chime.mp3', mimeType: 'audio/mpeg', buffer: audioFixture('chime.mp3') },
   ];
   for (const file of files) {
-    if (file.mimeType === 'image/jpeg' || file.mimeType === 'image/webp') file.buffer = await encodedImage(page, file.mimeType, blue);
+    if (file.mimeType === 'image/jpeg' || file.mimeType === 'image/webp')
+      file.buffer = await encodedImage(page, file.mimeType, blue);
   }
   await uploadFiles(api, game.id, files);
   await markIndex(api, game.id, (await fileByPath(api, game.id, 'bq/index.html')).fileId);
@@ -181,13 +213,18 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
     const versionFiles = await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token);
     expect(await versionFiles.json()).toEqual([]);
     const row = (path: string) => batch.getByRole('listitem', { name: `export/${path}`, exact: true });
-    const show = (status: string) => batch.getByRole('combobox', { name: 'Show status' }).selectOption(status);
+    const show = (status: string) =>
+      batch.getByRole('combobox', { name: 'Show status' }).selectOption(status);
 
     // The sounds: durations side by side (a warning past 10 %), the loudness of both, and matching it.
     await show('needs_conversion');
-    await expect(row('sfx/chime.wav').getByTestId('durations')).toContainText(/^1\.50 s yours, 1\.0\d s original$/);
+    await expect(row('sfx/chime.wav').getByTestId('durations')).toContainText(
+      /^1\.50 s yours, 1\.0\d s original$/,
+    );
     await expect(row('sfx/chime.wav').getByRole('note')).toContainText('differ by more than 10 %');
-    await expect(row('sfx/jump.wav').getByTestId('loudness')).toContainText(/-?\d+\.\d LUFS yours, -?\d+\.\d LUFS original/);
+    await expect(row('sfx/jump.wav').getByTestId('loudness')).toContainText(
+      /-?\d+\.\d LUFS yours, -?\d+\.\d LUFS original/,
+    );
     await batch.getByLabel("Match the original's loudness").check();
 
     // An image at 2x: the server's fitted preview beside the original, at the original's size.
@@ -197,7 +234,9 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
     await expect
       .poll(() => fitted.evaluate((el: HTMLImageElement) => [el.complete, el.naturalWidth, el.naturalHeight]))
       .toEqual([true, 16, 12]);
-    await row('img/f02.png').getByRole('combobox', { name: 'Fit for export/img/f02.png' }).selectOption('stretch');
+    await row('img/f02.png')
+      .getByRole('combobox', { name: 'Fit for export/img/f02.png' })
+      .selectOption('stretch');
 
     // The two ambiguous names: each one's game file chosen.
     await show('ambiguous');
@@ -208,7 +247,9 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
     }
     // The plan, then one dry run of each chosen row (decision 0050): nothing applied yet.
     expect(uploads).toHaveLength(3);
-    expect(await (await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)).json()).toEqual([]);
+    expect(
+      await (await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)).json(),
+    ).toEqual([]);
 
     // Apply, confirmed: 29 rows (the unknown one cannot be), each with its outcome, and a summary.
     await batch.getByRole('button', { name: 'Apply 29 files' }).click();
@@ -217,7 +258,9 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
     await expect(successToast(page, 'Replaced 29 of 29 files.')).toBeVisible();
     await show('matched');
     await expect(row('img/e01.png').getByTestId('row-outcome')).toHaveText('Replaced');
-    const replaced = (await (await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)).json()) as unknown[];
+    const replaced = (await (
+      await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)
+    ).json()) as unknown[];
     expect(replaced).toHaveLength(29);
 
     // Play Your Version: fitted and converted images at the original's size, the sounds converted.
@@ -228,13 +271,19 @@ test('an artist replaces 30 files from a folder: the plan, ambiguous names resol
       expect(r! > 180 && g! < 80 && b! < 80, `${id} shows the replacement: ${r}, ${g}, ${b}`).toBe(true);
     }
     const sounds = await soundsInFrame(frame, ['sfx/jump.ogg', 'sfx/hit.mp3', 'sfx/chime.mp3']);
-    const expected = { 'sfx/jump.ogg': [22050, 1, 1], 'sfx/hit.mp3': [22050, 1, 1], 'sfx/chime.mp3': [44100, 2, 1.5] };
+    const expected = {
+      'sfx/jump.ogg': [22050, 1, 1],
+      'sfx/hit.mp3': [22050, 1, 1],
+      'sfx/chime.mp3': [44100, 2, 1.5],
+    };
     for (const [path, [rate, channels, seconds]] of Object.entries(expected)) {
       const sound = sounds[path];
       expect(sound?.magic, path).toMatch(path.endsWith('.ogg') ? /^OggS$/ : /^(ID3|\xff)/);
       expect([sound?.rate, sound?.channels], path).toEqual([rate, channels]);
       // The WAV's length, give or take an encoder's padding.
-      expect(Math.abs((sound?.duration ?? 0) - (seconds ?? 0)), `${path}: ${sound?.duration} s`).toBeLessThan(0.08);
+      expect(Math.abs((sound?.duration ?? 0) - (seconds ?? 0)), `${path}: ${sound?.duration} s`).toBeLessThan(
+        0.08,
+      );
     }
   } finally {
     await deleteUserGame(api, userGame.id);
@@ -251,7 +300,7 @@ const mimeTypes: Record<string, string> = {
   mp3: 'audio/mpeg',
 };
 
-test('[issue 27] the plan uses what the game loads and updates after a choice: the sample game\'s tune in OGG and MP3, the one Chromium plays ranked first, both replaced from one WAV', async ({
+test("[issue 27] the plan uses what the game loads and updates after a choice: the sample game's tune in OGG and MP3, the one Chromium plays ranked first, both replaced from one WAV", async ({
   page,
   api,
   makeUser,
@@ -264,7 +313,11 @@ test('[issue 27] the plan uses what the game loads and updates after a choice: t
   const game = await makeGame();
   const files: FilePayload[] = sampleFiles.map((file) => {
     const path = `star-catcher/${relative(sampleFolder, file).split(sep).join('/')}`;
-    return { path, mimeType: mimeTypes[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream', buffer: readFileSync(file) };
+    return {
+      path,
+      mimeType: mimeTypes[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
+      buffer: readFileSync(file),
+    };
   });
   await uploadFiles(api, game.id, files);
   await markIndex(api, game.id, (await fileByPath(api, game.id, 'star-catcher/game/index.html')).fileId);
@@ -280,7 +333,9 @@ test('[issue 27] the plan uses what the game loads and updates after a choice: t
     await openWithToken(page, owner.token, workbenchUrl(version, 'play-original'));
     await canvasSized(await gameFrame(page, `${game.name}: Play Original Game`));
     const usageOf = async (path: string) => {
-      const usage = (await (await api.get(`/games/${game.id}/usage`, await api.asAdmin())).json()) as FileUsage[];
+      const usage = (await (
+        await api.get(`/games/${game.id}/usage`, await api.asAdmin())
+      ).json()) as FileUsage[];
       return usage.find((file) => file.path === path)?.loads ?? -1;
     };
     await expect.poll(() => usageOf(ogg), { timeout: 30_000 }).toBeGreaterThan(0);
@@ -318,7 +373,9 @@ test('[issue 27] the plan uses what the game loads and updates after a choice: t
 
     // The server's dry run of that row: no longer ambiguous, the figures and the warning before Apply.
     await expect(tune).toHaveAttribute('data-status', 'needs_conversion', { timeout: 30_000 });
-    await expect(batch.getByTestId('batch-summary')).toContainText('2 files: 1 needs fitting, 1 needs converting.');
+    await expect(batch.getByTestId('batch-summary')).toContainText(
+      '2 files: 1 needs fitting, 1 needs converting.',
+    );
     await expect(tune).not.toContainText('Ambiguous');
     await expect(tune).not.toContainText(batchMessages.ambiguous);
     await expect(tune).toContainText('Yours: wav, 8000 Hz, 1 ch');
@@ -327,9 +384,13 @@ test('[issue 27] the plan uses what the game loads and updates after a choice: t
     await expect(tune.getByRole('note').first()).toContainText('differ by more than 10 %');
     await expect(tune.getByTestId('usage-note')).toHaveText(`${ogg}: ${batchMessages.gameLoads}`);
     // Its twin, replaced too by default, converted to its own format.
-    const twin = tune.getByRole('checkbox', { name: `${batchMessages.alsoReplace(mp3)} (${batchMessages.notLoaded})` });
+    const twin = tune.getByRole('checkbox', {
+      name: `${batchMessages.alsoReplace(mp3)} (${batchMessages.notLoaded})`,
+    });
     await expect(twin).toBeChecked();
-    await expect(tune.getByTestId('twin-figures')).toHaveText(/^Converted to mp3, 22050 Hz, 1 ch \(original: 4\.\d\d s, -?\d+\.\d LUFS\)$/);
+    await expect(tune.getByTestId('twin-figures')).toHaveText(
+      /^Converted to mp3, 22050 Hz, 1 ch \(original: 4\.\d\d s, -?\d+\.\d LUFS\)$/,
+    );
     await expect(tune.locator('.text-danger')).toHaveCount(0);
 
     await batch.getByRole('button', { name: 'Apply 2 files' }).click();
@@ -337,7 +398,9 @@ test('[issue 27] the plan uses what the game loads and updates after a choice: t
     const summary = 'Replaced 2 of 2 files. 1 other format of their sounds replaced too.';
     await expect(batch.getByRole('status')).toHaveText(summary, { timeout: 30_000 });
     await expect(tune.getByTestId('twin-outcome')).toHaveText('Replaced');
-    const replaced = (await (await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)).json()) as { path: string }[];
+    const replaced = (await (
+      await api.get(`/game-versions/files/${version.id}/${game.id}`, owner.token)
+    ).json()) as { path: string }[];
     expect(replaced.map((file) => file.path).sort()).toEqual(['star-catcher/assets/img/heart.png', mp3, ogg]);
 
     // Both formats of the tune in Play Your Version: each in its own container at the original's rate, 2 s long.

@@ -46,7 +46,11 @@ async function bigGameZip(): Promise<{ zip: Buffer; paths: string[] }> {
   while (paths.length < bigGameFiles) {
     const kind = i % 4;
     if (kind === 0) add(png(16 + (i % 48), 16 + ((i * 7) % 48), i % 5), `assets/sprites/s${i}.png`);
-    else if (kind === 1) add(Buffer.from(JSON.stringify({ level: i, tiles: Array.from({ length: 64 }, (_, t) => (t * i) % 9) })), `data/levels/l${i}.json`);
+    else if (kind === 1)
+      add(
+        Buffer.from(JSON.stringify({ level: i, tiles: Array.from({ length: 64 }, (_, t) => (t * i) % 9) })),
+        `data/levels/l${i}.json`,
+      );
     else add(Buffer.from(`// module ${i}\nexport const value${i} = ${i};\n`), `lib/modules/m${i}.js`);
     i++;
   }
@@ -82,10 +86,14 @@ test.describe('admin game files: a big game as one zip (issue 29)', () => {
     const requests = uploadRequests(page, game.id);
     const status = page.getByRole('status');
     const started = Date.now();
-    await page.locator('#zip-input').setInputFiles({ name: 'big-game.zip', mimeType: 'application/zip', buffer: zip });
+    await page
+      .locator('#zip-input')
+      .setInputFiles({ name: 'big-game.zip', mimeType: 'application/zip', buffer: zip });
 
     // Progress over the whole game, file by file as the batches are stored.
-    await expect(status).toContainText(new RegExp(`Uploading \\d+ of ${bigGameFiles} files from big-game\\.zip`));
+    await expect(status).toContainText(
+      new RegExp(`Uploading \\d+ of ${bigGameFiles} files from big-game\\.zip`),
+    );
     await expect(page.getByRole('progressbar')).toBeVisible();
     await expect(successToast(page, messages.uploaded)).toBeVisible({ timeout: 180_000 });
     const seconds = (Date.now() - started) / 1000;
@@ -131,7 +139,11 @@ test.describe('admin game files: a big game as one zip (issue 29)', () => {
     const bytes = await zipBuffer(zip);
     // Every central directory record now declares `declaredEach` unpacked bytes.
     let records = 0;
-    for (let at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0; at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)) {
+    for (
+      let at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+      at >= 0;
+      at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)
+    ) {
       bytes.writeUInt32LE(declaredEach, at + 24);
       records++;
     }
@@ -139,10 +151,14 @@ test.describe('admin game files: a big game as one zip (issue 29)', () => {
 
     await openGameFiles(page, admin, game);
     const requests = uploadRequests(page, game.id);
-    await page.locator('#zip-input').setInputFiles({ name: 'bomb.zip', mimeType: 'application/zip', buffer: bytes });
+    await page
+      .locator('#zip-input')
+      .setInputFiles({ name: 'bomb.zip', mimeType: 'application/zip', buffer: bytes });
     await expect(errorToast(page, uploadMessages.zipUnpackedTotal)).toBeVisible();
     expect(uploadMessages.zipUnpackedTotal).toBe('The zip unpacks to more than 2 GB.');
-    await expect(page.getByRole('alert').filter({ hasText: 'Not uploaded:' })).toContainText(uploadMessages.zipUnpackedTotal);
+    await expect(page.getByRole('alert').filter({ hasText: 'Not uploaded:' })).toContainText(
+      uploadMessages.zipUnpackedTotal,
+    );
     await expect(page.getByRole('status').filter({ hasText: 'bomb.zip was not uploaded' })).toBeVisible();
     expect(requests).toEqual({ folder: 0, zip: 0 });
     expect(await filesOf(api, game.id)).toEqual([]);

@@ -1,7 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { RoleType, emptyTexts, indexRuleMessage, limits, messages, uploadMessages, validationMessages } from '@reskin/contract';
+import {
+  RoleType,
+  emptyTexts,
+  indexRuleMessage,
+  limits,
+  messages,
+  uploadMessages,
+  validationMessages,
+} from '@reskin/contract';
 import {
   test,
   expect,
@@ -232,7 +240,10 @@ test.describe('admin game files', () => {
     // Not a page: no Mark index (the server refuses it too, 422).
     for (const path of ['tiny/img/dot.png', 'tiny/app.js']) {
       await expect(rowButton(fileRow(page, path), 'Mark index'), path).toBeDisabled();
-      await expect(fileRow(page, path).locator('span[title]').first()).toHaveAttribute('title', indexRuleMessage);
+      await expect(fileRow(page, path).locator('span[title]').first()).toHaveAttribute(
+        'title',
+        indexRuleMessage,
+      );
     }
     const other = fileRow(page, 'tiny/other.html');
     const index = fileRow(page, 'tiny/index.html');
@@ -240,18 +251,24 @@ test.describe('admin game files', () => {
 
     // Cancel keeps the start file.
     await rowButton(other, 'Mark index').click();
-    await expect(dialog(page)).toContainText(messages.confirmSwitchIndex('tiny/index.html', 'tiny/other.html'));
+    await expect(dialog(page)).toContainText(
+      messages.confirmSwitchIndex('tiny/index.html', 'tiny/other.html'),
+    );
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog(page)).toHaveCount(0);
     await expect(index.getByText('Index', { exact: true })).toBeVisible();
-    expect((await filesOf(api, game.id)).filter((f) => f.isStartFile).map((f) => f.path)).toEqual(['tiny/index.html']);
+    expect((await filesOf(api, game.id)).filter((f) => f.isStartFile).map((f) => f.path)).toEqual([
+      'tiny/index.html',
+    ]);
 
     // Confirm switches it.
     await rowButton(other, 'Mark index').click();
     await dialog(page).getByRole('button', { name: 'Confirm' }).click();
     await expect(other.getByText('Index', { exact: true })).toBeVisible();
     await expect(index.getByText('Index', { exact: true })).toHaveCount(0);
-    expect((await filesOf(api, game.id)).filter((f) => f.isStartFile).map((f) => f.path)).toEqual(['tiny/other.html']);
+    expect((await filesOf(api, game.id)).filter((f) => f.isStartFile).map((f) => f.path)).toEqual([
+      'tiny/other.html',
+    ]);
   });
 
   test('[GF-3] Mark splash toasts Splash updated successfully. and sets the game image', async ({

@@ -356,7 +356,11 @@ test.describe('admin games', () => {
         const game = await makeGame({ name: `${prefix} ${String(i).padStart(2, '0')}` });
         await uploadFiles(api, game.id, tinyGameFiles());
         const splash = await fileByPath(api, game.id, 'tiny/img/dot.png');
-        const marked = await api.patch(`/games/${game.id}/files/${splash.fileId}/splash`, undefined, await api.asAdmin());
+        const marked = await api.patch(
+          `/games/${game.id}/files/${splash.fileId}/splash`,
+          undefined,
+          await api.asAdmin(),
+        );
         expect(marked.status(), await marked.text()).toBe(200);
         return game;
       }),
@@ -371,15 +375,26 @@ test.describe('admin games', () => {
     for (const game of games) {
       const img = gameRow(page, game.name).locator('img');
       await expect(img).toHaveAttribute('src', /^\/api\/previews\/[^/]+\/thumb\.webp$/);
-      await expect.poll(() => img.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
-      expect(await img.evaluate((element: HTMLImageElement) => Math.max(element.naturalWidth, element.naturalHeight))).toBeLessThanOrEqual(96);
+      await expect
+        .poll(() => img.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+        .toBeGreaterThan(0);
+      expect(
+        await img.evaluate((element: HTMLImageElement) =>
+          Math.max(element.naturalWidth, element.naturalHeight),
+        ),
+      ).toBeLessThanOrEqual(96);
     }
     const appHost = new URL(page.url()).host;
     const images = requests.filter((url) => url.pathname.startsWith('/api/previews/'));
     expect(images.length).toBeGreaterThanOrEqual(count);
     expect(new Set(images.map((url) => url.host))).toEqual(new Set([appHost]));
     // The page's thumbnails came with the list: no files-root (or any other) call per row.
-    const calls = requests.filter((url) => url.host === appHost && url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/previews/'));
+    const calls = requests.filter(
+      (url) =>
+        url.host === appHost &&
+        url.pathname.startsWith('/api/') &&
+        !url.pathname.startsWith('/api/previews/'),
+    );
     expect(calls.filter((url) => url.pathname.includes('/files-root'))).toEqual([]);
     expect(calls.filter((url) => /^\/api\/games\/\d+/.test(url.pathname))).toEqual([]);
   });

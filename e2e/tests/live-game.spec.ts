@@ -71,7 +71,9 @@ test('[GAM-4][GAM-3] an artist plays a Ready game while the admin replaces an im
     });
     await openWithToken(page, artist.token, workbenchUrl(version, 'play-original'));
     const frame = await gameFrame(page, `${game.name}: Play Original Game`);
-    await expect.poll(() => frame.evaluate(() => Number(document.body.dataset.loads ?? 0))).toBeGreaterThan(2);
+    await expect
+      .poll(() => frame.evaluate(() => Number(document.body.dataset.loads ?? 0)))
+      .toBeGreaterThan(2);
     const playUrl = frame.url();
     const artUrl = playUrl.replace(/index\.html$/, 'img/a.png');
     const before = await playRequest(page, artUrl);
@@ -102,10 +104,12 @@ test('[GAM-4][GAM-3] an artist plays a Ready game while the admin replaces an im
     const after = await playRequest(page, artUrl);
     expect((await after.body()).equals(await before.body())).toBe(false);
     // Every copy is made, and the game never left Ready.
-    await expect.poll(async () => {
-      const now = await statusNow();
-      return [now.copiesCurrent, now.copiesTotal];
-    }).toEqual([3, 3]);
+    await expect
+      .poll(async () => {
+        const now = await statusNow();
+        return [now.copiesCurrent, now.copiesTotal];
+      })
+      .toEqual([3, 3]);
     expect([...statuses]).toEqual([GameStatus.Ready]);
     // The added image has its own watermarked copy (not a blank: a blank of 40 x 30 is a few dozen bytes).
     const added = await playRequest(page, playUrl.replace(/index\.html$/, 'img/c.png'));
@@ -113,7 +117,9 @@ test('[GAM-4][GAM-3] an artist plays a Ready game while the admin replaces an im
     expect((await added.body()).length).toBeGreaterThan(500);
 
     // The play frame never broke: still the game's page, still reloading its art, no error, no 409.
-    await expect.poll(() => frame.evaluate(() => Number(document.body.dataset.loads ?? 0))).toBeGreaterThan(loadsAtChange + 2);
+    await expect
+      .poll(() => frame.evaluate(() => Number(document.body.dataset.loads ?? 0)))
+      .toBeGreaterThan(loadsAtChange + 2);
     expect(frame.url()).toBe(playUrl);
     expect(await frame.evaluate(() => document.body.dataset.errors)).toBe('0');
     await expect(page.getByText(/not ready/i)).toHaveCount(0);

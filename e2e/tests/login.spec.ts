@@ -170,7 +170,11 @@ test.describe('login', () => {
     // The server says a disabled account only to its right password (users.service.ts).
     expect(error.code).toBe(errorCodes.accountDisabled);
     expect(error.message).toBe('This account is disabled.');
-    await expectOneErrorToast(page, { title: 'Login failed', text: messages.loginFailed, reason: error.message });
+    await expectOneErrorToast(page, {
+      title: 'Login failed',
+      text: messages.loginFailed,
+      reason: error.message,
+    });
     await expect(page).toHaveURL(/\/login$/);
   });
 

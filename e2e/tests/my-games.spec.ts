@@ -250,7 +250,9 @@ test.describe('my games', () => {
     await expect(versionCardOf.getByRole('link', { name: 'Open', exact: true })).toBeVisible();
     await expect(versionCardOf.getByRole('link', { name: 'Play', exact: true })).toHaveCount(0);
     // A pasted play link: the reason, no frame and no 'I Finished My Game'.
-    await page.goto(`/my-games/versions/play?versionId=${version.id}&gameId=${draft.id}&userGameId=${userGame.id}`);
+    await page.goto(
+      `/my-games/versions/play?versionId=${version.id}&gameId=${draft.id}&userGameId=${userGame.id}`,
+    );
     await expect(content(page)).toContainText(gameReadinessMessages.preparingDetail);
     await expect(page.locator('iframe')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'I Finished My Game' })).toHaveCount(0);
@@ -507,8 +509,13 @@ test.describe('version routes opened directly', () => {
     const demoGame = await assign(demo, game.id);
 
     // 6 of 6: the add route says why, with no form; the versions screen has no add-new card.
-    for (let n = 1; n <= limits.versionsPerUserGame; n++) await createVersion(api, user.token, userGame, `Version ${n}`);
-    await openWithToken(page, user.token, `/my-games/versions/add?userGameId=${userGame.id}&gameId=${game.id}`);
+    for (let n = 1; n <= limits.versionsPerUserGame; n++)
+      await createVersion(api, user.token, userGame, `Version ${n}`);
+    await openWithToken(
+      page,
+      user.token,
+      `/my-games/versions/add?userGameId=${userGame.id}&gameId=${game.id}`,
+    );
     await expect(content(page).getByText(versionRuleMessages.limit, { exact: true })).toBeVisible();
     await expect(nameField(page)).toHaveCount(0);
     await expect(saveButton(page)).toHaveCount(0);
@@ -526,9 +533,17 @@ test.describe('version routes opened directly', () => {
     await expect(saveButton(page)).toHaveCount(0);
 
     // No parameters: which game is missing, not "not assigned to you"; a way back to My Games.
-    for (const route of ['/my-games/versions', '/my-games/versions/add', '/my-games/versions/workbench', '/my-games/demo']) {
+    for (const route of [
+      '/my-games/versions',
+      '/my-games/versions/add',
+      '/my-games/versions/workbench',
+      '/my-games/demo',
+    ]) {
       await openWithToken(page, user.token, route);
-      await expect(content(page).getByText('No game is chosen: open one of your games from My Games.'), route).toBeVisible();
+      await expect(
+        content(page).getByText('No game is chosen: open one of your games from My Games.'),
+        route,
+      ).toBeVisible();
       await expect(content(page)).not.toContainText('not assigned to you');
       await expect(content(page).getByRole('link', { name: 'My Games', exact: true }), route).toBeVisible();
     }

@@ -14,7 +14,10 @@ function accountLink(page: Page) {
 }
 
 test.describe('navigation bar', () => {
-  test('[NAV-1] every link has its target, and Home matches only the root exactly', async ({ page, makeUser }) => {
+  test('[NAV-1] every link has its target, and Home matches only the root exactly', async ({
+    page,
+    makeUser,
+  }) => {
     await page.goto('/');
     await expect(navLink(page, 'Home')).toHaveAttribute('href', '/');
     await expect(navLink(page, 'Login')).toHaveAttribute('href', '/login');
@@ -87,7 +90,10 @@ test.describe('navigation bar', () => {
     await expect(nav(page)).not.toContainText(demo.username);
   });
 
-  test('[NAV-4] User Games, Games and Admin show only for a logged-in administrator', async ({ page, makeUser }) => {
+  test('[NAV-4] User Games, Games and Admin show only for a logged-in administrator', async ({
+    page,
+    makeUser,
+  }) => {
     await page.goto('/');
     await expect(navLink(page, 'Login')).toBeVisible();
     await expectLinks(page, [], adminOnly);

@@ -53,7 +53,9 @@ interface Report {
 
 /** Makes the probe game `game` Ready. */
 async function probeGameReady(api: Api, game: Game, label: string): Promise<Game> {
-  await uploadFiles(api, game.id, [{ path: 'probe/index.html', mimeType: 'text/html', buffer: probeGame(label) }]);
+  await uploadFiles(api, game.id, [
+    { path: 'probe/index.html', mimeType: 'text/html', buffer: probeGame(label) },
+  ]);
   await markIndex(api, game.id, (await fileByPath(api, game.id, 'probe/index.html')).fileId);
   const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
   expect(generated.status(), await generated.text()).toBe(200);
@@ -71,7 +73,9 @@ async function startChromium(): Promise<{ browser: Browser; stop: () => Promise<
     { stdio: 'ignore', detached: true },
   );
   const portFile = join(profile, 'DevToolsActivePort');
-  await expect.poll(() => existsSync(portFile) && readFileSync(portFile, 'utf8').includes('\n'), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(() => existsSync(portFile) && readFileSync(portFile, 'utf8').includes('\n'), { timeout: 30_000 })
+    .toBe(true);
   const port = readFileSync(portFile, 'utf8').split('\n')[0];
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   return {
@@ -80,7 +84,10 @@ async function startChromium(): Promise<{ browser: Browser; stop: () => Promise<
       await browser.close().catch(() => undefined);
       // The whole process group: Chromium's helper processes outlive a killed browser process and go on writing
       // the profile, which then cannot be removed (ENOTEMPTY).
-      const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+      const exited =
+        child.exitCode !== null || child.signalCode !== null
+          ? Promise.resolve()
+          : new Promise((resolve) => child.once('exit', resolve));
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
@@ -98,13 +105,15 @@ async function play(page: Page, game: Game): Promise<Report> {
   // A frame just attached may not have begun its navigation yet: its URL is then empty (a full run failed on
   // `new URL('')` once, under load).
   await expect.poll(() => frame.url()).toMatch(/^https?:\/\//);
-  expect(new URL(frame.url()).host, 'the game has a host of its own').toBe(`g${game.id}.localhost:${process.env.E2E_PLAY_PORT}`);
+  expect(new URL(frame.url()).host, 'the game has a host of its own').toBe(
+    `g${game.id}.localhost:${process.env.E2E_PLAY_PORT}`,
+  );
   const report = frame.locator('#report');
   await expect(report).not.toBeEmpty();
   return JSON.parse((await report.textContent()) ?? '{}') as Report;
 }
 
-test('[issue 13] a game in the play frame cannot read or set the cookies of the app, nor read another game\'s localStorage, and keeps its own', async ({
+test("[issue 13] a game in the play frame cannot read or set the cookies of the app, nor read another game's localStorage, and keeps its own", async ({
   api,
   makeUser,
   makeGame,
@@ -120,14 +129,17 @@ test('[issue 13] a game in the play frame cannot read or set the cookies of the 
     // Signed in as the app does it (the session token in the app's localStorage); the API gives the app its
     // XSRF-TOKEN cookie, the one a game on the app's host could read before.
     await page.goto(`${appOrigin}/api/config`);
-    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [storageKeys.token, admin.token] as const);
+    await page.evaluate(([key, value]) => localStorage.setItem(key, value), [
+      storageKeys.token,
+      admin.token,
+    ] as const);
     const appCookies = async () => (await context.cookies(appOrigin)).map((cookie) => cookie.name).sort();
     expect(await appCookies()).toEqual(['XSRF-TOKEN']);
     const xsrfBefore = (await context.cookies(appOrigin))[0]!.value;
 
     const firstRun = await play(page, first);
     expect(firstRun.storageError, 'the game has localStorage').toBeUndefined();
-    expect(firstRun.cookiesSeen, "no cookie of the app is readable").toBe('');
+    expect(firstRun.cookiesSeen, 'no cookie of the app is readable').toBe('');
     expect(firstRun).toMatchObject({ before: null, after: 'Game one', keys: ['save'] });
 
     // Nothing the game set reaches the app: its cookies are as they were, and every request still answers.

@@ -52,7 +52,9 @@ async function adminPlayColour(page: Page, token: string, game: Game): Promise<n
 /** The game files screen (a loaded machine can take a while for the reloads and lazy screens of this test). */
 async function openFiles(page: Page, token: string, game: Game): Promise<void> {
   await openWithToken(page, token, `/games/game-files?gameId=${game.id}`);
-  await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible({ timeout: slow });
+  await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible({
+    timeout: slow,
+  });
 }
 
 /** Chooses a play setting on the game files screen and waits for it to be saved. */
@@ -68,14 +70,21 @@ test.describe('[issue 24] pre-compressed files', () => {
   // Upload, generation and three screen loads each: over a minute on a busy two-core machine.
   test.describe.configure({ timeout: 180_000 });
 
-  test('a game that unpacks x.wasm.gz itself plays on automatic (stored); served encoded it breaks', async ({ page, api, makeUser, makeGame }) => {
+  test('a game that unpacks x.wasm.gz itself plays on automatic (stored); served encoded it breaks', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
     const admin = await makeUser(RoleType.Admin);
     const game = await readyWith(api, await makeGame(), selfUnpackingGame('godot'), 'godot/index.html');
     expect(game).toMatchObject({ precompressed: 'auto', precompressedDecided: 'stored' });
 
     await openFiles(page, admin.token, game);
     await expect(page.getByLabel(precompressedLabel)).toHaveValue('auto');
-    await expect(page.getByTestId('precompressed-decision')).toContainText('Automatic decided served as stored');
+    await expect(page.getByTestId('precompressed-decision')).toContainText(
+      'Automatic decided served as stored',
+    );
     await expect(page.getByTestId('precompressed-decision')).toContainText('No Unity loader');
     expect(await adminPlayColour(page, admin.token, game)).toEqual(green);
 
@@ -85,13 +94,20 @@ test.describe('[issue 24] pre-compressed files', () => {
     expect(await adminPlayColour(page, admin.token, game)).toEqual(red);
   });
 
-  test('a Unity-style game (Build/x.loader.js, x.framework.js.gz) plays on automatic (encoded); served as stored it breaks', async ({ page, api, makeUser, makeGame }) => {
+  test('a Unity-style game (Build/x.loader.js, x.framework.js.gz) plays on automatic (encoded); served as stored it breaks', async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
     const admin = await makeUser(RoleType.Admin);
     const game = await readyWith(api, await makeGame(), unityStyleGame('unity'), 'unity/index.html');
     expect(game).toMatchObject({ precompressed: 'auto', precompressedDecided: 'encoded' });
 
     await openFiles(page, admin.token, game);
-    await expect(page.getByTestId('precompressed-decision')).toContainText('unity/Build/x.loader.js is a Unity loader');
+    await expect(page.getByTestId('precompressed-decision')).toContainText(
+      'unity/Build/x.loader.js is a Unity loader',
+    );
     expect(await adminPlayColour(page, admin.token, game)).toEqual(green);
 
     await openFiles(page, admin.token, game);
@@ -101,7 +117,12 @@ test.describe('[issue 24] pre-compressed files', () => {
 });
 
 test.describe('[issue 24] cross-origin isolation', () => {
-  test("a threaded game draws in the admin's and the artist's play screens, and the rest of the app keeps working", async ({ page, api, makeUser, makeGame }) => {
+  test("a threaded game draws in the admin's and the artist's play screens, and the rest of the app keeps working", async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
     test.setTimeout(300_000);
     const admin = await makeUser(RoleType.Admin);
     const artist = await makeUser(RoleType.User);
@@ -118,7 +139,11 @@ test.describe('[issue 24] cross-origin isolation', () => {
     await page.getByRole('searchbox', { name: 'Search by name' }).fill(game.name);
     await rowButton(gameRow(page, game.name), 'Play').click();
     const adminFrame = page.locator(`iframe[title="${game.name} (game)"]`);
-    await expect(adminFrame).toHaveAttribute('allow', 'autoplay; fullscreen; gamepad; cross-origin-isolated', { timeout: slow });
+    await expect(adminFrame).toHaveAttribute(
+      'allow',
+      'autoplay; fullscreen; gamepad; cross-origin-isolated',
+      { timeout: slow },
+    );
     expect(await drawnPixel(await gameFrame(page, `${game.name} (game)`), 60, 40)).toEqual(green);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
 
@@ -127,14 +152,25 @@ test.describe('[issue 24] cross-origin isolation', () => {
     await page.getByRole('searchbox', { name: 'Search by name' }).fill(game.name);
     await expect(gameRow(page, game.name)).toBeVisible();
     await rowButton(gameRow(page, game.name), 'Files').click();
-    await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible({ timeout: slow });
+    await expect(page.getByRole('heading', { name: `Game files of ${game.name}` })).toBeVisible({
+      timeout: slow,
+    });
     await expect(page.getByLabel(isolationLabel)).toHaveValue('auto');
-    await expect(page.getByTestId('isolated-decision')).toContainText('th/threads.wasm imports a shared memory (env.memory)');
+    await expect(page.getByTestId('isolated-decision')).toContainText(
+      'th/threads.wasm imports a shared memory (env.memory)',
+    );
     // Thumbnails (the app origin's previews, decision 0038) still load under COEP credentialless.
     await expect
-      .poll(() => page.getByRole('img', { name: 'Preview of th/img/hero.png', exact: true }).evaluate((img: HTMLImageElement) => img.naturalWidth).catch(() => 0))
+      .poll(() =>
+        page
+          .getByRole('img', { name: 'Preview of th/img/hero.png', exact: true })
+          .evaluate((img: HTMLImageElement) => img.naturalWidth)
+          .catch(() => 0),
+      )
       .toBe(32);
-    await page.locator('#files-input').setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }]);
+    await page
+      .locator('#files-input')
+      .setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }]);
     await expect(fileRow(page, 'notes.txt')).toBeVisible();
     // The upload keeps the game Ready (issue 25): the artist's part below plays it as it is.
     expect((await gameById(api, game.id)).gameStatusTypeId).toBe(GameStatus.Ready);
@@ -149,7 +185,10 @@ test.describe('[issue 24] cross-origin isolation', () => {
     // The artist, in the same browser: log in, open the version's workbench, play, upload.
     await loginViaUi(page, artist.email, artist.password);
     await page.goto(`/my-games/versions?userGameId=${userGame.id}&gameId=${game.id}`);
-    await page.getByRole('region', { name: version.name, exact: true }).getByRole('link', { name: 'Open', exact: true }).click();
+    await page
+      .getByRole('region', { name: version.name, exact: true })
+      .getByRole('link', { name: 'Open', exact: true })
+      .click();
     await page.getByRole('tab', { name: 'Play Your Version', exact: true }).click();
     const artistTitle = `${game.name}: Play Your Version`;
     await expect(page.locator(`iframe[title="${artistTitle}"]`)).toBeVisible({ timeout: slow });
@@ -163,14 +202,24 @@ test.describe('[issue 24] cross-origin isolation', () => {
     });
     await expect(successToast(page, messages.uploaded)).toBeVisible();
     await page.getByRole('tab', { name: 'Play Original Game', exact: true }).click();
-    expect(await drawnPixel(await gameFrame(page, `${game.name}: Play Original Game`), 60, 40)).toEqual(green);
+    expect(await drawnPixel(await gameFrame(page, `${game.name}: Play Original Game`), 60, 40)).toEqual(
+      green,
+    );
     await navLink(page, 'My Games').click();
     await expect(page.getByText(game.name).first()).toBeVisible();
 
     // Off by hand: the same game cannot start (it draws only when cross-origin isolated).
     const off = await api.patch(
       `/games/${game.id}`,
-      { name: game.name, description: game.description, width: game.width, height: game.height, gameStatusTypeId: game.gameStatusTypeId, isActive: true, isolated: 'off' },
+      {
+        name: game.name,
+        description: game.description,
+        width: game.width,
+        height: game.height,
+        gameStatusTypeId: game.gameStatusTypeId,
+        isActive: true,
+        isolated: 'off',
+      },
       await api.asAdmin(),
     );
     expect(off.status(), await off.text()).toBe(200);

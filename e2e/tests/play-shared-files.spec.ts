@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from '@playwright/test';
 import { GameStatus, type Game } from '@reskin/contract';
-import { test, expect, fileByPath, markIndex, openWithToken, png, uploadFiles, waitForStatus, type FilePayload } from '../fixtures/games';
+import {
+  test,
+  expect,
+  fileByPath,
+  markIndex,
+  openWithToken,
+  png,
+  uploadFiles,
+  waitForStatus,
+  type FilePayload,
+} from '../fixtures/games';
 import { openPlayTab } from '../fixtures/play';
 import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
 import { workbenchUrl } from '../fixtures/workbench';
@@ -30,7 +40,11 @@ fetch('data/level.bin').then((response) => response.arrayBuffer()).then((bytes) 
     { path: 'index.html', mimeType: 'text/html', buffer: Buffer.from(page) },
     { path: 'lib/engine.js', mimeType: 'text/javascript', buffer: Buffer.from(engine) },
     { path: 'data/level.bin', mimeType: 'application/octet-stream', buffer: randomBytes(1024 * 1024) },
-    ...['a', 'b', 'c'].map((name, i) => ({ path: `img/${name}.png`, mimeType: 'image/png', buffer: png(64, 48, i + 3) })),
+    ...['a', 'b', 'c'].map((name, i) => ({
+      path: `img/${name}.png`,
+      mimeType: 'image/png',
+      buffer: png(64, 48, i + 3),
+    })),
   ];
 }
 
@@ -56,7 +70,9 @@ test('[issue 29] switching from Play Your Version to Play Original Game transfer
     const counted: Promise<void>[] = [];
     const count = (request: Request) => {
       if (!new URL(request.url()).hostname.endsWith('.localhost')) return;
-      counted.push(request.sizes().then((sizes) => void (bytes += sizes.responseBodySize + sizes.responseHeadersSize)));
+      counted.push(
+        request.sizes().then((sizes) => void (bytes += sizes.responseBodySize + sizes.responseHeadersSize)),
+      );
     };
     page.on('requestfinished', count);
     const transferred = async () => {
@@ -76,12 +92,19 @@ test('[issue 29] switching from Play Your Version to Play Original Game transfer
     const original = await openPlayTab(page, game.name, 'Play Original Game');
     await expect(original.locator('body[data-ready]')).toBeAttached({ timeout: 30_000 });
     // The same game runs, from the same script and data (1 MB of data, 2 MB of script text), with its images...
-    expect(await original.evaluate(() => document.body.dataset.ready)).toBe(String(1024 * 1024 + 2 * 1024 * 1024));
-    expect(await original.evaluate(() => Array.from(document.images).every((image) => image.naturalWidth === 64))).toBe(true);
+    expect(await original.evaluate(() => document.body.dataset.ready)).toBe(
+      String(1024 * 1024 + 2 * 1024 * 1024),
+    );
+    expect(
+      await original.evaluate(() => Array.from(document.images).every((image) => image.naturalWidth === 64)),
+    ).toBe(true);
     // ...and the switch revalidates instead of downloading it again.
     const second = await transferred();
     expect(second).toBeLessThan(1024 * 1024);
-    test.info().annotations.push({ type: 'bytes', description: `first play ${first} B, switch to Play Original Game ${second} B` });
+    test.info().annotations.push({
+      type: 'bytes',
+      description: `first play ${first} B, switch to Play Original Game ${second} B`,
+    });
   } finally {
     await deleteUserGame(api, userGame.id);
   }

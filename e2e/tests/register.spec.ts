@@ -162,7 +162,9 @@ test.describe('register', () => {
     expect((await responsePromise).status()).toBe(422);
     const password = page.locator('#password');
     await expect(password).toHaveClass(/\bis-invalid\b/);
-    await expect(page.getByRole('main').getByText(validationMessages.commonPassword, { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('main').getByText(validationMessages.commonPassword, { exact: true }),
+    ).toBeVisible();
     await expect(errorToast(page, validationMessages.commonPassword)).toBeVisible();
     await expect(errorToast(page, messages.registerFailed)).toHaveCount(0);
     await expect(errorToast(page, errorCodes.validationFailed)).toHaveCount(0);
@@ -186,7 +188,10 @@ test.describe('register', () => {
     await page.goto('/register');
     await pauseClock(page);
     // A taken username only (the email is free).
-    await fillRegisterForm(page, newSignupBody({ username: existing.username, email: `free-${existing.email}` }));
+    await fillRegisterForm(
+      page,
+      newSignupBody({ username: existing.username, email: `free-${existing.email}` }),
+    );
     const responsePromise = page.waitForResponse((response) => response.url().endsWith('/api/user/signup'));
     await registerButton(page).click();
     const { error } = (await (await responsePromise).json()) as ErrorEnvelope;

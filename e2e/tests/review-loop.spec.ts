@@ -1,4 +1,11 @@
-import { RoleType, containsPattern, messages, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
+import {
+  RoleType,
+  containsPattern,
+  messages,
+  type GameFile,
+  type GameVersion,
+  type UserGame,
+} from '@reskin/contract';
 import type { Locator, Page } from '@playwright/test';
 import {
   test,
@@ -217,10 +224,16 @@ const notesButton = (scope: Page | Locator, path: string) =>
 const notesDialog = (page: Page, path: string) => page.getByRole('dialog', { name: `Notes on ${path}` });
 
 /** Replaces an image on the artist's workbench through its card's drop area (a one-colour PNG of its size). */
-async function replaceOnWorkbench(page: Page, image: GameFile, colour: [number, number, number]): Promise<void> {
-  await page
-    .locator(`input[type="file"][aria-label="Replace ${image.path}"]`)
-    .setInputFiles({ name: 'splash.png', mimeType: 'image/png', buffer: solidPng(image.width ?? 1, image.height ?? 1, colour) });
+async function replaceOnWorkbench(
+  page: Page,
+  image: GameFile,
+  colour: [number, number, number],
+): Promise<void> {
+  await page.locator(`input[type="file"][aria-label="Replace ${image.path}"]`).setInputFiles({
+    name: 'splash.png',
+    mimeType: 'image/png',
+    buffer: solidPng(image.width ?? 1, image.height ?? 1, colour),
+  });
   await expect(successToast(page, messages.uploaded).first()).toBeVisible();
 }
 
@@ -228,14 +241,17 @@ async function replaceOnWorkbench(page: Page, image: GameFile, colour: [number, 
 async function finishOnWorkbench(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Play Your Version', exact: true }).click();
   await page.getByRole('button', { name: 'I Finished My Game', exact: true }).click();
-  await page.getByRole('dialog').filter({ hasText: messages.confirmFinishVersion }).getByRole('button', { name: 'Confirm' }).click();
+  await page
+    .getByRole('dialog')
+    .filter({ hasText: messages.confirmFinishVersion })
+    .getByRole('button', { name: 'Confirm' })
+    .click();
   await expect(successToast(page, messages.informed).first()).toBeVisible();
 }
 
 async function reviewStateOf(api: Api, userGameId: number, versionId: number) {
   const version = (await versionsOf(api, userGameId)).find((v) => v.id === versionId) as
-    | (GameVersion & { reviewState?: string; verdict?: string | null })
-    | undefined;
+    (GameVersion & { reviewState?: string; verdict?: string | null }) | undefined;
   return { state: version?.reviewState, verdict: version?.verdict, locked: version?.isLocked };
 }
 
@@ -264,193 +280,223 @@ const loop = test.extend<{ loopSeed: LoopSeed }>({
 });
 
 test.describe('issue 28: the review loop in the browser', () => {
-  loop('issue 28: finish, To Review and the inbox, a note on an image and changes requested, the artist answers and finishes again, approve and lock; the history of the image lists both replacements and restores the first', async ({
-    page,
-    browser,
-    baseURL,
-    api,
-    loopSeed,
-  }) => {
-    test.setTimeout(240_000);
-    const { admin, artist, userGame, version, splash } = loopSeed;
-    const workbench = workbenchUrl(version);
-    const reviewScreen = `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${userGame.id}`;
-    // The reviewer in a browser of their own (its own local storage), beside the artist's.
-    const adminPage = await (await browser.newContext({ baseURL })).newPage();
+  loop(
+    'issue 28: finish, To Review and the inbox, a note on an image and changes requested, the artist answers and finishes again, approve and lock; the history of the image lists both replacements and restores the first',
+    async ({ page, browser, baseURL, api, loopSeed }) => {
+      test.setTimeout(240_000);
+      const { admin, artist, userGame, version, splash } = loopSeed;
+      const workbench = workbenchUrl(version);
+      const reviewScreen = `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${userGame.id}`;
+      // The reviewer in a browser of their own (its own local storage), beside the artist's.
+      const adminPage = await (await browser.newContext({ baseURL })).newPage();
 
-    // 1. The artist replaces the splash and finishes.
-    await openWithToken(page, artist.token, workbench);
-    await replaceOnWorkbench(page, splash, [200, 40, 90]);
-    await finishOnWorkbench(page);
-    expect((await reviewStateOf(api, userGame.id, version.id)).state).toBe('to_review');
+      // 1. The artist replaces the splash and finishes.
+      await openWithToken(page, artist.token, workbench);
+      await replaceOnWorkbench(page, splash, [200, 40, 90]);
+      await finishOnWorkbench(page);
+      expect((await reviewStateOf(api, userGame.id, version.id)).state).toBe('to_review');
 
-    // 2. The reviewer sees it in To Review (oldest first, linking to the review screen) and in the inbox.
-    await openWithToken(adminPage, admin.token, '/');
-    await expect(bell(adminPage)).toHaveAccessibleName(/^Inbox: \d+ unread$/);
-    await navLink(adminPage, 'To Review').click();
-    await expect(adminPage).toHaveURL(/\/to-review$/);
-    await expect(adminPage).toHaveTitle('To Review · Reskin Studio');
-    const toReviewRow = adminPage.locator(`tbody tr[data-version-id="${version.id}"]`);
-    await expect(toReviewRow).toContainText(artist.username);
-    await expect(toReviewRow).toContainText('Review take');
-    await bell(adminPage).click();
-    const finishedEvent = inboxDialog(adminPage)
-      .getByRole('link')
-      .filter({ hasText: `${artist.username} finished a version of ${sampleGameName}.` });
-    await expect(finishedEvent).toHaveCount(1);
-    // The event opens the version's review screen and is read from then on.
-    const read = adminPage.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/inbox/read'));
-    await finishedEvent.click();
-    expect((await read).postDataJSON()).toEqual({ ids: [expect.any(Number)] });
-    await expect(adminPage).toHaveURL(new RegExp(escapeRegExp(reviewScreen.split('?')[1] ?? '')));
-    await expect(adminPage.getByRole('heading', { name: 'Review of Review take' })).toBeVisible();
+      // 2. The reviewer sees it in To Review (oldest first, linking to the review screen) and in the inbox.
+      await openWithToken(adminPage, admin.token, '/');
+      await expect(bell(adminPage)).toHaveAccessibleName(/^Inbox: \d+ unread$/);
+      await navLink(adminPage, 'To Review').click();
+      await expect(adminPage).toHaveURL(/\/to-review$/);
+      await expect(adminPage).toHaveTitle('To Review · Reskin Studio');
+      const toReviewRow = adminPage.locator(`tbody tr[data-version-id="${version.id}"]`);
+      await expect(toReviewRow).toContainText(artist.username);
+      await expect(toReviewRow).toContainText('Review take');
+      await bell(adminPage).click();
+      const finishedEvent = inboxDialog(adminPage)
+        .getByRole('link')
+        .filter({ hasText: `${artist.username} finished a version of ${sampleGameName}.` });
+      await expect(finishedEvent).toHaveCount(1);
+      // The event opens the version's review screen and is read from then on.
+      const read = adminPage.waitForRequest(
+        (r) => r.method() === 'POST' && r.url().endsWith('/api/inbox/read'),
+      );
+      await finishedEvent.click();
+      expect((await read).postDataJSON()).toEqual({ ids: [expect.any(Number)] });
+      await expect(adminPage).toHaveURL(new RegExp(escapeRegExp(reviewScreen.split('?')[1] ?? '')));
+      await expect(adminPage.getByRole('heading', { name: 'Review of Review take' })).toBeVisible();
 
-    // 3. A note on the splash, from its row of the review screen, then "Changes requested" with a note.
-    const row = adminPage.locator(`tbody tr[data-file-id="${splash.fileId}"]`);
-    await notesButton(row, splash.path).click();
-    const adminNotes = notesDialog(adminPage, splash.path);
-    await adminNotes.getByLabel(`New note on ${splash.path}`).fill('The sky should be darker.');
-    await adminNotes.getByRole('button', { name: 'Add note', exact: true }).click();
-    await expect(successToast(adminPage, 'Note added.')).toBeVisible();
-    await expect(adminNotes.getByText('The sky should be darker.')).toBeVisible();
-    await expect(adminNotes.getByText('Open', { exact: true })).toBeVisible();
-    await adminNotes.getByRole('button', { name: 'Close' }).click();
-    await expect(notesButton(row, splash.path)).toHaveAccessibleName(`Notes 1 open on ${splash.path}`);
+      // 3. A note on the splash, from its row of the review screen, then "Changes requested" with a note.
+      const row = adminPage.locator(`tbody tr[data-file-id="${splash.fileId}"]`);
+      await notesButton(row, splash.path).click();
+      const adminNotes = notesDialog(adminPage, splash.path);
+      await adminNotes.getByLabel(`New note on ${splash.path}`).fill('The sky should be darker.');
+      await adminNotes.getByRole('button', { name: 'Add note', exact: true }).click();
+      await expect(successToast(adminPage, 'Note added.')).toBeVisible();
+      await expect(adminNotes.getByText('The sky should be darker.')).toBeVisible();
+      await expect(adminNotes.getByText('Open', { exact: true })).toBeVisible();
+      await adminNotes.getByRole('button', { name: 'Close' }).click();
+      await expect(notesButton(row, splash.path)).toHaveAccessibleName(`Notes 1 open on ${splash.path}`);
 
-    const verdictPanel = adminPage.getByRole('region', { name: 'Verdict' });
-    await verdictPanel.getByLabel('Changes requested').check();
-    await verdictPanel.getByLabel('Note to the artist (optional)').fill('Nearly there: see the note on the splash.');
-    await verdictPanel.getByRole('button', { name: 'Give verdict', exact: true }).click();
-    await expect(successToast(adminPage, 'Verdict given: Changes requested.')).toBeVisible();
-    await expect(verdictPanel.getByTestId('verdict')).toContainText('Changes requested');
-    expect(await reviewStateOf(api, userGame.id, version.id)).toMatchObject({ state: 'changes_requested', verdict: 'changes_requested' });
+      const verdictPanel = adminPage.getByRole('region', { name: 'Verdict' });
+      await verdictPanel.getByLabel('Changes requested').check();
+      await verdictPanel
+        .getByLabel('Note to the artist (optional)')
+        .fill('Nearly there: see the note on the splash.');
+      await verdictPanel.getByRole('button', { name: 'Give verdict', exact: true }).click();
+      await expect(successToast(adminPage, 'Verdict given: Changes requested.')).toBeVisible();
+      await expect(verdictPanel.getByTestId('verdict')).toContainText('Changes requested');
+      expect(await reviewStateOf(api, userGame.id, version.id)).toMatchObject({
+        state: 'changes_requested',
+        verdict: 'changes_requested',
+      });
 
-    // 4. The artist: the inbox counts the news, the version card and the workbench show the verdict and its note,
-    // and the splash's card its note.
-    await page.goto(`/my-games/versions?userGameId=${userGame.id}&gameId=${version.gameId}`);
-    const card = page.locator(`[data-version-id="${version.id}"]`);
-    await expect(card.getByTestId('verdict')).toContainText('Changes requested');
-    await expect(card.getByTestId('verdict')).toContainText('Nearly there: see the note on the splash.');
-    await expect(card.getByTestId('open-notes')).toHaveText('1 open note');
-    await expect(bell(page)).toHaveAccessibleName(/^Inbox: \d+ unread$/);
-    await bell(page).click();
-    await expect(inboxDialog(page).getByText(`${admin.username} reviewed your version of ${sampleGameName}.`)).toBeVisible();
-    // The note's event opens the workbench at the splash's card, its notes open.
-    await inboxDialog(page)
-      .getByRole('link')
-      .filter({ hasText: `${admin.username} wrote a note on a file of your version of ${sampleGameName}.` })
-      .click();
-    await expect(page).toHaveURL(new RegExp(`/my-games/versions/workbench\\?.*fileId=${splash.fileId}`));
-    const artistNotes = notesDialog(page, splash.path);
-    await expect(artistNotes.getByText('The sky should be darker.')).toBeVisible();
-    await artistNotes.getByRole('button', { name: 'Close' }).click();
-    await expect(page.getByTestId('verdict')).toContainText('Nearly there: see the note on the splash.');
-    const imageCard = page.getByRole('region', { name: splash.path, exact: true });
-    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes 1 open on ${splash.path}`);
+      // 4. The artist: the inbox counts the news, the version card and the workbench show the verdict and its note,
+      // and the splash's card its note.
+      await page.goto(`/my-games/versions?userGameId=${userGame.id}&gameId=${version.gameId}`);
+      const card = page.locator(`[data-version-id="${version.id}"]`);
+      await expect(card.getByTestId('verdict')).toContainText('Changes requested');
+      await expect(card.getByTestId('verdict')).toContainText('Nearly there: see the note on the splash.');
+      await expect(card.getByTestId('open-notes')).toHaveText('1 open note');
+      await expect(bell(page)).toHaveAccessibleName(/^Inbox: \d+ unread$/);
+      await bell(page).click();
+      await expect(
+        inboxDialog(page).getByText(`${admin.username} reviewed your version of ${sampleGameName}.`),
+      ).toBeVisible();
+      // The note's event opens the workbench at the splash's card, its notes open.
+      await inboxDialog(page)
+        .getByRole('link')
+        .filter({ hasText: `${admin.username} wrote a note on a file of your version of ${sampleGameName}.` })
+        .click();
+      await expect(page).toHaveURL(new RegExp(`/my-games/versions/workbench\\?.*fileId=${splash.fileId}`));
+      const artistNotes = notesDialog(page, splash.path);
+      await expect(artistNotes.getByText('The sky should be darker.')).toBeVisible();
+      await artistNotes.getByRole('button', { name: 'Close' }).click();
+      await expect(page.getByTestId('verdict')).toContainText('Nearly there: see the note on the splash.');
+      const imageCard = page.getByRole('region', { name: splash.path, exact: true });
+      await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(
+        `Notes 1 open on ${splash.path}`,
+      );
 
-    // 5. The artist replaces the image, answers the note and finishes again.
-    await replaceOnWorkbench(page, splash, [20, 40, 160]);
-    // The replacement resolves the notes on its file (the server's rule); the card's count follows.
-    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes 1 on ${splash.path}`);
-    await notesButton(imageCard, splash.path).click();
-    await expect(artistNotes.getByText('The sky should be darker.')).toBeVisible();
-    await expect(artistNotes.getByText(`Resolved by a replacement of the file (${artist.username})`)).toBeVisible();
-    await artistNotes.getByRole('button', { name: 'Answer', exact: true }).click();
-    await artistNotes.getByLabel(`Your answer to ${admin.username}`).fill('Darker now, with a night sky.');
-    await artistNotes.getByRole('button', { name: 'Send answer', exact: true }).click();
-    await expect(successToast(page, 'Answer sent.')).toBeVisible();
-    await expect(artistNotes.getByText('Darker now, with a night sky.')).toBeVisible();
-    await expect(artistNotes.getByText('Resolved', { exact: true })).toBeVisible();
-    await artistNotes.getByRole('button', { name: 'Close' }).click();
-    await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes 1 on ${splash.path}`);
-    await finishOnWorkbench(page);
-    expect((await reviewStateOf(api, userGame.id, version.id)).state).toBe('to_review');
+      // 5. The artist replaces the image, answers the note and finishes again.
+      await replaceOnWorkbench(page, splash, [20, 40, 160]);
+      // The replacement resolves the notes on its file (the server's rule); the card's count follows.
+      await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes 1 on ${splash.path}`);
+      await notesButton(imageCard, splash.path).click();
+      await expect(artistNotes.getByText('The sky should be darker.')).toBeVisible();
+      await expect(
+        artistNotes.getByText(`Resolved by a replacement of the file (${artist.username})`),
+      ).toBeVisible();
+      await artistNotes.getByRole('button', { name: 'Answer', exact: true }).click();
+      await artistNotes.getByLabel(`Your answer to ${admin.username}`).fill('Darker now, with a night sky.');
+      await artistNotes.getByRole('button', { name: 'Send answer', exact: true }).click();
+      await expect(successToast(page, 'Answer sent.')).toBeVisible();
+      await expect(artistNotes.getByText('Darker now, with a night sky.')).toBeVisible();
+      await expect(artistNotes.getByText('Resolved', { exact: true })).toBeVisible();
+      await artistNotes.getByRole('button', { name: 'Close' }).click();
+      await expect(notesButton(imageCard, splash.path)).toHaveAccessibleName(`Notes 1 on ${splash.path}`);
+      await finishOnWorkbench(page);
+      expect((await reviewStateOf(api, userGame.id, version.id)).state).toBe('to_review');
 
-    // 6. The reviewer reads the answer, finds the version in To Review again, and approves and locks it at once.
-    await adminPage.goto('/to-review');
-    await expect(adminPage.locator(`tbody tr[data-version-id="${version.id}"]`)).toBeVisible();
-    await bell(adminPage).click();
-    // (The replacement may have resolved the note before the answer did: each is told.)
-    await expect(
-      inboxDialog(adminPage).getByText(`${artist.username} answered your note on ${sampleGameName}.`).first(),
-    ).toBeVisible();
-    await inboxDialog(adminPage).getByRole('button', { name: 'Mark all read', exact: true }).click();
-    await expect(bell(adminPage)).toHaveAccessibleName('Inbox');
-    await inboxDialog(adminPage).getByRole('button', { name: 'Close' }).click();
-    await adminPage.locator(`tbody tr[data-version-id="${version.id}"]`).getByRole('link', { name: /^Review / }).click();
-    await expect(adminPage.getByRole('heading', { name: 'Review of Review take' })).toBeVisible();
-    await adminPage.getByRole('region', { name: 'Verdict' }).getByRole('button', { name: 'Approve and lock', exact: true }).click();
-    await expect(successToast(adminPage, 'Approved and locked.')).toBeVisible();
-    expect(await reviewStateOf(api, userGame.id, version.id)).toMatchObject({ state: 'approved', verdict: 'approved', locked: true });
-    await adminPage.goto('/to-review');
-    await expect(adminPage.getByRole('heading', { name: /^To Review/ })).toBeVisible();
-    await expect(adminPage.locator(`tbody tr[data-version-id="${version.id}"]`)).toHaveCount(0);
+      // 6. The reviewer reads the answer, finds the version in To Review again, and approves and locks it at once.
+      await adminPage.goto('/to-review');
+      await expect(adminPage.locator(`tbody tr[data-version-id="${version.id}"]`)).toBeVisible();
+      await bell(adminPage).click();
+      // (The replacement may have resolved the note before the answer did: each is told.)
+      await expect(
+        inboxDialog(adminPage)
+          .getByText(`${artist.username} answered your note on ${sampleGameName}.`)
+          .first(),
+      ).toBeVisible();
+      await inboxDialog(adminPage).getByRole('button', { name: 'Mark all read', exact: true }).click();
+      await expect(bell(adminPage)).toHaveAccessibleName('Inbox');
+      await inboxDialog(adminPage).getByRole('button', { name: 'Close' }).click();
+      await adminPage
+        .locator(`tbody tr[data-version-id="${version.id}"]`)
+        .getByRole('link', { name: /^Review / })
+        .click();
+      await expect(adminPage.getByRole('heading', { name: 'Review of Review take' })).toBeVisible();
+      await adminPage
+        .getByRole('region', { name: 'Verdict' })
+        .getByRole('button', { name: 'Approve and lock', exact: true })
+        .click();
+      await expect(successToast(adminPage, 'Approved and locked.')).toBeVisible();
+      expect(await reviewStateOf(api, userGame.id, version.id)).toMatchObject({
+        state: 'approved',
+        verdict: 'approved',
+        locked: true,
+      });
+      await adminPage.goto('/to-review');
+      await expect(adminPage.getByRole('heading', { name: /^To Review/ })).toBeVisible();
+      await expect(adminPage.locator(`tbody tr[data-version-id="${version.id}"]`)).toHaveCount(0);
 
-    // The artist sees it approved, and the version locked.
-    await page.goto(`/my-games/versions?userGameId=${userGame.id}&gameId=${version.gameId}`);
-    await expect(card.getByTestId('verdict')).toContainText('Approved');
-    await expect(card.getByText('Locked', { exact: true })).toBeVisible();
+      // The artist sees it approved, and the version locked.
+      await page.goto(`/my-games/versions?userGameId=${userGame.id}&gameId=${version.gameId}`);
+      await expect(card.getByTestId('verdict')).toContainText('Approved');
+      await expect(card.getByText('Locked', { exact: true })).toBeVisible();
 
-    // 7. The history of the splash lists both replacements (newest first, by the artist, the newest current); the
-    // reviewer unlocks the version and restores the first one, which is the version's splash again.
-    await adminPage.goto(reviewScreen);
-    const splashRow = adminPage.locator('tbody tr').filter({ hasText: splash.path });
-    const history = await openFileHistory(adminPage, splash.path, splashRow);
-    const entries = historyEntries(history);
-    await expect(entries).toHaveCount(2);
-    for (const row of [entries.nth(0), entries.nth(1)]) await expect(row).toContainText(artist.username);
-    await expect(entries.nth(0)).toContainText('Current');
-    // Locked: the history offers no restore, and says why (decision 0052).
-    await expect(history.getByRole('button', { name: 'Restore this' })).toHaveCount(0);
-    await expect(history.getByTestId('history-no-restore')).toBeVisible();
-    await history.getByRole('button', { name: 'Close' }).click();
-    await toggleLock(api, version.id);
-    // Unlocked elsewhere (through the API): the screen learns it on its next load.
-    await adminPage.reload();
-    await restoreHistoryEntry(adminPage, splash.path, 1, splashRow);
-    const afterRestore = await openFileHistory(adminPage, splash.path, splashRow);
-    await expect(historyEntries(afterRestore)).toHaveCount(3);
-    await historyEntries(afterRestore).nth(0).getByRole('button', { name: 'View', exact: true }).click();
-    const shown = afterRestore.getByTestId('history-compare').getByRole('img', { name: /^History entry \d+ of / });
-    const restoredBytes = await adminPage.request.get((await shown.getAttribute('src')) ?? '');
-    expect(Buffer.from(await restoredBytes.body()).equals(solidPng(splash.width ?? 1, splash.height ?? 1, [200, 40, 90]))).toBe(true);
-    await adminPage.context().close();
-  });
+      // 7. The history of the splash lists both replacements (newest first, by the artist, the newest current); the
+      // reviewer unlocks the version and restores the first one, which is the version's splash again.
+      await adminPage.goto(reviewScreen);
+      const splashRow = adminPage.locator('tbody tr').filter({ hasText: splash.path });
+      const history = await openFileHistory(adminPage, splash.path, splashRow);
+      const entries = historyEntries(history);
+      await expect(entries).toHaveCount(2);
+      for (const row of [entries.nth(0), entries.nth(1)]) await expect(row).toContainText(artist.username);
+      await expect(entries.nth(0)).toContainText('Current');
+      // Locked: the history offers no restore, and says why (decision 0052).
+      await expect(history.getByRole('button', { name: 'Restore this' })).toHaveCount(0);
+      await expect(history.getByTestId('history-no-restore')).toBeVisible();
+      await history.getByRole('button', { name: 'Close' }).click();
+      await toggleLock(api, version.id);
+      // Unlocked elsewhere (through the API): the screen learns it on its next load.
+      await adminPage.reload();
+      await restoreHistoryEntry(adminPage, splash.path, 1, splashRow);
+      const afterRestore = await openFileHistory(adminPage, splash.path, splashRow);
+      await expect(historyEntries(afterRestore)).toHaveCount(3);
+      await historyEntries(afterRestore).nth(0).getByRole('button', { name: 'View', exact: true }).click();
+      const shown = afterRestore
+        .getByTestId('history-compare')
+        .getByRole('img', { name: /^History entry \d+ of / });
+      const restoredBytes = await adminPage.request.get((await shown.getAttribute('src')) ?? '');
+      expect(
+        Buffer.from(await restoredBytes.body()).equals(
+          solidPng(splash.width ?? 1, splash.height ?? 1, [200, 40, 90]),
+        ),
+      ).toBe(true);
+      await adminPage.context().close();
+    },
+  );
 
-  loop('issue 28: a verdict given meanwhile by another reviewer is told, and replaced only when asked', async ({
-    page,
-    api,
-    makeUser,
-    loopSeed,
-  }) => {
-    const { admin, artist, userGame, version } = loopSeed;
-    const done = await api.post('/game-versions/done', { id: version.id }, artist.token);
-    expect(done.status(), await done.text()).toBe(200);
-    await openWithToken(
-      page,
-      admin.token,
-      `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${userGame.id}`,
-    );
-    const verdictPanel = page.getByRole('region', { name: 'Verdict' });
-    await expect(verdictPanel.getByRole('button', { name: 'Give verdict', exact: true })).toBeVisible();
+  loop(
+    'issue 28: a verdict given meanwhile by another reviewer is told, and replaced only when asked',
+    async ({ page, api, makeUser, loopSeed }) => {
+      const { admin, artist, userGame, version } = loopSeed;
+      const done = await api.post('/game-versions/done', { id: version.id }, artist.token);
+      expect(done.status(), await done.text()).toBe(200);
+      await openWithToken(
+        page,
+        admin.token,
+        `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${userGame.id}`,
+      );
+      const verdictPanel = page.getByRole('region', { name: 'Verdict' });
+      await expect(verdictPanel.getByRole('button', { name: 'Give verdict', exact: true })).toBeVisible();
 
-    // Another reviewer approves while this page still shows no verdict.
-    const other = await makeUser(RoleType.Admin);
-    const first = await api.put(`/game-versions/${version.id}/verdict`, { verdict: 'approved' }, other.token);
-    expect(first.status(), await first.text()).toBe(200);
+      // Another reviewer approves while this page still shows no verdict.
+      const other = await makeUser(RoleType.Admin);
+      const first = await api.put(
+        `/game-versions/${version.id}/verdict`,
+        { verdict: 'approved' },
+        other.token,
+      );
+      expect(first.status(), await first.text()).toBe(200);
 
-    await verdictPanel.getByLabel('Changes requested').check();
-    await verdictPanel.getByRole('button', { name: 'Give verdict', exact: true }).click();
-    await expect(errorToast(page, /already has a verdict/)).toBeVisible();
-    const replace = page.getByRole('dialog').filter({ hasText: 'Replace it with "Changes requested"' });
-    // Cancel keeps the other reviewer's verdict.
-    await replace.getByRole('button', { name: 'Cancel', exact: true }).click();
-    expect((await reviewStateOf(api, userGame.id, version.id)).verdict).toBe('approved');
-    // The panel now shows their verdict, and giving another asks first.
-    await expect(verdictPanel.getByTestId('verdict')).toContainText(`Approved by ${other.username}`);
-    await verdictPanel.getByRole('button', { name: 'Replace verdict', exact: true }).click();
-    await replace.getByRole('button', { name: 'Confirm', exact: true }).click();
-    await expect(successToast(page, 'Verdict given: Changes requested.')).toBeVisible();
-    expect((await reviewStateOf(api, userGame.id, version.id)).verdict).toBe('changes_requested');
-  });
+      await verdictPanel.getByLabel('Changes requested').check();
+      await verdictPanel.getByRole('button', { name: 'Give verdict', exact: true }).click();
+      await expect(errorToast(page, /already has a verdict/)).toBeVisible();
+      const replace = page.getByRole('dialog').filter({ hasText: 'Replace it with "Changes requested"' });
+      // Cancel keeps the other reviewer's verdict.
+      await replace.getByRole('button', { name: 'Cancel', exact: true }).click();
+      expect((await reviewStateOf(api, userGame.id, version.id)).verdict).toBe('approved');
+      // The panel now shows their verdict, and giving another asks first.
+      await expect(verdictPanel.getByTestId('verdict')).toContainText(`Approved by ${other.username}`);
+      await verdictPanel.getByRole('button', { name: 'Replace verdict', exact: true }).click();
+      await replace.getByRole('button', { name: 'Confirm', exact: true }).click();
+      await expect(successToast(page, 'Verdict given: Changes requested.')).toBeVisible();
+      expect((await reviewStateOf(api, userGame.id, version.id)).verdict).toBe('changes_requested');
+    },
+  );
 });

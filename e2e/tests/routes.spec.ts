@@ -41,7 +41,10 @@ test.describe('routes and guards', () => {
     await expect(page.locator('#email')).toBeVisible();
   });
 
-  test('[RT-2][SES-3] visiting logout logs out at once and goes to the root route', async ({ page, makeUser }) => {
+  test('[RT-2][SES-3] visiting logout logs out at once and goes to the root route', async ({
+    page,
+    makeUser,
+  }) => {
     const user = await makeUser();
     await openWithToken(page, user.token, '/account');
     await expect(navLink(page, 'Logout')).toBeVisible();

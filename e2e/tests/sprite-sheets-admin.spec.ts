@@ -69,7 +69,9 @@ async function colours(frame: Locator): Promise<number[][]> {
     const context = canvas.getContext('2d')!;
     context.drawImage(image, 0, 0);
     return [0.25, 0.5, 0.75].map((along) => [
-      ...context.getImageData(Math.floor(image.width * along), Math.floor(image.height / 2), 1, 1).data.slice(0, 3),
+      ...context
+        .getImageData(Math.floor(image.width * along), Math.floor(image.height / 2), 1, 1)
+        .data.slice(0, 3),
     ]);
   }, shot);
 }
@@ -81,9 +83,18 @@ async function sheetGame(api: Api, makeGame: () => Promise<Game>): Promise<Game>
     {
       path: 'sheets/broken.json',
       mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 4, h: 4 } } }, meta: { image: 'nowhere.png' } })),
+      buffer: Buffer.from(
+        JSON.stringify({
+          frames: { a: { frame: { x: 0, y: 0, w: 4, h: 4 } } },
+          meta: { image: 'nowhere.png' },
+        }),
+      ),
     },
-    { path: 'sheets/strip.png', mimeType: 'image/png', buffer: rgbaPng(48, 16, (x) => (x < 16 ? red : x < 32 ? green : blue)) },
+    {
+      path: 'sheets/strip.png',
+      mimeType: 'image/png',
+      buffer: rgbaPng(48, 16, (x) => (x < 16 ? red : x < 32 ? green : blue)),
+    },
   ]);
   return game;
 }
@@ -99,7 +110,9 @@ test.describe('sprite sheets on the admin screens (issue 26)', () => {
     const game = await sheetGame(api, makeGame);
     await openGameFiles(page, admin, game);
 
-    await expect(fileRow(page, 'sheets/sheet.png').getByTestId('sheet-badge')).toHaveText(atlasTexts.sheetBadge(3, 'texturepacker-hash'));
+    await expect(fileRow(page, 'sheets/sheet.png').getByTestId('sheet-badge')).toHaveText(
+      atlasTexts.sheetBadge(3, 'texturepacker-hash'),
+    );
     await expect(fileRow(page, 'sheets/broken.json').getByTestId('sheet-problem')).toHaveText(
       atlasTexts.notUsed('Its image sheets/nowhere.png is not in the game.'),
     );
@@ -114,7 +127,9 @@ test.describe('sprite sheets on the admin screens (issue 26)', () => {
     await form.getByLabel('Frame height (px)').fill('16');
     await expect(form.getByTestId('grid-count')).toHaveText(atlasTexts.gridCount(3));
     await form.getByLabel('Margin (px)').fill('9');
-    await expect(form.getByTestId('grid-count')).toHaveText('A 16×16 frame with a margin of 9 px does not fit in the 48×16 image.');
+    await expect(form.getByTestId('grid-count')).toHaveText(
+      'A 16×16 frame with a margin of 9 px does not fit in the 48×16 image.',
+    );
     await form.getByLabel('Margin (px)').fill('0');
     await form.getByRole('button', { name: 'Declare grid', exact: true }).click();
     await expect(successToast(page, atlasTexts.gridDeclared('sheets/strip.png', 3))).toBeVisible();
@@ -128,7 +143,12 @@ test.describe('sprite sheets on the admin screens (issue 26)', () => {
     await expect(strip.getByTestId('sheet-badge')).toHaveCount(0);
   });
 
-  test("[issue 26] the admin's version review shows a replaced frame beside its original", async ({ page, api, makeUser, makeGame }) => {
+  test("[issue 26] the admin's version review shows a replaced frame beside its original", async ({
+    page,
+    api,
+    makeUser,
+    makeGame,
+  }) => {
     const admin = await makeUser(RoleType.Admin);
     const artist = await makeUser();
     const game = await sheetGame(api, makeGame);
@@ -139,21 +159,39 @@ test.describe('sprite sheets on the admin screens (issue 26)', () => {
       const sheet = await fileByPath(api, game.id, 'sheets/sheet.png');
       const replaced = await api.postMultipart(
         `/game-version/upload-frame/${version.id}/${sheet.fileId}`,
-        { frame: 'right', file: { name: 'right.png', mimeType: 'image/png', buffer: rgbaPng(16, 16, () => red) } },
+        {
+          frame: 'right',
+          file: { name: 'right.png', mimeType: 'image/png', buffer: rgbaPng(16, 16, () => red) },
+        },
         artist.token,
       );
       expect(replaced.status(), await replaced.text()).toBe(200);
       const turned = await api.postMultipart(
         `/game-version/upload-frame/${version.id}/${sheet.fileId}`,
-        { frame: 'turned', file: { name: 'turned.png', mimeType: 'image/png', buffer: rgbaPng(16, 8, (x) => (x < 8 ? green : red)) } },
+        {
+          frame: 'turned',
+          file: {
+            name: 'turned.png',
+            mimeType: 'image/png',
+            buffer: rgbaPng(16, 8, (x) => (x < 8 ? green : red)),
+          },
+        },
         artist.token,
       );
       expect(turned.status(), await turned.text()).toBe(200);
 
-      await openWithToken(page, admin.token, `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${game.id}&userGameId=${userGame.id}`);
+      await openWithToken(
+        page,
+        admin.token,
+        `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${game.id}&userGameId=${userGame.id}`,
+      );
       const frame = page.getByTestId('replaced-frame').filter({ hasText: 'right' });
       await expect(frame).toHaveCount(1);
-      expect(await colours(frame.getByRole('img', { name: 'Original frame right' }))).toEqual([green, green, green]);
+      expect(await colours(frame.getByRole('img', { name: 'Original frame right' }))).toEqual([
+        green,
+        green,
+        green,
+      ]);
       expect(await colours(frame.getByRole('img', { name: 'Version frame right' }))).toEqual([red, red, red]);
       // A frame stored turned is shown upright, the original's and the version's alike.
       const upright = page.getByTestId('replaced-frame').filter({ hasText: 'turned' });

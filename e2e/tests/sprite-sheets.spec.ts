@@ -28,14 +28,21 @@ import { workbenchUrl } from '../fixtures/workbench';
 const require = createRequire(import.meta.url);
 /** A library's browser bundle, as the game would ship it (from the package's folder: its exports name no bundles). */
 function bundle(name: string, file: string): Buffer {
-  const folder = (require.resolve.paths(name) ?? []).map((root) => join(root, name)).find((dir) => existsSync(join(dir, 'package.json')));
+  const folder = (require.resolve.paths(name) ?? [])
+    .map((root) => join(root, name))
+    .find((dir) => existsSync(join(dir, 'package.json')));
   if (!folder) throw new Error(`${name} is not installed`);
   return readFileSync(join(folder, file));
 }
 
 type Rgb = [number, number, number];
 const padding: Rgb = [40, 40, 40];
-const colours = { red: [220, 30, 30], green: [30, 200, 60], gem: [40, 80, 230], coin: [240, 210, 40] } satisfies Record<string, Rgb>;
+const colours = {
+  red: [220, 30, 30],
+  green: [30, 200, 60],
+  gem: [40, 80, 230],
+  coin: [240, 210, 40],
+} satisfies Record<string, Rgb>;
 const newGem: Rgb = [230, 40, 200];
 
 /** A 40 x 20 sheet with two 16 x 16 frames, at (2, 2) and (22, 2), on a grey padding. */
@@ -88,9 +95,24 @@ const gameScript = `
 function atlasGame(folder: string): FilePayload[] {
   const texturePacker = {
     frames: { 'red.png': frameAt(2), 'green.png': frameAt(22) },
-    meta: { app: 'https://www.codeandweb.com/texturepacker', image: 'heroes.png', format: 'RGBA8888', size: { w: 40, h: 20 }, scale: '1' },
+    meta: {
+      app: 'https://www.codeandweb.com/texturepacker',
+      image: 'heroes.png',
+      format: 'RGBA8888',
+      size: { w: 40, h: 20 },
+      scale: '1',
+    },
   };
-  const libgdx = ['items.png', 'size: 40, 20', 'filter: Nearest, Nearest', 'gem', 'bounds: 2, 2, 16, 16', 'coin', 'bounds: 22, 2, 16, 16', ''].join('\n');
+  const libgdx = [
+    'items.png',
+    'size: 40, 20',
+    'filter: Nearest, Nearest',
+    'gem',
+    'bounds: 2, 2, 16, 16',
+    'coin',
+    'bounds: 22, 2, 16, 16',
+    '',
+  ].join('\n');
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>atlas game</title>
 <style>body { margin: 0; background: #000; }</style></head><body>
 <script src="lib/pixi.min.js"></script><script src="lib/spine-pixi-v8.min.js"></script><script src="game.js"></script>
@@ -98,13 +120,21 @@ function atlasGame(folder: string): FilePayload[] {
   return [
     { path: `${folder}/index.html`, mimeType: 'text/html', buffer: Buffer.from(html) },
     { path: `${folder}/game.js`, mimeType: 'text/javascript', buffer: Buffer.from(gameScript) },
-    { path: `${folder}/lib/pixi.min.js`, mimeType: 'text/javascript', buffer: bundle('pixi.js', 'dist/pixi.min.js') },
+    {
+      path: `${folder}/lib/pixi.min.js`,
+      mimeType: 'text/javascript',
+      buffer: bundle('pixi.js', 'dist/pixi.min.js'),
+    },
     {
       path: `${folder}/lib/spine-pixi-v8.min.js`,
       mimeType: 'text/javascript',
       buffer: bundle('@esotericsoftware/spine-pixi-v8', 'dist/iife/spine-pixi-v8.min.js'),
     },
-    { path: `${folder}/img/heroes.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(texturePacker)) },
+    {
+      path: `${folder}/img/heroes.json`,
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(texturePacker)),
+    },
     { path: `${folder}/img/heroes.png`, mimeType: 'image/png', buffer: sheet(colours.red, colours.green) },
     { path: `${folder}/img/items.atlas`, mimeType: 'text/plain', buffer: Buffer.from(libgdx) },
     { path: `${folder}/img/items.png`, mimeType: 'image/png', buffer: sheet(colours.gem, colours.coin) },
@@ -124,7 +154,9 @@ test('a frame replaced in the workbench shows in Play Your Version of a Pixi gam
   const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
   expect(generated.status(), await generated.text()).toBe(200);
   await waitForStatus(api, game.id, GameStatus.Ready);
-  const found = (await (await api.get(`/games/${game.id}/atlases`, await api.asAdmin())).json()) as GameAtlases;
+  const found = (await (
+    await api.get(`/games/${game.id}/atlases`, await api.asAdmin())
+  ).json()) as GameAtlases;
   expect(found.problems).toEqual([]);
   expect(found.atlases.map((atlas) => atlas.format).sort()).toEqual(['libgdx', 'texturepacker-hash']);
 
@@ -152,11 +184,19 @@ test('a frame replaced in the workbench shows in Play Your Version of a Pixi gam
     // A replacement of another size is refused in the browser, naming the frame's size.
     const gemInput = gem.locator('input[type="file"][aria-label="Replace frame gem"]');
     const wrongSize = validationMessages.frameSize('gem', { w: 16, h: 16 }, { width: 20, height: 16 });
-    await gemInput.setInputFiles({ name: 'gem.png', mimeType: 'image/png', buffer: solidPng(20, 16, newGem) });
+    await gemInput.setInputFiles({
+      name: 'gem.png',
+      mimeType: 'image/png',
+      buffer: solidPng(20, 16, newGem),
+    });
     await expect(gem.getByRole('alert')).toHaveText(wrongSize);
 
     // The artist picks a new gem of the frame's size: it is composed into the version's sheet.
-    await gemInput.setInputFiles({ name: 'gem.png', mimeType: 'image/png', buffer: solidPng(16, 16, newGem) });
+    await gemInput.setInputFiles({
+      name: 'gem.png',
+      mimeType: 'image/png',
+      buffer: solidPng(16, 16, newGem),
+    });
     await expect(successToast(page, messages.uploaded)).toBeVisible();
     await expect(gem.getByRole('img', { name: 'Your frame gem' })).toBeVisible();
     await page.reload();
@@ -179,7 +219,11 @@ test('a frame replaced in the workbench shows in Play Your Version of a Pixi gam
     await page.getByRole('tab', { name: 'Files', exact: true }).click();
     await gem.getByRole('button', { name: 'Restore original', exact: true }).click();
     const question = messages.confirmRestoreFrame('gem', 'atlas-game/img/items.png');
-    await page.getByRole('dialog').filter({ hasText: question }).getByRole('button', { name: 'Confirm' }).click();
+    await page
+      .getByRole('dialog')
+      .filter({ hasText: question })
+      .getByRole('button', { name: 'Confirm' })
+      .click();
     await expect(successToast(page, messages.originalRestored)).toBeVisible();
     await expect(gem.getByRole('img', { name: 'Your frame gem' })).toHaveCount(0);
     const replayed = await openPlayTab(page, game.name, 'Play Your Version');

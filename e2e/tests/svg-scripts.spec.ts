@@ -35,7 +35,11 @@ test.describe('artist SVGs on the play origin (issue 23)', () => {
   }) => {
     const game = await makeGame();
     await uploadFiles(api, game.id, [
-      { path: 'svgtest/index.html', mimeType: 'text/html', buffer: Buffer.from('<!doctype html><title>svg test</title>') },
+      {
+        path: 'svgtest/index.html',
+        mimeType: 'text/html',
+        buffer: Buffer.from('<!doctype html><title>svg test</title>'),
+      },
       { path: 'svgtest/drawing.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(unsafeSvg) },
     ]);
     await markIndex(api, game.id, (await fileByPath(api, game.id, 'svgtest/index.html')).fileId);
@@ -53,10 +57,14 @@ test.describe('artist SVGs on the play origin (issue 23)', () => {
 
     const response = await page.goto(url);
     expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
+    expect(response?.headers()['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+    );
     // The drawing is there, as an SVG document of its own...
     await expect.poll(() => page.evaluate(() => document.documentElement.localName)).toBe('svg');
-    expect(await page.evaluate(() => document.documentElement.namespaceURI)).toBe('http://www.w3.org/2000/svg');
+    expect(await page.evaluate(() => document.documentElement.namespaceURI)).toBe(
+      'http://www.w3.org/2000/svg',
+    );
     // ...and the browser reported refusing what it holds: the script, the handler and the image.
     await expect.poll(() => cspViolations.length, { message: 'the browser reports what it blocked' }).toBe(3);
     expect(cspViolations.join('\n')).toContain('Executing inline script violates');

@@ -166,7 +166,9 @@ test.describe('admin user-games', () => {
       await expect(dialog(page)).toHaveCount(0);
       expect(await userGamesOf(api, assignee.id)).toHaveLength(1);
       // Confirm assigns it.
-      const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/user-games'));
+      const created = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && r.url().endsWith('/api/user-games'),
+      );
       await add.click();
       await dialog(page).getByRole('button', { name: 'Confirm' }).click();
       expect((await created).status()).toBe(201);
@@ -284,7 +286,8 @@ test.describe('admin user-games', () => {
     });
     const failures: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'warning' && message.text().startsWith('POST /api/user/list failed')) failures.push(message.text());
+      if (message.type() === 'warning' && message.text().startsWith('POST /api/user/list failed'))
+        failures.push(message.text());
     });
     const user = combobox(page, 'User');
     await user.fill('adm');
@@ -293,9 +296,13 @@ test.describe('admin user-games', () => {
     await user.fill('admi');
     await expect.poll(() => failures.length).toBe(2);
     // The client logs a failure just before its toast; two frames later React has drawn any toast it asked for.
-    await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+    await page.evaluate(
+      () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+    );
     // Counted now, not waited for: the toasts close by themselves after a while (SPEC §9).
-    expect(await page.locator('.Toastify__toast--error .toast-title').allTextContents()).toEqual(['No connection']);
+    expect(await page.locator('.Toastify__toast--error .toast-title').allTextContents()).toEqual([
+      'No connection',
+    ]);
   });
 
   test('[AUG-4] Edit saves job type and budget; Remove Access / Give Access toggle; Delete asks first', async ({

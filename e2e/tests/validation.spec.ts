@@ -4,7 +4,6 @@ import type { Page } from '@playwright/test';
 
 const fields = ['username', 'firstName', 'lastName', 'email', 'password', 'phone', 'dataProtection'];
 
-
 /** Types a value into a field (replacing what is there) and leaves it. */
 async function enter(page: Page, field: string, value: string): Promise<void> {
   const input = page.locator(`#${field}`);
@@ -139,9 +138,18 @@ test.describe('register form validation', () => {
   test('[VAL-7] invalid styling shows only once a field is no longer pristine', async ({ page }) => {
     // The empty form is invalid (Register disabled), yet nothing is styled invalid and no message shows.
     await expect(page.getByRole('button', { name: 'Register', exact: true })).toBeDisabled();
-    for (const field of fields) await expect(page.locator(`#${field}`), field).not.toHaveClass(/\bis-invalid\b/);
+    for (const field of fields)
+      await expect(page.locator(`#${field}`), field).not.toHaveClass(/\bis-invalid\b/);
     await expect(page.locator('.is-invalid')).toHaveCount(0);
-    for (const message of [m.usernameLength, m.firstName, m.lastName, m.email, m.password, m.phone, m.dataProtection]) {
+    for (const message of [
+      m.usernameLength,
+      m.firstName,
+      m.lastName,
+      m.email,
+      m.password,
+      m.phone,
+      m.dataProtection,
+    ]) {
       await expect(page.getByText(message, { exact: true }), message).toHaveCount(0);
     }
 

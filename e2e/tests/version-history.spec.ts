@@ -9,7 +9,16 @@ import {
   type GameVersion,
   type VersionStorage,
 } from '@reskin/contract';
-import { test, expect, fileByPath, openWithToken, png, readyGame, successToast, type TestUser } from '../fixtures/games';
+import {
+  test,
+  expect,
+  fileByPath,
+  openWithToken,
+  png,
+  readyGame,
+  successToast,
+  type TestUser,
+} from '../fixtures/games';
 import { historyDialog, historyEntries, openFileHistory, restoreHistoryEntry } from '../fixtures/history';
 import { playRequest } from '../fixtures/play';
 import { createUserGame, createVersion, deleteUserGame, versionPaths } from '../fixtures/versions';
@@ -64,13 +73,20 @@ test.describe('version history', () => {
     await expect(card).toContainText('Skeleton (not replaced yet)');
 
     for (const [index, buffer] of [first, second].entries()) {
-      await dropInput(page, `Replace ${dot.path}`).setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer });
+      await dropInput(page, `Replace ${dot.path}`).setInputFiles({
+        name: 'dot.png',
+        mimeType: 'image/png',
+        buffer,
+      });
       await expect(successToast(page, messages.uploaded)).toHaveCount(index + 1);
       // The preview is lossy: it must be near this upload and nearer to it than to the other one.
       const other = index === 0 ? second : first;
       await expect
         .poll(async () => {
-          const [near, far] = [await cardImageDifference(page, dot.path, buffer), await cardImageDifference(page, dot.path, other)];
+          const [near, far] = [
+            await cardImageDifference(page, dot.path, buffer),
+            await cardImageDifference(page, dot.path, other),
+          ];
           return near < 25 && near < far;
         })
         .toBe(true);
@@ -93,7 +109,9 @@ test.describe('version history', () => {
     const compare = dialog.getByTestId('history-compare');
     await expect(compare.getByRole('img', { name: `Original ${dot.path}`, exact: true })).toBeVisible();
     const shown = compare.getByRole('img', { name: new RegExp(`^History entry \\d+ of ${dot.path}$`) });
-    await expect.poll(() => shown.evaluate((el: HTMLImageElement) => [el.complete, el.naturalWidth, el.naturalHeight])).toEqual([true, 40, 30]);
+    await expect
+      .poll(() => shown.evaluate((el: HTMLImageElement) => [el.complete, el.naturalWidth, el.naturalHeight]))
+      .toEqual([true, 40, 30]);
     const viewed = await page.request.get((await shown.getAttribute('src')) ?? '');
     expect(Buffer.from(await viewed.body()).equals(first)).toBe(true);
 
@@ -107,7 +125,10 @@ test.describe('version history', () => {
     await restoreHistoryEntry(page, dot.path, 1, card);
     await expect
       .poll(async () => {
-        const [near, far] = [await cardImageDifference(page, dot.path, first), await cardImageDifference(page, dot.path, second)];
+        const [near, far] = [
+          await cardImageDifference(page, dot.path, first),
+          await cardImageDifference(page, dot.path, second),
+        ];
         return near < 25 && near < far;
       })
       .toBe(true);
@@ -130,23 +151,39 @@ test.describe('version history', () => {
   }) => {
     const admin = await makeUser(RoleType.Admin);
     for (const buffer of [png(40, 30, 5), png(40, 30, 6)]) {
-      const response = await api.postMultipart(`/game-version/upload/${version.id}/${dot.fileId}`, { file: { name: 'dot.png', mimeType: 'image/png', buffer } }, owner.token);
+      const response = await api.postMultipart(
+        `/game-version/upload/${version.id}/${dot.fileId}`,
+        { file: { name: 'dot.png', mimeType: 'image/png', buffer } },
+        owner.token,
+      );
       expect(response.status(), await response.text()).toBe(200);
     }
     await toggleLock(api, version.id);
 
     // The reviewer: the lock freezes the files for them too (the server answers 423), so no Restore, and why.
-    await openWithToken(page, admin.token, `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}`);
-    const reviewed = await openFileHistory(page, dot.path, page.locator(`tbody tr[data-file-id="${dot.fileId}"]`));
+    await openWithToken(
+      page,
+      admin.token,
+      `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}`,
+    );
+    const reviewed = await openFileHistory(
+      page,
+      dot.path,
+      page.locator(`tbody tr[data-file-id="${dot.fileId}"]`),
+    );
     await expect(historyEntries(reviewed)).toHaveCount(2);
-    await expect(reviewed.getByTestId('history-no-restore')).toHaveText(historyMessages.noRestore(versionRuleMessages.lockedFiles));
+    await expect(reviewed.getByTestId('history-no-restore')).toHaveText(
+      historyMessages.noRestore(versionRuleMessages.lockedFiles),
+    );
     await expect(reviewed.getByRole('button', { name: 'Restore this' })).toHaveCount(0);
     await reviewed.getByRole('button', { name: 'Close' }).click();
 
     // The artist alike, with their own reason.
     await openWithToken(page, owner.token, workbenchUrl(version));
     const own = await openFileHistory(page, dot.path, imageCard(page, dot.path));
-    await expect(own.getByTestId('history-no-restore')).toHaveText(historyMessages.noRestore(versionRuleMessages.locked));
+    await expect(own.getByTestId('history-no-restore')).toHaveText(
+      historyMessages.noRestore(versionRuleMessages.locked),
+    );
     await expect(own.getByRole('button', { name: 'Restore this' })).toHaveCount(0);
     await own.getByRole('button', { name: 'Close' }).click();
 
@@ -169,12 +206,26 @@ test.describe('version history', () => {
     const admin = await makeUser(RoleType.Admin);
     const [first, second] = [png(40, 30, 3), png(40, 30, 4)];
     for (const buffer of [first, second]) {
-      const response = await api.postMultipart(`/game-version/upload/${version.id}/${dot.fileId}`, { file: { name: 'dot.png', mimeType: 'image/png', buffer } }, owner.token);
+      const response = await api.postMultipart(
+        `/game-version/upload/${version.id}/${dot.fileId}`,
+        { file: { name: 'dot.png', mimeType: 'image/png', buffer } },
+        owner.token,
+      );
       expect(response.status(), await response.text()).toBe(200);
     }
-    await openWithToken(page, admin.token, `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}`);
-    const storage = (await (await api.get(`/game-versions/${version.id}/storage`, admin.token)).json()) as VersionStorage;
-    expect(storage).toMatchObject({ currentBytes: second.length, historyBytes: first.length + second.length, historyEntries: 2 });
+    await openWithToken(
+      page,
+      admin.token,
+      `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}`,
+    );
+    const storage = (await (
+      await api.get(`/game-versions/${version.id}/storage`, admin.token)
+    ).json()) as VersionStorage;
+    expect(storage).toMatchObject({
+      currentBytes: second.length,
+      historyBytes: first.length + second.length,
+      historyEntries: 2,
+    });
     await expect(page.getByTestId('version-storage')).toContainText('in 2 entries');
 
     const row = page.locator(`tbody tr[data-file-id="${dot.fileId}"]`);

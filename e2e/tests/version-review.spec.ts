@@ -246,7 +246,10 @@ test.describe('admin version review', () => {
     // The time shows to the minute; its tooltip gives the full moment, to the second (issue 25).
     const time = rows.nth(0).locator('time');
     const seconds = new Date((await time.getAttribute('datetime')) ?? '').getUTCSeconds();
-    await expect(time).toHaveAttribute('title', new RegExp(`\\d:\\d\\d:${String(seconds).padStart(2, '0')}\\b`));
+    await expect(time).toHaveAttribute(
+      'title',
+      new RegExp(`\\d:\\d\\d:${String(seconds).padStart(2, '0')}\\b`),
+    );
 
     // The thumbnails load from the play origin at the files' real sizes.
     for (const [file, r] of [
@@ -273,7 +276,10 @@ test.describe('admin version review', () => {
 
     // Issue 23: a thumbnail opens the app's image viewer (the file as an <img>), never the file as a page.
     const pagesBefore = page.context().pages().length;
-    await rows.nth(0).getByRole('button', { name: `View User image ${second.path}` }).click();
+    await rows
+      .nth(0)
+      .getByRole('button', { name: `View User image ${second.path}` })
+      .click();
     const viewer = dialog(page);
     await expect(viewer).toContainText(second.path);
     for (const alt of [`User image ${second.path}, larger`, `Original ${second.path}`]) {
@@ -285,8 +291,13 @@ test.describe('admin version review', () => {
     expect(page.context().pages()).toHaveLength(pagesBefore);
     await viewer.getByRole('button', { name: 'Close' }).click();
     await expect(viewer).toHaveCount(0);
-    await rows.nth(1).getByRole('button', { name: `View Original image ${first.path}` }).click();
-    await expect(dialog(page).getByRole('img', { name: `User image ${first.path}, larger`, exact: true })).toBeVisible();
+    await rows
+      .nth(1)
+      .getByRole('button', { name: `View Original image ${first.path}` })
+      .click();
+    await expect(
+      dialog(page).getByRole('img', { name: `User image ${first.path}, larger`, exact: true }),
+    ).toBeVisible();
     expect(page.context().pages()).toHaveLength(pagesBefore);
   });
 

@@ -57,18 +57,27 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
       for (let start = 0; start < texts.length; start += 25) {
         await Promise.all(
           texts.slice(start, start + 25).map(async (text) => {
-            const written = await api.post(`/game-versions/${version.id}/notes`, { text, fileId: first.fileId }, admin);
+            const written = await api.post(
+              `/game-versions/${version.id}/notes`,
+              { text, fileId: first.fileId },
+              admin,
+            );
             expect(written.status(), await written.text()).toBe(201);
           }),
         );
       }
       for (const text of ['Too pale.', 'Outline missing.']) {
-        const written = await api.post(`/game-versions/${version.id}/notes`, { text, fileId: last.fileId }, admin);
+        const written = await api.post(
+          `/game-versions/${version.id}/notes`,
+          { text, fileId: last.fileId },
+          admin,
+        );
         expect(written.status(), await written.text()).toBe(201);
       }
       const notesAsked: string[] = [];
       page.on('request', (request) => {
-        if (new URL(request.url()).pathname === `/api/game-versions/${version.id}/notes`) notesAsked.push(request.url());
+        if (new URL(request.url()).pathname === `/api/game-versions/${version.id}/notes`)
+          notesAsked.push(request.url());
       });
 
       await openWithToken(page, owner.token, workbenchUrl(version));
@@ -92,8 +101,13 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
       }).toPass({ timeout: 30_000 });
       await expect(card(first.path)).toHaveCount(0);
       // Every note reached the screen, and the cards mounted on the way asked for none: one page, then the short last.
-      await expect(card(last.path).getByRole('button', { name: `Notes 2 open on ${last.path}`, exact: true })).toBeVisible();
-      expect(notesAsked.map((url) => new URL(url).searchParams.get('after'))).toEqual(['0', expect.stringMatching(/^\d+$/)]);
+      await expect(
+        card(last.path).getByRole('button', { name: `Notes 2 open on ${last.path}`, exact: true }),
+      ).toBeVisible();
+      expect(notesAsked.map((url) => new URL(url).searchParams.get('after'))).toEqual([
+        '0',
+        expect.stringMatching(/^\d+$/),
+      ]);
 
       // A link from the inbox to the last file: its card is scrolled to and its notes open, once.
       await openWithToken(page, owner.token, `${workbenchUrl(version)}&fileId=${last.fileId}`);
@@ -117,7 +131,7 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
       await deleteUserGame(api, userGame.id);
     }
   });
-  test('[issue 29] the files are asked for with the link\'s ids at once; a link to another artist\'s version says it cannot be opened, with no error toast', async ({
+  test("[issue 29] the files are asked for with the link's ids at once; a link to another artist's version says it cannot be opened, with no error toast", async ({
     page,
     api,
     makeGame,
@@ -146,7 +160,9 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
       const refused = page.waitForResponse((response) => new URL(response.url()).pathname === files);
       await openWithToken(page, other.token, workbenchUrl(version));
       expect((await refused).status()).toBeGreaterThanOrEqual(400);
-      await expect(page.getByText('This version cannot be opened: it is not one of your versions.')).toBeVisible();
+      await expect(
+        page.getByText('This version cannot be opened: it is not one of your versions.'),
+      ).toBeVisible();
       await expect(errorToast(page, /./)).toHaveCount(0);
     } finally {
       await deleteUserGame(api, userGame.id);

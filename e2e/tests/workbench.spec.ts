@@ -1067,16 +1067,32 @@ test.describe('workbench', () => {
       {
         path: 'index.html',
         mimeType: 'text/html',
-        buffer: Buffer.from('<!doctype html><canvas id="unity-canvas"></canvas><script src="Build/game.loader.js"></script>'),
+        buffer: Buffer.from(
+          '<!doctype html><canvas id="unity-canvas"></canvas><script src="Build/game.loader.js"></script>',
+        ),
       },
       {
         path: 'Build/game.loader.js',
         mimeType: 'text/javascript',
-        buffer: Buffer.from('function createUnityInstance(canvas, config, onProgress) { return Promise.resolve(); }'),
+        buffer: Buffer.from(
+          'function createUnityInstance(canvas, config, onProgress) { return Promise.resolve(); }',
+        ),
       },
-      { path: 'Build/game.framework.js', mimeType: 'text/javascript', buffer: Buffer.from('var unityFramework = function () {};') },
-      { path: 'Build/game.data', mimeType: 'application/octet-stream', buffer: Buffer.from('UnityWebData1.0\0') },
-      { path: 'Build/game.wasm', mimeType: 'application/wasm', buffer: Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]) },
+      {
+        path: 'Build/game.framework.js',
+        mimeType: 'text/javascript',
+        buffer: Buffer.from('var unityFramework = function () {};'),
+      },
+      {
+        path: 'Build/game.data',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from('UnityWebData1.0\0'),
+      },
+      {
+        path: 'Build/game.wasm',
+        mimeType: 'application/wasm',
+        buffer: Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]),
+      },
     ]);
     const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
     expect(generated.status(), await generated.text()).toBe(200);
@@ -1086,8 +1102,12 @@ test.describe('workbench', () => {
     await openWithToken(page, owner.token, workbenchUrl(version));
     await expect(tab(page, 'Files')).toHaveAttribute('aria-selected', 'true');
     const message = nothingToReplaceMessage('Unity', 'image');
-    expect(message).toBe('This Unity build packs its assets inside its data files; there is nothing to replace here.');
-    await expect(page.getByRole('tabpanel').getByText(message, { exact: true })).toBeVisible({ timeout: 30_000 });
+    expect(message).toBe(
+      'This Unity build packs its assets inside its data files; there is nothing to replace here.',
+    );
+    await expect(page.getByRole('tabpanel').getByText(message, { exact: true })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.getByText(emptyTexts.images, { exact: true })).toHaveCount(0);
     await expect(page.getByRole('tabpanel').getByRole('region')).toHaveCount(0);
 
@@ -1113,15 +1133,25 @@ test.describe('workbench', () => {
     it.slow();
     const game = await makeGame();
     await uploadFiles(api, game.id, [
-      { path: 'index.html', mimeType: 'text/html', buffer: Buffer.from('<!doctype html><canvas></canvas><script src="game.js"></script>') },
-      { path: 'game.js', mimeType: 'text/javascript', buffer: Buffer.from('document.querySelector("canvas").getContext("2d");') },
+      {
+        path: 'index.html',
+        mimeType: 'text/html',
+        buffer: Buffer.from('<!doctype html><canvas></canvas><script src="game.js"></script>'),
+      },
+      {
+        path: 'game.js',
+        mimeType: 'text/javascript',
+        buffer: Buffer.from('document.querySelector("canvas").getContext("2d");'),
+      },
     ]);
     const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
     expect(generated.status(), await generated.text()).toBe(200);
     await waitForStatus(api, game.id, GameStatus.Ready);
     const { version } = await assign({ gameId: game.id });
     await openWithToken(page, owner.token, workbenchUrl(version));
-    await expect(page.getByRole('tabpanel').getByText(emptyTexts.images, { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('tabpanel').getByText(emptyTexts.images, { exact: true })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.getByTestId('nothing-to-replace')).toHaveCount(0);
   });
 });

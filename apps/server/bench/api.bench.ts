@@ -81,7 +81,8 @@ export function postgresCpuByProcess(): Map<number, number> {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/stat`, 'utf8').includes(' (postgres) ')) byProcess.set(Number(entry), cpuMs(Number(entry)));
+      if (readFileSync(`/proc/${entry}/stat`, 'utf8').includes(' (postgres) '))
+        byProcess.set(Number(entry), cpuMs(Number(entry)));
     } catch {
       // The process ended while it was read.
     }
@@ -101,20 +102,46 @@ export function postgresCpuMsSince(before: Map<number, number>): number {
 }
 
 /** Load from autocannon in a process of its own (not in the event loop of anything measured); 8 s unless `seconds`. */
-export function load(url: string, options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; seconds?: number }): LoadResult & { requests: number } {
-  const args = [autocannonCli, '-c', String(connections), '-d', String(options.seconds ?? durationSeconds), '-m', options.method, '-j'];
+export function load(
+  url: string,
+  options: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; seconds?: number },
+): LoadResult & { requests: number } {
+  const args = [
+    autocannonCli,
+    '-c',
+    String(connections),
+    '-d',
+    String(options.seconds ?? durationSeconds),
+    '-m',
+    options.method,
+    '-j',
+  ];
   for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}=${value}`);
   if (options.body !== undefined) args.push('-b', options.body);
   args.push(url);
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (run.status !== 0) throw new Error(`autocannon failed: ${run.stderr}`);
-  const result = JSON.parse(run.stdout) as { non2xx: number; errors: number; requests: { average: number; total: number }; latency: { p99: number } };
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, requests: result.requests.total };
+  const result = JSON.parse(run.stdout) as {
+    non2xx: number;
+    errors: number;
+    requests: { average: number; total: number };
+    latency: { p99: number };
+  };
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+  };
 }
 
 /** Starts a process that prints a line when it is ready; answers the process and that line. */
-export async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
+export async function startProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, args, { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const exited = once(child, 'exit').then(([code]) => {
@@ -148,7 +175,11 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
   const passwordHash = await hashPassword('bench-pass-1');
   const now = nowIso();
   const users = artistRows(1000 * scale, 'artist', passwordHash, now);
-  for (let i = 0; i < users.length; i += 500) await db.insertInto('users').values(users.slice(i, i + 500)).execute();
+  for (let i = 0; i < users.length; i += 500)
+    await db
+      .insertInto('users')
+      .values(users.slice(i, i + 500))
+      .execute();
   const games = Array.from({ length: 200 * scale }, (_, i) => ({
     name: `Game ${i}`,
     description: `The ${i}th game`,
@@ -161,7 +192,11 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
     createdAt: now,
     updatedAt: now,
   }));
-  for (let i = 0; i < games.length; i += 500) await db.insertInto('games').values(games.slice(i, i + 500)).execute();
+  for (let i = 0; i < games.length; i += 500)
+    await db
+      .insertInto('games')
+      .values(games.slice(i, i + 500))
+      .execute();
   const gameIds = (await db.selectFrom('games').select('id').orderBy('id').execute()).map((r) => r.id);
   // Each game's splash, generated (its copies made): a card shows the preview of its watermarked copy (issue 29).
   const splashes = gameIds.map((gameId) => ({
@@ -179,8 +214,17 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
     createdAt: now,
     updatedAt: now,
   }));
-  for (let i = 0; i < splashes.length; i += 500) await db.insertInto('gameFiles').values(splashes.slice(i, i + 500)).execute();
-  const userIds = (await db.selectFrom('users').select(['id', 'email']).where('email', 'like', 'artist%').orderBy('id').execute());
+  for (let i = 0; i < splashes.length; i += 500)
+    await db
+      .insertInto('gameFiles')
+      .values(splashes.slice(i, i + 500))
+      .execute();
+  const userIds = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email', 'like', 'artist%')
+    .orderBy('id')
+    .execute();
   const userGames = userIds.flatMap(({ id: userId, email }, i) =>
     Array.from({ length: email === 'artist500@example.com' ? 20 : 2 }, (_, k) => ({
       userId,
@@ -192,7 +236,11 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
       updatedAt: now,
     })),
   );
-  for (let i = 0; i < userGames.length; i += 500) await db.insertInto('userGames').values(userGames.slice(i, i + 500)).execute();
+  for (let i = 0; i < userGames.length; i += 500)
+    await db
+      .insertInto('userGames')
+      .values(userGames.slice(i, i + 500))
+      .execute();
   const rows = await db.selectFrom('userGames').select(['id', 'userId', 'gameId']).orderBy('id').execute();
   const versions = rows.flatMap((ug) =>
     [0, 1, 2].map((k) => ({
@@ -210,16 +258,24 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
       updatedAt: now,
     })),
   );
-  for (let i = 0; i < versions.length; i += 500) await db.insertInto('gameVersions').values(versions.slice(i, i + 500)).execute();
+  for (let i = 0; i < versions.length; i += 500)
+    await db
+      .insertInto('gameVersions')
+      .values(versions.slice(i, i + 500))
+      .execute();
   // A studio's notes (decision 0054: My Games counts the open ones of every assignment), written in two statements.
   const reviewer = userIds[0]!.id;
   // A literal in a SELECT list is text to PostgreSQL, which a timestamptz column refuses: its own clock there.
   const at = app.database.dialect === 'postgres' ? sql`now()` : sql.lit(now);
   await sql`insert into "notes" ("versionId", "fileId", "frame", "replyTo", "authorId", "text", "resolvedAt", "createdAt", "updatedAt")
     select v."id", k.i, null, null, case when k.i = 1 then v."userId" else ${sql.lit(reviewer)} end, 'Too dark here.', case when k.i = 2 then ${at} else null end, ${at}, ${at}
-    from "gameVersions" v cross join (select 1 as i union all select 2 union all select 3 union all select 4 union all select 5 union all select 6) k`.execute(db);
+    from "gameVersions" v cross join (select 1 as i union all select 2 union all select 3 union all select 4 union all select 5 union all select 6) k`.execute(
+    db,
+  );
   await sql`insert into "notes" ("versionId", "fileId", "frame", "replyTo", "authorId", "text", "resolvedAt", "createdAt", "updatedAt")
-    select n."versionId", n."fileId", null, n."id", n."authorId", 'Answered.', null, ${at}, ${at} from "notes" n where n."fileId" = 3`.execute(db);
+    select n."versionId", n."fileId", null, n."id", n."authorId", 'Answered.', null, ${at}, ${at} from "notes" n where n."fileId" = 3`.execute(
+    db,
+  );
 }
 
 /**
@@ -250,7 +306,10 @@ export function artistRows(count: number, prefix: string, passwordHash: string, 
  * three processes; app and baseline alternate over `rounds` rounds, and the medians are kept. The client sends
  * what the web app sends: the bearer token, JSON, and the XSRF cookie it keeps.
  */
-export async function benchApi(database: 'sqlite' | 'postgres', options: { databaseUrl?: string; scale?: number; rounds?: number } = {}): Promise<ApiBenchResult[]> {
+export async function benchApi(
+  database: 'sqlite' | 'postgres',
+  options: { databaseUrl?: string; scale?: number; rounds?: number } = {},
+): Promise<ApiBenchResult[]> {
   const scale = options.scale ?? 1;
   const rounds = options.rounds ?? 3;
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-api-'));
@@ -282,18 +341,42 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
       // freshly seeded one gets plans made for empty tables (at 10x the splash files read by sequential scans).
       if (database === 'postgres') await sql`analyze`.execute(seeding.database.db);
       const login = async (email: string) =>
-        (await seeding.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password: 'bench-pass-1' } })).json<{ token: string }>().token;
-      const gameId = (await seeding.database.db.selectFrom('games').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+        (
+          await seeding.app.inject({
+            method: 'POST',
+            url: '/api/user/login',
+            payload: { email, password: 'bench-pass-1' },
+          })
+        ).json<{ token: string }>().token;
+      const gameId = (
+        await seeding.database.db.selectFrom('games').select('id').orderBy('id').executeTakeFirstOrThrow()
+      ).id;
       calls = [
-        { name: 'GET /user-games/my-games', method: 'GET', path: '/api/user-games/my-games', token: await login('artist500@example.com') },
-        { name: 'POST /game-versions/filter', method: 'POST', path: '/api/game-versions/filter', token: await login('bench@example.com'), body: JSON.stringify({ gameId, limit: 100 }) },
+        {
+          name: 'GET /user-games/my-games',
+          method: 'GET',
+          path: '/api/user-games/my-games',
+          token: await login('artist500@example.com'),
+        },
+        {
+          name: 'POST /game-versions/filter',
+          method: 'POST',
+          path: '/api/game-versions/filter',
+          token: await login('bench@example.com'),
+          body: JSON.stringify({ gameId, limit: 100 }),
+        },
       ];
       // BENCH_API_CALLS=my-games (a comma list of words in the calls' names) measures only those, e.g. for a CPU profile of one.
       const only = process.env.BENCH_API_CALLS?.split(',');
       if (only) calls = calls.filter((c) => only.some((word) => c.name.includes(word)));
       answers = [];
       for (const c of calls) {
-        const answer = await seeding.app.inject({ method: c.method, url: c.path, headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' }, payload: c.body });
+        const answer = await seeding.app.inject({
+          method: c.method,
+          url: c.path,
+          headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' },
+          payload: c.body,
+        });
         if (answer.statusCode !== 200) throw new Error(`${c.name}: ${answer.statusCode} ${answer.body}`);
         answers.push({ method: c.method, url: c.path, body: answer.rawPayload.toString('base64') });
       }
@@ -305,7 +388,19 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
     // BENCH_CPU_PROFILE_DIR=<dir> writes the app's CPU profile there (node --cpu-prof) for a look at what remains.
     const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
     const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const app = await startProcess([...profileArgs, 'dist/server.js'], { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), PLAY_PORT: String(await freePort()) }, /Reskin Studio on/);
+    const app = await startProcess(
+      [...profileArgs, 'dist/server.js'],
+      {
+        ...process.env,
+        ...env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PLAY_PORT: String(await freePort()),
+      },
+      /Reskin Studio on/,
+    );
     processes.push(app.child);
     const routesFile = join(dataDir, 'bare-routes.json');
     writeFileSync(routesFile, JSON.stringify(answers));
@@ -313,9 +408,18 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
     processes.push(bare.child);
     const barePort = (JSON.parse(bare.line) as { port: number }).port;
     // The floor: the same reads in a bare route, on the same database (SQLite's file or PostgreSQL's database).
-    const floor = database === 'sqlite'
-      ? await startProcess(['bench/floor-server.mjs', join(dataDir, 'reskin.sqlite'), join(dataDir, 'jwt-secret')], process.env, /"port"/)
-      : await startProcess(['bench/floor-server-postgres.mjs', databaseUrl!, join(dataDir, 'jwt-secret')], process.env, /"port"/);
+    const floor =
+      database === 'sqlite'
+        ? await startProcess(
+            ['bench/floor-server.mjs', join(dataDir, 'reskin.sqlite'), join(dataDir, 'jwt-secret')],
+            process.env,
+            /"port"/,
+          )
+        : await startProcess(
+            ['bench/floor-server-postgres.mjs', databaseUrl!, join(dataDir, 'jwt-secret')],
+            process.env,
+            /"port"/,
+          );
     if (floor) processes.push(floor.child);
     const floorPort = floor && (JSON.parse(floor.line) as { port: number }).port;
 
@@ -326,16 +430,27 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
 
     const results: ApiBenchResult[] = [];
     for (const c of calls) {
-      const headers = { authorization: `Bearer ${c.token}`, 'content-type': 'application/json', cookie, [xsrf.header.toLowerCase()]: cookie.split('=')[1]! };
+      const headers = {
+        authorization: `Bearer ${c.token}`,
+        'content-type': 'application/json',
+        cookie,
+        [xsrf.header.toLowerCase()]: cookie.split('=')[1]!,
+      };
       // A load on one process, with that process's CPU per request.
       const measured = (pid: number, targetPort: number): LoadResult => {
         const cpuBefore = cpuMs(pid);
         const databaseBefore = database === 'postgres' ? postgresCpuByProcess() : new Map<number, number>();
-        const result = load(`http://127.0.0.1:${targetPort}${c.path}`, { method: c.method, headers, body: c.body });
+        const result = load(`http://127.0.0.1:${targetPort}${c.path}`, {
+          method: c.method,
+          headers,
+          body: c.body,
+        });
         return {
           ...result,
           cpuMsPerRequest: (cpuMs(pid) - cpuBefore) / result.requests,
-          ...(database === 'postgres' && { databaseCpuMsPerRequest: postgresCpuMsSince(databaseBefore) / result.requests }),
+          ...(database === 'postgres' && {
+            databaseCpuMsPerRequest: postgresCpuMsSince(databaseBefore) / result.requests,
+          }),
         };
       };
       const withFloor = floor && floorPort && c.path === '/api/user-games/my-games';
@@ -351,7 +466,9 @@ export async function benchApi(database: 'sqlite' | 'postgres', options: { datab
         requestsPerSecond: median(loads.map((r) => r.requestsPerSecond)),
         p99Ms: median(loads.map((r) => r.p99Ms)),
         cpuMsPerRequest: median(loads.map((r) => r.cpuMsPerRequest!)),
-        ...(database === 'postgres' && { databaseCpuMsPerRequest: median(loads.map((r) => r.databaseCpuMsPerRequest!)) }),
+        ...(database === 'postgres' && {
+          databaseCpuMsPerRequest: median(loads.map((r) => r.databaseCpuMsPerRequest!)),
+        }),
       });
       const appMedian = medianOf(appRounds);
       const bareMedian = medianOf(bareRounds);

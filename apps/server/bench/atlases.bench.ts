@@ -16,7 +16,8 @@ const sheetSize = 2048;
 async function artSheet(): Promise<Buffer> {
   const shapes = Array.from(
     { length: 400 },
-    (_, i) => `<circle cx="${(i * 197) % sheetSize}" cy="${(i * 331) % sheetSize}" r="${10 + (i % 40)}" fill="hsl(${(i * 37) % 360},70%,55%)"/>`,
+    (_, i) =>
+      `<circle cx="${(i * 197) % sheetSize}" cy="${(i * 331) % sheetSize}" r="${10 + (i % 40)}" fill="hsl(${(i * 37) % 360},70%,55%)"/>`,
   ).join('');
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${sheetSize}" height="${sheetSize}">` +
@@ -52,10 +53,22 @@ function texturePackerDescriptor(frames: FrameRect[], image: string): string {
     frames: Object.fromEntries(
       frames.map((rect, i) => [
         `sprite_${String(i).padStart(3, '0')}.png`,
-        { frame: rect, rotated: false, trimmed: false, spriteSourceSize: { x: 0, y: 0, w: rect.w, h: rect.h }, sourceSize: { w: rect.w, h: rect.h } },
+        {
+          frame: rect,
+          rotated: false,
+          trimmed: false,
+          spriteSourceSize: { x: 0, y: 0, w: rect.w, h: rect.h },
+          sourceSize: { w: rect.w, h: rect.h },
+        },
       ]),
     ),
-    meta: { app: 'https://www.codeandweb.com/texturepacker', image, format: 'RGBA8888', size: { w: sheetSize, h: sheetSize }, scale: '1' },
+    meta: {
+      app: 'https://www.codeandweb.com/texturepacker',
+      image,
+      format: 'RGBA8888',
+      size: { w: sheetSize, h: sheetSize },
+      scale: '1',
+    },
   });
 }
 
@@ -112,16 +125,29 @@ export async function benchAtlases(rounds = 9): Promise<AtlasesBenchResult> {
     offset: { x: 0, y: 0 },
     pivot: null,
   };
-  const replacement = await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 255, g: 40, b: 0, alpha: 0.8 } } }).png().toBuffer();
+  const replacement = await sharp({
+    create: { width: 64, height: 64, channels: 4, background: { r: 255, g: 40, b: 0, alpha: 0.8 } },
+  })
+    .png()
+    .toBuffer();
 
   // One warm-up of each (sharp's first PNG encode and first text rendering load their libraries).
   await composeSheet(sheet, 'sheet.png', [{ frame, image: replacement }]);
   await makeWatermark(sheet, 'sheet.png', 'Reskin Studio', frames.slice(0, 5));
   const compose: { app: { ms: number; cpuMs: number }; bare: { ms: number; cpuMs: number } }[] = [];
-  const marks: { first: { ms: number; cpuMs: number }; again: { ms: number; cpuMs: number }; tiled: { ms: number; cpuMs: number } }[] = [];
+  const marks: {
+    first: { ms: number; cpuMs: number };
+    again: { ms: number; cpuMs: number };
+    tiled: { ms: number; cpuMs: number };
+  }[] = [];
   for (let round = 0; round < rounds; round++) {
     const app = await timed(() => composeSheet(sheet, 'sheet.png', [{ frame, image: replacement }]));
-    const bare = await timed(() => sharp(sheet).composite([{ input: replacement, left: frame.rect.x, top: frame.rect.y }]).png().toBuffer());
+    const bare = await timed(() =>
+      sharp(sheet)
+        .composite([{ input: replacement, left: frame.rect.x, top: frame.rect.y }])
+        .png()
+        .toBuffer(),
+    );
     compose.push({ app, bare });
     forgetRenderedTiles();
     const first = await timed(() => makeWatermark(sheet, 'sheet.png', 'Reskin Studio', frames));
@@ -132,28 +158,52 @@ export async function benchAtlases(rounds = 9): Promise<AtlasesBenchResult> {
 
   const descriptor = texturePackerDescriptor(frames, 'sheet.png');
   const parses: number[] = [];
-  for (let i = 0; i < rounds; i++) parses.push((await timed(async () => parseAtlasDescriptor(descriptor))).ms);
+  for (let i = 0; i < rounds; i++)
+    parses.push((await timed(async () => parseAtlasDescriptor(descriptor))).ms);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-'));
   const { app } = await buildApp(
-    loadConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-pass-1' }),
+    loadConfig({
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: 'bench@example.com',
+      ADMIN_PASSWORD: 'bench-pass-1',
+    }),
   );
   const calls: { first: number; kept: number }[] = [];
   let answerBytes = 0;
   try {
-    const login = await app.inject({ method: 'POST', url: '/api/user/login', payload: { email: 'bench@example.com', password: 'bench-pass-1' } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { email: 'bench@example.com', password: 'bench-pass-1' },
+    });
     const auth = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
     for (let round = 0; round < Math.min(rounds, 5); round++) {
       // A new game each round: its first call finds the atlas anew.
       const game = (
-        await app.inject({ method: 'POST', url: '/api/games', headers: auth, payload: { name: `Sheets ${round}`, description: 'x', width: 640, height: 480 } })
+        await app.inject({
+          method: 'POST',
+          url: '/api/games',
+          headers: auth,
+          payload: { name: `Sheets ${round}`, description: 'x', width: 640, height: 480 },
+        })
       ).json<Game>();
       const body = new FormData();
-      for (const [path, content] of [['art/sheet.json', descriptor], ['art/sheet.png', sheet]] as const) {
+      for (const [path, content] of [
+        ['art/sheet.json', descriptor],
+        ['art/sheet.png', sheet],
+      ] as const) {
         body.append('fullPath', path);
         body.append('file', new Blob([content]), path);
       }
-      const uploaded = await app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: auth, payload: body });
+      const uploaded = await app.inject({
+        method: 'POST',
+        url: `/api/game/upload/${game.id}`,
+        headers: auth,
+        payload: body,
+      });
       if (uploaded.statusCode !== 200) throw new Error(`upload failed: ${uploaded.body}`);
       const get = () => app.inject({ method: 'GET', url: `/api/games/${game.id}/atlases`, headers: auth });
       let answer: GameAtlases | undefined;
@@ -162,7 +212,8 @@ export async function benchAtlases(rounds = 9): Promise<AtlasesBenchResult> {
         answer = response.json<GameAtlases>();
         answerBytes = response.rawPayload.length;
       });
-      if (answer?.atlases[0]?.frames.length !== frames.length) throw new Error(`the atlas was not found: ${JSON.stringify(answer?.problems)}`);
+      if (answer?.atlases[0]?.frames.length !== frames.length)
+        throw new Error(`the atlas was not found: ${JSON.stringify(answer?.problems)}`);
       const kept: number[] = [];
       for (let i = 0; i < 20; i++) kept.push((await timed(get)).ms);
       calls.push({ first: first.ms, kept: median(kept) });

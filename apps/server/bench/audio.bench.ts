@@ -16,13 +16,32 @@ async function minuteOfWav(): Promise<Buffer> {
     const result = await session.run(
       'ffmpeg',
       [
-        ...['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100:duration=60'],
+        ...[
+          '-hide_banner',
+          '-v',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          'sine=frequency=440:sample_rate=44100:duration=60',
+        ],
         ...['-f', 'lavfi', '-i', 'anoisesrc=color=pink:sample_rate=44100:duration=60:amplitude=0.1'],
-        ...['-filter_complex', '[0][1]amerge=inputs=2', '-ac', '2', '-c:a', 'pcm_s16le', '-f', 'wav', '/minute.wav'],
+        ...[
+          '-filter_complex',
+          '[0][1]amerge=inputs=2',
+          '-ac',
+          '2',
+          '-c:a',
+          'pcm_s16le',
+          '-f',
+          'wav',
+          '/minute.wav',
+        ],
       ],
       '/minute.wav',
     );
-    if (result.ret !== 0 || !result.output) throw new Error(`making the WAV failed: ${result.stderr.join('\n')}`);
+    if (result.ret !== 0 || !result.output)
+      throw new Error(`making the WAV failed: ${result.stderr.join('\n')}`);
     return Buffer.from(result.output);
   });
 }
@@ -48,7 +67,9 @@ export interface AudioBenchRow {
  * Converting one minute of WAV to OGG Vorbis and to MP3 through the module, against the same ffmpeg run from a
  * shell with the same arguments; alternating rounds, medians.
  */
-export async function benchAudio(rounds = 5): Promise<{ rounds: number; wavMb: number; rows: AudioBenchRow[] }> {
+export async function benchAudio(
+  rounds = 5,
+): Promise<{ rounds: number; wavMb: number; rows: AudioBenchRow[] }> {
   const wav = await minuteOfWav();
   const dir = mkdtempSync(join(tmpdir(), 'reskin-audio-bench-'));
   try {
@@ -56,7 +77,11 @@ export async function benchAudio(rounds = 5): Promise<{ rounds: number; wavMb: n
     writeFileSync(wavFile, wav);
     const rows: AudioBenchRow[] = [];
     for (const target of ['ogg', 'mp3'] as const) {
-      const options: ConvertAudioOptions = { toPathLike: `music/theme.${target}`, sampleRate: 44100, channels: 2 };
+      const options: ConvertAudioOptions = {
+        toPathLike: `music/theme.${target}`,
+        sampleRate: 44100,
+        channels: 2,
+      };
       const { args } = conversionCommand(options);
       const outFile = join(dir, `out.${target}`);
       await convertAudio(wav, options); // warm-up: the module's first compile
@@ -73,8 +98,15 @@ export async function benchAudio(rounds = 5): Promise<{ rounds: number; wavMb: n
         );
         shell.push((await timed(() => run(process.execPath, [cli, wavFile, outFile, ...args]))).ms);
       }
-      if (Math.abs(statSync(outFile).size - outputBytes) > outputBytes * 0.01) throw new Error('the shell run wrote another file');
-      rows.push({ target, appMs: median(app), shellMs: median(shell), ratio: median(shell) / median(app), outputKb: outputBytes / 1024 });
+      if (Math.abs(statSync(outFile).size - outputBytes) > outputBytes * 0.01)
+        throw new Error('the shell run wrote another file');
+      rows.push({
+        target,
+        appMs: median(app),
+        shellMs: median(shell),
+        ratio: median(shell) / median(app),
+        outputKb: outputBytes / 1024,
+      });
     }
     return { rounds, wavMb: wav.length / 2 ** 20, rows };
   } finally {

@@ -35,5 +35,7 @@ const server = createServer(async (request, response) => {
   });
   createReadStream(path).pipe(response);
 });
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`),
+);
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -8,7 +8,11 @@ const routes = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const app = Fastify({ logger: false });
 for (const route of routes) {
   const bytes = Buffer.from(route.body, 'base64');
-  app.route({ method: route.method, url: route.url, handler: async (_request, reply) => reply.type('application/json').send(bytes) });
+  app.route({
+    method: route.method,
+    url: route.url,
+    handler: async (_request, reply) => reply.type('application/json').send(bytes),
+  });
 }
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(address).port) })}\n`);

@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { GameStatus, limits, storageKeys, type Game, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
+import {
+  GameStatus,
+  limits,
+  storageKeys,
+  type Game,
+  type GameFile,
+  type GameVersion,
+  type UserGame,
+} from '@reskin/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { nowIso } from '../src/db/database';
@@ -55,7 +63,12 @@ export function random(seed: number): () => number {
  * A picture drawn like game art: smooth colour fields (a coarse random grid scaled up with a cubic kernel), banded
  * for PNG and grainy for JPEG, so each compresses as art does (neither to nothing nor not at all).
  */
-export async function drawArt(seed: number, width: number, height: number, format: 'png' | 'jpeg'): Promise<Buffer> {
+export async function drawArt(
+  seed: number,
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg',
+): Promise<Buffer> {
   const next = random(seed);
   const cell = 8 + Math.floor(next() * 24);
   const gridWidth = Math.max(2, Math.ceil(width / cell));
@@ -69,7 +82,9 @@ export async function drawArt(seed: number, width: number, height: number, forma
   if (format === 'png') {
     // Drawn art has bands of flat colour: 32 levels a channel (about 1.3 bytes a pixel as PNG).
     for (let i = 0; i < fields.length; i++) fields[i] = fields[i]! & 0xf8;
-    return sharp(fields, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 6 }).toBuffer();
+    return sharp(fields, { raw: { width, height, channels: 3 } })
+      .png({ compressionLevel: 6 })
+      .toBuffer();
   }
   // Photos and painted backgrounds have grain (about 0.2 bytes a pixel as JPEG).
   const grain = Buffer.alloc(width * height);
@@ -81,7 +96,11 @@ export async function drawArt(seed: number, width: number, height: number, forma
 }
 
 /** Runs `work` over `items`, `concurrency` at a time. */
-export async function eachLimited<T>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(
+  items: T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -132,19 +151,28 @@ export class Preparation {
     return this.built.database.db;
   }
 
-  async request<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, options: { token?: string; payload?: unknown } = {}): Promise<T> {
+  async request<T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT',
+    url: string,
+    options: { token?: string; payload?: unknown } = {},
+  ): Promise<T> {
     const response = await this.built.app.inject({
       method,
       url: `/api${url}`,
       headers: { authorization: `Bearer ${options.token ?? this.adminToken}` },
       payload: options.payload as never,
     });
-    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body.slice(0, 500)}`);
+    if (response.statusCode >= 300)
+      throw new Error(`${method} ${url}: ${response.statusCode} ${response.body.slice(0, 500)}`);
     return response.body ? response.json<T>() : (undefined as T);
   }
 
   async login(email: string, password: string): Promise<string> {
-    const response = await this.built.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password } });
+    const response = await this.built.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { email, password },
+    });
     if (response.statusCode !== 200) throw new Error(`login ${email}: ${response.body}`);
     return response.json<{ token: string }>().token;
   }
@@ -159,12 +187,24 @@ export class Preparation {
     const now = nowIso();
     const rows = artistRows(count, prefix, passwordHash, now);
     await this.db.insertInto('users').values(rows).execute();
-    return this.db.selectFrom('users').select(['id', 'email']).where('email', 'like', `${prefix}%`).orderBy('id').execute();
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('email', 'like', `${prefix}%`)
+      .orderBy('id')
+      .execute();
   }
 
   /** A game of `files` (uploaded in batches the route accepts), its index and splash marked; not generated yet. */
-  async uploadedGame(name: string, files: { path: string; content: Buffer }[], index: string, splash?: string): Promise<Game> {
-    const game = await this.request<Game>('POST', '/games', { payload: { name, description: `${name}, made by the bench`, width: 640, height: 480 } });
+  async uploadedGame(
+    name: string,
+    files: { path: string; content: Buffer }[],
+    index: string,
+    splash?: string,
+  ): Promise<Game> {
+    const game = await this.request<Game>('POST', '/games', {
+      payload: { name, description: `${name}, made by the bench`, width: 640, height: 480 },
+    });
     const uploaded: GameFile[] = [];
     for (let start = 0; start < files.length; start += limits.adminUploadFiles) {
       const body = new FormData();
@@ -172,7 +212,9 @@ export class Preparation {
         body.append('fullPath', file.path);
         body.append('file', new Blob([new Uint8Array(file.content)]), file.path);
       }
-      const results = await this.request<{ file: GameFile }[]>('POST', `/game/upload/${game.id}`, { payload: body });
+      const results = await this.request<{ file: GameFile }[]>('POST', `/game/upload/${game.id}`, {
+        payload: body,
+      });
       uploaded.push(...results.map((result) => result.file));
     }
     const fileId = (path: string) => {
@@ -191,7 +233,8 @@ export class Preparation {
     await this.built.generation.idle();
     for (const id of gameIds) {
       const game = await this.request<Game>('GET', `/games/${id}`);
-      if (game.gameStatusTypeId !== GameStatus.Ready) throw new Error(`${game.name} is not Ready: ${game.statusReason}`);
+      if (game.gameStatusTypeId !== GameStatus.Ready)
+        throw new Error(`${game.name} is not Ready: ${game.statusReason}`);
     }
   }
 
@@ -202,7 +245,9 @@ export class Preparation {
   }
 
   async assign(userId: number, gameId: number): Promise<UserGame> {
-    return this.request<UserGame>('POST', '/user-games', { payload: { userId, gameId, userGameTypeId: 1, jobPrice: 100 } });
+    return this.request<UserGame>('POST', '/user-games', {
+      payload: { userId, gameId, userGameTypeId: 1, jobPrice: 100 },
+    });
   }
 
   async createVersion(artistToken: string, userGame: UserGame, name: string): Promise<GameVersion> {
@@ -265,7 +310,12 @@ export async function preparedServer<T>(
   });
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (await fetch(`${origin}/api/config`).then((r) => r.ok).catch(() => false)) break;
+    if (
+      await fetch(`${origin}/api/config`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     if (child.exitCode !== null) throw new Error('the server exited while starting');
     if (i > 600) throw new Error('the server did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -332,7 +382,12 @@ export class NetworkLog {
     session.on('Network.requestWillBeSent', (event) => {
       log.offsetMs = event.wallTime * 1000 - event.timestamp * 1000;
       if (event.request.url.startsWith('data:')) return;
-      log.requests.set(event.requestId, { url: event.request.url, type: event.type ?? 'Other', startWallMs: event.wallTime * 1000, bytes: 0 });
+      log.requests.set(event.requestId, {
+        url: event.request.url,
+        type: event.type ?? 'Other',
+        startWallMs: event.wallTime * 1000,
+        bytes: 0,
+      });
     });
     session.on('Network.responseReceived', (event) => {
       const record = log.requests.get(event.requestId);
@@ -379,7 +434,8 @@ export class NetworkLog {
       await new Promise((resolve) => setTimeout(resolve, 50));
       if (this.inFlight() > 0) quietSince = Date.now();
       else if (Date.now() - quietSince >= quietMs) return;
-      if (Date.now() - started > timeoutMs) throw new Error(`network not idle after ${timeoutMs} ms (${this.inFlight()} in flight)`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`network not idle after ${timeoutMs} ms (${this.inFlight()} in flight)`);
     }
   }
 
@@ -421,7 +477,11 @@ const longTaskRecorder = `
  * (the web app keeps it in localStorage; only the app's origin, not the play origin's *.localhost hosts), and
  * records long tasks from navigation on.
  */
-export async function signedInPage(browser: Browser, origin: string, token: string): Promise<{ context: BrowserContext; page: Page }> {
+export async function signedInPage(
+  browser: Browser,
+  origin: string,
+  token: string,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: origin, viewport: { width: 1280, height: 800 } });
   const appHost = new URL(origin).host;
   await context.addInitScript(
@@ -432,7 +492,8 @@ export async function signedInPage(browser: Browser, origin: string, token: stri
   return { context, page };
 }
 
-export const longTasks = (page: Page) => page.evaluate<{ start: number; duration: number }[]>('window.__longTasks');
+export const longTasks = (page: Page) =>
+  page.evaluate<{ start: number; duration: number }[]>('window.__longTasks');
 
 export const domNodes = (page: Page) => page.evaluate<number>("document.getElementsByTagName('*').length");
 
@@ -442,7 +503,12 @@ export const domNodes = (page: Page) => page.evaluate<number>("document.getEleme
  * main thread quiet (no long task for `quietMs`): the later of the paint and the end of the last long task before
  * that quiet spell. Both on the page's clock (ms since navigation started).
  */
-export async function usableMs(page: Page, selector: string, quietMs = 1000, timeoutMs = 120_000): Promise<{ usableMs: number; firstImageMs: number }> {
+export async function usableMs(
+  page: Page,
+  selector: string,
+  quietMs = 1000,
+  timeoutMs = 120_000,
+): Promise<{ usableMs: number; firstImageMs: number }> {
   const firstImageMs = await page.evaluate<number>(`
     new Promise((resolve, reject) => {
       const started = performance.now();
@@ -544,5 +610,7 @@ export function medianRun<T extends { [K in keyof T]: number }>(runs: T[]): T {
 export async function pageFailure(page: Page, name: string, error: unknown): Promise<Error> {
   const shot = join(tmpdir(), `reskin-bench-${name}-failure.png`);
   await page.screenshot({ path: shot, fullPage: false }).catch(() => undefined);
-  return new Error(`${(error as Error).message} (screenshot: ${shot}; page text: ${(await page.innerText('body').catch(() => '')).slice(0, 300)})`);
+  return new Error(
+    `${(error as Error).message} (screenshot: ${shot}; page text: ${(await page.innerText('body').catch(() => '')).slice(0, 300)})`,
+  );
 }

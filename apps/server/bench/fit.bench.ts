@@ -13,7 +13,8 @@ interface FitCase {
 async function artImage(width: number, height: number, seed: number): Promise<Buffer> {
   const shapes = Array.from(
     { length: 12 },
-    (_, i) => `<circle cx="${((i + seed) * 97) % width}" cy="${((i + seed) * 61) % height}" r="${4 + ((i * 7) % Math.max(5, Math.floor(width / 6)))}" fill="hsl(${((i + seed) * 37) % 360},70%,55%)"/>`,
+    (_, i) =>
+      `<circle cx="${((i + seed) * 97) % width}" cy="${((i + seed) * 61) % height}" r="${4 + ((i * 7) % Math.max(5, Math.floor(width / 6)))}" fill="hsl(${((i + seed) * 37) % 360},70%,55%)"/>`,
   ).join('');
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
@@ -32,7 +33,12 @@ async function fitCases(count = 200): Promise<FitCase[]> {
   for (let i = 0; i < count; i += 1) {
     const width = 32 + ((i * 53) % 481);
     const height = 32 + ((i * 89) % 481);
-    cases.push({ input: await artImage(width * 2, height * 2, i), width, height, format: formats[i % formats.length]! });
+    cases.push({
+      input: await artImage(width * 2, height * 2, i),
+      width,
+      height,
+      format: formats[i % formats.length]!,
+    });
   }
   return cases;
 }
@@ -44,7 +50,10 @@ function bareFit({ input, width, height, format }: FitCase): Promise<Buffer> {
     case 'png':
       return image.png().toBuffer();
     case 'jpeg':
-      return image.flatten({ background: { r: 0, g: 0, b: 0 } }).jpeg({ quality: 90, mozjpeg: false }).toBuffer();
+      return image
+        .flatten({ background: { r: 0, g: 0, b: 0 } })
+        .jpeg({ quality: 90, mozjpeg: false })
+        .toBuffer();
     case 'webp':
       return image.webp({ quality: 90 }).toBuffer();
     default:
@@ -53,7 +62,10 @@ function bareFit({ input, width, height, format }: FitCase): Promise<Buffer> {
 }
 
 /** Runs `work` on every case, as many at once as sharp has threads for, and answers the wall and CPU seconds. */
-async function timed(cases: FitCase[], work: (fitCase: FitCase) => Promise<Buffer>): Promise<{ seconds: number; cpuSeconds: number }> {
+async function timed(
+  cases: FitCase[],
+  work: (fitCase: FitCase) => Promise<Buffer>,
+): Promise<{ seconds: number; cpuSeconds: number }> {
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   let next = 0;
@@ -67,7 +79,10 @@ async function timed(cases: FitCase[], work: (fitCase: FitCase) => Promise<Buffe
     }),
   );
   const used = process.cpuUsage(cpu);
-  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, cpuSeconds: (used.user + used.system) / 1e6 };
+  return {
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    cpuSeconds: (used.user + used.system) / 1e6,
+  };
 }
 
 export interface FitBenchResult {
@@ -87,7 +102,14 @@ export interface FitBenchResult {
  */
 export async function benchFit(rounds = 5): Promise<FitBenchResult> {
   const cases = await fitCases();
-  const ours = (fitCase: FitCase) => fitImage(fitCase.input, { width: fitCase.width, height: fitCase.height, mode: 'cover', format: fitCase.format, inputFormat: 'png' });
+  const ours = (fitCase: FitCase) =>
+    fitImage(fitCase.input, {
+      width: fitCase.width,
+      height: fitCase.height,
+      mode: 'cover',
+      format: fitCase.format,
+      inputFormat: 'png',
+    });
   // One warm-up of each, so neither pays for the first use of a codec.
   await timed(cases.slice(0, 8), ours);
   await timed(cases.slice(0, 8), bareFit);

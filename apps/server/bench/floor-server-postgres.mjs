@@ -13,7 +13,11 @@ import { createVerifier } from 'fast-jwt';
 
 const [databaseUrl, secretFile] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-const verify = createVerifier({ key: readFileSync(secretFile, 'utf8').trim(), algorithms: ['HS256'], cache: 1000 });
+const verify = createVerifier({
+  key: readFileSync(secretFile, 'utf8').trim(),
+  algorithms: ['HS256'],
+  cache: 1000,
+});
 const userGames = {
   name: 'floor-user-games',
   text: `select ug.*,
@@ -37,16 +41,31 @@ const games = {
   f."storageKey" as "splashKey", f."copiesKey" as "splashCopiesKey"
   from games g left join "gameFiles" f on f."gameId" = g.id and f.path = g."imagePath" where g.id = any($1::int[])`,
 };
-const user = { name: 'floor-user', text: 'select id, "roleTypeId", activated, "tokenVersion" from users where id = $1' };
+const user = {
+  name: 'floor-user',
+  text: 'select id, "roleTypeId", activated, "tokenVersion" from users where id = $1',
+};
 const app = Fastify({ logger: false });
 app.get('/api/user-games/my-games', async (request, reply) => {
   const payload = verify(request.headers.authorization.slice(7));
   const me = (await pool.query({ ...user, values: [payload.user.id] })).rows[0];
   const rows = (await pool.query({ ...userGames, values: [me.id] })).rows;
-  const byId = new Map((await pool.query({ ...games, values: [rows.map((r) => r.gameId)] })).rows.map((g) => [g.id, g]));
-  const cards = rows.map((r) => ({ ...r, isActive: r.isActive === 1, game: byId.get(r.gameId), imageUrl: `http://g${r.gameId}.localhost:3001/p/${'x'.repeat(200)}/img/splash.png` }));
+  const byId = new Map(
+    (await pool.query({ ...games, values: [rows.map((r) => r.gameId)] })).rows.map((g) => [g.id, g]),
+  );
+  const cards = rows.map((r) => ({
+    ...r,
+    isActive: r.isActive === 1,
+    game: byId.get(r.gameId),
+    imageUrl: `http://g${r.gameId}.localhost:3001/p/${'x'.repeat(200)}/img/splash.png`,
+  }));
   return reply.type('application/json').send(JSON.stringify(cards));
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(address).port) })}\n`);
-process.on('SIGTERM', () => app.close().then(() => pool.end()).then(() => process.exit(0)));
+process.on('SIGTERM', () =>
+  app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0)),
+);

@@ -13,7 +13,11 @@ import { createVerifier } from 'fast-jwt';
 
 const [dbFile, secretFile] = process.argv.slice(2);
 const db = new Database(dbFile, { readonly: true });
-const verify = createVerifier({ key: readFileSync(secretFile, 'utf8').trim(), algorithms: ['HS256'], cache: 1000 });
+const verify = createVerifier({
+  key: readFileSync(secretFile, 'utf8').trim(),
+  algorithms: ['HS256'],
+  cache: 1000,
+});
 const userGames = db.prepare(`select ug.*,
   (select count(*) from gameVersions v where v.userGamesId = ug.id) as versionCount,
   (select count(*) from gameVersions v where v.userGamesId = ug.id and v.gameVersionStatusId = 2) as finishedCount,
@@ -28,7 +32,8 @@ const userGames = db.prepare(`select ug.*,
   from userGames ug where ug.userId = ? and ug.isActive = 1 order by ug.id`);
 // Each game with its splash file's stored keys: the card's picture is a preview of the splash's watermarked copy
 // (issue 29; only admins ever get originals), so the answer needs them.
-const games = db.prepare(`select g.id, g.name, g.description, g.width, g.height, g.imagePath, g.gameStatusTypeId, g.engine,
+const games =
+  db.prepare(`select g.id, g.name, g.description, g.width, g.height, g.imagePath, g.gameStatusTypeId, g.engine,
   f.storageKey as splashKey, f.copiesKey as splashCopiesKey
   from games g left join gameFiles f on f.gameId = g.id and f.path = g.imagePath where g.id in (select value from json_each(?))`);
 const user = db.prepare('select id, roleTypeId, activated, tokenVersion from users where id = ?');
@@ -38,7 +43,12 @@ app.get('/api/user-games/my-games', async (request, reply) => {
   const me = user.get(payload.user.id);
   const rows = userGames.all(me.id);
   const byId = new Map(games.all(JSON.stringify(rows.map((r) => r.gameId))).map((g) => [g.id, g]));
-  const cards = rows.map((r) => ({ ...r, isActive: r.isActive === 1, game: byId.get(r.gameId), imageUrl: `http://g${r.gameId}.localhost:3001/p/${'x'.repeat(200)}/img/splash.png` }));
+  const cards = rows.map((r) => ({
+    ...r,
+    isActive: r.isActive === 1,
+    game: byId.get(r.gameId),
+    imageUrl: `http://g${r.gameId}.localhost:3001/p/${'x'.repeat(200)}/img/splash.png`,
+  }));
   return reply.type('application/json').send(JSON.stringify(cards));
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -8,7 +8,13 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { median } from './api.bench';
 import { makePreview } from '../src/lib/image-previews';
-import { encodeCopy, forgetRenderedTiles, makeCopiesWithPreviews, skeletonBackground, watermarkTile } from '../src/lib/variants';
+import {
+  encodeCopy,
+  forgetRenderedTiles,
+  makeCopiesWithPreviews,
+  skeletonBackground,
+  watermarkTile,
+} from '../src/lib/variants';
 import { imagesAtOnce } from '../src/modules/games/game-generation';
 
 const formats = ['png', 'jpeg', 'webp', 'gif'] as const;
@@ -32,7 +38,11 @@ async function makeImages(count: number): Promise<{ path: string; content: Buffe
 }
 
 /** Runs `work` over `items`, `concurrency` at a time. */
-async function eachLimited<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+async function eachLimited<T>(
+  items: T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -59,7 +69,11 @@ async function bareCopies(folder: string, paths: string[]): Promise<void> {
     const { width, height } = await image.metadata();
     const tile = Buffer.from(watermarkTile(width, height, 'Reskin Studio').svg);
     const [skeleton, watermark] = await Promise.all([
-      encodeCopy(sharp({ create: { width, height, ...skeletonBackground(copy) } }), copy, 'skeleton').toBuffer(),
+      encodeCopy(
+        sharp({ create: { width, height, ...skeletonBackground(copy) } }),
+        copy,
+        'skeleton',
+      ).toBuffer(),
       encodeCopy(image.composite([{ input: tile, tile: true, blend: 'over' }]), copy, 'watermark').toBuffer(),
     ]);
     // The previews (decision 0038) as a script would make them: each resized from its file's bytes, the skeleton's
@@ -70,7 +84,13 @@ async function bareCopies(folder: string, paths: string[]): Promise<void> {
       makePreview(input, path, 'thumb'),
       makePreview(watermark, `copy.${copy}`, 'preview'),
       makePreview(watermark, `copy.${copy}`, 'thumb'),
-      sharp({ create: { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), ...skeletonBackground(copy) } })
+      sharp({
+        create: {
+          width: Math.max(1, Math.round(width * scale)),
+          height: Math.max(1, Math.round(height * scale)),
+          ...skeletonBackground(copy),
+        },
+      })
         .webp({ lossless: true, effort: 0 })
         .toBuffer(),
     ]);
@@ -89,8 +109,20 @@ async function bareCopies(folder: string, paths: string[]): Promise<void> {
 async function sameWorkCopies(folder: string, paths: string[]): Promise<void> {
   await eachLimited(paths, imagesAtOnce, async (path) => {
     const file = join(folder, path);
-    const { skeleton, watermark, previews } = await makeCopiesWithPreviews(await readFile(file), path, 'Reskin Studio');
-    const previewBytes = previews ? [previews.original.preview, previews.original.thumb, previews.watermark.preview, previews.watermark.thumb, previews.skeleton] : [];
+    const { skeleton, watermark, previews } = await makeCopiesWithPreviews(
+      await readFile(file),
+      path,
+      'Reskin Studio',
+    );
+    const previewBytes = previews
+      ? [
+          previews.original.preview,
+          previews.original.thumb,
+          previews.watermark.preview,
+          previews.watermark.thumb,
+          previews.skeleton,
+        ]
+      : [];
     await Promise.all([
       writeFile(`${file}.skeleton`, skeleton),
       writeFile(`${file}.watermark`, watermark),
@@ -138,7 +170,11 @@ export interface GenerationResult {
  * bare sharp operations on the same images in files (bareCopies) in the same process, after one warm-up of each
  * (sharp's first text rendering loads the fonts). `storageEnv` points the app at another storage (STORAGE=s3 and S3_*).
  */
-export async function benchGeneration(count = 200, storageEnv: Record<string, string> = {}, rounds = 3): Promise<GenerationResult> {
+export async function benchGeneration(
+  count = 200,
+  storageEnv: Record<string, string> = {},
+  rounds = 3,
+): Promise<GenerationResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-'));
   const { app, generation } = await buildApp(
     loadConfig({
@@ -180,7 +216,9 @@ export async function benchGeneration(count = 200, storageEnv: Record<string, st
         payload: body,
       });
       if (uploaded.statusCode !== 200) throw new Error(`upload failed: ${uploaded.body}`);
-      const index = uploaded.json<{ file: { path: string; fileId: number } }[]>().find((r) => r.file.path === 'index.html')!;
+      const index = uploaded
+        .json<{ file: { path: string; fileId: number } }[]>()
+        .find((r) => r.file.path === 'index.html')!;
       await app.inject({
         method: 'PATCH',
         url: `/api/games/${game.id}/files/${index.file.fileId}/index`,
@@ -189,8 +227,11 @@ export async function benchGeneration(count = 200, storageEnv: Record<string, st
       return timed(async () => {
         await app.inject({ method: 'GET', url: `/api/games/${game.id}/generate`, headers: auth });
         await generation.idle();
-        const now = (await app.inject({ method: 'GET', url: `/api/games/${game.id}`, headers: auth })).json<Game>();
-        if (now.gameStatusTypeId !== GameStatus.Ready) throw new Error(`generation failed: ${now.statusReason}`);
+        const now = (
+          await app.inject({ method: 'GET', url: `/api/games/${game.id}`, headers: auth })
+        ).json<Game>();
+        if (now.gameStatusTypeId !== GameStatus.Ready)
+          throw new Error(`generation failed: ${now.statusReason}`);
       });
     };
 

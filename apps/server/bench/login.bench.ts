@@ -20,11 +20,19 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  */
 export async function benchLoginTiming(attempts = 20): Promise<LoginTimingResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-login-'));
-  const built = await buildApp({ ...loadConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'error' }), authRateLimitMax: 10_000 });
+  const built = await buildApp({
+    ...loadConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'error' }),
+    authRateLimitMax: 10_000,
+  });
   const timeLogin = async (email: string) => {
     const started = performance.now();
-    const response = await built.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password: 'wrong-password-1' } });
-    if (response.statusCode !== 401) throw new Error(`login answered ${response.statusCode}: ${response.body}`);
+    const response = await built.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { email, password: 'wrong-password-1' },
+    });
+    if (response.statusCode !== 401)
+      throw new Error(`login answered ${response.statusCode}: ${response.body}`);
     return performance.now() - started;
   };
   try {
@@ -35,7 +43,15 @@ export async function benchLoginTiming(attempts = 20): Promise<LoginTimingResult
       const signup = await built.app.inject({
         method: 'POST',
         url: '/api/user/signup',
-        payload: { username: `timing${i}`, email, password: 'bench-pass-1', firstName: 'Bench', lastName: 'Mark', phone: '0123456789', dataProtectionRegulationVersion: 1 },
+        payload: {
+          username: `timing${i}`,
+          email,
+          password: 'bench-pass-1',
+          firstName: 'Bench',
+          lastName: 'Mark',
+          phone: '0123456789',
+          dataProtectionRegulationVersion: 1,
+        },
       });
       if (signup.statusCode !== 201) throw new Error(`signup answered ${signup.statusCode}: ${signup.body}`);
       // Interleaved, so drift on a shared machine affects both alike.

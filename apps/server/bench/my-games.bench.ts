@@ -75,17 +75,41 @@ async function measure(browser: Browser, origin: string, token: string): Promise
  * so artists see the watermarked copy), one artist assigned to all of them and one to the first only; then opens
  * My Games as each in a fresh Chromium context (cold cache) per round, the order alternating.
  */
-export async function benchMyGames(games = Number(process.env.BENCH_MY_GAMES ?? 200), rounds = Number(process.env.BENCH_MY_GAMES_ROUNDS ?? 5)): Promise<MyGamesResult> {
+export async function benchMyGames(
+  games = Number(process.env.BENCH_MY_GAMES ?? 200),
+  rounds = Number(process.env.BENCH_MY_GAMES_ROUNDS ?? 5),
+): Promise<MyGamesResult> {
   const started = performance.now();
   const splashes = await cachedArt(
     'my-games-v1',
-    Array.from({ length: games }, (_, i) => ({ path: 'game/img/splash.jpg', seed: 1000 + i, width: 1280, height: 720, format: 'jpeg' as const })),
+    Array.from({ length: games }, (_, i) => ({
+      path: 'game/img/splash.jpg',
+      seed: 1000 + i,
+      width: 1280,
+      height: 720,
+      format: 'jpeg' as const,
+    })),
   );
   const { server } = await preparedServer(false, async (preparation) => {
     const ids: number[] = [];
     for (let i = 0; i < games; i++) {
-      const files = [{ path: 'game/index.html', content: Buffer.from(`<!doctype html><title>Game ${i}</title><canvas></canvas>`) }, splashes[i]!];
-      ids.push((await preparation.uploadedGame(`Card game ${String(i).padStart(3, '0')}`, files, 'game/index.html', 'game/img/splash.jpg')).id);
+      const files = [
+        {
+          path: 'game/index.html',
+          content: Buffer.from(`<!doctype html><title>Game ${i}</title><canvas></canvas>`),
+        },
+        splashes[i]!,
+      ];
+      ids.push(
+        (
+          await preparation.uploadedGame(
+            `Card game ${String(i).padStart(3, '0')}`,
+            files,
+            'game/index.html',
+            'game/img/splash.jpg',
+          )
+        ).id,
+      );
     }
     await preparation.generate(ids);
     const [many, one] = await preparation.createArtists(2, 'mgartist');
@@ -112,7 +136,14 @@ export async function benchMyGames(games = Number(process.env.BENCH_MY_GAMES ?? 
       ratios.push(c.networkDoneMs / b.networkDoneMs);
     }
     console.log(`  (machine load at the end ${loadavg()[0]!.toFixed(2)})`);
-    return { games, prepareSeconds, rounds, many: medianRun(many), one: medianRun(one), networkDoneRatio: median(ratios) };
+    return {
+      games,
+      prepareSeconds,
+      rounds,
+      many: medianRun(many),
+      one: medianRun(one),
+      networkDoneRatio: median(ratios),
+    };
   } finally {
     await browser.close();
     await server.stop();

@@ -39,7 +39,10 @@ export interface WireSizes {
 /** The nginx worker of a master started with one worker (its CPU is the worker's, not the master's). */
 function workerOf(master: number): number | undefined {
   try {
-    const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     return children.length > 0 ? Number(children[0]) : undefined;
   } catch {
     return undefined;
@@ -92,7 +95,12 @@ async function listening(port: number, child: ChildProcess): Promise<void> {
  * runs with PLAY_ACCEL_REDIRECT) and sends the file from the internal location the app names, as
  * docs/operations.md configures it.
  */
-async function startNginx(nginx: string, dir: string, filesDir: string, ports: { alone: number; front: number; play: number }): Promise<ChildProcess> {
+async function startNginx(
+  nginx: string,
+  dir: string,
+  filesDir: string,
+  ports: { alone: number; front: number; play: number },
+): Promise<ChildProcess> {
   const fromApp = accelCopiedHeaders;
   const config = `
 ${process.getuid?.() === 0 ? `user ${userInfo().username};` : ''}
@@ -132,19 +140,29 @@ ${fromApp.map((name) => `      add_header ${name} $upstream_http_${name.toLowerC
   const conf = join(dir, 'nginx.conf');
   mkdirSync(join(dir, 'logs'), { recursive: true });
   writeFileSync(conf, config);
-  const child = spawn(nginx, ['-p', dir, '-c', conf, '-e', 'stderr', '-g', `daemon off; pid ${join(dir, 'nginx.pid')};`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    nginx,
+    ['-p', dir, '-c', conf, '-e', 'stderr', '-g', `daemon off; pid ${join(dir, 'nginx.pid')};`],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   await listening(ports.alone, child);
   await listening(ports.front, child);
   return child;
 }
 
 /** One GET with the given Host header (fetch would not send it); the body as sent (not decoded). */
-function getOnce(url: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function getOnce(
+  url: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { host, ...headers }, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
       response.on('error', reject);
     }).on('error', reject);
   });
@@ -155,7 +173,9 @@ async function noisePng(kilobytes: number): Promise<Buffer> {
   const side = Math.round(Math.sqrt((kilobytes * 1024) / 3));
   const pixels = Buffer.alloc(side * side * 3);
   for (let i = 0; i < pixels.length; i++) pixels[i] = Math.floor(Math.random() * 256);
-  return sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  return sharp(pixels, { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
 }
 
 /**
@@ -167,13 +187,27 @@ async function noisePng(kilobytes: number): Promise<Buffer> {
  * cost is app / app-no-usage). The link is an administrator's (the original view) on the game's own host. Targets alternate
  * over `rounds` rounds of 5 s; the medians are kept, with each server process's CPU per request.
  */
-export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promise<{ files: PlayBenchResult[]; nginx: boolean; wire: WireSizes }> {
+export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promise<{
+  files: PlayBenchResult[];
+  nginx: boolean;
+  wire: WireSizes;
+}> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-play-'));
   const filesDir = join(dataDir, 'files');
-  const env = { DATA_DIR: dataDir, SEED_DEMO: 'false', ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-pass-1' };
+  const env = {
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    ADMIN_EMAIL: 'bench@example.com',
+    ADMIN_PASSWORD: 'bench-pass-1',
+  };
   const processes: ChildProcess[] = [];
   try {
-    const script = Buffer.from(`// engine\n${'window.engine = (window.engine || 0) + 1; /* padding for a 512 KB build */\n'.repeat(8000)}`.slice(0, 512 * 1024));
+    const script = Buffer.from(
+      `// engine\n${'window.engine = (window.engine || 0) + 1; /* padding for a 512 KB build */\n'.repeat(8000)}`.slice(
+        0,
+        512 * 1024,
+      ),
+    );
     const image = await noisePng(100);
     // A sprite of 9 KB, the size of most: per-request work, not bytes, decides its rate.
     const sprite = await noisePng(9);
@@ -192,60 +226,125 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
     let keys: Map<string, string>;
     let gameId: number;
     try {
-      const token = (await seeding.app.inject({ method: 'POST', url: '/api/user/login', payload: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } })).json<{ token: string }>().token;
+      const token = (
+        await seeding.app.inject({
+          method: 'POST',
+          url: '/api/user/login',
+          payload: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+        })
+      ).json<{ token: string }>().token;
       const headers = { authorization: `Bearer ${token}` };
-      const game = (await seeding.app.inject({ method: 'POST', url: '/api/games', headers, payload: { name: 'Bench', description: 'x', width: 480, height: 640 } })).json<Game>();
+      const game = (
+        await seeding.app.inject({
+          method: 'POST',
+          url: '/api/games',
+          headers,
+          payload: { name: 'Bench', description: 'x', width: 480, height: 640 },
+        })
+      ).json<Game>();
       gameId = game.id;
       const body = new FormData();
       for (const file of files) {
         body.append('fullPath', file.path);
         body.append('file', new Blob([file.content]), file.path);
       }
-      const uploaded = await seeding.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers, payload: body });
+      const uploaded = await seeding.app.inject({
+        method: 'POST',
+        url: `/api/game/upload/${game.id}`,
+        headers,
+        payload: body,
+      });
       if (uploaded.statusCode !== 200) throw new Error(`upload: ${uploaded.statusCode} ${uploaded.body}`);
-      const listed = (await seeding.app.inject({ method: 'GET', url: `/api/games/${game.id}/files`, headers })).json<GameFile[]>();
+      const listed = (
+        await seeding.app.inject({ method: 'GET', url: `/api/games/${game.id}/files`, headers })
+      ).json<GameFile[]>();
       if (listed.length !== files.length) throw new Error('the upload did not store every file');
-      root = (await seeding.app.inject({ method: 'GET', url: `/api/games/${game.id}/files-root`, headers })).json<{ rootPath: string }>().rootPath;
-      const rows = await seeding.database.db.selectFrom('gameFiles').select(['path', 'storageKey']).where('gameId', '=', game.id).execute();
+      root = (
+        await seeding.app.inject({ method: 'GET', url: `/api/games/${game.id}/files-root`, headers })
+      ).json<{ rootPath: string }>().rootPath;
+      const rows = await seeding.database.db
+        .selectFrom('gameFiles')
+        .select(['path', 'storageKey'])
+        .where('gameId', '=', game.id)
+        .execute();
       keys = new Map(rows.map((row) => [row.path, row.storageKey]));
     } finally {
       await seeding.app.close();
     }
 
     const nginx = nginxPath();
-    const [port, playPort, accelPort, accelPlayPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [port, playPort, accelPort, accelPlayPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const [plainPort, plainPlayPort] = [await freePort(), await freePort()];
     // BENCH_CPU_PROFILE_DIR=<dir> writes the play origins' CPU profiles there (node --cpu-prof).
     const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
     const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const serverEnv = { ...process.env, ...env, NODE_ENV: 'production', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+    const serverEnv = {
+      ...process.env,
+      ...env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+    };
     // The link's origin is the game's own host on PLAY_PORT (the default PLAY_ORIGIN): requests carry that Host.
     const host = `g${gameId}.localhost:${playPort}`;
-    const app = await startProcess([...profileArgs, 'dist/server.js'], { ...serverEnv, PORT: String(port), PLAY_PORT: String(playPort) }, /Reskin Studio on/);
+    const app = await startProcess(
+      [...profileArgs, 'dist/server.js'],
+      { ...serverEnv, PORT: String(port), PLAY_PORT: String(playPort) },
+      /Reskin Studio on/,
+    );
     processes.push(app.child);
     // The same play origin without the usage record, on the same data; links name the first one's host.
     const plain = await startProcess(
       [...profileArgs, 'dist/server.js'],
-      { ...serverEnv, PORT: String(plainPort), PLAY_PORT: String(plainPlayPort), PLAY_ORIGIN: `http://g{game}.localhost:${playPort}`, PLAY_USAGE: 'false' },
+      {
+        ...serverEnv,
+        PORT: String(plainPort),
+        PLAY_PORT: String(plainPlayPort),
+        PLAY_ORIGIN: `http://g{game}.localhost:${playPort}`,
+        PLAY_USAGE: 'false',
+      },
       /Reskin Studio on/,
     );
     processes.push(plain.child);
     const bare = await startProcess(['bench/bare-file-server.mjs', filesDir], process.env, /"port"/);
     processes.push(bare.child);
     const barePort = (JSON.parse(bare.line) as { port: number }).port;
-    let front: { nginx: ChildProcess; worker: number | undefined; app: ChildProcess; alonePort: number; frontPort: number } | undefined;
+    let front:
+      | {
+          nginx: ChildProcess;
+          worker: number | undefined;
+          app: ChildProcess;
+          alonePort: number;
+          frontPort: number;
+        }
+      | undefined;
     if (nginx) {
       // A second play origin on the same data, with PLAY_ACCEL_REDIRECT, behind nginx (which passes the Host on).
       const accelApp = await startProcess(
         [...profileArgs, 'dist/server.js'],
-        { ...serverEnv, PORT: String(accelPort), PLAY_PORT: String(accelPlayPort), PLAY_ORIGIN: `http://g{game}.localhost:${playPort}`, PLAY_ACCEL_REDIRECT: accelPrefix },
+        {
+          ...serverEnv,
+          PORT: String(accelPort),
+          PLAY_PORT: String(accelPlayPort),
+          PLAY_ORIGIN: `http://g{game}.localhost:${playPort}`,
+          PLAY_ACCEL_REDIRECT: accelPrefix,
+        },
         /Reskin Studio on/,
       );
       processes.push(accelApp.child);
       const [alonePort, frontPort] = [await freePort(), await freePort()];
       const nginxDir = join(dataDir, 'nginx');
       mkdirSync(nginxDir);
-      const child = await startNginx(nginx, nginxDir, filesDir, { alone: alonePort, front: frontPort, play: accelPlayPort });
+      const child = await startNginx(nginx, nginxDir, filesDir, {
+        alone: alonePort,
+        front: frontPort,
+        play: accelPlayPort,
+      });
       processes.push(child);
       front = { nginx: child, worker: workerOf(child.pid!), app: accelApp.child, alonePort, frontPort };
     }
@@ -255,7 +354,10 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
     const sent = async (url: string, acceptEncoding: string) => {
       const answer = await getOnce(url, host, { 'accept-encoding': acceptEncoding });
       if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
-      return { encoding: String(answer.headers['content-encoding'] ?? 'identity'), bytes: answer.body.length };
+      return {
+        encoding: String(answer.headers['content-encoding'] ?? 'identity'),
+        bytes: answer.body.length,
+      };
     };
     const wire: WireSizes = {
       bytes: wireFile.content.length,
@@ -273,25 +375,43 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
       const playPath = `${new URL(root).pathname}${file.path}`;
       const targets: { target: PlayTarget; url: string; pids: number[] }[] = [
         { target: 'app', url: `http://127.0.0.1:${playPort}${playPath}`, pids: [app.child.pid!] },
-        { target: 'app-no-usage', url: `http://127.0.0.1:${plainPlayPort}${playPath}`, pids: [plain.child.pid!] },
+        {
+          target: 'app-no-usage',
+          url: `http://127.0.0.1:${plainPlayPort}${playPath}`,
+          pids: [plain.child.pid!],
+        },
         { target: 'bare', url: `http://127.0.0.1:${barePort}/${key}`, pids: [bare.child.pid!] },
       ];
       if (front) {
         // nginx's CPU is its worker's; nginx+app counts the worker's and the play origin's.
         const worker = front.worker === undefined ? [] : [front.worker];
         targets.push({ target: 'nginx', url: `http://127.0.0.1:${front.alonePort}/${key}`, pids: worker });
-        targets.push({ target: 'nginx+app', url: `http://127.0.0.1:${front.frontPort}${playPath}`, pids: [front.app.pid!, ...worker] });
+        targets.push({
+          target: 'nginx+app',
+          url: `http://127.0.0.1:${front.frontPort}${playPath}`,
+          pids: [front.app.pid!, ...worker],
+        });
       }
       // Each answer checked once before it is loaded: the bytes of the file; through nginx, the play origin's headers.
       for (const { target, url } of targets) {
         const answer = await getOnce(url, host);
-        if (answer.status !== 200 || !answer.body.equals(file.content)) throw new Error(`${target} ${url}: ${answer.status}, ${answer.body.length} bytes`);
+        if (answer.status !== 200 || !answer.body.equals(file.content))
+          throw new Error(`${target} ${url}: ${answer.status}, ${answer.body.length} bytes`);
         if (target !== 'nginx+app') continue;
         const direct = await getOnce(targets[0]!.url, host);
-        for (const name of ['content-type', 'etag', 'cache-control', ...Object.keys(playHeaders).map((header) => header.toLowerCase())]) {
-          if (answer.headers[name] !== direct.headers[name]) throw new Error(`nginx+app: ${name} ${String(answer.headers[name])}, not ${String(direct.headers[name])}`);
+        for (const name of [
+          'content-type',
+          'etag',
+          'cache-control',
+          ...Object.keys(playHeaders).map((header) => header.toLowerCase()),
+        ]) {
+          if (answer.headers[name] !== direct.headers[name])
+            throw new Error(
+              `nginx+app: ${name} ${String(answer.headers[name])}, not ${String(direct.headers[name])}`,
+            );
         }
-        if (answer.headers['x-accel-redirect'] !== undefined) throw new Error('nginx+app: X-Accel-Redirect reached the client');
+        if (answer.headers['x-accel-redirect'] !== undefined)
+          throw new Error('nginx+app: X-Accel-Redirect reached the client');
       }
       const loads = new Map<PlayTarget, LoadResult[]>();
       for (let round = 0; round < rounds; round++) {
@@ -299,7 +419,10 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
           const before = pids.map(cpuMs);
           const result = load(url, { method: 'GET', headers: { host }, seconds: roundSeconds });
           const cpu = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - before[i]!, 0);
-          loads.set(target, [...(loads.get(target) ?? []), { ...result, ...(pids.length > 0 && { cpuMsPerRequest: cpu / result.requests }) }]);
+          loads.set(target, [
+            ...(loads.get(target) ?? []),
+            { ...result, ...(pids.length > 0 && { cpuMsPerRequest: cpu / result.requests }) },
+          ]);
         }
       }
       const medians: PlayBenchResult['results'] = {};
@@ -307,7 +430,9 @@ export async function benchPlay({ rounds = 3 }: { rounds?: number } = {}): Promi
         medians[target] = {
           requestsPerSecond: median(rows.map((r) => r.requestsPerSecond)),
           p99Ms: median(rows.map((r) => r.p99Ms)),
-          ...(rows[0]!.cpuMsPerRequest !== undefined && { cpuMsPerRequest: median(rows.map((r) => r.cpuMsPerRequest!)) }),
+          ...(rows[0]!.cpuMsPerRequest !== undefined && {
+            cpuMsPerRequest: median(rows.map((r) => r.cpuMsPerRequest!)),
+          }),
         };
       }
       results.push({ file: file.path, bytes: file.content.length, results: medians, rounds });

@@ -143,10 +143,15 @@ async function runOnce(variant: Variant): Promise<{ run: StartupRun; probe: stri
     ...prepared.env,
   };
   const started = performance.now();
-  const child = spawn(process.execPath, variant.args, { cwd: variant.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, variant.args, {
+    cwd: variant.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let logLineMs: number | undefined;
   createInterface({ input: child.stdout }).on('line', (line) => {
-    if (logLineMs === undefined && line.includes('"msg":"Reskin Studio on ')) logLineMs = performance.now() - started;
+    if (logLineMs === undefined && line.includes('"msg":"Reskin Studio on '))
+      logLineMs = performance.now() - started;
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -188,7 +193,18 @@ async function runOnce(variant: Variant): Promise<{ run: StartupRun; probe: stri
     agent.destroy();
     await sleep(1000);
     const after = memoryMb(child.pid!);
-    return { run: { readyMs, readyCpuMs, logLineMs, idleRssMb, settledRssMb, afterRequestsRssMb: after.rss, peakRssMb: after.peak }, probe };
+    return {
+      run: {
+        readyMs,
+        readyCpuMs,
+        logLineMs,
+        idleRssMb,
+        settledRssMb,
+        afterRequestsRssMb: after.rss,
+        peakRssMb: after.peak,
+      },
+      probe,
+    };
   } finally {
     if (!exited) {
       child.kill('SIGTERM');
@@ -228,10 +244,15 @@ async function measure(variant: Variant, runs: number): Promise<StartupResult> {
 }
 
 /** A fresh, empty DATA_DIR for each run. */
-const emptyDataDir = (extra: Record<string, string> = {}) => async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-startup-'));
-  return { env: { DATA_DIR: dataDir, ...extra }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
-};
+const emptyDataDir =
+  (extra: Record<string, string> = {}) =>
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'reskin-bench-startup-'));
+    return {
+      env: { DATA_DIR: dataDir, ...extra },
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  };
 
 /** A fresh, empty PostgreSQL database (and DATA_DIR) for each run, dropped afterwards. */
 const emptyPostgresDatabase = (databaseUrl: string) => async () => {
@@ -260,32 +281,63 @@ const emptyPostgresDatabase = (databaseUrl: string) => async () => {
  * in the same run: the same on an empty PostgreSQL database (when `databaseUrl` is given), the old way
  * (`node --import tsx src/server.ts`), and a bare Node HTTP server answering 200 (Node's own floor).
  */
-export async function benchStartup(options: { runs?: number; databaseUrl?: string } = {}): Promise<StartupResult[]> {
+export async function benchStartup(
+  options: { runs?: number; databaseUrl?: string } = {},
+): Promise<StartupResult[]> {
   const runs = options.runs ?? 5;
-  const build = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`node scripts/build.mjs failed (exit ${build.status ?? build.signal})`);
+  const build = spawnSync(process.execPath, [join(repoRoot, 'scripts/build.mjs')], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0)
+    throw new Error(`node scripts/build.mjs failed (exit ${build.status ?? build.signal})`);
 
   const production = ['dist/server.js'];
   const variants: { variant: Variant; runs: number }[] = [
-    { variant: { label: 'production, SQLite', args: production, cwd: serverDir, prepare: emptyDataDir() }, runs },
+    {
+      variant: { label: 'production, SQLite', args: production, cwd: serverDir, prepare: emptyDataDir() },
+      runs,
+    },
     // Issue 29's case: idle RSS with the demo seed (accounts and the sample game, generated at start) under 150 MB.
     {
-      variant: { label: 'production, SQLite, demo', args: production, cwd: serverDir, prepare: emptyDataDir({ SEED_DEMO: 'true' }), settle: true },
+      variant: {
+        label: 'production, SQLite, demo',
+        args: production,
+        cwd: serverDir,
+        prepare: emptyDataDir({ SEED_DEMO: 'true' }),
+        settle: true,
+      },
       runs: Math.min(runs, 3),
     },
   ];
   if (options.databaseUrl) {
     variants.push({
-      variant: { label: 'production, PostgreSQL', args: production, cwd: serverDir, prepare: emptyPostgresDatabase(options.databaseUrl) },
+      variant: {
+        label: 'production, PostgreSQL',
+        args: production,
+        cwd: serverDir,
+        prepare: emptyPostgresDatabase(options.databaseUrl),
+      },
       runs: Math.min(runs, 3),
     });
   }
   variants.push(
-    { variant: { label: 'tsx src/server.ts, SQLite', args: ['--import', 'tsx', 'src/server.ts'], cwd: serverDir, prepare: emptyDataDir() }, runs: Math.min(runs, 3) },
+    {
+      variant: {
+        label: 'tsx src/server.ts, SQLite',
+        args: ['--import', 'tsx', 'src/server.ts'],
+        cwd: serverDir,
+        prepare: emptyDataDir(),
+      },
+      runs: Math.min(runs, 3),
+    },
     {
       variant: {
         label: 'bare node:http server',
-        args: ['-e', "require('node:http').createServer((q, s) => s.end('ok')).listen(+process.env.PORT, process.env.HOST)"],
+        args: [
+          '-e',
+          "require('node:http').createServer((q, s) => s.end('ok')).listen(+process.env.PORT, process.env.HOST)",
+        ],
         cwd: serverDir,
         prepare: emptyDataDir(),
       },

@@ -63,7 +63,9 @@ export async function benchUpload(storageEnv: Record<string, string> = {}): Prom
   const base = `http://127.0.0.1:${port}/api`;
   try {
     for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/config`).then((r) => r.ok).catch(() => false);
+      const ok = await fetch(`${base}/config`)
+        .then((r) => r.ok)
+        .catch(() => false);
       if (ok) break;
       if (i > 300) throw new Error('the server did not start');
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -81,7 +83,9 @@ export async function benchUpload(storageEnv: Record<string, string> = {}): Prom
     });
     const game = (await created.json()) as Game;
 
-    const png = await sharp({ create: { width: 256, height: 256, channels: 4, background: 'teal' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 256, height: 256, channels: 4, background: 'teal' } })
+      .png()
+      .toBuffer();
     const body = new FormData();
     let bytes = 0;
     for (let i = 0; i < 1000; i++) {
@@ -101,7 +105,13 @@ export async function benchUpload(storageEnv: Record<string, string> = {}): Prom
     if (!response.ok) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
     const files = ((await response.json()) as unknown[]).length;
     const serverPeakRssMb = peakRssMb(server.pid!);
-    return { files, megabytes: bytes / 1024 / 1024, seconds, serverPeakRssMb, underTarget: serverPeakRssMb < 300 };
+    return {
+      files,
+      megabytes: bytes / 1024 / 1024,
+      seconds,
+      serverPeakRssMb,
+      underTarget: serverPeakRssMb < 300,
+    };
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

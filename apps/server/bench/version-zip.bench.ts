@@ -16,14 +16,28 @@ const run = promisify(execFile);
 async function noisyImage(width: number, height: number, seed: number): Promise<Buffer> {
   const shapes = Array.from(
     { length: 6 },
-    (_, i) => `<circle cx="${((i + seed) * 97) % width}" cy="${((i + seed) * 61) % height}" r="${4 + ((i * 7) % Math.max(5, Math.floor(width / 5)))}" fill="hsl(${((i + seed) * 37) % 360},70%,55%)"/>`,
+    (_, i) =>
+      `<circle cx="${((i + seed) * 97) % width}" cy="${((i + seed) * 61) % height}" r="${4 + ((i * 7) % Math.max(5, Math.floor(width / 5)))}" fill="hsl(${((i + seed) * 37) % 360},70%,55%)"/>`,
   ).join('');
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
     `<defs><linearGradient id="g"><stop offset="0" stop-color="#234"/><stop offset="1" stop-color="#9ab"/></linearGradient></defs>` +
     `<rect width="100%" height="100%" fill="url(#g)"/>${shapes}</svg>`;
-  const grain = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } } }).png().toBuffer();
-  return sharp(Buffer.from(svg)).composite([{ input: grain, blend: 'soft-light' }]).png().toBuffer();
+  const grain = await sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 24 },
+    },
+  })
+    .png()
+    .toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: grain, blend: 'soft-light' }])
+    .png()
+    .toBuffer();
 }
 
 export interface VersionZipBenchResult {
@@ -67,7 +81,10 @@ export async function benchVersionZip(rounds = 5, images = 1500): Promise<Versio
       const started = process.hrtime.bigint();
       await pipeline(zipStoredFiles(storage, files), createWriteStream(ours));
       const used = process.cpuUsage(cpu);
-      return { seconds: Number(process.hrtime.bigint() - started) / 1e9, cpuSeconds: (used.user + used.system) / 1e6 };
+      return {
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+        cpuSeconds: (used.user + used.system) / 1e6,
+      };
     };
     const cli = async () => {
       await rm(theirs, { force: true });

@@ -70,14 +70,25 @@ function bigGameSpecs(count: number) {
     const width = Math.min(2048, Math.max(34, Math.round(side)));
     const height = Math.min(2048, Math.max(34, Math.round(side / aspect)));
     const format = i % 3 === 0 ? ('jpeg' as const) : ('png' as const);
-    return { path: `big-game/assets/img/${String(Math.floor(i / 100)).padStart(2, '0')}/art-${i}.${format === 'jpeg' ? 'jpg' : 'png'}`, seed: i + 1, width, height, format };
+    return {
+      path: `big-game/assets/img/${String(Math.floor(i / 100)).padStart(2, '0')}/art-${i}.${format === 'jpeg' ? 'jpg' : 'png'}`,
+      seed: i + 1,
+      width,
+      height,
+      format,
+    };
   });
 }
 
 const workbenchUrl = (version: GameVersion) =>
   `/my-games/versions/workbench?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}&tab=files`;
 
-async function measure(browser: Browser, origin: string, token: string, version: GameVersion): Promise<WorkbenchRun> {
+async function measure(
+  browser: Browser,
+  origin: string,
+  token: string,
+  version: GameVersion,
+): Promise<WorkbenchRun> {
   const { context, page } = await signedInPage(browser, origin, token);
   const network = await NetworkLog.attach(context, page);
   try {
@@ -121,13 +132,22 @@ async function measure(browser: Browser, origin: string, token: string, version:
  * version of each), starts the production server on it, then opens each workbench in a fresh Chromium context
  * (cold cache) per round, the games' order alternating, and scrolls it to the end.
  */
-export async function benchWorkbench(count = Number(process.env.BENCH_WORKBENCH_IMAGES ?? 1500), rounds = Number(process.env.BENCH_WORKBENCH_ROUNDS ?? 3)): Promise<WorkbenchResult> {
+export async function benchWorkbench(
+  count = Number(process.env.BENCH_WORKBENCH_IMAGES ?? 1500),
+  rounds = Number(process.env.BENCH_WORKBENCH_ROUNDS ?? 3),
+): Promise<WorkbenchResult> {
   const drawStarted = performance.now();
   const art = await cachedArt('workbench-v1', bigGameSpecs(count));
   const megabytes = art.reduce((sum, image) => sum + image.content.length, 0) / 1024 / 1024;
   const artist = { email: 'wbartist0@example.com' };
   const { server, prepared } = await preparedServer(true, async (preparation) => {
-    const files = [{ path: 'big-game/index.html', content: Buffer.from('<!doctype html><title>Big game</title><canvas></canvas>') }, ...art];
+    const files = [
+      {
+        path: 'big-game/index.html',
+        content: Buffer.from('<!doctype html><title>Big game</title><canvas></canvas>'),
+      },
+      ...art,
+    ];
     const big = await preparation.uploadedGame('Big game', files, 'big-game/index.html', art[0]!.path);
     await preparation.generate([big.id]);
     const sample = await preparation.gameNamed('Star Catcher');
@@ -135,8 +155,16 @@ export async function benchWorkbench(count = Number(process.env.BENCH_WORKBENCH_
     if (!created) throw new Error('the artist was not created');
     const artistId = created.id;
     const token = await preparation.login(artist.email, artistPassword);
-    const bigVersion = await preparation.createVersion(token, await preparation.assign(artistId, big.id), 'Big look');
-    const sampleVersion = await preparation.createVersion(token, await preparation.assign(artistId, sample.id), 'Sample look');
+    const bigVersion = await preparation.createVersion(
+      token,
+      await preparation.assign(artistId, big.id),
+      'Big look',
+    );
+    const sampleVersion = await preparation.createVersion(
+      token,
+      await preparation.assign(artistId, sample.id),
+      'Sample look',
+    );
     return { bigVersion, sampleVersion };
   });
   const prepareSeconds = (performance.now() - drawStarted) / 1000;
@@ -155,13 +183,29 @@ export async function benchWorkbench(count = Number(process.env.BENCH_WORKBENCH_
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? (['big', 'sample'] as const) : (['sample', 'big'] as const);
       const runs: Partial<Record<'big' | 'sample', WorkbenchRun>> = {};
-      for (const which of order) runs[which] = await measure(browser, server.origin, token, which === 'big' ? prepared.bigVersion : prepared.sampleVersion);
+      for (const which of order)
+        runs[which] = await measure(
+          browser,
+          server.origin,
+          token,
+          which === 'big' ? prepared.bigVersion : prepared.sampleVersion,
+        );
       big.push(runs.big!);
       sample.push(runs.sample!);
       ratios.push(runs.big!.usableMs / runs.sample!.usableMs);
-      console.log(`  (round ${round + 1}: big usable ${runs.big!.usableMs.toFixed(0)} ms, sample ${runs.sample!.usableMs.toFixed(0)} ms; load ${loadavg()[0]!.toFixed(2)})`);
+      console.log(
+        `  (round ${round + 1}: big usable ${runs.big!.usableMs.toFixed(0)} ms, sample ${runs.sample!.usableMs.toFixed(0)} ms; load ${loadavg()[0]!.toFixed(2)})`,
+      );
     }
-    return { images: count, megabytes, prepareSeconds, rounds, big: medianRun(big), sample: medianRun(sample), usableRatio: median(ratios) };
+    return {
+      images: count,
+      megabytes,
+      prepareSeconds,
+      rounds,
+      big: medianRun(big),
+      sample: medianRun(sample),
+      usableRatio: median(ratios),
+    };
   } finally {
     await browser.close();
     await server.stop();

@@ -32,18 +32,45 @@ async function makeGameZip(path: string, count: number): Promise<number> {
   const zip = new yazl.ZipFile();
   const images = await Promise.all(
     [34, 64, 128, 256, 512, 1024].map(async (side, i) => ({
-      png: await sharp({ create: { width: side, height: side, channels: 4, background: { r: 40 * i, g: 90, b: 200, alpha: 1 } } })
-        .composite([{ input: await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png().toBuffer(), blend: 'over' }])
+      png: await sharp({
+        create: {
+          width: side,
+          height: side,
+          channels: 4,
+          background: { r: 40 * i, g: 90, b: 200, alpha: 1 },
+        },
+      })
+        .composite([
+          {
+            input: await sharp(randomBytes(side * side * 3), {
+              raw: { width: side, height: side, channels: 3 },
+            })
+              .png()
+              .toBuffer(),
+            blend: 'over',
+          },
+        ])
         .png()
         .toBuffer(),
-      jpg: await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 80 }).toBuffer(),
+      jpg: await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+        .jpeg({ quality: 80 })
+        .toBuffer(),
     })),
   );
-  zip.addBuffer(Buffer.from('<!doctype html><title>Zip bench</title><script src="js/game.js"></script>'), 'game/index.html');
+  zip.addBuffer(
+    Buffer.from('<!doctype html><title>Zip bench</title><script src="js/game.js"></script>'),
+    'game/index.html',
+  );
   for (let i = 1; i < count; i++) {
     const image = images[i % images.length]!;
     if (i % 31 === 0) zip.addBuffer(randomBytes(200 * 1024), `game/sounds/s${i}.ogg`, { compress: false });
-    else if (i % 11 === 0) zip.addBuffer(Buffer.from(`export const level${i} = ${JSON.stringify({ tiles: Array.from({ length: 400 }, (_, t) => t % 7) })};\n`), `game/js/level-${i}.js`);
+    else if (i % 11 === 0)
+      zip.addBuffer(
+        Buffer.from(
+          `export const level${i} = ${JSON.stringify({ tiles: Array.from({ length: 400 }, (_, t) => t % 7) })};\n`,
+        ),
+        `game/js/level-${i}.js`,
+      );
     else if (i % 3 === 0) zip.addBuffer(image.jpg, `game/img/${i}.jpg`, { compress: false });
     else zip.addBuffer(image.png, `game/img/${i}.png`, { compress: false });
   }
@@ -73,7 +100,12 @@ async function startServer(dataDir: string) {
   });
   const base = `http://127.0.0.1:${port}/api`;
   for (let i = 0; ; i++) {
-    if (await fetch(`${base}/config`).then((r) => r.ok).catch(() => false)) break;
+    if (
+      await fetch(`${base}/config`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     if (i > 300) throw new Error('the server did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -86,7 +118,10 @@ async function startServer(dataDir: string) {
  * against `cp` + `unzip -q` of the same zip into a fresh folder, alternating over `rounds` rounds (a new game each
  * round, so every round stores every file).
  */
-export async function benchZipUpload(count: number = limits.adminUploadFiles, rounds = 3): Promise<ZipUploadResult> {
+export async function benchZipUpload(
+  count: number = limits.adminUploadFiles,
+  rounds = 3,
+): Promise<ZipUploadResult> {
   const work = mkdtempSync(join(tmpdir(), 'reskin-bench-zip-'));
   const zipPath = join(work, 'game.zip');
   const zipBytes = await makeGameZip(zipPath, count);
@@ -113,21 +148,35 @@ export async function benchZipUpload(count: number = limits.adminUploadFiles, ro
       const body = new FormData();
       body.append('file', new Blob([zipContent]), 'game.zip');
       let started = performance.now();
-      const response = await fetch(`${base}/game/upload-zip/${game.id}`, { method: 'POST', headers: auth, body });
+      const response = await fetch(`${base}/game/upload-zip/${game.id}`, {
+        method: 'POST',
+        headers: auth,
+        body,
+      });
       if (!response.ok) throw new Error(`zip upload failed: ${response.status} ${await response.text()}`);
       files = ((await response.json()) as unknown[]).length;
       appRounds.push((performance.now() - started) / 1000);
 
       const target = join(work, `bare-${round}`);
       started = performance.now();
-      const cp = spawnSync('sh', ['-c', `mkdir -p "${target}" && cp "${zipPath}" "${target}/game.zip" && cd "${target}" && unzip -q game.zip`]);
+      const cp = spawnSync('sh', [
+        '-c',
+        `mkdir -p "${target}" && cp "${zipPath}" "${target}/game.zip" && cd "${target}" && unzip -q game.zip`,
+      ]);
       if (cp.status !== 0) throw new Error(`cp + unzip failed: ${cp.stderr.toString()}`);
       bareRounds.push((performance.now() - started) / 1000);
       rmSync(target, { recursive: true, force: true });
     }
     const appSeconds = median(appRounds);
     const bareSeconds = median(bareRounds);
-    return { files, zipMegabytes: zipBytes / 1024 / 1024, appSeconds, bareSeconds, ratio: appSeconds / bareSeconds, rounds };
+    return {
+      files,
+      zipMegabytes: zipBytes / 1024 / 1024,
+      appSeconds,
+      bareSeconds,
+      ratio: appSeconds / bareSeconds,
+      rounds,
+    };
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

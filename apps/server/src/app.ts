@@ -10,7 +10,13 @@ import fastifyStatic from '@fastify/static';
 import helmet from 'helmet';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { responseSerializerCompiler } from './lib/response-serializer';
-import { errorCodes, limits, playScreenPathList, publicConfigSchema, throttleMessages } from '@reskin/contract';
+import {
+  errorCodes,
+  limits,
+  playScreenPathList,
+  publicConfigSchema,
+  throttleMessages,
+} from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, keepStatistics, migrateToLatest, waitForDatabase, type Db } from './db/database';
 import { activeAdminPresent, demoAccountsPresent, ensureAdmin, seedDemo, seedSampleGame } from './db/seed';
@@ -121,7 +127,10 @@ export interface App {
  * Builds the whole server without listening: opens the database, runs the migrations, seeds what the
  * configuration asks for, and registers plugins and routes. Tests and server.ts both use it.
  */
-export async function buildApp(config: Config, { logDestination }: { logDestination?: LogDestination } = {}): Promise<App> {
+export async function buildApp(
+  config: Config,
+  { logDestination }: { logDestination?: LogDestination } = {},
+): Promise<App> {
   const app = Fastify({
     ...loggingOptions(config.logLevel, { destination: logDestination }),
     // Bodies are small JSON documents; uploads (later) stream through multipart with their own limits.
@@ -140,7 +149,9 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   metrics.countFaults(app);
   app.setValidatorCompiler(validatorCompiler);
   // Answers: zod-checked (and compared with the compiled writer) in tests and development, compiled in production.
-  app.setSerializerCompiler(responseSerializerCompiler(config.nodeEnv === 'production' ? 'compiled' : 'checked'));
+  app.setSerializerCompiler(
+    responseSerializerCompiler(config.nodeEnv === 'production' ? 'compiled' : 'checked'),
+  );
 
   // The web client sends Content-Type: application/json on every request (SPEC §7), also on DELETE without
   // a body; an empty JSON body is read as "no body" instead of a 400.
@@ -202,12 +213,22 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   // Mail (SMTP_URL, decision 0035): a persistent outbox worked by every server; without SMTP_URL none of it runs.
   const mailConfig = config.mail;
   const outbox = mailConfig
-    ? new MailOutbox(database.db, database.dialect, await smtpTransport(mailConfig.smtpUrl), mailConfig.from, app.log, mailConfig.pollMs)
+    ? new MailOutbox(
+        database.db,
+        database.dialect,
+        await smtpTransport(mailConfig.smtpUrl),
+        mailConfig.from,
+        app.log,
+        mailConfig.pollMs,
+      )
     : undefined;
   const mail = new MailService(
     new MailRepository(database.db),
     outbox,
-    { productName: config.productName, publicUrl: mailConfig?.publicUrl ?? `http://localhost:${config.port}` },
+    {
+      productName: config.productName,
+      publicUrl: mailConfig?.publicUrl ?? `http://localhost:${config.port}`,
+    },
     mailConfig?.digestHourUtc ?? 8,
     redis,
     app.log,
@@ -222,9 +243,18 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
     current: (userId) => usersRepository.findWithTokenVersion(userId),
   });
   // A sprite sheet's watermarked copy marks each of its frames (issue 26): generation asks the game's atlases.
-  const atlases = new AtlasesService(gamesRepository, storage, new AtlasGridsRepository(database.db), app.log);
-  const generation = new GameGeneration(gamesRepository, storage, config.productName, app.log, async (gameId, fileId) =>
-    framesOnPage(await atlases.find(gameId), fileId),
+  const atlases = new AtlasesService(
+    gamesRepository,
+    storage,
+    new AtlasGridsRepository(database.db),
+    app.log,
+  );
+  const generation = new GameGeneration(
+    gamesRepository,
+    storage,
+    config.productName,
+    app.log,
+    async (gameId, fileId) => framesOnPage(await atlases.find(gameId), fileId),
   );
   generation.useMetrics(metrics.generation);
   // On PostgreSQL any app server runs any job (a queue with leases); on SQLite this process runs them.
@@ -297,8 +327,11 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   const playTokens = new PlayTokens(config.jwtSecret);
   const playOrigins = new PlayOrigins(config.playOrigin);
   // The token version from the users the session check keeps (no read per my-games page or play link).
-  const paths = new PlayPathsService(gamesRepository, playTokens, playOrigins, (userId) =>
-    users.tokenVersionOf(userId),
+  const paths = new PlayPathsService(
+    gamesRepository,
+    playTokens,
+    playOrigins,
+    (userId) => users.tokenVersionOf(userId),
     previews,
   );
   const userGamesRepository = new UserGamesRepository(database.db);
@@ -332,13 +365,31 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
   // New inbox events go out by mail too, as each user chose (each, a daily digest, never; decision 0035).
   inbox.onEventsAdded.push((ids) => mail.mailInboxEvents(ids));
   // A failed generation is told to every active administrator, with its reason in words (decision 0052).
-  generation.onFailed((gameId, reason) => inbox.toActiveAdmins({ kind: 'generation_failed', gameId, text: reason }));
+  generation.onFailed((gameId, reason) =>
+    inbox.toActiveAdmins({ kind: 'generation_failed', gameId, text: reason }),
+  );
   const reviewRepository = new ReviewRepository(database.db);
   // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
   const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);
-  const historyRecorder = new VersionHistoryRecorder(versionHistory, storage, storedFiles, config.versionHistoryLimit);
-  const sheetComposer = new SheetComposer(versionSheets, atlases, storage, storedFiles, filesChanged, historyRecorder, gamesRepository, app.log);
-  generation.onCopiesReplaced(async (gameId, fileId) => void (await sheetComposer.recomposeMarked({ gameId, fileId })));
+  const historyRecorder = new VersionHistoryRecorder(
+    versionHistory,
+    storage,
+    storedFiles,
+    config.versionHistoryLimit,
+  );
+  const sheetComposer = new SheetComposer(
+    versionSheets,
+    atlases,
+    storage,
+    storedFiles,
+    filesChanged,
+    historyRecorder,
+    gamesRepository,
+    app.log,
+  );
+  generation.onCopiesReplaced(
+    async (gameId, fileId) => void (await sheetComposer.recomposeMarked({ gameId, fileId })),
+  );
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,
@@ -366,9 +417,28 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
     inbox,
     new PostingThrottle(redis, 'reskin-notes', config.postingLimits.notes, throttleMessages.notes),
   );
-  const versionFrames = new VersionFramesService(versions, versionsRepository, versionSheets, sheetComposer, atlases, gamesRepository, storage, storedFiles, space);
+  const versionFrames = new VersionFramesService(
+    versions,
+    versionsRepository,
+    versionSheets,
+    sheetComposer,
+    atlases,
+    gamesRepository,
+    storage,
+    storedFiles,
+    space,
+  );
   // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
-  const versionBatch = new VersionBatchService(versions, versionFrames, gamesRepository, atlases, storage, config.maxFileSizeBytes, space, fileUsageRepository);
+  const versionBatch = new VersionBatchService(
+    versions,
+    versionFrames,
+    gamesRepository,
+    atlases,
+    storage,
+    config.maxFileSizeBytes,
+    space,
+    fileUsageRepository,
+  );
 
   await app.register(errorEnvelopePlugin);
   // Helmet's headers on every answer, its middleware made once (@fastify/helmet made a new one, parsing the CSP
@@ -436,8 +506,12 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
       });
       await api.register(atlasesRoutes, { atlases });
       await api.register(userGamesRoutes, {
-        userGames: new UserGamesService(userGamesRepository, paths, database.dialect, storedFiles, (userId) =>
-          playAccess.forgetUser(userId),
+        userGames: new UserGamesService(
+          userGamesRepository,
+          paths,
+          database.dialect,
+          storedFiles,
+          (userId) => playAccess.forgetUser(userId),
           inbox,
         ),
       });
@@ -460,10 +534,23 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
           maxFileSizeBytes: config.maxFileSizeBytes,
         });
         await scope.register(versionHistoryRoutes, {
-          history: new VersionHistoryService(versionHistory, versions, gamesRepository, storage, downloadTickets, config.versionHistoryLimit),
+          history: new VersionHistoryService(
+            versionHistory,
+            versions,
+            gamesRepository,
+            storage,
+            downloadTickets,
+            config.versionHistoryLimit,
+          ),
         });
-        await scope.register(versionFramesRoutes, { frames: versionFrames, maxFileSizeBytes: config.maxFileSizeBytes });
-        await scope.register(versionBatchRoutes, { batch: versionBatch, maxFileSizeBytes: config.maxFileSizeBytes });
+        await scope.register(versionFramesRoutes, {
+          frames: versionFrames,
+          maxFileSizeBytes: config.maxFileSizeBytes,
+        });
+        await scope.register(versionBatchRoutes, {
+          batch: versionBatch,
+          maxFileSizeBytes: config.maxFileSizeBytes,
+        });
         await scope.register(helperFilesRoutes, {
           helperFiles,
           maxFileSizeBytes: config.maxFileSizeBytes,
@@ -473,12 +560,19 @@ export async function buildApp(config: Config, { logDestination }: { logDestinat
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, config.webDistDir, async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false);
+  await registerWebApp(
+    app,
+    config.webDistDir,
+    async (gameId) => (await playFiles.settingsOf(gameId))?.isolated ?? false,
+  );
   // Sheets a stopped server left behind their frames are served as their frames say again (decision 0046), and
   // marked renditions are drawn where missing (decision 0049): in the background, so a server with many such sheets
   // (every composed sheet, the first time after migration 0020) answers at once. Closing waits for it.
   const sheetsRecovered = sheetComposer.recomposeBehind().catch((error: unknown) => {
-    app.log.error({ err: error }, 'the sheets left behind could not be listed; the next start or services update tries again');
+    app.log.error(
+      { err: error },
+      'the sheets left behind could not be listed; the next start or services update tries again',
+    );
     return 0;
   });
   app.addHook('preClose', async () => void (await sheetsRecovered));
@@ -531,7 +625,10 @@ export function playScreenGame(url: string): number | undefined {
   } catch {
     return undefined;
   }
-  const pathname = parsed.pathname.length > 1 && parsed.pathname.endsWith('/') ? parsed.pathname.slice(0, -1) : parsed.pathname;
+  const pathname =
+    parsed.pathname.length > 1 && parsed.pathname.endsWith('/')
+      ? parsed.pathname.slice(0, -1)
+      : parsed.pathname;
   if (!playScreenPathList.includes(pathname)) return undefined;
   const raw = parsed.searchParams.get('gameId') ?? '';
   const id = Number(raw);
@@ -545,7 +642,11 @@ export function playScreenGame(url: string): number | undefined {
  * A play screen of a game served isolated is itself served cross-origin isolated (COOP same-origin, COEP
  * credentialless: decision 0022), so the game's frame can be; every other page stays as it was.
  */
-async function registerWebApp(app: FastifyInstance, distDir: string, isolatedGame: (gameId: number) => Promise<boolean>): Promise<void> {
+async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string,
+  isolatedGame: (gameId: number) => Promise<boolean>,
+): Promise<void> {
   const indexFile = join(distDir, 'index.html');
   const index = existsSync(indexFile) ? readFileSync(indexFile) : undefined;
   if (index) {

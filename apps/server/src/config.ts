@@ -17,7 +17,8 @@ export const serverRoot = fileURLToPath(new URL('..', import.meta.url));
 /** A configuration that cannot work; server.ts prints its message as one line and exits before anything else. */
 export class ConfigError extends Error {}
 
-const booleanFromEnv = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const portFromEnv = z.coerce
@@ -30,7 +31,8 @@ const portFromEnv = z.coerce
 const databaseUrlFromEnv = z
   .string()
   .refine((value) => /^(|sqlite:?)$/.test(value) || /^(postgres|postgresql):\/\/./.test(value), {
-    error: 'expected postgres://user:password@host:5432/database for PostgreSQL, or sqlite: (or unset) for SQLite in DATA_DIR',
+    error:
+      'expected postgres://user:password@host:5432/database for PostgreSQL, or sqlite: (or unset) for SQLite in DATA_DIR',
   });
 
 const wholeAboveZero = z.coerce
@@ -56,46 +58,87 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: databaseUrlFromEnv.optional(),
   /** At start, how long to keep trying to reach PostgreSQL before giving up (0: try once). */
-  DATABASE_STARTUP_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).default(30),
+  DATABASE_STARTUP_TIMEOUT_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .min(0, { error: 'expected 0 or more seconds' })
+    .default(30),
   JWT_SECRET: z.string().min(16, { error: 'expected at least 16 characters' }).optional(),
   /** Unset: seed on a development start, never with NODE_ENV=production (the demo passwords are public). */
   SEED_DEMO: booleanFromEnv.optional(),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   PRODUCT_NAME: z.string().min(1).default('Reskin Studio'),
-  MAX_FILE_SIZE_MB: z.coerce.number({ error: 'expected a number of megabytes' }).positive({ error: 'expected a number above 0' }).default(limits.defaultMaxFileSizeMb),
-  AUTH_RATE_LIMIT_MAX: z.coerce.number({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).positive({ error: 'expected a number above 0' }).default(20),
+  MAX_FILE_SIZE_MB: z.coerce
+    .number({ error: 'expected a number of megabytes' })
+    .positive({ error: 'expected a number above 0' })
+    .default(limits.defaultMaxFileSizeMb),
+  AUTH_RATE_LIMIT_MAX: z.coerce
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .positive({ error: 'expected a number above 0' })
+    .default(20),
   /** How long a stopping server lets requests in flight finish before it exits anyway. */
-  DRAIN_TIMEOUT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).positive({ error: 'expected a number above 0' }).default(10),
+  DRAIN_TIMEOUT_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .positive({ error: 'expected a number above 0' })
+    .default(10),
   /** How long the play origin keeps its answer to "may this link's user still see it" (issue 13); 0: ask every time. */
-  PLAY_ACCESS_CACHE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(60, { error: 'expected at most 60 seconds' }).default(2),
+  PLAY_ACCESS_CACHE_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .min(0, { error: 'expected 0 or more seconds' })
+    .max(60, { error: 'expected at most 60 seconds' })
+    .default(2),
   /**
    * How long the play origin keeps which stored object a game's path serves (issue 15); 0: look it up every time.
    * An upload, replacement or delete of a game's or version's file shows on the play origin within it.
    */
-  PLAY_FILE_CACHE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(60, { error: 'expected at most 60 seconds' }).default(2),
+  PLAY_FILE_CACHE_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .min(0, { error: 'expected 0 or more seconds' })
+    .max(60, { error: 'expected at most 60 seconds' })
+    .default(2),
   /**
    * Megabytes of answer bodies the play origin keeps in memory (decision 0037): text compressed with brotli or
    * gzip, and files of up to 64 KB as stored. 0: compress every answer again and read every file from storage.
    */
-  PLAY_BODY_CACHE_MB: z.coerce.number({ error: 'expected a number of megabytes' }).min(0, { error: 'expected 0 or more megabytes' }).default(64),
+  PLAY_BODY_CACHE_MB: z.coerce
+    .number({ error: 'expected a number of megabytes' })
+    .min(0, { error: 'expected 0 or more megabytes' })
+    .default(64),
   /**
    * Whether the play origin records which files plays load (issue 24, decision 0023): per game and file, a count,
    * the first time and whether at a play's start. Off: nothing is counted (the bench compares both).
    */
   PLAY_USAGE: booleanFromEnv.default(true),
   /** How long after a play's start a file it loads counts as loaded "at start" (decision 0023). */
-  PLAY_USAGE_START_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0, { error: 'expected 0 or more seconds' }).max(600, { error: 'expected at most 600 seconds' }).default(10),
+  PLAY_USAGE_START_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .min(0, { error: 'expected 0 or more seconds' })
+    .max(600, { error: 'expected at most 600 seconds' })
+    .default(10),
   /** How often the counted loads are written to the database (and once more when the server stops). */
-  PLAY_USAGE_FLUSH_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0.1, { error: 'expected at least 0.1 seconds' }).max(300, { error: 'expected at most 300 seconds' }).default(5),
+  PLAY_USAGE_FLUSH_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .min(0.1, { error: 'expected at least 0.1 seconds' })
+    .max(300, { error: 'expected at most 300 seconds' })
+    .default(5),
   /**
    * Behind nginx (STORAGE=local only): the internal location that serves DATA_DIR/files; the play origin then
    * answers a checked file with `X-Accel-Redirect: <prefix><storage key>` and nginx sends the bytes.
    */
-  PLAY_ACCEL_REDIRECT: z.string().regex(/^(|\/(?:[\w.~-]+\/)+)$/, { error: 'expected a location such as /_stored/ (a path that starts and ends with /)' }).optional(),
+  PLAY_ACCEL_REDIRECT: z
+    .string()
+    .regex(/^(|\/(?:[\w.~-]+\/)+)$/, {
+      error: 'expected a location such as /_stored/ (a path that starts and ends with /)',
+    })
+    .optional(),
   /** Behind a reverse proxy, trust its X-Forwarded-For (true, or the proxy addresses/CIDRs); off by default. */
   TRUST_PROXY: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'expected fatal, error, warn, info, debug, trace or silent',
+    })
+    .default('info'),
   WEB_DIST_DIR: z.string().optional(),
   /** A folder with the operator's own legal texts (terms-of-use.md or .txt, and so on); unset: placeholders. */
   LEGAL_DIR: z.string().optional(),
@@ -103,9 +146,16 @@ const envSchema = z.object({
    * The free-space guard (issue 23): uploads, zip uploads and generation answer 507 while DATA_DIR or the
    * temporary folder has less free than the smaller of this share of the volume and MIN_FREE_SPACE_MB; 0: off.
    */
-  MIN_FREE_SPACE_PERCENT: z.coerce.number({ error: 'expected a percentage' }).min(0, { error: 'expected 0 to 100' }).max(100, { error: 'expected 0 to 100' }).default(5),
+  MIN_FREE_SPACE_PERCENT: z.coerce
+    .number({ error: 'expected a percentage' })
+    .min(0, { error: 'expected 0 to 100' })
+    .max(100, { error: 'expected 0 to 100' })
+    .default(5),
   /** The free-space guard's size: 1 GB by default; 0: off. */
-  MIN_FREE_SPACE_MB: z.coerce.number({ error: 'expected a number of megabytes' }).min(0, { error: 'expected 0 or more megabytes' }).default(1024),
+  MIN_FREE_SPACE_MB: z.coerce
+    .number({ error: 'expected a number of megabytes' })
+    .min(0, { error: 'expected 0 or more megabytes' })
+    .default(1024),
   /** Where stored files live (issue 14): `local` (DATA_DIR/files) or `s3` (an S3-compatible object store, S3_*). */
   STORAGE: z.enum(['local', 's3'], { error: 'expected local or s3' }).default('local'),
   /** The store's address; unset: AWS S3 of S3_REGION. MinIO, R2 and the like need it. */
@@ -117,7 +167,10 @@ const envSchema = z.object({
   /** Bucket in the path (`https://host/bucket/key`) instead of the host name; MinIO and most self-hosted stores need it. */
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
   /** Shared rate limits for several app servers (issue 14); unset: counted in each process's memory. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\/./, { error: 'expected redis://host:6379 or rediss://...' }).optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/./, { error: 'expected redis://host:6379 or rediss://...' })
+    .optional(),
   /**
    * On PostgreSQL, how long a generation job may run on one server without reporting progress before another
    * server takes it over (a killed server's job is retried after this).
@@ -138,18 +191,38 @@ const envSchema = z.object({
     .min(1, { error: 'expected at least 1' })
     .max(limits.versionHistory.maxPerFile, { error: `expected at most ${limits.versionHistory.maxPerFile}` })
     .default(limits.versionHistory.defaultPerFile),
-  GENERATION_LEASE_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).int({ error: 'expected a whole number of seconds' }).min(10, { error: 'expected at least 10 seconds' }).max(3600, { error: 'expected at most 3600 seconds' }).default(10),
+  GENERATION_LEASE_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .int({ error: 'expected a whole number of seconds' })
+    .min(10, { error: 'expected at least 10 seconds' })
+    .max(3600, { error: 'expected at most 3600 seconds' })
+    .default(10),
   /**
    * Mail (issue 28, decision 0035): smtp://user:password@host:587 (STARTTLS when offered) or smtps://...:465; unset:
    * no mail (no verification, no forgot password, no inbox mail), the app runs as without it.
    */
-  SMTP_URL: z.string().regex(/^smtps?:\/\/./, { error: 'expected smtp://user:password@host:587 or smtps://user:password@host:465' }).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/./, {
+      error: 'expected smtp://user:password@host:587 or smtps://user:password@host:465',
+    })
+    .optional(),
   /** The sender of every mail, e.g. `Reskin Studio <no-reply@example.com>`; unset: the product name at no-reply@ PUBLIC_URL's host. */
   MAIL_FROM: z.string().min(3).optional(),
   /** The app's address as its users reach it (the links in mail); unset: http://localhost:PORT. */
-  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'expected the address users open, such as https://reskin.example.com' }).optional(),
+  PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'expected the address users open, such as https://reskin.example.com',
+    })
+    .optional(),
   /** The hour (0-23, UTC) the daily digest of inbox events goes out. */
-  MAIL_DIGEST_HOUR: z.coerce.number({ error: 'expected an hour from 0 to 23' }).int({ error: 'expected an hour from 0 to 23' }).min(0, { error: 'expected an hour from 0 to 23' }).max(23, { error: 'expected an hour from 0 to 23' }).default(8),
+  MAIL_DIGEST_HOUR: z.coerce
+    .number({ error: 'expected an hour from 0 to 23' })
+    .int({ error: 'expected an hour from 0 to 23' })
+    .min(0, { error: 'expected an hour from 0 to 23' })
+    .max(23, { error: 'expected an hour from 0 to 23' })
+    .default(8),
 });
 
 /** Where stored files live: the local disk, or an S3-compatible object store (STORAGE, S3_*). */
@@ -274,7 +347,8 @@ function persistentSecret(dataDir: string): string {
  */
 function readLegalTexts(dir: string | undefined): Partial<Record<LegalDocument, string>> {
   if (dir === undefined || dir === '') return {};
-  const invalid = (why: string) => new ConfigError(`Invalid configuration: LEGAL_DIR=${shown('LEGAL_DIR', dir)}: ${why}.`);
+  const invalid = (why: string) =>
+    new ConfigError(`Invalid configuration: LEGAL_DIR=${shown('LEGAL_DIR', dir)}: ${why}.`);
   const folder = resolve(dir);
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw invalid('no such folder');
   const texts: Partial<Record<LegalDocument, string>> = {};
@@ -287,7 +361,9 @@ function readLegalTexts(dir: string | undefined): Partial<Record<LegalDocument, 
     try {
       text = readFileSync(join(folder, name), 'utf8').trim();
     } catch (error) {
-      throw invalid(`cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw invalid(
+        `cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
     if (text === '') throw invalid(`${name} is empty`);
     texts[document] = text;
@@ -322,10 +398,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const playPort = e.PLAY_PORT ?? e.PORT + 1;
   if (playPort === e.PORT && e.PORT !== 0) {
-    throw new ConfigError(`Invalid configuration: PLAY_PORT=${playPort}: the play origin needs a port of its own, not PORT's.`);
+    throw new ConfigError(
+      `Invalid configuration: PLAY_PORT=${playPort}: the play origin needs a port of its own, not PORT's.`,
+    );
   }
   if (e.PLAY_ACCEL_REDIRECT && e.STORAGE !== 'local') {
-    throw new ConfigError('Invalid configuration: PLAY_ACCEL_REDIRECT needs STORAGE=local (nginx sends the files from DATA_DIR/files).');
+    throw new ConfigError(
+      'Invalid configuration: PLAY_ACCEL_REDIRECT needs STORAGE=local (nginx sends the files from DATA_DIR/files).',
+    );
   }
   const seedDemo = e.SEED_DEMO ?? e.NODE_ENV !== 'production';
   if (seedDemo && !isLoopback(e.HOST)) {
@@ -337,7 +417,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   try {
     makePrivateDirSync(dataDir);
   } catch (error) {
-    throw new ConfigError(`Invalid configuration: DATA_DIR=${shown('DATA_DIR', e.DATA_DIR)}: cannot create it (${(error as Error).message}).`);
+    throw new ConfigError(
+      `Invalid configuration: DATA_DIR=${shown('DATA_DIR', e.DATA_DIR)}: cannot create it (${(error as Error).message}).`,
+    );
   }
   return {
     nodeEnv: e.NODE_ENV,
@@ -351,7 +433,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseStartupTimeoutMs: Math.round(e.DATABASE_STARTUP_TIMEOUT_SECONDS * 1000),
     jwtSecret: e.JWT_SECRET ?? persistentSecret(dataDir),
     seedDemo,
-    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    admin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     productName: e.PRODUCT_NAME,
     maxFileSizeBytes: Math.round(e.MAX_FILE_SIZE_MB * 1024 * 1024),
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
@@ -386,7 +469,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** True for an address only this machine reaches: localhost, 127.0.0.0/8, ::1. */
 function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+  return (
+    bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare)
+  );
 }
 
 /** SMTP_URL turns mail on; PUBLIC_URL defaults to this server on localhost, MAIL_FROM to no-reply at its host. */
@@ -408,7 +493,9 @@ function storageConfig(e: z.infer<typeof envSchema>, dataDir: string): StorageCo
   if (e.STORAGE === 'local') return { kind: 'local', dir: join(dataDir, 'files') };
   if (!e.S3_BUCKET) throw new ConfigError('Invalid configuration: STORAGE=s3 needs S3_BUCKET.');
   if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
-    throw new ConfigError('Invalid configuration: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither.');
+    throw new ConfigError(
+      'Invalid configuration: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither.',
+    );
   }
   return {
     kind: 's3',

@@ -13,7 +13,10 @@ async function assertPortFree(variable: string, port: number, host: string): Pro
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? 'is in use by another process' : `cannot be opened (${error.code ?? error.message})`;
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'is in use by another process'
+          : `cannot be opened (${error.code ?? error.message})`;
       reject(new ConfigError(`Invalid configuration: ${variable}=${port}: port ${port} on ${host} ${why}.`));
     });
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
@@ -68,14 +71,18 @@ async function start(config: Config): Promise<void> {
  */
 async function storageCopy(config: Config): Promise<void> {
   if (config.storage.kind !== 's3') {
-    throw new ConfigError('storage:copy copies DATA_DIR/files into an object store: set STORAGE=s3 and the S3_* variables of the target.');
+    throw new ConfigError(
+      'storage:copy copies DATA_DIR/files into an object store: set STORAGE=s3 and the S3_* variables of the target.',
+    );
   }
   const from = new LocalDiskStorage(join(config.dataDir, 'files'));
   const to = await openStorage(config.storage);
   try {
     console.log(`Copying ${join(config.dataDir, 'files')} to the bucket ${config.storage.bucket} ...`);
     const summary = await copyStorage(from, to.storage, (line) => console.log(line));
-    console.log(`Done: ${summary.copied} copied (${megabytes(summary.bytes)}), ${summary.skipped} already there.`);
+    console.log(
+      `Done: ${summary.copied} copied (${megabytes(summary.bytes)}), ${summary.skipped} already there.`,
+    );
   } finally {
     to.close();
   }
@@ -88,6 +95,7 @@ try {
   // A start that cannot work says why in one line; the stack trace only helps with LOG_LEVEL=debug.
   const message = error instanceof Error ? error.message : String(error);
   console.error(`Reskin Studio cannot start: ${message.split('\n')[0]}`);
-  if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '') && error instanceof Error) console.error(error.stack);
+  if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '') && error instanceof Error)
+    console.error(error.stack);
   process.exit(1);
 }

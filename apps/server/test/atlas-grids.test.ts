@@ -1,7 +1,26 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, limits, type Atlas, type Game, type GameAtlases, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  RoleType,
+  limits,
+  type Atlas,
+  type Game,
+  type GameAtlases,
+  type GameFile,
+  type GameVersion,
+  type UserGame,
+} from '@reskin/contract';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { solidPng } from './support/image-samples';
 
 /**
@@ -18,23 +37,37 @@ describe(`[issue 26] uniform grids on ${testDb}`, () => {
   const fileIds: Record<string, number> = {};
 
   const gridUrl = (path: string, gameId = game.id) => `/api/games/${gameId}/files/${fileIds[path]}/grid`;
-  const declare = (path: string, payload: unknown, token = admin.token) => call(t, 'PUT', gridUrl(path), { token, payload });
+  const declare = (path: string, payload: unknown, token = admin.token) =>
+    call(t, 'PUT', gridUrl(path), { token, payload });
   const atlases = async (token = admin.token) => {
     const response = await call(t, 'GET', `/api/games/${game.id}/atlases`, { token });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<GameAtlases>();
   };
   const upload = async (files: { path: string; content: Buffer | string }[]) => {
-    const response = await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: filesForm(files) });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: filesForm(files),
+    });
     expect(response.statusCode, response.body).toBe(200);
-    for (const file of (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>()) fileIds[file.path] = file.fileId;
+    for (const file of (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >())
+      fileIds[file.path] = file.fileId;
   };
 
   beforeAll(async () => {
     t = await createTestApp();
     [admin, artist] = [await createUser(t, RoleType.Admin), await createUser(t)];
     game = await createGame(t, admin.token, { name: 'Grids', description: 'x', width: 480, height: 640 });
-    userGame = (await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).json<UserGame>();
+    userGame = (
+      await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+      })
+    ).json<UserGame>();
     await upload([
       { path: 'index.html', content: '<!doctype html><p>grids</p>' },
       // 4×3 frames of 16 px with a 2 px margin and 1 px spacing: 2 + 4·16 + 3·1 + 2 = 71 wide, 2 + 3·16 + 2·1 + 2 = 54 high.
@@ -49,18 +82,33 @@ describe(`[issue 26] uniform grids on ${testDb}`, () => {
     const response = await declare('hero.png', { frameWidth: 16, frameHeight: 16, margin: 2, spacing: 1 });
     expect(response.statusCode, response.body).toBe(200);
     const atlas = response.json<Atlas>();
-    expect(atlas).toMatchObject({ descriptor: 'hero.png', descriptorFileId: fileIds['hero.png'], format: 'grid', pages: [{ image: 'hero.png', fileId: fileIds['hero.png'], width: 71, height: 54 }] });
+    expect(atlas).toMatchObject({
+      descriptor: 'hero.png',
+      descriptorFileId: fileIds['hero.png'],
+      format: 'grid',
+      pages: [{ image: 'hero.png', fileId: fileIds['hero.png'], width: 71, height: 54 }],
+    });
     expect(atlas.frames).toHaveLength(12);
-    expect(atlas.frames[0]).toMatchObject({ name: '0', rect: { x: 2, y: 2, w: 16, h: 16 }, sourceSize: { w: 16, h: 16 }, rotation: 0, trimmed: false });
+    expect(atlas.frames[0]).toMatchObject({
+      name: '0',
+      rect: { x: 2, y: 2, w: 16, h: 16 },
+      sourceSize: { w: 16, h: 16 },
+      rotation: 0,
+      trimmed: false,
+    });
     expect(atlas.frames[5]).toMatchObject({ name: '5', rect: { x: 19, y: 19, w: 16, h: 16 } });
     expect((await atlases()).atlases.find((found) => found.descriptor === 'hero.png')).toEqual(atlas);
   });
 
   it("changing or removing a grid changes GET atlases at once (the kept answer follows the game's grids)", async () => {
     expect((await declare('coin.png', { frameWidth: 16, frameHeight: 16 })).statusCode).toBe(200);
-    expect((await atlases()).atlases.find((atlas) => atlas.descriptor === 'coin.png')?.frames).toHaveLength(4);
+    expect((await atlases()).atlases.find((atlas) => atlas.descriptor === 'coin.png')?.frames).toHaveLength(
+      4,
+    );
     expect((await declare('coin.png', { frameWidth: 32, frameHeight: 16 })).statusCode).toBe(200);
-    expect((await atlases()).atlases.find((atlas) => atlas.descriptor === 'coin.png')?.frames).toHaveLength(2);
+    expect((await atlases()).atlases.find((atlas) => atlas.descriptor === 'coin.png')?.frames).toHaveLength(
+      2,
+    );
     expect((await call(t, 'DELETE', gridUrl('coin.png'), { token: admin.token })).statusCode).toBe(204);
     expect((await atlases()).atlases.map((atlas) => atlas.descriptor)).not.toContain('coin.png');
     const again = await call(t, 'DELETE', gridUrl('coin.png'), { token: admin.token });
@@ -78,9 +126,18 @@ describe(`[issue 26] uniform grids on ${testDb}`, () => {
     await upload([{ path: 'big.png', content: await solidPng(200, 60) }]);
     const tooMany = await declare('big.png', { frameWidth: 1, frameHeight: 1 });
     expect(tooMany.statusCode).toBe(422);
-    expect(errorOf(tooMany).message).toBe(`The grid cuts 12000 frames; a sheet may have at most ${limits.atlas.maxFrames}.`);
+    expect(errorOf(tooMany).message).toBe(
+      `The grid cuts 12000 frames; a sheet may have at most ${limits.atlas.maxFrames}.`,
+    );
     expect((await declare('tiny.png', { frameWidth: 0, frameHeight: 8 })).statusCode).toBe(422);
-    expect((await call(t, 'PUT', `/api/games/${game.id}/files/999999/grid`, { token: admin.token, payload: { frameWidth: 4, frameHeight: 4 } })).statusCode).toBe(404);
+    expect(
+      (
+        await call(t, 'PUT', `/api/games/${game.id}/files/999999/grid`, {
+          token: admin.token,
+          payload: { frameWidth: 4, frameHeight: 4 },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await atlases()).atlases.map((atlas) => atlas.descriptor)).toEqual(['hero.png']);
   });
 
@@ -100,27 +157,59 @@ describe(`[issue 26] uniform grids on ${testDb}`, () => {
   });
 
   it("a grid's frames are replaced like any sheet's, and the grid then stays as it is (409) until they are restored", async () => {
-    const created = await call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name: 'Grid look', description: 'Grid', gameId: game.id, userGamesId: userGame.id } });
+    const created = await call(t, 'POST', '/api/game-versions', {
+      token: artist.token,
+      payload: { name: 'Grid look', description: 'Grid', gameId: game.id, userGamesId: userGame.id },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const version = created.json<GameVersion>();
     const body = new FormData();
     body.append('frame', '5');
-    body.append('file', new Blob([await sharp({ create: { width: 16, height: 16, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }).png().toBuffer()]), 'five.png');
-    const replaced = await t.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${version.id}/${fileIds['hero.png']}`, headers: { authorization: `Bearer ${artist.token}` }, payload: body });
+    body.append(
+      'file',
+      new Blob([
+        await sharp({
+          create: { width: 16, height: 16, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } },
+        })
+          .png()
+          .toBuffer(),
+      ]),
+      'five.png',
+    );
+    const replaced = await t.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload-frame/${version.id}/${fileIds['hero.png']}`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: body,
+    });
     expect(replaced.statusCode, replaced.body).toBe(200);
     const changed = await declare('hero.png', { frameWidth: 8, frameHeight: 8 });
     expect(changed.statusCode).toBe(409);
     expect(errorOf(changed).message).toMatch(/Versions have replaced frames of this sheet/);
     expect((await call(t, 'DELETE', gridUrl('hero.png'), { token: admin.token })).statusCode).toBe(409);
-    const restored = await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${fileIds['hero.png']}/frames/5`, { token: artist.token });
+    const restored = await call(
+      t,
+      'DELETE',
+      `/api/game-versions/${version.id}/files/${fileIds['hero.png']}/frames/5`,
+      { token: artist.token },
+    );
     expect(restored.statusCode, restored.body).toBe(204);
-    expect((await declare('hero.png', { frameWidth: 16, frameHeight: 16, margin: 2, spacing: 1 })).statusCode).toBe(200);
+    expect(
+      (await declare('hero.png', { frameWidth: 16, frameHeight: 16, margin: 2, spacing: 1 })).statusCode,
+    ).toBe(200);
   });
 
   it('a grid goes with its file', async () => {
     expect((await declare('coin.png', { frameWidth: 16, frameHeight: 16 })).statusCode).toBe(200);
-    expect((await call(t, 'DELETE', `/api/games/${game.id}/files/${fileIds['coin.png']}`, { token: admin.token })).statusCode).toBe(200);
-    const rows = await t.database.db.selectFrom('atlasGrids').select('fileId').where('gameId', '=', game.id).execute();
+    expect(
+      (await call(t, 'DELETE', `/api/games/${game.id}/files/${fileIds['coin.png']}`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
+    const rows = await t.database.db
+      .selectFrom('atlasGrids')
+      .select('fileId')
+      .where('gameId', '=', game.id)
+      .execute();
     expect(rows.map((row) => row.fileId)).toEqual([fileIds['hero.png']]);
   });
 });

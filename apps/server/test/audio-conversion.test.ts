@@ -14,7 +14,12 @@ import {
   type AudioContainer,
   type AudioProbe,
 } from '../src/lib/audio-conversion';
-import { concurrentSessions, ffmpegHeapPeakBytes, withFfmpeg, withMemoryMaximum } from '../src/lib/audio-conversion/ffmpeg-session';
+import {
+  concurrentSessions,
+  ffmpegHeapPeakBytes,
+  withFfmpeg,
+  withMemoryMaximum,
+} from '../src/lib/audio-conversion/ffmpeg-session';
 import { silentWav } from './support/sound-samples';
 
 /**
@@ -46,7 +51,17 @@ async function tone(
   return withFfmpeg(new Uint8Array(0), async (session) => {
     const result = await session.run(
       'ffmpeg',
-      ['-hide_banner', '-v', 'error', '-f', 'lavfi', '-i', `aevalsrc=${wave}:s=${format === 'opus' || format === 'webm' ? 48000 : rate}:d=${seconds}`, ...encoders[format], output],
+      [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        `aevalsrc=${wave}:s=${format === 'opus' || format === 'webm' ? 48000 : rate}:d=${seconds}`,
+        ...encoders[format],
+        output,
+      ],
       output,
     );
     expect(result.ret, result.stderr.join('\n')).toBe(0);
@@ -110,7 +125,13 @@ describe('[issue 27] sound conversion', () => {
   });
 
   // The originals' formats of the sample game and the held-out cases, each at its own rate and channel count.
-  const originals: { path: string; container: AudioContainer; codec: string; sampleRate: number; channels: number }[] = [
+  const originals: {
+    path: string;
+    container: AudioContainer;
+    codec: string;
+    sampleRate: number;
+    channels: number;
+  }[] = [
     { path: 'sfx/hit.mp3', container: 'mp3', codec: 'mp3', sampleRate: 44100, channels: 2 },
     { path: 'music/theme.ogg', container: 'ogg', codec: 'vorbis', sampleRate: 22050, channels: 1 },
     { path: 'sfx/boom.wav', container: 'wav', codec: 'pcm_s16le', sampleRate: 48000, channels: 2 },
@@ -122,11 +143,23 @@ describe('[issue 27] sound conversion', () => {
     it(`converts ${input} to each original format (MP3, OGG, WAV, M4A): codec, container, rate, channels and duration`, async () => {
       const sound = await tone(input, { seconds: 3, rate: 32000, channels: 2 });
       for (const original of originals) {
-        const converted = await convertAudio(sound, { toPathLike: original.path, sampleRate: original.sampleRate, channels: original.channels });
+        const converted = await convertAudio(sound, {
+          toPathLike: original.path,
+          sampleRate: original.sampleRate,
+          channels: original.channels,
+        });
         const probe = await probeAudio(converted);
         const { container, codec, sampleRate, channels } = original;
-        expect(probe, `${input} -> ${original.path}`).toMatchObject({ container, codec, sampleRate, channels });
-        expect(Math.abs(probe.durationSeconds - 3) / 3, `${input} -> ${original.path}: ${probe.durationSeconds} s`).toBeLessThan(0.02);
+        expect(probe, `${input} -> ${original.path}`).toMatchObject({
+          container,
+          codec,
+          sampleRate,
+          channels,
+        });
+        expect(
+          Math.abs(probe.durationSeconds - 3) / 3,
+          `${input} -> ${original.path}: ${probe.durationSeconds} s`,
+        ).toBeLessThan(0.02);
         expect(needsConversion(probe, { ...original, durationSeconds: 3 })).toBe(false);
       }
     }, 120_000);
@@ -134,37 +167,78 @@ describe('[issue 27] sound conversion', () => {
 
   it("keeps an original's codec where its extension allows several: Opus in .ogg, 24-bit WAV", async () => {
     const sound = await tone('mp3', { seconds: 2 });
-    const opusInOgg = await probeAudio(await convertAudio(sound, { toPathLike: 'a.ogg', codec: 'opus', sampleRate: 48000, channels: 2 }));
+    const opusInOgg = await probeAudio(
+      await convertAudio(sound, { toPathLike: 'a.ogg', codec: 'opus', sampleRate: 48000, channels: 2 }),
+    );
     expect(opusInOgg).toMatchObject({ container: 'opus', codec: 'opus' });
-    const wav24 = await probeAudio(await convertAudio(sound, { toPathLike: 'a.wav', codec: 'pcm_s24le', sampleRate: 44100, channels: 1 }));
+    const wav24 = await probeAudio(
+      await convertAudio(sound, { toPathLike: 'a.wav', codec: 'pcm_s24le', sampleRate: 44100, channels: 1 }),
+    );
     expect(wav24).toMatchObject({ container: 'wav', codec: 'pcm_s24le', channels: 1 });
   });
 
-  it('converts the sample game\'s own sounds: the music (OGG) to a WAV original and a WAV effect to an OGG one', async () => {
+  it("converts the sample game's own sounds: the music (OGG) to a WAV original and a WAV effect to an OGG one", async () => {
     const music = readFileSync(`${sampleSfx}music.ogg`);
     const boom = readFileSync(`${sampleSfx}boom.wav`);
     const [musicProbe, boomProbe] = [await probeAudio(music), await probeAudio(boom)];
-    const asWav = await probeAudio(await convertAudio(music, { toPathLike: 'sfx/boom.wav', sampleRate: boomProbe.sampleRate, channels: boomProbe.channels }));
-    expect(asWav).toMatchObject({ container: 'wav', sampleRate: boomProbe.sampleRate, channels: boomProbe.channels });
-    expect(Math.abs(asWav.durationSeconds - musicProbe.durationSeconds) / musicProbe.durationSeconds).toBeLessThan(0.02);
-    const asOgg = await probeAudio(await convertAudio(boom, { toPathLike: 'sfx/music.ogg', sampleRate: musicProbe.sampleRate, channels: musicProbe.channels }));
-    expect(asOgg).toMatchObject({ container: 'ogg', codec: 'vorbis', sampleRate: musicProbe.sampleRate, channels: musicProbe.channels });
+    const asWav = await probeAudio(
+      await convertAudio(music, {
+        toPathLike: 'sfx/boom.wav',
+        sampleRate: boomProbe.sampleRate,
+        channels: boomProbe.channels,
+      }),
+    );
+    expect(asWav).toMatchObject({
+      container: 'wav',
+      sampleRate: boomProbe.sampleRate,
+      channels: boomProbe.channels,
+    });
+    expect(
+      Math.abs(asWav.durationSeconds - musicProbe.durationSeconds) / musicProbe.durationSeconds,
+    ).toBeLessThan(0.02);
+    const asOgg = await probeAudio(
+      await convertAudio(boom, {
+        toPathLike: 'sfx/music.ogg',
+        sampleRate: musicProbe.sampleRate,
+        channels: musicProbe.channels,
+      }),
+    );
+    expect(asOgg).toMatchObject({
+      container: 'ogg',
+      codec: 'vorbis',
+      sampleRate: musicProbe.sampleRate,
+      channels: musicProbe.channels,
+    });
   });
 
   it('measures the integrated loudness (EBU R128) of a tone of known level', async () => {
     // EBU Tech 3341: a 1 kHz sine at -20 dBFS in both channels reads -20 LUFS.
-    const level = await loudness(await tone('wav', { seconds: 5, rate: 48000, channels: 2, amplitude: 0.1, frequency: 1000 }));
+    const level = await loudness(
+      await tone('wav', { seconds: 5, rate: 48000, channels: 2, amplitude: 0.1, frequency: 1000 }),
+    );
     expect(level).toBeCloseTo(-20, 0);
-    const quieter = await loudness(await tone('flac', { seconds: 5, rate: 48000, channels: 2, amplitude: 0.01, frequency: 1000 }));
+    const quieter = await loudness(
+      await tone('flac', { seconds: 5, rate: 48000, channels: 2, amplitude: 0.01, frequency: 1000 }),
+    );
     expect(quieter).toBeCloseTo(-40, 0);
   });
 
   it("matches the original's loudness: the result lies within 1 LU of the target, louder or quieter", async () => {
     const quiet = await tone('wav', { seconds: 4, amplitude: 0.02, frequency: 600 });
     const loud = await tone('mp3', { seconds: 4, amplitude: 0.5, frequency: 600 });
-    const louder = await convertAudio(quiet, { toPathLike: 'a.ogg', sampleRate: 44100, channels: 2, matchLoudnessOf: -16 });
+    const louder = await convertAudio(quiet, {
+      toPathLike: 'a.ogg',
+      sampleRate: 44100,
+      channels: 2,
+      matchLoudnessOf: -16,
+    });
     expect(Math.abs((await loudness(louder)) + 16)).toBeLessThan(1);
-    const softer = await convertAudio(loud, { toPathLike: 'a.mp3', sampleRate: 44100, channels: 1, matchLoudnessOf: -30 });
+    const softer = await convertAudio(loud, {
+      toPathLike: 'a.mp3',
+      sampleRate: 44100,
+      channels: 1,
+      matchLoudnessOf: -30,
+    });
     expect(Math.abs((await loudness(softer)) + 30)).toBeLessThan(1);
     // Without the option the level stays the input's.
     const kept = await convertAudio(quiet, { toPathLike: 'a.m4a', sampleRate: 44100, channels: 2 });
@@ -179,12 +253,24 @@ describe('[issue 27] sound conversion', () => {
     const cutHeader = (await tone('m4a', { seconds: 3 })).subarray(0, 300);
     const text = Buffer.from('Not a sound at all, only words in a file named boom.wav.\n'.repeat(20));
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-    const fakeWav = Buffer.concat([Buffer.from('RIFF\u0010\u0000\u0000\u0000WAVEfmt '), Buffer.alloc(16, 0xff)]);
-    for (const [name, bytes] of Object.entries({ scrambled, cutHeader, text, png, fakeWav, empty: Buffer.alloc(0) })) {
+    const fakeWav = Buffer.concat([
+      Buffer.from('RIFF\u0010\u0000\u0000\u0000WAVEfmt '),
+      Buffer.alloc(16, 0xff),
+    ]);
+    for (const [name, bytes] of Object.entries({
+      scrambled,
+      cutHeader,
+      text,
+      png,
+      fakeWav,
+      empty: Buffer.alloc(0),
+    })) {
       const error = await audioErrorOf(probeAudio(bytes));
       expect(error.message, name).toBe(audioMessages.unreadable);
       expect(error.statusCode, name).toBe(422);
-      const conversion = await audioErrorOf(convertAudio(bytes, { toPathLike: 'a.mp3', sampleRate: 44100, channels: 2 }));
+      const conversion = await audioErrorOf(
+        convertAudio(bytes, { toPathLike: 'a.mp3', sampleRate: 44100, channels: 2 }),
+      );
       expect(conversion.message, name).toBe(audioMessages.unreadable);
       await audioErrorOf(loudness(bytes));
     }
@@ -194,9 +280,13 @@ describe('[issue 27] sound conversion', () => {
 
   it('refuses an original it cannot write, and a result over the per-file limit', async () => {
     const sound = await tone('wav', { seconds: 3 });
-    const target = await audioErrorOf(convertAudio(sound, { toPathLike: 'a.xm', sampleRate: 44100, channels: 2 }));
+    const target = await audioErrorOf(
+      convertAudio(sound, { toPathLike: 'a.xm', sampleRate: 44100, channels: 2 }),
+    );
     expect(target.message).toBe(audioMessages.unsupportedTarget);
-    const large = await audioErrorOf(convertAudio(sound, { toPathLike: 'a.wav', sampleRate: 44100, channels: 2, maxOutputBytes: 100_000 }));
+    const large = await audioErrorOf(
+      convertAudio(sound, { toPathLike: 'a.wav', sampleRate: 44100, channels: 2, maxOutputBytes: 100_000 }),
+    );
     expect(large.message).toBe(audioMessages.tooLarge);
   });
 
@@ -204,13 +294,22 @@ describe('[issue 27] sound conversion', () => {
     const limit = limits.audioConversion.maxDurationSeconds;
     const long = silentWav(limit + 60);
     expect(long.length).toBeLessThan(200 * 1024);
-    for (const work of [() => probeAudio(long), () => loudness(long), () => soundDuration(long), () => convertAudio(long, { toPathLike: 'a.ogg', sampleRate: 44100, channels: 1 })]) {
+    for (const work of [
+      () => probeAudio(long),
+      () => loudness(long),
+      () => soundDuration(long),
+      () => convertAudio(long, { toPathLike: 'a.ogg', sampleRate: 44100, channels: 1 }),
+    ]) {
       const error = await audioErrorOf(work());
       expect(error).toBeInstanceOf(SoundTooLongError);
       expect(error.message).toBe(validationMessages.soundTooLong(limit + 60));
     }
-    expect(validationMessages.soundTooLong(limit + 60)).toBe('This sound lasts 16 min: a sound may last at most 15 min.');
-    expect(validationMessages.soundTooLong(14 * 3600 + 5)).toBe('This sound lasts 14 h 05 s: a sound may last at most 15 min.');
+    expect(validationMessages.soundTooLong(limit + 60)).toBe(
+      'This sound lasts 16 min: a sound may last at most 15 min.',
+    );
+    expect(validationMessages.soundTooLong(14 * 3600 + 5)).toBe(
+      'This sound lasts 14 h 05 s: a sound may last at most 15 min.',
+    );
     // At the limit it is read as ever.
     expect((await probeAudio(silentWav(limit))).durationSeconds).toBeCloseTo(limit, 0);
   });
@@ -224,7 +323,9 @@ describe('[issue 27] sound conversion', () => {
       return probe;
     };
     // A queues three times as many sounds as run at once, then B queues one.
-    const forA = Array.from({ length: 3 * concurrentSessions }, (_, i) => probeAudio(long, { owner: 1 }).then(record(`A${i}`)));
+    const forA = Array.from({ length: 3 * concurrentSessions }, (_, i) =>
+      probeAudio(long, { owner: 1 }).then(record(`A${i}`)),
+    );
     const forB = probeAudio(short, { owner: 2 }).then(record('B'));
     await Promise.all([...forA, forB]);
     // In arrival order B would start last, after every A; in turn it starts when the second place frees, so at
@@ -235,18 +336,29 @@ describe('[issue 27] sound conversion', () => {
 
   it('stops a conversion that runs past its time limit, and the next one still runs', async () => {
     const sound = await tone('wav', { seconds: 20 });
-    const error = await audioErrorOf(convertAudio(sound, { toPathLike: 'a.mp3', sampleRate: 44100, channels: 2, timeLimitMs: 50 }));
+    const error = await audioErrorOf(
+      convertAudio(sound, { toPathLike: 'a.mp3', sampleRate: 44100, channels: 2, timeLimitMs: 50 }),
+    );
     expect(error.message).toBe(audioMessages.tooSlow);
     expect((await probeAudio(sound)).durationSeconds).toBeCloseTo(20, 1);
   });
 
   it("bounds ffmpeg's heap: a module's memory maximum lowered in place cannot be grown past", async () => {
     // A module exporting a memory of 1 page, at most 1000 (a two-byte number, as the limit is written in place).
-    const module = Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0, 5, 5, 1, 1, 1, 0xe8, 0x07, 7, 5, 1, 1, 0x6d, 2, 0]);
+    const module = Uint8Array.from([
+      0, 97, 115, 109, 1, 0, 0, 0, 5, 5, 1, 1, 1, 0xe8, 0x07, 7, 5, 1, 1, 0x6d, 2, 0,
+    ]);
     const limited = withMemoryMaximum(module, 10);
     expect(limited.length).toBe(module.length);
-    const wasm = (globalThis as unknown as { WebAssembly: { instantiate(bytes: Uint8Array): Promise<{ instance: { exports: { m: { grow(pages: number): number } } } }> } })
-      .WebAssembly;
+    const wasm = (
+      globalThis as unknown as {
+        WebAssembly: {
+          instantiate(
+            bytes: Uint8Array,
+          ): Promise<{ instance: { exports: { m: { grow(pages: number): number } } } }>;
+        };
+      }
+    ).WebAssembly;
     const { instance } = await wasm.instantiate(limited);
     expect(instance.exports.m.grow(9)).toBe(1);
     expect(() => instance.exports.m.grow(1)).toThrow(RangeError);
@@ -267,7 +379,9 @@ describe('[issue 27] sound conversion', () => {
       const ogg = await convertAudio(wav, { toPathLike: 'music/theme.ogg', sampleRate: 44100, channels: 2 });
       const probe = await probeAudio(ogg);
       expect(probe).toMatchObject({ container: 'ogg', sampleRate: 44100, channels: 2 });
-      expect(Math.abs(probe.durationSeconds - wav.length / 192_000) / probe.durationSeconds).toBeLessThan(0.02);
+      expect(Math.abs(probe.durationSeconds - wav.length / 192_000) / probe.durationSeconds).toBeLessThan(
+        0.02,
+      );
     } finally {
       clearInterval(sampler);
     }

@@ -54,7 +54,13 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'POST /api/user-games/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'PUT /api/user-games/{id}': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'DELETE /api/user-games/{id}': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
-  'DELETE /api/user-games/{id}/changeActivity': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  'DELETE /api/user-games/{id}/changeActivity': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 200,
+  },
   // admin, or an active assignment
   'GET /api/games/{id}/files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   // admin, or an artist with an active assignment (issue 24); demo 403 before the lookup, B 404
@@ -62,9 +68,21 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   // as the usage record (issue 26)
   'GET /api/games/{id}/atlases': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   // admins only: a grid places the watermark's frame marks (decision 0047)
-  'PUT /api/games/{id}/files/{fileId}/grid': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  'PUT /api/games/{id}/files/{fileId}/grid': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 200,
+  },
   // as declaring; the admin declares one before each cell
-  'DELETE /api/games/{id}/files/{fileId}/grid': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 204 },
+  'DELETE /api/games/{id}/files/{fileId}/grid': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 204,
+  },
   'POST /api/games/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/games/{id}/files/filter': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/games': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 201 },
@@ -72,8 +90,20 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'PATCH /api/games/{id}': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'DELETE /api/games/{id}': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'GET /api/games/{id}/generate': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
-  'PATCH /api/games/{id}/files/{fileId}/index': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
-  'PATCH /api/games/{id}/files/{fileId}/splash': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  'PATCH /api/games/{id}/files/{fileId}/index': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 200,
+  },
+  'PATCH /api/games/{id}/files/{fileId}/splash': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 200,
+  },
   'DELETE /api/games/{id}/files/{fileId}': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   'POST /api/game/upload/{id}': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // admin; the body is no zip, so the admin passes the guard and gets 422 INVALID_ZIP
@@ -82,41 +112,143 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   // owner or admin; demo 403
   'POST /api/game-versions/done': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   // owner or admin; the demo user is assigned but does not own the version: 404
-  'GET /api/game-versions/path/{id}/{gameId}': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
-  'GET /api/game-versions/files/{id}/{gameId}': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
-  'GET /api/game-versions/{gameId}/{userGameId}': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
+  'GET /api/game-versions/path/{id}/{gameId}': {
+    anonymous: 401,
+    demo: 404,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
+  'GET /api/game-versions/files/{id}/{gameId}': {
+    anonymous: 401,
+    demo: 404,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
+  'GET /api/game-versions/{gameId}/{userGameId}': {
+    anonymous: 401,
+    demo: 404,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
   // owner of the assignment or admin; demo 403
   'POST /api/game-versions': { anonymous: 401, demo: 403, userB: 404, userA: 201, admin: 201 },
   'PATCH /api/game-versions/{id}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   'DELETE /api/game-versions/{id}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   // "Restore original": owner or admin; demo 403
-  'DELETE /api/game-versions/{versionId}/files/{fileId}': { anonymous: 401, demo: 403, userB: 404, userA: 204, admin: 204 },
-  'DELETE /api/game-versions/{id}/changeActivity': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
-  'DELETE /api/game-versions/{id}/changeLock': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  'DELETE /api/game-versions/{versionId}/files/{fileId}': {
+    anonymous: 401,
+    demo: 403,
+    userB: 404,
+    userA: 204,
+    admin: 204,
+  },
+  'DELETE /api/game-versions/{id}/changeActivity': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 200,
+  },
+  'DELETE /api/game-versions/{id}/changeLock': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 200,
+  },
   'GET /api/game-versions/{id}/zip-url': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
   // header or ticket: without either the zip is 404, not 401
   'GET /api/files/{id}/{gameId}/files.zip': { anonymous: 404, demo: 404, userB: 404, userA: 200, admin: 200 },
-  'POST /api/game-version/upload/{versionId}/{fileId}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  'POST /api/game-version/upload/{versionId}/{fileId}': {
+    anonymous: 401,
+    demo: 403,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
   // as a file's replacement (issue 26): the fixture's hero.png is a sheet of one frame "hero"
-  'POST /api/game-version/upload-frame/{versionId}/{fileId}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
-  'DELETE /api/game-versions/{versionId}/files/{fileId}/frames/{frameName}': { anonymous: 401, demo: 403, userB: 404, userA: 204, admin: 204 },
+  'POST /api/game-version/upload-frame/{versionId}/{fileId}': {
+    anonymous: 401,
+    demo: 403,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
+  'DELETE /api/game-versions/{versionId}/files/{fileId}/frames/{frameName}': {
+    anonymous: 401,
+    demo: 403,
+    userB: 404,
+    userA: 204,
+    admin: 204,
+  },
   // replace from a folder or a zip, and the preview of a fit (issue 27): the single upload's rules
-  'POST /api/game-versions/{versionId}/batch': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
-  'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  'POST /api/game-versions/{versionId}/batch': {
+    anonymous: 401,
+    demo: 403,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
+  'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': {
+    anonymous: 401,
+    demo: 403,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
   // the history of a version's file (issue 28, decision 0034): as the version's files; user A uploads one first
-  'GET /api/game-versions/{versionId}/files/{fileId}/history': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
+  'GET /api/game-versions/{versionId}/files/{fileId}/history': {
+    anonymous: 401,
+    demo: 404,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
   // header or ticket: without either the entry is 404, not 401
-  'GET /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/content': { anonymous: 404, demo: 404, userB: 404, userA: 200, admin: 200 },
+  'GET /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/content': {
+    anonymous: 404,
+    demo: 404,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
   // a restore is an upload: owner or admin; demo 403
-  'POST /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/restore': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
+  'POST /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/restore': {
+    anonymous: 401,
+    demo: 403,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
   // a version's storage use: reviewers (admin) only
   'GET /api/game-versions/{id}/storage': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // the review loop (issue 28): reviewers give verdicts (artists 403); the version is finished first
-  'PUT /api/game-versions/{versionId}/verdict': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  'PUT /api/game-versions/{versionId}/verdict': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 200,
+  },
   'GET /api/game-versions/to-review': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // notes: reviewers and the version's artist; someone else's version 404 (decision 0007), demo 404 to read, 403 to write
-  'GET /api/game-versions/{versionId}/notes': { anonymous: 401, demo: 404, userB: 404, userA: 200, admin: 200 },
-  'POST /api/game-versions/{versionId}/notes': { anonymous: 401, demo: 403, userB: 404, userA: 201, admin: 201 },
+  'GET /api/game-versions/{versionId}/notes': {
+    anonymous: 401,
+    demo: 404,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
+  'POST /api/game-versions/{versionId}/notes': {
+    anonymous: 401,
+    demo: 403,
+    userB: 404,
+    userA: 201,
+    admin: 201,
+  },
   // { resolved: true } on the admin's note on user A's version
   'PATCH /api/notes/{noteId}': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   // one's own inbox, every logged-in user
@@ -125,6 +257,18 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'GET /api/games/{id}/psd-files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   'POST /api/games/{id}/psd-files': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
   // header or ticket: without either the download is 404, not 401
-  'GET /api/games/{id}/psd-files/{helperId}': { anonymous: 404, demo: 200, userB: 404, userA: 200, admin: 200 },
-  'DELETE /api/games/{id}/psd-files/{helperId}': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
+  'GET /api/games/{id}/psd-files/{helperId}': {
+    anonymous: 404,
+    demo: 200,
+    userB: 404,
+    userA: 200,
+    admin: 200,
+  },
+  'DELETE /api/games/{id}/psd-files/{helperId}': {
+    anonymous: 401,
+    demo: 403,
+    userB: 403,
+    userA: 403,
+    admin: 200,
+  },
 };

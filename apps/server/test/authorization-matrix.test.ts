@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { GameStatus, RoleType, type Game, type GameFile, type GameVersion, type RoleTypeId } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  type Game,
+  type GameFile,
+  type GameVersion,
+  type RoleTypeId,
+} from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { call, createTestApp, createUser, signupBody, testDb, type TestApp, type TestUser } from './helpers';
 import { expectedStatuses, roles, type Role } from './authorization-matrix.data';
@@ -62,9 +69,14 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     expect(response.statusCode).toBe(200);
     const document = response.json<OpenApiDocument>();
     routes = Object.entries(document.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path, key: `${method.toUpperCase()} ${path}` })),
+      Object.keys(methods).map((method) => ({
+        method: method.toUpperCase(),
+        path,
+        key: `${method.toUpperCase()} ${path}`,
+      })),
     );
-    for (const role of Object.keys(roleOf) as (keyof typeof roleOf)[]) users[role] = await createUser(t, roleOf[role]);
+    for (const role of Object.keys(roleOf) as (keyof typeof roleOf)[])
+      users[role] = await createUser(t, roleOf[role]);
     // A second active admin, so the admin's own suspension is allowed (the last active one's is 409 LAST_ADMIN, issue 23).
     await createUser(t, RoleType.Admin);
   });
@@ -79,16 +91,31 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
 
   async function readyGame(): Promise<Fixtures> {
     const admin = users.admin.token;
-    const created = await call(t, 'POST', '/api/games', { token: admin, payload: { name: `Matrix ${Math.random()}`, description: 'Matrix', width: 480, height: 640 } });
+    const created = await call(t, 'POST', '/api/games', {
+      token: admin,
+      payload: { name: `Matrix ${Math.random()}`, description: 'Matrix', width: 480, height: 640 },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json<Game>().id;
     const body = multipart([
       { name: 'index.html', path: 'index.html', content: '<!doctype html><p>hi' },
       { name: 'hero.png', path: 'hero.png', content: png },
       // hero.png is a sprite sheet of one 16×16 frame "hero" (issue 26).
-      { name: 'hero.json', path: 'hero.json', content: JSON.stringify({ frames: { hero: { frame: { x: 0, y: 0, w: 16, h: 16 } } }, meta: { image: 'hero.png' } }) },
+      {
+        name: 'hero.json',
+        path: 'hero.json',
+        content: JSON.stringify({
+          frames: { hero: { frame: { x: 0, y: 0, w: 16, h: 16 } } },
+          meta: { image: 'hero.png' },
+        }),
+      },
     ]);
-    const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${id}`, headers: { authorization: `Bearer ${admin}` }, payload: body });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${id}`,
+      headers: { authorization: `Bearer ${admin}` },
+      payload: body,
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const files = (await call(t, 'GET', `/api/games/${id}/files`, { token: admin })).json<GameFile[]>();
     const indexFileId = files.find((f) => f.path === 'index.html')!.fileId;
@@ -105,17 +132,31 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       payload: multipart([{ name: 'hero.psd', path: 'hero.psd', content: 'psd' }]),
     });
     expect(helper.statusCode, helper.body).toBeLessThan(300);
-    const helpers = (await call(t, 'GET', `/api/games/${id}/psd-files/`, { token: admin })).json<{ files: { id: number }[] }>().files;
+    const helpers = (await call(t, 'GET', `/api/games/${id}/psd-files/`, { token: admin })).json<{
+      files: { id: number }[];
+    }>().files;
     return { game, indexFileId, imageFileId, helperId: helpers[0]!.id };
   }
 
   async function assign(userId: number, gameId: number): Promise<number> {
     // One assignment per user, game and job type (issue 25): the previous cell's goes, with its versions.
-    await t.database.db.deleteFrom('userGames').where('userId', '=', userId).where('gameId', '=', gameId).execute();
+    await t.database.db
+      .deleteFrom('userGames')
+      .where('userId', '=', userId)
+      .where('gameId', '=', gameId)
+      .execute();
     const now = nowIso();
     const row = await t.database.db
       .insertInto('userGames')
-      .values({ userId, gameId, userGameTypeId: 1, jobPrice: 10, isActive: 1, createdAt: now, updatedAt: now })
+      .values({
+        userId,
+        gameId,
+        userGameTypeId: 1,
+        jobPrice: 10,
+        isActive: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
@@ -152,7 +193,13 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     const versionRoute = route.path.startsWith('/api/game-version') || route.path.startsWith('/api/files/');
     const userGameRoute = route.path.startsWith('/api/user-games/');
     const params: Record<string, number | string> = {
-      id: route.path.startsWith('/api/user/') ? target : versionRoute ? c.versionId : userGameRoute ? c.userGameId : f.game.id,
+      id: route.path.startsWith('/api/user/')
+        ? target
+        : versionRoute
+          ? c.versionId
+          : userGameRoute
+            ? c.userGameId
+            : f.game.id,
       gameId: f.game.id,
       userGameId: c.userGameId,
       versionId: c.versionId,
@@ -164,12 +211,18 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     if (route.key === 'PATCH /api/games/{id}/files/{fileId}/index') params.fileId = f.indexFileId;
     if (route.key === 'PUT /api/game-versions/{versionId}/verdict') {
       // A verdict needs a Finished version: user A finishes it first.
-      const done = await call(t, 'POST', '/api/game-versions/done', { token: users.userA.token, payload: { id: c.versionId } });
+      const done = await call(t, 'POST', '/api/game-versions/done', {
+        token: users.userA.token,
+        payload: { id: c.versionId },
+      });
       expect(done.statusCode, done.body).toBe(200);
     }
     if (route.key === 'PATCH /api/notes/{noteId}') {
       // A note to resolve: the admin writes one on user A's version first.
-      const note = await call(t, 'POST', `/api/game-versions/${c.versionId}/notes`, { token: users.admin.token, payload: { text: 'Brighter, please.' } });
+      const note = await call(t, 'POST', `/api/game-versions/${c.versionId}/notes`, {
+        token: users.admin.token,
+        payload: { text: 'Brighter, please.' },
+      });
       expect(note.statusCode, note.body).toBe(201);
       params.noteId = note.json<{ id: number }>().id;
     }
@@ -179,12 +232,20 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       const body = new FormData();
       body.append('frame', 'hero');
       body.append('file', new Blob([png]), 'hero.png');
-      const replaced = await t.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${c.versionId}/${f.imageFileId}`, headers: { authorization: `Bearer ${users.userA.token}` }, payload: body });
+      const replaced = await t.app.inject({
+        method: 'POST',
+        url: `/api/game-version/upload-frame/${c.versionId}/${f.imageFileId}`,
+        headers: { authorization: `Bearer ${users.userA.token}` },
+        payload: body,
+      });
       expect(replaced.statusCode, replaced.body).toBe(200);
     }
     if (route.key === 'DELETE /api/games/{id}/files/{fileId}/grid') {
       // Removing a grid needs one: the admin declares it first.
-      const declared = await call(t, 'PUT', `/api/games/${f.game.id}/files/${f.imageFileId}/grid`, { token: users.admin.token, payload: { frameWidth: 8, frameHeight: 8 } });
+      const declared = await call(t, 'PUT', `/api/games/${f.game.id}/files/${f.imageFileId}/grid`, {
+        token: users.admin.token,
+        payload: { frameWidth: 8, frameHeight: 8 },
+      });
       expect(declared.statusCode, declared.body).toBe(200);
     }
     if (route.key === 'DELETE /api/game-versions/{versionId}/files/{fileId}') {
@@ -206,7 +267,12 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
         payload: multipart([{ name: 'hero.png', content: png }]),
       });
       expect(replaced.statusCode, replaced.body).toBe(200);
-      const history = await call(t, 'GET', `/api/game-versions/${c.versionId}/files/${f.imageFileId}/history`, { token: users.userA.token });
+      const history = await call(
+        t,
+        'GET',
+        `/api/game-versions/${c.versionId}/files/${f.imageFileId}/history`,
+        { token: users.userA.token },
+      );
       params.entryId = history.json<{ entries: { id: number }[] }>().entries[0]!.id;
     }
     if (route.path.includes('{grant}')) {
@@ -220,7 +286,10 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       return String(params[name]);
     });
     // The fit preview's mode is a required query parameter.
-    const url = route.key === 'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview' ? `${path}?fit=cover` : path;
+    const url =
+      route.key === 'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview'
+        ? `${path}?fit=cover`
+        : path;
     const unique = signupBody();
     const bodies: Record<string, unknown> = {
       'POST /api/user/login': { email: users.userB.email, password: users.userB.password },
@@ -228,24 +297,53 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       'POST /api/user/create': signupBody(),
       'POST /api/user/list': {},
       // A new email needs the caller's password (issue 23), and ends their other sessions (the caller is replaced).
-      'PUT /api/user/update': { username: unique.username, email: unique.email, currentPassword: caller?.password ?? 'Passw0rd-test' },
-      'PUT /api/user/update/password': { oldPassword: caller?.password ?? 'Passw0rd-test', newPassword: 'Passw0rd-new1' },
+      'PUT /api/user/update': {
+        username: unique.username,
+        email: unique.email,
+        currentPassword: caller?.password ?? 'Passw0rd-test',
+      },
+      'PUT /api/user/update/password': {
+        oldPassword: caller?.password ?? 'Passw0rd-test',
+        newPassword: 'Passw0rd-new1',
+      },
       'POST /api/user/forgot-password': { email: users.userB.email },
       'POST /api/user/reset-password': { token: 'x'.repeat(43), password: 'Passw0rd-new1' },
       'POST /api/user/verify-email': { token: 'x'.repeat(43) },
       'PUT /api/user/mail-settings': { inboxMail: 'digest' },
       'POST /api/user-games': { userId: users.userB.id, gameId: f.game.id, userGameTypeId: 1, jobPrice: 10 },
       'POST /api/user-games/filter': {},
-      'PUT /api/user-games/{id}': { userId: users.userA.id, gameId: f.game.id, userGameTypeId: 1, jobPrice: 20 },
+      'PUT /api/user-games/{id}': {
+        userId: users.userA.id,
+        gameId: f.game.id,
+        userGameTypeId: 1,
+        jobPrice: 20,
+      },
       'POST /api/games/filter': {},
       'POST /api/games/{id}/files/filter': {},
-      'POST /api/games': { name: `Matrix new ${unique.username}`, description: 'Matrix', width: 480, height: 640 },
-      'PATCH /api/games/{id}': { name: 'Matrix renamed', description: 'Matrix', width: 480, height: 640, gameStatusTypeId: 1, isActive: true },
+      'POST /api/games': {
+        name: `Matrix new ${unique.username}`,
+        description: 'Matrix',
+        width: 480,
+        height: 640,
+      },
+      'PATCH /api/games/{id}': {
+        name: 'Matrix renamed',
+        description: 'Matrix',
+        width: 480,
+        height: 640,
+        gameStatusTypeId: 1,
+        isActive: true,
+      },
       'POST /api/game/upload/{id}': multipart([{ name: 'more.png', path: 'more.png', content: png }]),
       'POST /api/game/upload-zip/{id}': multipart([{ name: 'game.zip', content: 'not a zip' }]),
       'POST /api/game-versions/filter': {},
       'POST /api/game-versions/done': { id: c.versionId },
-      'POST /api/game-versions': { name: 'Matrix second', description: 'Matrix', gameId: f.game.id, userGamesId: c.userGameId },
+      'POST /api/game-versions': {
+        name: 'Matrix second',
+        description: 'Matrix',
+        gameId: f.game.id,
+        userGamesId: c.userGameId,
+      },
       'PATCH /api/game-versions/{id}': { name: 'Matrix renamed', description: 'Matrix' },
       'POST /api/game-version/upload/{versionId}/{fileId}': multipart([{ name: 'hero.png', content: png }]),
       'POST /api/game-version/upload-frame/{versionId}/{fileId}': (() => {
@@ -260,7 +358,9 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
         body.append('file', new Blob([png]), 'hero.png');
         return body;
       })(),
-      'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': multipart([{ name: 'hero.png', content: png }]),
+      'POST /api/game-versions/{versionId}/files/{fileId}/fit-preview': multipart([
+        { name: 'hero.png', content: png },
+      ]),
       'PUT /api/games/{id}/files/{fileId}/grid': { frameWidth: 8, frameHeight: 8, margin: 0, spacing: 0 },
       'PUT /api/game-versions/{versionId}/verdict': { verdict: 'approved', note: 'Good.' },
       'POST /api/game-versions/{versionId}/notes': { text: 'A note on the hero.', fileId: f.imageFileId },
@@ -273,7 +373,9 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
 
   it('[API-7] every /api route answers each role (anonymous, demo, user A, user B, admin) as authorization-matrix.data.ts expects (83 routes × 5 = 415 cells today, the count is logged)', async () => {
     expect(routes.length).toBeGreaterThan(40);
-    const missing = routes.filter((route) => !(route.key in expectedStatuses)).map((route) => `route ${route.key} has no expected statuses`);
+    const missing = routes
+      .filter((route) => !(route.key in expectedStatuses))
+      .map((route) => `route ${route.key} has no expected statuses`);
     if (!process.env.MATRIX_RECORD) expect(missing).toEqual([]);
     const stale = Object.keys(expectedStatuses).filter((key) => !routes.some((route) => route.key === key));
     if (!process.env.MATRIX_RECORD) expect(stale, 'rows of routes the app no longer has').toEqual([]);
@@ -299,11 +401,16 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
         cells += 1;
         observed[route.key][role] = response.statusCode;
         const expected = expectedStatuses[route.key]?.[role];
-        if (response.statusCode !== expected) wrong.push(`${route.key} as ${role}: ${response.statusCode} (expected ${expected}) ${response.body.slice(0, 160)}`);
+        if (response.statusCode !== expected)
+          wrong.push(
+            `${route.key} as ${role}: ${response.statusCode} (expected ${expected}) ${response.body.slice(0, 160)}`,
+          );
       }
     }
     if (process.env.MATRIX_RECORD) console.log(JSON.stringify(observed, null, 1));
-    console.log(`authorization matrix on ${testDb}: ${routes.length} routes × ${roles.length} roles = ${cells} cells`);
+    console.log(
+      `authorization matrix on ${testDb}: ${routes.length} routes × ${roles.length} roles = ${cells} cells`,
+    );
     expect(wrong).toEqual([]);
   }, 240_000);
 });

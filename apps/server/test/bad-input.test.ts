@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { RoleType, limits, validationMessages } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /**
  * The Must-show bad-input test of issue 13, generated from the OpenAPI document: every operation it lists gets
@@ -45,7 +55,18 @@ const hostileStrings = [
 ];
 
 /** Wrong types for any field. */
-const wrongTypes: unknown[] = [null, 1.5, -1, 2 ** 53, 1e308, true, [], [1, 2], {}, { constructor: { prototype: { x: 1 } } }];
+const wrongTypes: unknown[] = [
+  null,
+  1.5,
+  -1,
+  2 ** 53,
+  1e308,
+  true,
+  [],
+  [1, 2],
+  {},
+  { constructor: { prototype: { x: 1 } } },
+];
 
 /**
  * Ids written loosely (issue 23), already URL-encoded: before, a coercing schema read them as 1, 16, 1000, 2, 1 and
@@ -167,18 +188,31 @@ function requestsFor(method: string, path: string, operation: Operation): BadReq
   const content = operation.requestBody?.content ?? {};
   const json = content['application/json']?.schema;
   if (json || verb !== 'GET') {
-    for (const body of rawBodies) requests.push({ method: verb, url, payload: body, contentType: 'application/json' });
+    for (const body of rawBodies)
+      requests.push({ method: verb, url, payload: body, contentType: 'application/json' });
   }
   if (json?.properties) {
-    const base = Object.fromEntries(Object.entries(json.properties).map(([name, schema]) => [name, plausible(schema)]));
+    const base = Object.fromEntries(
+      Object.entries(json.properties).map(([name, schema]) => [name, plausible(schema)]),
+    );
     for (const name of Object.keys(json.properties)) {
       for (const value of [...hostileStrings, ...wrongTypes]) {
-        requests.push({ method: verb, url, payload: JSON.stringify({ ...base, [name]: value }), contentType: 'application/json' });
+        requests.push({
+          method: verb,
+          url,
+          payload: JSON.stringify({ ...base, [name]: value }),
+          contentType: 'application/json',
+        });
       }
     }
     if ('where' in json.properties) {
       for (const filter of hostileFilters) {
-        requests.push({ method: verb, url, payload: JSON.stringify(filter), contentType: 'application/json' });
+        requests.push({
+          method: verb,
+          url,
+          payload: JSON.stringify(filter),
+          contentType: 'application/json',
+        });
       }
     }
   }
@@ -202,7 +236,12 @@ function problem(response: LightMyRequestResponse): string | undefined {
     return `answered ${response.statusCode} without a JSON envelope: ${response.body.slice(0, 200)}`;
   }
   const error = body.error;
-  if (!error || error.statusCode !== response.statusCode || typeof error.message !== 'string' || typeof error.name !== 'string') {
+  if (
+    !error ||
+    error.statusCode !== response.statusCode ||
+    typeof error.message !== 'string' ||
+    typeof error.name !== 'string'
+  ) {
     return `answered ${response.statusCode} without the error envelope: ${response.body.slice(0, 200)}`;
   }
   return undefined;
@@ -237,7 +276,8 @@ describe(`bad input from the OpenAPI document on ${testDb} (issue 13)`, () => {
   async function adminToken(): Promise<string> {
     if (admin) {
       const me = await call(t, 'GET', '/api/user/me', { token: admin.token });
-      if (me.statusCode === 200 && me.json<{ roleTypeId: number }>().roleTypeId === RoleType.Admin) return admin.token;
+      if (me.statusCode === 200 && me.json<{ roleTypeId: number }>().roleTypeId === RoleType.Admin)
+        return admin.token;
     }
     admin = await createUser(t, RoleType.Admin);
     return admin.token;
@@ -278,8 +318,18 @@ describe(`loose path ids on ${testDb} (issue 23)`, () => {
 
   /** Every row of the tables a route with an id could change, to compare before and after. */
   async function everything(): Promise<unknown[]> {
-    const tables = ['users', 'games', 'gameFiles', 'helperFiles', 'userGames', 'gameVersions', 'versionFiles'] as const;
-    return Promise.all(tables.map((table) => t.database.db.selectFrom(table).selectAll().orderBy('id').execute()));
+    const tables = [
+      'users',
+      'games',
+      'gameFiles',
+      'helperFiles',
+      'userGames',
+      'gameVersions',
+      'versionFiles',
+    ] as const;
+    return Promise.all(
+      tables.map((table) => t.database.db.selectFrom(table).selectAll().orderBy('id').execute()),
+    );
   }
 
   beforeAll(async () => {
@@ -290,7 +340,10 @@ describe(`loose path ids on ${testDb} (issue 23)`, () => {
     const users = [admin];
     while (users.length < 16) users.push(await createUser(t));
     for (const name of ['First', 'Second']) {
-      const game = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name, description: 'd', width: 640, height: 480 } });
+      const game = await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name, description: 'd', width: 640, height: 480 },
+      });
       expect(game.statusCode, game.body).toBe(201);
       const id = game.json<{ id: number }>().id;
       const upload = await t.app.inject({
@@ -317,7 +370,12 @@ describe(`loose path ids on ${testDb} (issue 23)`, () => {
       expect(userGame.statusCode, userGame.body).toBe(201);
       const version = await call(t, 'POST', '/api/game-versions', {
         token: users[1]!.token,
-        payload: { name: `Look ${name}`, description: 'My look', gameId: id, userGamesId: userGame.json<{ id: number }>().id },
+        payload: {
+          name: `Look ${name}`,
+          description: 'My look',
+          gameId: id,
+          userGamesId: userGame.json<{ id: number }>().id,
+        },
       });
       expect(version.statusCode, version.body).toBe(201);
     }
@@ -330,16 +388,22 @@ describe(`loose path ids on ${testDb} (issue 23)`, () => {
     let sent = 0;
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
-        const ids = (operation.parameters ?? []).filter((p) => p.in === 'path' && p.name !== 'document').map((p) => p.name);
+        const ids = (operation.parameters ?? [])
+          .filter((p) => p.in === 'path' && p.name !== 'document')
+          .map((p) => p.name);
         for (const name of ids) {
           for (const value of looseIds) {
             const url = path.replace(/\{([^}]+)\}/g, (_, param: string) => (param === name ? value : '1'));
-            const response = await call(t, method.toUpperCase() as InjectOptions['method'] & string, url, { token: admin.token });
+            const response = await call(t, method.toUpperCase() as InjectOptions['method'] & string, url, {
+              token: admin.token,
+            });
             sent += 1;
             const wrong = problem(response);
             if (wrong) problems.push(`${method} ${url}: ${wrong}`);
-            else if (response.statusCode !== 400 && response.statusCode !== 404) problems.push(`${method} ${url}: answered ${response.statusCode}`);
-            else if (response.statusCode === 400 && errorOf(response).code !== 'VALIDATION_FAILED') problems.push(`${method} ${url}: ${response.body.slice(0, 200)}`);
+            else if (response.statusCode !== 400 && response.statusCode !== 404)
+              problems.push(`${method} ${url}: answered ${response.statusCode}`);
+            else if (response.statusCode === 400 && errorOf(response).code !== 'VALIDATION_FAILED')
+              problems.push(`${method} ${url}: ${response.body.slice(0, 200)}`);
           }
         }
       }
@@ -349,11 +413,16 @@ describe(`loose path ids on ${testDb} (issue 23)`, () => {
     expect(sent).toBeGreaterThan(200);
     expect(await everything()).toEqual(before);
     // The admin is still there and still an admin (DELETE /user/delete/%201 and PUT /user/role/0x10/... acted on nobody).
-    expect((await call(t, 'GET', '/api/user/me', { token: admin.token })).json()).toMatchObject({ id: admin.id, roleTypeId: RoleType.Admin });
+    expect((await call(t, 'GET', '/api/user/me', { token: admin.token })).json()).toMatchObject({
+      id: admin.id,
+      roleTypeId: RoleType.Admin,
+    });
   });
 
   it('[API-1] the same ids written plainly still work, and a loose role id is refused too', async () => {
-    expect((await call(t, 'GET', `/api/user/detail/${admin.id}`, { token: admin.token })).statusCode).toBe(200);
+    expect((await call(t, 'GET', `/api/user/detail/${admin.id}`, { token: admin.token })).statusCode).toBe(
+      200,
+    );
     expect((await call(t, 'GET', '/api/games/1', { token: admin.token })).statusCode).toBe(200);
     for (const roleId of ['0100', '1e2', '+100', '%20100']) {
       const response = await call(t, 'PUT', `/api/user/role/2/${roleId}`, { token: admin.token });
@@ -406,23 +475,44 @@ describe(`names and paths refuse control and bidi-override characters on ${testD
   });
   afterAll(async () => t?.close());
 
-  const unsafe = ['Game\u202eexe.png', 'Line\nbreak', 'C1\u0085control', 'Isolate\u2066x\u2069', 'Nul\u0000byte'];
+  const unsafe = [
+    'Game\u202eexe.png',
+    'Line\nbreak',
+    'C1\u0085control',
+    'Isolate\u2066x\u2069',
+    'Nul\u0000byte',
+  ];
 
   /** A 422 VALIDATION_FAILED naming the field with the contract's message. */
   function expectUnsafe(response: LightMyRequestResponse, path: string) {
     expect(response.statusCode, response.body).toBe(422);
-    expect(response.json<{ error: { details: { path: string; message: string }[] } }>().error.details).toContainEqual(
-      expect.objectContaining({ path, message: validationMessages.unsafeCharacters }),
-    );
+    expect(
+      response.json<{ error: { details: { path: string; message: string }[] } }>().error.details,
+    ).toContainEqual(expect.objectContaining({ path, message: validationMessages.unsafeCharacters }));
   }
 
   it('[VAL-8] a game name (create and edit) with control or bidi characters answers 422', async () => {
-    const created = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Plain', description: 'd', width: 640, height: 480 } });
+    const created = await call(t, 'POST', '/api/games', {
+      token: admin.token,
+      payload: { name: 'Plain', description: 'd', width: 640, height: 480 },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json<{ id: number }>().id;
     for (const name of unsafe) {
-      expectUnsafe(await call(t, 'POST', '/api/games', { token: admin.token, payload: { name, description: 'd', width: 640, height: 480 } }), '/name');
-      expectUnsafe(await call(t, 'PATCH', `/api/games/${id}`, { token: admin.token, payload: { name, description: 'd', width: 640, height: 480 } }), '/name');
+      expectUnsafe(
+        await call(t, 'POST', '/api/games', {
+          token: admin.token,
+          payload: { name, description: 'd', width: 640, height: 480 },
+        }),
+        '/name',
+      );
+      expectUnsafe(
+        await call(t, 'PATCH', `/api/games/${id}`, {
+          token: admin.token,
+          payload: { name, description: 'd', width: 640, height: 480 },
+        }),
+        '/name',
+      );
     }
   });
 
@@ -430,14 +520,28 @@ describe(`names and paths refuse control and bidi-override characters on ${testD
     for (const name of unsafe) {
       const payload = { name, description: 'My new look', gameId: 1, userGamesId: 1, isLocked: false };
       expectUnsafe(await call(t, 'POST', '/api/game-versions', { token: admin.token, payload }), '/name');
-      expectUnsafe(await call(t, 'PATCH', '/api/game-versions/1', { token: admin.token, payload: { name, description: 'My new look' } }), '/name');
+      expectUnsafe(
+        await call(t, 'PATCH', '/api/game-versions/1', {
+          token: admin.token,
+          payload: { name, description: 'My new look' },
+        }),
+        '/name',
+      );
     }
   });
 
   it('[VAL-8] an uploaded path with control or bidi characters is refused and nothing is stored', async () => {
-    const created = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Paths', description: 'd', width: 640, height: 480 } });
+    const created = await call(t, 'POST', '/api/games', {
+      token: admin.token,
+      payload: { name: 'Paths', description: 'd', width: 640, height: 480 },
+    });
     const id = created.json<{ id: number }>().id;
-    for (const path of ['assets/\u202egnp.js', 'assets/c1\u009b.png', 'assets/\u2067x\u2069.png', 'line\nbreak.js']) {
+    for (const path of [
+      'assets/\u202egnp.js',
+      'assets/c1\u009b.png',
+      'assets/\u2067x\u2069.png',
+      'line\nbreak.js',
+    ]) {
       const response = await t.app.inject({
         method: 'POST',
         url: `/api/game/upload/${id}`,

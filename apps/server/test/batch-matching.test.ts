@@ -26,17 +26,47 @@ describe('[issue 27] matching incoming files to game files', () => {
 
   it('matches by path, by path with another extension of the same kind, by unique name, by frame; else ambiguous or unmatched', () => {
     const rows = matchBatch(
-      ['assets/img/hero.png', 'assets/img/bg.png', 'dup.png', 'jump.wav', 'star.png', '0.png', 'font.svg', 'nothing.png', 'sheet.json'],
+      [
+        'assets/img/hero.png',
+        'assets/img/bg.png',
+        'dup.png',
+        'jump.wav',
+        'star.png',
+        '0.png',
+        'font.svg',
+        'nothing.png',
+        'sheet.json',
+      ],
       files,
       frames,
     );
     const by = (incoming: string) => rows.find((row) => row.incoming === incoming)!;
-    expect(by('assets/img/hero.png')).toMatchObject({ status: 'matched', matchedBy: 'path', fileId: 1, relative: 'assets/img/hero.png' });
+    expect(by('assets/img/hero.png')).toMatchObject({
+      status: 'matched',
+      matchedBy: 'path',
+      fileId: 1,
+      relative: 'assets/img/hero.png',
+    });
     expect(by('assets/img/bg.png')).toMatchObject({ status: 'matched', matchedBy: 'path', fileId: 2 });
-    expect(by('dup.png')).toMatchObject({ status: 'ambiguous', fileId: null, candidates: [{ fileId: 3, path: 'assets/a/dup.png', frame: null }, { fileId: 4, path: 'assets/b/dup.png', frame: null }] });
+    expect(by('dup.png')).toMatchObject({
+      status: 'ambiguous',
+      fileId: null,
+      candidates: [
+        { fileId: 3, path: 'assets/a/dup.png', frame: null },
+        { fileId: 4, path: 'assets/b/dup.png', frame: null },
+      ],
+    });
     expect(by('jump.wav')).toMatchObject({ status: 'matched', matchedBy: 'name', fileId: 5, kind: 'audio' });
-    expect(by('star.png')).toMatchObject({ status: 'matched', matchedBy: 'frame', fileId: 7, frame: 'star.png' });
-    expect(by('0.png')).toMatchObject({ status: 'ambiguous', candidates: [{ frame: 'walk/0' }, { frame: 'run/0' }] });
+    expect(by('star.png')).toMatchObject({
+      status: 'matched',
+      matchedBy: 'frame',
+      fileId: 7,
+      frame: 'star.png',
+    });
+    expect(by('0.png')).toMatchObject({
+      status: 'ambiguous',
+      candidates: [{ frame: 'walk/0' }, { frame: 'run/0' }],
+    });
     expect(by('font.svg')).toMatchObject({ status: 'not_replaceable', fileId: 6, kind: 'other' });
     expect(by('nothing.png')).toMatchObject({ status: 'unmatched', fileId: null });
     expect(by('sheet.json')).toMatchObject({ status: 'unmatched' });

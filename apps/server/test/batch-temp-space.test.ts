@@ -7,7 +7,18 @@ import { buffer } from 'node:stream/consumers';
 import { ZipFile } from 'yazl';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, errorCodes, type BatchAnswer, type GameVersion, type UserGame } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { solidPng } from './support/image-samples';
 
 // The temporary folder of a version's batch (decision 0045): TMPDIR on a small tmpfs this test mounts (as
@@ -24,10 +35,14 @@ const dataDir = mkdtempSync(join(realTmp, 'reskin-batch-data-'));
 const tempDir = mkdtempSync(join(realTmp, 'reskin-batch-tmp-'));
 let mounted = false;
 try {
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${volumeSize},mode=0700`, 'tmpfs', tempDir], { stdio: 'pipe' });
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${volumeSize},mode=0700`, 'tmpfs', tempDir], {
+    stdio: 'pipe',
+  });
   mounted = true;
 } catch (error) {
-  console.warn(`\n*** batch-temp-space.test.ts SKIPPED: cannot mount a tmpfs (${(error as Error).message.split('\n')[0]}). ***\n`);
+  console.warn(
+    `\n*** batch-temp-space.test.ts SKIPPED: cannot mount a tmpfs (${(error as Error).message.split('\n')[0]}). ***\n`,
+  );
 }
 
 describe.runIf(mounted)(`a batch and a full temporary folder on ${testDb}`, () => {
@@ -45,7 +60,8 @@ describe.runIf(mounted)(`a batch and a full temporary folder on ${testDb}`, () =
     if (bytes > 0) writeFileSync(join(tempDir, `filler-${fillers++}`), Buffer.alloc(bytes));
   };
   const freeSpace = () => {
-    for (const name of readdirSync(tempDir)) if (name.startsWith('filler-')) rmSync(join(tempDir, name), { force: true });
+    for (const name of readdirSync(tempDir))
+      if (name.startsWith('filler-')) rmSync(join(tempDir, name), { force: true });
   };
   const batchFolders = () => readdirSync(tempDir).filter((name) => name.startsWith('reskin-batch-'));
   const send = (files: { path: string; content: Buffer }[]) => {
@@ -54,25 +70,65 @@ describe.runIf(mounted)(`a batch and a full temporary folder on ${testDb}`, () =
       body.append('path', file.path);
       body.append('file', new Blob([file.content]), file.path);
     }
-    return t.app.inject({ method: 'POST', url: `/api/game-versions/${version.id}/batch`, headers: { authorization: `Bearer ${artist.token}` }, payload: body });
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/game-versions/${version.id}/batch`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: body,
+    });
   };
   const expectTempFull = (response: Awaited<ReturnType<typeof send>>) => {
     expect(response.statusCode, response.body).toBe(507);
-    expect(errorOf(response)).toMatchObject({ statusCode: 507, name: 'InsufficientStorageError', code: errorCodes.storageFull });
+    expect(errorOf(response)).toMatchObject({
+      statusCode: 507,
+      name: 'InsufficientStorageError',
+      code: errorCodes.storageFull,
+    });
     expect(errorOf(response).message).toContain("the server's temporary folder (TMPDIR)");
   };
 
   beforeAll(async () => {
     // The app's temporary folder is the process's TMPDIR (os.tmpdir()), read when the app is built and per request.
     process.env.TMPDIR = tempDir;
-    t = await createTestApp({ dataDir, storage: { kind: 'local', dir: join(dataDir, 'files') }, minFreeSpace: { percent: 100, bytes: minFree } });
+    t = await createTestApp({
+      dataDir,
+      storage: { kind: 'local', dir: join(dataDir, 'files') },
+      minFreeSpace: { percent: 100, bytes: minFree },
+    });
     const admin = await createUser(t, RoleType.Admin);
     artist = await createUser(t);
-    const game = await createGame(t, admin.token, { name: 'Temp', description: 'x', width: 480, height: 640 });
-    const userGame = (await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).json<UserGame>();
-    const files = [{ path: 'hero.png', content: await solidPng(40, 20) }, ...Array.from({ length: 9 }, (_, i) => ({ path: `data/level-${i}.txt`, content: `level ${i}` }))];
-    expect((await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: filesForm(files) })).statusCode).toBe(200);
-    version = (await call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name: 'Temp look', description: 'Temp', gameId: game.id, userGamesId: userGame.id } })).json<GameVersion>();
+    const game = await createGame(t, admin.token, {
+      name: 'Temp',
+      description: 'x',
+      width: 480,
+      height: 640,
+    });
+    const userGame = (
+      await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+      })
+    ).json<UserGame>();
+    const files = [
+      { path: 'hero.png', content: await solidPng(40, 20) },
+      ...Array.from({ length: 9 }, (_, i) => ({ path: `data/level-${i}.txt`, content: `level ${i}` })),
+    ];
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/game/upload/${game.id}`,
+          headers: { authorization: `Bearer ${admin.token}` },
+          payload: filesForm(files),
+        })
+      ).statusCode,
+    ).toBe(200);
+    version = (
+      await call(t, 'POST', '/api/game-versions', {
+        token: artist.token,
+        payload: { name: 'Temp look', description: 'Temp', gameId: game.id, userGamesId: userGame.id },
+      })
+    ).json<GameVersion>();
   });
   afterEach(() => freeSpace());
   afterAll(async () => {

@@ -1,16 +1,41 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, errorCodes, validationMessages } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, login, signupBody, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  signupBody,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 // Issue 23, item 11: new passwords on the list of the most common and breached passwords (@zxcvbn-ts/language-common),
 // or one character repeated, are refused with one clear message on register, Add User and a change of one's own;
 // SPEC's minimum of 8 stays, and seeded accounts keep logging in.
 
 /** Common passwords of 8 characters or more, as people type them (any case, surrounding spaces), and repeats. */
-const commonPasswords = ['12345678', 'password', '        ', 'Password1', ' 12345678 ', 'qwertyuiop', 'iloveyou', 'Sunshine', 'aaaaaaaa', 'trustno1'];
+const commonPasswords = [
+  '12345678',
+  'password',
+  '        ',
+  'Password1',
+  ' 12345678 ',
+  'qwertyuiop',
+  'iloveyou',
+  'Sunshine',
+  'aaaaaaaa',
+  'trustno1',
+];
 
-function expectCommon(response: LightMyRequestResponse, path: '/password' | '/newPassword', label: string): void {
+function expectCommon(
+  response: LightMyRequestResponse,
+  path: '/password' | '/newPassword',
+  label: string,
+): void {
   expect(response.statusCode, `${label}: ${response.body}`).toBe(422);
   expect(errorOf(response), label).toEqual({
     statusCode: 422,
@@ -32,14 +57,21 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
   afterAll(async () => t?.close());
 
   async function userCount(): Promise<number> {
-    const row = await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
   it('[issue 23] register refuses a common password with the message on /password, and creates no user', async () => {
     const before = await userCount();
     for (const password of commonPasswords) {
-      expectCommon(await call(t, 'POST', '/api/user/signup', { payload: signupBody({ password }) }), '/password', JSON.stringify(password));
+      expectCommon(
+        await call(t, 'POST', '/api/user/signup', { payload: signupBody({ password }) }),
+        '/password',
+        JSON.stringify(password),
+      );
     }
     expect(await userCount()).toBe(before);
   });
@@ -47,7 +79,10 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
   it("[issue 23] an admin's Add User refuses a common password the same way", async () => {
     const before = await userCount();
     for (const password of commonPasswords) {
-      const response = await call(t, 'POST', '/api/user/create', { token: admin.token, payload: signupBody({ password }) });
+      const response = await call(t, 'POST', '/api/user/create', {
+        token: admin.token,
+        payload: signupBody({ password }),
+      });
       expectCommon(response, '/password', JSON.stringify(password));
     }
     expect(await userCount()).toBe(before);
@@ -56,7 +91,10 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
   it('[issue 23] a change of your own password refuses a common new one, and the current password keeps working', async () => {
     const user = await createUser(t);
     for (const newPassword of commonPasswords) {
-      const response = await call(t, 'PUT', '/api/user/update/password', { token: user.token, payload: { oldPassword: user.password, newPassword } });
+      const response = await call(t, 'PUT', '/api/user/update/password', {
+        token: user.token,
+        payload: { oldPassword: user.password, newPassword },
+      });
       expectCommon(response, '/newPassword', JSON.stringify(newPassword));
     }
     expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(200);
@@ -66,7 +104,9 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
   it('[issue 23] SPEC minimum of 8 stays first, and uncommon passwords of 8 or more characters are accepted', async () => {
     const short = await call(t, 'POST', '/api/user/signup', { payload: signupBody({ password: '1234567' }) });
     expect(short.statusCode).toBe(422);
-    expect(errorOf(short).details).toContainEqual(expect.objectContaining({ path: '/password', message: validationMessages.password }));
+    expect(errorOf(short).details).toContainEqual(
+      expect.objectContaining({ path: '/password', message: validationMessages.password }),
+    );
     for (const password of ['kq7-vb2x', 'Passw0rd-test', 'correct horse battery staple', 'aaaaaaab']) {
       const body = signupBody({ password });
       const response = await call(t, 'POST', '/api/user/signup', { payload: body });
@@ -83,7 +123,10 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
 
   it("[issue 23] an admin's reset sets a generated password, which is never refused", async () => {
     const user = await createUser(t);
-    const reset = await call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: user.id } });
+    const reset = await call(t, 'PUT', '/api/user/update/password', {
+      token: admin.token,
+      payload: { userId: user.id },
+    });
     expect(reset.statusCode, reset.body).toBe(200);
     const { password } = reset.json<{ password: string }>();
     expect((await login(t, user.email, password)).statusCode).toBe(200);

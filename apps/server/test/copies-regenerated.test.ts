@@ -1,7 +1,16 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, type Game, type GameFile, type GamePath } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  filesForm,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /**
  * Gen. made the copies of an unchanged image again under the same keys, and a server that had kept the watermarked
@@ -24,7 +33,11 @@ describe(`copies made again by Gen. reach every server at once, on ${testDb}`, (
     b = await createTestApp({ productName: 'Reskin Studio' });
     [admin, artist] = [await createUser(b, RoleType.Admin), await createUser(b)];
     game = await createGame(b, admin.token, { name: 'Renamed', description: 'x', width: 480, height: 640 });
-    const hero = await sharp({ create: { width: 240, height: 120, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+    const hero = await sharp({
+      create: { width: 240, height: 120, channels: 3, background: { r: 40, g: 120, b: 200 } },
+    })
+      .png()
+      .toBuffer();
     const uploaded = await b.app.inject({
       method: 'POST',
       url: `/api/game/upload/${game.id}`,
@@ -35,14 +48,29 @@ describe(`copies made again by Gen. reach every server at once, on ${testDb}`, (
       ]),
     });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const files = (await call(b, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
-    await call(b, 'PATCH', `/api/games/${game.id}/files/${files.find((f) => f.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    const files = (await call(b, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
+    await call(
+      b,
+      'PATCH',
+      `/api/games/${game.id}/files/${files.find((f) => f.path === 'index.html')!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(b, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     await b.generation.idle();
-    await call(b, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } });
-    const paths = (await call(b, 'GET', `/api/games/${game.id}/path/`, { token: artist.token })).json<GamePath>();
+    await call(b, 'POST', '/api/user-games', {
+      token: admin.token,
+      payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+    });
+    const paths = (
+      await call(b, 'GET', `/api/games/${game.id}/path/`, { token: artist.token })
+    ).json<GamePath>();
     heroUrl = new URL(paths.wtmFile).pathname.replace(/index\.html$/, 'hero.png');
-    a = await createTestApp({ productName: 'Another Studio Name' }, { dataDir: b.config.dataDir, schema: b.schema });
+    a = await createTestApp(
+      { productName: 'Another Studio Name' },
+      { dataDir: b.config.dataDir, schema: b.schema },
+    );
   });
 
   afterAll(async () => {
@@ -71,6 +99,14 @@ describe(`copies made again by Gen. reach every server at once, on ${testDb}`, (
     expect(fromA.headers.etag).toBe(after.headers.etag);
     expect(fromA.rawPayload.equals(after.rawPayload)).toBe(true);
     // A revalidation with the old ETag gets the new copy, not a 304.
-    expect((await b.playApp.inject({ method: 'GET', url: heroUrl, headers: { 'if-none-match': String(before.headers.etag) } })).statusCode).toBe(200);
+    expect(
+      (
+        await b.playApp.inject({
+          method: 'GET',
+          url: heroUrl,
+          headers: { 'if-none-match': String(before.headers.etag) },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });

@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, RoleType } from '@reskin/contract';
 import { isDatabaseUnavailable } from '../src/db/database';
 import { PlayTokens } from '../src/play/play-tokens';
-import { call, createTestApp, createUser, errorOf, login, signupBody, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  signupBody,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { freePort, startPrivatePostgres, type PrivatePostgres } from './support/private-postgres';
 
 // These tests start and stop a PostgreSQL cluster of their own, so they need neither run's database. They run
@@ -61,7 +71,11 @@ describe.skipIf(testDb !== 'postgres')(`a PostgreSQL restart under a running app
   it('answers 503 DATABASE_UNAVAILABLE in the envelope while the database is down; liveness stays 200', async () => {
     const list = await listUsers();
     expect(list.statusCode).toBe(503);
-    expect(errorOf(list)).toMatchObject({ statusCode: 503, name: 'ServiceUnavailableError', code: errorCodes.databaseUnavailable });
+    expect(errorOf(list)).toMatchObject({
+      statusCode: 503,
+      name: 'ServiceUnavailableError',
+      code: errorCodes.databaseUnavailable,
+    });
 
     const me = await call(app(), 'GET', '/api/user/me', { token: admin.token });
     expect(me.statusCode).toBe(503);
@@ -81,14 +95,19 @@ describe.skipIf(testDb !== 'postgres')(`a PostgreSQL restart under a running app
     expect(alive.json()).toEqual({ status: 'ok' });
     const notReady = await ready();
     expect(notReady.statusCode).toBe(503);
-    expect(notReady.json()).toMatchObject({ status: 'unavailable', checks: { database: 'unavailable', storage: 'ok' } });
+    expect(notReady.json()).toMatchObject({
+      status: 'unavailable',
+      checks: { database: 'unavailable', storage: 'ok' },
+    });
   });
 
   it('answers again once the database is back, without a restart of the app', async () => {
     await cluster!.start();
     expect((await listUsers()).statusCode).toBe(200);
     expect((await login(app(), admin.email, admin.password)).statusCode).toBe(200);
-    expect((await call(app(), 'GET', '/api/user/me', { token: admin.token })).json()).toMatchObject({ id: admin.id });
+    expect((await call(app(), 'GET', '/api/user/me', { token: admin.token })).json()).toMatchObject({
+      id: admin.id,
+    });
     const back = await ready();
     expect(back.statusCode).toBe(200);
     expect(back.json()).toMatchObject({ status: 'ok', checks: { database: 'ok', storage: 'ok' } });
@@ -140,7 +159,9 @@ describe.skipIf(testDb !== 'postgres')(`a start while PostgreSQL is unreachable 
         () => undefined,
         (error: unknown) => error,
       );
-      expect((failure as Error).message).toMatch(/^Cannot reach the database at postgres:\/\/reskin@127\.0\.0\.1:\d+\/reskin after 1\.5 s: Connection terminated/);
+      expect((failure as Error).message).toMatch(
+        /^Cannot reach the database at postgres:\/\/reskin@127\.0\.0\.1:\d+\/reskin after 1\.5 s: Connection terminated/,
+      );
       expect(attempts.length).toBeGreaterThan(1);
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -2,7 +2,16 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, batchMessages, limits, type Game } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /** The per-file limit of this suite: small, so the routes' bounds are easy to pass. */
 const maxFileSizeBytes = 100 * 1024;
@@ -25,7 +34,12 @@ describe(`uploads refused by their declared length on ${testDb} (issue 29)`, () 
     t = await createTestApp({ maxFileSizeBytes });
     admin = await createUser(t, RoleType.Admin);
     artist = await createUser(t, RoleType.User);
-    game = await createGame(t, admin.token, { name: 'Declared', description: 'Big bodies', width: 640, height: 480 });
+    game = await createGame(t, admin.token, {
+      name: 'Declared',
+      description: 'Big bodies',
+      width: 640,
+      height: 480,
+    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -63,12 +77,21 @@ describe(`uploads refused by their declared length on ${testDb} (issue 29)`, () 
         },
       );
       request.on('error', reject);
-      request.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.zip"\r\n\r\n`);
+      request.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.zip"\r\n\r\n`,
+      );
     });
   }
 
   const perFile = maxFileSizeBytes + 1024 * 1024;
-  const cases: { route: string; path: () => string; token: () => string; declared: number; code: string; message: string }[] = [
+  const cases: {
+    route: string;
+    path: () => string;
+    token: () => string;
+    declared: number;
+    code: string;
+    message: string;
+  }[] = [
     {
       route: 'the game zip upload',
       path: () => `/api/game/upload-zip/${game.id}`,
@@ -131,13 +154,21 @@ describe(`uploads refused by their declared length on ${testDb} (issue 29)`, () 
     it(`${c.route} declaring more than it can ever accept is answered 413 before the body is sent, nothing stored`, async () => {
       const before = storedKeys(t);
       const answer = await sendHeadersOnly(c.path(), c.token(), c.declared);
-      expect(answer).toEqual({ status: 413, connection: 'close', error: expect.objectContaining({ code: c.code, message: c.message }) });
+      expect(answer).toEqual({
+        status: 413,
+        connection: 'close',
+        error: expect.objectContaining({ code: c.code, message: c.message }),
+      });
       expect(storedKeys(t)).toEqual(before);
     });
   }
 
   it('the access check still comes first: an anonymous oversized upload is 401', async () => {
-    const answer = await sendHeadersOnly(`/api/game/upload-zip/${game.id}`, 'not-a-token', limits.zipUpload.maxZipBytes * 2);
+    const answer = await sendHeadersOnly(
+      `/api/game/upload-zip/${game.id}`,
+      'not-a-token',
+      limits.zipUpload.maxZipBytes * 2,
+    );
     expect(answer.status).toBe(401);
   });
 
@@ -145,7 +176,12 @@ describe(`uploads refused by their declared length on ${testDb} (issue 29)`, () 
     const body = new FormData();
     body.append('fullPath', 'index.html');
     body.append('file', new Blob(['<!doctype html><title>Game</title>']), 'index.html');
-    const response = await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
     expect(response.statusCode).toBe(200);
     const files = await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token });
     expect(files.json<{ path: string }[]>().map((file) => file.path)).toEqual(['index.html']);

@@ -6,9 +6,29 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { ZipFile } from 'yazl';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GameStatus, RoleType, errorCodes, type Game, type GameFile, type Readiness, type User } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  errorCodes,
+  type Game,
+  type GameFile,
+  type Readiness,
+  type User,
+} from '@reskin/contract';
 import { variantKey } from '../src/lib/variants';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, signupBody, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  signupBody,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { linkToken, SmtpReceiver } from './support/smtp-receiver';
 
 // A full disk (issue 23, finding 2): DATA_DIR on a small volume of its own, a tmpfs this test mounts (the suite runs
@@ -45,7 +65,17 @@ afterAll(() => {
 
 /** Pseudo-random pixels: PNG cannot compress them, so a copy weighs what its original does (width x height x 3). */
 const noisePng = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: 'grey', noise: { type: 'gaussian', mean: 128, sigma: 80 } } }).png().toBuffer();
+  sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: 'grey',
+      noise: { type: 'gaussian', mean: 128, sigma: 80 },
+    },
+  })
+    .png()
+    .toBuffer();
 
 describe.runIf(mounted)('a full disk (issue 23)', () => {
   let t: TestApp;
@@ -72,7 +102,8 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
     }
   };
   const freeSpace = () => {
-    for (const name of readdirSync(dir)) if (name.startsWith('filler-')) rmSync(join(dir, name), { force: true });
+    for (const name of readdirSync(dir))
+      if (name.startsWith('filler-')) rmSync(join(dir, name), { force: true });
   };
 
   const upload = (gameId: number, files: { path: string; content: Buffer | string }[]) =>
@@ -87,21 +118,33 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
     body.append('file', new Blob([Buffer.concat(chunks)]), 'game.zip');
     return call(t, 'POST', `/api/game/upload-zip/${gameId}`, { token: admin.token, payload: body });
   };
-  const newGame = (name: string) => createGame(t, admin.token, { name, description: 'x', width: 480, height: 640 });
-  const gameOf = async (id: number) => (await call(t, 'GET', `/api/games/${id}`, { token: admin.token })).json<Game>();
+  const newGame = (name: string) =>
+    createGame(t, admin.token, { name, description: 'x', width: 480, height: 640 });
+  const gameOf = async (id: number) =>
+    (await call(t, 'GET', `/api/games/${id}`, { token: admin.token })).json<Game>();
   const generate = (id: number) => call(t, 'GET', `/api/games/${id}/generate`, { token: admin.token });
-  const login = (email: string) => call(t, 'POST', '/api/user/login', { payload: { email, password: signupBody().password } });
+  const login = (email: string) =>
+    call(t, 'POST', '/api/user/login', { payload: { email, password: signupBody().password } });
 
   /** A 507 in the envelope that names DATA_DIR. */
   const expectDataVolumeFull = (response: Awaited<ReturnType<typeof call>>) => {
     expect(response.statusCode, response.body).toBe(507);
-    expect(errorOf(response)).toMatchObject({ statusCode: 507, name: 'InsufficientStorageError', code: errorCodes.storageFull });
+    expect(errorOf(response)).toMatchObject({
+      statusCode: 507,
+      name: 'InsufficientStorageError',
+      code: errorCodes.storageFull,
+    });
     expect(errorOf(response).message).toContain("the server's data volume (DATA_DIR)");
   };
 
   afterEach(() => freeSpace());
   beforeAll(async () => {
-    t = await createTestApp({ logLevel: process.env.DEBUG_LOG ?? 'silent', dataDir: dir, storage: { kind: 'local', dir: join(dir, 'files') }, minFreeSpace: { percent: 100, bytes: minFree } });
+    t = await createTestApp({
+      logLevel: process.env.DEBUG_LOG ?? 'silent',
+      dataDir: dir,
+      storage: { kind: 'local', dir: join(dir, 'files') },
+      minFreeSpace: { percent: 100, bytes: minFree },
+    });
     admin = await createUser(t, RoleType.Admin);
   });
   afterAll(async () => {
@@ -113,30 +156,54 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
   it('below the threshold: uploads, zip uploads, helper files and Gen. answer 507 naming DATA_DIR; ready says low; deletes, Add User and Create game work', async () => {
     const game = await newGame('Low');
     const doomed = await newGame('To delete');
-    expect((await upload(game.id, [{ path: 'index.html', content: '<!doctype html>' }, { path: 'a.png', content: await noisePng(16, 16) }])).statusCode).toBe(200);
+    expect(
+      (
+        await upload(game.id, [
+          { path: 'index.html', content: '<!doctype html>' },
+          { path: 'a.png', content: await noisePng(16, 16) },
+        ])
+      ).statusCode,
+    ).toBe(200);
     await fillTo(minFree / 2);
 
     const ready = await call(t, 'GET', '/api/health/ready');
     expect(ready.statusCode).toBe(200);
     const report = ready.json<Readiness>();
     expect(report.checks.space).toBe('low');
-    expect(report.space.find((volume) => volume.volume === 'data')).toMatchObject({ low: true, minFreeBytes: minFree });
+    expect(report.space.find((volume) => volume.volume === 'data')).toMatchObject({
+      low: true,
+      minFreeBytes: minFree,
+    });
 
     expectDataVolumeFull(await upload(game.id, [{ path: 'b.txt', content: 'more' }]));
     expectDataVolumeFull(await uploadZip(game.id));
     const helper = new FormData();
     helper.append('file', new Blob(['layers']), 'art.psd');
-    expectDataVolumeFull(await call(t, 'POST', `/api/games/${game.id}/psd-files`, { token: admin.token, payload: helper }));
+    expectDataVolumeFull(
+      await call(t, 'POST', `/api/games/${game.id}/psd-files`, { token: admin.token, payload: helper }),
+    );
     expectDataVolumeFull(await generate(game.id));
     expect((await gameOf(game.id)).gameStatusTypeId).toBe(GameStatus.Draft);
 
     // What frees space, and what needs only a little of it, still works.
     const added = await call(t, 'POST', '/api/user/create', { token: admin.token, payload: signupBody() });
     expect(added.statusCode, added.body).toBe(201);
-    expect((await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'New', description: 'x', width: 480, height: 640 } })).statusCode).toBe(201);
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    expect(
+      (
+        await call(t, 'POST', '/api/games', {
+          token: admin.token,
+          payload: { name: 'New', description: 'x', width: 480, height: 640 },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     const png = files.find((file) => file.path === 'a.png')!;
-    expect((await call(t, 'DELETE', `/api/games/${game.id}/files/${png.fileId}`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'DELETE', `/api/games/${game.id}/files/${png.fileId}`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
     expect((await call(t, 'DELETE', `/api/games/${doomed.id}`, { token: admin.token })).statusCode).toBe(200);
 
     freeSpace();
@@ -156,10 +223,20 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
     fillUp();
     const answers = [
       await call(t, 'POST', '/api/user/create', { token: admin.token, payload: signupBody() }),
-      await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Full 2', description: 'x', width: 480, height: 640 } }),
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'Full 2', description: 'x', width: 480, height: 640 },
+      }),
       await call(t, 'PUT', `/api/games/${game.id}`, {
         token: admin.token,
-        payload: { name: 'Renamed', description: 'x', width: 480, height: 640, gameStatusTypeId: GameStatus.Draft, isActive: true },
+        payload: {
+          name: 'Renamed',
+          description: 'x',
+          width: 480,
+          height: 640,
+          gameStatusTypeId: GameStatus.Draft,
+          isActive: true,
+        },
       }),
       await call(t, 'POST', '/api/user/login', { payload: { email: admin.email, password: admin.password } }),
       await call(t, 'POST', '/api/games/filter', { token: admin.token, payload: {} }),
@@ -177,7 +254,9 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
     expect(added.statusCode, added.body).toBe(201);
     expect((await login(added.json<User>().email)).statusCode).toBe(200);
     const again = await newGame('After');
-    expect((await upload(again.id, [{ path: 'index.html', content: '<!doctype html>' }])).statusCode).toBe(200);
+    expect((await upload(again.id, [{ path: 'index.html', content: '<!doctype html>' }])).statusCode).toBe(
+      200,
+    );
   });
 
   it('Gen. on a game whose generation failed on the full disk runs again once space is freed, and ends Ready', async () => {
@@ -196,7 +275,8 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
     const failed = await gameOf(game.id);
     // Failed with the reason; or, when SQLite (on the same full volume) could not record even that, left Generating
     // with no job: which the next Gen. takes back.
-    if (failed.gameStatusTypeId === GameStatus.Failed) expect(failed.statusReason).toContain('too little free space');
+    if (failed.gameStatusTypeId === GameStatus.Failed)
+      expect(failed.statusReason).toContain('too little free space');
     else expect(failed.gameStatusTypeId).toBe(GameStatus.Generating);
 
     freeSpace();
@@ -204,11 +284,21 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
     expect(again.statusCode, again.body).toBe(200);
     await t.generation.idle();
     expect(await gameOf(game.id)).toMatchObject({ gameStatusTypeId: GameStatus.Ready, statusReason: null });
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     const keys = storedKeys(t);
-    const rows = await t.database.db.selectFrom('gameFiles').select('storageKey').where('gameId', '=', game.id).where('path', 'like', 'img/%').execute();
+    const rows = await t.database.db
+      .selectFrom('gameFiles')
+      .select('storageKey')
+      .where('gameId', '=', game.id)
+      .where('path', 'like', 'img/%')
+      .execute();
     expect(rows).toHaveLength(files.filter((file) => file.path.startsWith('img/')).length);
-    for (const { storageKey } of rows) expect(keys).toEqual(expect.arrayContaining([variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark')]));
+    for (const { storageKey } of rows)
+      expect(keys).toEqual(
+        expect.arrayContaining([variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark')]),
+      );
   }, 120_000);
 
   // Decision 0044: the forgot-password answer (202) goes before its token and mail are written; a full disk then
@@ -225,7 +315,13 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
         dataDir: mailDir,
         storage: { kind: 'local', dir: join(mailDir, 'files') },
         minFreeSpace: { percent: 100, bytes: minFree },
-        mail: { smtpUrl: smtp.url, from: '"Reskin Studio" <no-reply@app.test>', publicUrl: 'http://app.test', digestHourUtc: 8, pollMs: 3_600_000 },
+        mail: {
+          smtpUrl: smtp.url,
+          from: '"Reskin Studio" <no-reply@app.test>',
+          publicUrl: 'http://app.test',
+          digestHourUtc: 8,
+          pollMs: 3_600_000,
+        },
       });
     });
     afterAll(async () => {
@@ -237,10 +333,13 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
       const user = await createUser(m);
       await m.mail.settled();
       await m.mail.tick();
-      const resets = () => smtp.to(user.email).filter((mail) => mail.subject.startsWith('Reset your password'));
+      const resets = () =>
+        smtp.to(user.email).filter((mail) => mail.subject.startsWith('Reset your password'));
 
       fillUp();
-      expect((await call(m, 'POST', '/api/user/forgot-password', { payload: { email: user.email } })).statusCode).toBe(202);
+      expect(
+        (await call(m, 'POST', '/api/user/forgot-password', { payload: { email: user.email } })).statusCode,
+      ).toBe(202);
       await m.mail.settled();
       await m.mail.tick().catch(() => 0);
       expect(resets()).toHaveLength(0);
@@ -249,7 +348,13 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
       await m.mail.tick();
       expect(resets()).toHaveLength(1);
       const token = linkToken(resets()[0]!);
-      expect((await call(m, 'POST', '/api/user/reset-password', { payload: { token, password: 'After-the-full-disk-1' } })).statusCode).toBe(204);
+      expect(
+        (
+          await call(m, 'POST', '/api/user/reset-password', {
+            payload: { token, password: 'After-the-full-disk-1' },
+          })
+        ).statusCode,
+      ).toBe(204);
       // Mailed once: later rounds send it no more.
       await m.mail.tick();
       expect(resets()).toHaveLength(1);
@@ -273,16 +378,28 @@ describe('a generation left Generating with no job to end it (issue 23)', () => 
   const strand = (gameId: number) =>
     t.database.db
       .updateTable('games')
-      .set({ gameStatusTypeId: GameStatus.Generating, updatedAt: new Date(Date.now() - 60 * 60 * 1000).toISOString() })
+      .set({
+        gameStatusTypeId: GameStatus.Generating,
+        updatedAt: new Date(Date.now() - 60 * 60 * 1000).toISOString(),
+      })
       .where('id', '=', gameId)
       .execute();
-  const statusOf = async (id: number) => (await call(t, 'GET', `/api/games/${id}`, { token: admin.token })).json<Game>();
+  const statusOf = async (id: number) =>
+    (await call(t, 'GET', `/api/games/${id}`, { token: admin.token })).json<Game>();
 
   it('the next Gen. generates it (200, Ready), and the services update marks another Failed so Gen. can be pressed', async () => {
-    const game = await createGame(t, admin.token, { name: 'Stranded', description: 'x', width: 480, height: 640 });
+    const game = await createGame(t, admin.token, {
+      name: 'Stranded',
+      description: 'x',
+      width: 480,
+      height: 640,
+    });
     const uploaded = await call(t, 'POST', `/api/game/upload/${game.id}`, {
       token: admin.token,
-      payload: filesForm([{ path: 'index.html', content: '<!doctype html>' }, { path: 'a.png', content: await noisePng(32, 32) }]),
+      payload: filesForm([
+        { path: 'index.html', content: '<!doctype html>' },
+        { path: 'a.png', content: await noisePng(32, 32) },
+      ]),
     });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
 
@@ -296,8 +413,15 @@ describe('a generation left Generating with no job to end it (issue 23)', () => 
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
     expect(update.statusCode, update.body).toBe(200);
     expect(update.json<{ failedGenerationIds: number[] }>().failedGenerationIds).toEqual([game.id]);
-    expect(await statusOf(game.id)).toMatchObject({ gameStatusTypeId: GameStatus.Failed, statusReason: expect.stringContaining('press Gen. again') });
+    expect(await statusOf(game.id)).toMatchObject({
+      gameStatusTypeId: GameStatus.Failed,
+      statusReason: expect.stringContaining('press Gen. again'),
+    });
     // Nothing stranded any more: a second update ends nothing.
-    expect((await call(t, 'GET', '/api/admin/update', { token: admin.token })).json<{ failedGenerationIds: number[] }>().failedGenerationIds).toEqual([]);
+    expect(
+      (await call(t, 'GET', '/api/admin/update', { token: admin.token })).json<{
+        failedGenerationIds: number[];
+      }>().failedGenerationIds,
+    ).toEqual([]);
   });
 });

@@ -29,7 +29,8 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
   let paths: GamePath;
   const uploads: { path: string; content: Buffer }[] = [];
   const fileOf = (path: string) => files.find((file) => file.path === path)!;
-  const get = (base: string, path: string) => t.playApp.inject({ method: 'GET', url: new URL(base).pathname.replace(/index\.html$/, '') + path });
+  const get = (base: string, path: string) =>
+    t.playApp.inject({ method: 'GET', url: new URL(base).pathname.replace(/index\.html$/, '') + path });
 
   function uploadBody(entries: { path: string; content: Buffer }[]): FormData {
     const body = new FormData();
@@ -40,12 +41,22 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
     return body;
   }
   const upload = (gameId: number, entries: { path: string; content: Buffer }[]) =>
-    t.app.inject({ method: 'POST', url: `/api/game/upload/${gameId}`, headers: { authorization: `Bearer ${admin.token}` }, payload: uploadBody(entries) });
+    t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${gameId}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: uploadBody(entries),
+    });
 
   beforeAll(async () => {
     t = await createTestApp();
     [admin, artist] = [await createUser(t, RoleType.Admin), await createUser(t)];
-    game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Every kind', description: 'd', width: 640, height: 480 } })).json<Game>();
+    game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'Every kind', description: 'd', width: 640, height: 480 },
+      })
+    ).json<Game>();
     uploads.push({ path: 'index.html', content: Buffer.from('<canvas></canvas>') });
     for (const format of formats) {
       const { name, content } = await sampleImage(format, 120, 80);
@@ -61,15 +72,21 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
     const response = await upload(game.id, uploads);
     expect(response.statusCode, response.body).toBe(200);
     files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
-    await call(t, 'PATCH', `/api/games/${game.id}/files/${fileOf('index.html').fileId}/index`, { token: admin.token });
+    await call(t, 'PATCH', `/api/games/${game.id}/files/${fileOf('index.html').fileId}/index`, {
+      token: admin.token,
+    });
     await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     for (let i = 0; i < 400 && game.gameStatusTypeId !== GameStatus.Ready; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       game = (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>();
-      if (game.gameStatusTypeId === GameStatus.Failed) throw new Error(game.statusReason ?? 'generation failed');
+      if (game.gameStatusTypeId === GameStatus.Failed)
+        throw new Error(game.statusReason ?? 'generation failed');
     }
     expect(game.gameStatusTypeId).toBe(GameStatus.Ready);
-    const assigned = await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } });
+    const assigned = await call(t, 'POST', '/api/user-games', {
+      token: admin.token,
+      payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+    });
     expect(assigned.statusCode, assigned.body).toBe(201);
     paths = (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: artist.token })).json<GamePath>();
   });
@@ -80,8 +97,15 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
       expect(fileOf(path), path).toMatchObject({ width: null, height: null });
     }
     expect(fileOf('empty.txt').size).toBe(0);
-    expect(fileOf('fonts/gamefont.svg')).toMatchObject({ size: svgFont.length, contentType: 'image/svg+xml' });
-    for (const format of formats) expect(fileOf(`img/sample.${imageFormats[format].extensions[0]}`)).toMatchObject({ width: 120, height: 80 });
+    expect(fileOf('fonts/gamefont.svg')).toMatchObject({
+      size: svgFont.length,
+      contentType: 'image/svg+xml',
+    });
+    for (const format of formats)
+      expect(fileOf(`img/sample.${imageFormats[format].extensions[0]}`)).toMatchObject({
+        width: 120,
+        height: 80,
+      });
   });
 
   it('the play origin serves the SVG font and the empty files unchanged in every view', async () => {
@@ -108,7 +132,9 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
         const copy = await get(base, path);
         expect(copy.statusCode, base).toBe(200);
         // The copy's real type, so the browser (nosniff) renders it: a BMP's or an icon's copies are PNG.
-        expect(copy.headers['content-type']).toBe(copyMimeTypes[copiesAs] + (copiesAs === 'svg' ? '; charset=utf-8' : ''));
+        expect(copy.headers['content-type']).toBe(
+          copyMimeTypes[copiesAs] + (copiesAs === 'svg' ? '; charset=utf-8' : ''),
+        );
         expect(copy.rawPayload.equals(original)).toBe(false);
         const meta = await sharp(copy.rawPayload).metadata();
         expect([meta.format, meta.width, meta.height]).toEqual([sharpFormat[copiesAs], 120, 80]);
@@ -123,11 +149,19 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
   });
 
   it('an SVG that is not drawable is never offered for replacement', async () => {
-    const userGame = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<UserGame[]>()[0]!;
+    const userGame = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<
+      UserGame[]
+    >()[0]!;
     const version = (
       await call(t, 'POST', '/api/game-versions', {
         token: artist.token,
-        payload: { name: 'Font try', description: 'Fonts', gameId: game.id, userGamesId: userGame.id, isLocked: false },
+        payload: {
+          name: 'Font try',
+          description: 'Fonts',
+          gameId: game.id,
+          userGamesId: userGame.id,
+          isLocked: false,
+        },
       })
     ).json<GameVersion>();
     const body = uploadBody([{ path: 'gamefont.svg', content: svgFont }]);
@@ -142,11 +176,19 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
   });
 
   it("an artist's SVG with a script, an event handler or an external reference is refused with what was found; a clean one is stored", async () => {
-    const userGame = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<UserGame[]>()[0]!;
+    const userGame = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<
+      UserGame[]
+    >()[0]!;
     const version = (
       await call(t, 'POST', '/api/game-versions', {
         token: artist.token,
-        payload: { name: 'SVG try', description: 'Vector art', gameId: game.id, userGamesId: userGame.id, isLocked: false },
+        payload: {
+          name: 'SVG try',
+          description: 'Vector art',
+          gameId: game.id,
+          userGamesId: userGame.id,
+          isLocked: false,
+        },
       })
     ).json<GameVersion>();
     const target = fileOf('img/sample.svg');
@@ -161,13 +203,31 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
     const cases: [string, string][] = [
       [clean.replace('</svg>', '<script>alert(document.domain)</script></svg>'), '<script>'],
       [clean.replace('<rect ', '<rect onclick="steal()" '), 'event handler (onclick)'],
-      [clean.replace('</svg>', '<image href="https://evil.example/x.png" width="1" height="1"/></svg>'), 'https://evil.example/x.png'],
-      [clean.replace('</svg>', '<foreignObject width="10" height="10"><p>hi</p></foreignObject></svg>'), '<foreignObject>'],
+      [
+        clean.replace('</svg>', '<image href="https://evil.example/x.png" width="1" height="1"/></svg>'),
+        'https://evil.example/x.png',
+      ],
+      [
+        clean.replace('</svg>', '<foreignObject width="10" height="10"><p>hi</p></foreignObject></svg>'),
+        '<foreignObject>',
+      ],
       [clean.replace('</svg>', '<style>@import url(other.css);</style></svg>'), '@import'],
       // Issue 23: the audit's bypasses of the old regular-expression check.
-      [clean.replace('</svg>', '<a.b:script xmlns:a.b="http://www.w3.org/2000/svg">alert(1)</a.b:script></svg>'), '<script>'],
-      [clean.replace('</svg>', '<style>rect { fill: u\\72l(https://evil.example/x) }</style></svg>'), 'https://evil.example/x'],
-      [clean.replace('</svg>', '<set attributeName="onload" to="alert(1)"/></svg>'), 'event handler (onload)'],
+      [
+        clean.replace(
+          '</svg>',
+          '<a.b:script xmlns:a.b="http://www.w3.org/2000/svg">alert(1)</a.b:script></svg>',
+        ),
+        '<script>',
+      ],
+      [
+        clean.replace('</svg>', '<style>rect { fill: u\\72l(https://evil.example/x) }</style></svg>'),
+        'https://evil.example/x',
+      ],
+      [
+        clean.replace('</svg>', '<set attributeName="onload" to="alert(1)"/></svg>'),
+        'event handler (onload)',
+      ],
       ['<?xml-stylesheet href="#s"?>' + clean, '<?xml-stylesheet?>'],
     ];
     for (const [svg, named] of cases) {
@@ -176,13 +236,19 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
       expect(errorOf(response).details?.[0]?.code).toBe('unsafe_svg');
       expect(errorOf(response).message).toContain(named);
     }
-    expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<unknown[]>()).toEqual([]);
+    expect(
+      (
+        await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })
+      ).json<unknown[]>(),
+    ).toEqual([]);
     const stored = await send(clean.replace('#143ca0', '#ff0000'));
     expect(stored.statusCode, stored.body).toBe(200);
 
     // Issue 23: the play origin answers the artist's SVG with a policy of its own that runs no script, on a
     // revalidation (304) too, since a browser updates a cached answer's headers from it.
-    const versionPaths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
+    const versionPaths = (
+      await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })
+    ).json<GamePath>();
     const served = await get(versionPaths.orjFile, 'img/sample.svg');
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.toString()).toContain('#ff0000');
@@ -205,7 +271,9 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
         expect(response.headers['x-content-type-options']).toBe('nosniff');
       }
       for (const path of ['index.html', 'img/sample.png']) {
-        expect((await get(base, path)).headers['content-security-policy'], path).toBe(playHeaders['Content-Security-Policy']);
+        expect((await get(base, path)).headers['content-security-policy'], path).toBe(
+          playHeaders['Content-Security-Policy'],
+        );
       }
     }
     expect(svgContentSecurityPolicy).not.toContain('script');
@@ -213,13 +281,19 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
   });
 
   it('an empty raster image is refused with a clear message; nothing of the upload is stored', async () => {
-    const before = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const before = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     const response = await upload(game.id, [
       { path: 'new.txt', content: Buffer.from('x') },
       { path: 'img/blank.png', content: Buffer.alloc(0) },
     ]);
     expect(response.statusCode).toBe(422);
-    expect(errorOf(response).message).toBe('img/blank.png is empty (0 bytes); an image file must hold an image.');
-    expect((await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>()).toEqual(before);
+    expect(errorOf(response).message).toBe(
+      'img/blank.png is empty (0 bytes); an image file must hold an image.',
+    );
+    expect(
+      (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>(),
+    ).toEqual(before);
   });
 });

@@ -47,13 +47,19 @@ describe(`file modes on ${testDb} (issue 13)`, () => {
 
   it('stored files are 0600 and the folders the storage creates 0700', async () => {
     const admin = await createUser(t, RoleType.Admin);
-    const game = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Modes', description: 'd', width: 640, height: 480 } });
+    const game = await call(t, 'POST', '/api/games', {
+      token: admin.token,
+      payload: { name: 'Modes', description: 'd', width: 640, height: 480 },
+    });
     expect(game.statusCode, game.body).toBe(201);
     const upload = await t.app.inject({
       method: 'POST',
       url: `/api/game/upload/${game.json<{ id: number }>().id}`,
       headers: { authorization: `Bearer ${admin.token}` },
-      payload: filesForm([{ path: 'assets/js/main.js', content: 'console.log(1);' }, { path: 'index.html', content: '<p>hi</p>' }]),
+      payload: filesForm([
+        { path: 'assets/js/main.js', content: 'console.log(1);' },
+        { path: 'index.html', content: '<p>hi</p>' },
+      ]),
     });
     expect(upload.statusCode, upload.body).toBe(200);
     const root = join(t.config.dataDir, 'files');

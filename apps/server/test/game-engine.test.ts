@@ -4,7 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
 import { RoleType, kindOfName, type Game, type GameFile, type MyGame } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  filesForm,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 const fixtures = fileURLToPath(new URL('./fixtures/engines', import.meta.url));
 
@@ -43,10 +52,17 @@ describe(`a game's engine, recognised at upload (issue 24) on ${testDb}`, () => 
   });
   afterAll(async () => t.close());
 
-  const newGame = (name: string) => createGame(t, admin.token, { name, description: 'Engine checks', width: 480, height: 640 });
+  const newGame = (name: string) =>
+    createGame(t, admin.token, { name, description: 'Engine checks', width: 480, height: 640 });
   const upload = (gameId: number, files: { path: string; content: Buffer | string }[]) =>
-    t.app.inject({ method: 'POST', url: `/api/game/upload/${gameId}`, headers: { authorization: `Bearer ${admin.token}` }, payload: filesForm(files) });
-  const gameOf = async (gameId: number) => (await call(t, 'GET', `/api/games/${gameId}`, { token: admin.token })).json<Game>();
+    t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${gameId}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: filesForm(files),
+    });
+  const gameOf = async (gameId: number) =>
+    (await call(t, 'GET', `/api/games/${gameId}`, { token: admin.token })).json<Game>();
 
   it('a new game has no engine; an upload of a Unity build makes it Unity, in the game and in the games list', async () => {
     const game = await newGame('Unity build');
@@ -55,7 +71,10 @@ describe(`a game's engine, recognised at upload (issue 24) on ${testDb}`, () => 
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     expect((await gameOf(game.id)).engine).toBe('Unity');
 
-    const listed = await call(t, 'POST', '/api/games/filter', { token: admin.token, payload: { where: { engine: 'Unity' }, fields: ['id', 'name', 'engine'] } });
+    const listed = await call(t, 'POST', '/api/games/filter', {
+      token: admin.token,
+      payload: { where: { engine: 'Unity' }, fields: ['id', 'name', 'engine'] },
+    });
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json<Partial<Game>[]>()).toEqual([{ id: game.id, name: 'Unity build', engine: 'Unity' }]);
   });
@@ -64,21 +83,33 @@ describe(`a game's engine, recognised at upload (issue 24) on ${testDb}`, () => 
     const game = await newGame('Godot build');
     expect((await upload(game.id, fixtureFiles('godot/godot3-space-invaders'))).statusCode).toBe(200);
     expect((await gameOf(game.id)).engine).toBe('Godot');
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     for (const path of ['index.pck', 'index.js']) {
       const file = files.find((each) => each.path === path)!;
-      expect((await call(t, 'DELETE', `/api/games/${game.id}/files/${file.fileId}/`, { token: admin.token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'DELETE', `/api/games/${game.id}/files/${file.fileId}/`, { token: admin.token }))
+          .statusCode,
+      ).toBe(200);
     }
     expect((await gameOf(game.id)).engine).toBeNull();
     // Adding a library later changes it again.
-    expect((await upload(game.id, [{ path: 'lib/phaser.min.js', content: '/* Phaser v3.80.1 */' }])).statusCode).toBe(200);
+    expect(
+      (await upload(game.id, [{ path: 'lib/phaser.min.js', content: '/* Phaser v3.80.1 */' }])).statusCode,
+    ).toBe(200);
     expect((await gameOf(game.id)).engine).toBe('Phaser');
   });
 
   it('recognises a zip upload (Defold) and an upload in several requests (emscripten: loader first, module later)', async () => {
     const defold = await newGame('Defold build');
     // Inside a top folder, as a zip of the export folder usually is (the server leaves that folder out).
-    const zip = await zipOf(fixtureFiles('defold/defold-sharp-sprite').map((file) => ({ ...file, path: `sharp-sprite/${file.path}` })));
+    const zip = await zipOf(
+      fixtureFiles('defold/defold-sharp-sprite').map((file) => ({
+        ...file,
+        path: `sharp-sprite/${file.path}`,
+      })),
+    );
     const form = new FormData();
     form.append('file', new Blob([zip]), 'game.zip');
     const zipped = await t.app.inject({
@@ -92,16 +123,33 @@ describe(`a game's engine, recognised at upload (issue 24) on ${testDb}`, () => 
 
     const emscripten = await newGame('emscripten build');
     const files = fixtureFiles('emscripten/raylib-cat-vs-roomba');
-    expect((await upload(emscripten.id, files.filter((file) => !file.path.endsWith('.wasm') && !file.path.endsWith('.data')))).statusCode).toBe(200);
+    expect(
+      (
+        await upload(
+          emscripten.id,
+          files.filter((file) => !file.path.endsWith('.wasm') && !file.path.endsWith('.data')),
+        )
+      ).statusCode,
+    ).toBe(200);
     expect((await gameOf(emscripten.id)).engine).toBeNull();
-    expect((await upload(emscripten.id, files.filter((file) => file.path.endsWith('.wasm') || file.path.endsWith('.data')))).statusCode).toBe(200);
+    expect(
+      (
+        await upload(
+          emscripten.id,
+          files.filter((file) => file.path.endsWith('.wasm') || file.path.endsWith('.data')),
+        )
+      ).statusCode,
+    ).toBe(200);
     expect((await gameOf(emscripten.id)).engine).toBe('emscripten');
   });
 
   it("the artist's game carries the engine (My Games), for the workbench", async () => {
     const game = await newGame('Construct build');
     expect((await upload(game.id, fixtureFiles('construct/c3-survivorslike'))).statusCode).toBe(200);
-    const assigned = await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } });
+    const assigned = await call(t, 'POST', '/api/user-games', {
+      token: admin.token,
+      payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+    });
     expect(assigned.statusCode, assigned.body).toBe(201);
     const mine = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<MyGame[]>();
     expect(mine.find((each) => each.gameId === game.id)?.game.engine).toBe('Construct');

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { RoleType, validationMessages, type Game, type GameFile } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /** A solid PNG (or JPEG) of the given size. */
 function image(width: number, height: number, format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
@@ -11,7 +21,8 @@ function image(width: number, height: number, format: 'png' | 'jpeg' = 'png'): P
 }
 
 /** A multipart body of files as the admin screen sends them, its filename field included. */
-const form = (files: { path: string; content: Buffer | string }[]) => filesForm(files, { filenameField: true });
+const form = (files: { path: string; content: Buffer | string }[]) =>
+  filesForm(files, { filenameField: true });
 
 describe(`games and game files on ${testDb}`, () => {
   let t: TestApp;
@@ -45,7 +56,14 @@ describe(`games and game files on ${testDb}`, () => {
 
   it('[API-3][GAM-1] creates a Draft game, gets, filters, edits and deletes it', async () => {
     const game = await newGame('Filter Me');
-    expect(game).toMatchObject({ name: 'Filter Me', width: 480, height: 640, gameStatusTypeId: 1, isActive: true, imagePath: '' });
+    expect(game).toMatchObject({
+      name: 'Filter Me',
+      width: 480,
+      height: 640,
+      gameStatusTypeId: 1,
+      isActive: true,
+      imagePath: '',
+    });
 
     const got = await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token });
     expect(got.json()).toEqual(game);
@@ -57,12 +75,24 @@ describe(`games and game files on ${testDb}`, () => {
     expect(filtered.json()).toEqual([{ id: game.id, name: 'Filter Me' }]);
     // Without fields, the whole game comes back, the columns that cannot be searched included, and the splash's
     // thumbnail (issue 29; none without a splash).
-    const whole = await call(t, 'POST', '/api/games/filter', { token: admin.token, payload: { where: { id: game.id } } });
+    const whole = await call(t, 'POST', '/api/games/filter', {
+      token: admin.token,
+      payload: { where: { id: game.id } },
+    });
     expect(whole.json()).toEqual([{ ...game, thumbnailUrl: null }]);
 
     const edited = await call(t, 'PATCH', `/api/games/${game.id}`, {
       token: admin.token,
-      payload: { name: 'Renamed', description: 'New words', width: 300, height: 400, gameStatusTypeId: 1, isActive: false, imagePath: '', rootPath: '' },
+      payload: {
+        name: 'Renamed',
+        description: 'New words',
+        width: 300,
+        height: 400,
+        gameStatusTypeId: 1,
+        isActive: false,
+        imagePath: '',
+        rootPath: '',
+      },
     });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json()).toMatchObject({ name: 'Renamed', width: 300, height: 400, isActive: false });
@@ -86,7 +116,9 @@ describe(`games and game files on ${testDb}`, () => {
       payload: { name: 'x', description: 'y', width: 480, height: 640, gameStatusTypeId: 2, isActive: true },
     });
     expect(ready.statusCode).toBe(422);
-    expect((await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().gameStatusTypeId).toBe(1);
+    expect(
+      (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().gameStatusTypeId,
+    ).toBe(1);
   });
 
   it('[API-5][GF-1] uploads a folder keeping paths and UTF-8 names, with image sizes recorded', async () => {
@@ -101,12 +133,26 @@ describe(`games and game files on ${testDb}`, () => {
     expect(response.statusCode, response.body).toBe(200);
     const files = await filesOf(game.id);
     expect(files.map((f) => f.path).sort()).toEqual(
-      ['bird/img/bird.png', 'bird/img/sky.jpg', 'bird/img/ünïcödé 鳥.png', 'bird/index.html', 'bird/lib/engine.js'].sort(),
+      [
+        'bird/img/bird.png',
+        'bird/img/sky.jpg',
+        'bird/img/ünïcödé 鳥.png',
+        'bird/index.html',
+        'bird/lib/engine.js',
+      ].sort(),
     );
     const bird = files.find((f) => f.path === 'bird/img/bird.png');
     expect(bird).toMatchObject({ width: 34, height: 24, contentType: 'image/png', isStartFile: false });
-    expect(files.find((f) => f.path === 'bird/img/sky.jpg')).toMatchObject({ width: 48, height: 64, contentType: 'image/jpeg' });
-    expect(files.find((f) => f.path === 'bird/index.html')).toMatchObject({ width: null, height: null, contentType: 'text/html' });
+    expect(files.find((f) => f.path === 'bird/img/sky.jpg')).toMatchObject({
+      width: 48,
+      height: 64,
+      contentType: 'image/jpeg',
+    });
+    expect(files.find((f) => f.path === 'bird/index.html')).toMatchObject({
+      width: null,
+      height: null,
+      contentType: 'text/html',
+    });
     expect(new Set(files.map((f) => f.fileId)).size).toBe(5);
   });
 
@@ -119,29 +165,53 @@ describe(`games and game files on ${testDb}`, () => {
     ]);
     const files = await filesOf(game.id);
     const [a, b] = [files.find((f) => f.path === 'a.html')!, files.find((f) => f.path === 'b.html')!];
-    expect((await call(t, 'PATCH', `/api/games/${game.id}/files/${a.fileId}/index`, { token: admin.token })).statusCode).toBe(200);
-    expect((await call(t, 'PATCH', `/api/games/${game.id}/files/${b.fileId}/index`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'PATCH', `/api/games/${game.id}/files/${a.fileId}/index`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await call(t, 'PATCH', `/api/games/${game.id}/files/${b.fileId}/index`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
     const after = await filesOf(game.id);
     expect(after.filter((f) => f.isStartFile).map((f) => f.path)).toEqual(['b.html']);
 
     const splash = files.find((f) => f.path === 'splash.png')!;
-    expect((await call(t, 'PATCH', `/api/games/${game.id}/files/${splash.fileId}/splash`, { token: admin.token })).statusCode).toBe(200);
-    expect((await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().imagePath).toBe('splash.png');
-    const notImage = await call(t, 'PATCH', `/api/games/${game.id}/files/${a.fileId}/splash`, { token: admin.token });
+    expect(
+      (await call(t, 'PATCH', `/api/games/${game.id}/files/${splash.fileId}/splash`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().imagePath,
+    ).toBe('splash.png');
+    const notImage = await call(t, 'PATCH', `/api/games/${game.id}/files/${a.fileId}/splash`, {
+      token: admin.token,
+    });
     expect(notImage.statusCode).toBe(422);
 
-    const removed = await call(t, 'DELETE', `/api/games/${game.id}/files/${splash.fileId}/`, { token: admin.token });
+    const removed = await call(t, 'DELETE', `/api/games/${game.id}/files/${splash.fileId}/`, {
+      token: admin.token,
+    });
     expect(removed.statusCode).toBe(200);
     expect((await filesOf(game.id)).map((f) => f.path).sort()).toEqual(['a.html', 'b.html']);
-    expect((await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().imagePath).toBe('');
-    expect((await call(t, 'DELETE', `/api/games/${game.id}/files/999/`, { token: admin.token })).statusCode).toBe(404);
+    expect(
+      (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().imagePath,
+    ).toBe('');
+    expect(
+      (await call(t, 'DELETE', `/api/games/${game.id}/files/999/`, { token: admin.token })).statusCode,
+    ).toBe(404);
   });
 
   it('[GF-5] a png or jpg replacement keeps its fileId and must keep the original size; other types are not checked', async () => {
     const game = await newGame();
     await upload(game.id, [
       { path: 'hero.png', content: await image(20, 30) },
-      { path: 'anim.gif', content: await sharp({ create: { width: 8, height: 8, channels: 4, background: 'blue' } }).gif().toBuffer() },
+      {
+        path: 'anim.gif',
+        content: await sharp({ create: { width: 8, height: 8, channels: 4, background: 'blue' } })
+          .gif()
+          .toBuffer(),
+      },
     ]);
     const before = (await filesOf(game.id)).find((f) => f.path === 'hero.png')!;
 
@@ -157,10 +227,18 @@ describe(`games and game files on ${testDb}`, () => {
     expect(after.fileId).toBe(before.fileId);
 
     const gif = await upload(game.id, [
-      { path: 'anim.gif', content: await sharp({ create: { width: 16, height: 4, channels: 4, background: 'red' } }).gif().toBuffer() },
+      {
+        path: 'anim.gif',
+        content: await sharp({ create: { width: 16, height: 4, channels: 4, background: 'red' } })
+          .gif()
+          .toBuffer(),
+      },
     ]);
     expect(gif.statusCode).toBe(200);
-    expect((await filesOf(game.id)).find((f) => f.path === 'anim.gif')).toMatchObject({ width: 16, height: 4 });
+    expect((await filesOf(game.id)).find((f) => f.path === 'anim.gif')).toMatchObject({
+      width: 16,
+      height: 4,
+    });
   });
 
   it('refuses bad uploads with a clear 4xx and stores nothing of them', async () => {
@@ -171,7 +249,11 @@ describe(`games and game files on ${testDb}`, () => {
       { name: 'absolute path', files: [{ path: '/etc/passwd', content: 'x' }], status: 422 },
       { name: 'text named .png', files: [{ path: 'fake.png', content: 'just text' }], status: 422 },
       { name: 'an empty image', files: [{ path: 'empty.png', content: '' }], status: 422 },
-      { name: 'over the size limit', files: [{ path: 'big.bin', content: Buffer.alloc(200_001, 1) }], status: 413 },
+      {
+        name: 'over the size limit',
+        files: [{ path: 'big.bin', content: Buffer.alloc(200_001, 1) }],
+        status: 413,
+      },
       {
         name: 'a good file with a bad one',
         files: [
@@ -226,9 +308,11 @@ describe(`games and game files on ${testDb}`, () => {
     expect(await filesOf(game.id)).toEqual([]);
   });
 
-  it('[API-7][WB-6] a game\'s file list is open to admins and to users with an active assignment of it, 404 to others', async () => {
+  it("[API-7][WB-6] a game's file list is open to admins and to users with an active assignment of it, 404 to others", async () => {
     const game = await newGame('Assigned Files');
-    expect((await upload(game.id, [{ path: 'img/a.png', content: await image(40, 30) }])).statusCode).toBe(200);
+    expect((await upload(game.id, [{ path: 'img/a.png', content: await image(40, 30) }])).statusCode).toBe(
+      200,
+    );
     const artist = await createUser(t, RoleType.User);
     const url = `/api/games/${game.id}/files`;
     expect((await call(t, 'GET', url, { token: artist.token })).statusCode).toBe(404);
@@ -244,7 +328,10 @@ describe(`games and game files on ${testDb}`, () => {
     expect(list.json<GameFile[]>().map((f) => [f.path, f.width, f.height])).toEqual([['img/a.png', 40, 30]]);
 
     const userGameId = assigned.json<{ id: number }>().id;
-    expect((await call(t, 'DELETE', `/api/user-games/${userGameId}/changeActivity`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'DELETE', `/api/user-games/${userGameId}/changeActivity`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
     expect((await call(t, 'GET', url, { token: artist.token })).statusCode).toBe(404);
     expect((await call(t, 'GET', url, { token: user.token })).statusCode).toBe(404);
   });
@@ -256,7 +343,11 @@ describe(`games and game files on ${testDb}`, () => {
       ['POST', '/api/games/filter', {}],
       ['POST', '/api/games', { name: 'x', description: 'y', width: 300, height: 400 }],
       ['GET', `/api/games/${game.id}`],
-      ['PATCH', `/api/games/${game.id}`, { name: 'x', description: 'y', width: 300, height: 400, gameStatusTypeId: 1, isActive: true }],
+      [
+        'PATCH',
+        `/api/games/${game.id}`,
+        { name: 'x', description: 'y', width: 300, height: 400, gameStatusTypeId: 1, isActive: true },
+      ],
       ['DELETE', `/api/games/${game.id}`],
       ['PATCH', `/api/games/${game.id}/files/1/index`],
       ['PATCH', `/api/games/${game.id}/files/1/splash`],

@@ -11,7 +11,11 @@ import { solidPng } from './support/image-samples';
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Polls until `check` answers a value; gives up after `limitMs` (a generous bound, not a timing assertion). */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, limitMs = 60_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  limitMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (;;) {
     const value = await check();
@@ -23,13 +27,24 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined>, 
 
 /** pg-boss on a test app's job schema, as another server's queue client that is not a worker. */
 async function queueClient(t: TestApp): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: `${t.schema}_jobs`, max: 1, supervise: false, schedule: false, migrate: false });
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: `${t.schema}_jobs`,
+    max: 1,
+    supervise: false,
+    schedule: false,
+    migrate: false,
+  });
   await boss.start();
   return boss;
 }
 
 async function jobCount(t: TestApp, name: string): Promise<number> {
-  const { rows } = await sql<{ count: string }>`select count(*)::text as count from ${sql.table(`${t.schema}_jobs.job`)} where name = ${name}`.execute(t.database.db);
+  const { rows } = await sql<{
+    count: string;
+  }>`select count(*)::text as count from ${sql.table(`${t.schema}_jobs.job`)} where name = ${name}`.execute(
+    t.database.db,
+  );
   return Number(rows[0]!.count);
 }
 
@@ -44,27 +59,47 @@ describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job que
   async function twoServers(leaseMs: number): Promise<[TestApp, TestApp, TestUser]> {
     const a = await createTestApp({ generationLeaseMs: leaseMs });
     apps.push(a);
-    const b = await createTestApp({ generationLeaseMs: leaseMs }, { dataDir: a.config.dataDir, schema: a.schema });
+    const b = await createTestApp(
+      { generationLeaseMs: leaseMs },
+      { dataDir: a.config.dataDir, schema: a.schema },
+    );
     apps.push(b);
     return [a, b, await createUser(a, RoleType.Admin)];
   }
 
   async function gameWithImages(t: TestApp, admin: TestUser, images: number, size = 64): Promise<Game> {
-    const game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: `Jobs ${images}`, description: 'x', width: 480, height: 640 } })).json<Game>();
+    const game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: `Jobs ${images}`, description: 'x', width: 480, height: 640 },
+      })
+    ).json<Game>();
     const colours = ['red', 'green', 'blue', 'orange'];
     const files = [{ path: 'index.html', content: '<p>' }];
-    for (let i = 0; i < images; i++) files.push({ path: `img/${i}.png`, content: (await solidPng(size, size, colours[i % colours.length])) as never });
-    const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: filesForm(files) });
+    for (let i = 0; i < images; i++)
+      files.push({
+        path: `img/${i}.png`,
+        content: (await solidPng(size, size, colours[i % colours.length])) as never,
+      });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: filesForm(files),
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     return game;
   }
 
-  const gameOn = async (t: TestApp, admin: TestUser, id: number) => (await call(t, 'GET', `/api/games/${id}`, { token: admin.token })).json<Game>();
+  const gameOn = async (t: TestApp, admin: TestUser, id: number) =>
+    (await call(t, 'GET', `/api/games/${id}`, { token: admin.token })).json<Game>();
 
   it('"Gen." pressed on both servers at once starts one job, which one of them runs to Ready with its progress', async () => {
     const [a, b, admin] = await twoServers(60_000);
     const game = await gameWithImages(a, admin, 6);
-    const presses = await Promise.all([a, b, a, b].map((t) => call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token })));
+    const presses = await Promise.all(
+      [a, b, a, b].map((t) => call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token })),
+    );
     expect(presses.map((p) => p.statusCode)).toEqual([200, 200, 200, 200]);
     await a.generation.idle();
     const ready = await gameOn(b, admin, game.id);
@@ -90,13 +125,17 @@ describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job que
     expect(await jobCount(a, 'generate-game')).toBeGreaterThan(1);
   });
 
-  it("a job whose server died holding it moves to another server once the lease has run out, and ends Ready", async () => {
+  it('a job whose server died holding it moves to another server once the lease has run out, and ends Ready', async () => {
     const [a, b, admin] = await twoServers(2000);
     const game = await gameWithImages(a, admin, 4);
     // A third server takes the job and dies with it: it fetched the job (active, leased) and never ends it.
     await a.generation.close();
     await b.generation.close();
-    await a.database.db.updateTable('games').set({ gameStatusTypeId: GameStatus.Generating, generationDone: 0 }).where('id', '=', game.id).execute();
+    await a.database.db
+      .updateTable('games')
+      .set({ gameStatusTypeId: GameStatus.Generating, generationDone: 0 })
+      .where('id', '=', game.id)
+      .execute();
     const dead = await queueClient(a);
     await dead.send('generate-game', { gameId: game.id });
     const [taken] = await dead.fetch<{ gameId: number }>('generate-game');
@@ -104,7 +143,10 @@ describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job que
     await dead.stop({ graceful: false, close: true });
 
     // A server that starts now does not fail the running job, and takes it over once its lease is over.
-    const c = await createTestApp({ generationLeaseMs: 2000 }, { dataDir: a.config.dataDir, schema: a.schema });
+    const c = await createTestApp(
+      { generationLeaseMs: 2000 },
+      { dataDir: a.config.dataDir, schema: a.schema },
+    );
     apps.push(c);
     expect((await gameOn(c, admin, game.id)).gameStatusTypeId).toBe(GameStatus.Generating);
     const ready = await eventually('Ready through the other server', async () => {
@@ -117,7 +159,11 @@ describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job que
   it('a job that failed for good (its dead letter) leaves the game Failed with the reason, so Gen. can be pressed again', async () => {
     const [a, , admin] = await twoServers(60_000);
     const game = await gameWithImages(a, admin, 1);
-    await a.database.db.updateTable('games').set({ gameStatusTypeId: GameStatus.Generating }).where('id', '=', game.id).execute();
+    await a.database.db
+      .updateTable('games')
+      .set({ gameStatusTypeId: GameStatus.Generating })
+      .where('id', '=', game.id)
+      .execute();
     const client = await queueClient(a);
     // What pg-boss does with a job whose retries are used up: its data goes to the dead-letter queue.
     await client.send('generate-game-failed', { gameId: game.id });

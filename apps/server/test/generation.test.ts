@@ -20,7 +20,9 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
   });
   afterAll(async () => t.close());
 
-  async function gameWithFiles(files: { path: string; content: Buffer | string }[]): Promise<{ game: Game; files: GameFile[] }> {
+  async function gameWithFiles(
+    files: { path: string; content: Buffer | string }[],
+  ): Promise<{ game: Game; files: GameFile[] }> {
     const created = await call(t, 'POST', '/api/games', {
       token: admin.token,
       payload: { name: 'Gen Game', description: 'x', width: 480, height: 640 },
@@ -38,9 +40,12 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
       payload: body,
     });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const list = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const list = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     const index = list.find((f) => f.path.endsWith('.html'));
-    if (index) await call(t, 'PATCH', `/api/games/${game.id}/files/${index.fileId}/index`, { token: admin.token });
+    if (index)
+      await call(t, 'PATCH', `/api/games/${game.id}/files/${index.fileId}/index`, { token: admin.token });
     return { game, files: list };
   }
 
@@ -54,19 +59,32 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
   }
 
   async function storageKeyOf(file: GameFile): Promise<string> {
-    const row = await t.database.db.selectFrom('gameFiles').select('storageKey').where('id', '=', file.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('gameFiles')
+      .select('storageKey')
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
     return row.storageKey;
   }
 
   it('generates skeleton and watermark copies in the background, then the game is Ready', async () => {
     const images = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        sharp({ create: { width: 50 + i, height: 40, channels: 3, background: { r: 10 * i, g: 100, b: 200 } } }).png().toBuffer(),
+        sharp({
+          create: { width: 50 + i, height: 40, channels: 3, background: { r: 10 * i, g: 100, b: 200 } },
+        })
+          .png()
+          .toBuffer(),
       ),
     );
     const { game, files } = await gameWithFiles([
       { path: 'g/index.html', content: '<canvas></canvas>' },
-      { path: 'g/photo.jpg', content: await sharp({ create: { width: 30, height: 20, channels: 3, background: 'orange' } }).jpeg().toBuffer() },
+      {
+        path: 'g/photo.jpg',
+        content: await sharp({ create: { width: 30, height: 20, channels: 3, background: 'orange' } })
+          .jpeg()
+          .toBuffer(),
+      },
       ...images.map((content, i) => ({ path: `g/img/${i}.png`, content })),
     ]);
     const first = await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
@@ -104,14 +122,26 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
       frames: Object.fromEntries(
         rects.map((rect, i) => [
           `sprite${i}.png`,
-          { frame: rect, rotated: false, trimmed: false, spriteSourceSize: { x: 0, y: 0, w: rect.w, h: rect.h }, sourceSize: { w: rect.w, h: rect.h } },
+          {
+            frame: rect,
+            rotated: false,
+            trimmed: false,
+            spriteSourceSize: { x: 0, y: 0, w: rect.w, h: rect.h },
+            sourceSize: { w: rect.w, h: rect.h },
+          },
         ]),
       ),
       meta: { image: 'sheet.png', size: { w: 128, h: 96 }, format: 'RGBA8888', scale: '1' },
     });
     const sheet = (colour: string) =>
       sharp({ create: { width: 128, height: 96, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-        .composite(rects.map(({ x, y, w, h }) => ({ input: { create: { width: w, height: h, channels: 4 as const, background: colour } }, left: x, top: y })))
+        .composite(
+          rects.map(({ x, y, w, h }) => ({
+            input: { create: { width: w, height: h, channels: 4 as const, background: colour } },
+            left: x,
+            top: y,
+          })),
+        )
         .png()
         .toBuffer();
     const first = await sheet('#2a7');
@@ -124,7 +154,9 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
     const copiesOf = async () => {
       const key = await storageKeyOf(png);
       const [skeleton, watermark] = await Promise.all(
-        (['skeleton', 'watermark'] as const).map(async (variant) => buffer((await storage.get(variantKey(key, variant)))!.stream)),
+        (['skeleton', 'watermark'] as const).map(async (variant) =>
+          buffer((await storage.get(variantKey(key, variant)))!.stream),
+        ),
       );
       return { skeleton: skeleton!, watermark: watermark! };
     };
@@ -132,7 +164,9 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
       const { skeleton, watermark } = await copiesOf();
       const meta = await sharp(watermark).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['png', 128, 96]);
-      const [before, after] = await Promise.all([original, watermark].map((image) => sharp(image).ensureAlpha().raw().toBuffer()));
+      const [before, after] = await Promise.all(
+        [original, watermark].map((image) => sharp(image).ensureAlpha().raw().toBuffer()),
+      );
       for (const { x, y, w, h } of rects) {
         let changed = 0;
         for (let row = y; row < y + h; row++) {
@@ -155,21 +189,33 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
     const body = new FormData();
     body.append('fullPath', 'art/sheet.png');
     body.append('file', new Blob([second]), 'art/sheet.png');
-    const replaced = await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+    const replaced = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
     expect(replaced.statusCode, replaced.body).toBe(200);
     for (let i = 0; i < 200; i++) {
       const now = (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>();
       if (now.copiesCurrent === now.copiesTotal) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect((await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>()).toMatchObject({ gameStatusTypeId: GameStatus.Ready, copiesCurrent: 1, copiesTotal: 1 });
+    expect(
+      (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>(),
+    ).toMatchObject({ gameStatusTypeId: GameStatus.Ready, copiesCurrent: 1, copiesTotal: 1 });
     await expectMarked(second);
   });
 
   it('a broken stored image fails the generation with the reason kept', async () => {
     const { game, files } = await gameWithFiles([
       { path: 'index.html', content: '<p>' },
-      { path: 'a.png', content: await sharp({ create: { width: 4, height: 4, channels: 3, background: 'red' } }).png().toBuffer() },
+      {
+        path: 'a.png',
+        content: await sharp({ create: { width: 4, height: 4, channels: 3, background: 'red' } })
+          .png()
+          .toBuffer(),
+      },
     ]);
     const png = files.find((f) => f.path === 'a.png')!;
     writeFileSync(join(t.config.dataDir, 'files', ...(await storageKeyOf(png)).split('/')), 'garbage');
@@ -180,7 +226,14 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
   });
 
   it('a game without an index file is refused with a clear error, and a file change keeps a Ready game Ready (issue 25)', async () => {
-    const { game } = await gameWithFiles([{ path: 'b.png', content: await sharp({ create: { width: 4, height: 4, channels: 3, background: 'red' } }).png().toBuffer() }]);
+    const { game } = await gameWithFiles([
+      {
+        path: 'b.png',
+        content: await sharp({ create: { width: 4, height: 4, channels: 3, background: 'red' } })
+          .png()
+          .toBuffer(),
+      },
+    ]);
     const refused = await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     expect(refused.statusCode).toBe(422);
     expect(errorOf(refused).details?.[0]?.message).toContain('index');
@@ -191,7 +244,14 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
     const body = new FormData();
     body.append('fullPath', 'extra.js');
     body.append('file', new Blob(['1']), 'extra.js');
-    await t.app.inject({ method: 'POST', url: `/api/game/upload/${ready.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
-    expect((await call(t, 'GET', `/api/games/${ready.id}`, { token: admin.token })).json<Game>().gameStatusTypeId).toBe(GameStatus.Ready);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${ready.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
+    expect(
+      (await call(t, 'GET', `/api/games/${ready.id}`, { token: admin.token })).json<Game>().gameStatusTypeId,
+    ).toBe(GameStatus.Ready);
   });
 });

@@ -12,12 +12,15 @@ export default function setup(): () => Promise<void> {
   process.env.RESKIN_TEST_RUN = run;
   return async () => {
     if (process.env.TEST_DB !== 'postgres') return;
-    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' });
+    const client = new pg.Client({
+      connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    });
     await client.connect();
     try {
-      const { rows } = await client.query<{ name: string }>('select nspname as name from pg_namespace where nspname like $1', [
-        `test\\_${run}\\_%`,
-      ]);
+      const { rows } = await client.query<{ name: string }>(
+        'select nspname as name from pg_namespace where nspname like $1',
+        [`test\\_${run}\\_%`],
+      );
       // Alone (no migration of any run reading the catalogue meanwhile): src/db/database.ts schemaDropLock.
       await client.query('select pg_advisory_lock($1)', [schemaDropLock]);
       for (const { name } of rows) await client.query(`drop schema "${name}" cascade`);

@@ -24,7 +24,9 @@ describe(`[API-1] the app on ${testDb}`, () => {
   it('answers an unknown API route with the 404 envelope', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/nope' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ error: { statusCode: 404, name: 'NotFoundError', code: 'NOT_FOUND' } });
+    expect(response.json()).toMatchObject({
+      error: { statusCode: 404, name: 'NotFoundError', code: 'NOT_FOUND' },
+    });
   });
 });
 
@@ -45,7 +47,10 @@ describe(`health probes on ${testDb}`, () => {
   it('GET /api/health/ready answers 200 when the database and storage work, and leaves no probe behind', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'ok', checks: { database: 'ok', storage: 'ok', space: 'ok' } });
+    expect(response.json()).toMatchObject({
+      status: 'ok',
+      checks: { database: 'ok', storage: 'ok', space: 'ok' },
+    });
     expect(readdirSync(join(t.config.dataDir, 'files', 'health-probes'))).toEqual([]);
   });
 
@@ -57,7 +62,10 @@ describe(`health probes on ${testDb}`, () => {
     try {
       const broken = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
       expect(broken.statusCode).toBe(503);
-      expect(broken.json()).toMatchObject({ status: 'unavailable', checks: { database: 'ok', storage: 'unavailable' } });
+      expect(broken.json()).toMatchObject({
+        status: 'unavailable',
+        checks: { database: 'ok', storage: 'unavailable' },
+      });
       // Liveness checks nothing but the process.
       expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     } finally {
@@ -68,8 +76,14 @@ describe(`health probes on ${testDb}`, () => {
   });
 
   it('documents both probes in the OpenAPI document under the health tag, ready with its 503 report', async () => {
-    type Operation = { tags: string[]; security: unknown[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
-    const document = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{ paths: Record<string, { get: Operation }> }>();
+    type Operation = {
+      tags: string[];
+      security: unknown[];
+      responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+    };
+    const document = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, { get: Operation }>;
+    }>();
     const live = document.paths['/api/health']!.get;
     const ready = document.paths['/api/health/ready']!.get;
     expect(live.tags).toEqual(['health']);

@@ -5,7 +5,15 @@ import { join, relative, sep } from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { RoleType, limits, type CreateGameBody, type Game, type RoleTypeId, type SignupBody, type User } from '@reskin/contract';
+import {
+  RoleType,
+  limits,
+  type CreateGameBody,
+  type Game,
+  type RoleTypeId,
+  type SignupBody,
+  type User,
+} from '@reskin/contract';
 import { buildApp } from '../src/app';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/database';
@@ -60,7 +68,11 @@ export async function createTestApp(
   const dataDir = reuse ? reuse.dataDir : mkdtempSync(join(tmpdir(), 'reskin-test-'));
   const ownSchema = testDb === 'postgres' && overrides.databaseUrl === undefined;
   // Named after the run so that test/global-setup.ts drops it once every file has finished.
-  const schema = reuse ? reuse.schema : ownSchema ? `test_${process.env.RESKIN_TEST_RUN ?? 'solo'}_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = reuse
+    ? reuse.schema
+    : ownSchema
+      ? `test_${process.env.RESKIN_TEST_RUN ?? 'solo'}_${randomBytes(6).toString('hex')}`
+      : undefined;
   if (schema && !reuse) await adminQuery(`create schema "${schema}"`);
   const config: Config = {
     nodeEnv: 'test',
@@ -172,7 +184,8 @@ export async function createUser(t: TestApp, role: RoleTypeId = RoleType.User): 
   const signup = await t.app.inject({ method: 'POST', url: '/api/user/signup', payload: body });
   if (signup.statusCode !== 201) throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`);
   const user = signup.json<User>();
-  if (role !== user.roleTypeId) await new UsersRepository(t.database.db).update(user.id, { roleTypeId: role });
+  if (role !== user.roleTypeId)
+    await new UsersRepository(t.database.db).update(user.id, { roleTypeId: role });
   const login = await t.app.inject({
     method: 'POST',
     url: '/api/user/login',
@@ -200,7 +213,13 @@ export function call(
 /** The error envelope of a failed response. */
 export function errorOf(response: LightMyRequestResponse) {
   return response.json<{
-    error: { statusCode: number; name: string; message: string; code?: string; details?: { path: string; code: string; message: string }[] };
+    error: {
+      statusCode: number;
+      name: string;
+      message: string;
+      code?: string;
+      details?: { path: string; code: string; message: string }[];
+    };
   }>().error;
 }
 

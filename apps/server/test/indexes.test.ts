@@ -23,7 +23,10 @@ const lookups: { what: string; query: string; index: { sqlite: string[]; postgre
   {
     what: "a user's versions of a game (the 6-version limit)",
     query: 'select * from "gameVersions" where "userId" = 3 and "gameId" = 7',
-    index: { sqlite: ['gameVersions_user_game_index'], postgres: ['gameVersions_user_game_index', 'gameVersions_game_index'] },
+    index: {
+      sqlite: ['gameVersions_user_game_index'],
+      postgres: ['gameVersions_user_game_index', 'gameVersions_game_index'],
+    },
   },
   {
     what: "an artist's active assignments (GET /user-games/my-games)",
@@ -38,7 +41,10 @@ const lookups: { what: string; query: string; index: { sqlite: string[]; postgre
   {
     what: "a game's files (GET /games/{id}/files, the play origin's path lookup)",
     query: `select * from "gameFiles" where "gameId" = 7 and "path" = 'index.html'`,
-    index: { sqlite: ['sqlite_autoindex_gameFiles_1'], postgres: ['gameFiles_game_path_unique', 'gameFiles_game_fileId_unique'] },
+    index: {
+      sqlite: ['sqlite_autoindex_gameFiles_1'],
+      postgres: ['gameFiles_game_path_unique', 'gameFiles_game_fileId_unique'],
+    },
   },
   {
     what: "a version's files (the zip, the play origin's version view)",
@@ -62,7 +68,8 @@ const lookups: { what: string; query: string; index: { sqlite: string[]; postgre
   },
   {
     what: '"To review": Finished versions without a verdict, the oldest finish first (issue 28)',
-    query: 'select * from "gameVersions" where "gameVersionStatusId" = 2 and "verdict" is null order by "finishedAt"',
+    query:
+      'select * from "gameVersions" where "gameVersionStatusId" = 2 and "verdict" is null order by "finishedAt"',
     index: { sqlite: ['gameVersions_review_index'], postgres: ['gameVersions_review_index'] },
   },
   {
@@ -101,7 +108,10 @@ describe(`indexes of the lists and deletes on ${testDb} (issue 15)`, () => {
     expect(text).not.toMatch(/SCAN|Seq Scan/);
     // SQLite: "SEARCH gameVersions USING INDEX name (...)"; PostgreSQL: "Index Scan using name", or "Bitmap Index
     // Scan on name" (quoted when mixed case).
-    const used = testDb === 'sqlite' ? /USING (?:COVERING )?INDEX (\w+)/.exec(text)?.[1] : /Index (?:Only )?Scan (?:using|on) "?(\w+)"?/.exec(text)?.[1];
+    const used =
+      testDb === 'sqlite'
+        ? /USING (?:COVERING )?INDEX (\w+)/.exec(text)?.[1]
+        : /Index (?:Only )?Scan (?:using|on) "?(\w+)"?/.exec(text)?.[1];
     expect(index[testDb], text).toContain(used);
   });
 });

@@ -11,19 +11,35 @@ import { describe, expect, it } from 'vitest';
  * was reviewed and is not.
  */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const rootPackage = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { allowScripts?: Record<string, boolean> };
-const lock = JSON.parse(readFileSync(`${root}package-lock.json`, 'utf8')) as { packages: Record<string, { link?: boolean }> };
+const rootPackage = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
+  allowScripts?: Record<string, boolean>;
+};
+const lock = JSON.parse(readFileSync(`${root}package-lock.json`, 'utf8')) as {
+  packages: Record<string, { link?: boolean }>;
+};
 const installHooks = ['preinstall', 'install', 'postinstall'] as const;
 
 /** The installed packages that would run something on install: `name@version (what it runs)`. */
 function packagesWithInstallScripts(): { name: string; version: string; runs: string }[] {
   return Object.entries(lock.packages)
-    .filter(([path, entry]) => path.includes('node_modules/') && !entry.link && existsSync(`${root}${path}/package.json`))
+    .filter(
+      ([path, entry]) =>
+        path.includes('node_modules/') && !entry.link && existsSync(`${root}${path}/package.json`),
+    )
     .flatMap(([path]) => {
-      const manifest = JSON.parse(readFileSync(`${root}${path}/package.json`, 'utf8')) as { name: string; version: string; scripts?: Record<string, string> };
-      const scripts = installHooks.filter((hook) => manifest.scripts?.[hook] !== undefined).map((hook) => `${hook}: ${manifest.scripts![hook]}`);
-      if (scripts.length === 0 && existsSync(`${root}${path}/binding.gyp`)) scripts.push('install: node-gyp rebuild (binding.gyp)');
-      return scripts.length > 0 ? [{ name: manifest.name, version: manifest.version, runs: scripts.join('; ') }] : [];
+      const manifest = JSON.parse(readFileSync(`${root}${path}/package.json`, 'utf8')) as {
+        name: string;
+        version: string;
+        scripts?: Record<string, string>;
+      };
+      const scripts = installHooks
+        .filter((hook) => manifest.scripts?.[hook] !== undefined)
+        .map((hook) => `${hook}: ${manifest.scripts![hook]}`);
+      if (scripts.length === 0 && existsSync(`${root}${path}/binding.gyp`))
+        scripts.push('install: node-gyp rebuild (binding.gyp)');
+      return scripts.length > 0
+        ? [{ name: manifest.name, version: manifest.version, runs: scripts.join('; ') }]
+        : [];
     });
 }
 
@@ -48,9 +64,14 @@ describe('install scripts of dependencies are reviewed (allowScripts)', () => {
   });
 
   it('the server builds its SQLite driver on install: better-sqlite3 is approved, not denied', () => {
-    expect(Object.entries(allowScripts).filter(([key]) => covers(key, installing.find((pkg) => pkg.name === 'better-sqlite3')!))).toEqual([
-      ['better-sqlite3', true],
-    ]);
+    expect(
+      Object.entries(allowScripts).filter(([key]) =>
+        covers(
+          key,
+          installing.find((pkg) => pkg.name === 'better-sqlite3')!,
+        ),
+      ),
+    ).toEqual([['better-sqlite3', true]]);
   });
 
   it('every allowScripts entry still names an installed package with install scripts (no stale approvals)', () => {

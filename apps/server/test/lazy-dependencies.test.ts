@@ -40,6 +40,10 @@ describe.runIf(testDb === 'sqlite')('optional dependencies', () => {
     // The hook sees the server's imports: its own modules and the packages it does use.
     expect(imported).toContain('fastify');
     expect(imported).toContain('better-sqlite3');
-    expect(optional.filter((name) => [...imported].some((specifier) => specifier === name || specifier.startsWith(`${name}/`)))).toEqual([]);
+    expect(
+      optional.filter((name) =>
+        [...imported].some((specifier) => specifier === name || specifier.startsWith(`${name}/`)),
+      ),
+    ).toEqual([]);
   });
 });

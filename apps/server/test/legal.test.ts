@@ -16,7 +16,11 @@ describe(`[REG-1] the legal documents behind the Register checkbox on ${testDb}`
     writeFileSync(join(legalDir, 'terms-of-use.md'), '# Our terms\n\nBe kind to the games.\n');
     writeFileSync(join(legalDir, 'privacy-policy.txt'), 'We keep your email address.\n\nNothing else.');
     // What the server reads at start from LEGAL_DIR (no user-agreement file: that one keeps the placeholder).
-    const { legalTexts } = loadConfig({ DATA_DIR: legalDir, JWT_SECRET: 'x'.repeat(32), LEGAL_DIR: legalDir });
+    const { legalTexts } = loadConfig({
+      DATA_DIR: legalDir,
+      JWT_SECRET: 'x'.repeat(32),
+      LEGAL_DIR: legalDir,
+    });
     operator = await createTestApp({ legalTexts, productName: 'Acme Reskins' });
   });
   afterAll(async () => {
@@ -31,7 +35,9 @@ describe(`[REG-1] the legal documents behind the Register checkbox on ${testDb}`
       expect(response.statusCode, document).toBe(200);
       const body = response.json<LegalDocumentText>();
       expect(body.title).toBe(title);
-      expect(body.text).toContain(`The operator of this Reskin Studio site has not published its own ${title} yet.`);
+      expect(body.text).toContain(
+        `The operator of this Reskin Studio site has not published its own ${title} yet.`,
+      );
     }
   });
 
@@ -46,8 +52,14 @@ describe(`[REG-1] the legal documents behind the Register checkbox on ${testDb}`
   it("serves the operator's own texts from LEGAL_DIR, and the placeholder for a document without a file", async () => {
     const text = async (document: string) =>
       (await call(operator, 'GET', `/api/legal/${document}`)).json<LegalDocumentText>();
-    expect(await text('terms-of-use')).toEqual({ title: 'Terms of Use', text: '# Our terms\n\nBe kind to the games.' });
-    expect(await text('privacy-policy')).toEqual({ title: 'Privacy Policy', text: 'We keep your email address.\n\nNothing else.' });
+    expect(await text('terms-of-use')).toEqual({
+      title: 'Terms of Use',
+      text: '# Our terms\n\nBe kind to the games.',
+    });
+    expect(await text('privacy-policy')).toEqual({
+      title: 'Privacy Policy',
+      text: 'We keep your email address.\n\nNothing else.',
+    });
     expect((await text('user-agreement')).text).toContain(
       'The operator of this Acme Reskins site has not published its own User Agreement yet.',
     );

@@ -4,7 +4,11 @@ import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } 
 import { solidPng } from './support/image-samples';
 
 /** What the game's own page sends for a fetch (Fetch Metadata): the play origin redirects it to the shared URL. */
-const fetchFromGame = { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' };
+const fetchFromGame = {
+  'sec-fetch-site': 'same-origin',
+  'sec-fetch-dest': 'empty',
+  'sec-fetch-mode': 'cors',
+};
 
 describe(`every capability in a URL stays out of the log, allowed or refused, on ${testDb}`, () => {
   let t: TestApp;
@@ -15,9 +19,16 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
   const log = () => lines.join('');
 
   beforeAll(async () => {
-    t = await createTestApp({ logLevel: 'trace' }, undefined, { logDestination: { write: (line: string) => void lines.push(line) } });
+    t = await createTestApp({ logLevel: 'trace' }, undefined, {
+      logDestination: { write: (line: string) => void lines.push(line) },
+    });
     admin = await createUser(t, RoleType.Admin);
-    game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Logged', description: 'x', width: 480, height: 640 } })).json<Game>();
+    game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'Logged', description: 'x', width: 480, height: 640 },
+      })
+    ).json<Game>();
     const body = new FormData();
     for (const [path, content] of [
       ['index.html', '<!doctype html><img src="hero.png">'],
@@ -27,21 +38,48 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
       body.append('fullPath', path);
       body.append('file', new Blob([content]), path);
     }
-    const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const helper = new FormData();
     helper.append('fullPath', 'notes.txt');
     helper.append('file', new Blob(['notes']), 'notes.txt');
-    expect((await t.app.inject({ method: 'POST', url: `/api/games/${game.id}/psd-files/`, headers: { authorization: `Bearer ${admin.token}` }, payload: helper })).statusCode).toBe(200);
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
-    await call(t, 'PATCH', `/api/games/${game.id}/files/${files.find((f) => f.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/games/${game.id}/psd-files/`,
+          headers: { authorization: `Bearer ${admin.token}` },
+          payload: helper,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
+    await call(
+      t,
+      'PATCH',
+      `/api/games/${game.id}/files/${files.find((f) => f.path === 'index.html')!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     await t.generation.idle();
   });
   afterAll(async () => t.close());
 
   /** Requests `url` on `origin`; the capability `secret` must then be nowhere in the log, and the URL's rest must be. */
-  async function expectRedacted(origin: 'app' | 'play', url: string, secret: string, status: number, headers: Record<string, string> = {}) {
+  async function expectRedacted(
+    origin: 'app' | 'play',
+    url: string,
+    secret: string,
+    status: number,
+    headers: Record<string, string> = {},
+  ) {
     const before = lines.length;
     const response = await (origin === 'app' ? t.app : t.playApp).inject({ method: 'GET', url, headers });
     expect(response.statusCode, response.body).toBe(status);
@@ -52,7 +90,9 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
   }
 
   it('a play link (/p/<token>/...), served and refused: the token is never logged', async () => {
-    const paths = (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>();
+    const paths = (
+      await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })
+    ).json<GamePath>();
     const url = new URL(paths.wtmFile);
     const token = url.pathname.split('/')[2]!;
     await expectRedacted('play', url.pathname, token, 200);
@@ -63,9 +103,17 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
   });
 
   it('a shared URL (/s/<token>/...), served and refused: the token is never logged', async () => {
-    const paths = (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>();
+    const paths = (
+      await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })
+    ).json<GamePath>();
     const root = new URL(paths.wtmFile).pathname.replace(/index\.html$/, '');
-    const redirect = await expectRedacted('play', `${root}levels.json`, root.split('/')[2]!, 302, fetchFromGame);
+    const redirect = await expectRedacted(
+      'play',
+      `${root}levels.json`,
+      root.split('/')[2]!,
+      302,
+      fetchFromGame,
+    );
     const shared = String(redirect.headers.location);
     const token = shared.split('/')[2]!;
     expect(shared.startsWith('/s/')).toBe(true);
@@ -75,7 +123,9 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
   });
 
   it("an image preview's grant (/api/previews/<grant>/...), served and refused: the grant is never logged", async () => {
-    const hero = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>().find((f) => f.path === 'hero.png')!;
+    const hero = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token }))
+      .json<GameFile[]>()
+      .find((f) => f.path === 'hero.png')!;
     const previewUrl = hero.previews!.thumbnail;
     const grant = previewUrl.split('/')[3]!;
     await expectRedacted('app', previewUrl, grant, 200);
@@ -86,7 +136,9 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
   it("a download ticket (?ticket=), served and refused, and a reset link's token: neither is logged", async () => {
     const {
       files: [helper],
-    } = (await call(t, 'GET', `/api/games/${game.id}/psd-files/`, { token: admin.token })).json<{ files: { url: string }[] }>();
+    } = (await call(t, 'GET', `/api/games/${game.id}/psd-files/`, { token: admin.token })).json<{
+      files: { url: string }[];
+    }>();
     const ticket = new URL(helper!.url, 'http://app.test').searchParams.get('ticket')!;
     await expectRedacted('app', helper!.url, ticket, 200);
     await expectRedacted('app', helper!.url.replace(ticket, `${ticket}x`), `${ticket}x`, 404);
@@ -94,7 +146,17 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
     await expectRedacted('app', `${helper!.url.split('?')[0]}?t%69cket=${ticket}`, ticket, 200);
     expect(log()).not.toContain(ticket);
     // The web app's pages that mails link to (no web build here: a 503, logged as a refusal is).
-    await expectRedacted('app', '/reset-password?token=reset-secret-0123456789', 'reset-secret-0123456789', 503);
-    await expectRedacted('app', '/verify-email?page=1&token=verify-secret-0123456789', 'verify-secret-0123456789', 503);
+    await expectRedacted(
+      'app',
+      '/reset-password?token=reset-secret-0123456789',
+      'reset-secret-0123456789',
+      503,
+    );
+    await expectRedacted(
+      'app',
+      '/verify-email?page=1&token=verify-secret-0123456789',
+      'verify-secret-0123456789',
+      503,
+    );
   });
 });

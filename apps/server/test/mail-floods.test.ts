@@ -25,16 +25,25 @@ async function deliver(): Promise<number> {
 async function verify(user: TestUser): Promise<void> {
   await deliver();
   const mail = smtp.to(user.email).find((received) => received.subject.startsWith('Verify'));
-  expect((await call(t, 'POST', '/api/user/verify-email', { payload: { token: linkToken(mail!) } })).statusCode).toBe(204);
+  expect(
+    (await call(t, 'POST', '/api/user/verify-email', { payload: { token: linkToken(mail!) } })).statusCode,
+  ).toBe(204);
 }
 
 /** The mails to a user other than their verification. */
-const eventMails = (user: TestUser) => smtp.to(user.email).filter((mail) => !mail.subject.startsWith('Verify'));
+const eventMails = (user: TestUser) =>
+  smtp.to(user.email).filter((mail) => !mail.subject.startsWith('Verify'));
 
 beforeAll(async () => {
   await smtp.start();
   t = await createTestApp({
-    mail: { smtpUrl: smtp.url, from: '"Reskin Studio" <no-reply@app.test>', publicUrl: 'http://app.test', digestHourUtc: 8, pollMs: 3_600_000 },
+    mail: {
+      smtpUrl: smtp.url,
+      from: '"Reskin Studio" <no-reply@app.test>',
+      publicUrl: 'http://app.test',
+      digestHourUtc: 8,
+      pollMs: 3_600_000,
+    },
     // 300 notes at once: far past the real throttle (posting-throttles.test.ts tests it).
     postingLimits: { notes: { perMinute: 1_000, burst: 1_000 }, finishes: limits.posting.finishes },
   });
@@ -61,13 +70,20 @@ describe(`decision 0044: mail floods (${testDb})`, () => {
     const before = { admin: eventMails(world.admin).length, admin2: eventMails(world.admin2).length };
     const notes = 300;
     for (let i = 0; i < notes; i += 1) {
-      const posted = await call(t, 'POST', `/api/game-versions/${version.id}/notes`, { token: world.artist.token, payload: { text: `Flood note ${i}` } });
+      const posted = await call(t, 'POST', `/api/game-versions/${version.id}/notes`, {
+        token: world.artist.token,
+        payload: { text: `Flood note ${i}` },
+      });
       expect(posted.statusCode, posted.body).toBe(201);
     }
     // Each note's inbox events are decided for mail after its answer (the inbox hook): wait until none is left.
     await vi.waitFor(
       async () => {
-        const undecided = await t.database.db.selectFrom('inboxEvents').select('id').where('mailState', 'is', null).execute();
+        const undecided = await t.database.db
+          .selectFrom('inboxEvents')
+          .select('id')
+          .where('mailState', 'is', null)
+          .execute();
         expect(undecided).toEqual([]);
       },
       { timeout: 60_000, interval: 50 },
@@ -113,14 +129,23 @@ describe(`decision 0044: mail floods (${testDb})`, () => {
     const sentSince = () => smtp.mails.slice(start).map((mail) => mail.subject);
     const round = t.mail.tick();
     // The round is under way: some notifications are out, most still queued.
-    await vi.waitFor(() => expect(sentSince().length).toBeGreaterThanOrEqual(3 * outboxBatchSize), { timeout: 60_000, interval: 5 });
-    expect((await call(t, 'POST', '/api/user/forgot-password', { payload: { email: world.artist.email } })).statusCode).toBe(202);
+    await vi.waitFor(() => expect(sentSince().length).toBeGreaterThanOrEqual(3 * outboxBatchSize), {
+      timeout: 60_000,
+      interval: 5,
+    });
+    expect(
+      (await call(t, 'POST', '/api/user/forgot-password', { payload: { email: world.artist.email } }))
+        .statusCode,
+    ).toBe(202);
     await t.mail.settled();
     const askedAt = sentSince().length;
     const isReset = (subject: string) => subject.startsWith('Reset your password');
     await vi.waitFor(() => expect(sentSince().some(isReset)).toBe(true), { timeout: 60_000, interval: 5 });
     // The notifications still queued are let go, so the test does not wait for all of them to be sent.
-    const left = await t.database.db.deleteFrom('mailOutbox').where('priority', '=', mailPriority.notification).executeTakeFirst();
+    const left = await t.database.db
+      .deleteFrom('mailOutbox')
+      .where('priority', '=', mailPriority.notification)
+      .executeTakeFirst();
     await round;
 
     const resetAt = sentSince().findIndex(isReset);

@@ -2,7 +2,17 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RoleType, errorCodes, mailLimits, mailMessages, type RoleTypeId, type User } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
-import { call, createTestApp, createUser, errorOf, login, signupBody, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  signupBody,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { linkToken, SmtpReceiver } from './support/smtp-receiver';
 
 /**
@@ -36,7 +46,9 @@ async function verifiedUser(role: RoleTypeId = RoleType.User): Promise<TestUser>
   const user = await createUser(t, role);
   await deliver();
   const verify = smtp.to(user.email).find((mail) => mail.subject.startsWith('Verify'));
-  expect((await call(t, 'POST', '/api/user/verify-email', { payload: { token: linkToken(verify!) } })).statusCode).toBe(204);
+  expect(
+    (await call(t, 'POST', '/api/user/verify-email', { payload: { token: linkToken(verify!) } })).statusCode,
+  ).toBe(204);
   return user;
 }
 
@@ -81,7 +93,10 @@ describe(`issue 28: mail (${testDb})`, () => {
     expect((await me(user)).emailVerified).toBe(true);
     // The users list's "Mail Verified" column shows it.
     const admin = await createUser(t, RoleType.Admin);
-    const list = await call(t, 'POST', '/api/user/list', { token: admin.token, payload: { where: { id: user.id }, fields: ['emailVerified'] } });
+    const list = await call(t, 'POST', '/api/user/list', {
+      token: admin.token,
+      payload: { where: { id: user.id }, fields: ['emailVerified'] },
+    });
     expect(list.json()).toEqual([{ emailVerified: true }]);
 
     const again = await call(t, 'POST', '/api/user/verify-email', { payload: { token } });
@@ -95,16 +110,23 @@ describe(`issue 28: mail (${testDb})`, () => {
   it("issue 28: an admin's Add User and a change of email mail a verification link; the new address is unverified until it is followed", async () => {
     const admin = await createUser(t, RoleType.Admin);
     const added = signupBody();
-    expect((await call(t, 'POST', '/api/user/create', { token: admin.token, payload: added })).statusCode).toBe(201);
+    expect(
+      (await call(t, 'POST', '/api/user/create', { token: admin.token, payload: added })).statusCode,
+    ).toBe(201);
     await deliver();
     expect(smtp.to(added.email)).toHaveLength(1);
 
     const user = await createUser(t);
     await deliver();
     const first = smtp.to(user.email)[0]!;
-    expect((await call(t, 'POST', '/api/user/verify-email', { payload: { token: linkToken(first) } })).statusCode).toBe(204);
+    expect(
+      (await call(t, 'POST', '/api/user/verify-email', { payload: { token: linkToken(first) } })).statusCode,
+    ).toBe(204);
     const newEmail = `changed_${user.username.toLowerCase()}@example.com`;
-    const update = await call(t, 'PUT', '/api/user/update', { token: user.token, payload: { username: user.username, email: newEmail, currentPassword: user.password } });
+    const update = await call(t, 'PUT', '/api/user/update', {
+      token: user.token,
+      payload: { username: user.username, email: newEmail, currentPassword: user.password },
+    });
     expect(update.statusCode).toBe(200);
     const token = update.json<{ token: string }>().token;
     const after = (await call(t, 'GET', '/api/user/me', { token })).json<User>();
@@ -112,7 +134,10 @@ describe(`issue 28: mail (${testDb})`, () => {
     await deliver();
     const mails = smtp.to(newEmail);
     expect(mails).toHaveLength(1);
-    expect((await call(t, 'POST', '/api/user/verify-email', { payload: { token: linkToken(mails[0]!) } })).statusCode).toBe(204);
+    expect(
+      (await call(t, 'POST', '/api/user/verify-email', { payload: { token: linkToken(mails[0]!) } }))
+        .statusCode,
+    ).toBe(204);
     expect((await call(t, 'GET', '/api/user/me', { token })).json<User>().emailVerified).toBe(true);
   });
 
@@ -135,7 +160,9 @@ describe(`issue 28: mail (${testDb})`, () => {
     const user = await createUser(t);
     await deliver();
     const before = smtp.to(user.email).length;
-    const asked = await call(t, 'POST', '/api/user/forgot-password', { payload: { email: user.email.toUpperCase() } });
+    const asked = await call(t, 'POST', '/api/user/forgot-password', {
+      payload: { email: user.email.toUpperCase() },
+    });
     expect(asked.statusCode).toBe(202);
     await deliver();
     const mails = smtp.to(user.email);
@@ -144,11 +171,15 @@ describe(`issue 28: mail (${testDb})`, () => {
     expect(mail.subject).toBe('Reset your password · Reskin Studio');
     const token = linkToken(mail);
 
-    const common = await call(t, 'POST', '/api/user/reset-password', { payload: { token, password: 'password123' } });
+    const common = await call(t, 'POST', '/api/user/reset-password', {
+      payload: { token, password: 'password123' },
+    });
     expect(common.statusCode).toBe(422);
     expect(errorOf(common).details?.[0]?.path).toBe('/password');
 
-    const reset = await call(t, 'POST', '/api/user/reset-password', { payload: { token, password: 'Brand-new-pass-9' } });
+    const reset = await call(t, 'POST', '/api/user/reset-password', {
+      payload: { token, password: 'Brand-new-pass-9' },
+    });
     expect(reset.statusCode).toBe(204);
     expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(401);
     expect((await login(t, user.email, user.password)).statusCode).toBe(401);
@@ -158,7 +189,9 @@ describe(`issue 28: mail (${testDb})`, () => {
     const detail = await call(t, 'GET', `/api/user/detail/${user.id}`, { token: admin.token });
     expect(detail.json<User>().emailVerified).toBe(true);
 
-    const reused = await call(t, 'POST', '/api/user/reset-password', { payload: { token, password: 'Another-pass-77' } });
+    const reused = await call(t, 'POST', '/api/user/reset-password', {
+      payload: { token, password: 'Another-pass-77' },
+    });
     expect(reused.statusCode).toBe(410);
     expect(errorOf(reused)).toMatchObject({ code: errorCodes.tokenUsed, message: mailMessages.tokenUsed });
 
@@ -168,9 +201,14 @@ describe(`issue 28: mail (${testDb})`, () => {
     await deliver();
     const late = linkToken(smtp.to(user.email).at(-1)!);
     vi.setSystemTime(Date.now() + 61 * 60_000);
-    const expired = await call(t, 'POST', '/api/user/reset-password', { payload: { token: late, password: 'Another-pass-77' } });
+    const expired = await call(t, 'POST', '/api/user/reset-password', {
+      payload: { token: late, password: 'Another-pass-77' },
+    });
     expect(expired.statusCode).toBe(410);
-    expect(errorOf(expired)).toMatchObject({ code: errorCodes.tokenExpired, message: mailMessages.tokenExpired });
+    expect(errorOf(expired)).toMatchObject({
+      code: errorCodes.tokenExpired,
+      message: mailMessages.tokenExpired,
+    });
     expect((await login(t, user.email, 'Brand-new-pass-9')).statusCode).toBe(200);
   });
 
@@ -181,7 +219,9 @@ describe(`issue 28: mail (${testDb})`, () => {
     const known = await call(t, 'POST', '/api/user/forgot-password', { payload: { email: user.email } });
     await deliver();
     expect(smtp.mails.length).toBe(count + 1);
-    const unknown = await call(t, 'POST', '/api/user/forgot-password', { payload: { email: 'nobody-here@example.com' } });
+    const unknown = await call(t, 'POST', '/api/user/forgot-password', {
+      payload: { email: 'nobody-here@example.com' },
+    });
     await deliver();
     expect(smtp.mails.length).toBe(count + 1);
     expect(unknown.statusCode).toBe(known.statusCode);
@@ -196,7 +236,9 @@ describe(`issue 28: mail (${testDb})`, () => {
     const before = smtp.to(user.email).length;
     for (const email of [user.email, 'throttled-nobody@example.com']) {
       for (let i = 0; i < mailLimits.forgotPerAddressPerHour; i += 1) {
-        expect((await call(t, 'POST', '/api/user/forgot-password', { payload: { email } })).statusCode).toBe(202);
+        expect((await call(t, 'POST', '/api/user/forgot-password', { payload: { email } })).statusCode).toBe(
+          202,
+        );
       }
       const refused = await call(t, 'POST', '/api/user/forgot-password', { payload: { email } });
       expect(refused.statusCode).toBe(429);
@@ -212,7 +254,9 @@ describe(`issue 28: mail (${testDb})`, () => {
     const user = await createUser(t);
     await call(t, 'POST', '/api/user/forgot-password', { payload: { email: user.email } });
     await deliver();
-    const hashes = (await t.database.db.selectFrom('userTokens').select('tokenHash').execute()).map((row) => row.tokenHash);
+    const hashes = (await t.database.db.selectFrom('userTokens').select('tokenHash').execute()).map(
+      (row) => row.tokenHash,
+    );
     for (const mail of smtp.to(user.email)) {
       expect(mail.raw).not.toContain(user.password);
       expect(mail.raw.toLowerCase()).not.toContain(other.email.toLowerCase());
@@ -252,13 +296,23 @@ describe(`issue 28: mail (${testDb})`, () => {
   describe('inbox events as mail', () => {
     async function withSetting(inboxMail: 'each' | 'digest' | 'never'): Promise<TestUser> {
       const user = await verifiedUser();
-      const saved = await call(t, 'PUT', '/api/user/mail-settings', { token: user.token, payload: { inboxMail } });
+      const saved = await call(t, 'PUT', '/api/user/mail-settings', {
+        token: user.token,
+        payload: { inboxMail },
+      });
       expect(saved.statusCode).toBe(200);
-      expect((await call(t, 'GET', '/api/user/mail-settings', { token: user.token })).json()).toEqual({ inboxMail });
+      expect((await call(t, 'GET', '/api/user/mail-settings', { token: user.token })).json()).toEqual({
+        inboxMail,
+      });
       return user;
     }
 
-    async function addEvent(userId: number, actorId: number, text: string, createdAt = nowIso()): Promise<number> {
+    async function addEvent(
+      userId: number,
+      actorId: number,
+      text: string,
+      createdAt = nowIso(),
+    ): Promise<number> {
       const row = await t.database.db
         .insertInto('inboxEvents')
         .values({ userId, kind: 'note', actorId, versionId: 7, gameId: null, userGameId: 3, text, createdAt })
@@ -268,7 +322,12 @@ describe(`issue 28: mail (${testDb})`, () => {
     }
 
     async function mailStates(ids: number[]) {
-      const rows = await t.database.db.selectFrom('inboxEvents').select(['id', 'mailState']).where('id', 'in', ids).orderBy('id').execute();
+      const rows = await t.database.db
+        .selectFrom('inboxEvents')
+        .select(['id', 'mailState'])
+        .where('id', 'in', ids)
+        .orderBy('id')
+        .execute();
       return rows.map((row) => row.mailState);
     }
 
@@ -298,7 +357,9 @@ describe(`issue 28: mail (${testDb})`, () => {
       const eachMail = smtp.to(each.email).at(-1);
       expect(eachMail?.subject).toContain(`${actor.username} wrote a note on your version`);
       expect(eachMail?.text).toContain('"Make the hero blue"');
-      expect(eachMail?.text).toContain('http://app.test/my-games/versions/workbench?versionId=7&userGameId=3');
+      expect(eachMail?.text).toContain(
+        'http://app.test/my-games/versions/workbench?versionId=7&userGameId=3',
+      );
       expect(eachMail?.raw).not.toContain(actor.email);
 
       // Before the next digest hour nothing goes; after it, one mail with both events.
@@ -322,7 +383,10 @@ describe(`issue 28: mail (${testDb})`, () => {
       const admin = await createUser(t, RoleType.Admin);
       const each = await withSetting('each');
       await deliver();
-      const game = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Mailed game', description: 'A game to assign', width: 640, height: 480 } });
+      const game = await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'Mailed game', description: 'A game to assign', width: 640, height: 480 },
+      });
       expect(game.statusCode, game.body).toBe(201);
       const assigned = await call(t, 'POST', '/api/user-games', {
         token: admin.token,
@@ -330,7 +394,9 @@ describe(`issue 28: mail (${testDb})`, () => {
       });
       expect(assigned.statusCode, assigned.body).toBe(201);
       const inbox = await call(t, 'GET', '/api/inbox', { token: each.token });
-      const event = inbox.json<{ events: { id: number; kind: string }[] }>().events.find((e) => e.kind === 'game_assigned');
+      const event = inbox
+        .json<{ events: { id: number; kind: string }[] }>()
+        .events.find((e) => e.kind === 'game_assigned');
       expect(event).toBeDefined();
       // The hook runs after the commit, beside the answer: its decision is awaited, then the outbox is worked.
       await vi.waitFor(async () => expect(await mailStates([event!.id])).toEqual(['sent']));
@@ -373,7 +439,9 @@ describe(`issue 28: mail off (${testDb})`, () => {
     const forgot = await call(off, 'POST', '/api/user/forgot-password', { payload: { email: user.email } });
     expect(forgot.statusCode).toBe(404);
     expect(errorOf(forgot)).toMatchObject({ code: errorCodes.mailOff, message: mailMessages.mailOff });
-    expect((await call(off, 'POST', '/api/user/verify-email/send', { token: user.token })).statusCode).toBe(404);
+    expect((await call(off, 'POST', '/api/user/verify-email/send', { token: user.token })).statusCode).toBe(
+      404,
+    );
     expect(await off.database.db.selectFrom('mailOutbox').selectAll().execute()).toEqual([]);
     expect(await off.database.db.selectFrom('userTokens').selectAll().execute()).toEqual([]);
   });
@@ -381,7 +449,10 @@ describe(`issue 28: mail off (${testDb})`, () => {
 
 describe.runIf(testDb === 'postgres')('issue 28: two servers on one outbox (PostgreSQL)', () => {
   it('issue 28: two app instances working one outbox at once send each mail exactly once, and decide each inbox event and digest once', async () => {
-    const second = await createTestApp({ mail: mailConfig() }, { dataDir: t.config.dataDir, schema: t.schema });
+    const second = await createTestApp(
+      { mail: mailConfig() },
+      { dataDir: t.config.dataDir, schema: t.schema },
+    );
     try {
       await deliver();
       await deliver(second);
@@ -390,9 +461,23 @@ describe.runIf(testDb === 'postgres')('issue 28: two servers on one outbox (Post
       const addresses = Array.from({ length: 30 }, (_, i) => `twin-${i}@example.com`);
       await t.database.db
         .insertInto('mailOutbox')
-        .values(addresses.map((toAddress) => ({ toAddress, subject: `Twin ${toAddress}`, text: 'Hello', html: '<p>Hello</p>', nextAttemptAt: now, createdAt: now })))
+        .values(
+          addresses.map((toAddress) => ({
+            toAddress,
+            subject: `Twin ${toAddress}`,
+            text: 'Hello',
+            html: '<p>Hello</p>',
+            nextAttemptAt: now,
+            createdAt: now,
+          })),
+        )
         .execute();
-      const counts = await Promise.all([t.mail.tick(), second.mail.tick(), t.mail.tick(), second.mail.tick()]);
+      const counts = await Promise.all([
+        t.mail.tick(),
+        second.mail.tick(),
+        t.mail.tick(),
+        second.mail.tick(),
+      ]);
       expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
       const received = smtp.mails.slice(before).map((mail) => mail.to);
       expect(received).toHaveLength(30);
@@ -404,34 +489,59 @@ describe.runIf(testDb === 'postgres')('issue 28: two servers on one outbox (Post
       vi.setSystemTime(new Date('2026-05-04T06:00:00.000Z'));
       const actor = await createUser(t, RoleType.Admin);
       const [each, daily] = [await verifiedUser(), await verifiedUser()];
-      await call(t, 'PUT', '/api/user/mail-settings', { token: daily.token, payload: { inboxMail: 'digest' } });
+      await call(t, 'PUT', '/api/user/mail-settings', {
+        token: daily.token,
+        payload: { inboxMail: 'digest' },
+      });
       await deliver();
       const mark = smtp.mails.length;
       const ids: number[] = [];
-      for (const [user, n] of [[each, 10], [daily, 5]] as const) {
+      for (const [user, n] of [
+        [each, 10],
+        [daily, 5],
+      ] as const) {
         for (let i = 0; i < n; i += 1) {
           const row = await t.database.db
             .insertInto('inboxEvents')
-            .values({ userId: user.id, kind: 'verdict', actorId: actor.id, versionId: 9, text: `Verdict ${i}`, createdAt: nowIso() })
+            .values({
+              userId: user.id,
+              kind: 'verdict',
+              actorId: actor.id,
+              versionId: 9,
+              text: `Verdict ${i}`,
+              createdAt: nowIso(),
+            })
             .returning('id')
             .executeTakeFirstOrThrow();
           ids.push(row.id);
         }
       }
-      await Promise.all([t.mail.mailInboxEvents(ids), second.mail.mailInboxEvents(ids), t.mail.mailInboxEvents([...ids].reverse())]);
+      await Promise.all([
+        t.mail.mailInboxEvents(ids),
+        second.mail.mailInboxEvents(ids),
+        t.mail.mailInboxEvents([...ids].reverse()),
+      ]);
       // The sends these woke finish before the clock jumps hours ahead (past their claims).
       await Promise.all([deliver(), deliver(second)]);
       vi.setSystemTime(new Date('2026-05-04T08:30:00.000Z'));
-      const digests = await Promise.all([t.mail.sendDigests(), second.mail.sendDigests(), t.mail.sendDigests()]);
+      const digests = await Promise.all([
+        t.mail.sendDigests(),
+        second.mail.sendDigests(),
+        t.mail.sendDigests(),
+      ]);
       expect(digests.reduce((a, b) => a + b, 0)).toBe(1);
       await Promise.all([deliver(), deliver(second)]);
       const events = smtp.mails.slice(mark);
       // The ten events of one recipient within minutes are one mail (decision 0044), telling of each once.
-      expect(events.filter((mail) => mail.to.includes(each.email)).map((mail) => mail.subject)).toEqual(['10 new events · Reskin Studio']);
+      expect(events.filter((mail) => mail.to.includes(each.email)).map((mail) => mail.subject)).toEqual([
+        '10 new events · Reskin Studio',
+      ]);
       const told = events.find((mail) => mail.to.includes(each.email))!.text;
       for (let i = 0; i < 10; i += 1) expect(told.split(`"Verdict ${i}"`)).toHaveLength(2);
       expect(events.filter((mail) => mail.to.includes(daily.email))).toHaveLength(1);
-      expect(events.find((mail) => mail.to.includes(daily.email))?.subject).toBe('Your daily digest: 5 new events · Reskin Studio');
+      expect(events.find((mail) => mail.to.includes(daily.email))?.subject).toBe(
+        'Your daily digest: 5 new events · Reskin Studio',
+      );
     } finally {
       await second.close();
     }

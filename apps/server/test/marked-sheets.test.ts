@@ -208,7 +208,9 @@ describe(`[decision 0049] a version's sprite sheet shows artists the watermarked
   it("the artist's own zip of the version holds the sheet on the watermarked copy, never the original pixels", async () => {
     const version = await newVersion('Zipped by the artist');
     expect((await uploadFrame(t, version, 'f1', await solid(cell, cell, colourOf(1)))).statusCode).toBe(200);
-    const zip = await call(t, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, { token: artist.token });
+    const zip = await call(t, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, {
+      token: artist.token,
+    });
     expect(zip.statusCode).toBe(200);
     const zipped = (await readZip(zip.rawPayload)).get('sheet.png')!;
     expect(differences(await pixelsOf(zipped), [1], await watermarkedSheet(version))).toEqual([]);

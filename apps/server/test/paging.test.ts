@@ -167,8 +167,15 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
   });
   afterAll(async () => t.close());
 
-  async function list<T>(method: 'GET' | 'POST', url: string, payload?: unknown): Promise<{ rows: T[]; total: number; response: LightMyRequestResponse }> {
-    const response = await call(t, method, url, { token: admin.token, ...(payload !== undefined ? { payload } : {}) });
+  async function list<T>(
+    method: 'GET' | 'POST',
+    url: string,
+    payload?: unknown,
+  ): Promise<{ rows: T[]; total: number; response: LightMyRequestResponse }> {
+    const response = await call(t, method, url, {
+      token: admin.token,
+      ...(payload !== undefined ? { payload } : {}),
+    });
     expect(response.statusCode, response.body).toBe(200);
     const header = response.headers[totalCountHeader.toLowerCase()];
     expect(header, `${url} answers ${totalCountHeader}`).toMatch(/^\d+$/);
@@ -176,7 +183,11 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
   }
 
   /** Every page of a list, `size` rows at a time, until the total is reached; the ids in page order. */
-  async function allPages(url: string, filter: Record<string, unknown>, size: number): Promise<{ ids: number[]; total: number }> {
+  async function allPages(
+    url: string,
+    filter: Record<string, unknown>,
+    size: number,
+  ): Promise<{ ids: number[]; total: number }> {
     const ids: number[] = [];
     let total = -1;
     for (let skip = 0; total < 0 || skip < total; skip += size) {
@@ -206,7 +217,11 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
       expect(all.response.headers['access-control-expose-headers']).toContain(totalCountHeader);
 
       // pager_100 .. pager_153
-      const hundreds = await list<Row>('POST', '/api/user/list', { where: { username: { like: 'pager_1%' } }, limit: 10, skip: 50 });
+      const hundreds = await list<Row>('POST', '/api/user/list', {
+        where: { username: { like: 'pager_1%' } },
+        limit: 10,
+        skip: 50,
+      });
       expect(hundreds.total).toBe(userCount - 99);
       expect(hundreds.rows).toHaveLength(4);
       const none = await list<Row>('POST', '/api/user/list', { where: { username: 'nobody' } });
@@ -224,13 +239,19 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
       const newest = await list<UserGame>('GET', '/api/user-games');
       expect(newest.total).toBe(userGameIds.length);
       expect(newest.rows).toHaveLength(limits.filterLimitDefault);
-      expect(newest.rows[0]).toMatchObject({ id: userGameIds.at(-1), user: { id: expect.any(Number) }, game: { id: expect.any(Number) } });
+      expect(newest.rows[0]).toMatchObject({
+        id: userGameIds.at(-1),
+        user: { id: expect.any(Number) },
+        game: { id: expect.any(Number) },
+      });
       const cheap = await list<Row>('POST', '/api/user-games/filter', { where: { jobPrice: 0 }, limit: 1 });
       expect(cheap.total).toBe(Math.ceil(userGameIds.length / 4));
     });
 
     it('[API-4] POST /game-versions/filter keeps its keys and adds where, order, limit and skip', async () => {
-      const byUserGame = await list<GameVersion>('POST', '/api/game-versions/filter', { userGamesId: reviewed.finished });
+      const byUserGame = await list<GameVersion>('POST', '/api/game-versions/filter', {
+        userGamesId: reviewed.finished,
+      });
       expect(byUserGame.total).toBe(3);
       expect(byUserGame.rows.map((v) => v.name)).toEqual(['first', 'second', 'third']);
 
@@ -242,14 +263,29 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
       });
       expect(finished.total).toBe(2);
       expect(finished.rows.map((v) => v.finishedAt)).toEqual([finishTimes[1]]);
-      const second = await list<GameVersion>('POST', '/api/game-versions/filter', { userGamesId: reviewed.finished, order: 'name DESC', limit: 1, skip: 1 });
+      const second = await list<GameVersion>('POST', '/api/game-versions/filter', {
+        userGamesId: reviewed.finished,
+        order: 'name DESC',
+        limit: 1,
+        skip: 1,
+      });
       expect(second.rows.map((v) => v.name)).toEqual(['second']);
       expect(second.total).toBe(3);
 
       expect((await list<GameVersion>('POST', '/api/game-versions/filter', {})).total).toBe(4);
-      expect((await list<GameVersion>('POST', '/api/game-versions/filter', { userId: userIds[8] })).total).toBe(1);
-      expectInvalidFilter(await call(t, 'POST', '/api/game-versions/filter', { token: admin.token, payload: { where: { rootPath: '' } } }));
-      const unknownKey = await call(t, 'POST', '/api/game-versions/filter', { token: admin.token, payload: { fields: ['id'] } });
+      expect(
+        (await list<GameVersion>('POST', '/api/game-versions/filter', { userId: userIds[8] })).total,
+      ).toBe(1);
+      expectInvalidFilter(
+        await call(t, 'POST', '/api/game-versions/filter', {
+          token: admin.token,
+          payload: { where: { rootPath: '' } },
+        }),
+      );
+      const unknownKey = await call(t, 'POST', '/api/game-versions/filter', {
+        token: admin.token,
+        payload: { fields: ['id'] },
+      });
       expect(unknownKey.statusCode).toBe(422);
     });
 
@@ -264,15 +300,29 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
         limit: 2,
       });
       expect(sounds.total).toBe(Math.floor(fileCount / 2));
-      expect(sounds.rows.map((f) => f.path)).toEqual([`assets/sounds/sound_${pad(fileCount - 2)}.ogg`, `assets/sounds/sound_${pad(fileCount - 4)}.ogg`]);
-      const images = await list<GameFile>('POST', `/api/games/${filesGameId}/files/filter`, { where: { width: { neq: null }, contentType: 'image/png' }, fields: ['id', 'path'] });
+      expect(sounds.rows.map((f) => f.path)).toEqual([
+        `assets/sounds/sound_${pad(fileCount - 2)}.ogg`,
+        `assets/sounds/sound_${pad(fileCount - 4)}.ogg`,
+      ]);
+      const images = await list<GameFile>('POST', `/api/games/${filesGameId}/files/filter`, {
+        where: { width: { neq: null }, contentType: 'image/png' },
+        fields: ['id', 'path'],
+      });
       expect(images.total).toBe(Math.ceil(fileCount / 2));
       expect(Object.keys(images.rows[0]!).sort()).toEqual(['id', 'path']);
       expect((await list<GameFile>('POST', `/api/games/${gameIds[1]}/files/filter`, {})).total).toBe(0);
 
-      const unknown = await call(t, 'POST', '/api/games/987654/files/filter', { token: admin.token, payload: {} });
+      const unknown = await call(t, 'POST', '/api/games/987654/files/filter', {
+        token: admin.token,
+        payload: {},
+      });
       expect(unknown.statusCode).toBe(404);
-      expectInvalidFilter(await call(t, 'POST', `/api/games/${filesGameId}/files/filter`, { token: admin.token, payload: { where: { storageKey: 'x' } } }));
+      expectInvalidFilter(
+        await call(t, 'POST', `/api/games/${filesGameId}/files/filter`, {
+          token: admin.token,
+          payload: { where: { storageKey: 'x' } },
+        }),
+      );
       // The workbench's list stays whole and unpaged.
       const whole = await call(t, 'GET', `/api/games/${filesGameId}/files`, { token: admin.token });
       expect(whole.json<GameFile[]>()).toHaveLength(fileCount);
@@ -280,23 +330,60 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
     });
 
     it('[API-7] the files filter is for admins only: 403 for a user, 401 without a token', async () => {
-      const forbidden = await call(t, 'POST', `/api/games/${filesGameId}/files/filter`, { token: regular.token, payload: {} });
+      const forbidden = await call(t, 'POST', `/api/games/${filesGameId}/files/filter`, {
+        token: regular.token,
+        payload: {},
+      });
       expect(forbidden.statusCode).toBe(403);
       expect(errorOf(forbidden).code).toBe(errorCodes.forbidden);
-      expect((await call(t, 'POST', `/api/games/${filesGameId}/files/filter`, { payload: {} })).statusCode).toBe(401);
+      expect(
+        (await call(t, 'POST', `/api/games/${filesGameId}/files/filter`, { payload: {} })).statusCode,
+      ).toBe(401);
     });
   });
 
   describe('every row exactly once across pages', () => {
     const cases: [string, () => { url: string; expected: number[] }, Record<string, unknown>][] = [
-      ['users by firstName (ties)', () => ({ url: '/api/user/list', expected: [admin.id, regular.id, ...userIds] }), { order: 'firstName ASC' }],
-      ['users by username DESC', () => ({ url: '/api/user/list', expected: [admin.id, regular.id, ...userIds] }), { order: 'username DESC' }],
-      ['users without an order', () => ({ url: '/api/user/list', expected: [admin.id, regular.id, ...userIds] }), {}],
-      ['games by width (ties)', () => ({ url: '/api/games/filter', expected: gameIds }), { order: ['width DESC', 'height ASC'] }],
-      ['game files by size (ties)', () => ({ url: `/api/games/${filesGameId}/files/filter`, expected: fileIds }), { order: 'size ASC' }],
-      ['game files by width (NULLs and ties)', () => ({ url: `/api/games/${filesGameId}/files/filter`, expected: fileIds }), { order: 'width DESC' }],
-      ['user-games by finishedCount (ties)', () => ({ url: '/api/user-games/filter', expected: userGameIds }), { order: 'finishedCount DESC' }],
-      ['user-games by jobPrice (ties)', () => ({ url: '/api/user-games/filter', expected: userGameIds }), { order: 'jobPrice ASC' }],
+      [
+        'users by firstName (ties)',
+        () => ({ url: '/api/user/list', expected: [admin.id, regular.id, ...userIds] }),
+        { order: 'firstName ASC' },
+      ],
+      [
+        'users by username DESC',
+        () => ({ url: '/api/user/list', expected: [admin.id, regular.id, ...userIds] }),
+        { order: 'username DESC' },
+      ],
+      [
+        'users without an order',
+        () => ({ url: '/api/user/list', expected: [admin.id, regular.id, ...userIds] }),
+        {},
+      ],
+      [
+        'games by width (ties)',
+        () => ({ url: '/api/games/filter', expected: gameIds }),
+        { order: ['width DESC', 'height ASC'] },
+      ],
+      [
+        'game files by size (ties)',
+        () => ({ url: `/api/games/${filesGameId}/files/filter`, expected: fileIds }),
+        { order: 'size ASC' },
+      ],
+      [
+        'game files by width (NULLs and ties)',
+        () => ({ url: `/api/games/${filesGameId}/files/filter`, expected: fileIds }),
+        { order: 'width DESC' },
+      ],
+      [
+        'user-games by finishedCount (ties)',
+        () => ({ url: '/api/user-games/filter', expected: userGameIds }),
+        { order: 'finishedCount DESC' },
+      ],
+      [
+        'user-games by jobPrice (ties)',
+        () => ({ url: '/api/user-games/filter', expected: userGameIds }),
+        { order: 'jobPrice ASC' },
+      ],
     ];
     for (const size of [25, 50]) {
       for (const [label, target, filter] of cases) {
@@ -310,7 +397,11 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
     }
 
     it('[API-6] users matching a search, 25 a page: the true total and each match once', async () => {
-      const { ids, total } = await allPages('/api/user/list', { where: { firstName: 'Bob' }, order: 'username ASC' }, 25);
+      const { ids, total } = await allPages(
+        '/api/user/list',
+        { where: { firstName: 'Bob' }, order: 'username ASC' },
+        25,
+      );
       const bobs = userIds.filter((_, i) => firstNames[i % firstNames.length] === 'Bob');
       expect(total).toBe(bobs.length);
       expectEachOnce(ids, bobs);
@@ -319,7 +410,11 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
 
   describe('stable sort orders', () => {
     it('[API-6] rows that tie on the sort column come in id order, on every page', async () => {
-      const { ids } = await allPages('/api/user/list', { where: { username: { like: 'pager%' } }, order: 'firstName DESC', fields: ['id', 'firstName'] }, 25);
+      const { ids } = await allPages(
+        '/api/user/list',
+        { where: { username: { like: 'pager%' } }, order: 'firstName DESC', fields: ['id', 'firstName'] },
+        25,
+      );
       const expected = firstNames
         .toReversed()
         .flatMap((name) => userIds.filter((_, i) => firstNames[i % firstNames.length] === name));
@@ -360,7 +455,10 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
 
     it(`[API-6] a limit over ${limits.filterLimitMax} is refused on every list`, async () => {
       for (const url of urls()) {
-        const response = await call(t, 'POST', url, { token: admin.token, payload: { limit: limits.filterLimitMax + 1 } });
+        const response = await call(t, 'POST', url, {
+          token: admin.token,
+          payload: { limit: limits.filterLimitMax + 1 },
+        });
         expect(response.statusCode, url).toBe(422);
       }
     });
@@ -382,66 +480,127 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
     });
 
     it('[API-2] where finishedCount gt 0 finds the user-games with Finished versions', async () => {
-      const found = await list<UserGame>('POST', '/api/user-games/filter', { where: { finishedCount: { gt: 0 } } });
+      const found = await list<UserGame>('POST', '/api/user-games/filter', {
+        where: { finishedCount: { gt: 0 } },
+      });
       expect(found.total).toBe(1);
       expect(found.rows.map((ug) => ug.id)).toEqual([reviewed.finished]);
-      const started = await list<UserGame>('POST', '/api/user-games/filter', { where: { versionCount: { gte: 1 } }, order: 'versionCount DESC' });
+      const started = await list<UserGame>('POST', '/api/user-games/filter', {
+        where: { versionCount: { gte: 1 } },
+        order: 'versionCount DESC',
+      });
       expect(started.rows.map((ug) => ug.id)).toEqual([reviewed.finished, reviewed.inProgress]);
-      const recent = await list<UserGame>('POST', '/api/user-games/filter', { where: { lastFinishedAt: { gt: '2026-03-02T00:00:00Z' } } });
+      const recent = await list<UserGame>('POST', '/api/user-games/filter', {
+        where: { lastFinishedAt: { gt: '2026-03-02T00:00:00Z' } },
+      });
       expect(recent.rows.map((ug) => ug.id)).toEqual([reviewed.finished]);
-      const never = await list<UserGame>('POST', '/api/user-games/filter', { where: { lastFinishedAt: null }, limit: 1 });
+      const never = await list<UserGame>('POST', '/api/user-games/filter', {
+        where: { lastFinishedAt: null },
+        limit: 1,
+      });
       expect(never.total).toBe(userGameIds.length - 1);
     });
 
     it('[API-2] sorting by finishedCount and lastFinishedAt puts finished work first', async () => {
-      const byCount = await list<UserGame>('POST', '/api/user-games/filter', { order: 'finishedCount DESC', limit: 3 });
+      const byCount = await list<UserGame>('POST', '/api/user-games/filter', {
+        order: 'finishedCount DESC',
+        limit: 3,
+      });
       expect(byCount.rows.map((ug) => ug.id)).toEqual([reviewed.finished, userGameIds[0], userGameIds[1]]);
-      const byTime = await list<UserGame>('POST', '/api/user-games/filter', { order: ['lastFinishedAt DESC', 'id DESC'], limit: 2 });
+      const byTime = await list<UserGame>('POST', '/api/user-games/filter', {
+        order: ['lastFinishedAt DESC', 'id DESC'],
+        limit: 2,
+      });
       expect(byTime.rows.map((ug) => ug.id)).toEqual([reviewed.finished, userGameIds.at(-1)]);
     });
 
     it('[API-2] search by username or game name, in any case, and sort by them', async () => {
-      const text = (value: string) => ({ or: [{ username: { like: containsPattern(value) } }, { gameName: { like: containsPattern(value) } }] });
+      const text = (value: string) => ({
+        or: [{ username: { like: containsPattern(value) } }, { gameName: { like: containsPattern(value) } }],
+      });
       const byUser = await list<UserGame>('POST', '/api/user-games/filter', { where: text('PAGER_012') });
       expect(byUser.rows.map((ug) => ug.id)).toEqual([userGameIds[11]]);
       // Games 001 to 009 each have two user-games (user-games 122 to 130 start again at game 001).
-      const byGame = await list<UserGame>('POST', '/api/user-games/filter', { where: text('GAME 00'), order: 'gameName DESC', limit: 3 });
+      const byGame = await list<UserGame>('POST', '/api/user-games/filter', {
+        where: text('GAME 00'),
+        order: 'gameName DESC',
+        limit: 3,
+      });
       expect(byGame.total).toBe(18);
       expect(byGame.rows.map((ug) => [ug.gameName, ug.id])).toEqual([
         ['Paged game 009', userGameIds[8]],
         ['Paged game 009', userGameIds[129]],
         ['Paged game 008', userGameIds[7]],
       ]);
-      const byUsername = await list<UserGame>('POST', '/api/user-games/filter', { order: 'username DESC', limit: 1, fields: ['id', 'username'] });
-      expect(byUsername.rows).toEqual([{ id: userGameIds.at(-1), username: `pager_${pad(userGameIds.length)}` }]);
+      const byUsername = await list<UserGame>('POST', '/api/user-games/filter', {
+        order: 'username DESC',
+        limit: 1,
+        fields: ['id', 'username'],
+      });
+      expect(byUsername.rows).toEqual([
+        { id: userGameIds.at(-1), username: `pager_${pad(userGameIds.length)}` },
+      ]);
     });
 
     it('[API-2] the computed columns are refused where they make no sense', async () => {
-      expectInvalidFilter(await call(t, 'POST', '/api/user-games/filter', { token: admin.token, payload: { where: { finishedCount: { like: '%1%' } } } }));
-      expectInvalidFilter(await call(t, 'POST', '/api/user-games/filter', { token: admin.token, payload: { where: { lastFinishedAt: { gt: 'yesterday' } } } }));
+      expectInvalidFilter(
+        await call(t, 'POST', '/api/user-games/filter', {
+          token: admin.token,
+          payload: { where: { finishedCount: { like: '%1%' } } },
+        }),
+      );
+      expectInvalidFilter(
+        await call(t, 'POST', '/api/user-games/filter', {
+          token: admin.token,
+          payload: { where: { lastFinishedAt: { gt: 'yesterday' } } },
+        }),
+      );
     });
   });
 
   describe('search by text', () => {
     it('[API-6] users by username or email, ignoring ASCII case on both databases', async () => {
-      const where = (value: string) => ({ or: [{ username: { like: containsPattern(value) } }, { email: { like: containsPattern(value) } }] });
-      const byName = await list<{ id: number; username: string }>('POST', '/api/user/list', { where: where('PAGER_15'), order: 'username ASC' });
-      expect(byName.rows.map((u) => u.username)).toEqual(['pager_150', 'pager_151', 'pager_152', 'pager_153']);
+      const where = (value: string) => ({
+        or: [{ username: { like: containsPattern(value) } }, { email: { like: containsPattern(value) } }],
+      });
+      const byName = await list<{ id: number; username: string }>('POST', '/api/user/list', {
+        where: where('PAGER_15'),
+        order: 'username ASC',
+      });
+      expect(byName.rows.map((u) => u.username)).toEqual([
+        'pager_150',
+        'pager_151',
+        'pager_152',
+        'pager_153',
+      ]);
       const byEmail = await list<Row>('POST', '/api/user/list', { where: where('R_007@EXAMPLE') });
       expect(byEmail.rows.map((u) => u.id)).toEqual([userIds[6]]);
     });
 
     it('[API-6] games by name and files by path', async () => {
-      const games = await list<{ name: string }>('POST', '/api/games/filter', { where: { name: { like: containsPattern('game 11') } }, order: 'name ASC' });
+      const games = await list<{ name: string }>('POST', '/api/games/filter', {
+        where: { name: { like: containsPattern('game 11') } },
+        order: 'name ASC',
+      });
       expect(games.total).toBe(10);
       expect(games.rows[0]!.name).toBe('Paged game 110');
-      const files = await list<GameFile>('POST', `/api/games/${filesGameId}/files/filter`, { where: { path: { like: containsPattern('PICTURE_00') } } });
-      expect(files.rows.map((f) => f.path)).toEqual(['assets/images/picture_000.png', 'assets/images/picture_002.png', 'assets/images/picture_004.png', 'assets/images/picture_006.png', 'assets/images/picture_008.png']);
+      const files = await list<GameFile>('POST', `/api/games/${filesGameId}/files/filter`, {
+        where: { path: { like: containsPattern('PICTURE_00') } },
+      });
+      expect(files.rows.map((f) => f.path)).toEqual([
+        'assets/images/picture_000.png',
+        'assets/images/picture_002.png',
+        'assets/images/picture_004.png',
+        'assets/images/picture_006.png',
+        'assets/images/picture_008.png',
+      ]);
     });
 
     it('[API-6] escaped % and _ match only themselves; a pattern ending in a lone backslash is a 400', async () => {
-      const users = async (like: string) => (await list<Row>('POST', '/api/user/list', { where: { username: { like } } })).total;
-      const games = async (like: string) => (await list<Row>('POST', '/api/games/filter', { where: { name: { like } } })).total;
+      const users = async (like: string) =>
+        (await list<Row>('POST', '/api/user/list', { where: { username: { like } } })).total;
+      const games = async (like: string) =>
+        (await list<Row>('POST', '/api/games/filter', { where: { name: { like } } })).total;
       // Unescaped, _ is any one character and % any text: "game_01" matches "game 010" to "game 019".
       expect(await games('%game_01%')).toBe(10);
       expect(await games(containsPattern('game_01'))).toBe(0);
@@ -450,12 +609,22 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
       expect(await users(containsPattern('r_00'))).toBe(9);
       expect(await users('%r\\_00%')).toBe(9);
       expect(await users(containsPattern('pager\\'))).toBe(0);
-      expectInvalidFilter(await call(t, 'POST', '/api/user/list', { token: admin.token, payload: { where: { username: { like: 'pager\\' } } } }));
+      expectInvalidFilter(
+        await call(t, 'POST', '/api/user/list', {
+          token: admin.token,
+          payload: { where: { username: { like: 'pager\\' } } },
+        }),
+      );
     });
   });
 
   it('[API-6] the OpenAPI document names X-Total-Count on every paged list', async () => {
-    const document = (await call(t, 'GET', '/api/docs/json')).json<{ paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> }>();
+    const document = (await call(t, 'GET', '/api/docs/json')).json<{
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>
+      >;
+    }>();
     const paged = [
       ['/api/user/list', 'post'],
       ['/api/games/filter', 'post'],
@@ -465,7 +634,9 @@ describe(`[API-6] paging, sorting and search of the admin lists on ${testDb}`, (
       ['/api/game-versions/filter', 'post'],
     ] as const;
     for (const [path, method] of paged) {
-      expect(document.paths[path]?.[method]?.responses['200']?.headers, `${method} ${path}`).toHaveProperty([totalCountHeader]);
+      expect(document.paths[path]?.[method]?.responses['200']?.headers, `${method} ${path}`).toHaveProperty([
+        totalCountHeader,
+      ]);
     }
     expect(document.paths['/api/games/{id}/files']?.get?.responses['200']?.headers).toBeUndefined();
   });

@@ -19,17 +19,22 @@ describe(`[API-3] pre-compressed builds on the play origin on ${testDb}`, () => 
   let adminBase: string;
   let artistBase: string;
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.playApp.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.playApp.inject({ method: 'GET', url, headers });
   const baseOf = (url: string) => new URL(url).pathname.replace(/index\.html$/, '');
 
   beforeAll(async () => {
     t = await createTestApp();
     [admin, artist] = [await createUser(t, RoleType.Admin), await createUser(t)];
-    hero = await sharp({ create: { width: 16, height: 16, channels: 3, background: 'blue' } }).png().toBuffer();
-    game = (await call(t, 'POST', '/api/games', {
-      token: admin.token,
-      payload: { name: 'Unity Build', description: 'x', width: 960, height: 600 },
-    })).json<Game>();
+    hero = await sharp({ create: { width: 16, height: 16, channels: 3, background: 'blue' } })
+      .png()
+      .toBuffer();
+    game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'Unity Build', description: 'x', width: 960, height: 600 },
+      })
+    ).json<Game>();
     const files: [string, Buffer][] = [
       ['index.html', Buffer.from('<!doctype html><script src="Build/game.loader.js"></script>')],
       ['Build/game.loader.js', Buffer.from('createUnityInstance = () => 1;')],
@@ -44,10 +49,22 @@ describe(`[API-3] pre-compressed builds on the play origin on ${testDb}`, () => 
       body.append('fullPath', path);
       body.append('file', new Blob([content]), path);
     }
-    const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const list = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
-    await call(t, 'PATCH', `/api/games/${game.id}/files/${list.find((f) => f.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    const list = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
+    await call(
+      t,
+      'PATCH',
+      `/api/games/${game.id}/files/${list.find((f) => f.path === 'index.html')!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     for (let i = 0; i < 200 && game.gameStatusTypeId !== GameStatus.Ready; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -58,10 +75,22 @@ describe(`[API-3] pre-compressed builds on the play origin on ${testDb}`, () => 
     const now = nowIso();
     await t.database.db
       .insertInto('userGames')
-      .values({ userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 10, isActive: 1, createdAt: now, updatedAt: now })
+      .values({
+        userId: artist.id,
+        gameId: game.id,
+        userGameTypeId: 1,
+        jobPrice: 10,
+        isActive: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
       .execute();
-    adminBase = baseOf((await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>().wtmFile);
-    artistBase = baseOf((await call(t, 'GET', `/api/games/${game.id}/path/`, { token: artist.token })).json<GamePath>().wtmFile);
+    adminBase = baseOf(
+      (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>().wtmFile,
+    );
+    artistBase = baseOf(
+      (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: artist.token })).json<GamePath>().wtmFile,
+    );
   });
   afterAll(async () => t.close());
 
@@ -102,10 +131,20 @@ describe(`[API-3] pre-compressed builds on the play origin on ${testDb}`, () => 
   });
 
   it('records the inner type at upload, and never treats a compressed image as an image', async () => {
-    const list = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const list = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     const byPath = new Map(list.map((file) => [file.path, file]));
-    expect(byPath.get('Build/game.wasm.br')).toMatchObject({ contentType: 'application/wasm', width: null, height: null });
-    expect(byPath.get('img/hero.png.gz')).toMatchObject({ contentType: 'image/png', width: null, height: null });
+    expect(byPath.get('Build/game.wasm.br')).toMatchObject({
+      contentType: 'application/wasm',
+      width: null,
+      height: null,
+    });
+    expect(byPath.get('img/hero.png.gz')).toMatchObject({
+      contentType: 'image/png',
+      width: null,
+      height: null,
+    });
     // The artist's watermarked view serves it as any other non-image file: as stored, no copy.
     const response = await get(artistBase + 'img/hero.png.gz');
     expect(response.statusCode).toBe(200);

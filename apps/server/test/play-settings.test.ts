@@ -3,9 +3,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameStatus, RoleType, playScreenPathList, type Game, type GameFile, type GamePath } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  playScreenPathList,
+  type Game,
+  type GameFile,
+  type GamePath,
+} from '@reskin/contract';
 import { nowIso } from '../src/db/database';
-import { call, createTestApp, createUser, errorOf, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { truncatedImportSection, wasmWithMemory } from './support/wasm-samples';
 
 const framework = Buffer.from('var unityFramework = function () { return 1; };\n'.repeat(40));
@@ -50,7 +66,8 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
   const made: Record<string, Game> = {};
   const dist = mkdtempSync(join(tmpdir(), 'reskin-web-'));
 
-  const get = (id: number) => call(t, 'GET', `/api/games/${id}`, { token: admin.token }).then((r) => r.json<Game>());
+  const get = (id: number) =>
+    call(t, 'GET', `/api/games/${id}`, { token: admin.token }).then((r) => r.json<Game>());
   const patch = (game: Game, change: Record<string, unknown>) => {
     const { name, description, width, height, gameStatusTypeId, isActive } = game;
     return call(t, 'PATCH', `/api/games/${game.id}`, {
@@ -66,16 +83,30 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
       payload: filesForm(Object.entries(files).map(([path, content]) => ({ path, content }))),
     });
   /** The play origin's answer for a file of the game, as the admin (original) or the assigned artist. */
-  const play = async (game: Game, path: string, user: TestUser = admin, headers: Record<string, string> = {}) => {
-    const paths = (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: user.token })).json<GamePath>();
+  const play = async (
+    game: Game,
+    path: string,
+    user: TestUser = admin,
+    headers: Record<string, string> = {},
+  ) => {
+    const paths = (
+      await call(t, 'GET', `/api/games/${game.id}/path/`, { token: user.token })
+    ).json<GamePath>();
     return t.playApp.inject({ method: 'GET', url: new URL(paths.rootPath + path).pathname, headers });
   };
 
   async function readyGame(kind: keyof typeof games): Promise<Game> {
-    const created = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: `${kind} game`, description: 'x', width: 400, height: 400 } })).json<Game>();
+    const created = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: `${kind} game`, description: 'x', width: 400, height: 400 },
+      })
+    ).json<Game>();
     const uploaded = await upload(created.id, games[kind]);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    expect((await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token })).statusCode,
+    ).toBe(200);
     await t.generation.idle();
     const game = await get(created.id);
     expect(game.gameStatusTypeId).toBe(GameStatus.Ready);
@@ -91,7 +122,17 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
     const now = nowIso();
     await t.database.db
       .insertInto('userGames')
-      .values([made.threaded!, made.godot!].map((game) => ({ userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1, isActive: 1 as const, createdAt: now, updatedAt: now })))
+      .values(
+        [made.threaded!, made.godot!].map((game) => ({
+          userId: artist.id,
+          gameId: game.id,
+          userGameTypeId: 1,
+          jobPrice: 1,
+          isActive: 1 as const,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
       .execute();
   });
   afterAll(async () => {
@@ -100,8 +141,18 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
   });
 
   it('a new game is automatic on both, and says what automatic decided for no files', async () => {
-    const game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'empty', description: 'x', width: 400, height: 400 } })).json<Game>();
-    expect(game).toMatchObject({ precompressed: 'auto', precompressedDecided: 'stored', isolated: 'auto', isolatedDecided: false });
+    const game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'empty', description: 'x', width: 400, height: 400 },
+      })
+    ).json<Game>();
+    expect(game).toMatchObject({
+      precompressed: 'auto',
+      precompressedDecided: 'stored',
+      isolated: 'auto',
+      isolatedDecided: false,
+    });
     expect(game.precompressedReason).toContain('No Unity loader');
     expect(game.isolatedReason).toContain('no WebAssembly module');
   });
@@ -126,14 +177,26 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
   });
 
   it('detects again when the files change: a deleted loader, a replaced module', async () => {
-    const game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'changing', description: 'x', width: 400, height: 400 } })).json<Game>();
+    const game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'changing', description: 'x', width: 400, height: 400 },
+      })
+    ).json<Game>();
     expect((await upload(game.id, games.unity)).statusCode).toBe(200);
     expect((await get(game.id)).precompressedDecided).toBe('encoded');
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     const loader = files.find((file) => file.path === 'Build/x.loader.js')!;
-    expect((await call(t, 'DELETE', `/api/games/${game.id}/files/${loader.fileId}`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'DELETE', `/api/games/${game.id}/files/${loader.fileId}`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
     // The framework is still real gzip and named like Unity's: still encoded, now for that reason.
-    expect((await get(game.id)).precompressedReason).toContain('Build/x.framework.js.gz is a Unity file compressed with gzip');
+    expect((await get(game.id)).precompressedReason).toContain(
+      'Build/x.framework.js.gz is a Unity file compressed with gzip',
+    );
     expect((await upload(game.id, { 'Build/x.framework.js.gz': 'plain text now' })).statusCode).toBe(200);
     expect(await get(game.id)).toMatchObject({ precompressedDecided: 'stored' });
     expect((await upload(game.id, { 'x.wasm': wasmWithMemory({ shared: true }) })).statusCode).toBe(200);
@@ -144,7 +207,12 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
     const game = made.pthreadLoader!;
     const set = await patch(game, { precompressed: 'encoded', isolated: 'off' });
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json<Game>()).toMatchObject({ precompressed: 'encoded', isolated: 'off', isolatedDecided: true, precompressedDecided: 'stored' });
+    expect(set.json<Game>()).toMatchObject({
+      precompressed: 'encoded',
+      isolated: 'off',
+      isolatedDecided: true,
+      precompressedDecided: 'stored',
+    });
     const kept = await patch(await get(game.id), { name: 'renamed' });
     expect(kept.json<Game>()).toMatchObject({ name: 'renamed', precompressed: 'encoded', isolated: 'off' });
     for (const bad of [{ precompressed: 'maybe' }, { isolated: true }, { isolated: 'ON' }]) {
@@ -155,7 +223,14 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
     const back = await patch(await get(game.id), { precompressed: 'auto', isolated: 'auto' });
     expect(back.json<Game>()).toMatchObject({ precompressed: 'auto', isolated: 'auto' });
     // Only admins: the assigned artist is refused.
-    expect((await call(t, 'PATCH', `/api/games/${game.id}`, { token: artist.token, payload: { precompressed: 'stored' } })).statusCode).toBe(403);
+    expect(
+      (
+        await call(t, 'PATCH', `/api/games/${game.id}`, {
+          token: artist.token,
+          payload: { precompressed: 'stored' },
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('the play origin sends .gz as stored for stored (application/gzip, no Content-Encoding) and encoded for encoded', async () => {
@@ -174,13 +249,20 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
     expect(encoded.headers['content-type']).toBe('application/octet-stream');
     // A changed setting changes the ETag: no browser keeps the old headers through a 304.
     expect(encoded.headers.etag).not.toBe(stored.headers.etag);
-    expect((await play(game, 'index.pck.gz', admin, { 'if-none-match': String(stored.headers.etag) })).statusCode).toBe(200);
+    expect(
+      (await play(game, 'index.pck.gz', admin, { 'if-none-match': String(stored.headers.etag) })).statusCode,
+    ).toBe(200);
 
     // The Unity game on automatic: encoded; set to stored by hand: as stored.
     const unity = await play(made.unity!, 'Build/x.framework.js.gz');
-    expect(unity.headers).toMatchObject({ 'content-encoding': 'gzip', 'content-type': 'text/javascript; charset=utf-8' });
+    expect(unity.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      'content-type': 'text/javascript; charset=utf-8',
+    });
     expect((await patch(made.unity!, { precompressed: 'stored' })).statusCode).toBe(200);
-    expect((await play(made.unity!, 'Build/x.framework.js.gz')).headers).toMatchObject({ 'content-type': 'application/gzip' });
+    expect((await play(made.unity!, 'Build/x.framework.js.gz')).headers).toMatchObject({
+      'content-type': 'application/gzip',
+    });
     expect((await play(made.unity!, 'Build/x.framework.js.gz')).headers['content-encoding']).toBeUndefined();
     await patch(await get(made.unity!.id), { precompressed: 'auto' });
     await patch(await get(game.id), { precompressed: 'auto' });
@@ -211,15 +293,24 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
     expect((await patch(isolated, { isolated: 'off' })).statusCode).toBe(200);
     expect((await play(isolated, 'index.html')).headers['cross-origin-embedder-policy']).toBeUndefined();
     expect((await patch(made.godot!, { isolated: 'on' })).statusCode).toBe(200);
-    expect((await play(made.godot!, 'index.html', artist)).headers['cross-origin-embedder-policy']).toBe('credentialless');
+    expect((await play(made.godot!, 'index.html', artist)).headers['cross-origin-embedder-policy']).toBe(
+      'credentialless',
+    );
     await patch(await get(isolated.id), { isolated: 'auto' });
     await patch(await get(made.godot!.id), { isolated: 'auto' });
   });
 
   it('the path calls say whether the game is isolated, for the admin and the assigned artist', async () => {
     for (const user of [admin, artist]) {
-      expect((await call(t, 'GET', `/api/games/${made.threaded!.id}/path/`, { token: user.token })).json<GamePath>().isolated).toBe(true);
-      expect((await call(t, 'GET', `/api/games/${made.godot!.id}/path/`, { token: user.token })).json<GamePath>().isolated).toBe(false);
+      expect(
+        (
+          await call(t, 'GET', `/api/games/${made.threaded!.id}/path/`, { token: user.token })
+        ).json<GamePath>().isolated,
+      ).toBe(true);
+      expect(
+        (await call(t, 'GET', `/api/games/${made.godot!.id}/path/`, { token: user.token })).json<GamePath>()
+          .isolated,
+      ).toBe(false);
     }
   });
 
@@ -229,7 +320,10 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
       const isolated = await page(`${path}?gameId=${made.threaded!.id}&versionId=3&userGameId=4`);
       expect(isolated.statusCode, path).toBe(200);
       expect(isolated.headers['content-type']).toContain('text/html');
-      expect(isolated.headers, path).toMatchObject({ 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'credentialless' });
+      expect(isolated.headers, path).toMatchObject({
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-embedder-policy': 'credentialless',
+      });
       const plain = await page(`${path}?gameId=${made.godot!.id}`);
       expect(plain.headers['cross-origin-embedder-policy'], path).toBeUndefined();
     }
@@ -248,6 +342,8 @@ describe(`[issue 24] play settings: detection, the update route and the headers 
       expect(response.headers['cross-origin-embedder-policy'], url).toBeUndefined();
     }
     // A trailing slash is the same route.
-    expect((await page(`/games/game-play/?gameId=${made.threaded!.id}`)).headers['cross-origin-embedder-policy']).toBe('credentialless');
+    expect(
+      (await page(`/games/game-play/?gameId=${made.threaded!.id}`)).headers['cross-origin-embedder-policy'],
+    ).toBe('credentialless');
   });
 });

@@ -1,13 +1,25 @@
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameStatus, RoleType, type Game, type GameFile, type GamePath, type GameVersion, type UserGame } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  type Game,
+  type GameFile,
+  type GamePath,
+  type GameVersion,
+  type UserGame,
+} from '@reskin/contract';
 import { PlayTokens, sharedPeriodMs } from '../src/play/play-tokens';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
 /** A script that compresses well, as engine builds do. */
-const engine = Buffer.from(`window.engine = function (n) { return n * 2; };\n${'var padding = "a build of some size";\n'.repeat(400)}`);
-const data = JSON.stringify({ levels: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `level ${i}` })) });
+const engine = Buffer.from(
+  `window.engine = function (n) { return n * 2; };\n${'var padding = "a build of some size";\n'.repeat(400)}`,
+);
+const data = JSON.stringify({
+  levels: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `level ${i}` })),
+});
 const sound = Buffer.from(Array.from({ length: 8192 }, (_, i) => i % 251));
 
 /** What the game's own page sends for a subresource (Fetch Metadata), by kind of request. */
@@ -30,23 +42,45 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
   let game: Game;
   let version: GameVersion;
   /** The roots (`/p/<token>/`) of the artist's views and the admin's original. */
-  let roots: { version: string; watermark: string; skeleton: string; original: string; strangerOther?: string };
+  let roots: {
+    version: string;
+    watermark: string;
+    skeleton: string;
+    original: string;
+    strangerOther?: string;
+  };
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.playApp.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.playApp.inject({ method: 'GET', url, headers });
   const rootOf = (url: string) => new URL(url).pathname.replace(/index\.html$/, '');
 
   beforeAll(async () => {
     t = await createTestApp();
-    [admin, artist, stranger] = [await createUser(t, RoleType.Admin), await createUser(t), await createUser(t)];
-    game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'Shared', description: 'x', width: 480, height: 640 } })).json<Game>();
+    [admin, artist, stranger] = [
+      await createUser(t, RoleType.Admin),
+      await createUser(t),
+      await createUser(t),
+    ];
+    game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'Shared', description: 'x', width: 480, height: 640 },
+      })
+    ).json<Game>();
     const files: [string, Buffer | string][] = [
-      ['index.html', '<!doctype html><link rel="stylesheet" href="style.css"><script src="lib/engine.js"></script>'],
+      [
+        'index.html',
+        '<!doctype html><link rel="stylesheet" href="style.css"><script src="lib/engine.js"></script>',
+      ],
       ['style.css', 'body { background: url(img/hero.png); }'],
       ['lib/engine.js', engine],
       ['data/levels.json', data],
       ['img/hero.png', await solidPng(32, 24, 'orange')],
       ['img/enemy.png', await solidPng(16, 16, 'green')],
-      ['img/logo.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>'],
+      [
+        'img/logo.svg',
+        '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>',
+      ],
       ['sfx/jump.wav', sound],
       ['Build/game.data.gz', gzipSync(Buffer.from(data))],
     ];
@@ -55,29 +89,77 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
       body.append('fullPath', path);
       body.append('file', new Blob([content]), path);
     }
-    expect((await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body })).statusCode).toBe(200);
-    const listed = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
-    await call(t, 'PATCH', `/api/games/${game.id}/files/${listed.find((f) => f.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/game/upload/${game.id}`,
+          headers: { authorization: `Bearer ${admin.token}` },
+          payload: body,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const listed = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
+    await call(
+      t,
+      'PATCH',
+      `/api/games/${game.id}/files/${listed.find((f) => f.path === 'index.html')!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
-    for (let i = 0; (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().gameStatusTypeId !== GameStatus.Ready; i++) {
+    for (
+      let i = 0;
+      (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>()
+        .gameStatusTypeId !== GameStatus.Ready;
+      i++
+    ) {
       if (i === 200) throw new Error('not ready');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const userGame = (await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 10 } })).json<UserGame>();
-    version = (await call(t, 'POST', '/api/game-versions', {
-      token: artist.token,
-      payload: { name: 'Mine', description: 'My look', gameId: game.id, userGamesId: userGame.id, isLocked: false },
-    })).json<GameVersion>();
+    const userGame = (
+      await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 10 },
+      })
+    ).json<UserGame>();
+    version = (
+      await call(t, 'POST', '/api/game-versions', {
+        token: artist.token,
+        payload: {
+          name: 'Mine',
+          description: 'My look',
+          gameId: game.id,
+          userGamesId: userGame.id,
+          isLocked: false,
+        },
+      })
+    ).json<GameVersion>();
     // The version replaces the hero: that image is then its own in the version's view.
     const replacement = new FormData();
     replacement.append('fullPath', 'img/hero.png');
     replacement.append('file', new Blob([await solidPng(32, 24, 'purple')]), 'hero.png');
     const hero = listed.find((f) => f.path === 'img/hero.png')!;
-    const uploaded = await t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${hero.fileId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: replacement });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload/${version.id}/${hero.fileId}`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: replacement,
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const artistPaths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
-    const adminPaths = (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>();
-    roots = { version: rootOf(artistPaths.orjFile), watermark: rootOf(artistPaths.wtmFile), skeleton: rootOf(artistPaths.emtFile), original: rootOf(adminPaths.wtmFile) };
+    const artistPaths = (
+      await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })
+    ).json<GamePath>();
+    const adminPaths = (
+      await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })
+    ).json<GamePath>();
+    roots = {
+      version: rootOf(artistPaths.orjFile),
+      watermark: rootOf(artistPaths.wtmFile),
+      skeleton: rootOf(artistPaths.emtFile),
+      original: rootOf(adminPaths.wtmFile),
+    };
   });
   afterAll(async () => t.close());
 
@@ -111,10 +193,16 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
     expect(notModified.statusCode).toBe(304);
     expect(notModified.headers.vary).toBe('Accept-Encoding');
     // nginx's gzip passes ETags on weak: a weak match is a match for If-None-Match.
-    expect((await get(url, { 'accept-encoding': 'br', 'if-none-match': `W/${String(br.headers.etag)}` })).statusCode).toBe(304);
+    expect(
+      (await get(url, { 'accept-encoding': 'br', 'if-none-match': `W/${String(br.headers.etag)}` }))
+        .statusCode,
+    ).toBe(304);
     // JSON, SVG and WAV compress too.
     for (const path of ['img/logo.svg', 'sfx/jump.wav']) {
-      expect((await get(roots.original + path, { 'accept-encoding': 'gzip' })).headers['content-encoding'], path).toBe('gzip');
+      expect(
+        (await get(roots.original + path, { 'accept-encoding': 'gzip' })).headers['content-encoding'],
+        path,
+      ).toBe('gzip');
     }
   });
 
@@ -130,33 +218,53 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
     expect(gunzipSync(build.rawPayload).toString()).toBe(data);
 
     // An audio element's seek: a range of the stored bytes, never compressed.
-    const range = await get(roots.watermark + 'sfx/jump.wav', { 'accept-encoding': 'gzip, br', range: 'bytes=100-199' });
+    const range = await get(roots.watermark + 'sfx/jump.wav', {
+      'accept-encoding': 'gzip, br',
+      range: 'bytes=100-199',
+    });
     expect(range.statusCode).toBe(206);
     expect(range.headers['content-encoding']).toBeUndefined();
     expect(range.headers['content-range']).toBe(`bytes 100-199/${sound.length}`);
     expect(range.rawPayload.equals(sound.subarray(100, 200))).toBe(true);
-    const script = await get(roots.watermark + 'lib/engine.js', { 'accept-encoding': 'br', range: 'bytes=0-9' });
+    const script = await get(roots.watermark + 'lib/engine.js', {
+      'accept-encoding': 'br',
+      range: 'bytes=0-9',
+    });
     expect(script.statusCode).toBe(206);
     expect(script.rawPayload.toString()).toBe(engine.subarray(0, 10).toString());
   });
 
   it('gives a file the same in every view the same ETag in every view, so a revalidation from another view is a 304', async () => {
-    const etagIn = async (root: string, path: string) => (await get(root + path, { 'accept-encoding': 'br' })).headers.etag;
+    const etagIn = async (root: string, path: string) =>
+      (await get(root + path, { 'accept-encoding': 'br' })).headers.etag;
     const engineTag = await etagIn(roots.version, 'lib/engine.js');
     for (const root of [roots.watermark, roots.skeleton, roots.original]) {
       expect(await etagIn(root, 'lib/engine.js')).toBe(engineTag);
-      expect((await get(root + 'lib/engine.js', { 'accept-encoding': 'br', 'if-none-match': String(engineTag) })).statusCode).toBe(304);
+      expect(
+        (await get(root + 'lib/engine.js', { 'accept-encoding': 'br', 'if-none-match': String(engineTag) }))
+          .statusCode,
+      ).toBe(304);
     }
     // An image's watermarked copy is the same in the watermarked view and in a version that did not replace it.
     expect(await etagIn(roots.version, 'img/enemy.png')).toBe(await etagIn(roots.watermark, 'img/enemy.png'));
     // Other bytes, other ETags: the skeleton's copy, the admin's original, the version's own hero.
-    expect(await etagIn(roots.skeleton, 'img/enemy.png')).not.toBe(await etagIn(roots.watermark, 'img/enemy.png'));
-    expect(await etagIn(roots.original, 'img/enemy.png')).not.toBe(await etagIn(roots.watermark, 'img/enemy.png'));
-    expect(await etagIn(roots.version, 'img/hero.png')).not.toBe(await etagIn(roots.watermark, 'img/hero.png'));
+    expect(await etagIn(roots.skeleton, 'img/enemy.png')).not.toBe(
+      await etagIn(roots.watermark, 'img/enemy.png'),
+    );
+    expect(await etagIn(roots.original, 'img/enemy.png')).not.toBe(
+      await etagIn(roots.watermark, 'img/enemy.png'),
+    );
+    expect(await etagIn(roots.version, 'img/hero.png')).not.toBe(
+      await etagIn(roots.watermark, 'img/hero.png'),
+    );
   });
 
   it("redirects the game's own requests for a shared file to one URL for every view of the user", async () => {
-    const sharedUrl = async (root: string, path: string, headers: Record<string, string> = fromGame.script) => {
+    const sharedUrl = async (
+      root: string,
+      path: string,
+      headers: Record<string, string> = fromGame.script,
+    ) => {
       const response = await get(root + path, headers);
       expect(response.statusCode, `${root}${path}`).toBe(302);
       expect(response.headers['cache-control']).toBe('no-store');
@@ -168,8 +276,12 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
     expect(await sharedUrl(roots.skeleton, 'lib/engine.js')).toBe(fromVersion);
     expect(await sharedUrl(roots.watermark, 'lib/engine.js', fromGame.fetch)).toBe(fromVersion);
     // The unreplaced image's watermarked copy: one URL for the version and the watermarked view.
-    expect(await sharedUrl(roots.version, 'img/enemy.png', fromGame.image)).toBe(await sharedUrl(roots.watermark, 'img/enemy.png', fromGame.image));
-    expect(await sharedUrl(roots.skeleton, 'img/enemy.png', fromGame.image)).not.toBe(await sharedUrl(roots.watermark, 'img/enemy.png', fromGame.image));
+    expect(await sharedUrl(roots.version, 'img/enemy.png', fromGame.image)).toBe(
+      await sharedUrl(roots.watermark, 'img/enemy.png', fromGame.image),
+    );
+    expect(await sharedUrl(roots.skeleton, 'img/enemy.png', fromGame.image)).not.toBe(
+      await sharedUrl(roots.watermark, 'img/enemy.png', fromGame.image),
+    );
 
     // The shared URL answers the file with the same ETag, compressed too, and revalidates.
     const direct = await get(roots.watermark + 'lib/engine.js', { 'accept-encoding': 'br' });
@@ -178,12 +290,25 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
     expect(shared.headers.etag).toBe(direct.headers.etag);
     expect(brotliDecompressSync(shared.rawPayload).equals(engine)).toBe(true);
     expect(shared.headers['content-security-policy']).toBe(direct.headers['content-security-policy']);
-    expect((await get(fromVersion, { 'accept-encoding': 'br', 'if-none-match': String(shared.headers.etag) })).statusCode).toBe(304);
+    expect(
+      (await get(fromVersion, { 'accept-encoding': 'br', 'if-none-match': String(shared.headers.etag) }))
+        .statusCode,
+    ).toBe(304);
   });
 
   it('answers in place what must stay under its view: documents, frames, style sheets, workers, module scripts, other sites, own files', async () => {
-    for (const headers of [fromGame.frame, fromGame.style, fromGame.worker, fromGame.moduleScript, fromGame.appPreview, {}]) {
-      expect((await get(roots.watermark + 'lib/engine.js', headers)).statusCode, JSON.stringify(headers)).toBe(200);
+    for (const headers of [
+      fromGame.frame,
+      fromGame.style,
+      fromGame.worker,
+      fromGame.moduleScript,
+      fromGame.appPreview,
+      {},
+    ]) {
+      expect(
+        (await get(roots.watermark + 'lib/engine.js', headers)).statusCode,
+        JSON.stringify(headers),
+      ).toBe(200);
     }
     // The admin's original image, and the version's own file, are no one else's: never on a shared URL.
     expect((await get(roots.original + 'img/hero.png', fromGame.image)).statusCode).toBe(200);
@@ -212,14 +337,24 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
 
     // Unassigned: refused (the tests keep no access answers: PLAY_ACCESS_CACHE_SECONDS=0).
     expect((await get(location)).statusCode).toBe(200);
-    await t.database.db.updateTable('userGames').set({ isActive: 0 }).where('userId', '=', artist.id).execute();
+    await t.database.db
+      .updateTable('userGames')
+      .set({ isActive: 0 })
+      .where('userId', '=', artist.id)
+      .execute();
     const refused = await get(location);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.message).toBe('This play link no longer gives access: open the game again.');
-    await t.database.db.updateTable('userGames').set({ isActive: 1 }).where('userId', '=', artist.id).execute();
+    await t.database.db
+      .updateTable('userGames')
+      .set({ isActive: 1 })
+      .where('userId', '=', artist.id)
+      .execute();
     expect((await get(location)).statusCode).toBe(200);
     // Another user cannot get a shared token at all: their play links are refused before any redirect.
-    expect((await call(t, 'GET', `/api/games/${game.id}/path/`, { token: stranger.token })).statusCode).toBe(404);
+    expect((await call(t, 'GET', `/api/games/${game.id}/path/`, { token: stranger.token })).statusCode).toBe(
+      404,
+    );
   });
 
   it('keeps a shared token the same for every link signed again within its period, and lets it expire', async () => {
@@ -228,7 +363,9 @@ describe(`issue 29: the play origin compresses, and serves a file the same in ev
     const claims = { g: 7, u: 3, tv: 1 };
     const first = tokens.signShared(claims, start + 1000);
     // A fresh PlayTokens (another server with the same secret) signs the same token: nothing random, no iat.
-    expect(new PlayTokens('a secret of the tests').signShared(claims, start + sharedPeriodMs - 1000)).toBe(first);
+    expect(new PlayTokens('a secret of the tests').signShared(claims, start + sharedPeriodMs - 1000)).toBe(
+      first,
+    );
     expect(tokens.signShared(claims, start + sharedPeriodMs + 1000)).not.toBe(first);
     expect(tokens.signShared({ ...claims, tv: 2 }, start + 1000)).not.toBe(first);
     expect(tokens.verifyShared(first)).toEqual(claims);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameStatus, RoleType, type FileUsage, type Game, type GameFile, type GamePath } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  type FileUsage,
+  type Game,
+  type GameFile,
+  type GamePath,
+} from '@reskin/contract';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
@@ -21,9 +28,15 @@ describe(`[issue 24] many plays at once on ${testDb}: no lost counts, no 5xx`, (
     const first = await createTestApp();
     apps.push(first);
     // On PostgreSQL a second app server on the same schema (the same JWT secret, so it takes the same links).
-    if (testDb === 'postgres') apps.push(await createTestApp({}, { dataDir: first.config.dataDir, schema: first.schema }));
+    if (testDb === 'postgres')
+      apps.push(await createTestApp({}, { dataDir: first.config.dataDir, schema: first.schema }));
     admin = await createUser(first, RoleType.Admin);
-    game = (await call(first, 'POST', '/api/games', { token: admin.token, payload: { name: 'Busy', description: 'x', width: 480, height: 640 } })).json<Game>();
+    game = (
+      await call(first, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'Busy', description: 'x', width: 480, height: 640 },
+      })
+    ).json<Game>();
     const body = new FormData();
     body.append('fullPath', 'index.html');
     body.append('file', new Blob(['<!doctype html><p>busy</p>']), 'index.html');
@@ -31,13 +44,30 @@ describe(`[issue 24] many plays at once on ${testDb}: no lost counts, no 5xx`, (
       body.append('fullPath', `img/${i}.png`);
       body.append('file', new Blob([await solidPng(4, 4)]), `img/${i}.png`);
     }
-    expect((await first.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body })).statusCode).toBe(200);
-    const index = (await call(first, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>().find((file) => file.path === 'index.html')!;
+    expect(
+      (
+        await first.app.inject({
+          method: 'POST',
+          url: `/api/game/upload/${game.id}`,
+          headers: { authorization: `Bearer ${admin.token}` },
+          payload: body,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const index = (await call(first, 'GET', `/api/games/${game.id}/files`, { token: admin.token }))
+      .json<GameFile[]>()
+      .find((file) => file.path === 'index.html')!;
     await call(first, 'PATCH', `/api/games/${game.id}/files/${index.fileId}/index`, { token: admin.token });
     await call(first, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     await first.generation.idle();
-    expect((await call(first, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().gameStatusTypeId).toBe(GameStatus.Ready);
-    root = new URL((await call(first, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>().rootPath).pathname;
+    expect(
+      (await call(first, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>()
+        .gameStatusTypeId,
+    ).toBe(GameStatus.Ready);
+    root = new URL(
+      (await call(first, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>()
+        .rootPath,
+    ).pathname;
   });
   afterAll(async () => {
     for (const app of apps.reverse()) await app.close();
@@ -56,7 +86,9 @@ describe(`[issue 24] many plays at once on ${testDb}: no lost counts, no 5xx`, (
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
     await Promise.all(apps.map((app) => app.playUsage!.flush()));
 
-    const usage = (await call(apps[0]!, 'GET', `/api/games/${game.id}/usage`, { token: admin.token })).json<FileUsage[]>();
+    const usage = (await call(apps[0]!, 'GET', `/api/games/${game.id}/usage`, { token: admin.token })).json<
+      FileUsage[]
+    >();
     const images = usage.filter((file) => file.path.startsWith('img/'));
     expect(images).toHaveLength(files);
     expect(images.map((file) => file.loads)).toEqual(Array.from({ length: files }, () => requests / files));

@@ -1,21 +1,51 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GameStatus, RoleType, type FileUsage, type Game, type GameFile, type GamePath } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  type FileUsage,
+  type Game,
+  type GameFile,
+  type GamePath,
+} from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
 /** A game's files uploaded, its index marked and generated: Ready to play. */
-async function readyGame(t: TestApp, admin: TestUser, name: string, files: { path: string; content: Buffer | string }[], index: string): Promise<{ game: Game; files: GameFile[] }> {
-  const created = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name, description: 'x', width: 480, height: 640 } })).json<Game>();
+async function readyGame(
+  t: TestApp,
+  admin: TestUser,
+  name: string,
+  files: { path: string; content: Buffer | string }[],
+  index: string,
+): Promise<{ game: Game; files: GameFile[] }> {
+  const created = (
+    await call(t, 'POST', '/api/games', {
+      token: admin.token,
+      payload: { name, description: 'x', width: 480, height: 640 },
+    })
+  ).json<Game>();
   const body = new FormData();
   for (const file of files) {
     body.append('fullPath', file.path);
     body.append('file', new Blob([file.content]), file.path);
   }
-  const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${created.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: `/api/game/upload/${created.id}`,
+    headers: { authorization: `Bearer ${admin.token}` },
+    payload: body,
+  });
   expect(uploaded.statusCode, uploaded.body).toBe(200);
-  const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<GameFile[]>();
-  await call(t, 'PATCH', `/api/games/${created.id}/files/${list.find((f) => f.path === index)!.fileId}/index`, { token: admin.token });
+  const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<
+    GameFile[]
+  >();
+  await call(
+    t,
+    'PATCH',
+    `/api/games/${created.id}/files/${list.find((f) => f.path === index)!.fileId}/index`,
+    { token: admin.token },
+  );
   await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token });
   await t.generation.idle();
   const game = (await call(t, 'GET', `/api/games/${created.id}`, { token: admin.token })).json<Game>();
@@ -25,8 +55,19 @@ async function readyGame(t: TestApp, admin: TestUser, name: string, files: { pat
 
 /** Ten images and the page that shows them. */
 async function tenImageGame(t: TestApp, admin: TestUser, name: string) {
-  const images = await Promise.all(Array.from({ length: 10 }, async (_, i) => ({ path: `img/pic${i}.png`, content: await solidPng(8, 8, i % 2 ? 'red' : 'blue') })));
-  return readyGame(t, admin, name, [{ path: 'index.html', content: '<!doctype html><p>ten</p>' }, ...images], 'index.html');
+  const images = await Promise.all(
+    Array.from({ length: 10 }, async (_, i) => ({
+      path: `img/pic${i}.png`,
+      content: await solidPng(8, 8, i % 2 ? 'red' : 'blue'),
+    })),
+  );
+  return readyGame(
+    t,
+    admin,
+    name,
+    [{ path: 'index.html', content: '<!doctype html><p>ten</p>' }, ...images],
+    'index.html',
+  );
 }
 
 const playPath = (url: string) => new URL(url).pathname;
@@ -41,7 +82,8 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
   let root: string;
   let skeletonRoot: string;
 
-  const usage = async (token: string, gameId = game.id) => call(t, 'GET', `/api/games/${gameId}/usage`, { token });
+  const usage = async (token: string, gameId = game.id) =>
+    call(t, 'GET', `/api/games/${gameId}/usage`, { token });
   const usageOf = async (gameId = game.id) => {
     const response = await usage(admin.token, gameId);
     expect(response.statusCode, response.body).toBe(200);
@@ -52,13 +94,31 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    [admin, artist, stranger, demo] = [await createUser(t, RoleType.Admin), await createUser(t), await createUser(t), await createUser(t, RoleType.Demo)];
+    [admin, artist, stranger, demo] = [
+      await createUser(t, RoleType.Admin),
+      await createUser(t),
+      await createUser(t),
+      await createUser(t, RoleType.Demo),
+    ];
     ({ game } = await tenImageGame(t, admin, 'Usage'));
     const now = nowIso();
     for (const user of [artist, demo]) {
-      await t.database.db.insertInto('userGames').values({ userId: user.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1, isActive: 1, createdAt: now, updatedAt: now }).execute();
+      await t.database.db
+        .insertInto('userGames')
+        .values({
+          userId: user.id,
+          gameId: game.id,
+          userGameTypeId: 1,
+          jobPrice: 1,
+          isActive: 1,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
     }
-    const paths = (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>();
+    const paths = (
+      await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })
+    ).json<GamePath>();
     root = playPath(paths.rootPath);
     skeletonRoot = playPath(paths.emtFile).replace(/index\.html$/, '');
   });
@@ -66,7 +126,11 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
   afterEach(() => vi.useRealTimers());
 
   it('counts per file what plays load, in any view: at start within the window of the document, later not; files never loaded show 0', async () => {
-    expect([...(await usageOf()).values()].every((file) => file.loads === 0 && file.firstSeenAt === null && !file.atStart)).toBe(true);
+    expect(
+      [...(await usageOf()).values()].every(
+        (file) => file.loads === 0 && file.firstSeenAt === null && !file.atStart,
+      ),
+    ).toBe(true);
     vi.useFakeTimers({ toFake: ['Date'] });
     // Now (a later time would have expired the play links), held still.
     const start = new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -82,22 +146,49 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
     const etag = (await play(skeletonRoot, 'img/pic3.png')).headers.etag as string;
     expect((await play(skeletonRoot, 'img/pic3.png', { 'if-none-match': etag })).statusCode).toBe(304);
     // The app's previews of a game's images (another site's requests for images) are no play; a frame's document starts one.
-    expect((await play(root, 'img/pic9.png', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' })).statusCode).toBe(200);
-    expect((await play(root, 'img/pic8.png', { 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'image' })).statusCode).toBe(200);
+    expect(
+      (await play(root, 'img/pic9.png', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await play(root, 'img/pic8.png', { 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'image' }))
+        .statusCode,
+    ).toBe(200);
     // Unknown paths are no files.
     expect((await play(root, 'img/nothing.png')).statusCode).toBe(404);
     await t.playUsage!.flush();
 
     const files = await usageOf();
-    expect(files.get('index.html')).toMatchObject({ loads: 1, atStart: true, firstSeenAt: start.toISOString() });
+    expect(files.get('index.html')).toMatchObject({
+      loads: 1,
+      atStart: true,
+      firstSeenAt: start.toISOString(),
+    });
     expect(files.get('img/pic2.png')).toMatchObject({ loads: 2, atStart: true });
     expect(files.get('img/pic8.png')?.loads).toBe(0);
     // The skeleton link had not started here: its first request started its play, so pic3 came at its start too.
-    expect(files.get('img/pic3.png')).toMatchObject({ loads: 3, atStart: true, firstSeenAt: new Date(start.getTime() + 10_000).toISOString() });
+    expect(files.get('img/pic3.png')).toMatchObject({
+      loads: 3,
+      atStart: true,
+      firstSeenAt: new Date(start.getTime() + 10_000).toISOString(),
+    });
     expect(files.get('img/pic4.png')).toMatchObject({ loads: 1, atStart: false });
     const loaded = [...files.values()].filter((file) => file.loads > 0).map((file) => file.path);
-    expect(loaded).toEqual(['img/pic0.png', 'img/pic1.png', 'img/pic2.png', 'img/pic3.png', 'img/pic4.png', 'index.html']);
-    expect(files.get('img/pic9.png')).toEqual({ fileId: files.get('img/pic9.png')!.fileId, path: 'img/pic9.png', loads: 0, firstSeenAt: null, atStart: false });
+    expect(loaded).toEqual([
+      'img/pic0.png',
+      'img/pic1.png',
+      'img/pic2.png',
+      'img/pic3.png',
+      'img/pic4.png',
+      'index.html',
+    ]);
+    expect(files.get('img/pic9.png')).toEqual({
+      fileId: files.get('img/pic9.png')!.fileId,
+      path: 'img/pic9.png',
+      loads: 0,
+      firstSeenAt: null,
+      atStart: false,
+    });
 
     // A reload asks for the document again: a new play starts, and what it loads at once is at start again.
     vi.setSystemTime(start.getTime() + 60_000);
@@ -108,9 +199,14 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
   });
 
   it('keeps no personal data: per game file, a count, a count at start and a time', async () => {
-    const rows = await t.database.db.selectFrom('fileUsage').selectAll().where('gameId', '=', game.id).execute();
+    const rows = await t.database.db
+      .selectFrom('fileUsage')
+      .selectAll()
+      .where('gameId', '=', game.id)
+      .execute();
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(Object.keys(row).sort()).toEqual(['fileId', 'firstSeenAt', 'gameId', 'loads', 'startLoads']);
+    for (const row of rows)
+      expect(Object.keys(row).sort()).toEqual(['fileId', 'firstSeenAt', 'gameId', 'loads', 'startLoads']);
   });
 
   it('answers the admin and the assigned artist; a demo account 403, another user and an unknown game 404, nobody 401', async () => {
@@ -126,25 +222,61 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
 
   it("sorts and filters the admin's file search by it: loaded in play, at start, never loaded yet", async () => {
     const search = async (body: object) => {
-      const response = await call(t, 'POST', `/api/games/${game.id}/files/filter`, { token: admin.token, payload: { fields: ['path'], ...body } });
+      const response = await call(t, 'POST', `/api/games/${game.id}/files/filter`, {
+        token: admin.token,
+        payload: { fields: ['path'], ...body },
+      });
       expect(response.statusCode, response.body).toBe(200);
       return response.json<{ path: string }[]>().map((file) => file.path);
     };
-    expect(await search({ where: { loads: { gt: 0 } }, order: 'path ASC' })).toEqual(['img/pic0.png', 'img/pic1.png', 'img/pic2.png', 'img/pic3.png', 'img/pic4.png', 'index.html']);
-    expect(await search({ where: { atStart: true }, order: 'path ASC' })).toEqual(['img/pic0.png', 'img/pic1.png', 'img/pic2.png', 'img/pic3.png', 'img/pic4.png', 'index.html']);
-    expect(await search({ where: { loads: 0 }, order: 'path ASC' })).toEqual(['img/pic5.png', 'img/pic6.png', 'img/pic7.png', 'img/pic8.png', 'img/pic9.png']);
+    expect(await search({ where: { loads: { gt: 0 } }, order: 'path ASC' })).toEqual([
+      'img/pic0.png',
+      'img/pic1.png',
+      'img/pic2.png',
+      'img/pic3.png',
+      'img/pic4.png',
+      'index.html',
+    ]);
+    expect(await search({ where: { atStart: true }, order: 'path ASC' })).toEqual([
+      'img/pic0.png',
+      'img/pic1.png',
+      'img/pic2.png',
+      'img/pic3.png',
+      'img/pic4.png',
+      'index.html',
+    ]);
+    expect(await search({ where: { loads: 0 }, order: 'path ASC' })).toEqual([
+      'img/pic5.png',
+      'img/pic6.png',
+      'img/pic7.png',
+      'img/pic8.png',
+      'img/pic9.png',
+    ]);
     expect((await search({ order: 'loads DESC', limit: 2 }))[0]).toBe('img/pic3.png');
-    expect((await call(t, 'POST', `/api/games/${game.id}/files/filter`, { token: admin.token, payload: { where: { loads: 'many' } } })).statusCode).toBe(400);
+    expect(
+      (
+        await call(t, 'POST', `/api/games/${game.id}/files/filter`, {
+          token: admin.token,
+          payload: { where: { loads: 'many' } },
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 
   it('drops the counts of a file deleted before they are written, and keeps the rest', async () => {
     const { game: other, files } = await tenImageGame(t, admin, 'Deleted meanwhile');
-    const otherRoot = playPath((await call(t, 'GET', `/api/games/${other.id}/path/`, { token: admin.token })).json<GamePath>().rootPath);
+    const otherRoot = playPath(
+      (await call(t, 'GET', `/api/games/${other.id}/path/`, { token: admin.token })).json<GamePath>()
+        .rootPath,
+    );
     await play(otherRoot, 'index.html');
     await play(otherRoot, 'img/pic0.png');
     await play(otherRoot, 'img/pic1.png');
     const deleted = files.find((file) => file.path === 'img/pic0.png')!;
-    expect((await call(t, 'DELETE', `/api/games/${other.id}/files/${deleted.fileId}`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'DELETE', `/api/games/${other.id}/files/${deleted.fileId}`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
     await t.playUsage!.flush();
     const after = await usageOf(other.id);
     expect(after.has('img/pic0.png')).toBe(false);
@@ -160,7 +292,9 @@ describe(`[issue 24] with PLAY_USAGE=false nothing is counted, on ${testDb}`, ()
     t = await createTestApp({ playUsage: { enabled: false, startWindowMs: 10_000, flushMs: 300_000 } });
     const admin = await createUser(t, RoleType.Admin);
     const { game } = await tenImageGame(t, admin, 'Off');
-    const root = playPath((await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>().rootPath);
+    const root = playPath(
+      (await call(t, 'GET', `/api/games/${game.id}/path/`, { token: admin.token })).json<GamePath>().rootPath,
+    );
     expect(t.playUsage).toBeUndefined();
     expect((await t.playApp.inject({ method: 'GET', url: `${root}img/pic0.png` })).statusCode).toBe(200);
     expect(await t.database.db.selectFrom('fileUsage').selectAll().execute()).toEqual([]);

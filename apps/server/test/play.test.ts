@@ -21,22 +21,41 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
 
   /** A play URL's path on the play origin (the tests talk to the play app directly). */
   const pathOf = (url: string) => new URL(url).pathname;
-  const get = (url: string, headers: Record<string, string> = {}) => t.playApp.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.playApp.inject({ method: 'GET', url, headers });
 
-  async function readyGame(name: string, files: { path: string; content: Buffer | string }[], index: string): Promise<Game> {
-    const created = (await call(t, 'POST', '/api/games', {
-      token: admin.token,
-      payload: { name, description: 'x', width: 480, height: 640 },
-    })).json<Game>();
+  async function readyGame(
+    name: string,
+    files: { path: string; content: Buffer | string }[],
+    index: string,
+  ): Promise<Game> {
+    const created = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name, description: 'x', width: 480, height: 640 },
+      })
+    ).json<Game>();
     const body = new FormData();
     for (const file of files) {
       body.append('fullPath', file.path);
       body.append('file', new Blob([file.content]), file.path);
     }
-    const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${created.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${created.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<GameFile[]>();
-    await call(t, 'PATCH', `/api/games/${created.id}/files/${list.find((f) => f.path === index)!.fileId}/index`, { token: admin.token });
+    const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
+    await call(
+      t,
+      'PATCH',
+      `/api/games/${created.id}/files/${list.find((f) => f.path === index)!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token });
     for (let i = 0; i < 200; i++) {
       const now = (await call(t, 'GET', `/api/games/${created.id}`, { token: admin.token })).json<Game>();
@@ -52,12 +71,19 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    [admin, artist, stranger] = [await createUser(t, RoleType.Admin), await createUser(t), await createUser(t)];
+    [admin, artist, stranger] = [
+      await createUser(t, RoleType.Admin),
+      await createUser(t),
+      await createUser(t),
+    ];
     original = await png(64, 48, 'orange');
     game = await readyGame(
       'Play Me',
       [
-        { path: 'game/index.html', content: '<!doctype html><script src="../lib/engine.js?v=1337"></script>' },
+        {
+          path: 'game/index.html',
+          content: '<!doctype html><script src="../lib/engine.js?v=1337"></script>',
+        },
         { path: 'lib/engine.js', content: 'window.engine = 1;' },
         { path: 'game/img/hero.png', content: original },
         { path: 'game/data.json', content: '{"a":1}' },
@@ -68,11 +94,26 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
       ],
       'game/index.html',
     );
-    otherGame = await readyGame('Other', [{ path: 'index.html', content: '<p>' }, { path: 'secret.png', content: await png(8, 8) }], 'index.html');
+    otherGame = await readyGame(
+      'Other',
+      [
+        { path: 'index.html', content: '<p>' },
+        { path: 'secret.png', content: await png(8, 8) },
+      ],
+      'index.html',
+    );
     const now = nowIso();
     await t.database.db
       .insertInto('userGames')
-      .values({ userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 10, isActive: 1, createdAt: now, updatedAt: now })
+      .values({
+        userId: artist.id,
+        gameId: game.id,
+        userGameTypeId: 1,
+        jobPrice: 10,
+        isActive: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
       .execute();
   });
   afterAll(async () => t.close());
@@ -98,7 +139,10 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
   });
 
   it('serves the right MIME types and the DESIGN.md headers, ignores query strings, and resolves ../ paths', async () => {
-    const base = pathOf((await paths(admin.token, game.id)).json<GamePath>().wtmFile).replace(/game\/index\.html$/, '');
+    const base = pathOf((await paths(admin.token, game.id)).json<GamePath>().wtmFile).replace(
+      /game\/index\.html$/,
+      '',
+    );
     const expected: [string, string][] = [
       ['game/index.html', 'text/html'],
       ['lib/engine.js?v=1337', 'text/javascript'],
@@ -113,18 +157,24 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
       const response = await get(base + path);
       expect(response.statusCode, path).toBe(200);
       expect(response.headers['content-type'], path).toContain(type);
-      for (const [header, value] of Object.entries(playHeaders)) expect(response.headers[header.toLowerCase()], `${path} ${header}`).toBe(value);
+      for (const [header, value] of Object.entries(playHeaders))
+        expect(response.headers[header.toLowerCase()], `${path} ${header}`).toBe(value);
       expect(response.headers.etag).toBeTruthy();
     }
     // The index in game/ loads ../lib/engine.js: the browser asks for lib/engine.js under the same token.
-    expect(new URL('../lib/engine.js', `http://play.test${base}game/index.html`).pathname).toBe(`${base}lib/engine.js`);
+    expect(new URL('../lib/engine.js', `http://play.test${base}game/index.html`).pathname).toBe(
+      `${base}lib/engine.js`,
+    );
     const first = await get(base + 'game/img/hero.png');
     const again = await get(base + 'game/img/hero.png', { 'if-none-match': String(first.headers.etag) });
     expect(again.statusCode).toBe(304);
   });
 
   it("a token for one game cannot fetch another game's files", async () => {
-    const base = pathOf((await paths(artist.token, game.id)).json<GamePath>().wtmFile).replace(/game\/index\.html$/, '');
+    const base = pathOf((await paths(artist.token, game.id)).json<GamePath>().wtmFile).replace(
+      /game\/index\.html$/,
+      '',
+    );
     expect((await get(base + 'secret.png')).statusCode).toBe(404);
     expect((await get(base + 'index.html')).statusCode).toBe(404);
     expect((await get(base + '../secret.png')).statusCode).toBe(404);
@@ -152,10 +202,12 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
     expect((await call(t, 'GET', `/api/games/${game.id}/path/`)).statusCode).toBe(401);
     expect((await paths(stranger.token, game.id)).statusCode).toBe(404);
     expect((await paths(artist.token, otherGame.id)).statusCode).toBe(404);
-    const draft = (await call(t, 'POST', '/api/games', {
-      token: admin.token,
-      payload: { name: 'Draft', description: 'x', width: 480, height: 640 },
-    })).json<Game>();
+    const draft = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'Draft', description: 'x', width: 480, height: 640 },
+      })
+    ).json<Game>();
     expect((await paths(admin.token, draft.id)).statusCode).toBe(409);
   });
 
@@ -164,11 +216,19 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
     const again = (await paths(artist.token, game.id)).json<GamePath>();
     expect(again).toEqual(first);
     expect((await paths(admin.token, game.id)).json<GamePath>().wtmFile).not.toBe(first.wtmFile);
-    await t.database.db.updateTable('users').set((eb) => ({ tokenVersion: eb('tokenVersion', '+', 1) })).where('id', '=', artist.id).execute();
+    await t.database.db
+      .updateTable('users')
+      .set((eb) => ({ tokenVersion: eb('tokenVersion', '+', 1) }))
+      .where('id', '=', artist.id)
+      .execute();
     const fresh = await paths(artist.token, game.id);
     // The session token carries the old version too: the path call itself now refuses it, and a new session gets new links.
     expect(fresh.statusCode).toBe(401);
-    const relogin = (await call(t, 'POST', '/api/user/login', { payload: { email: artist.email, password: artist.password } })).json<{ token: string }>();
+    const relogin = (
+      await call(t, 'POST', '/api/user/login', {
+        payload: { email: artist.email, password: artist.password },
+      })
+    ).json<{ token: string }>();
     const renewed = (await paths(relogin.token, game.id)).json<GamePath>();
     expect(renewed.wtmFile).not.toBe(first.wtmFile);
     expect((await get(pathOf(renewed.wtmFile))).statusCode).toBe(200);

@@ -38,7 +38,10 @@ describe(`decision 0044: posting throttles (${testDb})`, () => {
   });
 
   const post = (token: string, versionId: number, text: string, replyTo?: number) =>
-    call(t, 'POST', `/api/game-versions/${versionId}/notes`, { token, payload: { text, ...(replyTo !== undefined && { replyTo }) } });
+    call(t, 'POST', `/api/game-versions/${versionId}/notes`, {
+      token,
+      payload: { text, ...(replyTo !== undefined && { replyTo }) },
+    });
 
   it('an artist writing notes and answers gets a burst, then 429 RATE_LIMITED saying when to try again; the steady rate lets the next ones in a minute later; others are not held up', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -53,12 +56,16 @@ describe(`decision 0044: posting throttles (${testDb})`, () => {
       expect(posted.statusCode, posted.body).toBe(201);
     }
     expectThrottled(await post(w.artist.token, version.id, 'One too many'), throttleMessages.notes);
-    expectThrottled(await post(w.artist.token, version.id, 'An answer too many', noteId), throttleMessages.notes);
+    expectThrottled(
+      await post(w.artist.token, version.id, 'An answer too many', noteId),
+      throttleMessages.notes,
+    );
     // Per account: a reviewer still writes.
     expect((await post(w.admin.token, version.id, 'Reviewer here')).statusCode).toBe(201);
 
     vi.setSystemTime(Date.now() + 61_000);
-    for (let i = 0; i < notes.perMinute; i += 1) expect((await post(w.artist.token, version.id, `Later ${i}`)).statusCode).toBe(201);
+    for (let i = 0; i < notes.perMinute; i += 1)
+      expect((await post(w.artist.token, version.id, `Later ${i}`)).statusCode).toBe(201);
     // The burst is not back yet: only the steady rate.
     expectThrottled(await post(w.artist.token, version.id, 'Still too many'), throttleMessages.notes);
   });
@@ -67,8 +74,15 @@ describe(`decision 0044: posting throttles (${testDb})`, () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date());
     const version = await newVersion(t, w, 'Eager');
-    for (let i = 0; i < finishes.perMinute + finishes.burst; i += 1) await finish(t, w.artist.token, version.id);
-    expectThrottled(await call(t, 'POST', '/api/game-versions/done', { token: w.artist.token, payload: { id: version.id } }), throttleMessages.finishes);
+    for (let i = 0; i < finishes.perMinute + finishes.burst; i += 1)
+      await finish(t, w.artist.token, version.id);
+    expectThrottled(
+      await call(t, 'POST', '/api/game-versions/done', {
+        token: w.artist.token,
+        payload: { id: version.id },
+      }),
+      throttleMessages.finishes,
+    );
     vi.setSystemTime(Date.now() + 61_000);
     await finish(t, w.artist.token, version.id);
   });
@@ -76,33 +90,45 @@ describe(`decision 0044: posting throttles (${testDb})`, () => {
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-describe.runIf(testDb === 'postgres')('decision 0044: the note throttle in Redis, shared by two servers (PostgreSQL)', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let w: ReviewWorld;
-  beforeAll(async () => {
-    a = await createTestApp({ redisUrl });
-    b = await createTestApp({ redisUrl }, { dataDir: a.config.dataDir, schema: a.schema });
-    w = await reviewWorld(a);
-    // Account ids start again in every test schema: a run a few minutes ago may have left counters of these ids.
-    const redis = new Redis(redisUrl);
-    await redis.del(`reskin-notes:${w.artist.id}`, `reskin-notes-burst:${w.artist.id}`);
-    redis.disconnect();
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+describe.runIf(testDb === 'postgres')(
+  'decision 0044: the note throttle in Redis, shared by two servers (PostgreSQL)',
+  () => {
+    let a: TestApp;
+    let b: TestApp;
+    let w: ReviewWorld;
+    beforeAll(async () => {
+      a = await createTestApp({ redisUrl });
+      b = await createTestApp({ redisUrl }, { dataDir: a.config.dataDir, schema: a.schema });
+      w = await reviewWorld(a);
+      // Account ids start again in every test schema: a run a few minutes ago may have left counters of these ids.
+      const redis = new Redis(redisUrl);
+      await redis.del(`reskin-notes:${w.artist.id}`, `reskin-notes-burst:${w.artist.id}`);
+      redis.disconnect();
+    });
+    afterAll(async () => {
+      await b?.close();
+      await a?.close();
+    });
 
-  it('notes posted alternately through two servers count together: the one past the burst is refused on either', async () => {
-    const version = await newVersion(a, w, 'Shared');
-    for (let i = 0; i < notes.perMinute + notes.burst; i += 1) {
-      const server = i % 2 === 0 ? a : b;
-      const posted = await call(server, 'POST', `/api/game-versions/${version.id}/notes`, { token: w.artist.token, payload: { text: `Shared ${i}` } });
-      expect(posted.statusCode, posted.body).toBe(201);
-    }
-    for (const server of [a, b]) {
-      expectThrottled(await call(server, 'POST', `/api/game-versions/${version.id}/notes`, { token: w.artist.token, payload: { text: 'Too many' } }), throttleMessages.notes);
-    }
-  });
-});
+    it('notes posted alternately through two servers count together: the one past the burst is refused on either', async () => {
+      const version = await newVersion(a, w, 'Shared');
+      for (let i = 0; i < notes.perMinute + notes.burst; i += 1) {
+        const server = i % 2 === 0 ? a : b;
+        const posted = await call(server, 'POST', `/api/game-versions/${version.id}/notes`, {
+          token: w.artist.token,
+          payload: { text: `Shared ${i}` },
+        });
+        expect(posted.statusCode, posted.body).toBe(201);
+      }
+      for (const server of [a, b]) {
+        expectThrottled(
+          await call(server, 'POST', `/api/game-versions/${version.id}/notes`, {
+            token: w.artist.token,
+            payload: { text: 'Too many' },
+          }),
+          throttleMessages.notes,
+        );
+      }
+    });
+  },
+);

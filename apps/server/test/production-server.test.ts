@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Game, GameFile, GamePath } from '@reskin/contract';
 import { testDb } from './helpers';
-import { buildIfStale, freePort, getOnLoopback, listening, repoRoot, startServer, type ServerProcess } from './support/server-process';
+import {
+  buildIfStale,
+  freePort,
+  getOnLoopback,
+  listening,
+  repoRoot,
+  startServer,
+  type ServerProcess,
+} from './support/server-process';
 
 // The server as it runs in production: built by scripts/build.mjs and started the way `npm start` starts
 // it, as a process of its own. It does not depend on the database kind, so it runs in the SQLite pass only.
@@ -21,13 +29,22 @@ async function json<T>(response: Response): Promise<T> {
 /** Logs the configured administrator in and creates a game: the token and the game. */
 async function adminWithGame(base: string, name: string): Promise<{ token: string; game: Game }> {
   const { token } = await json<{ token: string }>(
-    await fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }),
+    await fetch(`${base}/api/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(admin),
+    }),
   );
   const game = await json<Game>(
     await fetch(`${base}/api/games`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name, description: `${name}: a game of the process tests`, width: 480, height: 640 }),
+      body: JSON.stringify({
+        name,
+        description: `${name}: a game of the process tests`,
+        width: 480,
+        height: 640,
+      }),
     }),
   );
   return { token, game };
@@ -88,7 +105,10 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     let playPort = await freePort();
     while (playPort === port) playPort = await freePort();
     const dataDir = newDataDir();
-    const server = startServer({ PORT: String(port), PLAY_PORT: String(playPort), DATA_DIR: dataDir, ...env }, how);
+    const server = startServer(
+      { PORT: String(port), PLAY_PORT: String(playPort), DATA_DIR: dataDir, ...env },
+      how,
+    );
     started.push(server);
     return { server, port, playPort, dataDir, base: `http://127.0.0.1:${port}` };
   }
@@ -114,7 +134,9 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     const html = await page.text();
     const linked = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!);
     expect(linked.length).toBeGreaterThan(0);
-    const all = readdirSync(join(repoRoot, 'apps/web/dist/assets')).filter((name) => /\.(js|css)$/.test(name));
+    const all = readdirSync(join(repoRoot, 'apps/web/dist/assets')).filter((name) =>
+      /\.(js|css)$/.test(name),
+    );
     for (const path of new Set([...linked, ...all.map((name) => `/assets/${name}`)])) {
       const response = await fetch(`${base}${path}`);
       expect(response.status, path).toBe(200);
@@ -131,7 +153,13 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     // At debug level every request is logged as it begins (the upload below is seen arriving) and the play
     // origin's file requests too: the most the log ever holds, none of it a credential.
     const { server, port, playPort, base } = await start(
-      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30', LOG_LEVEL: 'trace' },
+      {
+        SEED_DEMO: 'false',
+        ADMIN_EMAIL: admin.email,
+        ADMIN_PASSWORD: admin.password,
+        DRAIN_TIMEOUT_SECONDS: '30',
+        LOG_LEVEL: 'trace',
+      },
       'npm',
     );
     await server.waitFor(/Reskin Studio on http/);
@@ -140,15 +168,27 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     const form = new FormData();
     form.append('fullPath', 'drain/index.html');
     form.append('file', new Blob(['<!doctype html><title>Drain</title>']), 'index.html');
-    const [index] = await json<{ file: GameFile }[]>(await fetch(`${base}/api/game/upload/${game.id}`, { method: 'POST', headers: auth, body: form }));
-    await json(await fetch(`${base}/api/games/${game.id}/files/${index!.file.fileId}/index`, { method: 'PATCH', headers: auth }));
+    const [index] = await json<{ file: GameFile }[]>(
+      await fetch(`${base}/api/game/upload/${game.id}`, { method: 'POST', headers: auth, body: form }),
+    );
+    await json(
+      await fetch(`${base}/api/games/${game.id}/files/${index!.file.fileId}/index`, {
+        method: 'PATCH',
+        headers: auth,
+      }),
+    );
     await json(await fetch(`${base}/api/games/${game.id}/generate`, { headers: auth }));
-    while ((await json<Game>(await fetch(`${base}/api/games/${game.id}`, { headers: auth }))).gameStatusTypeId !== 2) {
+    while (
+      (await json<Game>(await fetch(`${base}/api/games/${game.id}`, { headers: auth }))).gameStatusTypeId !==
+      2
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
 
     // The request id: an incoming X-Request-Id is echoed and logged; the play token it answers is not logged.
-    const pathResponse = await fetch(`${base}/api/games/${game.id}/path/`, { headers: { ...auth, 'x-request-id': 'support-ticket-4711' } });
+    const pathResponse = await fetch(`${base}/api/games/${game.id}/path/`, {
+      headers: { ...auth, 'x-request-id': 'support-ticket-4711' },
+    });
     expect(pathResponse.headers.get('x-request-id')).toBe('support-ticket-4711');
     const paths = await json<GamePath>(pathResponse);
     const playToken = new URL(paths.orjFile).pathname.split('/')[2]!;
@@ -162,10 +202,18 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     const helperForm = new FormData();
     helperForm.append('fullPath', 'notes.txt');
     helperForm.append('file', new Blob(['notes']), 'notes.txt');
-    await json(await fetch(`${base}/api/games/${game.id}/psd-files/`, { method: 'POST', headers: auth, body: helperForm }));
+    await json(
+      await fetch(`${base}/api/games/${game.id}/psd-files/`, {
+        method: 'POST',
+        headers: auth,
+        body: helperForm,
+      }),
+    );
     const {
       files: [helper],
-    } = await json<{ files: { url: string }[] }>(await fetch(`${base}/api/games/${game.id}/psd-files/`, { headers: auth }));
+    } = await json<{ files: { url: string }[] }>(
+      await fetch(`${base}/api/games/${game.id}/psd-files/`, { headers: auth }),
+    );
     const ticket = new URL(helper!.url, base).searchParams.get('ticket')!;
     expect((await fetch(new URL(helper!.url, base))).status).toBe(200);
 
@@ -199,7 +247,13 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
   it('npm start, then SIGINT to its whole process group (Ctrl+C; node hears it twice): the upload in flight still completes', async () => {
     // LOG_LEVEL=trace logs each request as it begins: the upload is seen arriving.
     const { server, port, base } = await start(
-      { SEED_DEMO: 'false', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DRAIN_TIMEOUT_SECONDS: '30', LOG_LEVEL: 'trace' },
+      {
+        SEED_DEMO: 'false',
+        ADMIN_EMAIL: admin.email,
+        ADMIN_PASSWORD: admin.password,
+        DRAIN_TIMEOUT_SECONDS: '30',
+        LOG_LEVEL: 'trace',
+      },
       'npm',
     );
     await server.waitFor(/Reskin Studio on http/);
@@ -255,17 +309,24 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
       const { server, dataDir } = await start({ SEED_DEMO: 'true', ...env });
       const { code } = await server.exited;
       expect(code).toBe(1);
-      const lines = server.output().split('\n').filter((line) => line.trim() !== '');
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.trim() !== '');
       expect(lines, server.output()).toHaveLength(1);
       expect(lines[0]).toMatch(/^Reskin Studio cannot start: /);
       expect(lines[0]).toMatch(expected);
       expect(existsSync(join(dataDir, 'reskin.sqlite'))).toBe(false);
     }
 
-    it('a PORT that is not a port number', () => refused({ PORT: 'eighty' }, /PORT="eighty": expected a port number from 0 to 65535/));
+    it('a PORT that is not a port number', () =>
+      refused({ PORT: 'eighty' }, /PORT="eighty": expected a port number from 0 to 65535/));
 
     it('a DATABASE_URL that is neither SQLite nor PostgreSQL', () =>
-      refused({ DATABASE_URL: 'mysql://root:hunter2@db/reskin' }, /DATABASE_URL="mysql:\/\/\*\*\*@db\/reskin": expected postgres:\/\//));
+      refused(
+        { DATABASE_URL: 'mysql://root:hunter2@db/reskin' },
+        /DATABASE_URL="mysql:\/\/\*\*\*@db\/reskin": expected postgres:\/\//,
+      ));
 
     it('a PORT another process listens on', async () => {
       const taken: Server = createServer();
@@ -273,13 +334,19 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
         taken.listen(0, '0.0.0.0', () => resolve((taken.address() as { port: number }).port)),
       );
       try {
-        await refused({ PORT: String(port) }, new RegExp(`PORT=${port}: port ${port} on localhost is in use by another process`));
+        await refused(
+          { PORT: String(port) },
+          new RegExp(`PORT=${port}: port ${port} on localhost is in use by another process`),
+        );
       } finally {
         taken.close();
       }
     });
 
     it('a DRAIN_TIMEOUT_SECONDS that is not a number', () =>
-      refused({ DRAIN_TIMEOUT_SECONDS: 'soon' }, /DRAIN_TIMEOUT_SECONDS="soon": expected a number of seconds/));
+      refused(
+        { DRAIN_TIMEOUT_SECONDS: 'soon' },
+        /DRAIN_TIMEOUT_SECONDS="soon": expected a number of seconds/,
+      ));
   });
 });

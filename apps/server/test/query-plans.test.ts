@@ -18,32 +18,48 @@ const scale = 10;
 const counts = { users: 1000 * scale, games: 200 * scale, assignmentsPerUser: 2 };
 
 /** Rows 1..n in SQL, for seeding in one statement per table on either database. */
-const series = (n: number) => sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${sql.lit(n)})`;
+const series = (n: number) =>
+  sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${sql.lit(n)})`;
 
 async function seed(db: Kysely<Database>): Promise<{ busyArtist: number; userGameId: number }> {
   const now = testDb === 'postgres' ? sql`now()` : sql`'2026-11-28T12:00:00.000Z'`;
   const { users, games, assignmentsPerUser } = counts;
   await sql`${series(users)} insert into "users" ("username", "email", "passwordHash", "firstName", "lastName", "phone", "roleTypeId", "activated", "emailVerified", "dataProtectionRegulationVersion", "createdAt", "updatedAt")
-    select 'plan_' || i, 'plan' || i || '@example.com', 'x', 'A', 'B', '5550000000', ${sql.lit(RoleType.User)}, 1, 1, 1, ${now}, ${now} from n`.execute(db);
+    select 'plan_' || i, 'plan' || i || '@example.com', 'x', 'A', 'B', '5550000000', ${sql.lit(RoleType.User)}, 1, 1, 1, ${now}, ${now} from n`.execute(
+    db,
+  );
   await sql`${series(games)} insert into "games" ("name", "description", "width", "height", "gameStatusTypeId", "isActive", "imagePath", "rootPath", "createdAt", "updatedAt")
     select 'Game ' || i, 'x', 640, 480, 2, 1, 'img/splash.png', '', ${now}, ${now} from n`.execute(db);
-  const first = (table: 'users' | 'games') => db.selectFrom(table).select((eb) => eb.fn.min('id').as('id')).executeTakeFirstOrThrow();
+  const first = (table: 'users' | 'games') =>
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.min('id').as('id'))
+      .executeTakeFirstOrThrow();
   const firstUser = Number((await first('users')).id);
   const firstGame = Number((await first('games')).id);
   // Each user two assignments of two games; each assignment three versions; each version six notes on files and
   // an answer: one resolved, the rest open, one of them the artist's own question.
   await sql`${series(users * assignmentsPerUser)} insert into "userGames" ("userId", "gameId", "userGameTypeId", "jobPrice", "isActive", "createdAt", "updatedAt")
-    select ${sql.lit(firstUser)} + (i - 1) / ${sql.lit(assignmentsPerUser)}, ${sql.lit(firstGame)} + (i % ${sql.lit(games)}), 1, 100, 1, ${now}, ${now} from n`.execute(db);
+    select ${sql.lit(firstUser)} + (i - 1) / ${sql.lit(assignmentsPerUser)}, ${sql.lit(firstGame)} + (i % ${sql.lit(games)}), 1, 100, 1, ${now}, ${now} from n`.execute(
+    db,
+  );
   await sql`insert into "gameVersions" ("name", "description", "gameId", "userGamesId", "userId", "isLocked", "isActive", "gameVersionStatusId", "finishedAt", "rootPath", "createdAt", "updatedAt")
     select 'Version ' || k.i, 'x', ug."gameId", ug."id", ug."userId", 0, 1, ${sql.lit(GameVersionStatus.Finished)}, ${now}, '', ${now}, ${now}
     from "userGames" ug cross join (select 1 as i union all select 2 union all select 3) k`.execute(db);
   await sql`insert into "notes" ("versionId", "fileId", "frame", "replyTo", "authorId", "text", "resolvedAt", "createdAt", "updatedAt")
     select v."id", k.i, null, null, case when k.i = 1 then v."userId" else ${sql.lit(firstUser)} end, 'A note', case when k.i = 2 then ${now} else null end, ${now}, ${now}
-    from "gameVersions" v cross join (select 1 as i union all select 2 union all select 3 union all select 4 union all select 5 union all select 6) k`.execute(db);
+    from "gameVersions" v cross join (select 1 as i union all select 2 union all select 3 union all select 4 union all select 5 union all select 6) k`.execute(
+    db,
+  );
   await sql`insert into "notes" ("versionId", "fileId", "frame", "replyTo", "authorId", "text", "resolvedAt", "createdAt", "updatedAt")
-    select n."versionId", n."fileId", null, n."id", ${sql.lit(firstUser)}, 'An answer', null, ${now}, ${now} from "notes" n where n."fileId" = 3`.execute(db);
+    select n."versionId", n."fileId", null, n."id", ${sql.lit(firstUser)}, 'An answer', null, ${now}, ${now} from "notes" n where n."fileId" = 3`.execute(
+    db,
+  );
   const busyArtist = firstUser + 500;
-  const userGameId = Number((await db.selectFrom('userGames').select('id').where('userId', '=', busyArtist).executeTakeFirstOrThrow()).id);
+  const userGameId = Number(
+    (await db.selectFrom('userGames').select('id').where('userId', '=', busyArtist).executeTakeFirstOrThrow())
+      .id,
+  );
   return { busyArtist, userGameId };
 }
 
@@ -51,7 +67,9 @@ async function seed(db: Kysely<Database>): Promise<{ busyArtist: number; userGam
 async function planOf(db: Kysely<Database>, query: Compilable<unknown>): Promise<string> {
   const { sql: text, parameters } = query.compile();
   const explain = testDb === 'sqlite' ? 'explain query plan ' : 'explain ';
-  const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(explain + text, [...parameters]));
+  const { rows } = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(explain + text, [...parameters]),
+  );
   return rows.map((row) => String(row.detail ?? row['QUERY PLAN'])).join('\n');
 }
 
@@ -63,7 +81,8 @@ function fullReads(plan: string): string[] {
   const busy = /\b(notes|gameVersions|userGames)\b/;
   return plan.split('\n').filter((line) => {
     if (!busy.test(line)) return false;
-    if (testDb === 'sqlite') return /^\W*SCAN\b/.test(line.trim()) || (/\bnotes\b/.test(line) && !/versionId=/.test(line));
+    if (testDb === 'sqlite')
+      return /^\W*SCAN\b/.test(line.trim()) || (/\bnotes\b/.test(line) && !/versionId=/.test(line));
     return /Seq Scan/.test(line) || /notes_replyTo_index/.test(line);
   });
 }
@@ -80,9 +99,20 @@ describe(`the heavy reads' plans at ${scale}x a studio's data, notes included, o
   const reads = () => {
     const db = t.database.db;
     return {
-      'My Games (an artist, their assignments with open notes and questions)': myGamesQuery(db, ids.busyArtist),
-      "an assignment's versions with their open notes and questions": selectVersions(db).where('gameVersions.userGamesId', '=', ids.userGameId),
-      "the admin's assignments of one artist with their counts": selectUserGames(db).where('userGames.userId', '=', ids.busyArtist),
+      'My Games (an artist, their assignments with open notes and questions)': myGamesQuery(
+        db,
+        ids.busyArtist,
+      ),
+      "an assignment's versions with their open notes and questions": selectVersions(db).where(
+        'gameVersions.userGamesId',
+        '=',
+        ids.userGameId,
+      ),
+      "the admin's assignments of one artist with their counts": selectUserGames(db).where(
+        'userGames.userId',
+        '=',
+        ids.busyArtist,
+      ),
       'To review (finished versions without a verdict, oldest finish first), first page': selectVersions(db)
         .where('gameVersions.gameVersionStatusId', '=', GameVersionStatus.Finished)
         .where('gameVersions.verdict', 'is', null)

@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { RoleType, errorCodes, type Game, type GameVersion } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /**
  * Issue 23, finding 3: a zip or helper-file download URL carries its user's token version (decision 0013) and is
@@ -20,14 +30,41 @@ interface HelperList {
 type Revocation = (t: TestApp, admin: TestUser, artist: TestUser) => Promise<LightMyRequestResponse>;
 
 const revocations: [string, Revocation][] = [
-  ['their own password change', (t, _admin, artist) =>
-    call(t, 'PUT', '/api/user/update/password', { token: artist.token, payload: { oldPassword: artist.password, newPassword: 'N3w-password!' } })],
-  ["an admin's password reset", (t, admin, artist) => call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: artist.id } })],
-  ['a role change', (t, admin, artist) => call(t, 'PUT', `/api/user/role/${artist.id}/${RoleType.Demo}`, { token: admin.token })],
+  [
+    'their own password change',
+    (t, _admin, artist) =>
+      call(t, 'PUT', '/api/user/update/password', {
+        token: artist.token,
+        payload: { oldPassword: artist.password, newPassword: 'N3w-password!' },
+      }),
+  ],
+  [
+    "an admin's password reset",
+    (t, admin, artist) =>
+      call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: artist.id } }),
+  ],
+  [
+    'a role change',
+    (t, admin, artist) =>
+      call(t, 'PUT', `/api/user/role/${artist.id}/${RoleType.Demo}`, { token: admin.token }),
+  ],
   ['a suspension', (t, _admin, artist) => call(t, 'DELETE', '/api/user/disable', { token: artist.token })],
-  ['their own email change', (t, _admin, artist) =>
-    call(t, 'PUT', '/api/user/update', { token: artist.token, payload: { username: artist.username, email: `moved-${artist.id}@example.com`, currentPassword: artist.password } })],
-  ['the user deleted', (t, admin, artist) => call(t, 'DELETE', `/api/user/delete/${artist.id}`, { token: admin.token })],
+  [
+    'their own email change',
+    (t, _admin, artist) =>
+      call(t, 'PUT', '/api/user/update', {
+        token: artist.token,
+        payload: {
+          username: artist.username,
+          email: `moved-${artist.id}@example.com`,
+          currentPassword: artist.password,
+        },
+      }),
+  ],
+  [
+    'the user deleted',
+    (t, admin, artist) => call(t, 'DELETE', `/api/user/delete/${artist.id}`, { token: admin.token }),
+  ],
 ];
 
 describe(`[API-7] download links end with their user's token version, across two servers, on ${testDb} (issue 23)`, () => {
@@ -61,7 +98,15 @@ describe(`[API-7] download links end with their user's token version, across two
     const now = nowIso();
     const userGame = await a.database.db
       .insertInto('userGames')
-      .values({ userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 10, isActive: 1, createdAt: now, updatedAt: now })
+      .values({
+        userId: artist.id,
+        gameId: game.id,
+        userGameTypeId: 1,
+        jobPrice: 10,
+        isActive: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const version = await call(a, 'POST', '/api/game-versions', {
@@ -88,23 +133,38 @@ describe(`[API-7] download links end with their user's token version, across two
 
   function expectRefused(response: LightMyRequestResponse, label: string) {
     expect(response.statusCode, `${label}: ${response.body}`).toBe(403);
-    expect(errorOf(response), label).toMatchObject({ statusCode: 403, name: 'ForbiddenError', code: errorCodes.forbidden });
+    expect(errorOf(response), label).toMatchObject({
+      statusCode: 403,
+      name: 'ForbiddenError',
+      code: errorCodes.forbidden,
+    });
   }
 
-  it.each(revocations)('after %s, URLs made before answer 403 on both servers at once', async (_name, revoke) => {
-    const { artist, version } = await artistWithVersion();
-    // Made on server B, working on both.
-    const urls = await downloadUrls(b, artist.token, version.id);
-    for (const url of urls) {
-      for (const [server, t] of [['A', a], ['B', b]] as const) expect((await open(t, url)).statusCode, `${server} ${url}`).toBe(200);
-    }
+  it.each(revocations)(
+    'after %s, URLs made before answer 403 on both servers at once',
+    async (_name, revoke) => {
+      const { artist, version } = await artistWithVersion();
+      // Made on server B, working on both.
+      const urls = await downloadUrls(b, artist.token, version.id);
+      for (const url of urls) {
+        for (const [server, t] of [
+          ['A', a],
+          ['B', b],
+        ] as const)
+          expect((await open(t, url)).statusCode, `${server} ${url}`).toBe(200);
+      }
 
-    const revoked = await revoke(a, admin, artist);
-    expect(revoked.statusCode, revoked.body).toBeLessThan(300);
-    for (const url of urls) {
-      for (const [server, t] of [['A', a], ['B', b]] as const) expectRefused(await open(t, url), `${server} ${url}`);
-    }
-  });
+      const revoked = await revoke(a, admin, artist);
+      expect(revoked.statusCode, revoked.body).toBeLessThan(300);
+      for (const url of urls) {
+        for (const [server, t] of [
+          ['A', a],
+          ['B', b],
+        ] as const)
+          expectRefused(await open(t, url), `${server} ${url}`);
+      }
+    },
+  );
 
   it("after a password change, the session's new token makes URLs that work on both servers; the old ones stay refused", async () => {
     const { artist, version } = await artistWithVersion();
@@ -131,8 +191,12 @@ describe(`[API-7] download links end with their user's token version, across two
     const { artist, version } = await artistWithVersion();
     const [helper, zip] = await downloadUrls(a, artist.token, version.id);
     const ticketOf = (url: string) => new URL(url, 'http://x').searchParams.get('ticket')!;
-    expect((await open(a, `/api/files/${version.id}/${game.id}/files.zip?ticket=${ticketOf(helper!)}`)).statusCode).toBe(404);
-    expect((await open(a, `${new URL(helper!, 'http://x').pathname}?ticket=${ticketOf(zip!)}`)).statusCode).toBe(404);
+    expect(
+      (await open(a, `/api/files/${version.id}/${game.id}/files.zip?ticket=${ticketOf(helper!)}`)).statusCode,
+    ).toBe(404);
+    expect(
+      (await open(a, `${new URL(helper!, 'http://x').pathname}?ticket=${ticketOf(zip!)}`)).statusCode,
+    ).toBe(404);
     expect((await open(b, zip!.replace(/ticket=.*/, 'ticket=forged'))).statusCode).toBe(404);
   });
 });

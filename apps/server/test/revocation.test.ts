@@ -1,7 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GameStatus, RoleType, errorCodes, validationMessages, type Game, type GameFile, type GamePath, type User } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  errorCodes,
+  validationMessages,
+  type Game,
+  type GameFile,
+  type GamePath,
+  type User,
+} from '@reskin/contract';
 import { nowIso } from '../src/db/database';
-import { call, createTestApp, createUser, errorOf, login, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { solidPng } from './support/image-samples';
 
 /**
@@ -10,16 +28,36 @@ import { solidPng } from './support/image-samples';
  */
 
 async function readyGame(t: TestApp, admin: TestUser, name: string): Promise<Game> {
-  const created = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name, description: 'x', width: 480, height: 640 } })).json<Game>();
+  const created = (
+    await call(t, 'POST', '/api/games', {
+      token: admin.token,
+      payload: { name, description: 'x', width: 480, height: 640 },
+    })
+  ).json<Game>();
   const body = new FormData();
-  for (const [path, content] of [['index.html', '<!doctype html><p>hi'], ['hero.png', await solidPng(16, 16, 'orange')]] as const) {
+  for (const [path, content] of [
+    ['index.html', '<!doctype html><p>hi'],
+    ['hero.png', await solidPng(16, 16, 'orange')],
+  ] as const) {
     body.append('fullPath', path);
     body.append('file', new Blob([content]), path);
   }
-  const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${created.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: `/api/game/upload/${created.id}`,
+    headers: { authorization: `Bearer ${admin.token}` },
+    payload: body,
+  });
   expect(uploaded.statusCode, uploaded.body).toBe(200);
-  const files = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<GameFile[]>();
-  await call(t, 'PATCH', `/api/games/${created.id}/files/${files.find((f) => f.path === 'index.html')!.fileId}/index`, { token: admin.token });
+  const files = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<
+    GameFile[]
+  >();
+  await call(
+    t,
+    'PATCH',
+    `/api/games/${created.id}/files/${files.find((f) => f.path === 'index.html')!.fileId}/index`,
+    { token: admin.token },
+  );
   await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token });
   await t.generation.idle();
   const game = (await call(t, 'GET', `/api/games/${created.id}`, { token: admin.token })).json<Game>();
@@ -90,7 +128,11 @@ describe(`[API-7] play links end with access on ${testDb} (no cache)`, () => {
     expect((await play(t, inactiveUrl)).statusCode).toBe(200);
     expect((await play(t, deletedUrl)).statusCode).toBe(200);
 
-    await t.database.db.updateTable('userGames').set({ isActive: 0 }).where('userId', '=', inactive.id).execute();
+    await t.database.db
+      .updateTable('userGames')
+      .set({ isActive: 0 })
+      .where('userId', '=', inactive.id)
+      .execute();
     await t.database.db.deleteFrom('userGames').where('userId', '=', deleted.id).execute();
     expectPlayForbidden(await play(t, inactiveUrl));
     expectPlayForbidden(await play(t, deletedUrl));
@@ -99,11 +141,16 @@ describe(`[API-7] play links end with access on ${testDb} (no cache)`, () => {
   it("a demoted admin's links (the unwatermarked original, the files root) answer 403", async () => {
     const other = await createUser(t, RoleType.Admin);
     const url = await playUrl(t, other.token, game.id);
-    const root = (await call(t, 'GET', `/api/games/${game.id}/files-root`, { token: other.token })).json<{ rootPath: string }>().rootPath;
+    const root = (await call(t, 'GET', `/api/games/${game.id}/files-root`, { token: other.token })).json<{
+      rootPath: string;
+    }>().rootPath;
     const rootUrl = `${new URL(root).pathname}hero.png`;
     expect((await play(t, url)).statusCode).toBe(200);
     expect((await play(t, rootUrl)).statusCode).toBe(200);
-    expect((await call(t, 'PUT', `/api/user/role/${other.id}/${RoleType.User}`, { token: admin.token })).statusCode).toBe(204);
+    expect(
+      (await call(t, 'PUT', `/api/user/role/${other.id}/${RoleType.User}`, { token: admin.token }))
+        .statusCode,
+    ).toBe(204);
     expectPlayForbidden(await play(t, url));
     expectPlayForbidden(await play(t, rootUrl));
     // Even assigned to the game, a user gets no original.
@@ -115,7 +162,11 @@ describe(`[API-7] play links end with access on ${testDb} (no cache)`, () => {
     const other = await createUser(t, RoleType.Admin);
     const url = await playUrl(t, other.token, game.id);
     expect((await play(t, url)).statusCode).toBe(200);
-    await t.database.db.updateTable('users').set({ roleTypeId: RoleType.User }).where('id', '=', other.id).execute();
+    await t.database.db
+      .updateTable('users')
+      .set({ roleTypeId: RoleType.User })
+      .where('id', '=', other.id)
+      .execute();
     expectPlayForbidden(await play(t, url));
     await assign(t, other.id, game.id);
     expectPlayForbidden(await play(t, url));
@@ -160,7 +211,11 @@ describe(`[API-7] play access is cached for PLAY_ACCESS_CACHE_SECONDS at most on
     // Only Date is faked: the clock the cache (and the token's expiry) reads, moved by hand.
     vi.useFakeTimers({ toFake: ['Date'] });
     expect((await play(t, url)).statusCode).toBe(200);
-    await t.database.db.updateTable('userGames').set({ isActive: 0 }).where('userId', '=', artist.id).execute();
+    await t.database.db
+      .updateTable('userGames')
+      .set({ isActive: 0 })
+      .where('userId', '=', artist.id)
+      .execute();
     vi.advanceTimersByTime(1999);
     expect((await play(t, url)).statusCode).toBe(200);
     vi.advanceTimersByTime(2);
@@ -180,19 +235,59 @@ describe(`[API-7] play access is cached for PLAY_ACCESS_CACHE_SECONDS at most on
 });
 
 /** A way to revoke an artist's access to the game, made through the API of one server (`t`). */
-type Revocation = (t: TestApp, admin: TestUser, artist: TestUser, userGameId: number) => Promise<{ statusCode: number; body: string }>;
+type Revocation = (
+  t: TestApp,
+  admin: TestUser,
+  artist: TestUser,
+  userGameId: number,
+) => Promise<{ statusCode: number; body: string }>;
 
 const revocations: [string, Revocation][] = [
-  ['their own password change', (t, _admin, artist) =>
-    call(t, 'PUT', '/api/user/update/password', { token: artist.token, payload: { oldPassword: artist.password, newPassword: 'N3w-password!' } })],
-  ["an admin's password reset", (t, admin, artist) => call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: artist.id } })],
-  ['a role change', (t, admin, artist) => call(t, 'PUT', `/api/user/role/${artist.id}/${RoleType.Demo}`, { token: admin.token })],
+  [
+    'their own password change',
+    (t, _admin, artist) =>
+      call(t, 'PUT', '/api/user/update/password', {
+        token: artist.token,
+        payload: { oldPassword: artist.password, newPassword: 'N3w-password!' },
+      }),
+  ],
+  [
+    "an admin's password reset",
+    (t, admin, artist) =>
+      call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: artist.id } }),
+  ],
+  [
+    'a role change',
+    (t, admin, artist) =>
+      call(t, 'PUT', `/api/user/role/${artist.id}/${RoleType.Demo}`, { token: admin.token }),
+  ],
   ['a suspension', (t, _admin, artist) => call(t, 'DELETE', '/api/user/disable', { token: artist.token })],
-  ['their own email change', (t, _admin, artist) =>
-    call(t, 'PUT', '/api/user/update', { token: artist.token, payload: { username: artist.username, email: `moved-${artist.id}@example.com`, currentPassword: artist.password } })],
-  ['Remove Access (the assignment made inactive)', (t, admin, _artist, userGameId) => call(t, 'DELETE', `/api/user-games/${userGameId}/changeActivity`, { token: admin.token })],
-  ['the assignment deleted', (t, admin, _artist, userGameId) => call(t, 'DELETE', `/api/user-games/${userGameId}`, { token: admin.token })],
-  ['the user deleted', (t, admin, artist) => call(t, 'DELETE', `/api/user/delete/${artist.id}`, { token: admin.token })],
+  [
+    'their own email change',
+    (t, _admin, artist) =>
+      call(t, 'PUT', '/api/user/update', {
+        token: artist.token,
+        payload: {
+          username: artist.username,
+          email: `moved-${artist.id}@example.com`,
+          currentPassword: artist.password,
+        },
+      }),
+  ],
+  [
+    'Remove Access (the assignment made inactive)',
+    (t, admin, _artist, userGameId) =>
+      call(t, 'DELETE', `/api/user-games/${userGameId}/changeActivity`, { token: admin.token }),
+  ],
+  [
+    'the assignment deleted',
+    (t, admin, _artist, userGameId) =>
+      call(t, 'DELETE', `/api/user-games/${userGameId}`, { token: admin.token }),
+  ],
+  [
+    'the user deleted',
+    (t, admin, artist) => call(t, 'DELETE', `/api/user/delete/${artist.id}`, { token: admin.token }),
+  ],
 ];
 
 // Issue 23: the server that makes a change forgets what it keeps about the user at once, so their play links end
@@ -242,126 +337,157 @@ describe(`[API-7] play links end at once on the server that revoked them, within
 });
 
 // With and without the user cache (issue 15): a change made through this server ends the sessions at once either way.
-describe.each([0, 60_000])(`[API-1] sessions end with a password change, a reset, a role change, a suspension and an email change on ${testDb} (users kept %i ms)`, (cacheMs) => {
-  let t: TestApp;
-  let admin: TestUser;
+describe.each([0, 60_000])(
+  `[API-1] sessions end with a password change, a reset, a role change, a suspension and an email change on ${testDb} (users kept %i ms)`,
+  (cacheMs) => {
+    let t: TestApp;
+    let admin: TestUser;
 
-  beforeAll(async () => {
-    t = await createTestApp({ playAccessCacheMs: cacheMs });
-    admin = await createUser(t, RoleType.Admin);
-  });
-  afterAll(async () => t.close());
-
-  /** A second session of the user (another browser). */
-  async function secondSession(user: TestUser): Promise<string> {
-    return (await login(t, user.email, user.password)).json<{ token: string }>().token;
-  }
-
-  it('after changing their own password the old tokens are 401 and the answered new token works', async () => {
-    const user = await createUser(t);
-    const other = await secondSession(user);
-    const changed = await call(t, 'PUT', '/api/user/update/password', {
-      token: user.token,
-      payload: { oldPassword: user.password, newPassword: 'N3w-password!' },
+    beforeAll(async () => {
+      t = await createTestApp({ playAccessCacheMs: cacheMs });
+      admin = await createUser(t, RoleType.Admin);
     });
-    expect(changed.statusCode, changed.body).toBe(200);
-    const answer = changed.json<{ password: string | null; token: string }>();
-    expect(answer.password).toBeNull();
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
-    const me = await call(t, 'GET', '/api/user/me', { token: answer.token });
-    expect(me.statusCode).toBe(200);
-    expect(me.json<User>().id).toBe(user.id);
-    expect((await login(t, user.email, 'N3w-password!')).statusCode).toBe(200);
-  });
+    afterAll(async () => t.close());
 
-  it("after an admin's reset the user's old tokens are 401; the admin's session goes on", async () => {
-    const user = await createUser(t);
-    const other = await secondSession(user);
-    const reset = await call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: user.id } });
-    expect(reset.statusCode).toBe(200);
-    const password = reset.json<{ password: string }>().password;
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
-    expect((await call(t, 'GET', '/api/user/me', { token: admin.token })).statusCode).toBe(200);
-    const fresh = (await login(t, user.email, password)).json<{ token: string }>().token;
-    expect((await call(t, 'GET', '/api/user/me', { token: fresh })).statusCode).toBe(200);
-  });
-
-  it('after a role change the old tokens are 401', async () => {
-    const user = await createUser(t);
-    expect((await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Demo}`, { token: admin.token })).statusCode).toBe(204);
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
-    const fresh = (await login(t, user.email, user.password)).json<{ token: string }>().token;
-    expect((await call(t, 'GET', '/api/user/me', { token: fresh })).json<User>().roleTypeId).toBe(RoleType.Demo);
-  });
-
-  it('after a suspension the old tokens stay 401, even once the admin re-activates the account', async () => {
-    const user = await createUser(t);
-    const other = await secondSession(user);
-    expect((await call(t, 'DELETE', '/api/user/disable', { token: user.token })).statusCode).toBe(204);
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
-    expect((await call(t, 'PUT', `/api/user/activate/${user.id}`, { token: admin.token })).statusCode).toBe(204);
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
-    const fresh = (await login(t, user.email, user.password)).json<{ token: string }>().token;
-    expect((await call(t, 'GET', '/api/user/me', { token: fresh })).statusCode).toBe(200);
-  });
-
-  it('a change of the username alone keeps every session (the answered token carries the same version)', async () => {
-    const user = await createUser(t);
-    const other = await secondSession(user);
-    const updated = await call(t, 'PUT', '/api/user/update', {
-      token: user.token,
-      payload: { username: `${user.username}x`, email: user.email.toUpperCase() },
-    });
-    expect(updated.statusCode, updated.body).toBe(200);
-    expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(200);
-    expect((await call(t, 'GET', '/api/user/me', { token: other })).statusCode).toBe(200);
-    expect((await call(t, 'GET', '/api/user/me', { token: updated.json<{ token: string }>().token })).statusCode).toBe(200);
-  });
-
-  it('[issue 23] a new email needs the current password: none is 422, a wrong one 403, and neither changes anything', async () => {
-    const user = await createUser(t);
-    const other = await secondSession(user);
-    const email = `moved-${user.id}@example.com`;
-    for (const currentPassword of [undefined, '']) {
-      const missing = await call(t, 'PUT', '/api/user/update', { token: other, payload: { username: user.username, email, currentPassword } });
-      expect(missing.statusCode, missing.body).toBe(422);
-      expect(errorOf(missing)).toMatchObject({
-        code: errorCodes.validationFailed,
-        details: [{ path: '/currentPassword', code: 'required', message: validationMessages.currentPasswordRequired }],
-      });
+    /** A second session of the user (another browser). */
+    async function secondSession(user: TestUser): Promise<string> {
+      return (await login(t, user.email, user.password)).json<{ token: string }>().token;
     }
-    const wrong = await call(t, 'PUT', '/api/user/update', { token: other, payload: { username: user.username, email, currentPassword: 'not-the-password' } });
-    expect(wrong.statusCode, wrong.body).toBe(403);
-    expect(errorOf(wrong)).toMatchObject({
-      code: errorCodes.invalidCredentials,
-      message: validationMessages.currentPasswordWrong,
-      details: [{ path: '/currentPassword', code: 'wrong', message: validationMessages.currentPasswordWrong }],
-    });
-    // Nothing changed: the email still logs in, both sessions go on.
-    expect((await login(t, user.email, user.password)).statusCode).toBe(200);
-    expect((await login(t, email, user.password)).statusCode).toBe(401);
-    expect((await call(t, 'GET', '/api/user/me', { token: user.token })).json<User>().email).toBe(user.email);
-    expect((await call(t, 'GET', '/api/user/me', { token: other })).statusCode).toBe(200);
-  });
 
-  it('[issue 23] a new email with the right password is stored, ends every other session, and the answered token goes on', async () => {
-    const user = await createUser(t);
-    const other = await secondSession(user);
-    const email = `moved-${user.id}@example.com`;
-    const updated = await call(t, 'PUT', '/api/user/update', {
-      token: user.token,
-      payload: { username: user.username, email, currentPassword: user.password },
+    it('after changing their own password the old tokens are 401 and the answered new token works', async () => {
+      const user = await createUser(t);
+      const other = await secondSession(user);
+      const changed = await call(t, 'PUT', '/api/user/update/password', {
+        token: user.token,
+        payload: { oldPassword: user.password, newPassword: 'N3w-password!' },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      const answer = changed.json<{ password: string | null; token: string }>();
+      expect(answer.password).toBeNull();
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
+      const me = await call(t, 'GET', '/api/user/me', { token: answer.token });
+      expect(me.statusCode).toBe(200);
+      expect(me.json<User>().id).toBe(user.id);
+      expect((await login(t, user.email, 'N3w-password!')).statusCode).toBe(200);
     });
-    expect(updated.statusCode, updated.body).toBe(200);
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
-    expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
-    const me = await call(t, 'GET', '/api/user/me', { token: updated.json<{ token: string }>().token });
-    expect(me.statusCode).toBe(200);
-    expect(me.json<User>().email).toBe(email);
-    expect((await login(t, email, user.password)).statusCode).toBe(200);
-    expect((await login(t, user.email, user.password)).statusCode).toBe(401);
-  });
-});
+
+    it("after an admin's reset the user's old tokens are 401; the admin's session goes on", async () => {
+      const user = await createUser(t);
+      const other = await secondSession(user);
+      const reset = await call(t, 'PUT', '/api/user/update/password', {
+        token: admin.token,
+        payload: { userId: user.id },
+      });
+      expect(reset.statusCode).toBe(200);
+      const password = reset.json<{ password: string }>().password;
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
+      expect((await call(t, 'GET', '/api/user/me', { token: admin.token })).statusCode).toBe(200);
+      const fresh = (await login(t, user.email, password)).json<{ token: string }>().token;
+      expect((await call(t, 'GET', '/api/user/me', { token: fresh })).statusCode).toBe(200);
+    });
+
+    it('after a role change the old tokens are 401', async () => {
+      const user = await createUser(t);
+      expect(
+        (await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Demo}`, { token: admin.token }))
+          .statusCode,
+      ).toBe(204);
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
+      const fresh = (await login(t, user.email, user.password)).json<{ token: string }>().token;
+      expect((await call(t, 'GET', '/api/user/me', { token: fresh })).json<User>().roleTypeId).toBe(
+        RoleType.Demo,
+      );
+    });
+
+    it('after a suspension the old tokens stay 401, even once the admin re-activates the account', async () => {
+      const user = await createUser(t);
+      const other = await secondSession(user);
+      expect((await call(t, 'DELETE', '/api/user/disable', { token: user.token })).statusCode).toBe(204);
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
+      expect((await call(t, 'PUT', `/api/user/activate/${user.id}`, { token: admin.token })).statusCode).toBe(
+        204,
+      );
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
+      const fresh = (await login(t, user.email, user.password)).json<{ token: string }>().token;
+      expect((await call(t, 'GET', '/api/user/me', { token: fresh })).statusCode).toBe(200);
+    });
+
+    it('a change of the username alone keeps every session (the answered token carries the same version)', async () => {
+      const user = await createUser(t);
+      const other = await secondSession(user);
+      const updated = await call(t, 'PUT', '/api/user/update', {
+        token: user.token,
+        payload: { username: `${user.username}x`, email: user.email.toUpperCase() },
+      });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(200);
+      expect((await call(t, 'GET', '/api/user/me', { token: other })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'GET', '/api/user/me', { token: updated.json<{ token: string }>().token })).statusCode,
+      ).toBe(200);
+    });
+
+    it('[issue 23] a new email needs the current password: none is 422, a wrong one 403, and neither changes anything', async () => {
+      const user = await createUser(t);
+      const other = await secondSession(user);
+      const email = `moved-${user.id}@example.com`;
+      for (const currentPassword of [undefined, '']) {
+        const missing = await call(t, 'PUT', '/api/user/update', {
+          token: other,
+          payload: { username: user.username, email, currentPassword },
+        });
+        expect(missing.statusCode, missing.body).toBe(422);
+        expect(errorOf(missing)).toMatchObject({
+          code: errorCodes.validationFailed,
+          details: [
+            {
+              path: '/currentPassword',
+              code: 'required',
+              message: validationMessages.currentPasswordRequired,
+            },
+          ],
+        });
+      }
+      const wrong = await call(t, 'PUT', '/api/user/update', {
+        token: other,
+        payload: { username: user.username, email, currentPassword: 'not-the-password' },
+      });
+      expect(wrong.statusCode, wrong.body).toBe(403);
+      expect(errorOf(wrong)).toMatchObject({
+        code: errorCodes.invalidCredentials,
+        message: validationMessages.currentPasswordWrong,
+        details: [
+          { path: '/currentPassword', code: 'wrong', message: validationMessages.currentPasswordWrong },
+        ],
+      });
+      // Nothing changed: the email still logs in, both sessions go on.
+      expect((await login(t, user.email, user.password)).statusCode).toBe(200);
+      expect((await login(t, email, user.password)).statusCode).toBe(401);
+      expect((await call(t, 'GET', '/api/user/me', { token: user.token })).json<User>().email).toBe(
+        user.email,
+      );
+      expect((await call(t, 'GET', '/api/user/me', { token: other })).statusCode).toBe(200);
+    });
+
+    it('[issue 23] a new email with the right password is stored, ends every other session, and the answered token goes on', async () => {
+      const user = await createUser(t);
+      const other = await secondSession(user);
+      const email = `moved-${user.id}@example.com`;
+      const updated = await call(t, 'PUT', '/api/user/update', {
+        token: user.token,
+        payload: { username: user.username, email, currentPassword: user.password },
+      });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: other }));
+      expectUnauthorized(await call(t, 'GET', '/api/user/me', { token: user.token }));
+      const me = await call(t, 'GET', '/api/user/me', { token: updated.json<{ token: string }>().token });
+      expect(me.statusCode).toBe(200);
+      expect(me.json<User>().email).toBe(email);
+      expect((await login(t, email, user.password)).statusCode).toBe(200);
+      expect((await login(t, user.email, user.password)).statusCode).toBe(401);
+    });
+  },
+);

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, errorCodes, type User } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, login, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -91,22 +100,38 @@ describe(`[API-7] roles enforced by the server on ${testDb}`, () => {
         expect(response.body).not.toContain(target.email);
       }
       // Even an admin call on their own account, and an invalid admin body, is a 403.
-      expect((await call(t, 'DELETE', `/api/user/delete/${caller.id}`, { token: caller.token })).statusCode).toBe(403);
-      expect((await call(t, 'PUT', `/api/user/role/${caller.id}/${RoleType.Admin}`, { token: caller.token })).statusCode).toBe(403);
-      expect((await call(t, 'POST', '/api/user/list', { token: caller.token, payload: { limit: 1000 } })).statusCode).toBe(403);
+      expect(
+        (await call(t, 'DELETE', `/api/user/delete/${caller.id}`, { token: caller.token })).statusCode,
+      ).toBe(403);
+      expect(
+        (await call(t, 'PUT', `/api/user/role/${caller.id}/${RoleType.Admin}`, { token: caller.token }))
+          .statusCode,
+      ).toBe(403);
+      expect(
+        (await call(t, 'POST', '/api/user/list', { token: caller.token, payload: { limit: 1000 } }))
+          .statusCode,
+      ).toBe(403);
       await expectTargetUnchanged();
-      expect((await call(t, 'GET', '/api/user/me', { token: caller.token })).json<User>().roleTypeId).toBe(role);
+      expect((await call(t, 'GET', '/api/user/me', { token: caller.token })).json<User>().roleTypeId).toBe(
+        role,
+      );
     });
 
     it(`[API-7] ${label} cannot see another user's detail (403) but sees their own`, async () => {
       const caller = await createUser(t, role);
-      expect((await call(t, 'GET', `/api/user/detail/${target.id}`, { token: caller.token })).statusCode).toBe(403);
-      expect((await call(t, 'GET', `/api/user/detail/${admin.id}`, { token: caller.token })).statusCode).toBe(403);
-      expect((await call(t, 'GET', `/api/user/detail/${caller.id}`, { token: caller.token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'GET', `/api/user/detail/${target.id}`, { token: caller.token })).statusCode,
+      ).toBe(403);
+      expect((await call(t, 'GET', `/api/user/detail/${admin.id}`, { token: caller.token })).statusCode).toBe(
+        403,
+      );
+      expect(
+        (await call(t, 'GET', `/api/user/detail/${caller.id}`, { token: caller.token })).statusCode,
+      ).toBe(200);
     });
   }
 
-  describe('an administrator\'s own row', () => {
+  describe("an administrator's own row", () => {
     async function expectAdminUnchanged() {
       const me = await call(t, 'GET', '/api/user/me', { token: admin.token });
       expect(me.statusCode).toBe(200);
@@ -117,12 +142,19 @@ describe(`[API-7] roles enforced by the server on ${testDb}`, () => {
     it('[ADM-6] cannot be deleted: 403 OWN_ACCOUNT, and the admin still exists', async () => {
       const response = await call(t, 'DELETE', `/api/user/delete/${admin.id}`, { token: admin.token });
       expect(response.statusCode).toBe(403);
-      expect(errorOf(response)).toMatchObject({ statusCode: 403, name: 'ForbiddenError', code: errorCodes.ownRow });
+      expect(errorOf(response)).toMatchObject({
+        statusCode: 403,
+        name: 'ForbiddenError',
+        code: errorCodes.ownRow,
+      });
       await expectAdminUnchanged();
     });
 
     it('[ADM-6] cannot have its password reset with { userId: ownId }: 403 OWN_ACCOUNT, the password still works', async () => {
-      const response = await call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: admin.id } });
+      const response = await call(t, 'PUT', '/api/user/update/password', {
+        token: admin.token,
+        payload: { userId: admin.id },
+      });
       expect(response.statusCode).toBe(403);
       expect(errorOf(response).code).toBe(errorCodes.ownRow);
       expect(response.body).not.toContain('"password"');
@@ -138,15 +170,20 @@ describe(`[API-7] roles enforced by the server on ${testDb}`, () => {
       await expectAdminUnchanged();
     });
 
-    it('[ADM-6] another administrator can still manage it (the rule is about one\'s own row only)', async () => {
+    it("[ADM-6] another administrator can still manage it (the rule is about one's own row only)", async () => {
       const second = await createUser(t, RoleType.Admin);
       const third = await createUser(t, RoleType.Admin);
-      expect((await call(t, 'PUT', `/api/user/role/${third.id}/${RoleType.User}`, { token: second.token })).statusCode).toBe(204);
-      expect((await call(t, 'DELETE', `/api/user/delete/${third.id}`, { token: second.token })).statusCode).toBe(204);
+      expect(
+        (await call(t, 'PUT', `/api/user/role/${third.id}/${RoleType.User}`, { token: second.token }))
+          .statusCode,
+      ).toBe(204);
+      expect(
+        (await call(t, 'DELETE', `/api/user/delete/${third.id}`, { token: second.token })).statusCode,
+      ).toBe(204);
     });
   });
 
-  describe('a demo user\'s own account', () => {
+  describe("a demo user's own account", () => {
     it('[API-7] a demo user cannot update their account (403) and nothing changes', async () => {
       const demo = await createUser(t, RoleType.Demo);
       const response = await call(t, 'PUT', '/api/user/update', {
@@ -154,7 +191,11 @@ describe(`[API-7] roles enforced by the server on ${testDb}`, () => {
         payload: { username: `changed_${demo.id}`, email: `changed_${demo.id}@example.com` },
       });
       expect(response.statusCode).toBe(403);
-      expect(errorOf(response)).toMatchObject({ statusCode: 403, name: 'ForbiddenError', code: errorCodes.forbidden });
+      expect(errorOf(response)).toMatchObject({
+        statusCode: 403,
+        name: 'ForbiddenError',
+        code: errorCodes.forbidden,
+      });
       const me = await call(t, 'GET', '/api/user/me', { token: demo.token });
       expect(me.json<User>()).toMatchObject({ username: demo.username, email: demo.email });
     });

@@ -2,10 +2,28 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameStatus, RoleType, errorCodes, type Game, type GameFile, type GamePath, type GameVersion, type UserGame } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  errorCodes,
+  type Game,
+  type GameFile,
+  type GamePath,
+  type GameVersion,
+  type UserGame,
+} from '@reskin/contract';
 import { copyPreviewKeys, variantKey } from '../src/lib/variants';
 import { S3Storage } from '../src/storage/s3-storage';
-import { call, createTestApp, createUser, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  filesForm,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { startS3Server, type S3Server } from './support/s3-server';
 import { solidPng } from './support/image-samples';
 
@@ -52,7 +70,12 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
     s3 = await startS3Server();
     t = await createTestApp({ storage: s3.storageConfig });
     [admin, artist] = [await createUser(t, RoleType.Admin), await createUser(t)];
-    game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'On S3', description: 'x', width: 480, height: 640 } })).json<Game>();
+    game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'On S3', description: 'x', width: 480, height: 640 },
+      })
+    ).json<Game>();
     const uploaded = await t.app.inject({
       method: 'POST',
       url: `/api/game/upload/${game.id}`,
@@ -74,24 +97,40 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
   });
 
   const playPath = (url: string) => new URL(url).pathname;
-  const play = (url: string, headers: Record<string, string> = {}) => t.playApp.inject({ method: 'GET', url, headers });
+  const play = (url: string, headers: Record<string, string> = {}) =>
+    t.playApp.inject({ method: 'GET', url, headers });
 
   it('generates the copies into the bucket and nothing onto the local disk', async () => {
-    expect((await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().gameStatusTypeId).toBe(GameStatus.Ready);
+    expect(
+      (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>().gameStatusTypeId,
+    ).toBe(GameStatus.Ready);
     const storage = await S3Storage.open(s3.storageConfig);
     const keys: string[] = [];
     for await (const { key } of storage.list()) keys.push(key);
     storage.close();
     const png = files.find((f) => f.path === 'img/hero.png')!;
-    const { storageKey } = await t.database.db.selectFrom('gameFiles').select('storageKey').where('id', '=', png.id).executeTakeFirstOrThrow();
-    expect(keys).toEqual(expect.arrayContaining([storageKey, variantKey(storageKey, 'skeleton'), variantKey(storageKey, 'watermark'), ...copyPreviewKeys(storageKey)]));
+    const { storageKey } = await t.database.db
+      .selectFrom('gameFiles')
+      .select('storageKey')
+      .where('id', '=', png.id)
+      .executeTakeFirstOrThrow();
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        storageKey,
+        variantKey(storageKey, 'skeleton'),
+        variantKey(storageKey, 'watermark'),
+        ...copyPreviewKeys(storageKey),
+      ]),
+    );
     // index.html, the sound, the image with its two copies and its five previews (issue 29).
     expect(keys).toHaveLength(10);
     expect(storedKeys(t)).toEqual([]);
   });
 
   it('the play origin serves from the bucket: whole files, and ranges of a sound for seeking (206, 416)', async () => {
-    const paths = (await call(t, 'GET', `/api/games/${game.id}/path`, { token: admin.token })).json<GamePath>();
+    const paths = (
+      await call(t, 'GET', `/api/games/${game.id}/path`, { token: admin.token })
+    ).json<GamePath>();
     const base = playPath(paths.rootPath);
     const marked = await play(`${base}img/hero.png`);
     expect(marked.statusCode).toBe(200);
@@ -129,11 +168,19 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
   });
 
   it("an artist's version upload goes to the bucket and downloads as a zip", async () => {
-    const assigned = await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 10 } });
+    const assigned = await call(t, 'POST', '/api/user-games', {
+      token: admin.token,
+      payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 10 },
+    });
     expect(assigned.statusCode, assigned.body).toBe(201);
     const created = await call(t, 'POST', '/api/game-versions', {
       token: artist.token,
-      payload: { name: 'Blue', description: 'Made on S3', gameId: game.id, userGamesId: assigned.json<UserGame>().id },
+      payload: {
+        name: 'Blue',
+        description: 'Made on S3',
+        gameId: game.id,
+        userGamesId: assigned.json<UserGame>().id,
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const version = created.json<GameVersion>();
@@ -142,10 +189,17 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
     const form = new FormData();
     form.append('fullPath', png.path);
     form.append('file', new Blob([replacement]), 'hero.png');
-    const upload = await t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${png.fileId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: form });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload/${version.id}/${png.fileId}`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: form,
+    });
     expect(upload.statusCode, upload.body).toBe(200);
 
-    const zip = await call(t, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, { token: artist.token });
+    const zip = await call(t, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, {
+      token: artist.token,
+    });
     expect(zip.statusCode).toBe(200);
     const entries = await unzip(zip.rawPayload);
     expect([...entries.keys()]).toEqual(['img/hero.png']);
@@ -156,7 +210,11 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
   it('the services update removes old orphans from the bucket (paged listing, batched deletes) and regenerates a lost copy', async () => {
     const storage = await S3Storage.open(s3.storageConfig, 2);
     const png = files.find((f) => f.path === 'img/hero.png')!;
-    const { storageKey } = await t.database.db.selectFrom('gameFiles').select('storageKey').where('id', '=', png.id).executeTakeFirstOrThrow();
+    const { storageKey } = await t.database.db
+      .selectFrom('gameFiles')
+      .select('storageKey')
+      .where('id', '=', png.id)
+      .executeTakeFirstOrThrow();
     await storage.delete(variantKey(storageKey, 'skeleton'));
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
     for (let i = 0; i < 3; i++) {
@@ -167,13 +225,23 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
 
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
     expect(update.statusCode, update.body).toBe(200);
-    expect(update.json()).toEqual({ regeneratedGameIds: [game.id], removedStoredFiles: 3, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
+    expect(update.json()).toEqual({
+      regeneratedGameIds: [game.id],
+      removedStoredFiles: 3,
+      failedGenerationIds: [],
+      removedHistoryEntries: 0,
+      recomposedSheets: 0,
+    });
     await t.generation.idle();
     const left: string[] = [];
     for await (const { key } of storage.list('games/stray/')) left.push(key);
     expect(left).toEqual(['games/stray/new.bin']);
     // Made again under a new name (decision 0046).
-    const { copiesKey } = await t.database.db.selectFrom('gameFiles').select('copiesKey').where('id', '=', png.id).executeTakeFirstOrThrow();
+    const { copiesKey } = await t.database.db
+      .selectFrom('gameFiles')
+      .select('copiesKey')
+      .where('id', '=', png.id)
+      .executeTakeFirstOrThrow();
     expect(copiesKey).not.toBe(storageKey);
     expect(await storage.stat(variantKey(copiesKey!, 'skeleton'))).toBeDefined();
     storage.close();

@@ -1,7 +1,23 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, errorCodes, limits, userSearchFilter, type SearchFilter, type User } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, signupBody, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  RoleType,
+  errorCodes,
+  limits,
+  userSearchFilter,
+  type SearchFilter,
+  type User,
+} from '@reskin/contract';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  signupBody,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /**
  * The users this file searches, signed up in this order. Usernames use lower-case letters only (plus the
@@ -18,7 +34,10 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await createUser(t, RoleType.Admin);
-    for (const username of [...names, ...Array.from({ length: teamSize }, (_, i) => `team${String.fromCharCode(97 + i)}`)]) {
+    for (const username of [
+      ...names,
+      ...Array.from({ length: teamSize }, (_, i) => `team${String.fromCharCode(97 + i)}`),
+    ]) {
       const response = await call(t, 'POST', '/api/user/signup', { payload: signupBody({ username }) });
       if (response.statusCode !== 201) throw new Error(response.body);
       ids[username] = response.json<User>().id;
@@ -45,14 +64,21 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
       code: errorCodes.invalidFilter,
       message: expect.any(String),
     });
-    expect(errorOf(response).details?.[0], label).toEqual({ path: expect.any(String), code: expect.any(String), message: expect.any(String) });
+    expect(errorOf(response).details?.[0], label).toEqual({
+      path: expect.any(String),
+      code: expect.any(String),
+      message: expect.any(String),
+    });
   }
 
   describe('where', () => {
     it('[API-6] like is case-insensitive: %ABC% finds abc, xabcx and ABCdef', async () => {
       const found = await search({ where: { username: { like: '%ABC%' } }, order: 'id ASC' });
       expect(usernames(found)).toEqual(['abc', 'xabcx', 'ABCdef']);
-      expect(usernames(await search({ where: { username: { like: 'abc%' } }, order: 'id ASC' }))).toEqual(['abc', 'ABCdef']);
+      expect(usernames(await search({ where: { username: { like: 'abc%' } }, order: 'id ASC' }))).toEqual([
+        'abc',
+        'ABCdef',
+      ]);
       expect(usernames(await search({ where: { username: { ilike: '%ABCDEF' } } }))).toEqual(['ABCdef']);
     });
 
@@ -87,10 +113,18 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
       const b = ids.sortbeta!;
       const c = ids.sortgamma!;
       const inSort = { username: { like: 'sort%' } };
-      expect(usernames(await search({ where: { and: [inSort, { id: { gt: b } }] }, order: 'id ASC' }))).toEqual(['sortgamma', 'sortdelta']);
-      expect(usernames(await search({ where: { and: [inSort, { id: { gte: b } }] }, order: 'id ASC' }))).toEqual(['sortbeta', 'sortgamma', 'sortdelta']);
-      expect(usernames(await search({ where: { and: [inSort, { id: { lt: b } }] }, order: 'id ASC' }))).toEqual(['sortalpha']);
-      expect(usernames(await search({ where: { and: [inSort, { id: { lte: b } }] }, order: 'id ASC' }))).toEqual(['sortalpha', 'sortbeta']);
+      expect(
+        usernames(await search({ where: { and: [inSort, { id: { gt: b } }] }, order: 'id ASC' })),
+      ).toEqual(['sortgamma', 'sortdelta']);
+      expect(
+        usernames(await search({ where: { and: [inSort, { id: { gte: b } }] }, order: 'id ASC' })),
+      ).toEqual(['sortbeta', 'sortgamma', 'sortdelta']);
+      expect(
+        usernames(await search({ where: { and: [inSort, { id: { lt: b } }] }, order: 'id ASC' })),
+      ).toEqual(['sortalpha']);
+      expect(
+        usernames(await search({ where: { and: [inSort, { id: { lte: b } }] }, order: 'id ASC' })),
+      ).toEqual(['sortalpha', 'sortbeta']);
       // Two operators on one column are combined with and.
       expect(usernames(await search({ where: { id: { gt: a, lt: c } } }))).toEqual(['sortbeta']);
     });
@@ -98,16 +132,23 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
     it('[API-6] inq and nin', async () => {
       const found = await search({ where: { id: { inq: [ids.abc, ids.zzz, 987654] } }, order: 'id ASC' });
       expect(usernames(found)).toEqual(['abc', 'zzz']);
-      expect(usernames(await search({ where: { username: { inq: ['sortbeta', 'sortalpha'] } }, order: 'username ASC' }))).toEqual([
-        'sortalpha',
-        'sortbeta',
-      ]);
-      const rest = await search({ where: { and: [{ username: { like: 'sort%' } }, { username: { nin: ['sortalpha', 'sortgamma'] } }] }, order: 'id ASC' });
+      expect(
+        usernames(
+          await search({ where: { username: { inq: ['sortbeta', 'sortalpha'] } }, order: 'username ASC' }),
+        ),
+      ).toEqual(['sortalpha', 'sortbeta']);
+      const rest = await search({
+        where: { and: [{ username: { like: 'sort%' } }, { username: { nin: ['sortalpha', 'sortgamma'] } }] },
+        order: 'id ASC',
+      });
       expect(usernames(rest)).toEqual(['sortbeta', 'sortdelta']);
     });
 
     it('[API-6] between is inclusive on both ends', async () => {
-      const found = await search({ where: { id: { between: [ids.sortalpha, ids.sortgamma] } }, order: 'id ASC' });
+      const found = await search({
+        where: { id: { between: [ids.sortalpha, ids.sortgamma] } },
+        order: 'id ASC',
+      });
       expect(usernames(found)).toEqual(['sortalpha', 'sortbeta', 'sortgamma']);
     });
 
@@ -123,7 +164,9 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
       });
       expect(usernames(found)).toEqual(['abc', 'sortbeta', 'sortdelta']);
       // Top-level keys are combined with and.
-      expect(usernames(await search({ where: { username: { like: 'sort%' }, id: ids.sortgamma } }))).toEqual(['sortgamma']);
+      expect(usernames(await search({ where: { username: { like: 'sort%' }, id: ids.sortgamma } }))).toEqual([
+        'sortgamma',
+      ]);
     });
 
     it('[API-6] filters on role and on the active flag', async () => {
@@ -147,7 +190,10 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
     });
 
     it('[API-6] fields as an object gives only the keys set to true', async () => {
-      const found = await search({ where: { username: 'abc' }, fields: { id: true, email: true, roleTypeId: true } });
+      const found = await search({
+        where: { username: 'abc' },
+        fields: { id: true, email: true, roleTypeId: true },
+      });
       expect(found).toEqual([{ id: ids.abc, email: 'abc@example.com', roleTypeId: RoleType.User }]);
     });
 
@@ -163,11 +209,31 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
     const sortWhere = { username: { like: 'sort%' } };
 
     it('[API-6] order "username ASC" and "username DESC"', async () => {
-      expect(usernames(await search({ where: sortWhere, order: 'username ASC' }))).toEqual(['sortalpha', 'sortbeta', 'sortdelta', 'sortgamma']);
-      expect(usernames(await search({ where: sortWhere, order: 'username DESC' }))).toEqual(['sortgamma', 'sortdelta', 'sortbeta', 'sortalpha']);
+      expect(usernames(await search({ where: sortWhere, order: 'username ASC' }))).toEqual([
+        'sortalpha',
+        'sortbeta',
+        'sortdelta',
+        'sortgamma',
+      ]);
+      expect(usernames(await search({ where: sortWhere, order: 'username DESC' }))).toEqual([
+        'sortgamma',
+        'sortdelta',
+        'sortbeta',
+        'sortalpha',
+      ]);
       // Without a direction, ascending; the keyword in any case.
-      expect(usernames(await search({ where: sortWhere, order: 'username' }))).toEqual(['sortalpha', 'sortbeta', 'sortdelta', 'sortgamma']);
-      expect(usernames(await search({ where: sortWhere, order: 'username desc' }))).toEqual(['sortgamma', 'sortdelta', 'sortbeta', 'sortalpha']);
+      expect(usernames(await search({ where: sortWhere, order: 'username' }))).toEqual([
+        'sortalpha',
+        'sortbeta',
+        'sortdelta',
+        'sortgamma',
+      ]);
+      expect(usernames(await search({ where: sortWhere, order: 'username desc' }))).toEqual([
+        'sortgamma',
+        'sortdelta',
+        'sortbeta',
+        'sortalpha',
+      ]);
     });
 
     it('[API-6] order "id DESC"', async () => {
@@ -178,17 +244,32 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
     });
 
     it('[API-6] order as an array: role first, then id', async () => {
-      const found = await search({ where: { id: { inq: [ids.abc, ids.zzz, ids.sortalpha, admin.id] } }, order: ['roleTypeId DESC', 'id ASC'] });
+      const found = await search({
+        where: { id: { inq: [ids.abc, ids.zzz, ids.sortalpha, admin.id] } },
+        order: ['roleTypeId DESC', 'id ASC'],
+      });
       expect(idsOf(found)).toEqual([ids.zzz, ids.abc, ids.sortalpha, admin.id]);
     });
 
     it('[API-6] limit, skip and offset page through the results', async () => {
-      const all = idsOf(await search({ where: { username: { like: 'team%' } }, order: 'id ASC', fields: ['id'] }));
+      const all = idsOf(
+        await search({ where: { username: { like: 'team%' } }, order: 'id ASC', fields: ['id'] }),
+      );
       expect(all).toHaveLength(teamSize);
-      expect(idsOf(await search({ where: { username: { like: 'team%' } }, order: 'id ASC', limit: 5 }))).toEqual(all.slice(0, 5));
-      expect(idsOf(await search({ where: { username: { like: 'team%' } }, order: 'id ASC', limit: 5, skip: 5 }))).toEqual(all.slice(5, 10));
-      expect(idsOf(await search({ where: { username: { like: 'team%' } }, order: 'id ASC', limit: 5, offset: 10 }))).toEqual(all.slice(10));
-      expect(await search({ where: { username: { like: 'team%' } }, order: 'id ASC', skip: 100 })).toEqual([]);
+      expect(
+        idsOf(await search({ where: { username: { like: 'team%' } }, order: 'id ASC', limit: 5 })),
+      ).toEqual(all.slice(0, 5));
+      expect(
+        idsOf(await search({ where: { username: { like: 'team%' } }, order: 'id ASC', limit: 5, skip: 5 })),
+      ).toEqual(all.slice(5, 10));
+      expect(
+        idsOf(
+          await search({ where: { username: { like: 'team%' } }, order: 'id ASC', limit: 5, offset: 10 }),
+        ),
+      ).toEqual(all.slice(10));
+      expect(await search({ where: { username: { like: 'team%' } }, order: 'id ASC', skip: 100 })).toEqual(
+        [],
+      );
       expect(await search({ where: { username: { like: 'team%' } }, limit: 0 })).toEqual([]);
     });
 
@@ -220,7 +301,10 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
       ['where on a relation', { where: { game: { name: 'x' } } }],
       ['where on a relation path', { where: { 'user.username': 'x' } }],
       ['where on a column of another table', { where: { name: 'x' } }],
-      ['where with dataProtectionRegulationVersion (not searchable)', { where: { dataProtectionRegulationVersion: 1 } }],
+      [
+        'where with dataProtectionRegulationVersion (not searchable)',
+        { where: { dataProtectionRegulationVersion: 1 } },
+      ],
       ['where in an or', { where: { or: [{ username: 'abc' }, { passwordHash: { like: '%' } }] } }],
       ['where in a nested and', { where: { and: [{ or: [{ and: [{ password: 'x' }] }] }] } }],
       ['fields with password', { fields: ['id', 'password'] }],
@@ -267,7 +351,9 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
       expect(found).toHaveLength(names.length + teamSize + 1);
       expect(usernames(found)).toEqual(expect.arrayContaining([...names, 'teama']));
       // And a login still works.
-      const login = await call(t, 'POST', '/api/user/login', { payload: { email: admin.email, password: admin.password } });
+      const login = await call(t, 'POST', '/api/user/login', {
+        payload: { email: admin.email, password: admin.password },
+      });
       expect(login.statusCode).toBe(200);
     });
   });
@@ -318,16 +404,34 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
     const { listMax, conditionsMax, patternMax } = limits.filterWhere;
     const huge: [string, unknown][] = [
       ['a 50,000-id inq', { where: { id: { inq: Array.from({ length: 50_000 }, (_, i) => i + 1) } } }],
-      [`an inq of ${listMax + 1} ids`, { where: { id: { inq: Array.from({ length: listMax + 1 }, (_, i) => i + 1) } } }],
-      [`a nin of ${listMax + 1} ids`, { where: { id: { nin: Array.from({ length: listMax + 1 }, (_, i) => i + 1) } } }],
+      [
+        `an inq of ${listMax + 1} ids`,
+        { where: { id: { inq: Array.from({ length: listMax + 1 }, (_, i) => i + 1) } } },
+      ],
+      [
+        `a nin of ${listMax + 1} ids`,
+        { where: { id: { nin: Array.from({ length: listMax + 1 }, (_, i) => i + 1) } } },
+      ],
       ['a 5,000-item and', { where: { and: Array.from({ length: 5000 }, (_, i) => ({ id: { neq: i } })) } }],
-      [`an or of ${conditionsMax + 1} conditions`, { where: { or: Array.from({ length: conditionsMax + 1 }, (_, i) => ({ id: i })) } }],
+      [
+        `an or of ${conditionsMax + 1} conditions`,
+        { where: { or: Array.from({ length: conditionsMax + 1 }, (_, i) => ({ id: i })) } },
+      ],
       [
         `${conditionsMax + 1} conditions spread over nested ands`,
-        { where: { and: Array.from({ length: 3 }, () => ({ and: Array.from({ length: 70 }, (_, i) => ({ id: { neq: i } })) })) } },
+        {
+          where: {
+            and: Array.from({ length: 3 }, () => ({
+              and: Array.from({ length: 70 }, (_, i) => ({ id: { neq: i } })),
+            })),
+          },
+        },
       ],
       ['a 100 KB like pattern', { where: { username: { like: `%${'a'.repeat(100_000)}%` } } }],
-      [`a like pattern of ${patternMax + 1} characters`, { where: { username: { like: 'a'.repeat(patternMax + 1) } } }],
+      [
+        `a like pattern of ${patternMax + 1} characters`,
+        { where: { username: { like: 'a'.repeat(patternMax + 1) } } },
+      ],
     ];
     for (const [label, filter] of huge) {
       it(`[API-6] [VAL-8] ${label} answers 400 INVALID_FILTER on both databases (issue 13)`, async () => {
@@ -348,10 +452,16 @@ describe(`[API-6] the search query of POST /user/list on ${testDb}`, () => {
 
     it('[API-6] a date comparison with an ISO date works on both databases', async () => {
       const everyone = names.length + teamSize + 1;
-      expect(await search({ where: { createdAt: { gt: '2000-01-01T00:00:00.000Z' } }, fields: ['id'] })).toHaveLength(everyone);
-      expect(await search({ where: { createdAt: { gt: '2000-01-01' } }, fields: ['id'] })).toHaveLength(everyone);
+      expect(
+        await search({ where: { createdAt: { gt: '2000-01-01T00:00:00.000Z' } }, fields: ['id'] }),
+      ).toHaveLength(everyone);
+      expect(await search({ where: { createdAt: { gt: '2000-01-01' } }, fields: ['id'] })).toHaveLength(
+        everyone,
+      );
       expect(await search({ where: { createdAt: { lt: '2000-01-01' } } })).toEqual([]);
-      expect(await search({ where: { updatedAt: { between: ['2000-01-01', '2999-12-31'] } }, fields: ['id'] })).toHaveLength(everyone);
+      expect(
+        await search({ where: { updatedAt: { between: ['2000-01-01', '2999-12-31'] } }, fields: ['id'] }),
+      ).toHaveLength(everyone);
     });
   });
 });

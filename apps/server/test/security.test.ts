@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, errorCodes, xsrf, type User } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, login, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 const cookieHeader = (value: string) => ({ cookie: `${xsrf.cookie}=${value}` });
 
@@ -29,7 +38,10 @@ describe(`[SES-6] XSRF double submit on ${testDb}`, () => {
   });
 
   it('[SES-6] a request that already carries the cookie gets no new one, and a GET needs no header', async () => {
-    const response = await call(t, 'GET', '/api/user/me', { token: admin.token, headers: cookieHeader('abc123') });
+    const response = await call(t, 'GET', '/api/user/me', {
+      token: admin.token,
+      headers: cookieHeader('abc123'),
+    });
     expect(response.statusCode).toBe(200);
     expect(response.cookies.find((c) => c.name === xsrf.cookie)).toBeUndefined();
   });
@@ -37,41 +49,99 @@ describe(`[SES-6] XSRF double submit on ${testDb}`, () => {
   it('[SES-6] POST, PUT and DELETE with the cookie but without a matching X-XSRF-TOKEN answer 403 XSRF_TOKEN_MISMATCH and change nothing', async () => {
     const user = await createUser(t);
     const attempts: [string, 'POST' | 'PUT' | 'DELETE', string, unknown, Record<string, string>][] = [
-      ['login without header', 'POST', '/api/user/login', { email: user.email, password: user.password }, cookieHeader('tok-1')],
-      ['list with another header', 'POST', '/api/user/list', {}, { ...cookieHeader('tok-1'), [xsrf.header]: 'tok-2' }],
-      ['update without header', 'PUT', '/api/user/update', { username: `xsrf_${user.id}`, email: user.email }, cookieHeader('tok-1')],
-      ['role with an empty header', 'PUT', `/api/user/role/${user.id}/${RoleType.Demo}`, undefined, { ...cookieHeader('tok-1'), [xsrf.header]: '' }],
+      [
+        'login without header',
+        'POST',
+        '/api/user/login',
+        { email: user.email, password: user.password },
+        cookieHeader('tok-1'),
+      ],
+      [
+        'list with another header',
+        'POST',
+        '/api/user/list',
+        {},
+        { ...cookieHeader('tok-1'), [xsrf.header]: 'tok-2' },
+      ],
+      [
+        'update without header',
+        'PUT',
+        '/api/user/update',
+        { username: `xsrf_${user.id}`, email: user.email },
+        cookieHeader('tok-1'),
+      ],
+      [
+        'role with an empty header',
+        'PUT',
+        `/api/user/role/${user.id}/${RoleType.Demo}`,
+        undefined,
+        { ...cookieHeader('tok-1'), [xsrf.header]: '' },
+      ],
       ['disable without header', 'DELETE', '/api/user/disable', undefined, cookieHeader('tok-1')],
-      ['delete with a prefix of the cookie', 'DELETE', `/api/user/delete/${user.id}`, undefined, { ...cookieHeader('tok-12'), [xsrf.header]: 'tok-1' }],
+      [
+        'delete with a prefix of the cookie',
+        'DELETE',
+        `/api/user/delete/${user.id}`,
+        undefined,
+        { ...cookieHeader('tok-12'), [xsrf.header]: 'tok-1' },
+      ],
     ];
     for (const [label, method, url, payload, headers] of attempts) {
-      const token = url.includes('/role/') || url.includes('/delete/') || url.includes('/list') ? admin.token : user.token;
+      const token =
+        url.includes('/role/') || url.includes('/delete/') || url.includes('/list')
+          ? admin.token
+          : user.token;
       const response = await call(t, method, url, { token, payload, headers });
       expect(response.statusCode, label).toBe(403);
-      expect(errorOf(response), label).toMatchObject({ statusCode: 403, name: 'ForbiddenError', code: errorCodes.xsrf });
+      expect(errorOf(response), label).toMatchObject({
+        statusCode: 403,
+        name: 'ForbiddenError',
+        code: errorCodes.xsrf,
+      });
     }
     const me = await call(t, 'GET', '/api/user/me', { token: user.token });
     expect(me.statusCode).toBe(200);
-    expect(me.json<User>()).toMatchObject({ username: user.username, roleTypeId: RoleType.User, activated: true });
+    expect(me.json<User>()).toMatchObject({
+      username: user.username,
+      roleTypeId: RoleType.User,
+      activated: true,
+    });
   });
 
   it('[SES-6] with the matching X-XSRF-TOKEN header the same requests pass', async () => {
     const user = await createUser(t);
     const headers = { ...cookieHeader('matching-token-1'), [xsrf.header]: 'matching-token-1' };
-    const signedIn = await call(t, 'POST', '/api/user/login', { payload: { email: user.email, password: user.password }, headers });
+    const signedIn = await call(t, 'POST', '/api/user/login', {
+      payload: { email: user.email, password: user.password },
+      headers,
+    });
     expect(signedIn.statusCode).toBe(200);
-    expect((await call(t, 'POST', '/api/user/list', { token: admin.token, payload: {}, headers })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'POST', '/api/user/list', { token: admin.token, payload: {}, headers })).statusCode,
+    ).toBe(200);
     const update = await call(t, 'PUT', '/api/user/update', {
       token: user.token,
       payload: { username: `xsrf_ok_${user.id}`, email: user.email },
       headers,
     });
     expect(update.statusCode).toBe(200);
-    expect((await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Demo}`, { token: admin.token, headers })).statusCode).toBe(204);
+    expect(
+      (await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Demo}`, { token: admin.token, headers }))
+        .statusCode,
+    ).toBe(204);
     // The header name is case-insensitive, as HTTP headers are.
     const lower = { ...cookieHeader('matching-token-1'), 'x-xsrf-token': 'matching-token-1' };
-    expect((await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.User}`, { token: admin.token, headers: lower })).statusCode).toBe(204);
-    expect((await call(t, 'DELETE', `/api/user/delete/${user.id}`, { token: admin.token, headers })).statusCode).toBe(204);
+    expect(
+      (
+        await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.User}`, {
+          token: admin.token,
+          headers: lower,
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect(
+      (await call(t, 'DELETE', `/api/user/delete/${user.id}`, { token: admin.token, headers })).statusCode,
+    ).toBe(204);
   });
 
   it('[SES-6] requests without the cookie (API clients) are not checked', async () => {

@@ -27,24 +27,59 @@ describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {
   }
 
   it('re-generates a Ready game whose generated copies are missing, and removes old orphaned files only', async () => {
-    const game = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: 'U', description: 'x', width: 300, height: 400 } })).json<Game>();
+    const game = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name: 'U', description: 'x', width: 300, height: 400 },
+      })
+    ).json<Game>();
     const body = new FormData();
     body.append('fullPath', 'index.html');
     body.append('file', new Blob(['<p>']), 'index.html');
     body.append('fullPath', 'a.png');
-    body.append('file', new Blob([await sharp({ create: { width: 5, height: 5, channels: 3, background: 'red' } }).png().toBuffer()]), 'a.png');
-    await t.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
-    await call(t, 'PATCH', `/api/games/${game.id}/files/${files.find((f) => f.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    body.append(
+      'file',
+      new Blob([
+        await sharp({ create: { width: 5, height: 5, channels: 3, background: 'red' } })
+          .png()
+          .toBuffer(),
+      ]),
+      'a.png',
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
+    await call(
+      t,
+      'PATCH',
+      `/api/games/${game.id}/files/${files.find((f) => f.path === 'index.html')!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     await waitReady(game.id);
 
     // Nothing to do on a healthy store.
     const idle = await call(t, 'GET', '/api/admin/update', { token: admin.token });
-    expect(idle.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
+    expect(idle.json()).toEqual({
+      regeneratedGameIds: [],
+      removedStoredFiles: 0,
+      failedGenerationIds: [],
+      removedHistoryEntries: 0,
+      recomposedSheets: 0,
+    });
 
     // A lost skeleton makes the game stale; an old orphan goes, a fresh one (an upload in progress) stays.
-    const png = await t.database.db.selectFrom('gameFiles').select('storageKey').where('path', '=', 'a.png').executeTakeFirstOrThrow();
+    const png = await t.database.db
+      .selectFrom('gameFiles')
+      .select('storageKey')
+      .where('path', '=', 'a.png')
+      .executeTakeFirstOrThrow();
     const skeleton = join(filesDir(), ...variantKey(png.storageKey, 'skeleton').split('/'));
     rmSync(skeleton);
     mkdirSync(join(filesDir(), 'games', 'stray'), { recursive: true });
@@ -57,12 +92,22 @@ describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {
 
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
     expect(update.statusCode).toBe(200);
-    expect(update.json()).toEqual({ regeneratedGameIds: [game.id], removedStoredFiles: 1, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
+    expect(update.json()).toEqual({
+      regeneratedGameIds: [game.id],
+      removedStoredFiles: 1,
+      failedGenerationIds: [],
+      removedHistoryEntries: 0,
+      recomposedSheets: 0,
+    });
     expect(existsSync(oldOrphan)).toBe(false);
     expect(existsSync(newOrphan)).toBe(true);
     await waitReady(game.id);
     // Made again under a new name (decision 0046): the play origin serves it.
-    const { copiesKey } = await t.database.db.selectFrom('gameFiles').select('copiesKey').where('path', '=', 'a.png').executeTakeFirstOrThrow();
+    const { copiesKey } = await t.database.db
+      .selectFrom('gameFiles')
+      .select('copiesKey')
+      .where('path', '=', 'a.png')
+      .executeTakeFirstOrThrow();
     expect(copiesKey).not.toBe(png.storageKey);
     expect(existsSync(join(filesDir(), ...variantKey(copiesKey!, 'skeleton').split('/')))).toBe(true);
   });
@@ -78,7 +123,13 @@ describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {
     utimesSync(abandoned, twoHoursAgo, twoHoursAgo);
 
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
-    expect(update.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 1, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
+    expect(update.json()).toEqual({
+      regeneratedGameIds: [],
+      removedStoredFiles: 1,
+      failedGenerationIds: [],
+      removedHistoryEntries: 0,
+      recomposedSheets: 0,
+    });
     expect(existsSync(abandoned)).toBe(false);
     expect(existsSync(writing)).toBe(true);
   });

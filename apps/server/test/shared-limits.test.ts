@@ -1,7 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { errorCodes, limits } from '@reskin/contract';
-import { createTestApp, createUser, errorOf, signupBody, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  createTestApp,
+  createUser,
+  errorOf,
+  signupBody,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis';
 
 const { freeFailures } = limits.failedAttempts;
@@ -14,7 +22,12 @@ function freshAddress(): string {
 }
 
 function loginFrom(t: TestApp, address: string, email: string, password: string) {
-  return t.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password }, headers: { 'x-forwarded-for': address } });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/user/login',
+    payload: { email, password },
+    headers: { 'x-forwarded-for': address },
+  });
 }
 
 describe(`shared rate limits in Redis on ${testDb} (issue 14)`, () => {
@@ -25,7 +38,10 @@ describe(`shared rate limits in Redis on ${testDb} (issue 14)`, () => {
   beforeAll(async () => {
     a = await createTestApp({ redisUrl, trustProxy: true, authRateLimitMax: 4 });
     // A second app server on the same database and the same Redis.
-    b = await createTestApp({ redisUrl, trustProxy: true, authRateLimitMax: 4 }, { dataDir: a.config.dataDir, schema: a.schema });
+    b = await createTestApp(
+      { redisUrl, trustProxy: true, authRateLimitMax: 4 },
+      { dataDir: a.config.dataDir, schema: a.schema },
+    );
     user = await createUser(a);
   });
   afterAll(async () => {
@@ -67,7 +83,9 @@ describe(`shared rate limits in Redis on ${testDb} (issue 14)`, () => {
 
 /** How many times this app's own log said something containing `text` at this level (the spy of its logger's method). */
 function said(spy: MockInstance, text: string): number {
-  return spy.mock.calls.filter((args: unknown[]) => args.some((arg) => typeof arg === 'string' && arg.includes(text))).length;
+  return spy.mock.calls.filter((args: unknown[]) =>
+    args.some((arg) => typeof arg === 'string' && arg.includes(text)),
+  ).length;
 }
 const unreachable = 'Redis is unreachable';
 const reachableAgain = 'Redis is reachable again';
@@ -75,7 +93,10 @@ const reachableAgain = 'Redis is reachable again';
 /** `count` logins for unknown emails (401 each, one failure per email) from one address; their statuses. */
 async function loginsFrom(t: TestApp, address: string, count: number): Promise<number[]> {
   const statuses: number[] = [];
-  for (let i = 0; i < count; i++) statuses.push((await loginFrom(t, address, `nobody-${randomInt(1e9)}@example.com`, 'some-password')).statusCode);
+  for (let i = 0; i < count; i++)
+    statuses.push(
+      (await loginFrom(t, address, `nobody-${randomInt(1e9)}@example.com`, 'some-password')).statusCode,
+    );
   return statuses;
 }
 
@@ -90,8 +111,12 @@ describe(`rate limits when Redis stops and comes back on ${testDb} (issue 23)`, 
     // A Redis of this test's own, killed and started again below (the shared one on 6379 stays as it is).
     redis = await startPrivateRedis();
     a = await createTestApp({ redisUrl: redis.url, trustProxy: true, authRateLimitMax: max });
-    b = await createTestApp({ redisUrl: redis.url, trustProxy: true, authRateLimitMax: max }, { dataDir: a.config.dataDir, schema: a.schema });
-    for (const t of [a, b]) logs.push({ warn: vi.spyOn(t.app.log, 'warn'), info: vi.spyOn(t.app.log, 'info') });
+    b = await createTestApp(
+      { redisUrl: redis.url, trustProxy: true, authRateLimitMax: max },
+      { dataDir: a.config.dataDir, schema: a.schema },
+    );
+    for (const t of [a, b])
+      logs.push({ warn: vi.spyOn(t.app.log, 'warn'), info: vi.spyOn(t.app.log, 'info') });
   });
   afterAll(async () => {
     await b?.close();
@@ -104,13 +129,16 @@ describe(`rate limits when Redis stops and comes back on ${testDb} (issue 23)`, 
 
     // Up: AUTH_RATE_LIMIT_MAX is 4 a minute on each; alternating, the two servers allow 4 together.
     const shared = freshAddress();
-    expect([...(await loginsFrom(a, shared, 2)), ...(await loginsFrom(b, shared, 2)), ...(await loginsFrom(a, shared, 1))]).toEqual([
-      401, 401, 401, 401, 429,
-    ]);
+    expect([
+      ...(await loginsFrom(a, shared, 2)),
+      ...(await loginsFrom(b, shared, 2)),
+      ...(await loginsFrom(a, shared, 1)),
+    ]).toEqual([401, 401, 401, 401, 429]);
 
     await redis.kill();
     // Each server notices the outage (ioredis reports the failed reconnects) and says so once.
-    for (const { warn } of logs) await expect.poll(() => said(warn, unreachable), { timeout: 20_000 }).toBe(1);
+    for (const { warn } of logs)
+      await expect.poll(() => said(warn, unreachable), { timeout: 20_000 }).toBe(1);
 
     // Down: one address gets 4 a minute on each server, counted in that server's memory.
     const alone = freshAddress();
@@ -118,14 +146,19 @@ describe(`rate limits when Redis stops and comes back on ${testDb} (issue 23)`, 
       expect(await loginsFrom(t, alone, max)).toEqual(Array(max).fill(401));
       const limited = await loginFrom(t, alone, user.email, user.password);
       expect(limited.statusCode).toBe(429);
-      expect(errorOf(limited)).toMatchObject({ statusCode: 429, name: 'TooManyRequestsError', code: errorCodes.rateLimited });
+      expect(errorOf(limited)).toMatchObject({
+        statusCode: 429,
+        name: 'TooManyRequestsError',
+        code: errorCodes.rateLimited,
+      });
       const retryAfter = Number(limited.headers['retry-after']);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
     }
 
     // The per-account count falls back too: the free failures on one server make the next attempt wait there.
-    for (let i = 0; i < freeFailures; i++) expect((await loginFrom(a, freshAddress(), user.email, `wrong-${i}`)).statusCode).toBe(401);
+    for (let i = 0; i < freeFailures; i++)
+      expect((await loginFrom(a, freshAddress(), user.email, `wrong-${i}`)).statusCode).toBe(401);
     expect((await loginFrom(a, freshAddress(), user.email, user.password)).statusCode).toBe(429);
     // The other server has seen none of them while each counts alone.
     expect((await loginFrom(b, freshAddress(), user.email, user.password)).statusCode).toBe(200);
@@ -133,13 +166,16 @@ describe(`rate limits when Redis stops and comes back on ${testDb} (issue 23)`, 
     for (const { warn } of logs) expect(said(warn, unreachable)).toBe(1);
 
     await redis.start();
-    for (const { info } of logs) await expect.poll(() => said(info, reachableAgain), { timeout: 20_000 }).toBe(1);
+    for (const { info } of logs)
+      await expect.poll(() => said(info, reachableAgain), { timeout: 20_000 }).toBe(1);
 
     // Back: shared again (the new Redis starts empty).
     const again = freshAddress();
-    expect([...(await loginsFrom(b, again, 2)), ...(await loginsFrom(a, again, 2)), ...(await loginsFrom(b, again, 1))]).toEqual([
-      401, 401, 401, 401, 429,
-    ]);
+    expect([
+      ...(await loginsFrom(b, again, 2)),
+      ...(await loginsFrom(a, again, 2)),
+      ...(await loginsFrom(b, again, 1)),
+    ]).toEqual([401, 401, 401, 401, 429]);
     for (const { warn, info } of logs) {
       expect(said(warn, unreachable)).toBe(1);
       expect(said(info, reachableAgain)).toBe(1);

@@ -36,7 +36,11 @@ describe(`[API-1] seeding at start-up on ${testDb}`, () => {
     for (const account of demo) {
       const token = await tokenOf(t, account.email, account.password);
       const me = await call(t, 'GET', '/api/user/me', { token });
-      expect(me.json<User>()).toMatchObject({ email: account.email, roleTypeId: account.roleTypeId, activated: true });
+      expect(me.json<User>()).toMatchObject({
+        email: account.email,
+        roleTypeId: account.roleTypeId,
+        activated: true,
+      });
     }
     const adminToken = await tokenOf(t, 'admin@example.com', 'admin1234');
     expect((await call(t, 'GET', '/api/admin/update', { token: adminToken })).statusCode).toBe(200);
@@ -46,7 +50,10 @@ describe(`[API-1] seeding at start-up on ${testDb}`, () => {
   it('[API-1] a second start on the same database does not duplicate the demo accounts', async () => {
     const first = await createTestApp({ seedDemo: true });
     apps.push(first);
-    const second = await createTestApp({ seedDemo: true }, { dataDir: first.config.dataDir, schema: first.schema });
+    const second = await createTestApp(
+      { seedDemo: true },
+      { dataDir: first.config.dataDir, schema: first.schema },
+    );
     apps.push(second);
     const token = await tokenOf(second, 'admin@example.com', 'admin1234');
     const users = await allUsers(second, token);
@@ -67,7 +74,11 @@ describe(`[API-1] seeding at start-up on ${testDb}`, () => {
     apps.push(t);
     const token = await tokenOf(t, 'boss@example.com', 'boss-pass-123');
     const me = await call(t, 'GET', '/api/user/me', { token });
-    expect(me.json<User>()).toMatchObject({ email: 'boss@example.com', roleTypeId: RoleType.Admin, activated: true });
+    expect(me.json<User>()).toMatchObject({
+      email: 'boss@example.com',
+      roleTypeId: RoleType.Admin,
+      activated: true,
+    });
     expect((await call(t, 'POST', '/api/user/list', { token, payload: {} })).statusCode).toBe(200);
     expect((await call(t, 'GET', '/api/admin/update', { token })).statusCode).toBe(200);
   });
@@ -78,7 +89,11 @@ describe(`[API-1] seeding at start-up on ${testDb}`, () => {
     const oldToken = await tokenOf(first, 'boss@example.com', 'boss-pass-123');
     // Someone demotes and suspends the boss in the meantime (directly in the database).
     const bossId = (await call(first, 'GET', '/api/user/me', { token: oldToken })).json<User>().id;
-    await first.database.db.updateTable('users').set({ roleTypeId: RoleType.Demo, activated: 0 }).where('id', '=', bossId).execute();
+    await first.database.db
+      .updateTable('users')
+      .set({ roleTypeId: RoleType.Demo, activated: 0 })
+      .where('id', '=', bossId)
+      .execute();
     expect((await login(first, 'boss@example.com', 'boss-pass-123')).statusCode).toBe(401);
 
     const second = await createTestApp(
@@ -104,7 +119,10 @@ describe(`[API-1] seeding at start-up on ${testDb}`, () => {
     let allArrived!: () => void;
     const barrier = new Promise<void>((resolve) => (allArrived = resolve));
     const insert = UsersRepository.prototype.insert;
-    const spy = vi.spyOn(UsersRepository.prototype, 'insert').mockImplementation(async function (this: UsersRepository, ...args) {
+    const spy = vi.spyOn(UsersRepository.prototype, 'insert').mockImplementation(async function (
+      this: UsersRepository,
+      ...args
+    ) {
       if (++arrived === servers) allArrived();
       await barrier;
       return insert.apply(this, args);
@@ -120,10 +138,16 @@ describe(`[API-1] seeding at start-up on ${testDb}`, () => {
   });
 
   it('[API-1] the configured admin and the demo accounts live side by side', async () => {
-    const t = await createTestApp({ seedDemo: true, admin: { email: 'boss@example.com', password: 'boss-pass-123' } });
+    const t = await createTestApp({
+      seedDemo: true,
+      admin: { email: 'boss@example.com', password: 'boss-pass-123' },
+    });
     apps.push(t);
     const token = await tokenOf(t, 'boss@example.com', 'boss-pass-123');
-    expect((await allUsers(t, token)).map((u) => u.email)).toEqual([...demo.map((d) => d.email), 'boss@example.com']);
+    expect((await allUsers(t, token)).map((u) => u.email)).toEqual([
+      ...demo.map((d) => d.email),
+      'boss@example.com',
+    ]);
   });
 });
 
@@ -135,11 +159,21 @@ describe(`[API-1] OpenAPI document on ${testDb}`, () => {
     t = await createTestApp();
     const response = await call(t, 'GET', '/api/docs/json');
     expect(response.statusCode).toBe(200);
-    const document = response.json<{ openapi: string; info: { title: string }; paths: Record<string, Record<string, unknown>> }>();
+    const document = response.json<{
+      openapi: string;
+      info: { title: string };
+      paths: Record<string, Record<string, unknown>>;
+    }>();
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.title).toEqual(expect.any(String));
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/api/user/login', '/api/user/me', '/api/user/signup', '/api/user/list', '/api/admin/update']),
+      expect.arrayContaining([
+        '/api/user/login',
+        '/api/user/me',
+        '/api/user/signup',
+        '/api/user/list',
+        '/api/admin/update',
+      ]),
     );
     expect(document.paths['/api/user/login']).toHaveProperty('post');
     expect(document.paths['/api/admin/update']).toHaveProperty('get');

@@ -23,7 +23,8 @@ function generatedStream(size: number, failAfter?: number): { stream: Readable; 
   let sent = 0;
   const stream = new Readable({
     read() {
-      if (failAfter !== undefined && sent >= failAfter) return this.destroy(new Error('the client went away'));
+      if (failAfter !== undefined && sent >= failAfter)
+        return this.destroy(new Error('the client went away'));
       if (sent >= size) return this.push(null);
       const bytes = randomBytes(Math.min(chunk, size - sent));
       sent += bytes.length;
@@ -65,7 +66,10 @@ const backends: { name: string; open: () => Promise<{ storage: Storage; close: (
     name: 'the local disk',
     open: async () => {
       const dir = mkdtempSync(join(tmpdir(), 'reskin-storage-'));
-      return { storage: new LocalDiskStorage(dir), close: async () => rmSync(dir, { recursive: true, force: true }) };
+      return {
+        storage: new LocalDiskStorage(dir),
+        close: async () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
   },
   {
@@ -107,9 +111,20 @@ describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $nam
     expect((await storage.get('games/1/img/b.png'))!.contentType).toBe('image/png');
     expect(await storage.stat('games/1/img/c.png')).toEqual({ size: 7 });
 
-    expect(await keysOf(storage)).toEqual(['games/1/a.txt', 'games/1/img/b.png', 'games/1/img/c.png', 'games/2/d.txt', 'versions/3/e.txt']);
-    expect(await keysOf(storage, 'games/1/')).toEqual(['games/1/a.txt', 'games/1/img/b.png', 'games/1/img/c.png']);
-    for await (const { lastModified } of storage.list()) expect(Date.now() - lastModified.getTime()).toBeLessThan(10 * 60_000);
+    expect(await keysOf(storage)).toEqual([
+      'games/1/a.txt',
+      'games/1/img/b.png',
+      'games/1/img/c.png',
+      'games/2/d.txt',
+      'versions/3/e.txt',
+    ]);
+    expect(await keysOf(storage, 'games/1/')).toEqual([
+      'games/1/a.txt',
+      'games/1/img/b.png',
+      'games/1/img/c.png',
+    ]);
+    for await (const { lastModified } of storage.list())
+      expect(Date.now() - lastModified.getTime()).toBeLessThan(10 * 60_000);
 
     await storage.put('games/1/a.txt', text('alpha, second'));
     expect((await buffer((await storage.get('games/1/a.txt'))!.stream)).toString()).toBe('alpha, second');
@@ -172,11 +187,15 @@ describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $nam
 
   it('an interrupted put rejects and leaves no object, and keeps the previous one', async () => {
     // Cut off after 12 MB: on S3 a multipart upload with parts already sent, which is aborted.
-    await expect(storage.put('cut/new.bin', generatedStream(20 * 1024 * 1024, 12 * 1024 * 1024).stream)).rejects.toThrow('the client went away');
+    await expect(
+      storage.put('cut/new.bin', generatedStream(20 * 1024 * 1024, 12 * 1024 * 1024).stream),
+    ).rejects.toThrow('the client went away');
     expect(await storage.get('cut/new.bin')).toBeUndefined();
     // Cut off at once: a single-request upload on S3.
     await storage.put('cut/old.txt', text('kept'));
-    await expect(storage.put('cut/old.txt', generatedStream(1024, 100).stream)).rejects.toThrow('the client went away');
+    await expect(storage.put('cut/old.txt', generatedStream(1024, 100).stream)).rejects.toThrow(
+      'the client went away',
+    );
     expect((await buffer((await storage.get('cut/old.txt'))!.stream)).toString()).toBe('kept');
     expect(await keysOf(storage, 'cut/')).toEqual(['cut/old.txt']);
     // What is left of cut-off writes (temporary files, unfinished uploads) is gone or was never there.
@@ -188,14 +207,18 @@ describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $nam
     await storage.put('copies/a.png', text('first'), { durable: false });
     expect(await storage.put('copies/a.png', text('second'), { durable: false })).toEqual({ size: 6 });
     expect((await buffer((await storage.get('copies/a.png'))!.stream)).toString()).toBe('second');
-    await expect(storage.put('copies/a.png', generatedStream(1024, 100).stream, { durable: false })).rejects.toThrow('the client went away');
+    await expect(
+      storage.put('copies/a.png', generatedStream(1024, 100).stream, { durable: false }),
+    ).rejects.toThrow('the client went away');
     expect(await keysOf(storage, 'copies/')).toEqual(['copies/a.png']);
     expect((await buffer((await storage.get('copies/a.png'))!.stream)).toString()).toBe('second');
   });
 
   it('puts a buffer in one go, durable or not, replacing the previous object, with its size and type', async () => {
     expect(await storage.put('buffers/a.png', Buffer.from('first'))).toEqual({ size: 5 });
-    expect(await storage.put('buffers/a.png', Buffer.from('second one'), { durable: false })).toEqual({ size: 10 });
+    expect(await storage.put('buffers/a.png', Buffer.from('second one'), { durable: false })).toEqual({
+      size: 10,
+    });
     expect(await storage.put('buffers/empty.txt', Buffer.alloc(0))).toEqual({ size: 0 });
     const object = await storage.get('buffers/a.png');
     expect([object?.size, object?.contentType]).toEqual([10, 'image/png']);

@@ -17,7 +17,8 @@ import { buildIfStale, repoRoot } from './support/server-process';
 
 async function contents(storage: Storage): Promise<Record<string, string>> {
   const all: Record<string, string> = {};
-  for await (const { key } of storage.list()) all[key] = (await buffer((await storage.get(key))!.stream)).toString();
+  for await (const { key } of storage.list())
+    all[key] = (await buffer((await storage.get(key))!.stream)).toString();
   return all;
 }
 
@@ -48,7 +49,11 @@ describe.runIf(testDb === 'sqlite')('copying the local disk to S3 (issue 14)', (
   });
 
   it('copies every object under its key; a second run copies nothing again; a changed object is copied anew', async () => {
-    expect(await copyStorage(local, bucket, () => {})).toEqual({ copied: 5, skipped: 0, bytes: Object.values(files).join('').length });
+    expect(await copyStorage(local, bucket, () => {})).toEqual({
+      copied: 5,
+      skipped: 0,
+      bytes: Object.values(files).join('').length,
+    });
     expect(await contents(bucket)).toEqual(files);
     expect(await copyStorage(local, bucket, () => {})).toEqual({ copied: 0, skipped: 5, bytes: 0 });
     await local.put('versions/3/files/c.ogg', Readable.from([Buffer.from('OggS, longer now')]));
@@ -56,7 +61,7 @@ describe.runIf(testDb === 'sqlite')('copying the local disk to S3 (issue 14)', (
     expect((await contents(bucket))['versions/3/files/c.ogg']).toBe('OggS, longer now');
   });
 
-  it('`npm run storage:copy` runs it with the server\'s configuration and says what it did; without STORAGE=s3 it says what to set', () => {
+  it("`npm run storage:copy` runs it with the server's configuration and says what it did; without STORAGE=s3 it says what to set", () => {
     buildIfStale();
     const env = {
       ...process.env,
@@ -68,12 +73,20 @@ describe.runIf(testDb === 'sqlite')('copying the local disk to S3 (issue 14)', (
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
     };
-    const run = spawnSync('npm', ['run', '--silent', 'storage:copy'], { cwd: repoRoot, env, encoding: 'utf8' });
+    const run = spawnSync('npm', ['run', '--silent', 'storage:copy'], {
+      cwd: repoRoot,
+      env,
+      encoding: 'utf8',
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain(`to the bucket ${s3.bucket}`);
     expect(run.stdout).toMatch(/Done: 0 copied \(0\.0 MB\), 5 already there\./);
 
-    const local = spawnSync('npm', ['run', '--silent', 'storage:copy'], { cwd: repoRoot, env: { ...env, STORAGE: 'local' }, encoding: 'utf8' });
+    const local = spawnSync('npm', ['run', '--silent', 'storage:copy'], {
+      cwd: repoRoot,
+      env: { ...env, STORAGE: 'local' },
+      encoding: 'utf8',
+    });
     expect(local.status).toBe(1);
     expect(local.stderr).toContain('set STORAGE=s3 and the S3_* variables of the target');
   });

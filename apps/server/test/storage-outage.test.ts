@@ -1,7 +1,16 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, errorCodes, type Game, type Readiness } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { startS3Server, type S3Server } from './support/s3-server';
 
 // An object-store outage (issue 23, finding 5): the s3rver the S3 tests use is stopped mid-test and started again
@@ -25,7 +34,8 @@ describe('an object-store outage (issue 23)', () => {
     await s3?.close();
   });
 
-  const newGame = (name: string) => createGame(t, admin.token, { name, description: 'x', width: 480, height: 640 });
+  const newGame = (name: string) =>
+    createGame(t, admin.token, { name, description: 'x', width: 480, height: 640 });
   const expectStorageUnavailable = (response: Awaited<ReturnType<typeof call>>) => {
     expect(response.statusCode, response.body).toBe(503);
     expect(errorOf(response)).toEqual({
@@ -37,12 +47,17 @@ describe('an object-store outage (issue 23)', () => {
     });
   };
 
-  it('answers 503 STORAGE_UNAVAILABLE (not DATABASE_UNAVAILABLE) to uploads and downloads; the rest works, and a deleted game\'s objects go once the store is back', async () => {
+  it("answers 503 STORAGE_UNAVAILABLE (not DATABASE_UNAVAILABLE) to uploads and downloads; the rest works, and a deleted game's objects go once the store is back", async () => {
     const game = await newGame('Outage');
     const helper = new FormData();
     helper.append('file', new Blob(['layers']), 'art.psd');
-    expect((await call(t, 'POST', `/api/games/${game.id}/psd-files`, { token: admin.token, payload: helper })).statusCode).toBe(200);
-    const helpers = (await call(t, 'GET', `/api/games/${game.id}/psd-files`, { token: admin.token })).json<{ files: { id: number }[] }>();
+    expect(
+      (await call(t, 'POST', `/api/games/${game.id}/psd-files`, { token: admin.token, payload: helper }))
+        .statusCode,
+    ).toBe(200);
+    const helpers = (await call(t, 'GET', `/api/games/${game.id}/psd-files`, { token: admin.token })).json<{
+      files: { id: number }[];
+    }>();
     const doomed = await newGame('Deleted while down');
     const uploaded = await call(t, 'POST', `/api/game/upload/${doomed.id}`, {
       token: admin.token,
@@ -54,22 +69,42 @@ describe('an object-store outage (issue 23)', () => {
     await s3.stop();
     try {
       expectStorageUnavailable(
-        await call(t, 'POST', `/api/game/upload/${game.id}`, { token: admin.token, payload: filesForm([{ path: 'index.html', content: '<!doctype html>' }]) }),
+        await call(t, 'POST', `/api/game/upload/${game.id}`, {
+          token: admin.token,
+          payload: filesForm([{ path: 'index.html', content: '<!doctype html>' }]),
+        }),
       );
-      expectStorageUnavailable(await call(t, 'GET', `/api/games/${game.id}/psd-files/${helpers.files[0]!.id}`, { token: admin.token }));
+      expectStorageUnavailable(
+        await call(t, 'GET', `/api/games/${game.id}/psd-files/${helpers.files[0]!.id}`, {
+          token: admin.token,
+        }),
+      );
       const ready = await call(t, 'GET', '/api/health/ready');
       expect(ready.statusCode).toBe(503);
       expect(ready.json<Readiness>().checks).toMatchObject({ database: 'ok', storage: 'unavailable' });
       // The database's routes do not need the store; a delete keeps the objects to remove once it is back.
-      expect((await call(t, 'POST', '/api/games/filter', { token: admin.token, payload: {} })).statusCode).toBe(200);
-      expect((await call(t, 'DELETE', `/api/games/${doomed.id}`, { token: admin.token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'POST', '/api/games/filter', { token: admin.token, payload: {} })).statusCode,
+      ).toBe(200);
+      expect((await call(t, 'DELETE', `/api/games/${doomed.id}`, { token: admin.token })).statusCode).toBe(
+        200,
+      );
       expect(s3.storedKeys(`games/${doomed.id}/`)).toHaveLength(1);
     } finally {
       await s3.restart();
     }
     // Removed by the request's own retry, without waiting for the services update's hourly sweep.
-    await expect.poll(() => s3.storedKeys(`games/${doomed.id}/`), { timeout: 60_000, interval: 200 }).toEqual([]);
-    expect((await call(t, 'POST', `/api/game/upload/${game.id}`, { token: admin.token, payload: filesForm([{ path: 'index.html', content: 'back' }]) })).statusCode).toBe(200);
+    await expect
+      .poll(() => s3.storedKeys(`games/${doomed.id}/`), { timeout: 60_000, interval: 200 })
+      .toEqual([]);
+    expect(
+      (
+        await call(t, 'POST', `/api/game/upload/${game.id}`, {
+          token: admin.token,
+          payload: filesForm([{ path: 'index.html', content: 'back' }]),
+        })
+      ).statusCode,
+    ).toBe(200);
   }, 120_000);
 
   /**
@@ -86,13 +121,19 @@ describe('an object-store outage (issue 23)', () => {
     const response = t.app.inject({
       method: 'POST',
       url: `/api/game/upload/${game.id}`,
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        authorization: `Bearer ${admin.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
       payload: body,
     });
     return {
       response,
       // The first file with the delimiter after it, so the parser sees it end and the server stores it.
-      first: () => body.write(`--${boundary}\r\n${part('index.html', '<!doctype html><title>staged</title>')}--${boundary}\r\n`),
+      first: () =>
+        body.write(
+          `--${boundary}\r\n${part('index.html', '<!doctype html><title>staged</title>')}--${boundary}\r\n`,
+        ),
       rest: () => body.end(`${part('second.txt', 'never stored')}--${boundary}--\r\n`),
     };
   }
@@ -102,7 +143,9 @@ describe('an object-store outage (issue 23)', () => {
     const upload = streamedUpload(game);
     upload.first();
     // The first file is in the bucket (staged, not recorded) before the store goes down.
-    await expect.poll(() => s3.storedKeys(`games/${game.id}/files/`), { timeout: 60_000, interval: 50 }).toHaveLength(1);
+    await expect
+      .poll(() => s3.storedKeys(`games/${game.id}/files/`), { timeout: 60_000, interval: 50 })
+      .toHaveLength(1);
     await s3.stop();
     try {
       upload.rest();
@@ -111,7 +154,9 @@ describe('an object-store outage (issue 23)', () => {
     } finally {
       await s3.restart();
     }
-    await expect.poll(() => s3.storedKeys(`games/${game.id}/files/`), { timeout: 60_000, interval: 200 }).toEqual([]);
+    await expect
+      .poll(() => s3.storedKeys(`games/${game.id}/files/`), { timeout: 60_000, interval: 200 })
+      .toEqual([]);
     expect((await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json()).toEqual([]);
   }, 120_000);
 
@@ -119,7 +164,9 @@ describe('an object-store outage (issue 23)', () => {
     const game = await newGame('Swept');
     const upload = streamedUpload(game);
     upload.first();
-    await expect.poll(() => s3.storedKeys(`games/${game.id}/files/`), { timeout: 60_000, interval: 50 }).toHaveLength(1);
+    await expect
+      .poll(() => s3.storedKeys(`games/${game.id}/files/`), { timeout: 60_000, interval: 50 })
+      .toHaveLength(1);
     await s3.stop();
     try {
       upload.rest();

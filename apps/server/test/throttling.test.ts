@@ -3,7 +3,16 @@ import * as argon2 from '@node-rs/argon2';
 import { deviceCookie, errorCodes, limits } from '@reskin/contract';
 import { DeviceCookies } from '../src/lib/device-cookies';
 import type { LightMyRequestResponse } from 'fastify';
-import { call, createTestApp, createUser, errorOf, login, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 // Counts the server's argon2 verifications (the real function runs).
 vi.mock('@node-rs/argon2', async (importOriginal) => {
@@ -33,7 +42,12 @@ describe(`[API-1] failed attempts per account on ${testDb} (issue 13)`, () => {
   });
 
   const loginFrom = (address: string, email: string, password: string) =>
-    t.app.inject({ method: 'POST', url: '/api/user/login', payload: { email, password }, headers: { 'x-forwarded-for': address } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { email, password },
+      headers: { 'x-forwarded-for': address },
+    });
 
   it('[API-1] 30 wrong passwords for one account from 10 forwarded addresses are throttled; the right one then waits (429, never INVALID_CREDENTIALS), works once the delay passes, and a success clears the count', async () => {
     const user = await createUser(t);
@@ -44,7 +58,11 @@ describe(`[API-1] failed attempts per account on ${testDb} (issue 13)`, () => {
       if (response.statusCode === 401) expect(errorOf(response).code).toBe(errorCodes.invalidCredentials);
       else {
         expect(response.statusCode).toBe(429);
-        expect(errorOf(response)).toMatchObject({ statusCode: 429, name: 'TooManyRequestsError', code: errorCodes.rateLimited });
+        expect(errorOf(response)).toMatchObject({
+          statusCode: 429,
+          name: 'TooManyRequestsError',
+          code: errorCodes.rateLimited,
+        });
       }
     }
     // The first free failures are checked; the next attempt already waits.
@@ -61,7 +79,9 @@ describe(`[API-1] failed attempts per account on ${testDb} (issue 13)`, () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(waiting.json<{ error: { retryAfter: number } }>().error.retryAfter).toBe(retryAfter);
     // An email written differently is the same account.
-    expect((await loginFrom('10.0.1.2', ` ${user.email.toUpperCase()} `, user.password)).statusCode).toBe(429);
+    expect((await loginFrom('10.0.1.2', ` ${user.email.toUpperCase()} `, user.password)).statusCode).toBe(
+      429,
+    );
 
     advanceClock(retryAfter);
     expect((await loginFrom('10.0.1.1', user.email, user.password)).statusCode).toBe(200);
@@ -74,7 +94,8 @@ describe(`[API-1] failed attempts per account on ${testDb} (issue 13)`, () => {
 
   it('[API-1] the delay grows 1 s, 2 s, 4 s ... with each failure after the free ones, up to the cap', async () => {
     const user = await createUser(t);
-    for (let i = 0; i < freeFailures; i++) expect((await login(t, user.email, 'wrong-password')).statusCode).toBe(401);
+    for (let i = 0; i < freeFailures; i++)
+      expect((await login(t, user.email, 'wrong-password')).statusCode).toBe(401);
     const delays: number[] = [];
     for (let i = 0; i < 10; i++) {
       const waiting = await login(t, user.email, 'wrong-password');
@@ -100,7 +121,10 @@ describe(`[API-1] failed attempts per account on ${testDb} (issue 13)`, () => {
   it('[API-1] wrong current passwords of a password change are limited per user the same way (429, never a wrong password while limited)', async () => {
     const user: TestUser = await createUser(t);
     const change = (oldPassword: string) =>
-      call(t, 'PUT', '/api/user/update/password', { token: user.token, payload: { oldPassword, newPassword: 'brand-new-pass-1' } });
+      call(t, 'PUT', '/api/user/update/password', {
+        token: user.token,
+        payload: { oldPassword, newPassword: 'brand-new-pass-1' },
+      });
     for (let i = 0; i < freeFailures; i++) {
       const wrong = await change(`not-my-password-${i}`);
       expect(wrong.statusCode).toBe(403);
@@ -172,16 +196,26 @@ describe(`[API-1] device cookies: lock-out resistance on ${testDb} (issue 23)`, 
       method: 'POST',
       url: '/api/user/login',
       payload: { email, password },
-      headers: { 'x-forwarded-for': address, ...(device ? { cookie: `${deviceCookie.name}=${device}` } : {}) },
+      headers: {
+        'x-forwarded-for': address,
+        ...(device ? { cookie: `${deviceCookie.name}=${device}` } : {}),
+      },
     });
-  const deviceOf = (response: LightMyRequestResponse) => response.cookies.find((cookie) => cookie.name === deviceCookie.name);
+  const deviceOf = (response: LightMyRequestResponse) =>
+    response.cookies.find((cookie) => cookie.name === deviceCookie.name);
   /**
    * Wrong passwords from one address, one each time the delay ends, until the next attempt (with `device`: of that
    * device cookie; else of any unknown browser) waits at least `seconds`; answers that delay. The limiter removes an
    * ended delay on a real timer, so the delays the checks see are several real seconds long.
    */
-  async function failUntilDelay(address: string, email: string, seconds: number, device?: string): Promise<number> {
-    for (let i = 0; i < freeFailures; i++) expect((await loginAs(address, email, `guess-${i}`, device)).statusCode).toBe(401);
+  async function failUntilDelay(
+    address: string,
+    email: string,
+    seconds: number,
+    device?: string,
+  ): Promise<number> {
+    for (let i = 0; i < freeFailures; i++)
+      expect((await loginAs(address, email, `guess-${i}`, device)).statusCode).toBe(401);
     let delay: number = firstDelaySeconds;
     while (delay < seconds) {
       advanceClock(delay);

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
 import { RoleType, type Game, type GameFile } from '@reskin/contract';
-import { createGame, createTestApp, createUser, filesForm, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  createGame,
+  createTestApp,
+  createUser,
+  filesForm,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /** A zip (yazl) of small text files under data/, numbered from `from` to before `to`. */
 async function zipOfTextFiles(from: number, to: number): Promise<Buffer> {
@@ -19,9 +27,13 @@ type Executor = { executeQuery: (...args: unknown[]) => Promise<{ rows: unknown[
  * Counts every SQL query the app runs (in transactions too) while `work` runs: Kysely's executors all run their
  * queries through the one executeQuery of their base class, wrapped here for the duration of `work`.
  */
-async function countQueries(t: TestApp, work: () => Promise<void>): Promise<{ queries: number; rows: number }> {
+async function countQueries(
+  t: TestApp,
+  work: () => Promise<void>,
+): Promise<{ queries: number; rows: number }> {
   let owner: object | null = t.database.db.getExecutor();
-  while (owner && !Object.prototype.hasOwnProperty.call(owner, 'executeQuery')) owner = Object.getPrototypeOf(owner) as object | null;
+  while (owner && !Object.prototype.hasOwnProperty.call(owner, 'executeQuery'))
+    owner = Object.getPrototypeOf(owner) as object | null;
   if (!owner) throw new Error("Kysely's executeQuery was not found");
   const base = owner as Executor;
   const original = base.executeQuery;
@@ -52,7 +64,12 @@ describe(`queries per upload on ${testDb}`, () => {
 
   /** A game holding `count` files (zip uploads of at most 750 files each: a request takes 1,000), without an index. */
   async function gameOf(count: number): Promise<Game> {
-    const game = await createGame(t, admin.token, { name: `Game of ${count}`, description: 'Big', width: 640, height: 480 });
+    const game = await createGame(t, admin.token, {
+      name: `Game of ${count}`,
+      description: 'Big',
+      width: 640,
+      height: 480,
+    });
     for (let from = 0; from < count; from += 750) {
       const body = new FormData();
       body.append('file', new Blob([await zipOfTextFiles(from, Math.min(count, from + 750))]), 'game.zip');
@@ -71,7 +88,10 @@ describe(`queries per upload on ${testDb}`, () => {
   async function uploadTen(gameId: number): Promise<GameFile[]> {
     const files = [
       { path: 'index.html', content: '<!doctype html><title>Game</title>' },
-      ...Array.from({ length: 9 }, (_, i) => ({ path: `src/module-${i}.js`, content: `export const n = ${i};` })),
+      ...Array.from({ length: 9 }, (_, i) => ({
+        path: `src/module-${i}.js`,
+        content: `export const n = ${i};`,
+      })),
     ];
     const response = await t.app.inject({
       method: 'POST',

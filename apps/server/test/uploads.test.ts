@@ -4,7 +4,14 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, type Game, type GameFile, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
+import {
+  RoleType,
+  type Game,
+  type GameFile,
+  type GameVersion,
+  type UserGame,
+  type VersionFile,
+} from '@reskin/contract';
 import {
   call,
   createGame,
@@ -31,7 +38,9 @@ function noisePng(width: number, height: number, seed = 1): Promise<Buffer> {
     state = (state * 1103515245 + 12345) & 0x7fffffff;
     pixels[i] = state >> 16;
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 describe(`uploads that never collide or truncate on ${testDb}`, () => {
@@ -51,13 +60,20 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
   /** Nothing was added to storage since `before`, and nothing taken away. */
   async function expectStorageUnchanged(before: string[]): Promise<void> {
     const after = await storedFiles();
-    expect({ added: after.filter((key) => !before.includes(key)), removed: before.filter((key) => !after.includes(key)) }).toEqual({ added: [], removed: [] });
+    expect({
+      added: after.filter((key) => !before.includes(key)),
+      removed: before.filter((key) => !after.includes(key)),
+    }).toEqual({ added: [], removed: [] });
   }
 
   const newGame = (name = 'Uploads'): Promise<Game> =>
     createGame(t, admin.token, { name, description: 'Upload checks', width: 480, height: 640 });
 
-  function gameUpload(gameId: number, payload: FormData | string | Buffer, headers: Record<string, string> = {}) {
+  function gameUpload(
+    gameId: number,
+    payload: FormData | string | Buffer,
+    headers: Record<string, string> = {},
+  ) {
     return t.app.inject({
       method: 'POST',
       url: `/api/game/upload/${gameId}`,
@@ -66,7 +82,11 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
     });
   }
 
-  function helperUpload(gameId: number, payload: FormData | string | Buffer, headers: Record<string, string> = {}) {
+  function helperUpload(
+    gameId: number,
+    payload: FormData | string | Buffer,
+    headers: Record<string, string> = {},
+  ) {
     return t.app.inject({
       method: 'POST',
       url: `/api/games/${gameId}/psd-files/`,
@@ -75,7 +95,12 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
     });
   }
 
-  function versionUpload(versionId: number, fileId: number, payload: FormData | string | Buffer, headers: Record<string, string> = {}) {
+  function versionUpload(
+    versionId: number,
+    fileId: number,
+    payload: FormData | string | Buffer,
+    headers: Record<string, string> = {},
+  ) {
     return t.app.inject({
       method: 'POST',
       url: `/api/game-version/upload/${versionId}/${fileId}`,
@@ -91,7 +116,12 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
   }
 
   /** A game with an image and a sound, assigned to the artist, and a version of it. */
-  async function versionOfGame(): Promise<{ game: Game; version: GameVersion; hero: GameFile; sound: GameFile }> {
+  async function versionOfGame(): Promise<{
+    game: Game;
+    version: GameVersion;
+    hero: GameFile;
+    sound: GameFile;
+  }> {
     const game = await newGame('Versioned uploads');
     const uploaded = await gameUpload(
       game.id,
@@ -111,7 +141,13 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
     const userGame = assigned.json<UserGame>();
     const created = await call(t, 'POST', '/api/game-versions', {
       token: artist.token,
-      payload: { name: 'Checks', description: 'Upload checks', gameId: game.id, userGamesId: userGame.id, isLocked: false },
+      payload: {
+        name: 'Checks',
+        description: 'Upload checks',
+        gameId: game.id,
+        userGamesId: userGame.id,
+        isLocked: false,
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     return {
@@ -123,7 +159,9 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
   }
 
   async function versionFiles(version: GameVersion): Promise<VersionFile[]> {
-    const response = await call(t, 'GET', `/api/game-versions/files/${version.id}/${version.gameId}`, { token: artist.token });
+    const response = await call(t, 'GET', `/api/game-versions/files/${version.id}/${version.gameId}`, {
+      token: artist.token,
+    });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<VersionFile[]>();
   }
@@ -133,7 +171,9 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
       const game = await newGame('Parallel');
       const count = 30;
       const responses = await Promise.all(
-        Array.from({ length: count }, (_, i) => gameUpload(game.id, form([{ path: `assets/file-${i}.txt`, content: `file ${i}` }]))),
+        Array.from({ length: count }, (_, i) =>
+          gameUpload(game.id, form([{ path: `assets/file-${i}.txt`, content: `file ${i}` }])),
+        ),
       );
       expect(responses.map((r) => r.statusCode)).toEqual(Array.from({ length: count }, () => 200));
       const fileIds = responses.map((r) => r.json<{ file: GameFile }[]>()[0]!.file.fileId);
@@ -146,7 +186,9 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
     it('parallel uploads of one new path make one file; the others replace it', async () => {
       const game = await newGame('Same path');
       const responses = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => gameUpload(game.id, form([{ path: 'same.txt', content: `take ${i}` }]))),
+        Array.from({ length: 10 }, (_, i) =>
+          gameUpload(game.id, form([{ path: 'same.txt', content: `take ${i}` }])),
+        ),
       );
       expect(responses.map((r) => r.statusCode)).toEqual(Array.from({ length: 10 }, () => 200));
       const results = responses.map((r) => r.json<{ file: GameFile; replaced: boolean }[]>()[0]!);
@@ -155,17 +197,23 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
       const listed = await filesOf(game.id);
       expect(listed.map((f) => f.path)).toEqual(['same.txt']);
       // The replaced contents' objects are gone: one original is left for this game.
-      expect((await storedFiles()).filter((key) => key.startsWith(`games/${game.id}/files/`))).toHaveLength(1);
+      expect((await storedFiles()).filter((key) => key.startsWith(`games/${game.id}/files/`))).toHaveLength(
+        1,
+      );
     });
 
     it('parallel version uploads of one file keep one replacement', async () => {
       const { version, sound } = await versionOfGame();
       const responses = await Promise.all(
-        Array.from({ length: 10 }, () => versionUpload(version.id, sound.fileId, form([{ path: 'catch.wav', content: wav }]))),
+        Array.from({ length: 10 }, () =>
+          versionUpload(version.id, sound.fileId, form([{ path: 'catch.wav', content: wav }])),
+        ),
       );
       expect(responses.map((r) => r.statusCode)).toEqual(Array.from({ length: 10 }, () => 200));
       expect((await versionFiles(version)).map((f) => f.fileId)).toEqual([sound.fileId]);
-      expect((await storedFiles()).filter((key) => key.startsWith(`versions/${version.id}/`))).toHaveLength(1);
+      expect((await storedFiles()).filter((key) => key.startsWith(`versions/${version.id}/`))).toHaveLength(
+        1,
+      );
     });
   });
 
@@ -175,7 +223,11 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
       const before = await storedFiles();
       // A real WAV header followed by more than the limit: the start alone would pass as audio.
       const big = Buffer.concat([wav, Buffer.alloc(maxFileSizeBytes, 7)]);
-      const response = await versionUpload(version.id, sound.fileId, form([{ path: 'catch.wav', content: big }]));
+      const response = await versionUpload(
+        version.id,
+        sound.fileId,
+        form([{ path: 'catch.wav', content: big }]),
+      );
       expect(response.statusCode, response.body).toBe(413);
       const error = errorOf(response);
       expect(error).toMatchObject({ statusCode: 413, name: 'PayloadTooLargeError', code: 'FILE_TOO_LARGE' });
@@ -186,7 +238,11 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
 
       // A file of exactly the limit is taken whole.
       const exact = Buffer.concat([wav, Buffer.alloc(maxFileSizeBytes - wav.length, 7)]);
-      const taken = await versionUpload(version.id, sound.fileId, form([{ path: 'catch.wav', content: exact }]));
+      const taken = await versionUpload(
+        version.id,
+        sound.fileId,
+        form([{ path: 'catch.wav', content: exact }]),
+      );
       expect(taken.statusCode, taken.body).toBe(200);
       expect(taken.json<VersionFile>().size).toBe(maxFileSizeBytes);
     });
@@ -216,7 +272,10 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
     it('a helper-file upload over the limit', async () => {
       const game = await newGame('Helpers too big');
       const before = await storedFiles();
-      const response = await helperUpload(game.id, form([{ path: 'sources/hero.psd', content: Buffer.alloc(maxFileSizeBytes + 1, 2) }]));
+      const response = await helperUpload(
+        game.id,
+        form([{ path: 'sources/hero.psd', content: Buffer.alloc(maxFileSizeBytes + 1, 2) }]),
+      );
       expect(response.statusCode, response.body).toBe(413);
       expect(errorOf(response)).toMatchObject({ name: 'PayloadTooLargeError', code: 'FILE_TOO_LARGE' });
       expect(errorOf(response).message).toContain('sources/hero.psd');
@@ -231,25 +290,40 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
       const game = await newGame('Truncated');
       const whole = await noisePng(120, 90);
       const before = await storedFiles();
-      const response = await gameUpload(game.id, form([{ path: 'img/cut.png', content: whole.subarray(0, Math.floor(whole.length / 2)) }]));
+      const response = await gameUpload(
+        game.id,
+        form([{ path: 'img/cut.png', content: whole.subarray(0, Math.floor(whole.length / 2)) }]),
+      );
       expect(response.statusCode, response.body).toBe(422);
-      expect(errorOf(response).details?.[0]).toMatchObject({ path: '/files/img/cut.png', code: 'invalid_image' });
+      expect(errorOf(response).details?.[0]).toMatchObject({
+        path: '/files/img/cut.png',
+        code: 'invalid_image',
+      });
       expect(errorOf(response).message).toContain('img/cut.png');
       await expectStorageUnchanged(before);
       // The whole file goes in.
-      expect((await gameUpload(game.id, form([{ path: 'img/cut.png', content: whole }]))).statusCode).toBe(200);
+      expect((await gameUpload(game.id, form([{ path: 'img/cut.png', content: whole }]))).statusCode).toBe(
+        200,
+      );
     });
 
     it('a truncated PNG is refused by the version upload', async () => {
       const { version, hero } = await versionOfGame();
       const whole = await noisePng(120, 90, 2);
       const before = await storedFiles();
-      const response = await versionUpload(version.id, hero.fileId, form([{ path: 'hero.png', content: whole.subarray(0, whole.length - 200) }]));
+      const response = await versionUpload(
+        version.id,
+        hero.fileId,
+        form([{ path: 'hero.png', content: whole.subarray(0, whole.length - 200) }]),
+      );
       expect(response.statusCode, response.body).toBe(422);
       expect(errorOf(response).details?.[0]).toMatchObject({ path: '/file', code: 'invalid_image' });
       await expectStorageUnchanged(before);
       expect(await versionFiles(version)).toEqual([]);
-      expect((await versionUpload(version.id, hero.fileId, form([{ path: 'hero.png', content: whole }]))).statusCode).toBe(200);
+      expect(
+        (await versionUpload(version.id, hero.fileId, form([{ path: 'hero.png', content: whole }])))
+          .statusCode,
+      ).toBe(200);
     });
   });
 
@@ -272,10 +346,24 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
      * Sends the body piece by piece, each written only once the previous one was taken, so the server reads
      * the file while it arrives. With `cut`, the connection is destroyed after the pieces instead of ending.
      */
-    function send(path: string, token: string, pieces: Buffer[], cut = false): Promise<{ status: number; body: string } | 'cut'> {
+    function send(
+      path: string,
+      token: string,
+      pieces: Buffer[],
+      cut = false,
+    ): Promise<{ status: number; body: string } | 'cut'> {
       return new Promise((resolve, reject) => {
         const request = httpRequest(
-          { host: '127.0.0.1', port, method: 'POST', path, headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } },
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path,
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+            },
+          },
           (response) => {
             let body = '';
             response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -296,7 +384,9 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
     }
 
     const chunked = (content: Buffer, size = 16 * 1024) =>
-      Array.from({ length: Math.ceil(content.length / size) }, (_, i) => content.subarray(i * size, (i + 1) * size));
+      Array.from({ length: Math.ceil(content.length / size) }, (_, i) =>
+        content.subarray(i * size, (i + 1) * size),
+      );
 
     it('a version upload over the limit is 413 and stores nothing', async () => {
       const { version, sound } = await versionOfGame();
@@ -335,13 +425,21 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
     it('an upload whose connection breaks off inside a file stores nothing, and the server keeps serving', async () => {
       const game = await newGame('Cut off');
       const before = await storedFiles();
-      const answer = await send(`/api/game/upload/${game.id}`, admin.token, [filePart('half.bin', 'half.bin'), ...chunked(Buffer.alloc(maxFileSizeBytes / 2, 5))], true);
+      const answer = await send(
+        `/api/game/upload/${game.id}`,
+        admin.token,
+        [filePart('half.bin', 'half.bin'), ...chunked(Buffer.alloc(maxFileSizeBytes / 2, 5))],
+        true,
+      );
       expect(answer).toBe('cut');
       // The server notices the broken connection on its own time: wait (within the test's timeout) until the
       // request it was reading has left nothing behind, .partial files included.
-      while ((await storedFiles()).join() !== before.join()) await new Promise((resolve) => setTimeout(resolve, 20));
+      while ((await storedFiles()).join() !== before.join())
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await filesOf(game.id)).toEqual([]);
-      expect((await gameUpload(game.id, form([{ path: 'after.txt', content: 'still here' }]))).statusCode).toBe(200);
+      expect(
+        (await gameUpload(game.id, form([{ path: 'after.txt', content: 'still here' }]))).statusCode,
+      ).toBe(200);
     });
   });
 
@@ -380,19 +478,37 @@ describe(`uploads that never collide or truncate on ${testDb}`, () => {
       const { game, version, sound } = await versionOfGame();
       const before = await storedFiles();
       const routes = [
-        { route: 'game upload', send: (body: string, type: string) => gameUpload(game.id, body, { 'content-type': type }) },
-        { route: 'helper upload', send: (body: string, type: string) => helperUpload(game.id, body, { 'content-type': type }) },
-        { route: 'version upload', send: (body: string, type: string) => versionUpload(version.id, sound.fileId, body, { 'content-type': type }) },
+        {
+          route: 'game upload',
+          send: (body: string, type: string) => gameUpload(game.id, body, { 'content-type': type }),
+        },
+        {
+          route: 'helper upload',
+          send: (body: string, type: string) => helperUpload(game.id, body, { 'content-type': type }),
+        },
+        {
+          route: 'version upload',
+          send: (body: string, type: string) =>
+            versionUpload(version.id, sound.fileId, body, { 'content-type': type }),
+        },
       ];
       for (const { route, send } of routes) {
         for (const c of malformed) {
           const response = await send(c.body, c.contentType);
           expect(response.statusCode, `${route}, ${c.name}: ${response.body}`).toBe(400);
-          expect(errorOf(response), `${route}, ${c.name}`).toMatchObject({ statusCode: 400, name: 'BadRequestError', code: 'MALFORMED_MULTIPART' });
+          expect(errorOf(response), `${route}, ${c.name}`).toMatchObject({
+            statusCode: 400,
+            name: 'BadRequestError',
+            code: 'MALFORMED_MULTIPART',
+          });
         }
       }
       await expectStorageUnchanged(before);
-      expect((await filesOf(game.id)).map((f) => f.path).sort()).toEqual(['img/hero.png', 'index.html', 'sfx/catch.wav']);
+      expect((await filesOf(game.id)).map((f) => f.path).sort()).toEqual([
+        'img/hero.png',
+        'index.html',
+        'sfx/catch.wav',
+      ]);
     });
   });
 });

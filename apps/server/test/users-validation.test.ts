@@ -1,7 +1,23 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, conflictMessages, errorCodes, limits, validationMessages as m, type User } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, signupBody, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  RoleType,
+  conflictMessages,
+  errorCodes,
+  limits,
+  validationMessages as m,
+  type User,
+} from '@reskin/contract';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  signupBody,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 interface Expected {
   path: string;
@@ -26,7 +42,11 @@ function expectInvalid(response: LightMyRequestResponse, expected: Expected[] = 
   });
   expect(error.details!.length, where).toBeGreaterThan(0);
   for (const detail of error.details!) {
-    expect(detail, where).toEqual({ path: expect.stringMatching(/^\//), code: expect.any(String), message: expect.any(String) });
+    expect(detail, where).toEqual({
+      path: expect.stringMatching(/^\//),
+      code: expect.any(String),
+      message: expect.any(String),
+    });
   }
   for (const { path, message } of expected) {
     expect(error.details, `${where}: ${path}`).toContainEqual(expect.objectContaining({ path, message }));
@@ -62,52 +82,187 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
     call(t, 'POST', '/api/user/signup', { payload, ...(headers ? { headers } : {}) });
 
   async function userCount(): Promise<number> {
-    const response = await call(t, 'POST', '/api/user/list', { token: admin.token, payload: { fields: ['id'] } });
+    const response = await call(t, 'POST', '/api/user/list', {
+      token: admin.token,
+      payload: { fields: ['id'] },
+    });
     return response.json<unknown[]>().length;
   }
 
   describe('POST /api/user/signup', () => {
     const cases: [string, Record<string, unknown>, Expected][] = [
-      ['[VAL-1] username of 2 characters', { username: 'ab' }, { path: '/username', message: m.usernameLength }],
-      ['[VAL-1] username of 31 characters', { username: 'a'.repeat(31) }, { path: '/username', message: m.usernameLength }],
-      ['[VAL-1] username of spaces around 2 characters', { username: '   ab   ' }, { path: '/username', message: m.usernameLength }],
-      ['[VAL-1] username with a period and !', { username: 'bad.name!' }, { path: '/username', message: m.usernamePattern }],
-      ['[VAL-1] username with an @', { username: 'name@home' }, { path: '/username', message: m.usernamePattern }],
-      ['[VAL-1] username with markup', { username: '<b>bold</b>' }, { path: '/username', message: m.usernamePattern }],
-      ['[VAL-2] firstName of 2 characters', { firstName: 'Al' }, { path: '/firstName', message: m.firstName }],
-      ['[VAL-2] firstName of spaces only', { firstName: '      ' }, { path: '/firstName', message: m.firstName }],
+      [
+        '[VAL-1] username of 2 characters',
+        { username: 'ab' },
+        { path: '/username', message: m.usernameLength },
+      ],
+      [
+        '[VAL-1] username of 31 characters',
+        { username: 'a'.repeat(31) },
+        { path: '/username', message: m.usernameLength },
+      ],
+      [
+        '[VAL-1] username of spaces around 2 characters',
+        { username: '   ab   ' },
+        { path: '/username', message: m.usernameLength },
+      ],
+      [
+        '[VAL-1] username with a period and !',
+        { username: 'bad.name!' },
+        { path: '/username', message: m.usernamePattern },
+      ],
+      [
+        '[VAL-1] username with an @',
+        { username: 'name@home' },
+        { path: '/username', message: m.usernamePattern },
+      ],
+      [
+        '[VAL-1] username with markup',
+        { username: '<b>bold</b>' },
+        { path: '/username', message: m.usernamePattern },
+      ],
+      [
+        '[VAL-2] firstName of 2 characters',
+        { firstName: 'Al' },
+        { path: '/firstName', message: m.firstName },
+      ],
+      [
+        '[VAL-2] firstName of spaces only',
+        { firstName: '      ' },
+        { path: '/firstName', message: m.firstName },
+      ],
       ['[VAL-2] lastName of 2 characters', { lastName: 'Li' }, { path: '/lastName', message: m.lastName }],
-      ['[VAL-2] lastName far too long', { lastName: 'L'.repeat(5000) }, { path: '/lastName', message: m.lastName }],
+      [
+        '[VAL-2] lastName far too long',
+        { lastName: 'L'.repeat(5000) },
+        { path: '/lastName', message: m.lastName },
+      ],
       ['[VAL-3] email without an @', { email: 'plainaddress' }, { path: '/email', message: m.email }],
-      ['[VAL-3] email without a domain dot', { email: 'someone@localhost' }, { path: '/email', message: m.email }],
+      [
+        '[VAL-3] email without a domain dot',
+        { email: 'someone@localhost' },
+        { path: '/email', message: m.email },
+      ],
       ['[VAL-3] email with a space', { email: 'some one@example.com' }, { path: '/email', message: m.email }],
-      ['[VAL-3] email of 101 characters', { email: `${'a'.repeat(89)}@example.com` }, { path: '/email', message: m.email }],
-      ['[VAL-4] password of 7 characters', { password: '1234567' }, { path: '/password', message: m.password }],
-      ['[VAL-4] password far too long', { password: 'p'.repeat(5000) }, { path: '/password', message: m.password }],
-      ['[VAL-5] phone with a dash and too few digits', { phone: '555-123' }, { path: '/phone', message: m.phone }],
-      ['[VAL-5] phone in the display mask', { phone: '(555) 123-4567' }, { path: '/phone', message: m.phone }],
+      [
+        '[VAL-3] email of 101 characters',
+        { email: `${'a'.repeat(89)}@example.com` },
+        { path: '/email', message: m.email },
+      ],
+      [
+        '[VAL-4] password of 7 characters',
+        { password: '1234567' },
+        { path: '/password', message: m.password },
+      ],
+      [
+        '[VAL-4] password far too long',
+        { password: 'p'.repeat(5000) },
+        { path: '/password', message: m.password },
+      ],
+      [
+        '[VAL-5] phone with a dash and too few digits',
+        { phone: '555-123' },
+        { path: '/phone', message: m.phone },
+      ],
+      [
+        '[VAL-5] phone in the display mask',
+        { phone: '(555) 123-4567' },
+        { path: '/phone', message: m.phone },
+      ],
       ['[VAL-5] phone of 9 digits', { phone: '555123456' }, { path: '/phone', message: m.phone }],
       ['[VAL-5] phone of 11 digits', { phone: '55512345678' }, { path: '/phone', message: m.phone }],
-      ['[VAL-6] data protection version 2', { dataProtectionRegulationVersion: 2 }, { path: '/dataProtectionRegulationVersion', message: m.dataProtection }],
-      ['[VAL-6] data protection version 0', { dataProtectionRegulationVersion: 0 }, { path: '/dataProtectionRegulationVersion', message: m.dataProtection }],
-      ['[VAL-6] data protection version as a string', { dataProtectionRegulationVersion: '1' }, { path: '/dataProtectionRegulationVersion', message: m.dataProtection }],
+      [
+        '[VAL-6] data protection version 2',
+        { dataProtectionRegulationVersion: 2 },
+        { path: '/dataProtectionRegulationVersion', message: m.dataProtection },
+      ],
+      [
+        '[VAL-6] data protection version 0',
+        { dataProtectionRegulationVersion: 0 },
+        { path: '/dataProtectionRegulationVersion', message: m.dataProtection },
+      ],
+      [
+        '[VAL-6] data protection version as a string',
+        { dataProtectionRegulationVersion: '1' },
+        { path: '/dataProtectionRegulationVersion', message: m.dataProtection },
+      ],
       // Issue 13: look-alike and invisible identities, control and bidi characters in names.
-      ['username with a no-break space', { username: 'nb\u00a0sp' }, { path: '/username', message: m.unsafeCharacters }],
-      ['username with a newline', { username: 'line\nbreak' }, { path: '/username', message: m.unsafeCharacters }],
+      [
+        'username with a no-break space',
+        { username: 'nb\u00a0sp' },
+        { path: '/username', message: m.unsafeCharacters },
+      ],
+      [
+        'username with a newline',
+        { username: 'line\nbreak' },
+        { path: '/username', message: m.unsafeCharacters },
+      ],
       ['username with a tab', { username: 'tab\tbed' }, { path: '/username', message: m.unsafeCharacters }],
-      ['username with a zero-width space', { username: 'zero\u200bwidth' }, { path: '/username', message: m.unsafeCharacters }],
-      ['username with a word joiner', { username: 'word\u2060joiner' }, { path: '/username', message: m.unsafeCharacters }],
-      ['username with a BOM', { username: '\ufeffbom_name' }, { path: '/username', message: m.unsafeCharacters }],
-      ['username with a right-to-left override', { username: 'rtl\u202eride' }, { path: '/username', message: m.unsafeCharacters }],
-      ['username with an ideographic space', { username: 'wide\u3000space' }, { path: '/username', message: m.unsafeCharacters }],
-      ['email with a zero-width space', { email: 'zero\u200bwidth@example.com' }, { path: '/email', message: m.unsafeCharacters }],
-      ['email with a C1 control', { email: 'c1\u0085@example.com' }, { path: '/email', message: m.unsafeCharacters }],
-      ['email with a left-to-right mark', { email: 'mark\u200e@example.com' }, { path: '/email', message: m.unsafeCharacters }],
-      ['firstName with a right-to-left override', { firstName: 'Ann\u202egnp.exe' }, { path: '/firstName', message: m.unsafeCharacters }],
-      ['firstName with a C1 control', { firstName: 'Ann\u009bx' }, { path: '/firstName', message: m.unsafeCharacters }],
-      ['lastName with a newline', { lastName: 'Smith\nJones' }, { path: '/lastName', message: m.unsafeCharacters }],
-      ['lastName with a first-strong isolate', { lastName: 'Smith\u2068x\u2069' }, { path: '/lastName', message: m.unsafeCharacters }],
-      ['[VAL-6] data protection as the checkbox value true', { dataProtectionRegulationVersion: true }, { path: '/dataProtectionRegulationVersion', message: m.dataProtection }],
+      [
+        'username with a zero-width space',
+        { username: 'zero\u200bwidth' },
+        { path: '/username', message: m.unsafeCharacters },
+      ],
+      [
+        'username with a word joiner',
+        { username: 'word\u2060joiner' },
+        { path: '/username', message: m.unsafeCharacters },
+      ],
+      [
+        'username with a BOM',
+        { username: '\ufeffbom_name' },
+        { path: '/username', message: m.unsafeCharacters },
+      ],
+      [
+        'username with a right-to-left override',
+        { username: 'rtl\u202eride' },
+        { path: '/username', message: m.unsafeCharacters },
+      ],
+      [
+        'username with an ideographic space',
+        { username: 'wide\u3000space' },
+        { path: '/username', message: m.unsafeCharacters },
+      ],
+      [
+        'email with a zero-width space',
+        { email: 'zero\u200bwidth@example.com' },
+        { path: '/email', message: m.unsafeCharacters },
+      ],
+      [
+        'email with a C1 control',
+        { email: 'c1\u0085@example.com' },
+        { path: '/email', message: m.unsafeCharacters },
+      ],
+      [
+        'email with a left-to-right mark',
+        { email: 'mark\u200e@example.com' },
+        { path: '/email', message: m.unsafeCharacters },
+      ],
+      [
+        'firstName with a right-to-left override',
+        { firstName: 'Ann\u202egnp.exe' },
+        { path: '/firstName', message: m.unsafeCharacters },
+      ],
+      [
+        'firstName with a C1 control',
+        { firstName: 'Ann\u009bx' },
+        { path: '/firstName', message: m.unsafeCharacters },
+      ],
+      [
+        'lastName with a newline',
+        { lastName: 'Smith\nJones' },
+        { path: '/lastName', message: m.unsafeCharacters },
+      ],
+      [
+        'lastName with a first-strong isolate',
+        { lastName: 'Smith\u2068x\u2069' },
+        { path: '/lastName', message: m.unsafeCharacters },
+      ],
+      [
+        '[VAL-6] data protection as the checkbox value true',
+        { dataProtectionRegulationVersion: true },
+        { path: '/dataProtectionRegulationVersion', message: m.dataProtection },
+      ],
     ];
     for (const [title, override, expected] of cases) {
       it(`[VAL-8] ${title} answers 4xx with '${expected.message}'`, async () => {
@@ -118,7 +273,9 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
 
     it('[VAL-8] [VAL-6] a missing dataProtectionRegulationVersion answers the data-protection message', async () => {
       const { dataProtectionRegulationVersion: _omitted, ...body } = signupBody();
-      expectInvalid(await signup(body), [{ path: '/dataProtectionRegulationVersion', message: m.dataProtection }]);
+      expectInvalid(await signup(body), [
+        { path: '/dataProtectionRegulationVersion', message: m.dataProtection },
+      ]);
     });
 
     it('[VAL-8] every missing field answers its own message', async () => {
@@ -135,7 +292,7 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
       expect(errorOf(response).details).toHaveLength(7);
     });
 
-    it('[VAL-8] wrong types (numbers, null, arrays, objects) answer each field\'s message', async () => {
+    it("[VAL-8] wrong types (numbers, null, arrays, objects) answer each field's message", async () => {
       for (const wrong of [12345, null, ['abcdef'], { value: 'abcdef' }, true]) {
         const response = await signup({
           username: wrong,
@@ -161,7 +318,9 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
         );
       }
       // A phone number sent as a number is not the 10-digit string.
-      expectInvalid(await signup(signupBody({ phone: 5551234567 as unknown as string })), [{ path: '/phone', message: m.phone }]);
+      expectInvalid(await signup(signupBody({ phone: 5551234567 as unknown as string })), [
+        { path: '/phone', message: m.phone },
+      ]);
     });
 
     it('[VAL-8] a body that is not JSON answers the 400 envelope', async () => {
@@ -193,7 +352,9 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
     it('[VAL-8] a body of another media type answers 4xx with the envelope', async () => {
       const text = await signup('username=abc&email=a@b.c', { 'content-type': 'text/plain' });
       expectClientError(text, 'text/plain');
-      const form = await signup('username=abc&email=a@b.c', { 'content-type': 'application/x-www-form-urlencoded' });
+      const form = await signup('username=abc&email=a@b.c', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       expectClientError(form, 'form');
     });
 
@@ -210,7 +371,11 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
       const before = await userCount();
       const body = signupBody();
       for (const key of Object.keys(body) as (keyof typeof body)[]) {
-        expectInvalid(await signup({ ...body, [key]: key === 'dataProtectionRegulationVersion' ? 2 : 'x' }), [], key);
+        expectInvalid(
+          await signup({ ...body, [key]: key === 'dataProtectionRegulationVersion' ? 2 : 'x' }),
+          [],
+          key,
+        );
       }
       expect(await userCount()).toBe(before);
       expect((await signup(body)).statusCode).toBe(201);
@@ -227,16 +392,23 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
         base.toUpperCase(),
         `Case_${user.id}_Name`,
         // Full-width letters and digits: NFKC makes them the plain ones.
-        [...base].map((c) => (/[a-z0-9_]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join(''),
+        [...base]
+          .map((c) => (/[a-z0-9_]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c))
+          .join(''),
       ];
       for (const [index, username] of lookAlikes.entries()) {
-        const response = await signup(signupBody({ username, email: `look-alike-${index}-${user.id}@example.com` }));
+        const response = await signup(
+          signupBody({ username, email: `look-alike-${index}-${user.id}@example.com` }),
+        );
         expect(response.statusCode, `${username}: ${response.body}`).toBe(409);
-        expect(errorOf(response)).toMatchObject({ code: errorCodes.usernameExists, message: conflictMessages.username });
+        expect(errorOf(response)).toMatchObject({
+          code: errorCodes.usernameExists,
+          message: conflictMessages.username,
+        });
       }
     });
 
-    it('[VAL-8] a renamed account cannot take another user\'s username in another case either', async () => {
+    it("[VAL-8] a renamed account cannot take another user's username in another case either", async () => {
       const response = await call(t, 'PUT', '/api/user/update', {
         token: user.token,
         payload: { username: admin.username.toUpperCase(), email: user.email },
@@ -247,14 +419,18 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
 
     it('[VAL-8] a full-width email is stored and logs in as its plain form', async () => {
       const body = signupBody();
-      const wide = [...body.email].map((c) => (/[a-z0-9]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+      const wide = [...body.email]
+        .map((c) => (/[a-z0-9]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c))
+        .join('');
       const response = await signup({ ...body, email: wide });
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json<User>().email).toBe(body.email);
       const again = await signup(signupBody({ email: body.email.toUpperCase() }));
       expect(again.statusCode).toBe(409);
       expect(errorOf(again).code).toBe(errorCodes.emailExists);
-      const login = await call(t, 'POST', '/api/user/login', { payload: { email: wide, password: body.password } });
+      const login = await call(t, 'POST', '/api/user/login', {
+        payload: { email: wide, password: body.password },
+      });
       expect(login.statusCode, login.body).toBe(200);
     });
 
@@ -282,7 +458,9 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
     const login = (payload: unknown) => call(t, 'POST', '/api/user/login', { payload });
 
     it('[VAL-8] [VAL-3] an email of 2 characters answers 4xx on /email', async () => {
-      expectInvalid(await login({ email: 'ab', password: 'whatever-123' }), [{ path: '/email', message: m.loginEmail }]);
+      expectInvalid(await login({ email: 'ab', password: 'whatever-123' }), [
+        { path: '/email', message: m.loginEmail },
+      ]);
     });
 
     it('[VAL-8] [VAL-3] an email of 101 characters answers 4xx on /email', async () => {
@@ -297,7 +475,9 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
         { path: '/password', message: m.loginPassword },
       ]);
       expectInvalid(await login({ email: user.email }), [{ path: '/password', message: m.loginPassword }]);
-      expectInvalid(await login({ email: user.email, password: '' }), [{ path: '/password', message: m.loginPassword }]);
+      expectInvalid(await login({ email: user.email, password: '' }), [
+        { path: '/password', message: m.loginPassword },
+      ]);
       expectInvalid(await login({ email: 12345, password: 12345678 }), [
         { path: '/email', message: m.loginEmail },
         { path: '/password', message: m.loginPassword },
@@ -309,7 +489,10 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
     });
 
     it('[VAL-8] a login body that is not JSON answers 400', async () => {
-      const response = await call(t, 'POST', '/api/user/login', { payload: '{bad', headers: { 'content-type': 'application/json' } });
+      const response = await call(t, 'POST', '/api/user/login', {
+        payload: '{bad',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.statusCode).toBe(400);
       expect(errorOf(response).statusCode).toBe(400);
     });
@@ -320,17 +503,39 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
 
     it('[VAL-8] a bad username or email answers the signup messages, and nothing changes', async () => {
       const cases: [Record<string, unknown>, Expected][] = [
-        [{ username: 'ab', email: user.email }, { path: '/username', message: m.usernameLength }],
-        [{ username: 'a'.repeat(31), email: user.email }, { path: '/username', message: m.usernameLength }],
-        [{ username: 'bad.name!', email: user.email }, { path: '/username', message: m.usernamePattern }],
-        [{ username: user.username, email: 'plainaddress' }, { path: '/email', message: m.email }],
-        [{ username: user.username, email: `${'a'.repeat(89)}@example.com` }, { path: '/email', message: m.email }],
+        [
+          { username: 'ab', email: user.email },
+          { path: '/username', message: m.usernameLength },
+        ],
+        [
+          { username: 'a'.repeat(31), email: user.email },
+          { path: '/username', message: m.usernameLength },
+        ],
+        [
+          { username: 'bad.name!', email: user.email },
+          { path: '/username', message: m.usernamePattern },
+        ],
+        [
+          { username: user.username, email: 'plainaddress' },
+          { path: '/email', message: m.email },
+        ],
+        [
+          { username: user.username, email: `${'a'.repeat(89)}@example.com` },
+          { path: '/email', message: m.email },
+        ],
         [{ email: user.email }, { path: '/username', message: m.usernameLength }],
         [{ username: user.username }, { path: '/email', message: m.email }],
-        [{ username: 12345, email: user.email }, { path: '/username', message: m.usernameLength }],
-        [{ username: user.username, email: null }, { path: '/email', message: m.email }],
+        [
+          { username: 12345, email: user.email },
+          { path: '/username', message: m.usernameLength },
+        ],
+        [
+          { username: user.username, email: null },
+          { path: '/email', message: m.email },
+        ],
       ];
-      for (const [payload, expected] of cases) expectInvalid(await update(payload), [expected], JSON.stringify(payload));
+      for (const [payload, expected] of cases)
+        expectInvalid(await update(payload), [expected], JSON.stringify(payload));
       expectInvalid(await update({}), [
         { path: '/username', message: m.usernameLength },
         { path: '/email', message: m.email },
@@ -345,9 +550,14 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
       expectInvalid(await update({ username: user.username, email, currentPassword: 12345 }), [
         { path: '/currentPassword', message: m.currentPasswordRequired },
       ]);
-      expectInvalid(await update({ username: user.username, email, currentPassword: 'x'.repeat(limits.password.max + 1) }), [
-        { path: '/currentPassword', message: m.currentPasswordWrong },
-      ]);
+      expectInvalid(
+        await update({
+          username: user.username,
+          email,
+          currentPassword: 'x'.repeat(limits.password.max + 1),
+        }),
+        [{ path: '/currentPassword', message: m.currentPasswordWrong }],
+      );
       // Fewer than the free failures (decision 0011), so none of them waits.
       for (const currentPassword of ['\u0000', '\ud800\u202e', 'ü'.repeat(limits.password.max)]) {
         const response = await update({ username: user.username, email, currentPassword });
@@ -399,7 +609,9 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
         headers: { 'content-type': 'application/json' },
       });
       expect(notJson.statusCode).toBe(400);
-      const login = await call(t, 'POST', '/api/user/login', { payload: { email: user.email, password: user.password } });
+      const login = await call(t, 'POST', '/api/user/login', {
+        payload: { email: user.email, password: user.password },
+      });
       expect(login.statusCode).toBe(200);
     });
 
@@ -470,7 +682,10 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
           const response = await call(t, method, url, { token: admin.token });
           expectClientError(response, `${method} ${url}`);
         }
-        const reset = await call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: Number(id) } });
+        const reset = await call(t, 'PUT', '/api/user/update/password', {
+          token: admin.token,
+          payload: { userId: Number(id) },
+        });
         expectClientError(reset, `reset ${id}`);
       }
     });

@@ -2,7 +2,17 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, errorCodes, conflictMessages, limits, userSchema, type User } from '@reskin/contract';
 import { loadConfig } from '../src/config';
-import { call, createTestApp, createUser, errorOf, login, signupBody, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  signupBody,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /** The keys a client sees on a user (the contract's userSchema): no password field of any kind. */
 const userKeys = Object.keys(userSchema.shape).sort();
@@ -31,7 +41,12 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       expect(Object.keys(body)).toEqual(['token']);
       expect(body.token.split('.')).toHaveLength(3);
       const claims = tokenClaims(body.token);
-      expect(claims.user).toEqual({ id: user.id, username: user.username, email: user.email, roleTypeId: RoleType.User });
+      expect(claims.user).toEqual({
+        id: user.id,
+        username: user.username,
+        email: user.email,
+        roleTypeId: RoleType.User,
+      });
       const twelveHours = limits.sessionTokenHours * 3600;
       expect(claims.exp).toBeGreaterThanOrEqual(before + twelveHours - 5);
       expect(claims.exp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + twelveHours + 5);
@@ -141,13 +156,18 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
   });
 
   describe('POST /api/user/create', () => {
-    it("[ADM-8] an administrator adds a user: 201 with the user, as the signup answers it, who can log in", async () => {
+    it('[ADM-8] an administrator adds a user: 201 with the user, as the signup answers it, who can log in', async () => {
       const body = signupBody();
       const response = await call(t, 'POST', '/api/user/create', { token: admin.token, payload: body });
       expect(response.statusCode, response.body).toBe(201);
       const user = response.json<User>();
       expect(Object.keys(user).sort()).toEqual(userKeys);
-      expect(user).toMatchObject({ username: body.username, email: body.email, roleTypeId: RoleType.User, activated: true });
+      expect(user).toMatchObject({
+        username: body.username,
+        email: body.email,
+        roleTypeId: RoleType.User,
+        activated: true,
+      });
       expect(response.body).not.toMatch(/password/i);
       expect((await login(t, body.email, body.password)).statusCode).toBe(200);
     });
@@ -170,7 +190,10 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
 
     it('[API-7] answers 403 to a regular user', async () => {
       const user = await createUser(t);
-      const response = await call(t, 'POST', '/api/user/create', { token: user.token, payload: signupBody() });
+      const response = await call(t, 'POST', '/api/user/create', {
+        token: user.token,
+        payload: signupBody(),
+      });
       expect(response.statusCode).toBe(403);
       expect(errorOf(response).code).toBe(errorCodes.forbidden);
     });
@@ -181,14 +204,19 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       try {
         const limitedAdmin = await createUser(limited, RoleType.Admin); // the first signup
         for (let i = 1; i < authRateLimitMax; i++) {
-          expect((await call(limited, 'POST', '/api/user/signup', { payload: signupBody() })).statusCode).toBe(201);
+          expect(
+            (await call(limited, 'POST', '/api/user/signup', { payload: signupBody() })).statusCode,
+          ).toBe(201);
         }
         const refused = await call(limited, 'POST', '/api/user/signup', { payload: signupBody() });
         expect(refused.statusCode).toBe(429);
         expect(errorOf(refused).code).toBe(errorCodes.rateLimited);
 
         for (let i = 0; i < authRateLimitMax + 10; i++) {
-          const response = await call(limited, 'POST', '/api/user/create', { token: limitedAdmin.token, payload: signupBody() });
+          const response = await call(limited, 'POST', '/api/user/create', {
+            token: limitedAdmin.token,
+            payload: signupBody(),
+          });
           expect(response.statusCode, `user ${i + 1} added`).toBe(201);
         }
       } finally {
@@ -205,7 +233,12 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       const users = response.json<User[]>();
       expect(Array.isArray(users)).toBe(true);
       const found = users.find((u) => u.id === user.id);
-      expect(found).toMatchObject({ id: user.id, username: user.username, email: user.email, roleTypeId: RoleType.User });
+      expect(found).toMatchObject({
+        id: user.id,
+        username: user.username,
+        email: user.email,
+        roleTypeId: RoleType.User,
+      });
       expect(users.map((u) => u.id)).toContain(admin.id);
       for (const u of users) expect(Object.keys(u).sort()).toEqual(userKeys);
     });
@@ -217,7 +250,11 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       const response = await call(t, 'GET', `/api/user/detail/${user.id}`, { token: admin.token });
       expect(response.statusCode).toBe(200);
       expect(Object.keys(response.json()).sort()).toEqual(userKeys);
-      expect(response.json<User>()).toMatchObject({ id: user.id, username: user.username, email: user.email });
+      expect(response.json<User>()).toMatchObject({
+        id: user.id,
+        username: user.username,
+        email: user.email,
+      });
     });
 
     it('[API-1] answers a user their own detail', async () => {
@@ -232,14 +269,22 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       const other = await createUser(t);
       const response = await call(t, 'GET', `/api/user/detail/${other.id}`, { token: user.token });
       expect(response.statusCode).toBe(403);
-      expect(errorOf(response)).toMatchObject({ statusCode: 403, name: 'ForbiddenError', code: errorCodes.forbidden });
+      expect(errorOf(response)).toMatchObject({
+        statusCode: 403,
+        name: 'ForbiddenError',
+        code: errorCodes.forbidden,
+      });
       expect(response.body).not.toContain(other.email);
     });
 
     it('[API-1] answers 404 NOT_FOUND for an unknown id', async () => {
       const response = await call(t, 'GET', '/api/user/detail/987654', { token: admin.token });
       expect(response.statusCode).toBe(404);
-      expect(errorOf(response)).toMatchObject({ statusCode: 404, name: 'NotFoundError', code: errorCodes.notFound });
+      expect(errorOf(response)).toMatchObject({
+        statusCode: 404,
+        name: 'NotFoundError',
+        code: errorCodes.notFound,
+      });
     });
   });
 
@@ -251,14 +296,19 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       expect(response.body).toBe('');
       const detail = await call(t, 'GET', `/api/user/detail/${user.id}`, { token: admin.token });
       expect(detail.statusCode).toBe(404);
-      const list = await call(t, 'POST', '/api/user/list', { token: admin.token, payload: { fields: ['id'] } });
+      const list = await call(t, 'POST', '/api/user/list', {
+        token: admin.token,
+        payload: { fields: ['id'] },
+      });
       expect(list.json<{ id: number }[]>().map((u) => u.id)).not.toContain(user.id);
       expect((await login(t, user.email, user.password)).statusCode).toBe(401);
     });
 
     it('[API-1] answers 404 for an unknown or already deleted user', async () => {
       const user = await createUser(t);
-      expect((await call(t, 'DELETE', `/api/user/delete/${user.id}`, { token: admin.token })).statusCode).toBe(204);
+      expect(
+        (await call(t, 'DELETE', `/api/user/delete/${user.id}`, { token: admin.token })).statusCode,
+      ).toBe(204);
       const again = await call(t, 'DELETE', `/api/user/delete/${user.id}`, { token: admin.token });
       expect(again.statusCode).toBe(404);
       expect(errorOf(again).code).toBe(errorCodes.notFound);
@@ -268,28 +318,41 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
   describe('PUT /api/user/role/:id/:roleId', () => {
     it('[API-1] [ADM-5] answers 204 and really changes the role both ways, 100 -> 1000 -> 100', async () => {
       const user = await createUser(t);
-      const toDemo = await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Demo}`, { token: admin.token });
+      const toDemo = await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Demo}`, {
+        token: admin.token,
+      });
       expect(toDemo.statusCode).toBe(204);
       expect(toDemo.body).toBe('');
       // A role change ends the user's sessions (decision 0013); a fresh login carries the new role in its token.
       expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(401);
       const demoToken = (await login(t, user.email, user.password)).json<{ token: string }>().token;
       expect(tokenClaims(demoToken).user.roleTypeId).toBe(RoleType.Demo);
-      expect((await call(t, 'GET', '/api/user/me', { token: demoToken })).json<User>().roleTypeId).toBe(RoleType.Demo);
+      expect((await call(t, 'GET', '/api/user/me', { token: demoToken })).json<User>().roleTypeId).toBe(
+        RoleType.Demo,
+      );
 
       const back = await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.User}`, { token: admin.token });
       expect(back.statusCode).toBe(204);
       const userToken = (await login(t, user.email, user.password)).json<{ token: string }>().token;
-      expect((await call(t, 'GET', '/api/user/me', { token: userToken })).json<User>().roleTypeId).toBe(RoleType.User);
+      expect((await call(t, 'GET', '/api/user/me', { token: userToken })).json<User>().roleTypeId).toBe(
+        RoleType.User,
+      );
       const detail = await call(t, 'GET', `/api/user/detail/${user.id}`, { token: admin.token });
       expect(detail.json<User>().roleTypeId).toBe(RoleType.User);
     });
 
     it('[API-1] a user made admin (role 1) can call admin calls once logged in again (the role change ends the old token)', async () => {
       const user = await createUser(t);
-      expect((await call(t, 'POST', '/api/user/list', { token: user.token, payload: {} })).statusCode).toBe(403);
-      expect((await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Admin}`, { token: admin.token })).statusCode).toBe(204);
-      expect((await call(t, 'POST', '/api/user/list', { token: user.token, payload: {} })).statusCode).toBe(401);
+      expect((await call(t, 'POST', '/api/user/list', { token: user.token, payload: {} })).statusCode).toBe(
+        403,
+      );
+      expect(
+        (await call(t, 'PUT', `/api/user/role/${user.id}/${RoleType.Admin}`, { token: admin.token }))
+          .statusCode,
+      ).toBe(204);
+      expect((await call(t, 'POST', '/api/user/list', { token: user.token, payload: {} })).statusCode).toBe(
+        401,
+      );
       const fresh = (await login(t, user.email, user.password)).json<{ token: string }>().token;
       expect((await call(t, 'POST', '/api/user/list', { token: fresh, payload: {} })).statusCode).toBe(200);
     });
@@ -328,14 +391,18 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
 
       const me = await call(t, 'GET', '/api/user/me', { token: user.token });
       expect(me.statusCode).toBe(401);
-      expect(errorOf(me)).toMatchObject({ statusCode: 401, name: 'UnauthorizedError', code: errorCodes.unauthorized });
+      expect(errorOf(me)).toMatchObject({
+        statusCode: 401,
+        name: 'UnauthorizedError',
+        code: errorCodes.unauthorized,
+      });
 
       // An admin still sees the account, marked inactive.
       const detail = await call(t, 'GET', `/api/user/detail/${user.id}`, { token: admin.token });
       expect(detail.json<User>().activated).toBe(false);
     });
 
-    it('[API-1] the web client\'s Content-Type: application/json with an empty body is accepted', async () => {
+    it("[API-1] the web client's Content-Type: application/json with an empty body is accepted", async () => {
       const user = await createUser(t);
       const response = await call(t, 'DELETE', '/api/user/disable', {
         token: user.token,
@@ -348,7 +415,9 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
   describe('PUT /api/user/activate/:id', () => {
     /** The account as the admin users list shows it. */
     const listed = async (id: number) =>
-      (await call(t, 'POST', '/api/user/list', { token: admin.token, payload: { where: { id } } })).json<User[]>()[0];
+      (await call(t, 'POST', '/api/user/list', { token: admin.token, payload: { where: { id } } })).json<
+        User[]
+      >()[0];
 
     it('[ACC-3] an admin re-activates a suspended account: 204, the list shows it active, and it logs in again', async () => {
       const user = await createUser(t);
@@ -361,9 +430,13 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       expect((await listed(user.id))?.activated).toBe(true);
       const again = await login(t, user.email, user.password);
       expect(again.statusCode, again.body).toBe(200);
-      expect((await call(t, 'GET', '/api/user/me', { token: again.json<{ token: string }>().token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'GET', '/api/user/me', { token: again.json<{ token: string }>().token })).statusCode,
+      ).toBe(200);
       // An active account stays active.
-      expect((await call(t, 'PUT', `/api/user/activate/${user.id}`, { token: admin.token })).statusCode).toBe(204);
+      expect((await call(t, 'PUT', `/api/user/activate/${user.id}`, { token: admin.token })).statusCode).toBe(
+        204,
+      );
     });
 
     it('[API-7] answers 404 for an unknown user, and 403 to anyone but an admin', async () => {
@@ -386,11 +459,19 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       const user = await createUser(t);
       const username = `renamed_${user.id}`;
       const email = `Renamed.${user.id}@Example.com`;
-      const response = await call(t, 'PUT', '/api/user/update', { token: user.token, payload: { username, email, currentPassword: user.password } });
+      const response = await call(t, 'PUT', '/api/user/update', {
+        token: user.token,
+        payload: { username, email, currentPassword: user.password },
+      });
       expect(response.statusCode).toBe(200);
       const body = response.json<{ token: string }>();
       expect(Object.keys(body)).toEqual(['token']);
-      expect(tokenClaims(body.token).user).toEqual({ id: user.id, username, email: email.toLowerCase(), roleTypeId: RoleType.User });
+      expect(tokenClaims(body.token).user).toEqual({
+        id: user.id,
+        username,
+        email: email.toLowerCase(),
+        roleTypeId: RoleType.User,
+      });
       expect(tokenClaims(body.token).exp).toBeGreaterThan(Date.now() / 1000 + 11 * 3600);
 
       const me = await call(t, 'GET', '/api/user/me', { token: body.token });
@@ -399,7 +480,7 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       expect((await login(t, user.email, user.password)).statusCode).toBe(401);
     });
 
-    it('[API-1] keeping one\'s own username and email is not a conflict', async () => {
+    it("[API-1] keeping one's own username and email is not a conflict", async () => {
       const user = await createUser(t);
       const response = await call(t, 'PUT', '/api/user/update', {
         token: user.token,
@@ -414,7 +495,11 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
 
       const email = await call(t, 'PUT', '/api/user/update', {
         token: user.token,
-        payload: { username: user.username, email: other.email.toUpperCase(), currentPassword: user.password },
+        payload: {
+          username: user.username,
+          email: other.email.toUpperCase(),
+          currentPassword: user.password,
+        },
       });
       expect(email.statusCode).toBe(409);
       expect(errorOf(email)).toMatchObject({
@@ -439,7 +524,11 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
         payload: { username: other.username, email: other.email, currentPassword: user.password },
       });
       expect(both.statusCode).toBe(409);
-      expect(errorOf(both).details?.map((d) => d.path).sort()).toEqual(['/email', '/username']);
+      expect(
+        errorOf(both)
+          .details?.map((d) => d.path)
+          .sort(),
+      ).toEqual(['/email', '/username']);
 
       const me = await call(t, 'GET', '/api/user/me', { token: user.token });
       expect(me.json<User>()).toMatchObject({ username: user.username, email: user.email });
@@ -449,7 +538,10 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
   describe('PUT /api/user/update/password', () => {
     it('[API-1] [ADM-4] an admin reset with { userId } answers { password } (>= 8 chars); the new password logs in, the old does not', async () => {
       const user = await createUser(t);
-      const response = await call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: user.id } });
+      const response = await call(t, 'PUT', '/api/user/update/password', {
+        token: admin.token,
+        payload: { userId: user.id },
+      });
       expect(response.statusCode).toBe(200);
       const body = response.json<{ password: string }>();
       expect(Object.keys(body)).toEqual(['password']);
@@ -461,12 +553,18 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       expect((await login(t, user.email, user.password)).statusCode).toBe(401);
 
       // Two resets give two different passwords.
-      const second = await call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: user.id } });
+      const second = await call(t, 'PUT', '/api/user/update/password', {
+        token: admin.token,
+        payload: { userId: user.id },
+      });
       expect(second.json<{ password: string }>().password).not.toBe(body.password);
     });
 
     it('[API-1] an admin reset of an unknown user answers 404', async () => {
-      const response = await call(t, 'PUT', '/api/user/update/password', { token: admin.token, payload: { userId: 987654 } });
+      const response = await call(t, 'PUT', '/api/user/update/password', {
+        token: admin.token,
+        payload: { userId: 987654 },
+      });
       expect(response.statusCode).toBe(404);
       expect(errorOf(response).code).toBe(errorCodes.notFound);
     });
@@ -493,7 +591,9 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
       expect((await login(t, user.email, user.password)).statusCode).toBe(401);
       // The old token ends with the change (decision 0013); the answered one goes on.
       expect((await call(t, 'GET', '/api/user/me', { token: user.token })).statusCode).toBe(401);
-      expect((await call(t, 'GET', '/api/user/me', { token: right.json<{ token: string }>().token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'GET', '/api/user/me', { token: right.json<{ token: string }>().token })).statusCode,
+      ).toBe(200);
     });
   });
 
@@ -501,7 +601,13 @@ describe(`[API-1] users and session calls on ${testDb}`, () => {
     it('[API-1] [ADM-7] answers an admin 200 { regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 } on a database without games', async () => {
       const response = await call(t, 'GET', '/api/admin/update', { token: admin.token });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ regeneratedGameIds: [], removedStoredFiles: 0, failedGenerationIds: [], removedHistoryEntries: 0, recomposedSheets: 0 });
+      expect(response.json()).toEqual({
+        regeneratedGameIds: [],
+        removedStoredFiles: 0,
+        failedGenerationIds: [],
+        removedHistoryEntries: 0,
+        recomposedSheets: 0,
+      });
     });
   });
 });

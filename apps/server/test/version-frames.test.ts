@@ -1,7 +1,27 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RoleType, type FrameUpload, type Game, type GamePath, type GameFile, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  RoleType,
+  type FrameUpload,
+  type Game,
+  type GamePath,
+  type GameFile,
+  type GameVersion,
+  type UserGame,
+  type VersionFile,
+} from '@reskin/contract';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { solidPng } from './support/image-samples';
 
 /**
@@ -14,12 +34,18 @@ const cols = 5;
 const cell = 16;
 /** A 5×4 grid of 16 px frames on an 80×64 sheet, as a TexturePacker JSON array names them: f0 … f19. */
 const descriptor = JSON.stringify({
-  frames: Array.from({ length: 20 }, (_, i) => ({ filename: `f${i}`, frame: { x: (i % cols) * cell, y: Math.floor(i / cols) * cell, w: cell, h: cell } })),
+  frames: Array.from({ length: 20 }, (_, i) => ({
+    filename: `f${i}`,
+    frame: { x: (i % cols) * cell, y: Math.floor(i / cols) * cell, w: cell, h: cell },
+  })),
   meta: { image: 'sheet.png', size: { w: cols * cell, h: 4 * cell } },
 });
 
 const colourOf = (i: number) => ({ r: (i * 37) % 256, g: (i * 91) % 256, b: 200, alpha: 1 });
-const framePng = (i: number, size = cell) => sharp({ create: { width: size, height: size, channels: 4, background: colourOf(i) } }).png().toBuffer();
+const framePng = (i: number, size = cell) =>
+  sharp({ create: { width: size, height: size, channels: 4, background: colourOf(i) } })
+    .png()
+    .toBuffer();
 
 function frameForm(frame: string | undefined, content: Buffer, name = 'frame.png'): FormData {
   const body = new FormData();
@@ -44,16 +70,33 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
   let sheetId: number;
   let version: GameVersion;
 
-  const uploadFrame = (frame: string | undefined, content: Buffer, { token = artist.token, versionId = version.id, app = t, name = 'frame.png' } = {}) =>
-    app.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${versionId}/${sheetId}`, headers: { authorization: `Bearer ${token}` }, payload: frameForm(frame, content, name) });
-  const versionFiles = async () => (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>();
+  const uploadFrame = (
+    frame: string | undefined,
+    content: Buffer,
+    { token = artist.token, versionId = version.id, app = t, name = 'frame.png' } = {},
+  ) =>
+    app.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload-frame/${versionId}/${sheetId}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: frameForm(frame, content, name),
+    });
+  const versionFiles = async () =>
+    (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<
+      VersionFile[]
+    >();
   /**
    * The version's sheet as the play origin serves it in the version's view to an admin: composed on the original
    * (an artist gets it on the watermarked copy: test/marked-sheets.test.ts).
    */
   const servedSheet = async () => {
-    const path = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })).json<GamePath>();
-    const response = await t.playApp.inject({ method: 'GET', url: `${new URL(path.orjFile).pathname.replace(/index\.html$/, '')}sheet.png` });
+    const path = (
+      await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })
+    ).json<GamePath>();
+    const response = await t.playApp.inject({
+      method: 'GET',
+      url: `${new URL(path.orjFile).pathname.replace(/index\.html$/, '')}sheet.png`,
+    });
     expect(response.statusCode, response.body).toBe(200);
     return response.rawPayload;
   };
@@ -62,7 +105,16 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
     t = await createTestApp();
     [admin, artist] = [await createUser(t, RoleType.Admin), await createUser(t)];
     game = await createGame(t, admin.token, { name: 'Frames', description: 'x', width: 480, height: 640 });
-    const sheet = await sharp({ create: { width: cols * cell, height: 4 * cell, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 1 } } }).png().toBuffer();
+    const sheet = await sharp({
+      create: {
+        width: cols * cell,
+        height: 4 * cell,
+        channels: 4,
+        background: { r: 10, g: 20, b: 30, alpha: 1 },
+      },
+    })
+      .png()
+      .toBuffer();
     const uploaded = await t.app.inject({
       method: 'POST',
       url: `/api/game/upload/${game.id}`,
@@ -75,12 +127,29 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
       ]),
     });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     sheetId = files.find((file) => file.path === 'sheet.png')!.fileId;
     await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     await t.generation.idle();
-    const userGame = (await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).json<UserGame>();
-    version = (await call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name: 'Frames look', description: 'Frame by frame', gameId: game.id, userGamesId: userGame.id } })).json<GameVersion>();
+    const userGame = (
+      await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+      })
+    ).json<UserGame>();
+    version = (
+      await call(t, 'POST', '/api/game-versions', {
+        token: artist.token,
+        payload: {
+          name: 'Frames look',
+          description: 'Frame by frame',
+          gameId: game.id,
+          userGamesId: userGame.id,
+        },
+      })
+    ).json<GameVersion>();
   });
 
   afterAll(async () => {
@@ -91,7 +160,14 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
     const response = await uploadFrame('f6', await framePng(6));
     expect(response.statusCode, response.body).toBe(200);
     const answer = response.json<FrameUpload>();
-    expect(answer).toMatchObject({ fileId: sheetId, path: 'sheet.png', width: 80, height: 64, frames: ['f6'], notice: null });
+    expect(answer).toMatchObject({
+      fileId: sheetId,
+      path: 'sheet.png',
+      width: 80,
+      height: 64,
+      frames: ['f6'],
+      notice: null,
+    });
     const served = await servedSheet();
     // f6 is column 1, row 1: x 16-31, y 16-31.
     expect(await pixel(served, 16, 16)).toEqual(rgba(colourOf(6)));
@@ -109,8 +185,15 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
     const unnamed = await uploadFrame(undefined, await framePng(1));
     expect(unnamed.statusCode).toBe(422);
     expect(errorOf(unnamed).details?.[0]).toMatchObject({ path: '/frame', code: 'required' });
-    const plainId = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>().find((file) => file.path === 'plain.png')!.fileId;
-    const notSheet = await t.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${version.id}/${plainId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: frameForm('f1', await framePng(1)) });
+    const plainId = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token }))
+      .json<GameFile[]>()
+      .find((file) => file.path === 'plain.png')!.fileId;
+    const notSheet = await t.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload-frame/${version.id}/${plainId}`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: frameForm('f1', await framePng(1)),
+    });
     expect(notSheet.statusCode).toBe(422);
     expect(errorOf(notSheet).details?.[0]).toMatchObject({ code: 'not_sheet' });
     const notImage = await uploadFrame('f1', Buffer.from('not an image'));
@@ -121,13 +204,27 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
 
   it('restores one frame: the sheet is composed again without it, and without frames the version serves the original', async () => {
     expect((await uploadFrame('f0', await framePng(0))).statusCode).toBe(200);
-    const restore = await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${sheetId}/frames/f6`, { token: artist.token });
+    const restore = await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${sheetId}/frames/f6`, {
+      token: artist.token,
+    });
     expect(restore.statusCode, restore.body).toBe(204);
     let served = await servedSheet();
     expect(await pixel(served, 0, 0)).toEqual(rgba(colourOf(0)));
     expect(await pixel(served, 16, 16)).toEqual([10, 20, 30, 255]);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${sheetId}/frames/f6`, { token: artist.token })).statusCode).toBe(404);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${sheetId}/frames/f0`, { token: artist.token })).statusCode).toBe(204);
+    expect(
+      (
+        await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${sheetId}/frames/f6`, {
+          token: artist.token,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${sheetId}/frames/f0`, {
+          token: artist.token,
+        })
+      ).statusCode,
+    ).toBe(204);
     expect((await versionFiles()).some((file) => file.fileId === sheetId)).toBe(false);
     served = await servedSheet();
     // The version's view serves the game's watermarked copy again: no longer the replaced colour.
@@ -138,80 +235,190 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
 
   it('draws the frames onto a whole-sheet upload, and "Restore original" takes the sheet, its frames and base away', async () => {
     expect((await uploadFrame('f3', await framePng(3))).statusCode).toBe(200);
-    const whole = await sharp({ create: { width: 80, height: 64, channels: 4, background: { r: 250, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
+    const whole = await sharp({
+      create: { width: 80, height: 64, channels: 4, background: { r: 250, g: 0, b: 0, alpha: 1 } },
+    })
+      .png()
+      .toBuffer();
     const body = new FormData();
     body.append('file', new Blob([whole]), 'sheet.png');
-    const upload = await t.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${sheetId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: body });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload/${version.id}/${sheetId}`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: body,
+    });
     expect(upload.statusCode, upload.body).toBe(200);
     expect(upload.json<VersionFile>().frames).toEqual(['f3']);
     const served = await servedSheet();
     expect(await pixel(served, 48, 0)).toEqual(rgba(colourOf(3)));
     expect(await pixel(served, 0, 0)).toEqual([250, 0, 0, 255]);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${sheetId}`, { token: artist.token })).statusCode).toBe(204);
+    expect(
+      (await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${sheetId}`, { token: artist.token }))
+        .statusCode,
+    ).toBe(204);
     expect(await versionFiles()).toEqual([]);
     expect(storedKeys(t).filter((key) => key.startsWith(`versions/${version.id}/`))).toEqual([]);
   });
 
   it('tells the artist when a trimmed frame drops visible pixels', async () => {
     // A sheet whose frame "t" is trimmed: 8×8 stored of a 16×16 sprite at 4,4.
-    const trimmedGame = await createGame(t, admin.token, { name: 'Trimmed', description: 'x', width: 480, height: 640 });
+    const trimmedGame = await createGame(t, admin.token, {
+      name: 'Trimmed',
+      description: 'x',
+      width: 480,
+      height: 640,
+    });
     const files = [
       { path: 'index.html', content: '<!doctype html>' },
       { path: 't.png', content: await solidPng(32, 32) },
-      { path: 't.json', content: JSON.stringify({ frames: { t: { frame: { x: 0, y: 0, w: 8, h: 8 }, trimmed: true, spriteSourceSize: { x: 4, y: 4, w: 8, h: 8 }, sourceSize: { w: 16, h: 16 } } }, meta: { image: 't.png' } }) },
+      {
+        path: 't.json',
+        content: JSON.stringify({
+          frames: {
+            t: {
+              frame: { x: 0, y: 0, w: 8, h: 8 },
+              trimmed: true,
+              spriteSourceSize: { x: 4, y: 4, w: 8, h: 8 },
+              sourceSize: { w: 16, h: 16 },
+            },
+          },
+          meta: { image: 't.png' },
+        }),
+      },
     ];
-    expect((await t.app.inject({ method: 'POST', url: `/api/game/upload/${trimmedGame.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: filesForm(files) })).statusCode).toBe(200);
-    const fileId = (await call(t, 'GET', `/api/games/${trimmedGame.id}/files`, { token: admin.token })).json<GameFile[]>().find((file) => file.path === 't.png')!.fileId;
-    const userGame = (await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: trimmedGame.id, userGameTypeId: 1, jobPrice: 1 } })).json<UserGame>();
-    const trimmedVersion = (await call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name: 'Trim', description: 'Trimmed', gameId: trimmedGame.id, userGamesId: userGame.id } })).json<GameVersion>();
-    const response = await t.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${trimmedVersion.id}/${fileId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: frameForm('t', await framePng(9)) });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/game/upload/${trimmedGame.id}`,
+          headers: { authorization: `Bearer ${admin.token}` },
+          payload: filesForm(files),
+        })
+      ).statusCode,
+    ).toBe(200);
+    const fileId = (await call(t, 'GET', `/api/games/${trimmedGame.id}/files`, { token: admin.token }))
+      .json<GameFile[]>()
+      .find((file) => file.path === 't.png')!.fileId;
+    const userGame = (
+      await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: artist.id, gameId: trimmedGame.id, userGameTypeId: 1, jobPrice: 1 },
+      })
+    ).json<UserGame>();
+    const trimmedVersion = (
+      await call(t, 'POST', '/api/game-versions', {
+        token: artist.token,
+        payload: { name: 'Trim', description: 'Trimmed', gameId: trimmedGame.id, userGamesId: userGame.id },
+      })
+    ).json<GameVersion>();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload-frame/${trimmedVersion.id}/${fileId}`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: frameForm('t', await framePng(9)),
+    });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json<FrameUpload>().notice).toMatch(/not transparent: the sheet keeps only the trimmed area/);
-  });
-});
-
-describe.runIf(testDb === 'postgres')('[issue 26] 20 frame replacements of one sheet at once, from two servers (PostgreSQL)', () => {
-  let first: TestApp;
-  let second: TestApp;
-
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-  });
-
-  it('lands all 20 in the composed sheet', async () => {
-    first = await createTestApp();
-    second = await createTestApp({}, { dataDir: first.config.dataDir, schema: first.schema });
-    const admin = await createUser(first, RoleType.Admin);
-    const artist = await createUser(first);
-    const game = await createGame(first, admin.token, { name: 'Race', description: 'x', width: 480, height: 640 });
-    const sheet = await sharp({ create: { width: 80, height: 64, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 1 } } }).png().toBuffer();
-    expect((await first.app.inject({ method: 'POST', url: `/api/game/upload/${game.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: filesForm([{ path: 'index.html', content: '<!doctype html>' }, { path: 'sheet.png', content: sheet }, { path: 'sheet.json', content: descriptor }]) })).statusCode).toBe(200);
-    const sheetFileId = (await call(first, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>().find((file) => file.path === 'sheet.png')!.fileId;
-    await call(first, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
-    await first.generation.idle();
-    const userGame = (await call(first, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).json<UserGame>();
-    const version = (await call(first, 'POST', '/api/game-versions', { token: artist.token, payload: { name: 'Race look', description: 'At once', gameId: game.id, userGamesId: userGame.id } })).json<GameVersion>();
-
-    const frames = await Promise.all(Array.from({ length: 20 }, (_, i) => framePng(i)));
-    const answers = await Promise.all(
-      frames.map((content, i) =>
-        (i % 2 ? second : first).app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${version.id}/${sheetFileId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: frameForm(`f${i}`, content) }),
-      ),
+    expect(response.json<FrameUpload>().notice).toMatch(
+      /not transparent: the sheet keeps only the trimmed area/,
     );
-    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(20).fill(200));
-
-    const files = (await call(first, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>();
-    expect(files).toHaveLength(1);
-    expect(files[0]!.frames).toHaveLength(20);
-    const path = (await call(second, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })).json<GamePath>();
-    const served = await second.playApp.inject({ method: 'GET', url: `${new URL(path.orjFile).pathname.replace(/index\.html$/, '')}sheet.png` });
-    expect(served.statusCode).toBe(200);
-    for (let i = 0; i < 20; i++) {
-      expect(await pixel(served.rawPayload, (i % cols) * cell + 8, Math.floor(i / cols) * cell + 8), `frame f${i}`).toEqual(rgba(colourOf(i)));
-    }
-    // One composed sheet, its marked rendition (decision 0049) and the 20 frames are stored: the compositions that
-    // lost left nothing behind.
-    expect(storedKeys(first).filter((key) => key.startsWith(`versions/${version.id}/`))).toHaveLength(22);
   });
 });
+
+describe.runIf(testDb === 'postgres')(
+  '[issue 26] 20 frame replacements of one sheet at once, from two servers (PostgreSQL)',
+  () => {
+    let first: TestApp;
+    let second: TestApp;
+
+    afterAll(async () => {
+      await second?.close();
+      await first?.close();
+    });
+
+    it('lands all 20 in the composed sheet', async () => {
+      first = await createTestApp();
+      second = await createTestApp({}, { dataDir: first.config.dataDir, schema: first.schema });
+      const admin = await createUser(first, RoleType.Admin);
+      const artist = await createUser(first);
+      const game = await createGame(first, admin.token, {
+        name: 'Race',
+        description: 'x',
+        width: 480,
+        height: 640,
+      });
+      const sheet = await sharp({
+        create: { width: 80, height: 64, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 1 } },
+      })
+        .png()
+        .toBuffer();
+      expect(
+        (
+          await first.app.inject({
+            method: 'POST',
+            url: `/api/game/upload/${game.id}`,
+            headers: { authorization: `Bearer ${admin.token}` },
+            payload: filesForm([
+              { path: 'index.html', content: '<!doctype html>' },
+              { path: 'sheet.png', content: sheet },
+              { path: 'sheet.json', content: descriptor },
+            ]),
+          })
+        ).statusCode,
+      ).toBe(200);
+      const sheetFileId = (await call(first, 'GET', `/api/games/${game.id}/files`, { token: admin.token }))
+        .json<GameFile[]>()
+        .find((file) => file.path === 'sheet.png')!.fileId;
+      await call(first, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
+      await first.generation.idle();
+      const userGame = (
+        await call(first, 'POST', '/api/user-games', {
+          token: admin.token,
+          payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+        })
+      ).json<UserGame>();
+      const version = (
+        await call(first, 'POST', '/api/game-versions', {
+          token: artist.token,
+          payload: { name: 'Race look', description: 'At once', gameId: game.id, userGamesId: userGame.id },
+        })
+      ).json<GameVersion>();
+
+      const frames = await Promise.all(Array.from({ length: 20 }, (_, i) => framePng(i)));
+      const answers = await Promise.all(
+        frames.map((content, i) =>
+          (i % 2 ? second : first).app.inject({
+            method: 'POST',
+            url: `/api/game-version/upload-frame/${version.id}/${sheetFileId}`,
+            headers: { authorization: `Bearer ${artist.token}` },
+            payload: frameForm(`f${i}`, content),
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(20).fill(200));
+
+      const files = (
+        await call(first, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })
+      ).json<VersionFile[]>();
+      expect(files).toHaveLength(1);
+      expect(files[0]!.frames).toHaveLength(20);
+      const path = (
+        await call(second, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })
+      ).json<GamePath>();
+      const served = await second.playApp.inject({
+        method: 'GET',
+        url: `${new URL(path.orjFile).pathname.replace(/index\.html$/, '')}sheet.png`,
+      });
+      expect(served.statusCode).toBe(200);
+      for (let i = 0; i < 20; i++) {
+        expect(
+          await pixel(served.rawPayload, (i % cols) * cell + 8, Math.floor(i / cols) * cell + 8),
+          `frame f${i}`,
+        ).toEqual(rgba(colourOf(i)));
+      }
+      // One composed sheet, its marked rendition (decision 0049) and the 20 frames are stored: the compositions that
+      // lost left nothing behind.
+      expect(storedKeys(first).filter((key) => key.startsWith(`versions/${version.id}/`))).toHaveLength(22);
+    });
+  },
+);

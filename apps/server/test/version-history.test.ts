@@ -14,7 +14,18 @@ import {
   type VersionFile,
   type VersionStorage,
 } from '@reskin/contract';
-import { call, createGame, createTestApp, createUser, errorOf, filesForm, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  call,
+  createGame,
+  createTestApp,
+  createUser,
+  errorOf,
+  filesForm,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { readZip } from './support/zip-entries';
 
 /**
@@ -24,7 +35,10 @@ import { readZip } from './support/zip-entries';
  */
 
 const colour = (i: number) => ({ r: (i * 53) % 256, g: (i * 97) % 256, b: 120, alpha: 1 });
-const png = (i: number, width = 16, height = 16) => sharp({ create: { width, height, channels: 4, background: colour(i) } }).png().toBuffer();
+const png = (i: number, width = 16, height = 16) =>
+  sharp({ create: { width, height, channels: 4, background: colour(i) } })
+    .png()
+    .toBuffer();
 
 /** A 2×1 grid of 16 px frames on a 32×16 sheet. */
 const descriptor = JSON.stringify({
@@ -39,7 +53,6 @@ function fileForm(content: Buffer, name = 'hero.png', frame?: string): FormData 
   return body;
 }
 
-
 describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
@@ -51,28 +64,58 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
   let sheetId: number;
   let userGame: UserGame;
 
-  const historyUrl = (versionId: number, fileId: number) => `/api/game-versions/${versionId}/files/${fileId}/history`;
+  const historyUrl = (versionId: number, fileId: number) =>
+    `/api/game-versions/${versionId}/files/${fileId}/history`;
   const historyOf = async (versionId: number, fileId: number, token = artist.token, app = t) => {
     const response = await call(app, 'GET', historyUrl(versionId, fileId), { token });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<FileHistory>();
   };
-  const upload = (versionId: number, fileId: number, content: Buffer, { token = artist.token, app = t } = {}) =>
-    app.app.inject({ method: 'POST', url: `/api/game-version/upload/${versionId}/${fileId}`, headers: { authorization: `Bearer ${token}` }, payload: fileForm(content) });
+  const upload = (
+    versionId: number,
+    fileId: number,
+    content: Buffer,
+    { token = artist.token, app = t } = {},
+  ) =>
+    app.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload/${versionId}/${fileId}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: fileForm(content),
+    });
   const restore = (versionId: number, fileId: number, entryId: number, token = artist.token) =>
     call(t, 'POST', `${historyUrl(versionId, fileId)}/${entryId}/restore`, { token });
   const newVersion = async (name: string): Promise<GameVersion> => {
     // At most 6 versions per user-game: the earlier tests' go first (their stored objects do not matter here).
-    const ids = (await t.database.db.selectFrom('gameVersions').select('id').where('userGamesId', '=', userGame.id).orderBy('id').execute()).map((row) => row.id);
-    if (ids.length >= 5) await t.database.db.deleteFrom('gameVersions').where('id', 'in', ids.slice(0, ids.length - 4)).execute();
-    const response = await call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name, description: 'History', gameId: game.id, userGamesId: userGame.id } });
+    const ids = (
+      await t.database.db
+        .selectFrom('gameVersions')
+        .select('id')
+        .where('userGamesId', '=', userGame.id)
+        .orderBy('id')
+        .execute()
+    ).map((row) => row.id);
+    if (ids.length >= 5)
+      await t.database.db
+        .deleteFrom('gameVersions')
+        .where('id', 'in', ids.slice(0, ids.length - 4))
+        .execute();
+    const response = await call(t, 'POST', '/api/game-versions', {
+      token: artist.token,
+      payload: { name, description: 'History', gameId: game.id, userGamesId: userGame.id },
+    });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<GameVersion>();
   };
   /** A file as the version's play view serves it to an admin (a sheet composed on the original: decision 0049). */
   const served = async (version: GameVersion, path: string) => {
-    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })).json<GamePath>();
-    const response = await t.playApp.inject({ method: 'GET', url: `${new URL(paths.orjFile).pathname.replace(/index\.html$/, '')}${path}` });
+    const paths = (
+      await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: admin.token })
+    ).json<GamePath>();
+    const response = await t.playApp.inject({
+      method: 'GET',
+      url: `${new URL(paths.orjFile).pathname.replace(/index\.html$/, '')}${path}`,
+    });
     expect(response.statusCode, response.body).toBe(200);
     return response.rawPayload;
   };
@@ -80,7 +123,12 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    [admin, artist, other, demo] = [await createUser(t, RoleType.Admin), await createUser(t), await createUser(t), await createUser(t, RoleType.Demo)];
+    [admin, artist, other, demo] = [
+      await createUser(t, RoleType.Admin),
+      await createUser(t),
+      await createUser(t),
+      await createUser(t, RoleType.Demo),
+    ];
     game = await createGame(t, admin.token, { name: 'History', description: 'x', width: 480, height: 640 });
     const uploaded = await t.app.inject({
       method: 'POST',
@@ -94,14 +142,29 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
       ]),
     });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     heroId = files.find((file) => file.path === 'hero.png')!.fileId;
     sheetId = files.find((file) => file.path === 'sheet.png')!.fileId;
-    await call(t, 'PATCH', `/api/games/${game.id}/files/${files.find((file) => file.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    await call(
+      t,
+      'PATCH',
+      `/api/games/${game.id}/files/${files.find((file) => file.path === 'index.html')!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     await t.generation.idle();
-    userGame = (await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).json<UserGame>();
-    await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: demo.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } });
+    userGame = (
+      await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+      })
+    ).json<UserGame>();
+    await call(t, 'POST', '/api/user-games', {
+      token: admin.token,
+      payload: { userId: demo.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+    });
   });
 
   afterAll(async () => {
@@ -115,22 +178,38 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     const batch = new FormData();
     batch.append('path', 'export/hero.png');
     batch.append('file', new Blob([await png(2)]), 'hero.png');
-    const batched = await t.app.inject({ method: 'POST', url: `/api/game-versions/${version.id}/batch`, headers: { authorization: `Bearer ${admin.token}` }, payload: batch });
+    const batched = await t.app.inject({
+      method: 'POST',
+      url: `/api/game-versions/${version.id}/batch`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: batch,
+    });
     expect(batched.statusCode, batched.body).toBe(200);
     const history = await historyOf(version.id, heroId);
     expect(history).toMatchObject({ versionId: version.id, fileId: heroId, path: 'hero.png', limit: 10 });
-    expect(history.entries.map((entry) => [entry.how, entry.authorName, entry.width, entry.height, entry.current])).toEqual([
+    expect(
+      history.entries.map((entry) => [entry.how, entry.authorName, entry.width, entry.height, entry.current]),
+    ).toEqual([
       ['batch', admin.username, 16, 16, true],
       ['upload', artist.username, 16, 16, false],
     ]);
     expect(history.entries[0]!.size).toBeGreaterThan(0);
-    expect(Date.parse(history.entries[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(history.entries[1]!.createdAt));
+    expect(Date.parse(history.entries[0]!.createdAt)).toBeGreaterThanOrEqual(
+      Date.parse(history.entries[1]!.createdAt),
+    );
 
     // A frame of a sheet: the entry is the composed sheet, the file the version serves.
-    const frame = await t.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${version.id}/${sheetId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: fileForm(await png(3), 'a.png', 'a') });
+    const frame = await t.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload-frame/${version.id}/${sheetId}`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: fileForm(await png(3), 'a.png', 'a'),
+    });
     expect(frame.statusCode, frame.body).toBe(200);
     const sheetHistory = await historyOf(version.id, sheetId);
-    expect(sheetHistory.entries.map((entry) => [entry.how, entry.width, entry.height, entry.current])).toEqual([['frame', 32, 16, true]]);
+    expect(
+      sheetHistory.entries.map((entry) => [entry.how, entry.width, entry.height, entry.current]),
+    ).toEqual([['frame', 32, 16, true]]);
     const viewed = await t.app.inject({ method: 'GET', url: sheetHistory.entries[0]!.url });
     expect(viewed.statusCode).toBe(200);
     expect(viewed.rawPayload.equals(await served(version, 'sheet.png'))).toBe(true);
@@ -158,15 +237,21 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     const [, oldest] = (await historyOf(version.id, heroId)).entries;
     expect((await restore(version.id, heroId, oldest!.id)).statusCode).toBe(200);
     expect((await served(version, 'hero.png')).equals(one)).toBe(true);
-    const zip = await call(t, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, { token: artist.token });
+    const zip = await call(t, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, {
+      token: artist.token,
+    });
     expect(zip.statusCode).toBe(200);
     expect((await readZip(zip.rawPayload)).get('hero.png')?.equals(one)).toBe(true);
 
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${heroId}`, { token: artist.token })).statusCode).toBe(204);
+    expect(
+      (await call(t, 'DELETE', `/api/game-versions/${version.id}/files/${heroId}`, { token: artist.token }))
+        .statusCode,
+    ).toBe(204);
     const kept = await historyOf(version.id, heroId);
     expect(kept.entries).toHaveLength(3);
     expect(kept.entries.every((entry) => !entry.current)).toBe(true);
-    for (const entry of kept.entries) expect((await t.app.inject({ method: 'GET', url: entry.url })).statusCode).toBe(200);
+    for (const entry of kept.entries)
+      expect((await t.app.inject({ method: 'GET', url: entry.url })).statusCode).toBe(200);
     // Restoring an entry after Restore original replaces the file again.
     expect((await restore(version.id, heroId, kept.entries[1]!.id)).statusCode).toBe(200);
     expect((await served(version, 'hero.png')).equals(two)).toBe(true);
@@ -175,7 +260,12 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
   it('issue 28: restoring a sheet entry serves those bytes exactly; its replaced frames go', async () => {
     const version = await newVersion('Sheet');
     const sheetUpload = (frame: string, i: number) =>
-      t.app.inject({ method: 'POST', url: `/api/game-version/upload-frame/${version.id}/${sheetId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: fileForm(sheetPngOf(i), 'f.png', frame) });
+      t.app.inject({
+        method: 'POST',
+        url: `/api/game-version/upload-frame/${version.id}/${sheetId}`,
+        headers: { authorization: `Bearer ${artist.token}` },
+        payload: fileForm(sheetPngOf(i), 'f.png', frame),
+      });
     let sheetPngOf: (i: number) => Buffer = () => Buffer.alloc(0);
     const frames = [await png(21), await png(22)];
     sheetPngOf = (i) => frames[i]!;
@@ -186,24 +276,36 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     expect(entries.map((entry) => entry.how)).toEqual(['frame', 'frame']);
     expect((await restore(version.id, sheetId, entries[1]!.id)).statusCode).toBe(200);
     expect((await served(version, 'sheet.png')).equals(composedA)).toBe(true);
-    const files = (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>();
+    const files = (
+      await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })
+    ).json<VersionFile[]>();
     expect(files.find((file) => file.fileId === sheetId)?.frames).toBeUndefined();
   });
 
-  it("issue 28: an entry whose game file changed size since is 422 with a message that says so; nothing changes", async () => {
+  it('issue 28: an entry whose game file changed size since is 422 with a message that says so; nothing changes', async () => {
     const version = await newVersion('Resized');
     await upload(version.id, heroId, await png(31));
     const [entry] = (await historyOf(version.id, heroId)).entries;
     // The game's hero.png as if the admin had replaced it with a 20×20 image (png replacements keep their size, so
     // the record is changed directly here; the rule reads only the recorded pixel size).
-    await t.database.db.updateTable('gameFiles').set({ width: 20, height: 20 }).where('id', '=', heroId).execute();
+    await t.database.db
+      .updateTable('gameFiles')
+      .set({ width: 20, height: 20 })
+      .where('id', '=', heroId)
+      .execute();
     try {
       const refused = await restore(version.id, heroId, entry!.id);
       expect(refused.statusCode).toBe(422);
-      expect(errorOf(refused).message).toBe(historyMessages.sizeChanged({ width: 16, height: 16 }, { width: 20, height: 20 }));
+      expect(errorOf(refused).message).toBe(
+        historyMessages.sizeChanged({ width: 16, height: 16 }, { width: 20, height: 20 }),
+      );
       expect((await historyOf(version.id, heroId)).entries).toHaveLength(1);
     } finally {
-      await t.database.db.updateTable('gameFiles').set({ width: 16, height: 16 }).where('id', '=', heroId).execute();
+      await t.database.db
+        .updateTable('gameFiles')
+        .set({ width: 16, height: 16 })
+        .where('id', '=', heroId)
+        .execute();
     }
   });
 
@@ -211,8 +313,12 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     const version = await newVersion('Access');
     await upload(version.id, heroId, await png(41));
     const [entry] = (await historyOf(version.id, heroId)).entries;
-    expect((await call(t, 'GET', historyUrl(version.id, heroId), { token: other.token })).statusCode).toBe(404);
-    expect((await call(t, 'GET', historyUrl(version.id, heroId), { token: demo.token })).statusCode).toBe(404);
+    expect((await call(t, 'GET', historyUrl(version.id, heroId), { token: other.token })).statusCode).toBe(
+      404,
+    );
+    expect((await call(t, 'GET', historyUrl(version.id, heroId), { token: demo.token })).statusCode).toBe(
+      404,
+    );
     expect((await restore(version.id, heroId, entry!.id, other.token)).statusCode).toBe(404);
     expect((await restore(version.id, heroId, entry!.id, demo.token)).statusCode).toBe(403);
     const content = `${historyUrl(version.id, heroId)}/${entry!.id}/content`;
@@ -225,10 +331,21 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     expect(viaHeader.headers['content-security-policy']).toContain('sandbox');
     // The admin's ticket is for this version's history only.
     const otherVersion = await newVersion('Access 2');
-    expect((await call(t, 'GET', `${historyUrl(otherVersion.id, heroId)}/${entry!.id}/content?${new URL(entry!.url, 'http://x').searchParams}`)).statusCode).toBe(404);
+    expect(
+      (
+        await call(
+          t,
+          'GET',
+          `${historyUrl(otherVersion.id, heroId)}/${entry!.id}/content?${new URL(entry!.url, 'http://x').searchParams}`,
+        )
+      ).statusCode,
+    ).toBe(404);
     // An entry of another file is no entry of this one.
     expect((await restore(version.id, sheetId, entry!.id)).statusCode).toBe(404);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token }))
+        .statusCode,
+    ).toBe(200);
     expect((await restore(version.id, heroId, entry!.id)).statusCode).toBe(423);
     expect((await restore(version.id, heroId, entry!.id, admin.token)).statusCode).toBe(423);
   });
@@ -248,7 +365,9 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
       historyEntries: 2,
       storageBytes: two.length + one.length + two.length,
     });
-    expect((await call(t, 'GET', `/api/game-versions/${version.id}/storage`, { token: artist.token })).statusCode).toBe(403);
+    expect(
+      (await call(t, 'GET', `/api/game-versions/${version.id}/storage`, { token: artist.token })).statusCode,
+    ).toBe(403);
   });
 
   it('issue 28: deleting a version deletes its history objects; the services update keeps listed ones however old', async () => {
@@ -258,10 +377,13 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     await upload(kept.id, heroId, await png(62));
     const keysOf = (id: number) => historyKeys().filter((key) => key.startsWith(`history/${id}/`));
     expect(keysOf(version.id)).toHaveLength(1);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: artist.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: artist.token })).statusCode,
+    ).toBe(200);
     expect(keysOf(version.id)).toEqual([]);
     const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    for (const key of keysOf(kept.id)) utimesSync(join(t.config.dataDir, 'files', key), twoHoursAgo, twoHoursAgo);
+    for (const key of keysOf(kept.id))
+      utimesSync(join(t.config.dataDir, 'files', key), twoHoursAgo, twoHoursAgo);
     const update = await call(t, 'GET', '/api/admin/update', { token: admin.token });
     expect(update.statusCode, update.body).toBe(200);
     expect(keysOf(kept.id)).toHaveLength(1);
@@ -277,27 +399,62 @@ describe(`[issue 28] the history's limit on ${testDb}`, () => {
   const limit = 3;
 
   const upload = (app: TestApp, content: Buffer) =>
-    app.app.inject({ method: 'POST', url: `/api/game-version/upload/${version.id}/${heroId}`, headers: { authorization: `Bearer ${artist.token}` }, payload: fileForm(content) });
-  const entriesOf = async (app: TestApp) => (await call(app, 'GET', `/api/game-versions/${version.id}/files/${heroId}/history`, { token: artist.token })).json<FileHistory>().entries;
+    app.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload/${version.id}/${heroId}`,
+      headers: { authorization: `Bearer ${artist.token}` },
+      payload: fileForm(content),
+    });
+  const entriesOf = async (app: TestApp) =>
+    (
+      await call(app, 'GET', `/api/game-versions/${version.id}/files/${heroId}/history`, {
+        token: artist.token,
+      })
+    ).json<FileHistory>().entries;
   const historyKeys = (app: TestApp) => storedKeys(app).filter((key) => key.startsWith('history/'));
 
   beforeAll(async () => {
     t = await createTestApp({ versionHistoryLimit: limit });
     [admin, artist] = [await createUser(t, RoleType.Admin), await createUser(t)];
-    const game = await createGame(t, admin.token, { name: 'Limit', description: 'x', width: 480, height: 640 });
+    const game = await createGame(t, admin.token, {
+      name: 'Limit',
+      description: 'x',
+      width: 480,
+      height: 640,
+    });
     await t.app.inject({
       method: 'POST',
       url: `/api/game/upload/${game.id}`,
       headers: { authorization: `Bearer ${admin.token}` },
-      payload: filesForm([{ path: 'index.html', content: '<!doctype html>' }, { path: 'hero.png', content: await png(0) }]),
+      payload: filesForm([
+        { path: 'index.html', content: '<!doctype html>' },
+        { path: 'hero.png', content: await png(0) },
+      ]),
     });
-    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
+    const files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
     heroId = files.find((file) => file.path === 'hero.png')!.fileId;
-    await call(t, 'PATCH', `/api/games/${game.id}/files/${files.find((file) => file.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    await call(
+      t,
+      'PATCH',
+      `/api/games/${game.id}/files/${files.find((file) => file.path === 'index.html')!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     await t.generation.idle();
-    const userGame = (await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).json<UserGame>();
-    version = (await call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name: 'Limit', description: 'Limit', gameId: game.id, userGamesId: userGame.id } })).json<GameVersion>();
+    const userGame = (
+      await call(t, 'POST', '/api/user-games', {
+        token: admin.token,
+        payload: { userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+      })
+    ).json<UserGame>();
+    version = (
+      await call(t, 'POST', '/api/game-versions', {
+        token: artist.token,
+        payload: { name: 'Limit', description: 'Limit', gameId: game.id, userGamesId: userGame.id },
+      })
+    ).json<GameVersion>();
   });
 
   afterAll(async () => {
@@ -318,11 +475,17 @@ describe(`[issue 28] the history's limit on ${testDb}`, () => {
   });
 
   it('issue 28: a lower limit is applied by the services update, which counts the dropped entries and objects', async () => {
-    const lower = await createTestApp({ versionHistoryLimit: 1 }, { dataDir: t.config.dataDir, schema: t.schema });
+    const lower = await createTestApp(
+      { versionHistoryLimit: 1 },
+      { dataDir: t.config.dataDir, schema: t.schema },
+    );
     try {
       const update = await call(lower, 'GET', '/api/admin/update', { token: admin.token });
       expect(update.statusCode, update.body).toBe(200);
-      expect(update.json()).toMatchObject({ removedHistoryEntries: limit - 1, removedStoredFiles: limit - 1 });
+      expect(update.json()).toMatchObject({
+        removedHistoryEntries: limit - 1,
+        removedStoredFiles: limit - 1,
+      });
       expect(await entriesOf(lower)).toHaveLength(1);
       expect(historyKeys(t)).toHaveLength(1);
     } finally {
@@ -330,27 +493,33 @@ describe(`[issue 28] the history's limit on ${testDb}`, () => {
     }
   });
 
-  it.runIf(testDb === 'postgres')('issue 28: on PostgreSQL, 12 uploads of one file at once through two app instances: every one recorded in turn, the limit held', async () => {
-    const second = await createTestApp({ versionHistoryLimit: limit }, { dataDir: t.config.dataDir, schema: t.schema });
-    try {
-      const before = (await entriesOf(t))[0]!.id;
-      const contents = await Promise.all(Array.from({ length: 12 }, (_, i) => png(100 + i)));
-      const answers = await Promise.all(contents.map((content, i) => upload(i % 2 ? second : t, content)));
-      expect(answers.map((answer) => answer.statusCode)).toEqual(contents.map(() => 200));
-      const entries = await entriesOf(second);
-      expect(entries).toHaveLength(limit);
-      // Every upload got an entry: the ids went up by 12 (none lost, none twice).
-      const { count } = await t.database.db
-        .selectFrom('versionFileHistory')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .executeTakeFirstOrThrow();
-      expect(Number(count)).toBe(limit);
-      expect(entries[0]!.id - before).toBe(12);
-      expect(entries.filter((entry) => entry.current)).toHaveLength(1);
-      expect(entries[0]!.current).toBe(true);
-      expect(historyKeys(t)).toHaveLength(limit);
-    } finally {
-      await second.close();
-    }
-  });
+  it.runIf(testDb === 'postgres')(
+    'issue 28: on PostgreSQL, 12 uploads of one file at once through two app instances: every one recorded in turn, the limit held',
+    async () => {
+      const second = await createTestApp(
+        { versionHistoryLimit: limit },
+        { dataDir: t.config.dataDir, schema: t.schema },
+      );
+      try {
+        const before = (await entriesOf(t))[0]!.id;
+        const contents = await Promise.all(Array.from({ length: 12 }, (_, i) => png(100 + i)));
+        const answers = await Promise.all(contents.map((content, i) => upload(i % 2 ? second : t, content)));
+        expect(answers.map((answer) => answer.statusCode)).toEqual(contents.map(() => 200));
+        const entries = await entriesOf(second);
+        expect(entries).toHaveLength(limit);
+        // Every upload got an entry: the ids went up by 12 (none lost, none twice).
+        const { count } = await t.database.db
+          .selectFrom('versionFileHistory')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .executeTakeFirstOrThrow();
+        expect(Number(count)).toBe(limit);
+        expect(entries[0]!.id - before).toBe(12);
+        expect(entries.filter((entry) => entry.current)).toHaveLength(1);
+        expect(entries[0]!.current).toBe(true);
+        expect(historyKeys(t)).toHaveLength(limit);
+      } finally {
+        await second.close();
+      }
+    },
+  );
 });

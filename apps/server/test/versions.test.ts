@@ -1,14 +1,34 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameStatus, RoleType, validationMessages, type Game, type GameFile, type GamePath, type GameVersion, type UserGame, type VersionFile } from '@reskin/contract';
-import { call, createTestApp, createUser, errorOf, login, storedKeys, testDb, type TestApp, type TestUser } from './helpers';
+import {
+  GameStatus,
+  RoleType,
+  validationMessages,
+  type Game,
+  type GameFile,
+  type GamePath,
+  type GameVersion,
+  type UserGame,
+  type VersionFile,
+} from '@reskin/contract';
+import {
+  call,
+  createTestApp,
+  createUser,
+  errorOf,
+  login,
+  storedKeys,
+  testDb,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import { solidPng } from './support/image-samples';
 import { readZip } from './support/zip-entries';
 
-const sfx = (name: string) => readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
+const sfx = (name: string) =>
+  readFileSync(new URL(`../sample-game/star-catcher/assets/sfx/${name}`, import.meta.url));
 const png = solidPng;
-
 
 describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
   let t: TestApp;
@@ -22,16 +42,40 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
   let userGame: UserGame;
   const fileOf = (path: string) => files.find((f) => f.path === path)!;
 
-  async function readyGame(name: string, upload: { path: string; content: Buffer | string }[]): Promise<Game> {
-    const created = (await call(t, 'POST', '/api/games', { token: admin.token, payload: { name, description: 'd', width: 640, height: 480 } })).json<Game>();
+  async function readyGame(
+    name: string,
+    upload: { path: string; content: Buffer | string }[],
+  ): Promise<Game> {
+    const created = (
+      await call(t, 'POST', '/api/games', {
+        token: admin.token,
+        payload: { name, description: 'd', width: 640, height: 480 },
+      })
+    ).json<Game>();
     const body = new FormData();
     for (const file of upload) {
       body.append('fullPath', file.path);
       body.append('file', new Blob([file.content]), file.path);
     }
-    expect((await t.app.inject({ method: 'POST', url: `/api/game/upload/${created.id}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body })).statusCode).toBe(200);
-    const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<GameFile[]>();
-    await call(t, 'PATCH', `/api/games/${created.id}/files/${list.find((f) => f.path === 'index.html')!.fileId}/index`, { token: admin.token });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/game/upload/${created.id}`,
+          headers: { authorization: `Bearer ${admin.token}` },
+          payload: body,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >();
+    await call(
+      t,
+      'PATCH',
+      `/api/games/${created.id}/files/${list.find((f) => f.path === 'index.html')!.fileId}/index`,
+      { token: admin.token },
+    );
     await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token });
     for (let i = 0; i < 200; i++) {
       const now = (await call(t, 'GET', `/api/games/${created.id}`, { token: admin.token })).json<Game>();
@@ -42,7 +86,10 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
   }
 
   async function assign(user: TestUser, gameId: number, type = 1): Promise<UserGame> {
-    const response = await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: user.id, gameId, userGameTypeId: type, jobPrice: 120.5 } });
+    const response = await call(t, 'POST', '/api/user-games', {
+      token: admin.token,
+      payload: { userId: user.id, gameId, userGameTypeId: type, jobPrice: 120.5 },
+    });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<UserGame>();
   }
@@ -56,16 +103,32 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     return response.json<GameVersion>();
   }
 
-  async function upload(user: TestUser, versionId: number, fileId: number, content: Buffer | string, name = 'file') {
+  async function upload(
+    user: TestUser,
+    versionId: number,
+    fileId: number,
+    content: Buffer | string,
+    name = 'file',
+  ) {
     const body = new FormData();
     body.append('fullPath', name);
     body.append('file', new Blob([content]), name);
-    return t.app.inject({ method: 'POST', url: `/api/game-version/upload/${versionId}/${fileId}`, headers: { authorization: `Bearer ${user.token}` }, payload: body });
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/game-version/upload/${versionId}/${fileId}`,
+      headers: { authorization: `Bearer ${user.token}` },
+      payload: body,
+    });
   }
 
   beforeAll(async () => {
     t = await createTestApp();
-    [admin, artist, other, demo] = [await createUser(t, RoleType.Admin), await createUser(t), await createUser(t), await createUser(t, RoleType.Demo)];
+    [admin, artist, other, demo] = [
+      await createUser(t, RoleType.Admin),
+      await createUser(t),
+      await createUser(t),
+      await createUser(t, RoleType.Demo),
+    ];
     game = await readyGame('Versioned', [
       { path: 'index.html', content: '<canvas></canvas>' },
       { path: 'img/hero.png', content: await png(40, 30, 'orange') },
@@ -73,38 +136,81 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
       { path: 'sfx/music.ogg', content: sfx('music.ogg') },
       { path: 'main.js', content: 'start()' },
     ]);
-    otherGame = await readyGame('Other', [{ path: 'index.html', content: '<p>' }, { path: 'x.png', content: await png(4, 4, 'red') }]);
+    otherGame = await readyGame('Other', [
+      { path: 'index.html', content: '<p>' },
+      { path: 'x.png', content: await png(4, 4, 'red') },
+    ]);
     files = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<GameFile[]>();
     userGame = await assign(artist, game.id);
   });
   afterAll(async () => t.close());
 
   it('[API-2][API-6] user-games: create, list and filter with user and game included, edit, toggle, my-games', async () => {
-    expect(userGame).toMatchObject({ userId: artist.id, gameId: game.id, userGameTypeId: 1, jobPrice: 120.5, isActive: true });
+    expect(userGame).toMatchObject({
+      userId: artist.id,
+      gameId: game.id,
+      userGameTypeId: 1,
+      jobPrice: 120.5,
+      isActive: true,
+    });
     const list = (await call(t, 'GET', '/api/user-games', { token: admin.token })).json<UserGame[]>();
-    expect(list.find((ug) => ug.id === userGame.id)).toMatchObject({ user: { id: artist.id, username: artist.username }, game: { id: game.id, name: 'Versioned', width: 640, height: 480 } });
+    expect(list.find((ug) => ug.id === userGame.id)).toMatchObject({
+      user: { id: artist.id, username: artist.username },
+      game: { id: game.id, name: 'Versioned', width: 640, height: 480 },
+    });
 
     const filtered = await call(t, 'POST', '/api/user-games/filter', {
       token: admin.token,
-      payload: { where: { userId: artist.id }, include: [{ relation: 'user' }, 'game'], fields: ['id', 'userGameTypeId'] },
+      payload: {
+        where: { userId: artist.id },
+        include: [{ relation: 'user' }, 'game'],
+        fields: ['id', 'userGameTypeId'],
+      },
     });
     expect(filtered.statusCode, filtered.body).toBe(200);
     const [row] = filtered.json<UserGame[]>();
     expect(Object.keys(row!).sort()).toEqual(['game', 'id', 'user', 'userGameTypeId']);
     expect(row!.user).toEqual({ id: artist.id, username: artist.username });
 
-    for (const bad of [{ where: { passwordHash: 'x' } }, { include: ['secrets'] }, { order: 'user.password ASC' }, { fields: ['email'] }]) {
+    for (const bad of [
+      { where: { passwordHash: 'x' } },
+      { include: ['secrets'] },
+      { order: 'user.password ASC' },
+      { fields: ['email'] },
+    ]) {
       const refused = await call(t, 'POST', '/api/user-games/filter', { token: admin.token, payload: bad });
       expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
     }
-    expect((await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: 999999, gameId: game.id, userGameTypeId: 1, jobPrice: 1 } })).statusCode).toBe(422);
-    expect((await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: artist.id, gameId: game.id, userGameTypeId: 3, jobPrice: 1 } })).statusCode).toBe(422);
+    expect(
+      (
+        await call(t, 'POST', '/api/user-games', {
+          token: admin.token,
+          payload: { userId: 999999, gameId: game.id, userGameTypeId: 1, jobPrice: 1 },
+        })
+      ).statusCode,
+    ).toBe(422);
+    expect(
+      (
+        await call(t, 'POST', '/api/user-games', {
+          token: admin.token,
+          payload: { userId: artist.id, gameId: game.id, userGameTypeId: 3, jobPrice: 1 },
+        })
+      ).statusCode,
+    ).toBe(422);
 
-    const edited = await call(t, 'PUT', `/api/user-games/${userGame.id}`, { token: admin.token, payload: { userGameTypeId: 2, jobPrice: 99 } });
+    const edited = await call(t, 'PUT', `/api/user-games/${userGame.id}`, {
+      token: admin.token,
+      payload: { userGameTypeId: 2, jobPrice: 99 },
+    });
     expect(edited.json<UserGame>()).toMatchObject({ userGameTypeId: 2, jobPrice: 99 });
-    await call(t, 'PUT', `/api/user-games/${userGame.id}`, { token: admin.token, payload: { userGameTypeId: 1, jobPrice: 120.5 } });
+    await call(t, 'PUT', `/api/user-games/${userGame.id}`, {
+      token: admin.token,
+      payload: { userGameTypeId: 1, jobPrice: 120.5 },
+    });
 
-    const mine = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<(UserGame & { imageUrl: string | null })[]>();
+    const mine = (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<
+      (UserGame & { imageUrl: string | null })[]
+    >();
     expect(mine.map((ug) => ug.id)).toEqual([userGame.id]);
     expect(mine[0]!.game).toMatchObject({ name: 'Versioned' });
     expect((await call(t, 'GET', '/api/user-games/my-games', { token: other.token })).json()).toEqual([]);
@@ -112,39 +218,91 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
     expect((await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json()).toEqual([]);
     await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
-    expect((await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<unknown[]>()).toHaveLength(1);
+    expect(
+      (await call(t, 'GET', '/api/user-games/my-games', { token: artist.token })).json<unknown[]>(),
+    ).toHaveLength(1);
   });
 
   it('[API-4] versions: create, list, edit, path, filter, lock, activity, done, delete', async () => {
     const version = await createVersion(artist, userGame);
-    expect(version).toMatchObject({ gameId: game.id, userGamesId: userGame.id, userId: artist.id, isLocked: false, isActive: true, gameVersionStatusId: 1 });
-    const listed = (await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })).json<GameVersion[]>();
+    expect(version).toMatchObject({
+      gameId: game.id,
+      userGamesId: userGame.id,
+      userId: artist.id,
+      isLocked: false,
+      isActive: true,
+      gameVersionStatusId: 1,
+    });
+    const listed = (
+      await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })
+    ).json<GameVersion[]>();
     expect(listed.map((v) => v.id)).toContain(version.id);
 
-    const edited = await call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: artist.token, payload: { name: 'Renamed v', description: 'Other words' } });
+    const edited = await call(t, 'PATCH', `/api/game-versions/${version.id}`, {
+      token: artist.token,
+      payload: { name: 'Renamed v', description: 'Other words' },
+    });
     expect(edited.json<GameVersion>()).toMatchObject({ name: 'Renamed v' });
-    const badName = await call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: artist.token, payload: { name: 'x', description: 'fine text' } });
+    const badName = await call(t, 'PATCH', `/api/game-versions/${version.id}`, {
+      token: artist.token,
+      payload: { name: 'x', description: 'fine text' },
+    });
     expect(badName.statusCode).toBe(422);
     expect(errorOf(badName).details?.[0]?.message).toBe(validationMessages.versionName);
 
-    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
-    for (const url of [paths.orjFile, paths.emtFile, paths.wtmFile]) expect(url).toMatch(/^http:\/\/play\.test\/p\/[^/]+\/index\.html$/);
+    const paths = (
+      await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })
+    ).json<GamePath>();
+    for (const url of [paths.orjFile, paths.emtFile, paths.wtmFile])
+      expect(url).toMatch(/^http:\/\/play\.test\/p\/[^/]+\/index\.html$/);
 
-    const filtered = (await call(t, 'POST', '/api/game-versions/filter', { token: admin.token, payload: { userId: artist.id, gameId: game.id } })).json<GameVersion[]>();
+    const filtered = (
+      await call(t, 'POST', '/api/game-versions/filter', {
+        token: admin.token,
+        payload: { userId: artist.id, gameId: game.id },
+      })
+    ).json<GameVersion[]>();
     expect(filtered.map((v) => v.id)).toContain(version.id);
 
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).json<GameVersion>().isLocked).toBe(true);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).json<GameVersion>().isLocked).toBe(false);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token })).json<GameVersion>().isActive).toBe(false);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token })).json<GameVersion>().isActive).toBe(true);
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: artist.token })).statusCode).toBe(403);
+    expect(
+      (
+        await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })
+      ).json<GameVersion>().isLocked,
+    ).toBe(true);
+    expect(
+      (
+        await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })
+      ).json<GameVersion>().isLocked,
+    ).toBe(false);
+    expect(
+      (
+        await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token })
+      ).json<GameVersion>().isActive,
+    ).toBe(false);
+    expect(
+      (
+        await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token })
+      ).json<GameVersion>().isActive,
+    ).toBe(true);
+    expect(
+      (await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: artist.token }))
+        .statusCode,
+    ).toBe(403);
 
-    const done = await call(t, 'POST', '/api/game-versions/done', { token: artist.token, payload: { id: version.id } });
+    const done = await call(t, 'POST', '/api/game-versions/done', {
+      token: artist.token,
+      payload: { id: version.id },
+    });
     expect(done.json<GameVersion>()).toMatchObject({ gameVersionStatusId: 2 });
     expect(done.json<GameVersion>().finishedAt).toBeTruthy();
 
-    expect((await call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: artist.token })).statusCode).toBe(200);
-    expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(404);
+    expect(
+      (await call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: artist.token })).statusCode,
+    ).toBe(200);
+    expect(
+      (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('[VER-2] 20 concurrent creates on a user-game with 5 versions leave exactly 6', async () => {
@@ -152,12 +310,19 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     for (let i = 0; i < 5; i++) await createVersion(artist, ug, `Version ${i}`);
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call(t, 'POST', '/api/game-versions', { token: artist.token, payload: { name: `Race ${i}`, description: 'Concurrent', gameId: otherGame.id, userGamesId: ug.id } }),
+        call(t, 'POST', '/api/game-versions', {
+          token: artist.token,
+          payload: { name: `Race ${i}`, description: 'Concurrent', gameId: otherGame.id, userGamesId: ug.id },
+        }),
       ),
     );
     expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(19);
-    expect((await call(t, 'GET', `/api/game-versions/${otherGame.id}/${ug.id}`, { token: artist.token })).json<unknown[]>()).toHaveLength(6);
+    expect(
+      (await call(t, 'GET', `/api/game-versions/${otherGame.id}/${ug.id}`, { token: artist.token })).json<
+        unknown[]
+      >(),
+    ).toHaveLength(6);
   });
 
   it('[API-5][WB-6][WB-14] uploads: the right size replaces, and the version view serves the new bytes', async () => {
@@ -166,17 +331,30 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     const ok = await upload(artist, version.id, fileOf('img/hero.png').fileId, replacement, 'hero.png');
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json<VersionFile>()).toMatchObject({ path: 'img/hero.png', width: 40, height: 30 });
-    expect((await upload(artist, version.id, fileOf('sfx/music.ogg').fileId, sfx('music.ogg'), 'music.ogg')).statusCode).toBe(200);
+    expect(
+      (await upload(artist, version.id, fileOf('sfx/music.ogg').fileId, sfx('music.ogg'), 'music.ogg'))
+        .statusCode,
+    ).toBe(200);
 
-    const listed = (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>();
+    const listed = (
+      await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })
+    ).json<VersionFile[]>();
     expect(listed.map((f) => f.path).sort()).toEqual(['img/hero.png', 'sfx/music.ogg']);
 
-    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
-    const own = await t.playApp.inject({ method: 'GET', url: new URL(paths.orjFile).pathname.replace('index.html', 'img/hero.png') });
+    const paths = (
+      await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })
+    ).json<GamePath>();
+    const own = await t.playApp.inject({
+      method: 'GET',
+      url: new URL(paths.orjFile).pathname.replace('index.html', 'img/hero.png'),
+    });
     expect(own.statusCode).toBe(200);
     expect(own.rawPayload.equals(replacement)).toBe(true);
     // A file the version did not replace comes from the watermarked view there.
-    const watermarked = await t.playApp.inject({ method: 'GET', url: new URL(paths.wtmFile).pathname.replace('index.html', 'img/hero.png') });
+    const watermarked = await t.playApp.inject({
+      method: 'GET',
+      url: new URL(paths.wtmFile).pathname.replace('index.html', 'img/hero.png'),
+    });
     expect(watermarked.rawPayload.equals(replacement)).toBe(false);
   });
 
@@ -186,11 +364,29 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     await upload(artist, version.id, fileOf('img/hero.png').fileId, good, 'hero.png');
     const hero = fileOf('img/hero.png').fileId;
     const cases = [
-      { name: 'wrong size', fileId: hero, content: await png(41, 30, 'blue'), status: 422, message: validationMessages.imageSize({ width: 40, height: 30 }, { width: 41, height: 30 }) },
-      { name: 'text named .png', fileId: hero, content: Buffer.from('not an image at all'), status: 422, message: validationMessages.imageReadError },
-      { name: 'image sent as audio', fileId: fileOf('sfx/jump.wav').fileId, content: good, status: 422, message: validationMessages.notAudio },
+      {
+        name: 'wrong size',
+        fileId: hero,
+        content: await png(41, 30, 'blue'),
+        status: 422,
+        message: validationMessages.imageSize({ width: 40, height: 30 }, { width: 41, height: 30 }),
+      },
+      {
+        name: 'text named .png',
+        fileId: hero,
+        content: Buffer.from('not an image at all'),
+        status: 422,
+        message: validationMessages.imageReadError,
+      },
+      {
+        name: 'image sent as audio',
+        fileId: fileOf('sfx/jump.wav').fileId,
+        content: good,
+        status: 422,
+        message: validationMessages.notAudio,
+      },
       { name: 'a script', fileId: fileOf('main.js').fileId, content: Buffer.from('x'), status: 422 },
-      { name: "a file of another game", fileId: 99999, content: good, status: 404 },
+      { name: 'a file of another game', fileId: 99999, content: good, status: 404 },
     ];
     for (const c of cases) {
       const response = await upload(artist, version.id, c.fileId, c.content);
@@ -200,8 +396,13 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token });
     const locked = await upload(artist, version.id, hero, good);
     expect(locked.statusCode).toBe(423);
-    const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
-    const served = await t.playApp.inject({ method: 'GET', url: new URL(paths.orjFile).pathname.replace('index.html', 'img/hero.png') });
+    const paths = (
+      await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })
+    ).json<GamePath>();
+    const served = await t.playApp.inject({
+      method: 'GET',
+      url: new URL(paths.orjFile).pathname.replace('index.html', 'img/hero.png'),
+    });
     expect(served.rawPayload.equals(good)).toBe(true);
   });
 
@@ -218,11 +419,15 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     expect(entries.get('img/hero.png')!.equals(image)).toBe(true);
     expect(entries.get('sfx/jump.wav')!.equals(sfx('boom.wav'))).toBe(true);
 
-    const { url } = (await call(t, 'GET', `/api/game-versions/${version.id}/zip-url`, { token: admin.token })).json<{ url: string }>();
+    const { url } = (
+      await call(t, 'GET', `/api/game-versions/${version.id}/zip-url`, { token: admin.token })
+    ).json<{ url: string }>();
     const byTicket = await t.app.inject({ method: 'GET', url });
     expect(byTicket.statusCode).toBe(200);
     expect((await readZip(byTicket.rawPayload)).size).toBe(2);
-    expect((await t.app.inject({ method: 'GET', url: url.replace(/ticket=.*/, 'ticket=forged') })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: url.replace(/ticket=.*/, 'ticket=forged') })).statusCode,
+    ).toBe(404);
   });
 
   it("[API-7] another user gets 404 on the first user's things, demo users cannot create versions, inactive assignments hide versions", async () => {
@@ -237,24 +442,50 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
       ['GET', `/api/files/${version.id}/${game.id}/files.zip`],
       ['GET', `/api/game-versions/${version.id}/zip-url`],
       ['POST', '/api/game-versions/done', { id: version.id }],
-      ['POST', '/api/game-versions', { name: 'Intruder', description: 'Nope', gameId: game.id, userGamesId: userGame.id }],
+      [
+        'POST',
+        '/api/game-versions',
+        { name: 'Intruder', description: 'Nope', gameId: game.id, userGamesId: userGame.id },
+      ],
     ] as const;
     for (const [method, url, payload] of probes) {
-      expect((await call(t, method, url, { token: other.token, payload })).statusCode, `${method} ${url}`).toBe(404);
+      expect(
+        (await call(t, method, url, { token: other.token, payload })).statusCode,
+        `${method} ${url}`,
+      ).toBe(404);
     }
     expect((await upload(other, version.id, hero, await png(40, 30, 'red'))).statusCode).toBe(404);
-    for (const [method, url] of [['POST', '/api/game-versions/filter'], ['DELETE', `/api/game-versions/${version.id}/changeLock`], ['GET', '/api/user-games']] as const) {
-      expect((await call(t, method, url, { token: other.token, payload: method === 'POST' ? {} : undefined })).statusCode).toBe(403);
+    for (const [method, url] of [
+      ['POST', '/api/game-versions/filter'],
+      ['DELETE', `/api/game-versions/${version.id}/changeLock`],
+      ['GET', '/api/user-games'],
+    ] as const) {
+      expect(
+        (await call(t, method, url, { token: other.token, payload: method === 'POST' ? {} : undefined }))
+          .statusCode,
+      ).toBe(403);
     }
     const demoGame = await assign(demo, game.id);
-    const demoCreate = await call(t, 'POST', '/api/game-versions', { token: demo.token, payload: { name: 'Demo', description: 'Nope', gameId: game.id, userGamesId: demoGame.id } });
+    const demoCreate = await call(t, 'POST', '/api/game-versions', {
+      token: demo.token,
+      payload: { name: 'Demo', description: 'Nope', gameId: game.id, userGamesId: demoGame.id },
+    });
     expect(demoCreate.statusCode).toBe(403);
 
     await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
-    expect((await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })).statusCode).toBe(404);
-    expect((await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(404);
+    expect(
+      (await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token }))
+        .statusCode,
+    ).toBe(404);
     await call(t, 'DELETE', `/api/user-games/${userGame.id}/changeActivity`, { token: admin.token });
-    expect((await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token })).statusCode).toBe(200);
+    expect(
+      (await call(t, 'GET', `/api/game-versions/${game.id}/${userGame.id}`, { token: artist.token }))
+        .statusCode,
+    ).toBe(200);
   });
 
   describe('[API-7] version rules: a locked or disabled version is read-only for its artist, demo accounts change no version', () => {
@@ -270,20 +501,44 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     /** Every change an artist can make to a version, as a request of `user`. */
     const changes = (user: TestUser, version: GameVersion) =>
       [
-        ['rename', () => call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: user.token, payload: { name: 'Renamed', description: 'New words' } })],
+        [
+          'rename',
+          () =>
+            call(t, 'PATCH', `/api/game-versions/${version.id}`, {
+              token: user.token,
+              payload: { name: 'Renamed', description: 'New words' },
+            }),
+        ],
         ['upload', async () => upload(user, version.id, hero(), await png(40, 30, 'lime'), 'hero.png')],
-        ['restore', () => call(t, 'DELETE', `/api/game-versions/${version.id}/files/${hero()}`, { token: user.token })],
-        ['finish', () => call(t, 'POST', '/api/game-versions/done', { token: user.token, payload: { id: version.id } })],
+        [
+          'restore',
+          () => call(t, 'DELETE', `/api/game-versions/${version.id}/files/${hero()}`, { token: user.token }),
+        ],
+        [
+          'finish',
+          () =>
+            call(t, 'POST', '/api/game-versions/done', { token: user.token, payload: { id: version.id } }),
+        ],
         ['delete', () => call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: user.token })],
       ] as const;
     const current = async (version: GameVersion) =>
-      (await call(t, 'GET', `/api/game-versions/${game.id}/${version.userGamesId}`, { token: admin.token })).json<GameVersion[]>().find((v) => v.id === version.id);
+      (await call(t, 'GET', `/api/game-versions/${game.id}/${version.userGamesId}`, { token: admin.token }))
+        .json<GameVersion[]>()
+        .find((v) => v.id === version.id);
 
     /** A version of the artist's with the hero replaced, then locked or disabled by the reviewer. */
-    async function frozenVersion(name: string, toggle: 'changeLock' | 'changeActivity'): Promise<GameVersion> {
+    async function frozenVersion(
+      name: string,
+      toggle: 'changeLock' | 'changeActivity',
+    ): Promise<GameVersion> {
       const version = await createVersion(artist, assignment, name);
-      expect((await upload(artist, version.id, hero(), await png(40, 30, 'teal'), 'hero.png')).statusCode).toBe(200);
-      expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/${toggle}`, { token: admin.token })).statusCode).toBe(200);
+      expect(
+        (await upload(artist, version.id, hero(), await png(40, 30, 'teal'), 'hero.png')).statusCode,
+      ).toBe(200);
+      expect(
+        (await call(t, 'DELETE', `/api/game-versions/${version.id}/${toggle}`, { token: admin.token }))
+          .statusCode,
+      ).toBe(200);
       return version;
     }
 
@@ -293,35 +548,61 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
         const response = await send();
         expect(response.statusCode, `${change}: ${response.body}`).toBe(423);
         expect(errorOf(response).code, change).toBe(code);
-        expect(errorOf(response).details?.[0]?.code, change).toBe(code === 'VERSION_LOCKED' ? 'locked' : 'disabled');
+        expect(errorOf(response).details?.[0]?.code, change).toBe(
+          code === 'VERSION_LOCKED' ? 'locked' : 'disabled',
+        );
       }
       // Nothing changed: the name, the status, the replaced file and the version itself are all still there.
       expect(await current(version)).toEqual(before);
-      expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>().map((f) => f.path)).toEqual(['img/hero.png']);
+      expect(
+        (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token }))
+          .json<VersionFile[]>()
+          .map((f) => f.path),
+      ).toEqual(['img/hero.png']);
     }
 
     it('a locked version refuses rename, upload, restore, finish and delete by its artist (423 VERSION_LOCKED); the reviewer still renames and deletes it', async () => {
       const version = await frozenVersion('Locked one', 'changeLock');
       await expectReadOnly(version, 'VERSION_LOCKED');
       // Reading it still works.
-      expect((await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token }))
+          .statusCode,
+      ).toBe(200);
 
       // The reviewer: the files stay frozen, the name and the version are theirs.
-      expect((await upload(admin, version.id, hero(), await png(40, 30, 'lime'), 'hero.png')).statusCode).toBe(423);
-      const renamed = await call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: admin.token, payload: { name: 'Reviewed', description: 'Kept words' } });
+      expect(
+        (await upload(admin, version.id, hero(), await png(40, 30, 'lime'), 'hero.png')).statusCode,
+      ).toBe(423);
+      const renamed = await call(t, 'PATCH', `/api/game-versions/${version.id}`, {
+        token: admin.token,
+        payload: { name: 'Reviewed', description: 'Kept words' },
+      });
       expect(renamed.statusCode, renamed.body).toBe(200);
 
       // Unlocked, the artist changes it again.
       await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token });
-      expect((await call(t, 'PATCH', `/api/game-versions/${version.id}`, { token: artist.token, payload: { name: 'Mine again', description: 'New words' } })).statusCode).toBe(200);
+      expect(
+        (
+          await call(t, 'PATCH', `/api/game-versions/${version.id}`, {
+            token: artist.token,
+            payload: { name: 'Mine again', description: 'New words' },
+          })
+        ).statusCode,
+      ).toBe(200);
       await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token });
-      expect((await call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: admin.token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'DELETE', `/api/game-versions/${version.id}`, { token: admin.token })).statusCode,
+      ).toBe(200);
     });
 
     it('a disabled version is read-only for its artist (423 VERSION_DISABLED) until the reviewer enables it', async () => {
       const version = await frozenVersion('Disabled one', 'changeActivity');
       await expectReadOnly(version, 'VERSION_DISABLED');
-      expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token }))
+          .statusCode,
+      ).toBe(200);
 
       await call(t, 'DELETE', `/api/game-versions/${version.id}/changeActivity`, { token: admin.token });
       const enabled = { rename: 200, upload: 200, restore: 204, finish: 200, delete: 200 };
@@ -338,22 +619,35 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
       const answer = t.app.inject({
         method: 'POST',
         url: `/api/game-version/upload/${version.id}/${hero()}`,
-        headers: { authorization: `Bearer ${artist.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        headers: {
+          authorization: `Bearer ${artist.token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
         payload: body,
       });
       const image = await png(40, 30, 'navy');
       body.write(`--${boundary}\r\nContent-Disposition: form-data; name="fullPath"\r\n\r\nhero.png\r\n`);
-      body.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="hero.png"\r\nContent-Type: image/png\r\n\r\n`);
+      body.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="hero.png"\r\nContent-Type: image/png\r\n\r\n`,
+      );
       body.write(image.subarray(0, 10));
       // The server has passed its checks and is storing the file: the reviewer locks the version now.
-      while (!storedKeys(t).some((key) => key.startsWith(`versions/${version.id}/`))) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect((await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token })).statusCode).toBe(200);
+      while (!storedKeys(t).some((key) => key.startsWith(`versions/${version.id}/`)))
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(
+        (await call(t, 'DELETE', `/api/game-versions/${version.id}/changeLock`, { token: admin.token }))
+          .statusCode,
+      ).toBe(200);
       body.end(Buffer.concat([image.subarray(10), Buffer.from(`\r\n--${boundary}--\r\n`)]));
 
       const response = await answer;
       expect(response.statusCode, response.body).toBe(423);
       expect(errorOf(response).code).toBe('VERSION_LOCKED');
-      expect((await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>()).toEqual([]);
+      expect(
+        (
+          await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })
+        ).json<VersionFile[]>(),
+      ).toEqual([]);
       expect(storedKeys(t).filter((key) => key.startsWith(`versions/${version.id}/`))).toEqual([]);
     });
 
@@ -362,8 +656,13 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
       const demoUser = await createUser(t);
       const demoGame = await assign(demoUser, game.id);
       const own = await createVersion(demoUser, demoGame, 'Before demo');
-      expect((await upload(demoUser, own.id, hero(), await png(40, 30, 'teal'), 'hero.png')).statusCode).toBe(200);
-      expect((await call(t, 'PUT', `/api/user/role/${demoUser.id}/${RoleType.Demo}`, { token: admin.token })).statusCode).toBe(204);
+      expect((await upload(demoUser, own.id, hero(), await png(40, 30, 'teal'), 'hero.png')).statusCode).toBe(
+        200,
+      );
+      expect(
+        (await call(t, 'PUT', `/api/user/role/${demoUser.id}/${RoleType.Demo}`, { token: admin.token }))
+          .statusCode,
+      ).toBe(204);
       const demoToken = (await login(t, demoUser.email, demoUser.password)).json<{ token: string }>().token;
       const asDemo = { ...demoUser, token: demoToken };
       const others = await createVersion(artist, assignment, 'Not demo');
@@ -376,9 +675,12 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
         }
       }
       expect(await current(own)).toMatchObject({ name: 'Before demo', gameVersionStatusId: 1 });
-      const create = await call(t, 'POST', '/api/game-versions', { token: demo.token, payload: { name: 'Demo', description: 'Nope', gameId: game.id, userGamesId: demoAssignment.id } });
+      const create = await call(t, 'POST', '/api/game-versions', {
+        token: demo.token,
+        payload: { name: 'Demo', description: 'Nope', gameId: game.id, userGamesId: demoAssignment.id },
+      });
       expect(create.statusCode).toBe(403);
-      expect(errorOf(create).message).toBe(errorOf((await changes(asDemo, own)[0][1]())).message);
+      expect(errorOf(create).message).toBe(errorOf(await changes(asDemo, own)[0][1]()).message);
     });
   });
 
@@ -387,27 +689,41 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     let assignment: UserGame;
     beforeAll(async () => {
       // The first ReSkin assignment goes (one per user, game and job type, issue 25); nothing after uses it.
-      expect((await call(t, 'DELETE', `/api/user-games/${userGame.id}`, { token: admin.token })).statusCode).toBe(200);
+      expect(
+        (await call(t, 'DELETE', `/api/user-games/${userGame.id}`, { token: admin.token })).statusCode,
+      ).toBe(200);
       assignment = await assign(artist, game.id);
     });
 
     /** What the version's own view and the watermarked view of the game serve for a path. */
     async function served(version: GameVersion, path: string) {
-      const paths = (await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })).json<GamePath>();
-      const get = async (url: string) => (await t.playApp.inject({ method: 'GET', url: new URL(url).pathname.replace('index.html', path) })).rawPayload;
+      const paths = (
+        await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })
+      ).json<GamePath>();
+      const get = async (url: string) =>
+        (await t.playApp.inject({ method: 'GET', url: new URL(url).pathname.replace('index.html', path) }))
+          .rawPayload;
       return { own: await get(paths.orjFile), watermarked: await get(paths.wtmFile) };
     }
     const replaced = async (version: GameVersion) =>
-      (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token })).json<VersionFile[]>().map((f) => f.path);
+      (await call(t, 'GET', `/api/game-versions/files/${version.id}/${game.id}`, { token: artist.token }))
+        .json<VersionFile[]>()
+        .map((f) => f.path);
     const restore = (user: TestUser, versionId: number, fileId: number) =>
       call(t, 'DELETE', `/api/game-versions/${versionId}/files/${fileId}`, { token: user.token });
-    const versionKeys = (version: GameVersion) => storedKeys(t).filter((key) => key.startsWith(`versions/${version.id}/`));
+    const versionKeys = (version: GameVersion) =>
+      storedKeys(t).filter((key) => key.startsWith(`versions/${version.id}/`));
 
     it('[WB-14] removes the replacement, so Play Your Version serves the watermarked original again', async () => {
       const version = await createVersion(artist, assignment, 'Restore me');
       const replacement = await png(40, 30, 'purple');
-      expect((await upload(artist, version.id, fileOf('img/hero.png').fileId, replacement, 'hero.png')).statusCode).toBe(200);
-      expect((await upload(artist, version.id, fileOf('sfx/jump.wav').fileId, sfx('boom.wav'), 'jump.wav')).statusCode).toBe(200);
+      expect(
+        (await upload(artist, version.id, fileOf('img/hero.png').fileId, replacement, 'hero.png')).statusCode,
+      ).toBe(200);
+      expect(
+        (await upload(artist, version.id, fileOf('sfx/jump.wav').fileId, sfx('boom.wav'), 'jump.wav'))
+          .statusCode,
+      ).toBe(200);
       const before = await served(version, 'img/hero.png');
       expect(before.own.equals(replacement)).toBe(true);
       expect(before.watermarked.equals(replacement)).toBe(false);
@@ -469,12 +785,19 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
       await upload(artist, version.id, hero, await png(40, 30, 'gray'), 'hero.png');
       for (const colour of colours) {
         const image = await png(40, 30, colour);
-        const [restored, uploaded] = await Promise.all([restore(artist, version.id, hero), upload(artist, version.id, hero, image, 'hero.png')]);
+        const [restored, uploaded] = await Promise.all([
+          restore(artist, version.id, hero),
+          upload(artist, version.id, hero, image, 'hero.png'),
+        ]);
         expect(uploaded.statusCode, uploaded.body).toBe(200);
         // Either order is fine: the restore found the previous replacement or the new one.
         expect(restored.statusCode, restored.body).toBe(204);
 
-        const rows = await t.database.db.selectFrom('versionFiles').select('storageKey').where('gameVersionId', '=', version.id).execute();
+        const rows = await t.database.db
+          .selectFrom('versionFiles')
+          .select('storageKey')
+          .where('gameVersionId', '=', version.id)
+          .execute();
         expect(versionKeys(version), colour).toEqual(rows.map((row) => row.storageKey).sort());
         const { own, watermarked } = await served(version, 'img/hero.png');
         if (rows.length === 1) expect(own.equals(image), colour).toBe(true);

@@ -10,7 +10,10 @@ const script = `console.log(${JSON.stringify('the app '.repeat(400))});`;
 
 function writeDist(dir: string): void {
   mkdirSync(join(dir, 'assets'), { recursive: true });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="/assets/index-AbC123.js"></script><div id="root"></div>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><script type="module" src="/assets/index-AbC123.js"></script><div id="root"></div>',
+  );
   writeFileSync(join(dir, 'assets', 'index-AbC123.js'), script);
   writeFileSync(join(dir, 'assets', 'index-AbC123.js.br'), brotliCompressSync(script));
   writeFileSync(join(dir, 'assets', 'index-AbC123.js.gz'), gzipSync(script));
@@ -49,7 +52,9 @@ describe(`[API-1] the app origin's headers on ${testDb}`, () => {
     for (const url of ['/api/config', '/api/nope', '/api/user/me']) {
       expect((await call(t, 'GET', url)).headers['cache-control'], url).toBe('no-store');
     }
-    const login = await call(t, 'POST', '/api/user/login', { payload: { email: 'nobody@example.com', password: 'wrong-password' } });
+    const login = await call(t, 'POST', '/api/user/login', {
+      payload: { email: 'nobody@example.com', password: 'wrong-password' },
+    });
     expect(login.headers['cache-control']).toBe('no-store');
   });
 
@@ -66,7 +71,9 @@ describe(`[API-1] the app origin's headers on ${testDb}`, () => {
   });
 
   it('sends the br or gzip copy of an asset to a client that accepts it', async () => {
-    const br = await call(t, 'GET', '/assets/index-AbC123.js', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await call(t, 'GET', '/assets/index-AbC123.js', {
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['vary']).toMatch(/accept-encoding/i);
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);

@@ -141,9 +141,20 @@ describe(`zip upload of a game folder on ${testDb}`, () => {
     expect(folder.json<{ file: GameFile }[]>().map((r) => r.file.path)).toEqual(['css/site.css']);
 
     // A zip of the game's own top folder (css/) keeps it: it is a part of the game's tree, not a wrapper.
-    const part = await uploadZip(game.id, await zipOf([['css/site.css', 'body{color:red}'], ['css/print.css', '@media print{}']]));
+    const part = await uploadZip(
+      game.id,
+      await zipOf([
+        ['css/site.css', 'body{color:red}'],
+        ['css/print.css', '@media print{}'],
+      ]),
+    );
     expect(part.statusCode, part.body).toBe(200);
-    expect(part.json<{ file: GameFile; replaced: boolean }[]>().map((r) => [r.file.path, r.replaced]).sort()).toEqual([
+    expect(
+      part
+        .json<{ file: GameFile; replaced: boolean }[]>()
+        .map((r) => [r.file.path, r.replaced])
+        .sort(),
+    ).toEqual([
       ['css/print.css', false],
       ['css/site.css', true],
     ]);

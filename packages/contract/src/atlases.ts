@@ -50,7 +50,14 @@ export const atlasFrameSchema = z.object({
   rect,
   rotated: z.boolean(),
   /** How far (clockwise) the sprite is turned on the page; 0 when not rotated. */
-  rotation: z.union(atlasRotations.map((degrees) => z.literal(degrees)) as [z.ZodLiteral<0>, z.ZodLiteral<90>, z.ZodLiteral<180>, z.ZodLiteral<270>]),
+  rotation: z.union(
+    atlasRotations.map((degrees) => z.literal(degrees)) as [
+      z.ZodLiteral<0>,
+      z.ZodLiteral<90>,
+      z.ZodLiteral<180>,
+      z.ZodLiteral<270>,
+    ],
+  ),
   /** The packer cut away transparent borders: the page holds only `offset` + the trimmed size of the sprite. */
   trimmed: z.boolean(),
   /** The sprite's full size: a replacement of this frame must have it. */
@@ -147,7 +154,10 @@ export function gridFrames(width: number, height: number, grid: AtlasGrid): Atla
 export function gridFrameCount(width: number, height: number, grid: AtlasGrid): number {
   const along = (side: number, frame: number, margin: number, spacing: number) =>
     side - 2 * margin < frame ? 0 : Math.floor((side - 2 * margin - frame) / (frame + spacing)) + 1;
-  return along(width, grid.frameWidth, grid.margin, grid.spacing) * along(height, grid.frameHeight, grid.margin, grid.spacing);
+  return (
+    along(width, grid.frameWidth, grid.margin, grid.spacing) *
+    along(height, grid.frameHeight, grid.margin, grid.spacing)
+  );
 }
 
 /**
@@ -170,7 +180,8 @@ const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one 
 /** The texts of sprite sheets on the web's screens (issue 26). */
 export const atlasTexts = {
   /** The badge of a sheet image on the game files screen. */
-  sheetBadge: (frames: number, format: AtlasFormat) => `Sprite sheet · ${counted(frames, 'frame', 'frames')} · ${atlasFormatLabels[format]}`,
+  sheetBadge: (frames: number, format: AtlasFormat) =>
+    `Sprite sheet · ${counted(frames, 'frame', 'frames')} · ${atlasFormatLabels[format]}`,
   /** A descriptor (or a grid) that cannot be used, on its row. */
   notUsed: (problem: string) => `Not used as a sprite sheet: ${problem}`,
   /** A sheet used with a part of it left out, on its row. */
@@ -181,7 +192,8 @@ export const atlasTexts = {
   /** "Find sprite sheets" done: `problems` counts the files not used (problems without `used`). */
   found: (sheets: number, problems: number) =>
     `Found ${counted(sheets, 'sprite sheet', 'sprite sheets')}${problems > 0 ? `; ${counted(problems, 'file', 'files')} not used as sprite sheets` : ''}.`,
-  gridDeclared: (path: string, frames: number) => `${path} is a sprite sheet of ${counted(frames, 'frame', 'frames')}.`,
+  gridDeclared: (path: string, frames: number) =>
+    `${path} is a sprite sheet of ${counted(frames, 'frame', 'frames')}.`,
   gridRemoved: (path: string) => `${path} is a plain image again.`,
   confirmRemoveGrid: (path: string) => `Remove the grid of ${path}? It becomes a plain image again.`,
   /** The grid form's live count. */
@@ -192,14 +204,18 @@ export const atlasTexts = {
  * The frames that lie on a sheet image (a page of one or more atlases), by name (the first atlas's frame wins a
  * name two share): what the server composes and the workbench shows.
  */
-export function framesOfSheet(atlases: readonly Atlas[], fileId: number): { frames: Map<string, AtlasFrame>; found: boolean } {
+export function framesOfSheet(
+  atlases: readonly Atlas[],
+  fileId: number,
+): { frames: Map<string, AtlasFrame>; found: boolean } {
   const frames = new Map<string, AtlasFrame>();
   let found = false;
   for (const atlas of atlases) {
     atlas.pages.forEach((page, index) => {
       if (page.fileId !== fileId) return;
       found = true;
-      for (const frame of atlas.frames) if (frame.page === index && !frames.has(frame.name)) frames.set(frame.name, frame);
+      for (const frame of atlas.frames)
+        if (frame.page === index && !frames.has(frame.name)) frames.set(frame.name, frame);
     });
   }
   return { frames, found };

@@ -200,7 +200,11 @@ const jsonText = <T extends z.ZodType>(schema: T, what: string) =>
       }
       const parsed = schema.safeParse(value);
       if (!parsed.success) {
-        ctx.issues.push({ code: 'custom', message: `${what}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, input: text });
+        ctx.issues.push({
+          code: 'custom',
+          message: `${what}: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+          input: text,
+        });
         return z.NEVER;
       }
       return parsed.data as z.infer<T>;
@@ -211,46 +215,79 @@ const incomingPathKey = z.string().min(1).max(1000);
 /** The batch's options, as form fields or query parameters (text; JSON where a value is structured). */
 export const batchOptionsSchema = z.object({
   dryRun: z.enum(['true', 'false']).default('false').describe('true: answer the plan and store nothing.'),
-  fit: z.enum(fitModes).optional().describe('How images of another pixel size are fitted; without it they are refused.'),
+  fit: z
+    .enum(fitModes)
+    .optional()
+    .describe('How images of another pixel size are fitted; without it they are refused.'),
   fits: jsonText(z.record(incomingPathKey, z.enum(fitModes)), 'fits')
     .optional()
     .describe('JSON object: incoming path -> fit mode, for single rows (overrides `fit`).'),
   choices: jsonText(z.record(incomingPathKey, batchChoiceSchema), 'choices')
     .optional()
-    .describe('JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous row, or null to skip it.'),
-  skip: jsonText(z.array(incomingPathKey).max(100_000), 'skip').optional().describe('JSON array of incoming paths not to apply.'),
-  loudness: z.enum(loudnessModes).default('keep').describe("match: converted sounds are matched to the original's loudness."),
+    .describe(
+      'JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous row, or null to skip it.',
+    ),
+  skip: jsonText(z.array(incomingPathKey).max(100_000), 'skip')
+    .optional()
+    .describe('JSON array of incoming paths not to apply.'),
+  loudness: z
+    .enum(loudnessModes)
+    .default('keep')
+    .describe("match: converted sounds are matched to the original's loudness."),
   alsoTwins: z
     .enum(['true', 'false'])
     .default('false')
-    .describe("true: every sound row also replaces its twins (the same path and name in other formats), each converted to its own format."),
+    .describe(
+      'true: every sound row also replaces its twins (the same path and name in other formats), each converted to its own format.',
+    ),
   twins: jsonText(z.record(incomingPathKey, z.array(z.number().int().positive()).max(20)), 'twins')
     .optional()
-    .describe("JSON object: incoming path -> the fileIds of the row's twins it also replaces (overrides `alsoTwins`; [] for none)."),
+    .describe(
+      "JSON object: incoming path -> the fileIds of the row's twins it also replaces (overrides `alsoTwins`; [] for none).",
+    ),
 });
 export type BatchOptions = z.infer<typeof batchOptionsSchema>;
 
 /** The options as query parameters (text, checked again with the form fields by batchOptionsSchema). */
 export const batchQuerySchema = z.object({
-  dryRun: z.enum(['true', 'false']).optional().describe('true: answer the plan and store nothing (default false).'),
-  fit: z.enum(fitModes).optional().describe('How images of another pixel size are fitted; without it they are refused.'),
-  fits: z.string().max(1_000_000).optional().describe('JSON object: incoming path -> fit mode, for single rows (overrides `fit`).'),
+  dryRun: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: answer the plan and store nothing (default false).'),
+  fit: z
+    .enum(fitModes)
+    .optional()
+    .describe('How images of another pixel size are fitted; without it they are refused.'),
+  fits: z
+    .string()
+    .max(1_000_000)
+    .optional()
+    .describe('JSON object: incoming path -> fit mode, for single rows (overrides `fit`).'),
   choices: z
     .string()
     .max(1_000_000)
     .optional()
-    .describe('JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous or unmatched row, or null to skip it.'),
+    .describe(
+      'JSON object: incoming path -> chosen fileId (or {fileId, frame}) of an ambiguous or unmatched row, or null to skip it.',
+    ),
   skip: z.string().max(1_000_000).optional().describe('JSON array of incoming paths not to apply.'),
-  loudness: z.enum(loudnessModes).optional().describe("match: converted sounds are matched to the original's loudness (default keep)."),
+  loudness: z
+    .enum(loudnessModes)
+    .optional()
+    .describe("match: converted sounds are matched to the original's loudness (default keep)."),
   alsoTwins: z
     .enum(['true', 'false'])
     .optional()
-    .describe('true: every sound row also replaces its twins (the same path and name in other formats), each converted to its own format (default false).'),
+    .describe(
+      'true: every sound row also replaces its twins (the same path and name in other formats), each converted to its own format (default false).',
+    ),
   twins: z
     .string()
     .max(1_000_000)
     .optional()
-    .describe("JSON object: incoming path -> the fileIds of the row's twins it also replaces (overrides `alsoTwins`; [] for none)."),
+    .describe(
+      "JSON object: incoming path -> the fileIds of the row's twins it also replaces (overrides `alsoTwins`; [] for none).",
+    ),
 });
 export type BatchOptionsInput = z.input<typeof batchOptionsSchema>;
 
@@ -258,7 +295,10 @@ export const batchParamsSchema = z.object({ versionId: pathIdSchema });
 
 /** The multipart body, for the OpenAPI document (the server reads it as a stream). */
 export const batchPartsSchema = z.object({
-  path: z.string().optional().describe("The next file's path relative to the dropped folder; repeated before each file."),
+  path: z
+    .string()
+    .optional()
+    .describe("The next file's path relative to the dropped folder; repeated before each file."),
   file: z.file().describe('A replacement file (repeated), or one .zip holding them at their paths.'),
 });
 
@@ -269,24 +309,32 @@ export const batchPartsSchema = z.object({
 export const fitPreviewParamsSchema = z.object({ versionId: pathIdSchema, fileId: pathIdSchema });
 export const fitPreviewQuerySchema = z.object({
   fit: z.enum(fitModes),
-  frame: z.string().min(1).max(500).optional().describe("An atlas frame's name: fitted to the frame's source size."),
+  frame: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe("An atlas frame's name: fitted to the frame's source size."),
 });
 
 /** The batch's messages (one definition for the server's rows and the workbench). */
 export const batchMessages = {
   noFit: 'This image has another pixel size: choose how to fit it (cover, contain or stretch).',
-  wrongKind: (original: FileKind) => (original === 'image' ? 'Only an image can replace an image.' : 'Only a sound can replace a sound.'),
+  wrongKind: (original: FileKind) =>
+    original === 'image' ? 'Only an image can replace an image.' : 'Only a sound can replace a sound.',
   notReplaceable: 'Only images and sounds can be replaced.',
   unmatched: 'No game file or frame has this path or name.',
   ambiguous: 'Several game files have this name: choose one.',
   tooManyFiles: (max: number) => `A batch holds at most ${max} files (the game's file count).`,
   durationDiffers: (incoming: number, original: number) =>
     `The durations differ by more than 10 % (${incoming.toFixed(2)} s against ${original.toFixed(2)} s).`,
-  animatedGif: 'An animated GIF cannot be fitted: export it at the original size (its frames and timing stay as you made them).',
+  animatedGif:
+    'An animated GIF cannot be fitted: export it at the original size (its frames and timing stay as you made them).',
   /** 413: the files of a batch, or what its .zip unpacks to, pass limits.versionBatch.maxBytes. */
   tooLarge: `A batch may hold at most ${formatByteLimit(limits.versionBatch.maxBytes)} of files (its .zip unpacked): send it in parts.`,
   /** A sound row whose game file plays have never loaded while a twin of it is loaded (decision 0050). */
-  twinLoaded: (twin: string) => `In play the game loads ${twin}, not this file: replace ${twin} too, or players keep hearing the old sound.`,
+  twinLoaded: (twin: string) =>
+    `In play the game loads ${twin}, not this file: replace ${twin} too, or players keep hearing the old sound.`,
   /** `twins` named a file that is not another format of the row's sound. */
   notTwin: (path: string) => `${path} is not another format of this sound.`,
   /** On a candidate or twin: the one of several that plays load. */
@@ -362,9 +410,16 @@ export function sharedTopFolder(incoming: readonly string[], gamePaths: readonly
  * by a unique file name (likewise), else by an atlas frame's name (with or without its extension); several
  * candidates make a row ambiguous, none unmatched. A match that is neither an image nor a sound is not replaceable.
  */
-export function matchBatch(incomingPaths: readonly string[], files: readonly BatchGameFile[], frames: readonly BatchFrame[]): BatchMatch[] {
+export function matchBatch(
+  incomingPaths: readonly string[],
+  files: readonly BatchGameFile[],
+  frames: readonly BatchFrame[],
+): BatchMatch[] {
   const normalised = incomingPaths.map(normaliseIncomingPath);
-  const top = sharedTopFolder(normalised, files.map((file) => file.path));
+  const top = sharedTopFolder(
+    normalised,
+    files.map((file) => file.path),
+  );
   const byPath = new Map<string, BatchGameFile>();
   const byPathStem = new Map<string, BatchGameFile[]>();
   const byName = new Map<string, BatchGameFile[]>();
@@ -390,7 +445,12 @@ export function matchBatch(incomingPaths: readonly string[], files: readonly Bat
     const relative = top ? (normalised[index] ?? '').slice(top.length + 1) : (normalised[index] ?? '');
     const promised = kindOfName(relative);
     const sameKind = (file: BatchGameFile) => kindOfName(file.path) === promised && promised !== 'other';
-    const row = (status: BatchMatch['status'], matchedBy: BatchMatchedBy | null, candidates: BatchCandidate[], kind: FileKind): BatchMatch => {
+    const row = (
+      status: BatchMatch['status'],
+      matchedBy: BatchMatchedBy | null,
+      candidates: BatchCandidate[],
+      kind: FileKind,
+    ): BatchMatch => {
       const only = status === 'matched' || status === 'not_replaceable' ? candidates[0] : undefined;
       return {
         incoming,
@@ -404,13 +464,20 @@ export function matchBatch(incomingPaths: readonly string[], files: readonly Bat
         kind,
       };
     };
-    const asCandidate = (file: BatchGameFile): BatchCandidate => ({ fileId: file.fileId, path: file.path, frame: null, usage: null });
+    const asCandidate = (file: BatchGameFile): BatchCandidate => ({
+      fileId: file.fileId,
+      path: file.path,
+      frame: null,
+      usage: null,
+    });
     const one = (file: BatchGameFile, matchedBy: BatchMatchedBy) => {
       const kind = fileKindOf(file);
       return row(kind === 'other' ? 'not_replaceable' : 'matched', matchedBy, [asCandidate(file)], kind);
     };
     const several = (found: BatchGameFile[], matchedBy: BatchMatchedBy) =>
-      found.length === 1 && found[0] ? one(found[0], matchedBy) : row('ambiguous', null, found.map(asCandidate), promised);
+      found.length === 1 && found[0]
+        ? one(found[0], matchedBy)
+        : row('ambiguous', null, found.map(asCandidate), promised);
 
     const exact = byPath.get(relative);
     if (exact) return one(exact, 'path');
@@ -431,7 +498,12 @@ export function matchBatch(incomingPaths: readonly string[], files: readonly Bat
           seen.add(key);
           return true;
         });
-      const candidates = found.map((frame) => ({ fileId: frame.fileId, path: frame.path, frame: frame.name, usage: null }));
+      const candidates = found.map((frame) => ({
+        fileId: frame.fileId,
+        path: frame.path,
+        frame: frame.name,
+        usage: null,
+      }));
       if (candidates.length === 1) return row('matched', 'frame', candidates, 'image');
       if (candidates.length > 1) return row('ambiguous', null, candidates, 'image');
     }
@@ -450,7 +522,10 @@ export function rankCandidates(candidates: readonly BatchCandidate[]): BatchCand
   };
   return candidates
     .map((candidate, index) => ({ candidate, index, rank: rank(candidate) }))
-    .sort((a, b) => b.rank[0]! - a.rank[0]! || b.rank[1]! - a.rank[1]! || b.rank[2]! - a.rank[2]! || a.index - b.index)
+    .sort(
+      (a, b) =>
+        b.rank[0]! - a.rank[0]! || b.rank[1]! - a.rank[1]! || b.rank[2]! - a.rank[2]! || a.index - b.index,
+    )
     .map(({ candidate }) => candidate);
 }
 
@@ -461,7 +536,9 @@ export function rankCandidates(candidates: readonly BatchCandidate[]): BatchCand
 export function soundTwinsOf<F extends { path: string }>(path: string, files: readonly F[]): F[] {
   if (kindOfName(path) !== 'audio') return [];
   const own = stem(path);
-  return files.filter((file) => file.path !== path && kindOfName(file.path) === 'audio' && stem(file.path) === own);
+  return files.filter(
+    (file) => file.path !== path && kindOfName(file.path) === 'audio' && stem(file.path) === own,
+  );
 }
 
 /**

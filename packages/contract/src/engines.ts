@@ -29,7 +29,12 @@ export const gameEngineNames = Object.keys(gameEngines) as GameEngine[];
 
 /** Whether `engine` (a game's `engine`, possibly null) keeps a game's assets inside packed data files. */
 export function isPackedEngine(engine: string | null | undefined): boolean {
-  return engine !== null && engine !== undefined && Object.hasOwn(gameEngines, engine) && gameEngines[engine as GameEngine].packed;
+  return (
+    engine !== null &&
+    engine !== undefined &&
+    Object.hasOwn(gameEngines, engine) &&
+    gameEngines[engine as GameEngine].packed
+  );
 }
 
 /**

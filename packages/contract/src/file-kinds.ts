@@ -45,7 +45,17 @@ export type ImageFormatName = keyof typeof imageFormats;
 /** Sound formats a version may replace (the server checks the content is audio). */
 export const audioFormat = {
   extensions: ['ogg', 'oga', 'opus', 'mp3', 'wav', 'm4a', 'aac', 'flac', 'weba'],
-  mimeTypes: ['audio/ogg', 'audio/mpeg', 'audio/wav', 'audio/x-wav', 'audio/mp4', 'audio/aac', 'audio/flac', 'audio/x-flac', 'audio/webm'],
+  mimeTypes: [
+    'audio/ogg',
+    'audio/mpeg',
+    'audio/wav',
+    'audio/x-wav',
+    'audio/mp4',
+    'audio/aac',
+    'audio/flac',
+    'audio/x-flac',
+    'audio/webm',
+  ],
 } as const;
 
 /** The MIME type of each copy format: what the play origin sends for a skeleton or watermarked copy. */
@@ -66,10 +76,14 @@ export function extensionOfName(name: string): string {
 }
 
 const formatByExtension = new Map<string, ImageFormatName>(
-  Object.entries(imageFormats).flatMap(([name, format]) => format.extensions.map((ext) => [ext, name as ImageFormatName] as const)),
+  Object.entries(imageFormats).flatMap(([name, format]) =>
+    format.extensions.map((ext) => [ext, name as ImageFormatName] as const),
+  ),
 );
 const formatByMimeType = new Map<string, ImageFormatName>(
-  Object.entries(imageFormats).flatMap(([name, format]) => format.mimeTypes.map((type) => [type, name as ImageFormatName] as const)),
+  Object.entries(imageFormats).flatMap(([name, format]) =>
+    format.mimeTypes.map((type) => [type, name as ImageFormatName] as const),
+  ),
 );
 const audioExtensions = new Set<string>(audioFormat.extensions);
 
@@ -100,7 +114,8 @@ export function fileKindOf(file: { path: string; width: number | null }): FileKi
 export function kindOfPickedFile(file: { name: string; type: string }): FileKind {
   if (file.type === '') return kindOfName(file.name);
   if (formatByMimeType.has(file.type)) return 'image';
-  if (file.type.startsWith('audio/') || (audioFormat.mimeTypes as readonly string[]).includes(file.type)) return 'audio';
+  if (file.type.startsWith('audio/') || (audioFormat.mimeTypes as readonly string[]).includes(file.type))
+    return 'audio';
   return 'other';
 }
 

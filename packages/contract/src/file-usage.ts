@@ -26,7 +26,10 @@ export const fileUsageFilters = [
 export type FileUsageFilter = (typeof fileUsageFilters)[number]['key'];
 
 /** Whether a file's usage (undefined: not known, as never loaded) passes a usage filter. */
-export function passesUsageFilter(usage: Pick<FileUsage, 'loads' | 'atStart'> | undefined, filter: FileUsageFilter): boolean {
+export function passesUsageFilter(
+  usage: Pick<FileUsage, 'loads' | 'atStart'> | undefined,
+  filter: FileUsageFilter,
+): boolean {
   const loads = usage?.loads ?? 0;
   if (filter === 'loaded') return loads > 0;
   if (filter === 'atStart') return usage?.atStart ?? false;

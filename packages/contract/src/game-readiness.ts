@@ -37,7 +37,8 @@ export function isGameFailed(game: { gameStatusTypeId: number }): boolean {
  */
 export function gameNotReadyMessage(roleTypeId: number, game?: { gameStatusTypeId: number }): string {
   const failed = game !== undefined && isGameFailed(game);
-  if (can(roleTypeId, 'games.manage')) return failed ? gameReadinessMessages.failedAdmin : gameReadinessMessages.notReadyAdmin;
+  if (can(roleTypeId, 'games.manage'))
+    return failed ? gameReadinessMessages.failedAdmin : gameReadinessMessages.notReadyAdmin;
   return failed ? gameReadinessMessages.failedDetail : gameReadinessMessages.preparingDetail;
 }
 

@@ -70,7 +70,12 @@ export const updateGameBodySchema = z.object({
 });
 export type UpdateGameBody = z.infer<typeof updateGameBodySchema>;
 
-export const gameStatusIds = [GameStatus.Draft, GameStatus.Ready, GameStatus.Generating, GameStatus.Failed] as const;
+export const gameStatusIds = [
+  GameStatus.Draft,
+  GameStatus.Ready,
+  GameStatus.Generating,
+  GameStatus.Failed,
+] as const;
 
 /** The word shown for a status (SPEC §2 admin games: "Status shows as a word, not a number"). */
 export function gameStatusName(id: number): string {
@@ -81,8 +86,17 @@ export function gameStatusName(id: number): string {
  * What the games list and the files screen say of a Ready game whose changed files are getting their copies
  * (issue 25, decision 0024) instead of its status word; undefined when it has none to make.
  */
-export function copiesUpdatingText(game: { gameStatusTypeId: number; copiesCurrent?: number | undefined; copiesTotal?: number | undefined }): string | undefined {
-  if (game.gameStatusTypeId !== GameStatus.Ready || game.copiesCurrent === undefined || game.copiesTotal === undefined) return undefined;
+export function copiesUpdatingText(game: {
+  gameStatusTypeId: number;
+  copiesCurrent?: number | undefined;
+  copiesTotal?: number | undefined;
+}): string | undefined {
+  if (
+    game.gameStatusTypeId !== GameStatus.Ready ||
+    game.copiesCurrent === undefined ||
+    game.copiesTotal === undefined
+  )
+    return undefined;
   if (game.copiesCurrent >= game.copiesTotal) return undefined;
   return `Updating copies (${game.copiesCurrent} of ${game.copiesTotal})`;
 }
@@ -116,7 +130,12 @@ export const gameSchema = gamePlaySettingsSchema.extend({
    * (one of gameEngineNames: Unity, Godot, Defold, emscripten, Construct, ...), or null when none was
    * recognised. Recomputed whenever the game's files change.
    */
-  engine: z.string().nullable().describe(`The engine the game's files were built with (${gameEngineNames.join(', ')}), or null when none was recognised.`),
+  engine: z
+    .string()
+    .nullable()
+    .describe(
+      `The engine the game's files were built with (${gameEngineNames.join(', ')}), or null when none was recognised.`,
+    ),
   /**
    * The splash's thumbnail (issue 29, decision 0038) on the app's own origin, for the games list: null when the
    * game has no splash. Left out where the answer does not carry it.
@@ -213,7 +232,9 @@ export const filesUploadPartsSchema = z.object({
   fullPath: z
     .array(z.string().max(limits.gameFilePathMax))
     .optional()
-    .describe("Each file's path inside the game (assets/img/bird.png), sent just before that file; without one, the file's name."),
+    .describe(
+      "Each file's path inside the game (assets/img/bird.png), sent just before that file; without one, the file's name.",
+    ),
   file: z.array(z.file()).min(1).max(limits.adminUploadFiles).describe('The files, each after its fullPath.'),
 });
 
@@ -257,7 +278,9 @@ export type GameFilesRoot = z.infer<typeof gameFilesRootSchema>;
 /** GET /games/{id}/psd-files/: the helper files of a game (SPEC §3 "Downloadable helper files"). */
 export const helperFilesSchema = z.object({
   path: z.string(),
-  files: z.array(z.object({ id: z.number().int(), name: z.string(), size: z.number().int(), url: z.string() })),
+  files: z.array(
+    z.object({ id: z.number().int(), name: z.string(), size: z.number().int(), url: z.string() }),
+  ),
 });
 
 /** Answer of the calls the spec says return "text". */

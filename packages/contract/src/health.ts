@@ -11,14 +11,19 @@ export const readinessCheckSchema = z
 /** The volumes the server writes to on its own machine, as the free-space guard names them. */
 export const volumeIdSchema = z
   .enum(['data', 'temp'])
-  .describe('data: DATA_DIR (the SQLite database, and the files with STORAGE=local); temp: the temporary folder (zip uploads)');
+  .describe(
+    'data: DATA_DIR (the SQLite database, and the files with STORAGE=local); temp: the temporary folder (zip uploads)',
+  );
 
 /** The free space of one volume the server writes to, against its threshold (MIN_FREE_SPACE_PERCENT / _MB). */
 export const volumeSpaceSchema = z.object({
   volume: volumeIdSchema,
   freeBytes: z.number().int().describe('Bytes the server may still write'),
   totalBytes: z.number().int(),
-  minFreeBytes: z.number().int().describe('Below this, uploads, zip uploads and generation answer 507 STORAGE_FULL'),
+  minFreeBytes: z
+    .number()
+    .int()
+    .describe('Below this, uploads, zip uploads and generation answer 507 STORAGE_FULL'),
   low: z.boolean().describe('freeBytes is under minFreeBytes'),
 });
 
@@ -36,7 +41,9 @@ export const readinessSchema = z.object({
     storage: readinessCheckSchema,
     space: z
       .enum(['ok', 'low', 'unavailable'])
-      .describe('low: a volume is under its free-space threshold (see `space`); unavailable: it could not be measured'),
+      .describe(
+        'low: a volume is under its free-space threshold (see `space`); unavailable: it could not be measured',
+      ),
   }),
   space: z.array(volumeSpaceSchema),
 });

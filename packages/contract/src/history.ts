@@ -53,7 +53,11 @@ export const fileHistorySchema = z.object({
 export type FileHistory = z.infer<typeof fileHistorySchema>;
 
 /** .../history/{entryId}/restore and .../history/{entryId}/content. */
-export const historyEntryParamsSchema = z.object({ versionId: pathIdSchema, fileId: pathIdSchema, entryId: pathIdSchema });
+export const historyEntryParamsSchema = z.object({
+  versionId: pathIdSchema,
+  fileId: pathIdSchema,
+  entryId: pathIdSchema,
+});
 
 /** GET /api/game-versions/{id}/storage (reviewers): the bytes a version keeps in storage. */
 export const versionStorageSchema = z.object({
@@ -71,12 +75,16 @@ export type VersionStorage = z.infer<typeof versionStorageSchema>;
 /** The texts of the history (one place for the server's answers and the web's dialog). */
 export const historyMessages = {
   /** 422 on a restore whose entry no longer fits the game's file. */
-  sizeChanged: (entry: { width: number | null; height: number | null }, original: { width: number | null; height: number | null }) =>
+  sizeChanged: (
+    entry: { width: number | null; height: number | null },
+    original: { width: number | null; height: number | null },
+  ) =>
     `This entry is ${entry.width ?? '?'} x ${entry.height ?? '?'} px but the game's file is now ${original.width ?? '?'} x ${original.height ?? '?'} px: it can no longer be restored. Upload an image of the new size instead.`,
   /** 422 on a restore whose entry is no longer the kind of the game's file (an image for a sound or the other way). */
   kindChanged: "The game's file is no longer of this entry's kind: it can no longer be restored.",
   restored: (path: string) => `Restored an earlier ${path}.`,
-  confirmRestore: 'Restore this entry? It becomes the version\'s file again, and the restore is itself added to the history.',
+  confirmRestore:
+    "Restore this entry? It becomes the version's file again, and the restore is itself added to the history.",
   empty: 'No replacements yet: each upload of this file is listed here.',
   /** Why the history offers no restore (the version is locked or disabled, or the account a demo): the refusal's words. */
   noRestore: (reason: string) => `Earlier entries cannot be restored now. ${reason}`,

@@ -60,7 +60,9 @@ export function inboxEventSentence(event: InboxEventFacts): string {
   const game = event.gameName ?? 'a game';
   const whose =
     event.versionOwner === 'others'
-      ? event.versionOwnerName !== null && event.versionOwnerName !== undefined && event.versionOwnerName === event.actorName
+      ? event.versionOwnerName !== null &&
+        event.versionOwnerName !== undefined &&
+        event.versionOwnerName === event.actorName
         ? 'their version'
         : `${event.versionOwnerName ?? 'an artist'}'s version`
       : 'your version';
@@ -72,7 +74,9 @@ export function inboxEventSentence(event: InboxEventFacts): string {
     case 'verdict':
       return `${who} reviewed ${whose} of ${game}.`;
     case 'note':
-      return event.fileId === null ? `${who} wrote a note on ${whose} of ${game}.` : `${who} wrote a note on a file of ${whose} of ${game}.`;
+      return event.fileId === null
+        ? `${who} wrote a note on ${whose} of ${game}.`
+        : `${who} wrote a note on a file of ${whose} of ${game}.`;
     case 'note_answered':
       return `${who} answered your note on ${game}.`;
     case 'generation_failed':

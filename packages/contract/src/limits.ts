@@ -6,7 +6,14 @@ export const limits = {
   personName: { min: 3, /** not enforced by the spec's form; a sane server cap */ max: 100 },
   phoneDigits: 10,
   dataProtectionRegulationVersion: 1,
-  game: { minWidth: 300, minHeight: 400, maxWidth: 10000, maxHeight: 10000, nameMax: 250, descriptionMax: 2000 },
+  game: {
+    minWidth: 300,
+    minHeight: 400,
+    maxWidth: 10000,
+    maxHeight: 10000,
+    nameMax: 250,
+    descriptionMax: 2000,
+  },
   versionsPerUserGame: 6,
   versionName: { min: 2, max: 250 },
   versionDescription: { min: 2, max: 500 },
@@ -66,7 +73,12 @@ export const limits = {
    * header, read before anything is decoded) is refused, as a single upload and as a batch row (decision 0045):
    * a 14-hour silent MP3 of a few MB would hold a worker for its whole decoding.
    */
-  audioConversion: { timeLimitSeconds: 120, memoryMb: 256, durationWarningRatio: 0.1, maxDurationSeconds: 15 * 60 },
+  audioConversion: {
+    timeLimitSeconds: 120,
+    memoryMb: 256,
+    durationWarningRatio: 0.1,
+    maxDurationSeconds: 15 * 60,
+  },
   /**
    * Replace from a folder or a zip (decision 0045): the most bytes one batch may write to the server's
    * temporary folder, counted on its received files and again on what a .zip of them inflates to (its entries'
@@ -128,7 +140,13 @@ export const limits = {
    * plain image), so a hostile file cannot make the server cut 100,000 frames. An XML descriptor (Starling, a
    * Cocos2d plist) nested deeper than `maxDepth` elements is refused while it is read (real ones nest 2 to 6).
    */
-  atlas: { maxDescriptorBytes: 4 * 1024 * 1024, maxFrames: 10_000, maxPages: 64, maxFrameSide: 16_384, maxDepth: 64 },
+  atlas: {
+    maxDescriptorBytes: 4 * 1024 * 1024,
+    maxFrames: 10_000,
+    maxPages: 64,
+    maxFrameSide: 16_384,
+    maxDepth: 64,
+  },
 } as const;
 
 /** Toast settings of SPEC §9. */

@@ -31,7 +31,9 @@ const mailTokenSchema = z
   .max(200, { error: 'The link is not valid.' });
 
 /** POST /api/user/reset-password: the reset link's token and the new password (the register form's rules). */
-export const resetPasswordBodySchema = z.object({ token: mailTokenSchema, password: passwordSchema }).strict();
+export const resetPasswordBodySchema = z
+  .object({ token: mailTokenSchema, password: passwordSchema })
+  .strict();
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 /** POST /api/user/verify-email: the verification link's token. */
@@ -68,7 +70,8 @@ export const mailTokenLifetimes = { verifyEmailHours: 48, resetPasswordMinutes: 
 export const mailMessages = {
   mailOff: 'Password reset by mail is off on this server; ask an administrator.',
   verificationOff: 'Mail is off on this server, so addresses cannot be verified.',
-  forgotAccepted: 'If an account has this email, a link to reset its password is on its way. It works for one hour.',
+  forgotAccepted:
+    'If an account has this email, a link to reset its password is on its way. It works for one hour.',
   verificationSent: 'A verification link is on its way to your email address.',
   verifyBanner: 'Please verify your email address.',
   verified: 'Your email address is verified.',

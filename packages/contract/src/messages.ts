@@ -4,7 +4,11 @@ import { limits } from './limits';
 function formatDuration(totalSeconds: number): string {
   const whole = Math.round(totalSeconds);
   const [h, m, s] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
-  const parts = [h > 0 ? `${h} h` : '', m > 0 ? `${h > 0 ? String(m).padStart(2, '0') : m} min` : '', s > 0 ? `${h > 0 || m > 0 ? String(s).padStart(2, '0') : s} s` : ''];
+  const parts = [
+    h > 0 ? `${h} h` : '',
+    m > 0 ? `${h > 0 ? String(m).padStart(2, '0') : m} min` : '',
+    s > 0 ? `${h > 0 || m > 0 ? String(s).padStart(2, '0') : s} s` : '',
+  ];
   return parts.filter(Boolean).join(' ') || '0 s';
 }
 
@@ -24,14 +28,16 @@ export const validationMessages = {
    * Issue 23: a password on the list of the most common and breached passwords (the server checks it: the list is
    * too large for the web app), or one character repeated.
    */
-  commonPassword: 'This password is too common: it is on a list of leaked passwords. Choose a less predictable one.',
+  commonPassword:
+    'This password is too common: it is on a list of leaked passwords. Choose a less predictable one.',
   /** Issue 13: identities and names refuse control, invisible and text-direction characters (text-safety.ts). */
   unsafeCharacters: 'Control, invisible and text-direction characters are not allowed.',
   /** Issue 23: a new email on the account screen needs the account's current password. */
   currentPasswordRequired: 'Enter your current password to change your email.',
   currentPasswordWrong: 'The current password is wrong.',
   versionName: 'Name must be 2-250 characters of letters, numbers, underscore, hyphen or space.',
-  versionDescription: 'Description must be 2-500 characters of letters, numbers, underscore, hyphen or space.',
+  versionDescription:
+    'Description must be 2-500 characters of letters, numbers, underscore, hyphen or space.',
   imageSize: (original: { width: number; height: number }, loaded: { width: number; height: number }) =>
     `Original Size ${original.width} x ${original.height} Loaded Size ${loaded.width} x ${loaded.height}`,
   /** Issue 26: a replacement of one frame of a sprite sheet must have the frame's source (untrimmed) size. */
@@ -57,8 +63,10 @@ const seconds = (n: number) => `${n} second${n === 1 ? '' : 's'}`;
  * error toast shows as it is, so the wait is worded once.
  */
 export const throttleMessages = {
-  notes: (wait: number) => `You are writing notes faster than they can be read. You can send the next one in ${seconds(wait)}.`,
-  finishes: (wait: number) => `You have pressed "I Finished My Game" many times in a short while. You can press it again in ${seconds(wait)}.`,
+  notes: (wait: number) =>
+    `You are writing notes faster than they can be read. You can send the next one in ${seconds(wait)}.`,
+  finishes: (wait: number) =>
+    `You have pressed "I Finished My Game" many times in a short while. You can press it again in ${seconds(wait)}.`,
 } as const;
 
 export const messages = {

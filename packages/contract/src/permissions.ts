@@ -52,5 +52,7 @@ export const permissions: Record<RoleTypeId, readonly Action[]> = {
 
 /** Whether a role may do `action`; an unknown role may do nothing. */
 export function can(roleTypeId: number, action: Action): boolean {
-  return (permissions as Record<number, readonly Action[] | undefined>)[roleTypeId]?.includes(action) ?? false;
+  return (
+    (permissions as Record<number, readonly Action[] | undefined>)[roleTypeId]?.includes(action) ?? false
+  );
 }

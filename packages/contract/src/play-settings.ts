@@ -37,7 +37,9 @@ export const gamePlaySettingsSchema = z.object({
 export type GamePlaySettings = z.infer<typeof gamePlaySettingsSchema>;
 
 /** How the game's `.gz`/`.br` files are sent: the admin's choice, else what detection decided. */
-export function effectivePrecompressed(game: Pick<GamePlaySettings, 'precompressed' | 'precompressedDecided'>): PrecompressedMode {
+export function effectivePrecompressed(
+  game: Pick<GamePlaySettings, 'precompressed' | 'precompressedDecided'>,
+): PrecompressedMode {
   return game.precompressed === 'auto' ? game.precompressedDecided : game.precompressed;
 }
 

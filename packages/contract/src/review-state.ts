@@ -8,7 +8,10 @@ import { z } from 'zod';
 export const verdicts = ['approved', 'changes_requested'] as const;
 export type Verdict = (typeof verdicts)[number];
 /** The words of each verdict, as every screen shows them. */
-export const verdictLabels: Record<Verdict, string> = { approved: 'Approved', changes_requested: 'Changes requested' };
+export const verdictLabels: Record<Verdict, string> = {
+  approved: 'Approved',
+  changes_requested: 'Changes requested',
+};
 
 /** A version's review state, computed from its status and verdict: in progress (not Finished), to review (Finished, no verdict yet), or its verdict. */
 export const reviewStates = ['in_progress', 'to_review', 'approved', 'changes_requested'] as const;
@@ -45,4 +48,3 @@ export type VersionReview = z.infer<typeof versionReviewSchema>;
 export function notesWaitingForArtist(counts: { openNotes: number; openQuestions: number }): number {
   return Math.max(0, counts.openNotes - counts.openQuestions);
 }
-

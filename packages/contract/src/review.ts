@@ -14,7 +14,11 @@ export * from './review-state';
  */
 
 export const noteTextMax = 2000;
-const noteText = z.string().trim().min(1, { error: 'Write a note.' }).max(noteTextMax, { error: `A note has at most ${noteTextMax} characters.` });
+const noteText = z
+  .string()
+  .trim()
+  .min(1, { error: 'Write a note.' })
+  .max(noteTextMax, { error: `A note has at most ${noteTextMax} characters.` });
 
 /**
  * PUT /api/game-versions/{versionId}/verdict (reviewers: `versions.review`). Only on a Finished version. `lock`
@@ -75,7 +79,11 @@ export const noteListSchema = z.array(noteSchema);
  * last; the next page starts after the last note's id.
  */
 export const notesQuerySchema = z.object({
-  after: z.coerce.number({ error: 'expected a note id' }).int({ error: 'expected a note id' }).min(0, { error: 'expected a note id' }).optional(),
+  after: z.coerce
+    .number({ error: 'expected a note id' })
+    .int({ error: 'expected a note id' })
+    .min(0, { error: 'expected a note id' })
+    .optional(),
   limit: z.coerce
     .number({ error: 'expected a whole number' })
     .int({ error: 'expected a whole number' })
@@ -97,13 +105,17 @@ export const createNoteBodySchema = z
 export type CreateNoteBody = z.infer<typeof createNoteBodySchema>;
 
 /** PATCH /api/notes/{noteId}: resolve or reopen (reviewers, the version's artist), or edit one's own text. */
-export const updateNoteBodySchema = z.union([z.object({ resolved: z.boolean() }).strict(), z.object({ text: noteText }).strict()]);
+export const updateNoteBodySchema = z.union([
+  z.object({ resolved: z.boolean() }).strict(),
+  z.object({ text: noteText }).strict(),
+]);
 export type UpdateNoteBody = z.infer<typeof updateNoteBodySchema>;
 
 /** What the review loop's refusals say (the server's error messages; the web shows the same words). */
 export const reviewMessages = {
   notReviewer: 'Only reviewers give verdicts.',
-  notFinished: 'This version is not finished: a verdict is given once its artist has pressed "I Finished My Game".',
+  notFinished:
+    'This version is not finished: a verdict is given once its artist has pressed "I Finished My Game".',
   verdictExists: (who: string, verdict: Verdict) =>
     `${who} has already given this version a verdict (${verdictLabels[verdict]}) since its last finish. Reload to see it, or replace it.`,
   lockNeedsApproval: 'Only an approved version can be locked in the same step.',

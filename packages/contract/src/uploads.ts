@@ -51,7 +51,10 @@ export function isSkippedUploadPath(name: string): boolean {
 }
 
 /** The upload's names split into those kept and how many were skipped (isSkippedUploadPath), in their order. */
-export function keptUploadNames<T>(items: readonly T[], nameOf: (item: T) => string): { kept: T[]; skipped: number } {
+export function keptUploadNames<T>(
+  items: readonly T[],
+  nameOf: (item: T) => string,
+): { kept: T[]; skipped: number } {
   const kept = items.filter((item) => !isSkippedUploadPath(nameOf(item)));
   return { kept, skipped: items.length - kept.length };
 }
@@ -98,18 +101,29 @@ export interface ZipRefusal {
  * an entry of `ratioMinBytes` or more that unpacks to more than `maxCompressionRatio` times its packed size, or
  * entries that unpack to more than `maxUnpackedBytes` together (limits.zipUpload). The first refusal in entry order.
  */
-export function declaredZipRefusal(entries: readonly DeclaredZipEntry[], maxFileSizeBytes: number): ZipRefusal | null {
+export function declaredZipRefusal(
+  entries: readonly DeclaredZipEntry[],
+  maxFileSizeBytes: number,
+): ZipRefusal | null {
   const { maxUnpackedBytes, maxCompressionRatio, ratioMinBytes } = limits.zipUpload;
   let total = 0;
   for (const { path, compressedSize, uncompressedSize } of entries) {
     if (uncompressedSize > maxFileSizeBytes) {
-      return { code: errorCodes.fileTooLarge, entry: path, message: uploadMessages.fileTooLarge(path, maxFileSizeBytes) };
+      return {
+        code: errorCodes.fileTooLarge,
+        entry: path,
+        message: uploadMessages.fileTooLarge(path, maxFileSizeBytes),
+      };
     }
-    if (uncompressedSize >= ratioMinBytes && uncompressedSize / Math.max(compressedSize, 1) > maxCompressionRatio) {
+    if (
+      uncompressedSize >= ratioMinBytes &&
+      uncompressedSize / Math.max(compressedSize, 1) > maxCompressionRatio
+    ) {
       return { code: errorCodes.zipBomb, entry: path, message: uploadMessages.zipEntryRatio(path) };
     }
     total += uncompressedSize;
-    if (total > maxUnpackedBytes) return { code: errorCodes.zipBomb, entry: null, message: uploadMessages.zipUnpackedTotal };
+    if (total > maxUnpackedBytes)
+      return { code: errorCodes.zipBomb, entry: null, message: uploadMessages.zipUnpackedTotal };
   }
   return null;
 }

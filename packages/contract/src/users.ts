@@ -144,7 +144,10 @@ export type UpdatePasswordBody = z.infer<typeof updatePasswordBodySchema>;
  * The answer of PUT /user/update/password: the generated password of an admin's reset, or null and a new session
  * token after a change of your own (every earlier token of the user stops working: decision 0013).
  */
-export const passwordResetResponseSchema = z.object({ password: z.string().nullable(), token: z.string().optional() });
+export const passwordResetResponseSchema = z.object({
+  password: z.string().nullable(),
+  token: z.string().optional(),
+});
 export type PasswordResetResponse = z.infer<typeof passwordResetResponseSchema>;
 
 /** A user as the API shows it. Password hashes never leave the server. */

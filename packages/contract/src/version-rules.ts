@@ -66,7 +66,8 @@ export function versionChangeRefusal(
       ? { statusCode: 423, code: errorCodes.versionLocked, message: versionRuleMessages.lockedFiles }
       : null;
   }
-  if (version.isLocked) return { statusCode: 423, code: errorCodes.versionLocked, message: versionRuleMessages.locked };
+  if (version.isLocked)
+    return { statusCode: 423, code: errorCodes.versionLocked, message: versionRuleMessages.locked };
   if (!version.isActive) {
     return { statusCode: 423, code: errorCodes.versionDisabled, message: versionRuleMessages.disabled };
   }

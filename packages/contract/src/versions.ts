@@ -18,8 +18,13 @@ export const userGameValidationMessages = {
 } as const;
 const ug = userGameValidationMessages;
 
-const jobTypeSchema = z.union([z.literal(UserGameType.ReSkin), z.literal(UserGameType.SoundReplace)], { error: ug.userGameTypeId });
-const jobPriceSchema = z.number({ error: ug.jobPrice }).min(0, { error: ug.jobPrice }).max(1_000_000_000, { error: ug.jobPrice });
+const jobTypeSchema = z.union([z.literal(UserGameType.ReSkin), z.literal(UserGameType.SoundReplace)], {
+  error: ug.userGameTypeId,
+});
+const jobPriceSchema = z
+  .number({ error: ug.jobPrice })
+  .min(0, { error: ug.jobPrice })
+  .max(1_000_000_000, { error: ug.jobPrice });
 
 /** POST /user-games: assign a game to a user. */
 export const createUserGameBodySchema = z.object({
@@ -247,7 +252,9 @@ export const versionFrameParamsSchema = z.object({
 
 /** The multipart body of POST /game-version/upload-frame/{versionId}/{fileId}: the frame's name first, then the image. */
 export const frameUploadPartsSchema = z.object({
-  frame: z.string().describe("The frame's name as GET /games/{gameId}/atlases gives it; sent before the file."),
+  frame: z
+    .string()
+    .describe("The frame's name as GET /games/{gameId}/atlases gives it; sent before the file."),
   file: z.file().describe("The frame's new image, of the frame's source size (its full, untrimmed size)."),
 });
 export const versionFileListSchema = z.array(versionFileSchema);
@@ -264,7 +271,14 @@ export const versionFileParamsSchema = z.object({ versionId: pathIdSchema, fileI
  * part as a stream, so this schema documents the body (OpenAPI) and never validates it.
  */
 export const versionUploadPartsSchema = z.object({
-  fullPath: z.string().optional().describe("The game file's path, as the client knows it; the server goes by {fileId}."),
-  file: z.file().describe("The replacement: an image of the original's width and height for an image, audio for an audio file."),
+  fullPath: z
+    .string()
+    .optional()
+    .describe("The game file's path, as the client knows it; the server goes by {fileId}."),
+  file: z
+    .file()
+    .describe(
+      "The replacement: an image of the original's width and height for an image, audio for an audio file.",
+    ),
 });
 export const listVersionsParamsSchema = z.object({ gameId: pathIdSchema, userGameId: pathIdSchema });

@@ -12,17 +12,31 @@ describe('compiledOnce', () => {
   afterAll(() => db.destroy());
 
   it("builds the query once and runs it with each call's arguments in the places of their stand-ins", async () => {
-    await db.schema.createTable('cards').addColumn('id', 'integer').addColumn('owner', 'integer').addColumn('name', 'text').execute();
-    await db.insertInto('cards').values([
-      { id: 1, owner: 7, name: 'a' },
-      { id: 2, owner: 7, name: 'b' },
-      { id: 3, owner: 8, name: 'c' },
-    ]).execute();
+    await db.schema
+      .createTable('cards')
+      .addColumn('id', 'integer')
+      .addColumn('owner', 'integer')
+      .addColumn('name', 'text')
+      .execute();
+    await db
+      .insertInto('cards')
+      .values([
+        { id: 1, owner: 7, name: 'a' },
+        { id: 2, owner: 7, name: 'b' },
+        { id: 3, owner: 8, name: 'c' },
+      ])
+      .execute();
     let builds = 0;
     const cardsOf = compiledOnce(db, (owner: number, name: string) => {
       builds += 1;
       // A constant (the id) stays in its place among the arguments.
-      return db.selectFrom('cards').select(['id', 'name']).where('owner', '=', owner).where('id', '>', 1).where('name', '!=', name).orderBy('id');
+      return db
+        .selectFrom('cards')
+        .select(['id', 'name'])
+        .where('owner', '=', owner)
+        .where('id', '>', 1)
+        .where('name', '!=', name)
+        .orderBy('id');
     });
     expect(await cardsOf(7, 'x')).toEqual([{ id: 2, name: 'b' }]);
     expect(await cardsOf(8, 'x')).toEqual([{ id: 3, name: 'c' }]);

@@ -18,8 +18,12 @@ export function compiledOnce<Args extends unknown[], Row>(
   let compiled: CompiledQuery<Row> | undefined;
   return async (...args) => {
     // One stand-in for each of build's parameters (its `length`: plain parameters, no defaults or rest).
-    compiled ??= build(...(Array.from({ length: build.length }, (_, index) => new Parameter(index)) as Args)).compile();
-    const parameters = compiled.parameters.map((value) => (value instanceof Parameter ? args[value.index] : value));
+    compiled ??= build(
+      ...(Array.from({ length: build.length }, (_, index) => new Parameter(index)) as Args),
+    ).compile();
+    const parameters = compiled.parameters.map((value) =>
+      value instanceof Parameter ? args[value.index] : value,
+    );
     return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
   };
 }

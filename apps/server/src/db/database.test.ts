@@ -3,7 +3,10 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isDatabaseUnavailable, loadPostgresDriver, retryWhileUnavailable } from './database';
 
 function socketError(code: string, syscall?: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${syscall ?? ''} ${code}`.trim()), { code, ...(syscall ? { syscall } : {}) });
+  return Object.assign(new Error(`${syscall ?? ''} ${code}`.trim()), {
+    code,
+    ...(syscall ? { syscall } : {}),
+  });
 }
 
 function postgresError(code: string): pg.DatabaseError {
@@ -19,7 +22,10 @@ describe('isDatabaseUnavailable', () => {
     ['a reset connection', socketError('ECONNRESET', 'read')],
     ['a connect that timed out', socketError('ETIMEDOUT', 'connect')],
     ['a host name that does not resolve', socketError('ENOTFOUND', 'getaddrinfo')],
-    ['every address of a host refused', new AggregateError([socketError('ECONNREFUSED', 'connect'), socketError('ECONNREFUSED', 'connect')])],
+    [
+      'every address of a host refused',
+      new AggregateError([socketError('ECONNREFUSED', 'connect'), socketError('ECONNREFUSED', 'connect')]),
+    ],
     ['a connection exception (class 08)', postgresError('08006')],
     ['an administrator shutdown', postgresError('57P01')],
     ['a crash shutdown', postgresError('57P02')],
@@ -27,7 +33,10 @@ describe('isDatabaseUnavailable', () => {
     ['a lost connection', new Error('Connection terminated unexpectedly')],
     ['a connect that took too long', new Error('Connection terminated due to connection timeout')],
     ['no free connection in time', new Error('timeout exceeded when trying to connect')],
-    ['a connection that broke earlier', new Error('Client has encountered a connection error and is not queryable')],
+    [
+      'a connection that broke earlier',
+      new Error('Client has encountered a connection error and is not queryable'),
+    ],
   ])('is true for %s', (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -53,7 +62,9 @@ describe('retryWhileUnavailable', () => {
     const delays: number[] = [];
     const refused = socketError('ECONNREFUSED', 'connect');
     const work = vi.fn(() => Promise.reject(refused));
-    const outcome = retryWhileUnavailable(work, 20_000, (_error, delayMs) => delays.push(delayMs)).catch((error: unknown) => error);
+    const outcome = retryWhileUnavailable(work, 20_000, (_error, delayMs) => delays.push(delayMs)).catch(
+      (error: unknown) => error,
+    );
     await vi.runAllTimersAsync();
     expect(await outcome).toBe(refused);
     expect(delays).toEqual([500, 1000, 2000, 4000, 5000, 5000, 2500]);

@@ -1,6 +1,16 @@
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, Migrator, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  type SqliteDatabase as KyselySqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
@@ -66,7 +76,10 @@ const connectTimeoutMs = 5000;
  * SQLite in DATA_DIR by default; PostgreSQL when DATABASE_URL is set (DESIGN.md "Running"). The PostgreSQL pool
  * outlives a database restart or failover: lost connections are dropped and new ones opened on demand.
  */
-export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, log: FastifyBaseLogger): Promise<Db> {
+export async function createDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  log: FastifyBaseLogger,
+): Promise<Db> {
   if (config.databaseUrl) {
     const pg = await loadPostgresDriver();
     const pool = new pg.Pool({
@@ -81,7 +94,9 @@ export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'datab
     });
     // An idle connection that breaks (a restart ends every session) is reported here; without a listener Node
     // throws the 'error' event and the process stops. The pool has already dropped the connection.
-    pool.on('error', (error) => log.warn({ err: error }, 'an idle database connection was lost; the pool opens new ones'));
+    pool.on('error', (error) =>
+      log.warn({ err: error }, 'an idle database connection was lost; the pool opens new ones'),
+    );
     // A connection lent to a transaction reports its loss the same way, on the client; the transaction's next
     // query fails with it (and its request answers 503), so the event itself needs no handling.
     pool.on('connect', (client) => client.on('error', () => {}));
@@ -98,7 +113,10 @@ export async function createDatabase(config: Pick<Config, 'databaseUrl' | 'datab
   file.pragma('journal_mode = WAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }), dialect: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) }),
+    dialect: 'sqlite',
+  };
 }
 
 /** The rollback of a transaction SQLite has already rolled back: a statement that changes nothing. */
@@ -182,7 +200,10 @@ export async function waitForDatabase(
     await retryWhileUnavailable(
       () => sql`select 1`.execute(db),
       config.databaseStartupTimeoutMs,
-      (error, delayMs) => log.warn(`the database at ${where} is unreachable (${oneLine(error)}); trying again in ${delayMs / 1000} s`),
+      (error, delayMs) =>
+        log.warn(
+          `the database at ${where} is unreachable (${oneLine(error)}); trying again in ${delayMs / 1000} s`,
+        ),
     );
   } catch (error) {
     const reason = isDatabaseUnavailable(error)
@@ -265,7 +286,9 @@ export async function migrateToLatest({ db, dialect, schema }: Db): Promise<void
   // this schema only, or it takes another schema's for its own.
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } =
-    schema && dialect === 'postgres' ? await whileNoSchemaIsDropped(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
+    schema && dialect === 'postgres'
+      ? await whileNoSchemaIsDropped(db, () => migrator.migrateToLatest())
+      : await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     const which = failed ? `Migration ${failed.migrationName}` : 'The database migrations';
@@ -287,7 +310,11 @@ export async function keepStatistics({ db, dialect }: Db, log: FastifyBaseLogger
   if (dialect !== 'sqlite') return () => {};
   await sql`pragma optimize=0x10002`.execute(db);
   const timer = setInterval(() => {
-    sql`pragma optimize`.execute(db).catch((error: unknown) => log.warn({ err: error }, 'SQLite could not update its statistics; the next hour tries again'));
+    sql`pragma optimize`
+      .execute(db)
+      .catch((error: unknown) =>
+        log.warn({ err: error }, 'SQLite could not update its statistics; the next hour tries again'),
+      );
   }, statisticsEveryMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -339,13 +366,26 @@ export function isDataException(error: unknown): boolean {
 }
 
 /** Node's codes for a socket that could not connect, or lost its peer (failed system calls on the database's socket). */
-const unreachableSocketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const unreachableSocketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * pg's own errors for a connection that could not be made or was lost; they carry no code, only these messages.
  * "Connection terminated" covers "... unexpectedly" and "... due to connection timeout".
  */
-const unreachableMessages = ['Connection terminated', 'timeout exceeded when trying to connect', 'Client has encountered a connection error'];
+const unreachableMessages = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+];
 
 /**
  * True when the database could not be reached or went away: a refused, reset or timed-out connection, a

@@ -36,9 +36,13 @@ describe.skipIf(testDb !== 'postgres')(`named prepared statements on PostgreSQL 
   });
 
   const prepared = async () =>
-    (await sql<{ statement: string }>`select statement from pg_prepared_statements where statement like 'select * from "cards"%'`.execute(db)).rows.map(
-      (row) => row.statement,
-    );
+    (
+      await sql<{
+        statement: string;
+      }>`select statement from pg_prepared_statements where statement like 'select * from "cards"%'`.execute(
+        db,
+      )
+    ).rows.map((row) => row.statement);
   const cardNamed = (id: number) => db.selectFrom('cards').selectAll().where('id', '=', id).execute();
 
   it('prepares a query on its second use and runs it by name with any values', async () => {
@@ -61,11 +65,15 @@ describe.skipIf(testDb !== 'postgres')(`named prepared statements on PostgreSQL 
     expect(await cardNamed(1)).toEqual([{ id: 1, name: 'one', size: 0 }]);
     await admin.query(`alter table "${schema}".cards add column colour text`);
     // In a transaction the refusal has aborted it: the transaction fails, and the next one runs the new statement.
-    await expect(db.transaction().execute(async (trx) => trx.selectFrom('cards').selectAll().where('id', '=', 2).execute())).rejects.toThrow(
-      /cached plan must not change result type/,
-    );
-    expect(await db.transaction().execute(async (trx) => trx.selectFrom('cards').selectAll().where('id', '=', 2).execute())).toEqual([
-      { id: 2, name: 'two', size: 0, colour: null },
-    ]);
+    await expect(
+      db
+        .transaction()
+        .execute(async (trx) => trx.selectFrom('cards').selectAll().where('id', '=', 2).execute()),
+    ).rejects.toThrow(/cached plan must not change result type/);
+    expect(
+      await db
+        .transaction()
+        .execute(async (trx) => trx.selectFrom('cards').selectAll().where('id', '=', 2).execute()),
+    ).toEqual([{ id: 2, name: 'two', size: 0, colour: null }]);
   });
 });

@@ -66,7 +66,8 @@ export function withNamedStatements(pool: pg.Pool): PostgresPool {
       };
       return {
         query: ((textOrCursor: string | PostgresCursor<unknown>, values?: readonly unknown[]) => {
-          if (typeof textOrCursor !== 'string') return client.query(textOrCursor as unknown as pg.Submittable);
+          if (typeof textOrCursor !== 'string')
+            return client.query(textOrCursor as unknown as pg.Submittable);
           // Kysely opens and ends its transactions with these plain statements on the connection it lends.
           if (/^(begin|start transaction)\b/i.test(textOrCursor)) inTransaction = true;
           else if (/^(commit|rollback)$/i.test(textOrCursor)) inTransaction = false;

@@ -14,9 +14,30 @@ import { hashPassword } from '../modules/users/users.service';
 
 /** The demo logins of the README (DESIGN.md "Running"). */
 export const demoAccounts = [
-  { username: 'admin', email: 'admin@example.com', password: 'admin1234', roleTypeId: RoleType.Admin, firstName: 'Ada', lastName: 'Admin' },
-  { username: 'user', email: 'user@example.com', password: 'user12345', roleTypeId: RoleType.User, firstName: 'Uma', lastName: 'User' },
-  { username: 'demo', email: 'demo@example.com', password: 'demo12345', roleTypeId: RoleType.Demo, firstName: 'Dee', lastName: 'Demo' },
+  {
+    username: 'admin',
+    email: 'admin@example.com',
+    password: 'admin1234',
+    roleTypeId: RoleType.Admin,
+    firstName: 'Ada',
+    lastName: 'Admin',
+  },
+  {
+    username: 'user',
+    email: 'user@example.com',
+    password: 'user12345',
+    roleTypeId: RoleType.User,
+    firstName: 'Uma',
+    lastName: 'User',
+  },
+  {
+    username: 'demo',
+    email: 'demo@example.com',
+    password: 'demo12345',
+    roleTypeId: RoleType.Demo,
+    firstName: 'Dee',
+    lastName: 'Demo',
+  },
 ] as const;
 
 async function userCount(db: Kysely<Database>): Promise<number> {
@@ -103,7 +124,15 @@ export async function seedSampleGame(
   for (const { id } of assignees) {
     await db
       .insertInto('userGames')
-      .values({ userId: id, gameId: game.id, userGameTypeId: UserGameType.ReSkin, jobPrice: 150, isActive: 1, createdAt: now, updatedAt: now })
+      .values({
+        userId: id,
+        gameId: game.id,
+        userGameTypeId: UserGameType.ReSkin,
+        jobPrice: 150,
+        isActive: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
       .execute();
   }
   log.info(`seeded the sample game "${sampleGame.name}" (${uploaded.length} files)`);
@@ -123,7 +152,10 @@ export async function ensureAdmin(
   };
   const existing = await users.findCredentials(admin.email);
   if (existing) return update(existing.id);
-  const base = (admin.email.split('@')[0] ?? 'admin').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 24).padEnd(3, '_');
+  const base = (admin.email.split('@')[0] ?? 'admin')
+    .replace(/[^A-Za-z0-9_-]/g, '_')
+    .slice(0, 24)
+    .padEnd(3, '_');
   let username = base;
   for (let n = 2; (await users.findTaken('', username)).length > 0; n++) username = `${base}-${n}`;
   try {

@@ -62,7 +62,9 @@ function decodeDib(buffer: Buffer, start: number, pixelOffset: number | undefine
   if (icon) height = Math.floor(height / 2);
   if (width <= 0 || height <= 0) throw new BitmapDecodeError('no pixel size');
   if (width * height > limits.maxImagePixels) {
-    throw new BitmapDecodeError(`${width} x ${height} pixels; images may have at most ${limits.maxImagePixels} pixels`);
+    throw new BitmapDecodeError(
+      `${width} x ${height} pixels; images may have at most ${limits.maxImagePixels} pixels`,
+    );
   }
 
   let after = start + headerSize;
@@ -72,16 +74,30 @@ function decodeDib(buffer: Buffer, start: number, pixelOffset: number | undefine
     const withAlpha = compression === 6 || headerSize >= 56;
     if (headerSize < 52) {
       need(buffer, after + (withAlpha ? 16 : 12));
-      masks = [buffer.readUInt32LE(after), buffer.readUInt32LE(after + 4), buffer.readUInt32LE(after + 8), withAlpha ? buffer.readUInt32LE(after + 12) : 0];
+      masks = [
+        buffer.readUInt32LE(after),
+        buffer.readUInt32LE(after + 4),
+        buffer.readUInt32LE(after + 8),
+        withAlpha ? buffer.readUInt32LE(after + 12) : 0,
+      ];
       after += withAlpha ? 16 : 12;
     } else {
-      masks = [buffer.readUInt32LE(start + 40), buffer.readUInt32LE(start + 44), buffer.readUInt32LE(start + 48), withAlpha ? buffer.readUInt32LE(start + 52) : 0];
+      masks = [
+        buffer.readUInt32LE(start + 40),
+        buffer.readUInt32LE(start + 44),
+        buffer.readUInt32LE(start + 48),
+        withAlpha ? buffer.readUInt32LE(start + 52) : 0,
+      ];
     }
   } else if (compression !== 0) {
-    throw new BitmapDecodeError(`compression ${compression} (RLE or embedded JPEG/PNG) is not supported; save it uncompressed or as PNG`);
+    throw new BitmapDecodeError(
+      `compression ${compression} (RLE or embedded JPEG/PNG) is not supported; save it uncompressed or as PNG`,
+    );
   }
-  if (![1, 2, 4, 8, 16, 24, 32].includes(bitCount)) throw new BitmapDecodeError(`${bitCount} bits per pixel is not supported`);
-  if (masks && bitCount !== 16 && bitCount !== 32) throw new BitmapDecodeError('bit fields need 16 or 32 bits per pixel');
+  if (![1, 2, 4, 8, 16, 24, 32].includes(bitCount))
+    throw new BitmapDecodeError(`${bitCount} bits per pixel is not supported`);
+  if (masks && bitCount !== 16 && bitCount !== 32)
+    throw new BitmapDecodeError('bit fields need 16 or 32 bits per pixel');
 
   const palette: [number, number, number][] = [];
   if (bitCount <= 8) {
@@ -152,7 +168,8 @@ function decodeDib(buffer: Buffer, start: number, pixelOffset: number | undefine
       for (let row = 0; row < height; row++) {
         const y = topDown ? row : height - 1 - row;
         for (let x = 0; x < width; x++) {
-          if ((buffer[maskStart + row * maskStride + (x >> 3)]! >> (7 - (x & 7))) & 1) data[(y * width + x) * 4 + 3] = 0;
+          if ((buffer[maskStart + row * maskStride + (x >> 3)]! >> (7 - (x & 7))) & 1)
+            data[(y * width + x) * 4 + 3] = 0;
         }
       }
     }
@@ -162,7 +179,8 @@ function decodeDib(buffer: Buffer, start: number, pixelOffset: number | undefine
 
 /** Decodes a .bmp file. */
 export function decodeBmp(buffer: Buffer): RgbaImage {
-  if (buffer.length < 26 || buffer.toString('latin1', 0, 2) !== 'BM') throw new BitmapDecodeError('not a BMP file');
+  if (buffer.length < 26 || buffer.toString('latin1', 0, 2) !== 'BM')
+    throw new BitmapDecodeError('not a BMP file');
   return decodeDib(buffer, 14, buffer.readUInt32LE(10), false);
 }
 

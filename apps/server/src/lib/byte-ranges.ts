@@ -6,7 +6,10 @@ import type { ByteRange } from '../storage/storage';
  * to send (206), 'unsatisfiable' when it lies wholly past the end (416), or undefined to send the whole object
  * (200): no header, another unit, several ranges (allowed to be ignored), or a header that does not parse.
  */
-export function parseByteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+export function parseByteRange(
+  header: string | undefined,
+  size: number,
+): ByteRange | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
   const match = /^bytes=\s*(\d*)-(\d*)\s*$/.exec(header);
   if (!match) return undefined;

@@ -13,11 +13,26 @@ describe('served content types', () => {
   });
 
   it('serves pre-compressed builds with Content-Encoding and the type of the inner name', () => {
-    expect(servedAs('Build/game.wasm.br')).toEqual({ contentType: 'application/wasm', contentEncoding: 'br' });
-    expect(servedAs('Build/game.data.gz')).toEqual({ contentType: 'application/octet-stream', contentEncoding: 'gzip' });
-    expect(servedAs('Build/game.framework.js.gz')).toEqual({ contentType: 'text/javascript', contentEncoding: 'gzip' });
-    expect(servedAs('Build/game.symbols.json.BR')).toEqual({ contentType: 'application/json', contentEncoding: 'br' });
-    expect(servedAs('saves/slot1.gz')).toEqual({ contentType: 'application/octet-stream', contentEncoding: 'gzip' });
+    expect(servedAs('Build/game.wasm.br')).toEqual({
+      contentType: 'application/wasm',
+      contentEncoding: 'br',
+    });
+    expect(servedAs('Build/game.data.gz')).toEqual({
+      contentType: 'application/octet-stream',
+      contentEncoding: 'gzip',
+    });
+    expect(servedAs('Build/game.framework.js.gz')).toEqual({
+      contentType: 'text/javascript',
+      contentEncoding: 'gzip',
+    });
+    expect(servedAs('Build/game.symbols.json.BR')).toEqual({
+      contentType: 'application/json',
+      contentEncoding: 'br',
+    });
+    expect(servedAs('saves/slot1.gz')).toEqual({
+      contentType: 'application/octet-stream',
+      contentEncoding: 'gzip',
+    });
     // A dot file is a name, not an extension.
     expect(servedAs('Build/.gz')).toEqual({ contentType: 'application/octet-stream' });
   });

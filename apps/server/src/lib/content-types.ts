@@ -80,5 +80,7 @@ export function isCompressible(path: string): boolean {
 export function isCompressibleType(contentType: string): boolean {
   const semicolon = contentType.indexOf(';');
   const type = semicolon === -1 ? contentType : contentType.slice(0, semicolon).trim();
-  return type.startsWith('text/') || type.endsWith('+json') || type.endsWith('+xml') || compressibleTypes.has(type);
+  return (
+    type.startsWith('text/') || type.endsWith('+json') || type.endsWith('+xml') || compressibleTypes.has(type)
+  );
 }

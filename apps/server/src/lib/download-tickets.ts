@@ -24,7 +24,9 @@ export interface TicketHolders {
 
 /** The 403 of a ticket whose user has since been revoked: another token version, suspended, or deleted. */
 export const revokedTicket = () =>
-  forbidden('This download link has ended (the account was changed since it was made); open the download again.');
+  forbidden(
+    'This download link has ended (the account was changed since it was made); open the download again.',
+  );
 
 /** A ticketed download's 403, for the OpenAPI document. */
 export const revokedTicketDoc =
@@ -43,7 +45,10 @@ export class DownloadTickets {
     secret: string,
     private readonly holders: TicketHolders,
   ) {
-    this.jwt = new HmacJwt(createHash('sha256').update(`download-ticket:${secret}`).digest(), downloadTicketMinutes * 60_000);
+    this.jwt = new HmacJwt(
+      createHash('sha256').update(`download-ticket:${secret}`).digest(),
+      downloadTicketMinutes * 60_000,
+    );
   }
 
   async sign(userId: number, resource: string): Promise<string> {

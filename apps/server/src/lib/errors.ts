@@ -18,19 +18,28 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, code: string = errorCodes.validationFailed, details: ErrorDetail[] = []) =>
-  new AppError(400, 'BadRequestError', message, code, details);
+export const badRequest = (
+  message: string,
+  code: string = errorCodes.validationFailed,
+  details: ErrorDetail[] = [],
+) => new AppError(400, 'BadRequestError', message, code, details);
 
 export const unprocessable = (message: string, details: ErrorDetail[] = []) =>
   new AppError(422, 'UnprocessableEntityError', message, errorCodes.validationFailed, details);
 
-export const unauthorized = (message = 'Authorization is required.', code: string = errorCodes.unauthorized) =>
-  new AppError(401, 'UnauthorizedError', message, code);
+export const unauthorized = (
+  message = 'Authorization is required.',
+  code: string = errorCodes.unauthorized,
+) => new AppError(401, 'UnauthorizedError', message, code);
 
-export const forbidden = (message = 'You are not allowed to do this.', code: string = errorCodes.forbidden, details: ErrorDetail[] = []) =>
-  new AppError(403, 'ForbiddenError', message, code, details);
+export const forbidden = (
+  message = 'You are not allowed to do this.',
+  code: string = errorCodes.forbidden,
+  details: ErrorDetail[] = [],
+) => new AppError(403, 'ForbiddenError', message, code, details);
 
-export const notFound = (what = 'Entity') => new AppError(404, 'NotFoundError', `${what} not found.`, errorCodes.notFound);
+export const notFound = (what = 'Entity') =>
+  new AppError(404, 'NotFoundError', `${what} not found.`, errorCodes.notFound);
 
 export const conflict = (message: string, code: string, details: ErrorDetail[] = []) =>
   new AppError(409, 'ConflictError', message, code, details);
@@ -48,4 +57,9 @@ export const tooManyAttempts = (seconds: number) =>
 
 /** The database cannot be reached (restarting, failing over): try again shortly; nothing was wrong with the request. */
 export const databaseUnavailable = () =>
-  new AppError(503, 'ServiceUnavailableError', 'The database is unavailable; try again shortly.', errorCodes.databaseUnavailable);
+  new AppError(
+    503,
+    'ServiceUnavailableError',
+    'The database is unavailable; try again shortly.',
+    errorCodes.databaseUnavailable,
+  );

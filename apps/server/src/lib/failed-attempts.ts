@@ -26,7 +26,11 @@ export class FailedAttempts {
     redis: Redis | undefined,
     private readonly rules: FailedAttemptsLimits = limits.failedAttempts,
   ) {
-    this.failures = limiter(redis, { keyPrefix: `reskin-${name}-failures`, points: rules.freeFailures, duration: rules.windowSeconds });
+    this.failures = limiter(redis, {
+      keyPrefix: `reskin-${name}-failures`,
+      points: rules.freeFailures,
+      duration: rules.windowSeconds,
+    });
     this.delays = limiter(redis, { keyPrefix: `reskin-${name}-delay`, points: 1, duration: 1 });
   }
 

@@ -5,7 +5,13 @@ import { FairQueue, QueueFullError } from './fair-queue';
 function gate(log: string[], name: string) {
   let open: () => void = () => {};
   const opened = new Promise<void>((resolve) => (open = resolve));
-  return { work: async () => { log.push(name); await opened; }, open };
+  return {
+    work: async () => {
+      log.push(name);
+      await opened;
+    },
+    open,
+  };
 }
 
 describe('FairQueue', () => {

@@ -13,9 +13,11 @@ export function normaliseGamePath(raw: string): string {
   const path = raw.normalize('NFC').trim();
   if (path === '') throw new InvalidPathError('The file path is empty.');
   if (path.includes('\0')) throw new InvalidPathError('The file path contains a NUL character.');
-  if (path.includes('\\')) throw new InvalidPathError('The file path contains a backslash; use / between folders.');
+  if (path.includes('\\'))
+    throw new InvalidPathError('The file path contains a backslash; use / between folders.');
   if (/^[A-Za-z]:/.test(path)) throw new InvalidPathError('The file path starts with a drive letter.');
-  if (path.startsWith('/')) throw new InvalidPathError('The file path is absolute; it must be relative to the game.');
+  if (path.startsWith('/'))
+    throw new InvalidPathError('The file path is absolute; it must be relative to the game.');
   const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (segments.includes('..')) throw new InvalidPathError('The file path contains "..".');
   if (segments.length === 0) throw new InvalidPathError('The file path is empty.');

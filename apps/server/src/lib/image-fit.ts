@@ -51,14 +51,18 @@ const sharpFit = { cover: 'cover', contain: 'contain', stretch: 'fill' } as cons
 export async function fitImage(input: Buffer, options: FitOptions): Promise<Buffer> {
   const { width, height, mode, format, inputFormat } = options;
   if (!canWriteFormat(format)) {
-    throw new ImageFitError(`Images cannot be written as ${format.toUpperCase()}: replace it with a ${format.toUpperCase()} of the original's size.`, 'cannot_convert');
+    throw new ImageFitError(
+      `Images cannot be written as ${format.toUpperCase()}: replace it with a ${format.toUpperCase()} of the original's size.`,
+      'cannot_convert',
+    );
   }
   let image: Sharp;
   try {
     image = readImage(input, inputFormat, { limitInputPixels: limits.maxImagePixels, pages: -1 });
     const { pages = 1, width: inWidth, height: inHeight, pageHeight } = await image.metadata();
     const sameSize = inWidth === width && (pageHeight ?? inHeight) === height;
-    if (pages > 1 && !(sameSize && inputFormat === format)) throw new ImageFitError(batchMessages.animatedGif, 'animated');
+    if (pages > 1 && !(sameSize && inputFormat === format))
+      throw new ImageFitError(batchMessages.animatedGif, 'animated');
     if (pages > 1) return input;
     if (!sameSize) {
       image = image.resize(width, height, {

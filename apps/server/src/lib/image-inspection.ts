@@ -47,7 +47,8 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
     throw new InvalidImageError(`${path} is not an image.`);
   }
   const label = format.toUpperCase();
-  const refuse = (message: string) => (format === 'svg' ? new UndrawableSvgError(message) : new InvalidImageError(message));
+  const refuse = (message: string) =>
+    format === 'svg' ? new UndrawableSvgError(message) : new InvalidImageError(message);
   // sharp would collect a stream into one buffer too; the upload's own limit bounds it.
   const input = await buffer(content);
   if (input.length === 0) throw refuse(`${path} is empty (0 bytes); an image file must hold an image.`);
@@ -66,17 +67,24 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
     (metadata.format === sharpFormatOf[format] || (format === 'ico' && metadata.format === 'png')) &&
     (format !== 'avif' || metadata.compression === 'av1');
   if (!sameFormat) {
-    throw refuse(`${path} is named .${extensionOf(path)} but holds a ${metadata.format.toUpperCase()} image.`);
+    throw refuse(
+      `${path} is named .${extensionOf(path)} but holds a ${metadata.format.toUpperCase()} image.`,
+    );
   }
   const frameHeight = metadata.pageHeight ?? height;
   if (width * frameHeight > limits.maxImagePixels) {
-    throw refuse(`${path} is ${width} x ${frameHeight} pixels; images may have at most ${limits.maxImagePixels} pixels.`);
+    throw refuse(
+      `${path} is ${width} x ${frameHeight} pixels; images may have at most ${limits.maxImagePixels} pixels.`,
+    );
   }
   try {
     // Shrinking to a few pixels reads every row of every frame, in strips, without a decoded copy of the
     // whole image in memory (and fast: JPEG and WebP decode at a reduced scale, still reading all their data).
     // 'error' refuses truncated and corrupt data but not mere warnings, which browsers show without complaint.
-    await readImage(input, format, { limitInputPixels: false, pages: -1, failOn: 'error' }).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
+    await readImage(input, format, { limitInputPixels: false, pages: -1, failOn: 'error' })
+      .resize(8, 8, { fit: 'fill' })
+      .raw()
+      .toBuffer();
   } catch {
     throw refuse(`${path} is not a complete ${label} file: it is cut short or damaged.`);
   }

@@ -128,7 +128,9 @@ export async function encodePreviews(preview: Pixels): Promise<Record<PreviewSiz
   const { data, width, height, channels } = preview;
   const [encoded, thumb] = await Promise.all([
     encodeWithin({ data, info: { width, height, channels } as OutputInfo }, 'preview'),
-    resizedPixels(sharp(data, { raw: { width, height, channels } }), 'thumb').then((pixels) => encodeWithin(pixels, 'thumb')),
+    resizedPixels(sharp(data, { raw: { width, height, channels } }), 'thumb').then((pixels) =>
+      encodeWithin(pixels, 'thumb'),
+    ),
   ]);
   return { preview: encoded, thumb };
 }

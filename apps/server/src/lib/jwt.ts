@@ -14,7 +14,11 @@ export class HmacJwt {
    * `expiresInMs` undefined: the payload names its own `exp` and no `iat` is added, so the same payload always
    * makes the same token (the play origin's shared links, decision 0037).
    */
-  constructor(key: string | Buffer, expiresInMs: number | undefined, { cacheSize = 1000 }: { cacheSize?: number } = {}) {
+  constructor(
+    key: string | Buffer,
+    expiresInMs: number | undefined,
+    { cacheSize = 1000 }: { cacheSize?: number } = {},
+  ) {
     this.signer =
       expiresInMs === undefined
         ? createSigner({ key, algorithm: 'HS256', noTimestamp: true })

@@ -20,5 +20,10 @@ export interface LimiterOptions {
 export function limiter(redis: Redis | undefined, options: LimiterOptions): RateLimiterAbstract {
   const memory = new RateLimiterMemory(options);
   if (!redis) return memory;
-  return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+  return new RateLimiterRedis({
+    ...options,
+    storeClient: redis,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: memory,
+  });
 }

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import pino from 'pino';
 
 /**
@@ -25,7 +31,10 @@ const redacted = '[redacted]';
  * (`//p//<token>` is a 404, whose log line would otherwise show the token).
  */
 const capabilityPath = new RegExp(
-  `^(${capabilityPaths.map((prefix) => prefix.split('/').filter(Boolean).join('/+')).map((inner) => `/+${inner}/+`).join('|')})[^/?#]*`,
+  `^(${capabilityPaths
+    .map((prefix) => prefix.split('/').filter(Boolean).join('/+'))
+    .map((inner) => `/+${inner}/+`)
+    .join('|')})[^/?#]*`,
   'i',
 );
 
@@ -73,7 +82,11 @@ class RequestLog extends LogController {
     request.log.trace({ req: request }, 'incoming request');
   }
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     const line = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else if (reply.statusCode >= 500) reply.log.error(line, 'request completed');
@@ -151,4 +164,3 @@ export function echoRequestId(app: FastifyInstance): void {
     done();
   });
 }
-

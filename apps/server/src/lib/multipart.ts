@@ -12,13 +12,17 @@ import { AppError, badRequest } from './errors';
 /** 413 for one file over the per-file limit, naming the file and the limit. */
 export function fileTooLarge(name: string | undefined, maxFileSizeBytes: number): AppError {
   const message = uploadMessages.fileTooLarge(name, maxFileSizeBytes);
-  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [{ path: '/file', code: 'too_large', message }]);
+  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [
+    { path: '/file', code: 'too_large', message },
+  ]);
 }
 
 /** 413 for a multi-file upload declared larger than its most files at the per-file limit each could be. */
 export function uploadTooLarge(files: number, maxFileSizeBytes: number): AppError {
   const message = uploadMessages.uploadTooLarge(files, maxFileSizeBytes);
-  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [{ path: '/file', code: 'too_large', message }]);
+  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [
+    { path: '/file', code: 'too_large', message },
+  ]);
 }
 
 /** 400 for a body that is not well-formed multipart, with the parser's reason. */
@@ -28,7 +32,12 @@ export function malformedMultipart(reason: string): AppError {
 
 /** 415 for a request that is not multipart/form-data at all. */
 export function notMultipart(): AppError {
-  return new AppError(415, 'UnsupportedMediaTypeError', 'Send the upload as multipart/form-data.', errorCodes.notMultipart);
+  return new AppError(
+    415,
+    'UnsupportedMediaTypeError',
+    'Send the upload as multipart/form-data.',
+    errorCodes.notMultipart,
+  );
 }
 
 /**
@@ -38,7 +47,12 @@ export function notMultipart(): AppError {
  */
 export function multipartError(error: unknown, maxFileSizeBytes: number): AppError {
   if (error instanceof AppError) return error;
-  const { code, statusCode, message, part } = error as { code?: string; statusCode?: number; message?: string; part?: { filename?: string } };
+  const { code, statusCode, message, part } = error as {
+    code?: string;
+    statusCode?: number;
+    message?: string;
+    part?: { filename?: string };
+  };
   switch (code) {
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return notMultipart();
@@ -53,7 +67,12 @@ export function multipartError(error: unknown, maxFileSizeBytes: number): AppErr
   }
   // The library's own 4xx (the parts and fields limits) keep their status and say what they are.
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
-    return new AppError(statusCode, statusCode === 413 ? 'PayloadTooLargeError' : 'BadRequestError', message ?? 'The upload was refused.', code ?? 'BAD_REQUEST');
+    return new AppError(
+      statusCode,
+      statusCode === 413 ? 'PayloadTooLargeError' : 'BadRequestError',
+      message ?? 'The upload was refused.',
+      code ?? 'BAD_REQUEST',
+    );
   }
   // busboy: "Multipart: Boundary not found", "Unexpected end of form", "Part terminated early", "Malformed part
   // header", or the connection's own "aborted".
@@ -64,7 +83,11 @@ export function multipartError(error: unknown, maxFileSizeBytes: number): AppErr
 export function assertNamed(part: Multipart): void {
   if (typeof part.fieldname === 'string' && part.fieldname !== '') return;
   if (part.type === 'file') part.file.resume();
-  throw malformedMultipart(part.type === 'file' ? `the file part ${part.filename ? `"${part.filename}" ` : ''}has no name.` : 'a field has no name.');
+  throw malformedMultipart(
+    part.type === 'file'
+      ? `the file part ${part.filename ? `"${part.filename}" ` : ''}has no name.`
+      : 'a field has no name.',
+  );
 }
 
 /**
@@ -72,7 +95,10 @@ export function assertNamed(part: Multipart): void {
  * as its limit, or undefined when there is none. Every part up to it must have a name; a body that cannot be
  * read is a 400.
  */
-export async function firstFilePart(request: FastifyRequest, maxFileSizeBytes: number): Promise<MultipartFile | undefined> {
+export async function firstFilePart(
+  request: FastifyRequest,
+  maxFileSizeBytes: number,
+): Promise<MultipartFile | undefined> {
   try {
     for await (const part of request.parts({ limits: { fileSize: maxFileSizeBytes } })) {
       assertNamed(part);
@@ -90,7 +116,11 @@ export async function firstFilePart(request: FastifyRequest, maxFileSizeBytes: n
  * into (Storage.put) therefore fails instead of keeping a cut file. A part over the limit is still read to
  * its end (busboy drops the bytes past the limit), so a single-file request is answered after its whole body.
  */
-export function fileContent(part: MultipartFile, name: string | undefined, maxFileSizeBytes: number): Readable {
+export function fileContent(
+  part: MultipartFile,
+  name: string | undefined,
+  maxFileSizeBytes: number,
+): Readable {
   const source = part.file;
   const content = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -101,7 +131,10 @@ export function fileContent(part: MultipartFile, name: string | undefined, maxFi
       callback(source.truncated ? fileTooLarge(name, maxFileSizeBytes) : null);
     },
   });
-  const broken = () => (source.errored ? multipartError(source.errored, maxFileSizeBytes) : malformedMultipart('the body ended inside a file.'));
+  const broken = () =>
+    source.errored
+      ? multipartError(source.errored, maxFileSizeBytes)
+      : malformedMultipart('the body ended inside a file.');
   // The parser may have failed before the part was handed over (the whole body had already arrived).
   if (source.destroyed && !source.readableEnded) {
     content.on('error', () => {});

@@ -27,7 +27,11 @@ export class PostingThrottle {
   ) {
     this.limit = new BurstyRateLimiter(
       limiter(redis, { keyPrefix, points: rate.perMinute, duration: 60 }),
-      limiter(redis, { keyPrefix: `${keyPrefix}-burst`, points: rate.burst, duration: limits.posting.burstMinutes * 60 }),
+      limiter(redis, {
+        keyPrefix: `${keyPrefix}-burst`,
+        points: rate.burst,
+        duration: limits.posting.burstMinutes * 60,
+      }),
     );
   }
 
@@ -37,8 +41,18 @@ export class PostingThrottle {
       await this.limit.consume(String(userId));
     } catch (rejection) {
       if (rejection instanceof Error) throw rejection;
-      const seconds = Math.max(1, Math.ceil(((rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000) / 1000));
-      throw new AppError(429, 'TooManyRequestsError', this.message(seconds), errorCodes.rateLimited, [], seconds);
+      const seconds = Math.max(
+        1,
+        Math.ceil(((rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000) / 1000),
+      );
+      throw new AppError(
+        429,
+        'TooManyRequestsError',
+        this.message(seconds),
+        errorCodes.rateLimited,
+        [],
+        seconds,
+      );
     }
   }
 }

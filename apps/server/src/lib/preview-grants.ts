@@ -67,7 +67,12 @@ export class PreviewGrants {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     const match = /^(\d+):(\d+):(\d+):(.+)$/s.exec(Buffer.from(payload, 'base64url').toString('utf8'));
     if (!match) return undefined;
-    const claims = { userId: Number(match[1]), tokenVersion: Number(match[2]), expiresAt: Number(match[3]) * 1000, key: match[4]! };
+    const claims = {
+      userId: Number(match[1]),
+      tokenVersion: Number(match[2]),
+      expiresAt: Number(match[3]) * 1000,
+      key: match[4]!,
+    };
     return claims.expiresAt > now ? claims : undefined;
   }
 
@@ -77,7 +82,8 @@ export class PreviewGrants {
    */
   urlsFor(userId: number, tokenVersion: number, now = Date.now()): PreviewUrl {
     const expiresAt = PreviewGrants.expiryFor(now);
-    return (sourceKey, size) => `/api/previews/${this.sign({ userId, tokenVersion, key: previewKey(sourceKey, size), expiresAt })}/${previewNames[size]}`;
+    return (sourceKey, size) =>
+      `/api/previews/${this.sign({ userId, tokenVersion, key: previewKey(sourceKey, size), expiresAt })}/${previewNames[size]}`;
   }
 
   /** 128 bits of HMAC-SHA256, base64url. */

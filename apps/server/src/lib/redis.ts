@@ -10,7 +10,11 @@ import type { FastifyBaseLogger } from 'fastify';
  */
 export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
   const { Redis: RedisClient } = await import('ioredis');
-  const redis = new RedisClient(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  const redis = new RedisClient(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  });
   // ioredis reports every failed reconnect: say it once per outage, and when it is over.
   let reachable = true;
   redis.on('error', (error: Error) => {

@@ -27,7 +27,13 @@ function zodSchemaOf(schema: unknown): z.ZodType {
 
 /** The fast-json-stringify writer of a zod schema's output. */
 export function compileZodWriter(schema: z.ZodType): (data: unknown) => string {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any', reused: 'inline', cycles: 'ref' });
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io: 'output',
+    unrepresentable: 'any',
+    reused: 'inline',
+    cycles: 'ref',
+  });
   return fastJson(json as Parameters<typeof fastJson>[0]);
 }
 
@@ -49,7 +55,9 @@ const checked: FastifySerializerCompiler<unknown> = (route: RouteSchema) => {
     const text = encode(data);
     const compiledText = write(data);
     if (!isDeepStrictEqual(JSON.parse(compiledText), JSON.parse(text))) {
-      throw new Error(`${route.method} ${route.url}: the compiled writer's answer differs from zod's\n  zod:      ${text.slice(0, 2000)}\n  compiled: ${compiledText.slice(0, 2000)}`);
+      throw new Error(
+        `${route.method} ${route.url}: the compiled writer's answer differs from zod's\n  zod:      ${text.slice(0, 2000)}\n  compiled: ${compiledText.slice(0, 2000)}`,
+      );
     }
     return text;
   };

@@ -26,7 +26,14 @@ import {
 const maxParts = 10;
 
 /** Embedded raster images, the only `data:` URLs a drawing may reference. */
-const rasterDataUrls = ['data:image/png', 'data:image/jpeg', 'data:image/gif', 'data:image/webp', 'data:image/avif', 'data:image/bmp'];
+const rasterDataUrls = [
+  'data:image/png',
+  'data:image/jpeg',
+  'data:image/gif',
+  'data:image/webp',
+  'data:image/avif',
+  'data:image/bmp',
+];
 
 /** A URL as a browser's URL parser reads it: C0 controls and spaces trimmed, tabs and newlines removed. */
 function urlAsRead(value: string): string {
@@ -39,7 +46,9 @@ function isInternalReference(value: string): boolean {
   const url = urlAsRead(value);
   if (url.startsWith('#')) return true;
   const lower = url.toLowerCase();
-  return rasterDataUrls.some((prefix) => lower.startsWith(prefix) && (lower[prefix.length] === ';' || lower[prefix.length] === ','));
+  return rasterDataUrls.some(
+    (prefix) => lower.startsWith(prefix) && (lower[prefix.length] === ';' || lower[prefix.length] === ','),
+  );
 }
 
 /** A value that is, or lists, a script URL once spaces and controls are gone (`java&#9;script:` included). */
@@ -52,7 +61,10 @@ function carriesScriptUrl(value: string): boolean {
 
 /** The parser's complaint, `3:14: unbound namespace prefix: "x".` read as `line 3, column 14: unbound namespace prefix: "x"`. */
 function readableError(error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim().replace(/\.$/, '');
+  const message = (error instanceof Error ? error.message : String(error))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\.$/, '');
   const at = /^(\d+):(\d+): /.exec(message);
   return (at ? `line ${at[1]}, column ${at[2]}: ${message.slice(at[0].length)}` : message).slice(0, 120);
 }
@@ -69,7 +81,8 @@ class Parts {
   }
 
   reference(value: string, how: 'href' | 'url()'): void {
-    if (!isInternalReference(value)) this.add(`a reference to ${urlAsRead(value).slice(0, 80) || 'nothing'} (${how})`);
+    if (!isInternalReference(value))
+      this.add(`a reference to ${urlAsRead(value).slice(0, 80) || 'nothing'} (${how})`);
   }
 
   get list(): string[] {
@@ -79,7 +92,13 @@ class Parts {
 
 /** CSS functions whose argument is a URL, and image functions whose string arguments are URLs. */
 const urlFunctions = new Set(['url', 'src']);
-const imageFunctions = new Set(['image', 'image-set', '-webkit-image-set', 'cross-fade', '-webkit-cross-fade']);
+const imageFunctions = new Set([
+  'image',
+  'image-set',
+  '-webkit-image-set',
+  'cross-fade',
+  '-webkit-cross-fade',
+]);
 
 /**
  * Checks CSS (a style sheet, a `style` attribute or a presentation attribute's value) as a browser tokenizes it:
@@ -209,11 +228,19 @@ export function unsafeSvgParts(document: string): string[] {
     // A DOCTYPE naming the SVG DTD is harmless (browsers never load it); an internal subset declares entities
     // or default attributes.
     if (doctype.includes('[')) {
-      parts.add(doctype.includes('<!ENTITY') ? 'an entity declaration (<!ENTITY>)' : 'declarations inside <!DOCTYPE> ([...])');
+      parts.add(
+        doctype.includes('<!ENTITY')
+          ? 'an entity declaration (<!ENTITY>)'
+          : 'declarations inside <!DOCTYPE> ([...])',
+      );
     }
   });
   parser.on('processinginstruction', ({ target }) => {
-    parts.add(target.toLowerCase() === 'xml-stylesheet' ? 'a style sheet instruction (<?xml-stylesheet?>)' : `a processing instruction (<?${target}?>)`);
+    parts.add(
+      target.toLowerCase() === 'xml-stylesheet'
+        ? 'a style sheet instruction (<?xml-stylesheet?>)'
+        : `a processing instruction (<?${target}?>)`,
+    );
   });
   parser.on('opentag', (tag) => {
     elements++;
@@ -221,7 +248,8 @@ export function unsafeSvgParts(document: string): string[] {
     if (elements > maxElements) throw new TooLarge(`more than ${maxElements} elements`);
     if (depth > maxDepth) throw new TooLarge(`elements nested more than ${maxDepth} deep`);
     const svgElement = tag.uri === namespaces.svg;
-    if (elements === 1 && !(svgElement && tag.local === 'svg')) parts.add(`a root element other than <svg> (<${tag.name}>)`);
+    if (elements === 1 && !(svgElement && tag.local === 'svg'))
+      parts.add(`a root element other than <svg> (<${tag.name}>)`);
     if (styleDepth > 0) parts.add('an element inside <style>');
 
     if (svgElement) {
@@ -235,7 +263,11 @@ export function unsafeSvgParts(document: string): string[] {
     } else if (inertNamespaces.has(tag.uri)) {
       checkAttributes(tag, false, parts);
     } else {
-      parts.add(tag.uri ? `a <${tag.local}> element of another language (${tag.uri})` : `a <${tag.local}> element without the SVG namespace`);
+      parts.add(
+        tag.uri
+          ? `a <${tag.local}> element of another language (${tag.uri})`
+          : `a <${tag.local}> element without the SVG namespace`,
+      );
     }
   });
   parser.on('text', (text) => {

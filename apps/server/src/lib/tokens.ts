@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { HmacJwt } from './jwt';
 
 /** `tv`: the user's token version when it was signed (a token from before migration 0003 has none: 0). */
-const sessionPayloadSchema = z.object({ user: tokenUserSchema, tv: z.number().int().default(0), exp: z.number() });
+const sessionPayloadSchema = z.object({
+  user: tokenUserSchema,
+  tv: z.number().int().default(0),
+  exp: z.number(),
+});
 
 /** A valid session token's user and the token version it was signed with. */
 export interface SessionClaims {
@@ -27,7 +31,12 @@ export class SessionTokens {
   }
 
   async sign(user: TokenUser, tokenVersion: number): Promise<string> {
-    const claims: TokenUser = { id: user.id, username: user.username, email: user.email, roleTypeId: user.roleTypeId };
+    const claims: TokenUser = {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      roleTypeId: user.roleTypeId,
+    };
     return this.jwt.sign({ user: claims, tv: tokenVersion });
   }
 

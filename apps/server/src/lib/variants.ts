@@ -4,7 +4,16 @@ import { LRUCache } from 'lru-cache';
 import sharp, { type OutputInfo, type OverlayOptions, type Sharp } from 'sharp';
 import { imageFormatOfName, imageFormats, type CopyFormat, type ImageFormatName } from '@reskin/contract';
 import { readImage } from './image-reading';
-import { encodePreviews, makePreview, previewKey, previewKeysOf, previewPixelsOf, previewSizes, type Pixels, type PreviewSize } from './image-previews';
+import {
+  encodePreviews,
+  makePreview,
+  previewKey,
+  previewKeysOf,
+  previewPixelsOf,
+  previewSizes,
+  type Pixels,
+  type PreviewSize,
+} from './image-previews';
 
 /** The two generated copies of every game image (DESIGN.md "Games, files, variants"). */
 export type Variant = 'skeleton' | 'watermark';
@@ -44,10 +53,14 @@ function escapeXml(text: string): string {
 }
 
 /** The root element's attributes of an SVG document that fix its size (width, height, viewBox, preserveAspectRatio). */
-function svgRootAttributes(svg: string): Partial<Record<'width' | 'height' | 'viewBox' | 'preserveAspectRatio', string>> {
+function svgRootAttributes(
+  svg: string,
+): Partial<Record<'width' | 'height' | 'viewBox' | 'preserveAspectRatio', string>> {
   const root = /<svg\b[^>]*>/i.exec(svg)?.[0] ?? '';
   const attributes: Record<string, string> = {};
-  for (const match of root.matchAll(/\s(width|height|viewBox|preserveAspectRatio)\s*=\s*("([^"]*)"|'([^']*)')/g)) {
+  for (const match of root.matchAll(
+    /\s(width|height|viewBox|preserveAspectRatio)\s*=\s*("([^"]*)"|'([^']*)')/g,
+  )) {
     attributes[match[1]!] = match[3] ?? match[4] ?? '';
   }
   return attributes;
@@ -61,7 +74,10 @@ function tileGeometry(width: number, height: number): { width: number; height: n
 }
 
 /** What a watermark tile draws (the inside of its SVG): a faint diagonal and the product name across it. */
-function tileMarkup({ width: tileWidth, height: tileHeight, fontSize }: ReturnType<typeof tileGeometry>, productName: string): string {
+function tileMarkup(
+  { width: tileWidth, height: tileHeight, fontSize }: ReturnType<typeof tileGeometry>,
+  productName: string,
+): string {
   return (
     `<line x1="0" y1="${tileHeight}" x2="${tileWidth}" y2="0" stroke="black" stroke-opacity="0.25" stroke-width="${Math.max(1, fontSize / 6)}"/>` +
     `<text x="50%" y="50%" text-anchor="middle" dominant-baseline="middle" font-family="sans-serif" font-weight="bold" ` +
@@ -74,7 +90,11 @@ function tileMarkup({ width: tileWidth, height: tileHeight, fontSize }: ReturnTy
  * A tile of the watermark: the product name, diagonal, white with a dark outline and half transparent, so it
  * shows on light and dark art alike; scaled to the image so it stays readable on big and small images.
  */
-export function watermarkTile(width: number, height: number, productName: string): { svg: string; width: number; height: number } {
+export function watermarkTile(
+  width: number,
+  height: number,
+  productName: string,
+): { svg: string; width: number; height: number } {
   const tile = tileGeometry(width, height);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${tile.width}" height="${tile.height}">${tileMarkup(tile, productName)}</svg>`;
   return { svg, width: tile.width, height: tile.height };
@@ -132,7 +152,10 @@ function frameMarkMarkup(w: number, h: number, productName: string, id: string):
  * Frame marks rendered to pixels (raw RGBA), by size and product name: a sheet's frames often share sizes (a grid's
  * all do), and rendering the text is most of a mark's cost. At most 32 MB are kept, the least recently used first.
  */
-const renderedMarks = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (pixels) => Math.max(1, pixels.length) });
+const renderedMarks = new LRUCache<string, Buffer>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (pixels) => Math.max(1, pixels.length),
+});
 
 /** Marks are rendered packed in rows on SVG sheets of this size, one sharp call a sheet; a bigger mark alone. */
 const markSheet = { width: 2048, height: 512 };
@@ -141,17 +164,30 @@ const markSheet = { width: 2048, height: 512 };
  * Renders the marks of frames of the given sizes. Packing them on a few SVG sheets saves a sharp call per size,
  * which is a third of a small mark's cost (issue 26 bench: 500 sizes 1.45 s one by one, about half that packed).
  */
-async function renderMarks(sizes: readonly { w: number; h: number }[], productName: string): Promise<Map<string, Buffer>> {
+async function renderMarks(
+  sizes: readonly { w: number; h: number }[],
+  productName: string,
+): Promise<Map<string, Buffer>> {
   const rendered = new Map<string, Buffer>();
-  const render = async (placed: { w: number; h: number; x: number; y: number }[], width: number, height: number) => {
+  const render = async (
+    placed: { w: number; h: number; x: number; y: number }[],
+    width: number,
+    height: number,
+  ) => {
     const svg =
       `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-      placed.map(({ w, h, x, y }, i) => `<svg x="${x}" y="${y}" width="${w}" height="${h}" overflow="hidden">${frameMarkMarkup(w, h, productName, `t${i}`)}</svg>`).join('') +
+      placed
+        .map(
+          ({ w, h, x, y }, i) =>
+            `<svg x="${x}" y="${y}" width="${w}" height="${h}" overflow="hidden">${frameMarkMarkup(w, h, productName, `t${i}`)}</svg>`,
+        )
+        .join('') +
       `</svg>`;
     const pixels = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer();
     for (const { w, h, x, y } of placed) {
       const mark = Buffer.alloc(w * h * 4);
-      for (let row = 0; row < h; row++) pixels.copy(mark, row * w * 4, ((y + row) * width + x) * 4, ((y + row) * width + x + w) * 4);
+      for (let row = 0; row < h; row++)
+        pixels.copy(mark, row * w * 4, ((y + row) * width + x) * 4, ((y + row) * width + x + w) * 4);
       rendered.set(`${w}\n${h}`, mark);
     }
   };
@@ -182,7 +218,12 @@ async function renderMarks(sizes: readonly { w: number; h: number }[], productNa
  * (a descriptor or grid may name frames partly or wholly outside it). Frames sharing a rect (aliases) are marked
  * once; each size is rendered once.
  */
-async function frameOverlays(frames: readonly FrameRect[], width: number, height: number, productName: string): Promise<OverlayOptions[]> {
+async function frameOverlays(
+  frames: readonly FrameRect[],
+  width: number,
+  height: number,
+  productName: string,
+): Promise<OverlayOptions[]> {
   const rects = new Map<string, FrameRect>();
   for (const frame of frames) {
     const rect = clippedRect(frame, width, height);
@@ -200,7 +241,13 @@ async function frameOverlays(frames: readonly FrameRect[], width: number, height
     marks.set(size, pixels);
     renderedMarks.set(`${size}\n${productName}`, pixels);
   }
-  return [...rects.values()].map(({ x, y, w, h }) => ({ input: marks.get(`${w}\n${h}`)!, raw: { width: w, height: h, channels: 4 }, left: x, top: y, blend: 'over' }));
+  return [...rects.values()].map(({ x, y, w, h }) => ({
+    input: marks.get(`${w}\n${h}`)!,
+    raw: { width: w, height: h, channels: 4 },
+    left: x,
+    top: y,
+    blend: 'over',
+  }));
 }
 
 /** A frame's rect cut to an image of `width` x `height` in whole pixels; undefined when nothing of it is inside. */
@@ -245,7 +292,9 @@ export function skeletonBackground(format: Exclude<CopyFormat, 'svg'>): {
   channels: 3 | 4;
   background: { r: number; g: number; b: number; alpha?: number };
 } {
-  return format === 'jpeg' ? { channels: 3, background: jpegSkeletonGrey } : { channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } };
+  return format === 'jpeg'
+    ? { channels: 3, background: jpegSkeletonGrey }
+    : { channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } };
 }
 
 function imageFormatOf(path: string): ImageFormatName {
@@ -277,7 +326,14 @@ async function openImage(original: Buffer, path: string): Promise<OpenedImage> {
   const metadata = await image.metadata();
   const pages = metadata.pages ?? 1;
   const pixels = pages > 1 ? readImage(original, format, { pages: -1 }) : image;
-  return { original, copy, width: metadata.width, height: metadata.pageHeight ?? metadata.height, pixels, pages };
+  return {
+    original,
+    copy,
+    width: metadata.width,
+    height: metadata.pageHeight ?? metadata.height,
+    pixels,
+    pages,
+  };
 }
 
 /** The root attributes that give an SVG copy the original's size: its own, else the pixel size it renders at. */
@@ -305,7 +361,11 @@ const svgRasterScale = (width: number, height: number) => (width * height * 4 <=
 function skeletonOf({ original, copy, width, height }: OpenedImage): Promise<Buffer> {
   if (copy === 'svg') {
     const root = svgRootAttributes(original.toString('utf8'));
-    return Promise.resolve(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"${svgSizeAttributes(root, width, height)}></svg>\n`));
+    return Promise.resolve(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg"${svgSizeAttributes(root, width, height)}></svg>\n`,
+      ),
+    );
   }
   return encodeCopy(blankImage(width, height, copy), copy, 'skeleton').toBuffer();
 }
@@ -320,7 +380,11 @@ function blankImage(width: number, height: number, copy: Exclude<CopyFormat, 'sv
   const { channels, background } = skeletonBackground(copy);
   const { r, g, b, alpha = 1 } = background;
   const pixel = Buffer.from(channels === 4 ? [r, g, b, Math.round(alpha * 255)] : [r, g, b]);
-  return sharp(pixel, { raw: { width: 1, height: 1, channels } }).extend({ right: width - 1, bottom: height - 1, background });
+  return sharp(pixel, { raw: { width: 1, height: 1, channels } }).extend({
+    right: width - 1,
+    bottom: height - 1,
+    background,
+  });
 }
 
 /**
@@ -331,7 +395,11 @@ function blankImage(width: number, height: number, copy: Exclude<CopyFormat, 'sv
  * An SVG is rendered to pixels with the mark and embedded as a PNG in an SVG of the original's width, height
  * and viewBox: the mark is part of the pixels, so editing the document cannot remove it.
  */
-async function watermarkOf({ original, copy, width, height, pixels, pages }: OpenedImage, productName: string, frames: readonly FrameRect[]): Promise<Buffer> {
+async function watermarkOf(
+  { original, copy, width, height, pixels, pages }: OpenedImage,
+  productName: string,
+  frames: readonly FrameRect[],
+): Promise<Buffer> {
   if (copy === 'svg') {
     const raster = sharp(original, { density: 72 * svgRasterScale(width, height) });
     const rendered = await raster.metadata();
@@ -352,7 +420,11 @@ async function watermarkOf({ original, copy, width, height, pixels, pages }: Ope
         `</svg>\n`,
     );
   }
-  return encodeCopy(await marked(pixels, { width, height, pages }, productName, frames), copy, 'watermark').toBuffer();
+  return encodeCopy(
+    await marked(pixels, { width, height, pages }, productName, frames),
+    copy,
+    'watermark',
+  ).toBuffer();
 }
 
 /**
@@ -360,11 +432,24 @@ async function watermarkOf({ original, copy, width, height, pixels, pages }: Ope
  * tiled mark over the whole image always, and on a still sprite sheet each frame's own mark on top of it (frames
  * add marks, never replace the tile: whatever grid or descriptor an image has, all of it stays marked).
  */
-async function marked(pixels: Sharp, { width, height, pages }: Pick<OpenedImage, 'width' | 'height' | 'pages'>, productName: string, frames: readonly FrameRect[]): Promise<Sharp> {
+async function marked(
+  pixels: Sharp,
+  { width, height, pages }: Pick<OpenedImage, 'width' | 'height' | 'pages'>,
+  productName: string,
+  frames: readonly FrameRect[],
+): Promise<Sharp> {
   const tile = watermarkTile(width, height, productName);
   const tilePixels = await renderedTiles.forceFetch(tile.svg);
-  const overlays: OverlayOptions[] = [{ input: tilePixels, raw: { width: tile.width, height: tile.height, channels: 4 }, tile: true, blend: 'over' }];
-  if (frames.length > 0 && pages === 1) overlays.push(...(await frameOverlays(frames, width, height, productName)));
+  const overlays: OverlayOptions[] = [
+    {
+      input: tilePixels,
+      raw: { width: tile.width, height: tile.height, channels: 4 },
+      tile: true,
+      blend: 'over',
+    },
+  ];
+  if (frames.length > 0 && pages === 1)
+    overlays.push(...(await frameOverlays(frames, width, height, productName)));
   return pixels.composite(overlays);
 }
 
@@ -400,7 +485,10 @@ const blanks = new LRUCache<string, Buffer>({
   sizeCalculation: (bytes) => Math.max(1, bytes.length),
   fetchMethod: async (key) => {
     const [copy, width, height] = key.split(':') as [CopyFormat, string, string];
-    if (copy === 'svg') return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${Number(width)}" height="${Number(height)}"></svg>\n`);
+    if (copy === 'svg')
+      return Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${Number(width)}" height="${Number(height)}"></svg>\n`,
+      );
     return encodeCopy(blankImage(Number(width), Number(height), copy), copy, 'skeleton').toBuffer();
   },
 });
@@ -416,7 +504,10 @@ export async function makeCopies(
   frames: readonly FrameRect[] = [],
 ): Promise<{ skeleton: Buffer; watermark: Buffer }> {
   const image = await openImage(original, path);
-  const [skeleton, watermark] = await Promise.all([skeletonOf(image), watermarkOf(image, productName, frames)]);
+  const [skeleton, watermark] = await Promise.all([
+    skeletonOf(image),
+    watermarkOf(image, productName, frames),
+  ]);
   return { skeleton, watermark };
 }
 
@@ -448,24 +539,47 @@ export async function makeCopiesWithPreviews(
 ): Promise<{ skeleton: Buffer; watermark: Buffer; previews: CopyPreviews | undefined }> {
   const image = await openImage(original, path);
   const { copy, width, height, pages } = image;
-  if (copy === 'svg') return { ...(await makeCopies(original, path, productName, frames)), previews: undefined };
+  if (copy === 'svg')
+    return { ...(await makeCopies(original, path, productName, frames)), previews: undefined };
   const skeletonPreview = skeletonPreviewOf(width, height, copy);
   if (pages > 1 || width * height > keptDecodedPixels) {
-    const [skeleton, watermark] = await Promise.all([skeletonOf(image), watermarkOf(image, productName, frames)]);
+    const [skeleton, watermark] = await Promise.all([
+      skeletonOf(image),
+      watermarkOf(image, productName, frames),
+    ]);
     const copyName = `copy.${copy}`;
     const previewsOf = async (source: Buffer, name: string) => {
-      const [preview, thumb] = await Promise.all([makePreview(source, name, 'preview'), makePreview(source, name, 'thumb')]);
+      const [preview, thumb] = await Promise.all([
+        makePreview(source, name, 'preview'),
+        makePreview(source, name, 'thumb'),
+      ]);
       return { preview, thumb };
     };
-    const [originalPreviews, watermarkPreviews] = await Promise.all([previewsOf(original, path), previewsOf(watermark, copyName)]);
-    return { skeleton, watermark, previews: { original: originalPreviews, watermark: watermarkPreviews, skeleton: await skeletonPreview } };
+    const [originalPreviews, watermarkPreviews] = await Promise.all([
+      previewsOf(original, path),
+      previewsOf(watermark, copyName),
+    ]);
+    return {
+      skeleton,
+      watermark,
+      previews: { original: originalPreviews, watermark: watermarkPreviews, skeleton: await skeletonPreview },
+    };
   }
   // Decoded once, and one pipeline in order: the mark is drawn at full size (sharp composites after it resizes, so
   // marks never go on a pipeline that is then made small), the watermarked copy is encoded from those composed
   // pixels and its previews are resized from them; the original's previews from the decoded pixels.
   const originalPixels = pixelsOf(await image.pixels.raw().toBuffer({ resolveWithObject: true }));
-  const markedPixels = pixelsOf(await (await marked(sharpOf(originalPixels), image, productName, frames)).raw().toBuffer({ resolveWithObject: true }));
-  const [small, markedSmall] = await Promise.all([previewPixelsOf(sharpOf(originalPixels)), previewPixelsOf(sharpOf(markedPixels))]);
+  const markedPixels = pixelsOf(
+    await (
+      await marked(sharpOf(originalPixels), image, productName, frames)
+    )
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
+  );
+  const [small, markedSmall] = await Promise.all([
+    previewPixelsOf(sharpOf(originalPixels)),
+    previewPixelsOf(sharpOf(markedPixels)),
+  ]);
   const [skeleton, watermark, originalPreviews, watermarkPreviews, skeletonPreviewBytes] = await Promise.all([
     skeletonOf(image),
     encodeCopy(sharpOf(markedPixels), copy, 'watermark').toBuffer(),
@@ -473,7 +587,11 @@ export async function makeCopiesWithPreviews(
     encodePreviews(markedSmall),
     skeletonPreview,
   ]);
-  return { skeleton, watermark, previews: { original: originalPreviews, watermark: watermarkPreviews, skeleton: skeletonPreviewBytes } };
+  return {
+    skeleton,
+    watermark,
+    previews: { original: originalPreviews, watermark: watermarkPreviews, skeleton: skeletonPreviewBytes },
+  };
 }
 
 function pixelsOf({ data, info }: { data: Buffer; info: OutputInfo }): Pixels {
@@ -488,10 +606,16 @@ function sharpOf({ data, width, height, channels }: Pixels): Sharp {
  * The preview of an image's skeleton: nothing drawn (transparent, light grey for JPEG, as the skeleton is) at the
  * preview size of an image of `width` x `height`; it needs the size only, never the pixels.
  */
-export function skeletonPreviewOf(width: number, height: number, copy: Exclude<CopyFormat, 'svg'>): Promise<Buffer> {
+export function skeletonPreviewOf(
+  width: number,
+  height: number,
+  copy: Exclude<CopyFormat, 'svg'>,
+): Promise<Buffer> {
   const box = previewSizes.preview.pixels;
   const scale = Math.min(1, box / Math.max(width, height));
-  return skeletonPreviews.forceFetch(`${copy === 'jpeg' ? 'grey' : 'clear'}:${Math.max(1, Math.round(width * scale))}:${Math.max(1, Math.round(height * scale))}`);
+  return skeletonPreviews.forceFetch(
+    `${copy === 'jpeg' ? 'grey' : 'clear'}:${Math.max(1, Math.round(width * scale))}:${Math.max(1, Math.round(height * scale))}`,
+  );
 }
 
 /** Skeleton previews by background and size (a few hundred bytes each): a game's images of one size share one. */
@@ -519,6 +643,11 @@ export async function makeSkeleton(original: Buffer, path: string): Promise<Buff
 }
 
 /** The watermarked copy of an image alone (see watermarkOf). */
-export async function makeWatermark(original: Buffer, path: string, productName: string, frames: readonly FrameRect[] = []): Promise<Buffer> {
+export async function makeWatermark(
+  original: Buffer,
+  path: string,
+  productName: string,
+  frames: readonly FrameRect[] = [],
+): Promise<Buffer> {
   return watermarkOf(await openImage(original, path), productName, frames);
 }

@@ -4,8 +4,15 @@ import { WasmFormatError, maxWasmImports, readWasmImports } from './wasm-imports
 
 describe('[issue 24] the WebAssembly import section reader', () => {
   it('finds a shared memory import, and none in a module whose memory is not shared', () => {
-    expect(readWasmImports(wasmWithMemory({ shared: true }))).toEqual({ sharedMemoryImport: true, sharedMemoryName: 'env.memory', imports: 2 });
-    expect(readWasmImports(wasmWithMemory({ shared: false }))).toEqual({ sharedMemoryImport: false, imports: 2 });
+    expect(readWasmImports(wasmWithMemory({ shared: true }))).toEqual({
+      sharedMemoryImport: true,
+      sharedMemoryName: 'env.memory',
+      imports: 2,
+    });
+    expect(readWasmImports(wasmWithMemory({ shared: false }))).toEqual({
+      sharedMemoryImport: false,
+      imports: 2,
+    });
   });
 
   it('answers no imports for a module without an import section', () => {
@@ -27,6 +34,7 @@ describe('[issue 24] the WebAssembly import section reader', () => {
       // an import of an unknown kind
       Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 2, 6, 1, 1, 0x61, 1, 0x62, 0x09]),
     ];
-    for (const bytes of bad) expect(() => readWasmImports(bytes), bytes.toString('hex')).toThrow(WasmFormatError);
+    for (const bytes of bad)
+      expect(() => readWasmImports(bytes), bytes.toString('hex')).toThrow(WasmFormatError);
   });
 });

@@ -74,7 +74,8 @@ class Reader {
 /** Limits: a flags byte, a minimum and (flag 0x01) a maximum; 0x02 marks shared, 0x04 64-bit, 0x08 a page size. */
 function readLimits(reader: Reader, what: string): { shared: boolean } {
   const flags = reader.byte(what);
-  if (flags > 0x0f) throw new WasmFormatError(`The module has unknown limits (0x${flags.toString(16)}) in ${what}.`);
+  if (flags > 0x0f)
+    throw new WasmFormatError(`The module has unknown limits (0x${flags.toString(16)}) in ${what}.`);
   const bits = flags & 0x04 ? 64 : 32;
   reader.uleb(what, bits);
   if (flags & 0x01) reader.uleb(what, bits);
@@ -99,7 +100,8 @@ export function readWasmImports(bytes: Uint8Array): WasmImportSummary {
     const id = reader.byte('a section id');
     const size = reader.uleb('a section size');
     if (id === sectionImport) {
-      if (size > bytes.length - reader.offset) throw new WasmFormatError('The import section is cut short (or lies beyond what was read).');
+      if (size > bytes.length - reader.offset)
+        throw new WasmFormatError('The import section is cut short (or lies beyond what was read).');
       return readImportSection(new Reader(bytes, reader.offset + size), reader.offset);
     }
     // Sections come in order (custom ones anywhere): past the type section without imports, there are none.
@@ -113,7 +115,8 @@ export function readWasmImports(bytes: Uint8Array): WasmImportSummary {
 function readImportSection(reader: Reader, start: number): WasmImportSummary {
   reader.skip(start, 'the import section');
   const count = reader.uleb('the import count');
-  if (count > maxWasmImports) throw new WasmFormatError(`It declares ${count} imports (at most ${maxWasmImports} are read).`);
+  if (count > maxWasmImports)
+    throw new WasmFormatError(`It declares ${count} imports (at most ${maxWasmImports} are read).`);
   const summary: WasmImportSummary = { sharedMemoryImport: false, imports: count };
   for (let i = 0; i < count; i++) {
     const what = `import ${i + 1} of ${count}`;

@@ -6,7 +6,6 @@ import { keptFor } from '../lib/kept-answers';
 import { maySeeGame } from '../modules/games/game-access';
 import type { PlayClaims } from './play-tokens';
 
-
 /**
  * Whether a play link still gives access (issue 13, decision 0013): its user still exists, is active and has the
  * token version the link was made with (a password change, reset, role change or suspension ends it), still has

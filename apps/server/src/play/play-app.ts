@@ -10,7 +10,15 @@ import type { Storage } from '../storage/storage';
 import type { Metrics } from '../modules/metrics/metrics';
 import { isCompressibleType } from '../lib/content-types';
 import type { PlayAccess } from './play-access';
-import { chosenEncoding, encodedEtag, ifNoneMatch, maxCompressedInput, maxKeptIdentity, PlayBodies, type PlayEncoding } from './play-bodies';
+import {
+  chosenEncoding,
+  encodedEtag,
+  ifNoneMatch,
+  maxCompressedInput,
+  maxKeptIdentity,
+  PlayBodies,
+  type PlayEncoding,
+} from './play-bodies';
 import type { PlayFile, PlayFiles } from './play-files';
 import type { PlayOrigins } from './play-origins';
 import type { PlayUsage } from './play-usage';
@@ -61,8 +69,13 @@ export const playHeaders = {
  * workbench's and the files screen's previews): the browser marks those as another site's, and they are no play.
  * A client that sends no Fetch Metadata (an old browser, a tool) is counted.
  */
-export function playedRequest(site: string | undefined, dest: string | undefined, startFile: boolean): 'starts' | 'plays' | undefined {
-  if (dest === 'document' || dest === 'iframe' || dest === 'frame' || (dest === undefined && startFile)) return 'starts';
+export function playedRequest(
+  site: string | undefined,
+  dest: string | undefined,
+  startFile: boolean,
+): 'starts' | 'plays' | undefined {
+  if (dest === 'document' || dest === 'iframe' || dest === 'frame' || (dest === undefined && startFile))
+    return 'starts';
   return site === undefined || site === 'same-origin' || site === 'none' ? 'plays' : undefined;
 }
 
@@ -107,7 +120,11 @@ export const accelCopiedHeaders = [
  * scripts (`Sec-Fetch-Mode: cors`; their imports resolve against the script's address). A client that sends no
  * Fetch Metadata (a tool, an old browser), or another site's page (the app's previews), is answered in place.
  */
-function redirectsToShared(site: string | undefined, dest: string | undefined, mode: string | undefined): boolean {
+function redirectsToShared(
+  site: string | undefined,
+  dest: string | undefined,
+  mode: string | undefined,
+): boolean {
   if (site !== 'same-origin') return false;
   switch (dest) {
     case 'image':
@@ -169,8 +186,10 @@ export function buildPlayApp({
   });
 
   const invalidLink = () => envelope(403, 'This play link is invalid or has expired.', errorCodes.forbidden);
-  const otherAddress = () => envelope(403, 'This play link belongs to another address: open the game again.', errorCodes.forbidden);
-  const noAccess = () => envelope(403, 'This play link no longer gives access: open the game again.', errorCodes.forbidden);
+  const otherAddress = () =>
+    envelope(403, 'This play link belongs to another address: open the game again.', errorCodes.forbidden);
+  const noAccess = () =>
+    envelope(403, 'This play link no longer gives access: open the game again.', errorCodes.forbidden);
   const noFile = () => envelope(404, 'No such file in this game.', errorCodes.notFound);
 
   /** The normalised path of the request, or undefined when it is none a game can have. */
@@ -201,31 +220,51 @@ export function buildPlayApp({
    * file's current one in the watermarked or the skeleton view, which every user of the game may see; a content
    * id gone stale (the file changed since the redirect) sends a file that is no image to its current one.
    */
-  app.get<{ Params: { token: string; cid: string; '*': string } }>('/s/:token/:cid/*', async (request, reply) => {
-    const shared = tokens.verifyShared(request.params.token);
-    if (!shared) return reply.status(403).send(invalidLink());
-    if (!origins.servesGame(request.host, shared.g)) return reply.status(403).send(otherAddress());
-    const path = pathOf(request.params['*']);
-    if (path === undefined) return reply.status(404).send(noFile());
+  app.get<{ Params: { token: string; cid: string; '*': string } }>(
+    '/s/:token/:cid/*',
+    async (request, reply) => {
+      const shared = tokens.verifyShared(request.params.token);
+      if (!shared) return reply.status(403).send(invalidLink());
+      if (!origins.servesGame(request.host, shared.g)) return reply.status(403).send(otherAddress());
+      const path = pathOf(request.params['*']);
+      if (path === undefined) return reply.status(404).send(noFile());
 
-    // Both views need what the watermarked view needs (only the original asks more): one check answers for both.
-    const inViews = [{ ...shared, view: 'watermark' }, { ...shared, view: 'skeleton' }] as const satisfies PlayClaims[];
-    if (!(await access.allows(inViews[0]))) return reply.status(403).send(noAccess());
-    const found: PlayFile[] = [];
-    for (const claims of inViews) {
-      const { answer } = await files.find(claims, path);
-      if (typeof answer === 'string' || !answer.shared) continue;
-      if (contentIdOf(answer.etag) === request.params.cid) return serve(request, reply, claims, path, { fresh: false, counted: false, sharing: false });
-      found.push(answer);
-    }
-    // A content id gone stale: a file that is no image (the same object in both views) moves to its current URL.
-    if (found.length === 2 && found[0]!.etag === found[1]!.etag) {
-      return reply.status(302).header('Cache-Control', 'no-store').header('Location', sharedUrl(request.params.token, found[0]!.etag, path)).send();
-    }
-    return reply.status(404).send(envelope(404, 'This file has changed since the game asked for it: reload the game.', errorCodes.notFound));
-  });
+      // Both views need what the watermarked view needs (only the original asks more): one check answers for both.
+      const inViews = [
+        { ...shared, view: 'watermark' },
+        { ...shared, view: 'skeleton' },
+      ] as const satisfies PlayClaims[];
+      if (!(await access.allows(inViews[0]))) return reply.status(403).send(noAccess());
+      const found: PlayFile[] = [];
+      for (const claims of inViews) {
+        const { answer } = await files.find(claims, path);
+        if (typeof answer === 'string' || !answer.shared) continue;
+        if (contentIdOf(answer.etag) === request.params.cid)
+          return serve(request, reply, claims, path, { fresh: false, counted: false, sharing: false });
+        found.push(answer);
+      }
+      // A content id gone stale: a file that is no image (the same object in both views) moves to its current URL.
+      if (found.length === 2 && found[0]!.etag === found[1]!.etag) {
+        return reply
+          .status(302)
+          .header('Cache-Control', 'no-store')
+          .header('Location', sharedUrl(request.params.token, found[0]!.etag, path))
+          .send();
+      }
+      return reply
+        .status(404)
+        .send(
+          envelope(
+            404,
+            'This file has changed since the game asked for it: reload the game.',
+            errorCodes.notFound,
+          ),
+        );
+    },
+  );
 
-  const sharedUrl = (token: string, etag: string, path: string) => `/s/${token}/${contentIdOf(etag)}/${encodePath(path)}`;
+  const sharedUrl = (token: string, etag: string, path: string) =>
+    `/s/${token}/${contentIdOf(etag)}/${encodePath(path)}`;
 
   /** The encoding of the answer: br or gzip for a compressible file asked for whole, else the stored bytes. */
   function encodingOf(request: FastifyRequest, file: PlayFile): PlayEncoding | undefined {
@@ -251,12 +290,21 @@ export function buildPlayApp({
       if (played) usage.record(request.params.token, claims.g, file.fileId, played === 'starts');
     }
     // The game's own request for a file the same in every view goes to the user's one URL of it (decision 0037).
-    if (sharing && file.shared && redirectsToShared(headers['sec-fetch-site'], headers['sec-fetch-dest'], headers['sec-fetch-mode'])) {
+    if (
+      sharing &&
+      file.shared &&
+      redirectsToShared(headers['sec-fetch-site'], headers['sec-fetch-dest'], headers['sec-fetch-mode'])
+    ) {
       const token = tokens.signShared(claims as SharedClaims);
-      return reply.status(302).header('Cache-Control', 'no-store').header('Location', sharedUrl(token, file.etag, path)).send();
+      return reply
+        .status(302)
+        .header('Cache-Control', 'no-store')
+        .header('Location', sharedUrl(token, file.etag, path))
+        .send();
     }
 
-    const compressible = !file.contentEncoding && file.blank === undefined && isCompressibleType(file.contentType);
+    const compressible =
+      !file.contentEncoding && file.blank === undefined && isCompressibleType(file.contentType);
     const encoding = compressible ? encodingOf(request, file) : undefined;
     const etag = encodedEtag(file.etag, encoding);
     reply.header('ETag', etag).header('Cache-Control', 'private, no-cache');
@@ -269,7 +317,10 @@ export function buildPlayApp({
     if (file.blank) {
       // An image whose copies are not made yet (decision 0024): a blank of its size, never the original.
       const bytes = await blankCopy(file.blank.path, file.blank.width, file.blank.height);
-      return reply.header('Content-Type', file.contentType).header('Content-Length', bytes.length).send(bytes);
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Length', bytes.length)
+        .send(bytes);
     }
     // Behind nginx too, a compressed answer comes from here (kept in memory after the first): nginx's gzip would
     // compress a pre-compressed build again, so its internal location has none (docs/operations.md).
@@ -292,13 +343,18 @@ export function buildPlayApp({
 
     // A seek of an audio or video element asks for a range (206); a pre-compressed file is always sent whole.
     const ifRange = headers['if-range'];
-    const rangeHeader = file.contentEncoding || (ifRange !== undefined && ifRange !== file.etag) ? undefined : headers.range;
+    const rangeHeader =
+      file.contentEncoding || (ifRange !== undefined && ifRange !== file.etag) ? undefined : headers.range;
     let range: ReturnType<typeof parseByteRange>;
     if (rangeHeader !== undefined) {
       const info = await storage.stat(file.key);
       range = info ? parseByteRange(rangeHeader, info.size) : undefined;
       if (info && range === 'unsatisfiable') {
-        const refusal = envelope(416, 'The requested range lies outside the file.', errorCodes.rangeNotSatisfiable);
+        const refusal = envelope(
+          416,
+          'The requested range lies outside the file.',
+          errorCodes.rangeNotSatisfiable,
+        );
         return reply.status(416).header('Content-Range', `bytes */${info.size}`).send(refusal);
       }
     }
@@ -306,12 +362,17 @@ export function buildPlayApp({
     if (!object) {
       // A lookup of a file replaced meanwhile (its old object is deleted), or of copies replaced by newer ones
       // since (decision 0024): look again.
-      if (!fresh && (kept || !file.uploaded)) return serve(request, reply, claims, path, { fresh: true, counted, sharing });
+      if (!fresh && (kept || !file.uploaded))
+        return serve(request, reply, claims, path, { fresh: true, counted, sharing });
       if (file.uploaded) {
         request.log.error({ key: file.key }, 'a stored file is missing');
-        return reply.status(404).send(envelope(404, 'This file is missing from storage.', errorCodes.notFound));
+        return reply
+          .status(404)
+          .send(envelope(404, 'This file is missing from storage.', errorCodes.notFound));
       }
-      return reply.status(404).send(envelope(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
+      return reply
+        .status(404)
+        .send(envelope(404, 'This file has not been generated yet: press Gen.', errorCodes.notFound));
     }
     // Only now: the refusals above (416, 404) answer the JSON envelope, which a file's type would make a 500.
     reply.header('Content-Type', file.contentType);

@@ -71,7 +71,13 @@ export class PlayBodies {
   private readonly making = new Map<string, Promise<Buffer>>();
 
   constructor(maxBytes: number) {
-    this.kept = maxBytes > 0 ? new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (body) => Math.max(body.length, 1) }) : undefined;
+    this.kept =
+      maxBytes > 0
+        ? new LRUCache<string, Buffer>({
+            maxSize: maxBytes,
+            sizeCalculation: (body) => Math.max(body.length, 1),
+          })
+        : undefined;
   }
 
   /** Whether bodies are kept at all (PLAY_BODY_CACHE_MB above 0). */
@@ -104,7 +110,9 @@ export class PlayBodies {
       // Brotli 5: about gzip 6's speed at a tenth fewer bytes; 11 would take seconds for a 5 MB build.
       const body =
         encoding === 'br'
-          ? await brotli(input, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: size } })
+          ? await brotli(input, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: size },
+            })
           : await gzipped(input, { level: 6 });
       this.kept?.set(cacheKey, body);
       return body;

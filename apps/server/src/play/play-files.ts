@@ -57,7 +57,8 @@ const maxLookups = 20_000;
 
 /** Text is served as UTF-8, so games with non-ASCII text show it right. */
 function withCharset(contentType: string): string {
-  const textual = contentType.startsWith('text/') || contentType === 'application/json' || contentType === 'image/svg+xml';
+  const textual =
+    contentType.startsWith('text/') || contentType === 'application/json' || contentType === 'image/svg+xml';
   return textual ? `${contentType}; charset=utf-8` : contentType;
 }
 
@@ -113,7 +114,11 @@ export class PlayFiles {
   }
 
   /** The file `path` (normalised) of the link's game in its view; `fresh` skips a kept answer. */
-  async find(claims: PlayClaims, path: string, { fresh = false }: { fresh?: boolean } = {}): Promise<{ answer: PlayFileLookup; kept: boolean }> {
+  async find(
+    claims: PlayClaims,
+    path: string,
+    { fresh = false }: { fresh?: boolean } = {},
+  ): Promise<{ answer: PlayFileLookup; kept: boolean }> {
     const cacheKey = `${claims.g}:${claims.view}:${claims.v ?? ''}:${claims.o ? 'o' : ''}:${path}`;
     const cached = fresh ? undefined : this.lookups?.get(cacheKey);
     if (cached !== undefined) return { answer: cached, kept: true };
@@ -147,15 +152,21 @@ export class PlayFiles {
       if (replacement) key = replacement.storageKey;
       // A sheet with the artist's frames on the original shows the others the original's pixels: whoever may not
       // see originals gets the frames on the watermarked copy, or a blank until that is drawn (decision 0049).
-      const rendition = replacement && !o ? await this.sheets.renditionOf(version.id, file.fileId) : undefined;
+      const rendition =
+        replacement && !o ? await this.sheets.renditionOf(version.id, file.fileId) : undefined;
       if (rendition && !rendition.own) key = rendition.markedKey ?? undefined;
     }
     // A blank stands for copies not made yet; a recorded copy is missing only if storage lost it.
-    const blank = key === undefined && file.width !== null && file.height !== null ? { path: file.path, width: file.width, height: file.height } : undefined;
+    const blank =
+      key === undefined && file.width !== null && file.height !== null
+        ? { path: file.path, width: file.width, height: file.height }
+        : undefined;
     const uploaded = key !== undefined && (key === file.storageKey || key !== viewKey);
     const served = servedAs(file.path, settings.precompressed);
     // A generated copy has the type it was written in: a BMP's or an icon's copies are PNG.
-    const contentType = uploaded ? served.contentType : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
+    const contentType = uploaded
+      ? served.contentType
+      : (copyFormatOf(file.path)?.mimeType ?? served.contentType);
     return {
       fileId: file.fileId,
       startFile: file.isStartFile === 1,
@@ -168,7 +179,9 @@ export class PlayFiles {
       isolated: settings.isolated,
       // A blank's by what it is (view, size, format); a new copy then has another.
       etag: `"${createHash('sha1')
-        .update(`${key ?? `blank:${view}:${file.path}:${file.width}x${file.height}`}:${settings.precompressed}:${settings.isolated ? 'isolated' : ''}`)
+        .update(
+          `${key ?? `blank:${view}:${file.path}:${file.width}x${file.height}`}:${settings.precompressed}:${settings.isolated ? 'isolated' : ''}`,
+        )
         .digest('base64url')}"`,
     };
   }

@@ -12,7 +12,9 @@ describe('PlayOrigins (decision 0017)', () => {
     expect(origins.servesGame('g43.localhost:3001', 42)).toBe(false);
     expect(origins.servesGame('localhost:3001', 42)).toBe(false);
     expect(origins.servesGame(undefined, 42)).toBe(false);
-    expect(new PlayOrigins('https://g{game}.play.example-games.com').cspSource).toBe('https://*.play.example-games.com');
+    expect(new PlayOrigins('https://g{game}.play.example-games.com').cspSource).toBe(
+      'https://*.play.example-games.com',
+    );
   });
 
   it('serves every game from one origin without {game}', () => {

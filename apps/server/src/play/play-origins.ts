@@ -15,7 +15,8 @@ export function playOriginProblem(template: string): string | undefined {
     return 'expected a URL such as https://play.example-games.com or https://g{game}.play.example-games.com';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'expected an http:// or https:// URL';
-  if (url.pathname !== '/' || url.search || url.hash || url.username) return 'expected an origin only (scheme, host and port), without a path';
+  if (url.pathname !== '/' || url.search || url.hash || url.username)
+    return 'expected an origin only (scheme, host and port), without a path';
   if (count === 1) {
     const host = template.split('://')[1] ?? '';
     const firstLabel = host.split('.')[0] ?? '';

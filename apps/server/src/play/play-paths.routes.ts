@@ -29,7 +29,8 @@ export async function playPathsRoutes(app: FastifyInstance, { paths }: { paths: 
       onRequest: app.requireAdmin,
       schema: {
         tags: ['play'],
-        summary: "The root URL of a game's original view on the play origin, for thumbnails (admins; any status)",
+        summary:
+          "The root URL of a game's original view on the play origin, for thumbnails (admins; any status)",
         description:
           "Add an image's path, each segment percent-encoded, to get its original. The token in the URL lasts 2 hours.",
         params: gameIdParamSchema,

@@ -1,4 +1,15 @@
-import { can, effectiveIsolated, errorCodes, gameNotReadyMessage, isGameReady, limits, type Game, type GamePath, type GameVersion, type User } from '@reskin/contract';
+import {
+  can,
+  effectiveIsolated,
+  errorCodes,
+  gameNotReadyMessage,
+  isGameReady,
+  limits,
+  type Game,
+  type GamePath,
+  type GameVersion,
+  type User,
+} from '@reskin/contract';
 import { conflict, notFound } from '../lib/errors';
 import { maySeeGame } from '../modules/games/game-access';
 import type { GamesRepository, SplashFile } from '../modules/games/games.repository';
@@ -33,7 +44,11 @@ export class PlayPathsService {
    * The root of a play link for the user, on the game's play origin: one game (or version) and one view, with
    * the user's token version (read once by callers that make many links).
    */
-  private async root(user: User, claims: Omit<PlayClaims, 'u' | 'tv'>, tokenVersion?: number): Promise<string> {
+  private async root(
+    user: User,
+    claims: Omit<PlayClaims, 'u' | 'tv'>,
+    tokenVersion?: number,
+  ): Promise<string> {
     const tv = tokenVersion ?? (await this.tokenVersionOf(user.id));
     const key = `${user.id}:${tv}:${claims.g}:${claims.v ?? ''}:${claims.view}`;
     // Only admins' version views show composed sheets on the original (decision 0049).
@@ -42,7 +57,10 @@ export class PlayPathsService {
     if (!link || link.reuseUntil < Date.now()) {
       // The claims are put together only for a new signature (a reused link, most cards of a list, needs none).
       const full: PlayClaims = { ...claims, ...(originals && { o: true }), u: user.id, tv };
-      link = { token: await this.tokens.sign(full), reuseUntil: Date.now() + limits.playTokenHours * 3600_000 - reuseForMs };
+      link = {
+        token: await this.tokens.sign(full),
+        reuseUntil: Date.now() + limits.playTokenHours * 3600_000 - reuseForMs,
+      };
       this.links.delete(key);
       this.links.set(key, link);
       if (this.links.size > reusedLinks) this.links.delete(this.links.keys().next().value!);
@@ -59,8 +77,7 @@ export class PlayPathsService {
     if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
     const { index, isolated } = await this.playableIndex(user, gameId);
     const main: PlayView = can(user.roleTypeId, 'play.original') ? 'original' : 'watermark';
-    const url = async (view: PlayView) =>
-      `${await this.root(user, { g: gameId, view })}${encodePath(index)}`;
+    const url = async (view: PlayView) => `${await this.root(user, { g: gameId, view })}${encodePath(index)}`;
     const mainUrl = await url(main);
     return {
       rootPath: mainUrl.slice(0, mainUrl.length - encodePath(index).length),
@@ -131,7 +148,8 @@ export class PlayPathsService {
   private async playableIndex(user: User, gameId: number): Promise<{ index: string; isolated: boolean }> {
     const game = await this.games.findById(gameId);
     if (!game) throw notFound('Game');
-    if (!isGameReady(game)) throw conflict(gameNotReadyMessage(user.roleTypeId, game), errorCodes.gameNotReady);
+    if (!isGameReady(game))
+      throw conflict(gameNotReadyMessage(user.roleTypeId, game), errorCodes.gameNotReady);
     const index = (await this.games.listFiles(gameId)).find((file) => file.isStartFile === 1);
     if (!index) throw conflict('The game has no index file.', 'NO_INDEX_FILE');
     return { index: index.path, isolated: effectiveIsolated(game) };

@@ -56,8 +56,16 @@ export class PlayTokens {
 
   constructor(secret: string) {
     // The play origin checks the token of every file a game loads: many tokens, each verified once, then cached.
-    this.jwt = new HmacJwt(createHash('sha256').update(`play-origin:${secret}`).digest(), limits.playTokenHours * 3600_000, { cacheSize: 10_000 });
-    this.sharedJwt = new HmacJwt(createHash('sha256').update(`play-origin-shared:${secret}`).digest(), undefined, { cacheSize: 10_000 });
+    this.jwt = new HmacJwt(
+      createHash('sha256').update(`play-origin:${secret}`).digest(),
+      limits.playTokenHours * 3600_000,
+      { cacheSize: 10_000 },
+    );
+    this.sharedJwt = new HmacJwt(
+      createHash('sha256').update(`play-origin-shared:${secret}`).digest(),
+      undefined,
+      { cacheSize: 10_000 },
+    );
   }
 
   /**

@@ -53,7 +53,13 @@ export class PlayUsage {
       counted.loads += 1;
       counted.startLoads += atStart;
     } else {
-      this.pending.set(key, { gameId, fileId, loads: 1, startLoads: atStart, firstSeenAt: new Date(now).toISOString() });
+      this.pending.set(key, {
+        gameId,
+        fileId,
+        loads: 1,
+        startLoads: atStart,
+        firstSeenAt: new Date(now).toISOString(),
+      });
       if (this.pending.size >= maxPending) void this.flush();
     }
   }
@@ -67,7 +73,10 @@ export class PlayUsage {
       try {
         await this.repository.add([...batch.values()]);
       } catch (error) {
-        this.log.warn({ err: error, files: batch.size }, 'the play usage record could not be written; it is tried again with the next write');
+        this.log.warn(
+          { err: error, files: batch.size },
+          'the play usage record could not be written; it is tried again with the next write',
+        );
         for (const [key, counted] of batch) {
           const later = this.pending.get(key);
           if (!later) this.pending.set(key, counted);

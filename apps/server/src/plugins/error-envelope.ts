@@ -4,7 +4,12 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { errorCodes, type ErrorDetail, type ErrorEnvelope } from '@reskin/contract';
 import { isDataException, isDatabaseUnavailable } from '../db/database';
 import { AppError, databaseUnavailable } from '../lib/errors';
-import { StorageFullError, StorageUnavailableError, fullVolumeOf, isTaggedStorageFault } from '../storage/storage-faults';
+import {
+  StorageFullError,
+  StorageUnavailableError,
+  fullVolumeOf,
+  isTaggedStorageFault,
+} from '../storage/storage-faults';
 
 const namesByStatus: Record<number, string> = {
   400: 'BadRequestError',
@@ -26,7 +31,12 @@ const namesByStatus: Record<number, string> = {
 };
 
 /** The error envelope (DESIGN.md) of a status, with the name that goes with it. */
-export function envelope(statusCode: number, message: string, code?: string, details: ErrorDetail[] = []): ErrorEnvelope {
+export function envelope(
+  statusCode: number,
+  message: string,
+  code?: string,
+  details: ErrorDetail[] = [],
+): ErrorEnvelope {
   const name = namesByStatus[statusCode] ?? (statusCode >= 500 ? 'InternalServerError' : 'BadRequestError');
   return { error: { statusCode, name, message, ...(code ? { code } : {}), details } };
 }
@@ -47,12 +57,21 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     // The guard's refusal (a StorageFullError of its own), or a write that found no room (ENOSPC, SQLITE_FULL, ...)
     // where the guard did not refuse in time: 507, never 500.
     const refused = error instanceof StorageFullError && error.cause === undefined;
-    request.log[refused ? 'warn' : 'error']({ err: error, volume: full }, refused ? 'refused: a volume is low on space' : 'a volume is full');
-    return reply.status(507).send(appErrorEnvelope(error instanceof StorageFullError ? error : new StorageFullError(full)));
+    request.log[refused ? 'warn' : 'error'](
+      { err: error, volume: full },
+      refused ? 'refused: a volume is low on space' : 'a volume is full',
+    );
+    return reply
+      .status(507)
+      .send(appErrorEnvelope(error instanceof StorageFullError ? error : new StorageFullError(full)));
   }
   if (error instanceof StorageUnavailableError || isTaggedStorageFault(error)) {
     request.log.warn({ err: error }, 'the file storage is unavailable');
-    return reply.status(503).send(appErrorEnvelope(error instanceof StorageUnavailableError ? error : new StorageUnavailableError()));
+    return reply
+      .status(503)
+      .send(
+        appErrorEnvelope(error instanceof StorageUnavailableError ? error : new StorageUnavailableError()),
+      );
   }
   if (isDatabaseUnavailable(error)) {
     // The database is restarting or failing over: the client may retry; the pool reconnects by itself.
@@ -84,9 +103,12 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (isDataException(error)) {
     // A request value the schema let through but the database cannot hold (e.g. /user/detail/2147483648).
     request.log.warn({ err: error }, 'the database refused a value of the request');
-    return reply.status(400).send(envelope(400, 'A value in the request is out of range or malformed.', 'BAD_REQUEST'));
+    return reply
+      .status(400)
+      .send(envelope(400, 'A value in the request is out of range or malformed.', 'BAD_REQUEST'));
   }
-  const statusCode = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  const statusCode =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   if (statusCode >= 500) {
     request.log.error({ err: error }, 'request failed');
     return reply.status(statusCode).send(envelope(statusCode, 'Internal server error.'));
@@ -103,6 +125,8 @@ export const errorEnvelopePlugin = fp(async (app: FastifyInstance) => {
   app.setNotFoundHandler((request, reply) => {
     reply
       .status(404)
-      .send(envelope(404, `Route ${request.method} ${request.url.split('?')[0]} not found.`, errorCodes.notFound));
+      .send(
+        envelope(404, `Route ${request.method} ${request.url.split('?')[0]} not found.`, errorCodes.notFound),
+      );
   });
 });

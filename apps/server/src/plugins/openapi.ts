@@ -75,8 +75,7 @@ const derivedErrors: { status: number; applies: (route: RouteFacts) => boolean; 
   {
     status: 408,
     applies: (route) => route.schema.multipartBody !== undefined,
-    description:
-      `The upload had not recorded its files ${uploadRecordDeadlineMs / 60_000} minutes after it began; nothing was stored, send fewer files at a time (${errorCodes.uploadTooSlow}).`,
+    description: `The upload had not recorded its files ${uploadRecordDeadlineMs / 60_000} minutes after it began; nothing was stored, send fewer files at a time (${errorCodes.uploadTooSlow}).`,
   },
   {
     status: 413,
@@ -114,7 +113,8 @@ const totalCountHeaders = {
   [totalCountHeader]: {
     type: 'integer',
     minimum: 0,
-    description: 'How many rows match the where of the filter in all, whatever its limit and skip (the pager total).',
+    description:
+      'How many rows match the where of the filter in all, whatever its limit and skip (the pager total).',
   },
 };
 

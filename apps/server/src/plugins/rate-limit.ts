@@ -1,4 +1,8 @@
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
+import type {
+  FastifyRateLimitStore,
+  FastifyRateLimitStoreCtor,
+  RateLimitPluginOptions,
+} from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { errorCodes } from '@reskin/contract';
@@ -22,7 +26,12 @@ export function rateLimitOptions(redis: Redis | undefined): RateLimitPluginOptio
     global: false,
     store: limiterStore(redis, 'reskin-rate-limit'),
     errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'TooManyRequestsError', `Too many requests; try again in ${context.after}.`, errorCodes.rateLimited),
+      new AppError(
+        429,
+        'TooManyRequestsError',
+        `Too many requests; try again in ${context.after}.`,
+        errorCodes.rateLimited,
+      ),
   };
 }
 
@@ -36,12 +45,24 @@ function limiterStore(redis: Redis | undefined, prefix: string): FastifyRateLimi
     private readonly limiters = new Map<number, RateLimiterAbstract>();
 
     /** The plugin makes the first one with its options (unused: each route's come with incr), child() the others. */
-    constructor(_options?: unknown, private readonly keyPrefix: string = prefix) {}
+    constructor(
+      _options?: unknown,
+      private readonly keyPrefix: string = prefix,
+    ) {}
 
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void {
       let counter = this.limiters.get(timeWindow);
       if (!counter) {
-        counter = limiter(redis, { keyPrefix: this.keyPrefix, points: max, duration: Math.max(1, Math.ceil(timeWindow / 1000)) });
+        counter = limiter(redis, {
+          keyPrefix: this.keyPrefix,
+          points: max,
+          duration: Math.max(1, Math.ceil(timeWindow / 1000)),
+        });
         this.limiters.set(timeWindow, counter);
       }
       counter.penalty(key).then(

@@ -78,7 +78,8 @@ export function compileFilter(
 
   function column(name: string): { ref: RawBuilder<unknown>; type: ColumnType } {
     // Own properties only: "constructor" or "toString" are no columns.
-    const computed = entity.computed && Object.hasOwn(entity.computed, name) ? entity.computed[name] : undefined;
+    const computed =
+      entity.computed && Object.hasOwn(entity.computed, name) ? entity.computed[name] : undefined;
     if (computed) return { ref: computed.expression, type: computed.type };
     const type = Object.hasOwn(entity.columns, name) ? entity.columns[name] : undefined;
     if (!type) invalid(`Unknown or forbidden column "${name}".`);
@@ -94,7 +95,8 @@ export function compileFilter(
     if (type === 'number') {
       // Every number column is a 32-bit integer; anything else would make PostgreSQL fail (a 500).
       const number = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-      if (typeof number === 'number' && Number.isInteger(number) && number >= INT_MIN && number <= INT_MAX) return number;
+      if (typeof number === 'number' && Number.isInteger(number) && number >= INT_MIN && number <= INT_MAX)
+        return number;
       return invalid(`Column "${name}" needs a whole number.`);
     }
     if (type === 'date') {
@@ -134,45 +136,53 @@ export function compileFilter(
     if (typeof spec !== 'object' || Array.isArray(spec)) {
       return sql<SqlBool>`${ref} = ${value(name, type, spec)}`;
     }
-    const parts = Object.entries(spec as Record<string, unknown>).map(([operator, operand]): Expression<SqlBool> => {
-      count();
-      if (Object.hasOwn(comparisons, operator)) {
-        if (operand === null && (operator === 'eq' || operator === 'neq')) {
-          return operator === 'eq' ? sql<SqlBool>`${ref} is null` : sql<SqlBool>`${ref} is not null`;
-        }
-        return sql<SqlBool>`${ref} ${sql.raw(comparisons[operator as Comparison])} ${value(name, type, operand)}`;
-      }
-      switch (operator) {
-        case 'like':
-        case 'ilike':
-        case 'nlike': {
-          if (type !== 'string') return invalid(`"${operator}" works on text columns only, not on "${name}".`);
-          if (typeof operand !== 'string') return invalid(`"${operator}" on "${name}" needs a pattern string.`);
-          if (operand.length > limits.filterWhere.patternMax) {
-            return invalid(`The pattern of "${operator}" on "${name}" is longer than ${limits.filterWhere.patternMax} characters.`);
+    const parts = Object.entries(spec as Record<string, unknown>).map(
+      ([operator, operand]): Expression<SqlBool> => {
+        count();
+        if (Object.hasOwn(comparisons, operator)) {
+          if (operand === null && (operator === 'eq' || operator === 'neq')) {
+            return operator === 'eq' ? sql<SqlBool>`${ref} is null` : sql<SqlBool>`${ref} is not null`;
           }
-          // An odd run of backslashes at the end escapes nothing: PostgreSQL would fail the query (a 500).
-          if (/\\*$/.exec(operand)![0].length % 2 === 1) {
-            return invalid(`The pattern of "${operator}" on "${name}" ends with a lone escape character (\\).`);
+          return sql<SqlBool>`${ref} ${sql.raw(comparisons[operator as Comparison])} ${value(name, type, operand)}`;
+        }
+        switch (operator) {
+          case 'like':
+          case 'ilike':
+          case 'nlike': {
+            if (type !== 'string')
+              return invalid(`"${operator}" works on text columns only, not on "${name}".`);
+            if (typeof operand !== 'string')
+              return invalid(`"${operator}" on "${name}" needs a pattern string.`);
+            if (operand.length > limits.filterWhere.patternMax) {
+              return invalid(
+                `The pattern of "${operator}" on "${name}" is longer than ${limits.filterWhere.patternMax} characters.`,
+              );
+            }
+            // An odd run of backslashes at the end escapes nothing: PostgreSQL would fail the query (a 500).
+            if (/\\*$/.exec(operand)![0].length % 2 === 1) {
+              return invalid(
+                `The pattern of "${operator}" on "${name}" ends with a lone escape character (\\).`,
+              );
+            }
+            const not = operator === 'nlike' ? sql.raw('not ') : sql.raw('');
+            // Backslash escapes % and _ on both databases (PostgreSQL's default; SQLite has none unless named),
+            // so a pattern made with the contract's escapeLike() matches the same rows on either.
+            return sql<SqlBool>`${ref} ${not}${sql.raw(like)} ${operand} escape ${sql.lit('\\')}`;
           }
-          const not = operator === 'nlike' ? sql.raw('not ') : sql.raw('');
-          // Backslash escapes % and _ on both databases (PostgreSQL's default; SQLite has none unless named),
-          // so a pattern made with the contract's escapeLike() matches the same rows on either.
-          return sql<SqlBool>`${ref} ${not}${sql.raw(like)} ${operand} escape ${sql.lit('\\')}`;
+          case 'inq':
+            return sql<SqlBool>`${ref} in (${sql.join(list(name, type, operand))})`;
+          case 'nin':
+            return sql<SqlBool>`${ref} not in (${sql.join(list(name, type, operand))})`;
+          case 'between': {
+            const bounds = list(name, type, operand);
+            if (bounds.length !== 2) return invalid(`"between" on "${name}" needs two values.`);
+            return sql<SqlBool>`${ref} between ${bounds[0]} and ${bounds[1]}`;
+          }
+          default:
+            return invalid(`Unknown operator "${operator}" on "${name}".`);
         }
-        case 'inq':
-          return sql<SqlBool>`${ref} in (${sql.join(list(name, type, operand))})`;
-        case 'nin':
-          return sql<SqlBool>`${ref} not in (${sql.join(list(name, type, operand))})`;
-        case 'between': {
-          const bounds = list(name, type, operand);
-          if (bounds.length !== 2) return invalid(`"between" on "${name}" needs two values.`);
-          return sql<SqlBool>`${ref} between ${bounds[0]} and ${bounds[1]}`;
-        }
-        default:
-          return invalid(`Unknown operator "${operator}" on "${name}".`);
-      }
-    });
+      },
+    );
     if (parts.length === 0) invalid(`No condition given for "${name}".`);
     return all(parts);
   }
@@ -183,11 +193,13 @@ export function compileFilter(
 
   function where(clause: unknown, depth: number): Expression<SqlBool> | undefined {
     if (depth > 8) invalid('The where clause is nested too deeply.');
-    if (typeof clause !== 'object' || clause === null || Array.isArray(clause)) invalid('where must be an object.');
+    if (typeof clause !== 'object' || clause === null || Array.isArray(clause))
+      invalid('where must be an object.');
     const parts: Expression<SqlBool>[] = [];
     for (const [key, spec] of Object.entries(clause)) {
       if (key === 'and' || key === 'or') {
-        if (!Array.isArray(spec) || spec.length === 0) invalid(`"${key}" needs a non-empty list of conditions.`);
+        if (!Array.isArray(spec) || spec.length === 0)
+          invalid(`"${key}" needs a non-empty list of conditions.`);
         if (spec.length > limits.filterWhere.conditionsMax) {
           invalid(`The where clause has more than ${limits.filterWhere.conditionsMax} conditions.`);
         }
@@ -219,7 +231,8 @@ export function compileFilter(
   }
 
   function order(): OrderTerm[] {
-    const terms = filter.order === undefined ? [] : Array.isArray(filter.order) ? filter.order : [filter.order];
+    const terms =
+      filter.order === undefined ? [] : Array.isArray(filter.order) ? filter.order : [filter.order];
     const requested = terms.map((term): OrderTerm => {
       const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(asc|desc))?\s*$/i.exec(term);
       if (!match) return invalid(`Order "${term}" must be "<column> ASC" or "<column> DESC".`);

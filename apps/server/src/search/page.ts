@@ -24,7 +24,9 @@ export async function listPage<DB, TB extends keyof DB, O>(
   let ordered = matching;
   // NULLs sort as the smallest value on both databases: SQLite's rule, the opposite of PostgreSQL's.
   for (const { expression, direction } of filter.order) {
-    ordered = ordered.orderBy(expression, (item) => (direction === 'asc' ? item.asc().nullsFirst() : item.desc().nullsLast()));
+    ordered = ordered.orderBy(expression, (item) =>
+      direction === 'asc' ? item.asc().nullsFirst() : item.desc().nullsLast(),
+    );
   }
   const rows = await ordered.limit(filter.limit).offset(filter.offset).execute();
   // Kysely cannot type a selection on a query generic in its tables, hence the cast.

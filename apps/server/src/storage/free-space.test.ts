@@ -25,7 +25,10 @@ describe('FreeSpaceGuard (issue 23)', () => {
   });
 
   it('refuses what writes to a volume under its threshold with a StorageFullError naming it (507 STORAGE_FULL)', async () => {
-    const volumes = { '/data': { freeBytes: 600 * MB, totalBytes: 100 * GB }, '/tmp': { freeBytes: 50 * GB, totalBytes: 100 * GB } };
+    const volumes = {
+      '/data': { freeBytes: 600 * MB, totalBytes: 100 * GB },
+      '/tmp': { freeBytes: 50 * GB, totalBytes: 100 * GB },
+    };
     const guard = new FreeSpaceGuard(
       [
         { volume: 'data', path: '/data' },
@@ -48,7 +51,10 @@ describe('FreeSpaceGuard (issue 23)', () => {
     volumes['/data'] = { freeBytes: 20 * GB, totalBytes: 100 * GB };
     volumes['/tmp'] = { freeBytes: 10 * MB, totalBytes: 100 * GB };
     await expect(guard.assertRoom('upload')).resolves.toBeUndefined();
-    await expect(guard.assertRoom('zip')).rejects.toMatchObject({ volume: 'temp', message: expect.stringContaining('TMPDIR') });
+    await expect(guard.assertRoom('zip')).rejects.toMatchObject({
+      volume: 'temp',
+      message: expect.stringContaining('TMPDIR'),
+    });
   });
 
   it('measures a real folder with fs.statfs', async () => {

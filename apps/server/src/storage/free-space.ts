@@ -22,7 +22,12 @@ export const statfsProbe: SpaceProbe = async (path) => {
  * inflated) to the temporary folder first.
  */
 export type SpaceNeed = 'upload' | 'zip' | 'batch' | 'generation';
-const volumesOf: Record<SpaceNeed, VolumeId[]> = { upload: ['data'], zip: ['temp', 'data'], batch: ['temp', 'data'], generation: ['data'] };
+const volumesOf: Record<SpaceNeed, VolumeId[]> = {
+  upload: ['data'],
+  zip: ['temp', 'data'],
+  batch: ['temp', 'data'],
+  generation: ['data'],
+};
 
 /**
  * The free-space guard (issue 23): uploads, zip uploads and generation are refused with 507 STORAGE_FULL while a
@@ -60,6 +65,12 @@ export class FreeSpaceGuard {
   private async measure(volume: VolumeId, path: string): Promise<VolumeSpace> {
     const { freeBytes, totalBytes } = await this.probe(path);
     const minFreeBytes = this.minFreeBytes(totalBytes);
-    return { volume, freeBytes, totalBytes, minFreeBytes, low: freeBytes < minFreeBytes || (minFreeBytes === 0 && freeBytes === 0) };
+    return {
+      volume,
+      freeBytes,
+      totalBytes,
+      minFreeBytes,
+      low: freeBytes < minFreeBytes || (minFreeBytes === 0 && freeBytes === 0),
+    };
   }
 }

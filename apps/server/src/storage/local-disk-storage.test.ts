@@ -17,7 +17,9 @@ describe('local-disk storage', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('puts a stream, then gets it back with its size and type', async () => {
-    expect(await storage.put('games/1/files/7/bird.png', Readable.from(['hello ', 'world']))).toEqual({ size: 11 });
+    expect(await storage.put('games/1/files/7/bird.png', Readable.from(['hello ', 'world']))).toEqual({
+      size: 11,
+    });
     const object = await storage.get('games/1/files/7/bird.png');
     expect(object?.size).toBe(11);
     expect(object?.contentType).toBe('image/png');

@@ -15,7 +15,13 @@ const deleteConcurrency = 16;
 /** Refuses keys that could leave the storage root. */
 function checkKey(key: string): string {
   const parts = key.split('/');
-  if (key === '' || key.startsWith('/') || key.includes('\\') || key.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..')) {
+  if (
+    key === '' ||
+    key.startsWith('/') ||
+    key.includes('\\') ||
+    key.includes('\0') ||
+    parts.some((p) => p === '' || p === '.' || p === '..')
+  ) {
     throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
   }
   return key;
@@ -71,7 +77,9 @@ export class LocalDiskStorage implements Storage {
     const temporary = `${target}.${randomBytes(6).toString('hex')}${temporarySuffix}`;
     let size: number;
     try {
-      size = Buffer.isBuffer(data) ? await writeBuffer(temporary, data, options) : await writeStream(temporary, data, options);
+      size = Buffer.isBuffer(data)
+        ? await writeBuffer(temporary, data, options)
+        : await writeStream(temporary, data, options);
       // Readable by the server's user only, whatever the umask (issue 13).
       await chmod(temporary, privateFileMode);
       await rename(temporary, target);

@@ -5,7 +5,12 @@ import type { Storage } from './storage';
  * never read whole; undefined when the object is missing. `size`, when the caller knows it (a game file's
  * recorded size), saves asking the store (on S3 a request per file).
  */
-export async function readPrefix(storage: Storage, key: string, bytes: number, size?: number): Promise<Buffer | undefined> {
+export async function readPrefix(
+  storage: Storage,
+  key: string,
+  bytes: number,
+  size?: number,
+): Promise<Buffer | undefined> {
   if (bytes <= 0) return Buffer.alloc(0);
   const known = size ?? (await storage.stat(key))?.size;
   if (known === undefined) return undefined;

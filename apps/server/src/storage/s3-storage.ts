@@ -30,7 +30,10 @@ const partsInFlight = 2;
 
 /** Whether an SDK error means "no such object" (GetObject answers NoSuchKey, HeadObject a bare 404). */
 function isNotFound(error: unknown): boolean {
-  return error instanceof sdk().s3.S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  return (
+    error instanceof sdk().s3.S3ServiceException &&
+    (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404)
+  );
 }
 
 /**
@@ -40,14 +43,19 @@ function isNotFound(error: unknown): boolean {
 function isNothingToAbort(error: unknown): boolean {
   return (
     error instanceof sdk().s3.S3ServiceException &&
-    (['NoSuchUpload', 'NotImplemented', 'MethodNotAllowed'].includes(error.name) || [404, 405, 501].includes(error.$metadata.httpStatusCode ?? 0))
+    (['NoSuchUpload', 'NotImplemented', 'MethodNotAllowed'].includes(error.name) ||
+      [404, 405, 501].includes(error.$metadata.httpStatusCode ?? 0))
   );
 }
 
 /** Counts the bytes that pass through (the size of a streamed upload). */
 class ByteCounter extends Transform {
   bytes = 0;
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    done: (error?: Error | null, data?: Buffer) => void,
+  ): void {
     this.bytes += chunk.length;
     done(null, chunk);
   }
@@ -86,7 +94,9 @@ export class S3Storage implements Storage {
       forcePathStyle: config.forcePathStyle,
       ...(config.endpoint && { endpoint: config.endpoint }),
       ...(config.accessKeyId &&
-        config.secretAccessKey && { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }),
+        config.secretAccessKey && {
+          credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+        }),
       // Checksums only where the operation requires them: several S3-compatible stores refuse the newer defaults.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
@@ -102,7 +112,14 @@ export class S3Storage implements Storage {
     const contentType = mime.getType(key) ?? 'application/octet-stream';
     if (Buffer.isBuffer(data)) {
       // A body in memory is sent in one request (S3 takes up to 5 GB so): about a third less of the SDK's CPU than an upload's.
-      await this.client.send(new this.sdk.s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType }));
+      await this.client.send(
+        new this.sdk.s3.PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: data,
+          ContentType: contentType,
+        }),
+      );
       return { size: data.length };
     }
     const counter = new ByteCounter();
@@ -137,10 +154,16 @@ export class S3Storage implements Storage {
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
     try {
       const answer = await this.client.send(
-        new this.sdk.s3.GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) }),
+        new this.sdk.s3.GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range && { Range: `bytes=${range.start}-${range.end}` }),
+        }),
       );
       // With a range, the whole size is in Content-Range (bytes 0-99/1234).
-      const total = range ? Number(/\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1]) : Number(answer.ContentLength);
+      const total = range
+        ? Number(/\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1])
+        : Number(answer.ContentLength);
       return {
         stream: answer.Body as Readable,
         size: total,
@@ -155,7 +178,9 @@ export class S3Storage implements Storage {
 
   async stat(key: string): Promise<{ size: number } | undefined> {
     try {
-      const answer = await this.client.send(new this.sdk.s3.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const answer = await this.client.send(
+        new this.sdk.s3.HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
       return { size: Number(answer.ContentLength) };
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -171,10 +196,16 @@ export class S3Storage implements Storage {
     for (let i = 0; i < keys.length; i += deleteBatchSize) {
       const batch = keys.slice(i, i + deleteBatchSize);
       const answer = await this.client.send(
-        new this.sdk.s3.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        new this.sdk.s3.DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
       );
       const failed = answer.Errors ?? [];
-      if (failed.length > 0) throw new Error(`S3 could not delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Message}`);
+      if (failed.length > 0)
+        throw new Error(
+          `S3 could not delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Message}`,
+        );
     }
   }
 
@@ -182,7 +213,12 @@ export class S3Storage implements Storage {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new this.sdk.s3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.listPageSize, ContinuationToken: token }),
+        new this.sdk.s3.ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          MaxKeys: this.listPageSize,
+          ContinuationToken: token,
+        }),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
@@ -194,7 +230,9 @@ export class S3Storage implements Storage {
   /** Aborts one multipart upload (nothing to abort: done too); throws while the store cannot. */
   private async abortUpload(key: string, uploadId: string): Promise<void> {
     try {
-      await this.client.send(new this.sdk.s3.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+      await this.client.send(
+        new this.sdk.s3.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
+      );
     } catch (error) {
       if (!isNothingToAbort(error)) throw error;
     }
@@ -222,17 +260,31 @@ export class S3Storage implements Storage {
     do {
       let page;
       try {
-        page = await this.client.send(new this.sdk.s3.ListMultipartUploadsCommand({ Bucket: this.bucket, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+        page = await this.client.send(
+          new this.sdk.s3.ListMultipartUploadsCommand({
+            Bucket: this.bucket,
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        );
       } catch (error) {
         if (error instanceof sdk().s3.S3ServiceException && error.name === 'NotImplemented') return removed;
         throw error;
       }
       for (const upload of page.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= before) continue;
-        await this.client.send(new this.sdk.s3.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+        await this.client.send(
+          new this.sdk.s3.AbortMultipartUploadCommand({
+            Bucket: this.bucket,
+            Key: upload.Key,
+            UploadId: upload.UploadId,
+          }),
+        );
         removed++;
       }
-      [keyMarker, uploadIdMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextUploadIdMarker] : [undefined, undefined];
+      [keyMarker, uploadIdMarker] = page.IsTruncated
+        ? [page.NextKeyMarker, page.NextUploadIdMarker]
+        : [undefined, undefined];
     } while (keyMarker);
     return removed;
   }

@@ -15,7 +15,11 @@ export interface CopySummary {
  * to `to` under the same key, streaming, a few at a time. An object the target already holds with the same size
  * is skipped, so a run cut off halfway can simply run again. `progress` hears a line every 100 objects.
  */
-export async function copyStorage(from: Storage, to: Storage, progress: (line: string) => void): Promise<CopySummary> {
+export async function copyStorage(
+  from: Storage,
+  to: Storage,
+  progress: (line: string) => void,
+): Promise<CopySummary> {
   const summary: CopySummary = { copied: 0, skipped: 0, bytes: 0 };
   const inFlight = new Set<Promise<void>>();
   const copy = async (key: string) => {
@@ -31,7 +35,10 @@ export async function copyStorage(from: Storage, to: Storage, progress: (line: s
       summary.bytes += size;
     }
     const seen = summary.copied + summary.skipped;
-    if (seen % 100 === 0) progress(`${seen} objects: ${summary.copied} copied (${megabytes(summary.bytes)}), ${summary.skipped} already there`);
+    if (seen % 100 === 0)
+      progress(
+        `${seen} objects: ${summary.copied} copied (${megabytes(summary.bytes)}), ${summary.skipped} already there`,
+      );
   };
   for await (const { key } of from.list()) {
     const job = copy(key).finally(() => inFlight.delete(job));

@@ -37,7 +37,12 @@ export class StorageFullError extends AppError {
 /** The file storage cannot be used now (an object store unreachable or failing, a local disk's I/O error): 503. */
 export class StorageUnavailableError extends AppError {
   constructor(options?: { cause?: unknown }) {
-    super(503, 'ServiceUnavailableError', 'The file storage is unavailable; try again shortly.', errorCodes.storageUnavailable);
+    super(
+      503,
+      'ServiceUnavailableError',
+      'The file storage is unavailable; try again shortly.',
+      errorCodes.storageUnavailable,
+    );
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
@@ -92,6 +97,7 @@ export function storageFault(error: unknown, volume: FullVolume): unknown {
   const metadata = (error as { $metadata?: { httpStatusCode?: number } }).$metadata;
   // MinIO and others answer 507 when their disks are full (XMinioStorageFull).
   if (metadata?.httpStatusCode === 507) return new StorageFullError('objectStore', { cause: error });
-  if (metadata || typeof codeOf(error) === 'string' || error.name === 'TimeoutError') return new StorageUnavailableError({ cause: error });
+  if (metadata || typeof codeOf(error) === 'string' || error.name === 'TimeoutError')
+    return new StorageUnavailableError({ cause: error });
   return error;
 }

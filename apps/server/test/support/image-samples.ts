@@ -51,10 +51,16 @@ export function sampleBmp(width: number, height: number): Buffer {
 }
 
 /** A .ico file with one image: a 32-bit bitmap with alpha, or a PNG (as icons of 256 px usually are). */
-export async function sampleIco(width: number, height: number, inside: 'bitmap' | 'png' = 'bitmap'): Promise<Buffer> {
+export async function sampleIco(
+  width: number,
+  height: number,
+  inside: 'bitmap' | 'png' = 'bitmap',
+): Promise<Buffer> {
   const image =
     inside === 'png'
-      ? await sharp(picture(width, height), { raw: { width, height, channels: 4 } }).png().toBuffer()
+      ? await sharp(picture(width, height), { raw: { width, height, channels: 4 } })
+          .png()
+          .toBuffer()
       : dib(width, height, 32, true);
   const header = Buffer.alloc(6 + 16);
   header.writeUInt16LE(0, 0);
@@ -78,7 +84,11 @@ export function sampleSvg(width: number, height: number): Buffer {
 }
 
 /** An image of every contract format, each with its first extension: the files a test uploads. */
-export async function sampleImage(format: ImageFormatName, width = 120, height = 80): Promise<{ name: string; content: Buffer }> {
+export async function sampleImage(
+  format: ImageFormatName,
+  width = 120,
+  height = 80,
+): Promise<{ name: string; content: Buffer }> {
   const name = `sample.${imageFormats[format].extensions[0]}`;
   if (format === 'bmp') return { name, content: sampleBmp(width, height) };
   if (format === 'ico') return { name, content: await sampleIco(width, height) };
@@ -98,4 +108,6 @@ export const svgFont = Buffer.from(
 
 /** A PNG of one colour (a CSS colour name or #hex; red unless told). */
 export const solidPng = (width: number, height: number, colour = 'red'): Promise<Buffer> =>
-  sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: colour } })
+    .png()
+    .toBuffer();

@@ -68,7 +68,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       } catch {
         // pg_ctl could not stop it: end the postmaster we started, by the pid it wrote.
         const pidFile = join(dataDir, 'postmaster.pid');
-        if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGQUIT');
+        if (existsSync(pidFile))
+          process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGQUIT');
       } finally {
         running = false;
         rmSync(folder, { recursive: true, force: true });

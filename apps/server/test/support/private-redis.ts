@@ -47,7 +47,18 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 /** Spawns the server and resolves once it logs that it accepts connections (rejects if it exits or is missing first). */
 function spawnRedis(port: number): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+    ];
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -64,10 +75,14 @@ function spawnRedis(port: number): Promise<ChildProcess> {
     child.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'ENOENT'
-          ? new Error(`${binary} is not installed: this test starts a Redis server of its own (Debian: apt-get install redis-server)`)
+          ? new Error(
+              `${binary} is not installed: this test starts a Redis server of its own (Debian: apt-get install redis-server)`,
+            )
           : error,
       );
     });
-    child.once('exit', (code, signal) => reject(new Error(`${binary} exited (${code ?? signal}) before it was ready:\n${output}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`${binary} exited (${code ?? signal}) before it was ready:\n${output}`)),
+    );
   });
 }

@@ -1,5 +1,12 @@
 import { expect } from 'vitest';
-import { GameStatus, RoleType, type Game, type GameFile, type GameVersion, type UserGame } from '@reskin/contract';
+import {
+  GameStatus,
+  RoleType,
+  type Game,
+  type GameFile,
+  type GameVersion,
+  type UserGame,
+} from '@reskin/contract';
 import { call, createUser, type TestApp, type TestUser } from '../helpers';
 import { solidPng } from './image-samples';
 
@@ -29,11 +36,17 @@ export async function reviewWorld(t: TestApp): Promise<ReviewWorld> {
   const demo = await createUser(t, RoleType.Demo);
   const png16 = await solidPng(16, 16, 'orange');
   const png8x16 = await solidPng(8, 16, 'blue');
-  const created = await call(t, 'POST', '/api/games', { token: admin.token, payload: { name: `Review ${Math.random()}`, description: 'd', width: 480, height: 640 } });
+  const created = await call(t, 'POST', '/api/games', {
+    token: admin.token,
+    payload: { name: `Review ${Math.random()}`, description: 'd', width: 480, height: 640 },
+  });
   expect(created.statusCode, created.body).toBe(201);
   const gameId = created.json<Game>().id;
   const body = new FormData();
-  const sheet = { frames: { left: { frame: { x: 0, y: 0, w: 8, h: 16 } }, right: { frame: { x: 8, y: 0, w: 8, h: 16 } } }, meta: { image: 'hero.png' } };
+  const sheet = {
+    frames: { left: { frame: { x: 0, y: 0, w: 8, h: 16 } }, right: { frame: { x: 8, y: 0, w: 8, h: 16 } } },
+    meta: { image: 'hero.png' },
+  };
   for (const file of [
     { path: 'index.html', content: '<!doctype html><p>hi' },
     { path: 'hero.png', content: png16 },
@@ -43,9 +56,16 @@ export async function reviewWorld(t: TestApp): Promise<ReviewWorld> {
     body.append('fullPath', file.path);
     body.append('file', new Blob([file.content]), file.path);
   }
-  const uploaded = await t.app.inject({ method: 'POST', url: `/api/game/upload/${gameId}`, headers: { authorization: `Bearer ${admin.token}` }, payload: body });
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: `/api/game/upload/${gameId}`,
+    headers: { authorization: `Bearer ${admin.token}` },
+    payload: body,
+  });
   expect(uploaded.statusCode, uploaded.body).toBe(200);
-  const files = (await call(t, 'GET', `/api/games/${gameId}/files`, { token: admin.token })).json<GameFile[]>();
+  const files = (await call(t, 'GET', `/api/games/${gameId}/files`, { token: admin.token })).json<
+    GameFile[]
+  >();
   const idOf = (path: string) => files.find((f) => f.path === path)!.fileId;
   await call(t, 'PATCH', `/api/games/${gameId}/files/${idOf('index.html')}/index`, { token: admin.token });
   await call(t, 'GET', `/api/games/${gameId}/generate`, { token: admin.token });
@@ -54,11 +74,25 @@ export async function reviewWorld(t: TestApp): Promise<ReviewWorld> {
   expect(game.gameStatusTypeId).toBe(GameStatus.Ready);
   const userGame = await assign(t, admin, artist, gameId);
   await assign(t, admin, demo, gameId);
-  return { admin, admin2, artist, other, demo, game, userGame, fileIds: { index: idOf('index.html'), hero: idOf('hero.png'), bg: idOf('bg.png') }, png16, png8x16 };
+  return {
+    admin,
+    admin2,
+    artist,
+    other,
+    demo,
+    game,
+    userGame,
+    fileIds: { index: idOf('index.html'), hero: idOf('hero.png'), bg: idOf('bg.png') },
+    png16,
+    png8x16,
+  };
 }
 
 export async function assign(t: TestApp, admin: TestUser, user: TestUser, gameId: number): Promise<UserGame> {
-  const response = await call(t, 'POST', '/api/user-games', { token: admin.token, payload: { userId: user.id, gameId, userGameTypeId: 1, jobPrice: 10 } });
+  const response = await call(t, 'POST', '/api/user-games', {
+    token: admin.token,
+    payload: { userId: user.id, gameId, userGameTypeId: 1, jobPrice: 10 },
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<UserGame>();
 }
@@ -66,7 +100,12 @@ export async function assign(t: TestApp, admin: TestUser, user: TestUser, gameId
 export async function newVersion(t: TestApp, w: ReviewWorld, name = 'Look'): Promise<GameVersion> {
   const response = await call(t, 'POST', '/api/game-versions', {
     token: w.artist.token,
-    payload: { name: `${name} ${Math.floor(Math.random() * 1e6)}`, description: 'My look', gameId: w.game.id, userGamesId: w.userGame.id },
+    payload: {
+      name: `${name} ${Math.floor(Math.random() * 1e6)}`,
+      description: 'My look',
+      gameId: w.game.id,
+      userGamesId: w.userGame.id,
+    },
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<GameVersion>();

@@ -30,7 +30,11 @@ export interface S3Server {
 
 /** A running s3rver process and the port it listens on. */
 async function spawnS3rver(directory: string, bucket: string, port = 0) {
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', script, directory, bucket, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', script, directory, bucket, String(port)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout });
   const first = await Promise.race([
@@ -69,7 +73,15 @@ export async function startS3Server(bucket = 'reskin-test'): Promise<S3Server> {
     bucket,
     accessKeyId,
     secretAccessKey,
-    storageConfig: { kind: 's3', endpoint, region: 'us-east-1', bucket, accessKeyId, secretAccessKey, forcePathStyle: true },
+    storageConfig: {
+      kind: 's3',
+      endpoint,
+      region: 'us-east-1',
+      bucket,
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle: true,
+    },
     setLastModified: (key, date) => utimesSync(join(directory, bucket, `${key}${objectSuffix}`), date, date),
     storedKeys: (prefix) => {
       const root = join(directory, bucket);
@@ -77,7 +89,12 @@ export async function startS3Server(bucket = 'reskin-test'): Promise<S3Server> {
       if (!existsSync(folder)) return [];
       return readdirSync(folder, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile() && entry.name.endsWith(objectSuffix))
-        .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/').slice(0, -objectSuffix.length))
+        .map((entry) =>
+          relative(root, join(entry.parentPath, entry.name))
+            .split(sep)
+            .join('/')
+            .slice(0, -objectSuffix.length),
+        )
         .sort();
     },
     stop,

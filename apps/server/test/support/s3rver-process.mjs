@@ -6,7 +6,13 @@
 import S3rver from 's3rver';
 
 const [directory, bucket, wantedPort = '0'] = process.argv.slice(2);
-const server = new S3rver({ address: '127.0.0.1', port: Number(wantedPort), silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+const server = new S3rver({
+  address: '127.0.0.1',
+  port: Number(wantedPort),
+  silent: true,
+  directory,
+  configureBuckets: [{ name: bucket, configs: [] }],
+});
 const { port } = await server.run();
 process.stdout.write(`${JSON.stringify({ port })}\n`);
 process.on('SIGTERM', () => server.close().then(() => process.exit(0)));

@@ -33,14 +33,18 @@ export function freePort(): Promise<number> {
  * 0017): browsers send those to the loopback address, Node's resolver does not know them, so this connects
  * to 127.0.0.1 and sends the URL's host in the Host header, as a browser would.
  */
-export function getOnLoopback(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+export function getOnLoopback(
+  url: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   const { host, port, pathname, search } = new URL(url);
   return new Promise((resolve, reject) => {
     get({ host: '127.0.0.1', port, path: pathname + search, headers: { host } }, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+      );
     }).on('error', reject);
   });
 }
@@ -86,7 +90,8 @@ export function startServer(env: Record<string, string>, how: 'npm' | 'node' = '
     detached: true,
   });
   let text = '';
-  const waiters: { pattern: RegExp; from: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  const waiters: { pattern: RegExp; from: number; resolve: () => void; reject: (error: Error) => void }[] =
+    [];
   const check = () => {
     for (const waiter of [...waiters]) {
       if (waiter.pattern.test(text.slice(waiter.from))) {
@@ -108,7 +113,9 @@ export function startServer(env: Record<string, string>, how: 'npm' | 'node' = '
       // Let the last output arrive before anyone reads it.
       setImmediate(() => {
         for (const waiter of waiters.splice(0)) {
-          waiter.reject(new Error(`the server exited (${code ?? signal}) before printing ${waiter.pattern}:\n${text}`));
+          waiter.reject(
+            new Error(`the server exited (${code ?? signal}) before printing ${waiter.pattern}:\n${text}`),
+          );
         }
         resolve({ code, signal });
       });

@@ -35,8 +35,17 @@ export class SmtpReceiver {
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw).then(
             (parsed: ParsedMail) => {
-              const to = [parsed.to ?? []].flat().map((address) => address.text).join(', ');
-              this.mails.push({ to, subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', raw });
+              const to = [parsed.to ?? []]
+                .flat()
+                .map((address) => address.text)
+                .join(', ');
+              this.mails.push({
+                to,
+                subject: parsed.subject ?? '',
+                text: parsed.text ?? '',
+                html: typeof parsed.html === 'string' ? parsed.html : '',
+                raw,
+              });
               callback();
             },
             (error: Error) => callback(error),

@@ -14,7 +14,9 @@ import { useApiMutation } from './mutation';
  * disabled account (LOG-4); anything else (a 429) is the server's message alone.
  */
 function loginFailure({ code }: Failure): string | undefined {
-  return code === errorCodes.invalidCredentials || code === errorCodes.accountDisabled ? messages.loginFailed : undefined;
+  return code === errorCodes.invalidCredentials || code === errorCodes.accountDisabled
+    ? messages.loginFailed
+    : undefined;
 }
 
 /** POST /user/login. A 401 here is a wrong password, not a lost session: it stays on the login screen. */

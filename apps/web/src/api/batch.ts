@@ -1,5 +1,17 @@
-import { batchAnswerSchema, type BatchAnswer, type BatchChoice, type FitMode, type LoudnessMode } from '@reskin/contract';
-import { buildHeaders, describeFailure, endSessionOnUnauthorized, logFailure, parseBody } from '../lib/api-client';
+import {
+  batchAnswerSchema,
+  type BatchAnswer,
+  type BatchChoice,
+  type FitMode,
+  type LoudnessMode,
+} from '@reskin/contract';
+import {
+  buildHeaders,
+  describeFailure,
+  endSessionOnUnauthorized,
+  logFailure,
+  parseBody,
+} from '../lib/api-client';
 import { uploadMultipart, type UploadPart } from '../lib/upload-request';
 
 /** What the batch route is sent besides the files (issue 27, packages/contract/src/batch.ts). */
@@ -18,15 +30,15 @@ export interface BatchRequestOptions {
 }
 
 export type BatchCallOutcome =
-  | { ok: true; answer: BatchAnswer }
-  | { ok: false; title: string; message: string; sessionEnded: boolean };
+  { ok: true; answer: BatchAnswer } | { ok: false; title: string; message: string; sessionEnded: boolean };
 
 /** The options as the route's form fields (sent before the files, so the server reads them first). */
 function optionFields(options: BatchRequestOptions): Record<string, string> {
   const fields: Record<string, string> = { dryRun: String(options.dryRun) };
   if (options.fit) fields.fit = options.fit;
   if (options.fits && Object.keys(options.fits).length > 0) fields.fits = JSON.stringify(options.fits);
-  if (options.choices && Object.keys(options.choices).length > 0) fields.choices = JSON.stringify(options.choices);
+  if (options.choices && Object.keys(options.choices).length > 0)
+    fields.choices = JSON.stringify(options.choices);
   if (options.skip && options.skip.length > 0) fields.skip = JSON.stringify(options.skip);
   if (options.loudness) fields.loudness = options.loudness;
   if (options.alsoTwins) fields.alsoTwins = 'true';
@@ -51,11 +63,21 @@ export async function sendBatch(
     onProgress,
   });
   if (!outcome.ok) {
-    return { ok: false, title: outcome.title, message: outcome.message, sessionEnded: outcome.sessionEnded === true };
+    return {
+      ok: false,
+      title: outcome.title,
+      message: outcome.message,
+      sessionEnded: outcome.sessionEnded === true,
+    };
   }
   const parsed = batchAnswerSchema.safeParse(outcome.body);
   if (!parsed.success) {
-    return { ok: false, title: 'Unexpected answer', message: 'The server answered something unexpected.', sessionEnded: false };
+    return {
+      ok: false,
+      title: 'Unexpected answer',
+      message: 'The server answered something unexpected.',
+      sessionEnded: false,
+    };
   }
   return { ok: true, answer: parsed.data };
 }
@@ -88,7 +110,12 @@ export async function fetchFitPreview(
     return { ok: false, message: 'The server could not be reached.' };
   }
   if (response.ok) return { ok: true, blob: await response.blob() };
-  const failure = describeFailure(response.status, response.statusText, parseBody(await response.text()), 'load');
+  const failure = describeFailure(
+    response.status,
+    response.statusText,
+    parseBody(await response.text()),
+    'load',
+  );
   logFailure('POST', url, failure, response.headers.get('X-Request-Id'));
   if (response.status === 401) endSessionOnUnauthorized();
   return { ok: false, message: failure.message };

@@ -1,4 +1,10 @@
-import { escapeLike, fileUsageListSchema, gameFileListSchema, gameFileSchema, limits } from '@reskin/contract';
+import {
+  escapeLike,
+  fileUsageListSchema,
+  gameFileListSchema,
+  gameFileSchema,
+  limits,
+} from '@reskin/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiList, apiParse, apiRequest, type ListParams, type RequestOptions } from '../lib/api-client';
 import { uploadMultipart, type UploadPart } from '../lib/upload-request';
@@ -24,7 +30,8 @@ export const invalidateGameFiles = (queryClient: QueryClient, gameId: number) =>
   Promise.all(fileChanged(gameId).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
 /** GET /games/{id}/files: every file of a game (an admin's, or one assigned to the caller). */
-export const listGameFiles = (gameId: number, options?: RequestOptions) => apiParse(gameFileListSchema, `/games/${gameId}/files`, options);
+export const listGameFiles = (gameId: number, options?: RequestOptions) =>
+  apiParse(gameFileListSchema, `/games/${gameId}/files`, options);
 
 /** POST /games/{id}/files/filter: a page of a game's files matching a search query, and how many match. */
 export const filterGameFiles = (gameId: number, params: ListParams) =>
@@ -36,7 +43,10 @@ export const filterGameFiles = (gameId: number, params: ListParams) =>
  */
 export async function gameHasTopFolder(gameId: number, folder: string): Promise<boolean> {
   const prefix = `${folder}/`;
-  const { items } = await filterGameFiles(gameId, { where: { path: { like: `${escapeLike(prefix)}%` } }, limit: limits.filterLimitMax });
+  const { items } = await filterGameFiles(gameId, {
+    where: { path: { like: `${escapeLike(prefix)}%` } },
+    limit: limits.filterLimitMax,
+  });
   return items.some((file) => file.path.startsWith(prefix));
 }
 
@@ -119,7 +129,8 @@ export const useDeleteGameFile = () =>
   useApiMutation([...gameFileKeys.all, 'delete'], deleteGameFile, changed);
 
 /** GET /games/{id}/usage: which of a game's files plays load (issue 24); every file, 0 loads when never. */
-export const listFileUsage = (gameId: number, options?: RequestOptions) => apiParse(fileUsageListSchema, `/games/${gameId}/usage`, options);
+export const listFileUsage = (gameId: number, options?: RequestOptions) =>
+  apiParse(fileUsageListSchema, `/games/${gameId}/usage`, options);
 
 /** The usage record of a game's files, read afresh whenever a screen showing it opens (plays add to it). */
 export const useFileUsage = (gameId: number | null, { quiet = false }: { quiet?: boolean } = {}) =>

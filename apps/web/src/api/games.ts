@@ -99,7 +99,10 @@ export const useCreateGame = () => useApiMutation([...gameKeys.all, 'create'], c
 export const useUpdateGame = () => useApiMutation([...gameKeys.all, 'update'], updateGame, reloadGames);
 /** The play settings go through the same PATCH (the game's whole edit, with the setting changed). */
 export const useUpdatePlaySettings = () =>
-  useApiMutation([...gameKeys.all, 'play-settings'], updateGame, ({ id }) => [gameKeys.lists(), gameKeys.detail(id)]);
+  useApiMutation([...gameKeys.all, 'play-settings'], updateGame, ({ id }) => [
+    gameKeys.lists(),
+    gameKeys.detail(id),
+  ]);
 export const useDeleteGame = () => useApiMutation([...gameKeys.all, 'delete'], deleteGame, reloadGames);
 
 export function useGenerateGame() {

@@ -17,11 +17,22 @@ export const getFileHistory = (versionId: number, fileId: number) =>
   apiParse(fileHistorySchema, `/game-versions/${versionId}/files/${fileId}/history`);
 
 /** POST .../history/{entryId}/restore: the entry becomes the version's file again (and a new entry). */
-export const restoreHistoryEntry = ({ versionId, fileId, entryId }: { versionId: number; fileId: number; entryId: number }) =>
-  apiParse(versionFileSchema, `/game-versions/${versionId}/files/${fileId}/history/${entryId}/restore`, { method: 'POST' });
+export const restoreHistoryEntry = ({
+  versionId,
+  fileId,
+  entryId,
+}: {
+  versionId: number;
+  fileId: number;
+  entryId: number;
+}) =>
+  apiParse(versionFileSchema, `/game-versions/${versionId}/files/${fileId}/history/${entryId}/restore`, {
+    method: 'POST',
+  });
 
 /** GET /game-versions/{id}/storage (reviewers): the bytes the version keeps, current files and history. */
-export const getVersionStorage = (versionId: number) => apiParse(versionStorageSchema, `/game-versions/${versionId}/storage`);
+export const getVersionStorage = (versionId: number) =>
+  apiParse(versionStorageSchema, `/game-versions/${versionId}/storage`);
 
 /** A file's history while `fileId` is set (the History dialog is open). */
 export const useFileHistory = (versionId: number, fileId: number | null) =>

@@ -13,7 +13,9 @@ export const inboxKeys = {
 
 /** GET /api/inbox: the newest events (or those older than `before`) and the unread count. */
 export const getInbox = (before: number | null) =>
-  apiParse(inboxSchema, before === null ? '/inbox' : `/inbox?before=${before}`, { background: before === null });
+  apiParse(inboxSchema, before === null ? '/inbox' : `/inbox?before=${before}`, {
+    background: before === null,
+  });
 
 /** POST /api/inbox/read: these events (or all of them) are read. */
 export const markInboxRead = (body: InboxReadBody) => apiRequest('/inbox/read', { method: 'POST', body });
@@ -35,4 +37,5 @@ export const useOlderInbox = (before: number | null) =>
     enabled: before !== null,
   });
 
-export const useMarkInboxRead = () => useApiMutation([...inboxKeys.all, 'read'], markInboxRead, () => [inboxKeys.all]);
+export const useMarkInboxRead = () =>
+  useApiMutation([...inboxKeys.all, 'read'], markInboxRead, () => [inboxKeys.all]);

@@ -46,4 +46,5 @@ export const useResendVerification = () => useApiMutation(['verify-email-send'],
 export const useChangePassword = () => useApiMutation([...accountKeys.all, 'password'], changePassword);
 export const useMailSettings = (enabled: boolean) =>
   useQuery({ queryKey: mailKeys.settings, queryFn: getMailSettings, enabled });
-export const useSaveMailSettings = () => useApiMutation(['mail-settings', 'save'], saveMailSettings, () => [mailKeys.settings]);
+export const useSaveMailSettings = () =>
+  useApiMutation(['mail-settings', 'save'], saveMailSettings, () => [mailKeys.settings]);

@@ -43,7 +43,8 @@ export const giveVerdict = ({ versionId, body }: VerdictInput) =>
   apiParse(reviewedVersionSchema, `/game-versions/${versionId}/verdict`, {
     method: 'PUT',
     body,
-    failureMessage: (failure) => (failure.code === errorCodes.verdictExists ? verdictExistsMessage : undefined),
+    failureMessage: (failure) =>
+      failure.code === errorCodes.verdictExists ? verdictExistsMessage : undefined,
   });
 
 /** The toast's text over the server's reason (who gave the verdict there is). */
@@ -60,7 +61,10 @@ export async function listNotes(versionId: number): Promise<Note[]> {
   const notes: Note[] = [];
   for (;;) {
     const after = notes.at(-1)?.id ?? 0;
-    const page = await apiParse(noteListSchema, `/game-versions/${versionId}/notes?after=${after}&limit=${notesPage}`);
+    const page = await apiParse(
+      noteListSchema,
+      `/game-versions/${versionId}/notes?after=${after}&limit=${notesPage}`,
+    );
     notes.push(...page);
     if (page.length < notesPage) return notes;
   }
@@ -79,7 +83,8 @@ export const useReviewedVersion = (versionId: number | null, userGameId: number 
   useQuery({
     queryKey: [...versionKeys.lists(), 'one', versionId, userGameId],
     queryFn: async () =>
-      (await filterVersions({ userGamesId: userGameId ?? 0, where: { id: versionId }, limit: 1 })).items[0] ?? null,
+      (await filterVersions({ userGamesId: userGameId ?? 0, where: { id: versionId }, limit: 1 })).items[0] ??
+      null,
     enabled: versionId !== null && userGameId !== null,
   });
 
@@ -91,7 +96,10 @@ export const useToReview = () => useQuery({ queryKey: reviewKeys.toReview(), que
  * (a version of 2,000 notes was asked for once per card). Writing a note, or a new file, asks again (afterReview,
  * the files' key).
  */
-export const useVersionNotes = (versionId: number | null, { fromScreen = false }: { fromScreen?: boolean } = {}) =>
+export const useVersionNotes = (
+  versionId: number | null,
+  { fromScreen = false }: { fromScreen?: boolean } = {},
+) =>
   useQuery({
     queryKey: reviewKeys.notes(versionId ?? 0),
     queryFn: () => listNotes(versionId ?? 0),
@@ -112,6 +120,10 @@ const afterReview = (versionId: number) => [
 export const useGiveVerdict = () =>
   useApiMutation([...versionKeys.all, 'verdict'], giveVerdict, ({ versionId }) => afterReview(versionId));
 export const useCreateNote = () =>
-  useApiMutation([...versionKeys.all, 'note', 'create'], createNote, ({ versionId }) => afterReview(versionId));
+  useApiMutation([...versionKeys.all, 'note', 'create'], createNote, ({ versionId }) =>
+    afterReview(versionId),
+  );
 export const useUpdateNote = () =>
-  useApiMutation([...versionKeys.all, 'note', 'update'], updateNote, ({ versionId }) => afterReview(versionId));
+  useApiMutation([...versionKeys.all, 'note', 'update'], updateNote, ({ versionId }) =>
+    afterReview(versionId),
+  );

@@ -87,7 +87,11 @@ export const useUserGame = (id: number | null) =>
  * The assignment of a game to a user with a job type, if there is one, active or not (the add form says so before
  * submitting: one per user, game and job type, issue 25); null when none. Under lists(): an add reloads it.
  */
-export const useExistingAssignment = (assignment: { userId?: number; gameId?: number; userGameTypeId?: number }) => {
+export const useExistingAssignment = (assignment: {
+  userId?: number;
+  gameId?: number;
+  userGameTypeId?: number;
+}) => {
   const { userId, gameId, userGameTypeId } = assignment;
   return useQuery({
     queryKey: [...userGameKeys.lists(), 'assignment', userId, gameId, userGameTypeId],
@@ -99,7 +103,11 @@ export const useExistingAssignment = (assignment: { userId?: number; gameId?: nu
           limit: 1,
         })
       ).items[0] ?? null,
-    enabled: userId !== undefined && gameId !== undefined && userGameTypeId !== undefined && !Number.isNaN(userGameTypeId),
+    enabled:
+      userId !== undefined &&
+      gameId !== undefined &&
+      userGameTypeId !== undefined &&
+      !Number.isNaN(userGameTypeId),
   });
 };
 

@@ -54,7 +54,11 @@ export const saveVersion = ({ form, gameId, userGameId, versionId }: SaveVersion
         body: { ...form, gameId, userGamesId: userGameId, isLocked: false },
         failureMessage: saveFailed,
       })
-    : apiParse(gameVersionSchema, `/game-versions/${versionId}`, { method: 'PATCH', body: form, failureMessage: saveFailed });
+    : apiParse(gameVersionSchema, `/game-versions/${versionId}`, {
+        method: 'PATCH',
+        body: form,
+        failureMessage: saveFailed,
+      });
 
 /** POST /game-versions/done: 'I Finished My Game' (the version becomes Finished for the reviewer). */
 export const finishVersion = (id: number) =>
@@ -106,14 +110,28 @@ export const uploadVersionFrame = (
   file: File,
   onProgress?: (loaded: number, total: number) => void,
 ) =>
-  uploadMultipart(`/game-version/upload-frame/${versionId}/${fileId}`, [{ fullPath: file.name, filename: file.name, file }], {
-    onProgress,
-    fields: { frame },
-  });
+  uploadMultipart(
+    `/game-version/upload-frame/${versionId}/${fileId}`,
+    [{ fullPath: file.name, filename: file.name, file }],
+    {
+      onProgress,
+      fields: { frame },
+    },
+  );
 
 /** DELETE /game-versions/{versionId}/files/{fileId}/frames/{frameName}: the frame is the original again. */
-export const restoreVersionFrame = ({ versionId, fileId, frame }: { versionId: number; fileId: number; frame: string }) =>
-  apiRequest(`/game-versions/${versionId}/files/${fileId}/frames/${encodeURIComponent(frame)}`, { method: 'DELETE' });
+export const restoreVersionFrame = ({
+  versionId,
+  fileId,
+  frame,
+}: {
+  versionId: number;
+  fileId: number;
+  frame: string;
+}) =>
+  apiRequest(`/game-versions/${versionId}/files/${fileId}/frames/${encodeURIComponent(frame)}`, {
+    method: 'DELETE',
+  });
 
 /** The admin's list of a user-game's versions. */
 export const useVersionList = (userGameId: number | null, params: ListParams = {}) =>

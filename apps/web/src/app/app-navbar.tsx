@@ -12,7 +12,9 @@ import { preloadScreen } from './screens';
  * The inbox's bell (issue 28), only for a logged-in user and in a chunk of its own: the nav bar is on the landing
  * page, whose JS budget leaves no room for the inbox's schemas (scripts/check-bundle-size.mjs).
  */
-const InboxBell = lazy(async () => ({ default: (await import('../features/inbox/components/inbox-bell')).InboxBell }));
+const InboxBell = lazy(async () => ({
+  default: (await import('../features/inbox/components/inbox-bell')).InboxBell,
+}));
 
 /** The navigation bar: the one role="navigation" landmark of the page. */
 export function AppNavbar() {

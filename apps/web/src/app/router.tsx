@@ -28,9 +28,18 @@ const routeTable: RouteObject[] = [
       },
       { path: paths.logout, element: <LogoutRoute /> },
       // Mail (issue 28): open to anyone, logged in or not (a mailed link may be opened in either).
-      { path: paths.forgotPassword, lazy: async () => ({ Component: (await screens.forgotPassword()).ForgotPassword }) },
-      { path: paths.resetPassword, lazy: async () => ({ Component: (await screens.resetPassword()).ResetPassword }) },
-      { path: paths.verifyEmail, lazy: async () => ({ Component: (await screens.verifyEmail()).VerifyEmail }) },
+      {
+        path: paths.forgotPassword,
+        lazy: async () => ({ Component: (await screens.forgotPassword()).ForgotPassword }),
+      },
+      {
+        path: paths.resetPassword,
+        lazy: async () => ({ Component: (await screens.resetPassword()).ResetPassword }),
+      },
+      {
+        path: paths.verifyEmail,
+        lazy: async () => ({ Component: (await screens.verifyEmail()).VerifyEmail }),
+      },
       ...legalDocuments.map(({ document, title }) => ({
         path: legalPagePath(document),
         handle: { title } satisfies PageHandle,
@@ -97,7 +106,10 @@ const routeTable: RouteObject[] = [
             path: paths.userGameVersionPlay,
             lazy: async () => ({ Component: (await screens.versionPlay()).VersionPlay }),
           },
-          { path: paths.toReview, lazy: async () => ({ Component: (await screens.toReview()).ToReviewScreen }) },
+          {
+            path: paths.toReview,
+            lazy: async () => ({ Component: (await screens.toReview()).ToReviewScreen }),
+          },
           { path: paths.admin, lazy: async () => ({ Component: (await screens.adminUsers()).AdminUsers }) },
         ],
       },
@@ -111,7 +123,9 @@ const isAppPath = (path: string | undefined): path is AppPath => path !== undefi
 /** Gives every route of a path in paths.ts its page title (pageTitles) as its handle, which RootLayout shows. */
 function titled(table: RouteObject[]): RouteObject[] {
   return table.map((route) => {
-    const handle: PageHandle | undefined = isAppPath(route.path) ? { title: pageTitles[route.path] } : undefined;
+    const handle: PageHandle | undefined = isAppPath(route.path)
+      ? { title: pageTitles[route.path] }
+      : undefined;
     return {
       ...route,
       ...(handle && { handle }),

@@ -36,7 +36,9 @@ export interface FrameDrawing {
   angle: number;
 }
 
-export function frameDrawing(frame: Pick<Frame, 'rect' | 'rotation' | 'sourceSize' | 'offset'>): FrameDrawing {
+export function frameDrawing(
+  frame: Pick<Frame, 'rect' | 'rotation' | 'sourceSize' | 'offset'>,
+): FrameDrawing {
   const upright = storedSpriteSize(frame);
   return {
     width: frame.sourceSize.w,
@@ -48,7 +50,11 @@ export function frameDrawing(frame: Pick<Frame, 'rect' | 'rotation' | 'sourceSiz
 }
 
 /** Draws a frame cut from its sheet (one loaded image for every frame of the sheet) onto a canvas of the frame's source size. */
-export function drawFrame(canvas: HTMLCanvasElement, sheet: CanvasImageSource, frame: Pick<Frame, 'rect' | 'rotation' | 'sourceSize' | 'offset'>): void {
+export function drawFrame(
+  canvas: HTMLCanvasElement,
+  sheet: CanvasImageSource,
+  frame: Pick<Frame, 'rect' | 'rotation' | 'sourceSize' | 'offset'>,
+): void {
   const drawing = frameDrawing(frame);
   canvas.width = drawing.width;
   canvas.height = drawing.height;
@@ -59,7 +65,17 @@ export function drawFrame(canvas: HTMLCanvasElement, sheet: CanvasImageSource, f
   context.imageSmoothingEnabled = false;
   context.translate(centre.x, centre.y);
   context.rotate(angle);
-  context.drawImage(sheet, source.x, source.y, source.w, source.h, -source.w / 2, -source.h / 2, source.w, source.h);
+  context.drawImage(
+    sheet,
+    source.x,
+    source.y,
+    source.w,
+    source.h,
+    -source.w / 2,
+    -source.h / 2,
+    source.w,
+    source.h,
+  );
   context.setTransform(1, 0, 0, 1, 0, 0);
 }
 

@@ -34,7 +34,8 @@ export const pageTitles: Record<AppPath, string | null> = {
 };
 
 /** A browser tab's title: 'Games · Reskin Studio', or the product's name alone. */
-export const documentTitle = (title: string | null | undefined) => (title ? `${title} · ${appName}` : appName);
+export const documentTitle = (title: string | null | undefined) =>
+  title ? `${title} · ${appName}` : appName;
 
 /** A route's handle: its page's title (null: the product's name alone). */
 export interface PageHandle {

@@ -112,7 +112,11 @@ describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', ()
     const failure = apiRequest('/user/create', { method: 'POST', body: {} });
 
     await expect(failure).rejects.toBeInstanceOf(ApiError);
-    await expect(failure).rejects.toMatchObject({ status: 409, title: 'Already in use', message: 'This email is taken.' });
+    await expect(failure).rejects.toMatchObject({
+      status: 409,
+      title: 'Already in use',
+      message: 'This email is taken.',
+    });
     expect(notifyError).toHaveBeenCalledExactlyOnceWith('Already in use', 'This email is taken.');
     expect(console.warn).toHaveBeenCalledWith(
       'POST /api/user/create failed: 409 EMAIL_EXISTS (request req-7)',
@@ -130,13 +134,21 @@ describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', ()
     expect(notifyError).toHaveBeenCalledExactlyOnceWith('Not allowed', 'Not for you.');
   });
 
-  it('decision 0044: a note or a finish refused as too fast toasts the wait in the contract\'s words, as every RATE_LIMITED does', async () => {
+  it("decision 0044: a note or a finish refused as too fast toasts the wait in the contract's words, as every RATE_LIMITED does", async () => {
     for (const [call, words] of [
       [() => createNote({ versionId: 7, body: { text: 'One more' } }), throttleMessages.notes(42)],
       [() => finishVersion(7), throttleMessages.finishes(42)],
     ] as const) {
       vi.mocked(notifyError).mockClear();
-      const envelope = { error: { statusCode: 429, name: 'TooManyRequestsError', message: words, code: errorCodes.rateLimited, retryAfter: 42 } };
+      const envelope = {
+        error: {
+          statusCode: 429,
+          name: 'TooManyRequestsError',
+          message: words,
+          code: errorCodes.rateLimited,
+          retryAfter: 42,
+        },
+      };
       fetchMock.mockResolvedValueOnce(jsonResponse(429, envelope));
       await expect(call()).rejects.toMatchObject({ status: 429, code: errorCodes.rateLimited });
       expect(notifyError).toHaveBeenCalledExactlyOnceWith('Too many attempts', words);
@@ -148,9 +160,17 @@ describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', ()
     fetchMock.mockResolvedValue(jsonResponse(409, conflict));
     const failureMessage = vi.fn(() => 'email already exists');
 
-    await expect(apiRequest('/user/signup', { method: 'POST', failureMessage })).rejects.toBeInstanceOf(ApiError);
-    expect(failureMessage).toHaveBeenCalledWith(expect.objectContaining({ status: 409, code: 'EMAIL_EXISTS' }));
-    expect(notifyError).toHaveBeenCalledExactlyOnceWith('Already in use', 'email already exists', 'This email is taken.');
+    await expect(apiRequest('/user/signup', { method: 'POST', failureMessage })).rejects.toBeInstanceOf(
+      ApiError,
+    );
+    expect(failureMessage).toHaveBeenCalledWith(
+      expect.objectContaining({ status: 409, code: 'EMAIL_EXISTS' }),
+    );
+    expect(notifyError).toHaveBeenCalledExactlyOnceWith(
+      'Already in use',
+      'email already exists',
+      'This email is taken.',
+    );
   });
 
   it('reads an envelope that arrives as a JSON string', async () => {
@@ -162,11 +182,21 @@ describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', ()
   });
 
   it('a list search that fails could not load', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(500, { error: { statusCode: 500, name: 'InternalServerError', message: 'Nope.' } }));
-    await expect(apiList('/games/filter', { body: {}, schema: z.object({}) })).rejects.toBeInstanceOf(ApiError);
+    fetchMock.mockResolvedValue(
+      jsonResponse(500, { error: { statusCode: 500, name: 'InternalServerError', message: 'Nope.' } }),
+    );
+    await expect(apiList('/games/filter', { body: {}, schema: z.object({}) })).rejects.toBeInstanceOf(
+      ApiError,
+    );
     expect(notifyError).toHaveBeenCalledExactlyOnceWith('Server error', 'Nope.');
-    fetchMock.mockResolvedValue(jsonResponse(422, { error: { statusCode: 422, name: 'UnprocessableEntityError', message: 'Bad filter.' } }));
-    await expect(apiList('/games/filter', { body: {}, schema: z.object({}) })).rejects.toBeInstanceOf(ApiError);
+    fetchMock.mockResolvedValue(
+      jsonResponse(422, {
+        error: { statusCode: 422, name: 'UnprocessableEntityError', message: 'Bad filter.' },
+      }),
+    );
+    await expect(apiList('/games/filter', { body: {}, schema: z.object({}) })).rejects.toBeInstanceOf(
+      ApiError,
+    );
     expect(notifyError).toHaveBeenLastCalledWith('Could not load', 'Bad filter.');
   });
 
@@ -213,14 +243,18 @@ describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', ()
   });
 
   it('a body shaped almost like an envelope is read as no envelope', () => {
-    const almost = { error: { statusCode: 422, name: 'UnprocessableEntityError', message: 'm', details: ['x'] } };
+    const almost = {
+      error: { statusCode: 422, name: 'UnprocessableEntityError', message: 'm', details: ['x'] },
+    };
     expect(describeFailure(422, 'Unprocessable Entity', almost, 'save')).toEqual({
       status: 422,
       title: 'Could not save',
       message: 'Unprocessable Entity',
     });
     expect(describeFailure(400, 'Bad Request', { error: 'text' }, 'load').title).toBe('Could not load');
-    expect(describeFailure(400, 'Bad Request', { error: { name: 1, message: 'm' } }, 'upload').title).toBe('Upload failed');
+    expect(describeFailure(400, 'Bad Request', { error: { name: 1, message: 'm' } }, 'upload').title).toBe(
+      'Upload failed',
+    );
   });
 });
 

@@ -125,11 +125,22 @@ export function parseBody(text: string): unknown {
  * A failed response as the app reads it (SPEC §8, issue 25): with details, the first detail's message; without,
  * error.message; the title in words by the envelope's code, the status and the call's action.
  */
-export function describeFailure(status: number, statusText: string, body: unknown, action: RequestAction): Failure {
+export function describeFailure(
+  status: number,
+  statusText: string,
+  body: unknown,
+  action: RequestAction,
+): Failure {
   const error = envelopeError(body);
   if (error) {
     const message = error.details?.[0]?.message ?? error.message;
-    return { status, title: failureTitle({ status, code: error.code, action }), message, code: error.code, name: error.name };
+    return {
+      status,
+      title: failureTitle({ status, code: error.code, action }),
+      message,
+      code: error.code,
+      name: error.name,
+    };
   }
   const text = typeof body === 'string' && body.trim() !== '' ? body : statusText || 'The request failed.';
   return { status, title: failureTitle({ status, action }), message: text };
@@ -153,7 +164,11 @@ async function send(path: string, options: RequestOptions): Promise<{ body: unkn
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const failure: Failure = { status: 0, title: failureTitle({ status: 0, action }), message: 'The server could not be reached.' };
+    const failure: Failure = {
+      status: 0,
+      title: failureTitle({ status: 0, action }),
+      message: 'The server could not be reached.',
+    };
     logFailure(method, url, failure, null);
     if (!options.background) notifyError(failure.title, failure.message);
     throw new ApiError(0, failure.title, failure.message, undefined);
@@ -165,7 +180,8 @@ async function send(path: string, options: RequestOptions): Promise<{ body: unkn
   const failure = describeFailure(response.status, response.statusText, body, action);
   logFailure(method, url, failure, response.headers.get('X-Request-Id'));
   const error = new ApiError(response.status, failure.title, failure.message, body);
-  if (response.status === 401 && options.logoutOnUnauthorized !== false && endSessionOnUnauthorized()) throw error;
+  if (response.status === 401 && options.logoutOnUnauthorized !== false && endSessionOnUnauthorized())
+    throw error;
   if (options.background) throw error;
   const product = options.failureMessage?.(failure);
   if (product === undefined) notifyError(failure.title, failure.message);

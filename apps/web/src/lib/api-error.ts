@@ -1,7 +1,11 @@
 import type { ErrorEnvelope } from '@reskin/contract';
 
 function isDetail(detail: unknown): boolean {
-  return typeof detail === 'object' && detail !== null && typeof (detail as { message?: unknown }).message === 'string';
+  return (
+    typeof detail === 'object' &&
+    detail !== null &&
+    typeof (detail as { message?: unknown }).message === 'string'
+  );
 }
 
 /**

@@ -26,7 +26,9 @@ afterEach(() => {
 
 describe('notifyError', () => {
   it('shows one danger toast: the title, the body and the server reason under it', async () => {
-    await act(async () => notifyError('Login failed', 'invalid email or password!', 'This account is disabled.'));
+    await act(async () =>
+      notifyError('Login failed', 'invalid email or password!', 'This account is disabled.'),
+    );
     const shown = toastWith('invalid email or password!');
     expect(shown.className).toContain('Toastify__toast--error');
     expect(shown.querySelector('.toast-title')?.textContent).toBe('Login failed');
@@ -46,7 +48,8 @@ describe('notifyError', () => {
     expect(document.querySelectorAll('.Toastify__toast')).toHaveLength(2);
     // Once the first has closed and left, the same failure shows again.
     await act(async () => vi.advanceTimersByTime(toastSettings.displayMs));
-    for (const element of document.querySelectorAll<HTMLElement>('.Toastify__toast')) await act(async () => fireEvent.animationEnd(element));
+    for (const element of document.querySelectorAll<HTMLElement>('.Toastify__toast'))
+      await act(async () => fireEvent.animationEnd(element));
     expect(document.querySelectorAll('.Toastify__toast')).toHaveLength(0);
     await act(async () => notifyError('No connection', 'The server could not be reached.'));
     expect(screen.getAllByText('The server could not be reached.')).toHaveLength(1);
@@ -58,11 +61,16 @@ describe('notifyError', () => {
     await act(async () => notifyError('No connection', 'The server could not be reached.'));
     expect(screen.getAllByText('The server could not be reached.')).toHaveLength(2);
     // The newest on top (toastSettings.newestOnTop).
-    expect([...document.querySelectorAll<HTMLElement>('.Toastify__toast')].map(isOpen)).toEqual([true, false]);
+    expect([...document.querySelectorAll<HTMLElement>('.Toastify__toast')].map(isOpen)).toEqual([
+      true,
+      false,
+    ]);
   });
 
   it('leaves out a reason that says what the body says', async () => {
-    await act(async () => notifyError('Login failed', 'invalid email or password!', 'Invalid email or password.'));
+    await act(async () =>
+      notifyError('Login failed', 'invalid email or password!', 'Invalid email or password.'),
+    );
     expect(toastWith('invalid email or password!').querySelector('.toast-reason')).toBeNull();
   });
 });

@@ -98,7 +98,8 @@ function show(kind: 'success' | 'error' | 'warning', content: ReactNode, words?:
 }
 
 /** The words of an error toast, so only identical ones are one. */
-const errorWords = (...texts: (string | undefined)[]) => `error:${texts.map((text) => text ?? '').join('\u0000')}`;
+const errorWords = (...texts: (string | undefined)[]) =>
+  `error:${texts.map((text) => text ?? '').join('\u0000')}`;
 
 interface TitledMessageProps {
   title: string;
@@ -118,7 +119,11 @@ function TitledMessage({ title, body, reason }: TitledMessageProps) {
 
 /** Two texts say the same when they differ only in case, surrounding space and closing punctuation. */
 function sameText(a: string, b: string): boolean {
-  const plain = (text: string) => text.trim().toLowerCase().replace(/[.!?]+$/, '');
+  const plain = (text: string) =>
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/[.!?]+$/, '');
   return plain(a) === plain(b);
 }
 

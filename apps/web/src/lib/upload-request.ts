@@ -91,7 +91,14 @@ export function uploadMultipart(
       const failure = describeFailure(xhr.status, xhr.statusText, body, 'upload');
       logFailure('POST', url, failure, xhr.getResponseHeader('X-Request-Id'));
       const sessionEnded = xhr.status === 401 && endSessionOnUnauthorized();
-      resolve({ ok: false, status: xhr.status, title: failure.title, message: failure.message, body, sessionEnded });
+      resolve({
+        ok: false,
+        status: xhr.status,
+        title: failure.title,
+        message: failure.message,
+        body,
+        sessionEnded,
+      });
     };
     xhr.onerror = () => {
       signal?.removeEventListener('abort', abort);

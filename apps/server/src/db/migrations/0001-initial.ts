@@ -84,7 +84,11 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('createdAt', timestamp, stamp)
     .addColumn('updatedAt', timestamp, stamp)
     .execute();
-  await db.schema.createIndex('userGames_user_index').on('userGames').columns(['userId', 'isActive']).execute();
+  await db.schema
+    .createIndex('userGames_user_index')
+    .on('userGames')
+    .columns(['userId', 'isActive'])
+    .execute();
   await db.schema.createIndex('userGames_game_index').on('userGames').column('gameId').execute();
 
   await withId(db.schema.createTable('gameVersions'))
@@ -101,7 +105,11 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('createdAt', timestamp, stamp)
     .addColumn('updatedAt', timestamp, stamp)
     .execute();
-  await db.schema.createIndex('gameVersions_userGame_index').on('gameVersions').column('userGamesId').execute();
+  await db.schema
+    .createIndex('gameVersions_userGame_index')
+    .on('gameVersions')
+    .column('userGamesId')
+    .execute();
   await db.schema
     .createIndex('gameVersions_user_game_index')
     .on('gameVersions')
@@ -109,7 +117,9 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .execute();
 
   await withId(db.schema.createTable('versionFiles'))
-    .addColumn('gameVersionId', 'integer', (c) => c.notNull().references('gameVersions.id').onDelete('cascade'))
+    .addColumn('gameVersionId', 'integer', (c) =>
+      c.notNull().references('gameVersions.id').onDelete('cascade'),
+    )
     .addColumn('fileId', 'integer', (c) => c.notNull())
     .addColumn('path', 'varchar(1000)', (c) => c.notNull())
     .addColumn('width', 'integer')

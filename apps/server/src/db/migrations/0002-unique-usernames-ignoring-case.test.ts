@@ -9,14 +9,18 @@ let emails = 0;
 /** The users rows migration 0001 needs, with these usernames (and emails of their own). */
 function insertUsers(db: Kysely<unknown>, usernames: string[]) {
   return sql`insert into users (username, email, passwordHash, firstName, lastName, phone) values ${sql.join(
-    usernames.map((name) => sql`(${name}, ${`user${++emails}@example.com`}, 'x', 'First', 'Last', '5551234567')`),
+    usernames.map(
+      (name) => sql`(${name}, ${`user${++emails}@example.com`}, 'x', 'First', 'Last', '5551234567')`,
+    ),
   )}`.execute(db);
 }
 
 const indexes = async (db: Kysely<unknown>) =>
-  (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'users'`.execute(db)).rows.map(
-    (row) => row.name,
-  );
+  (
+    await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'index' and tbl_name = 'users'`.execute(db)
+  ).rows.map((row) => row.name);
 
 describe('migration 0002: usernames unique ignoring case (issue 13)', () => {
   let db: Kysely<unknown>;

@@ -8,18 +8,34 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const games = () => db.schema.alterTable('games');
-  await games().addColumn('precompressed', 'varchar(16)', (col) => col.notNull().defaultTo('auto')).execute();
-  await games().addColumn('precompressedDecided', 'varchar(16)', (col) => col.notNull().defaultTo('encoded')).execute();
+  await games()
+    .addColumn('precompressed', 'varchar(16)', (col) => col.notNull().defaultTo('auto'))
+    .execute();
+  await games()
+    .addColumn('precompressedDecided', 'varchar(16)', (col) => col.notNull().defaultTo('encoded'))
+    .execute();
   await games()
     .addColumn('precompressedReason', 'text', (col) =>
-      col.notNull().defaultTo('Uploaded before detection existed: served encoded, as before. Upload a file again to detect.'),
+      col
+        .notNull()
+        .defaultTo(
+          'Uploaded before detection existed: served encoded, as before. Upload a file again to detect.',
+        ),
     )
     .execute();
-  await games().addColumn('isolated', 'varchar(16)', (col) => col.notNull().defaultTo('auto')).execute();
-  await games().addColumn('isolatedDecided', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await games()
+    .addColumn('isolated', 'varchar(16)', (col) => col.notNull().defaultTo('auto'))
+    .execute();
+  await games()
+    .addColumn('isolatedDecided', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   await games()
     .addColumn('isolatedReason', 'text', (col) =>
-      col.notNull().defaultTo('Uploaded before detection existed: not isolated, as before. Upload a file again to detect.'),
+      col
+        .notNull()
+        .defaultTo(
+          'Uploaded before detection existed: not isolated, as before. Upload a file again to detect.',
+        ),
     )
     .execute();
 }

@@ -15,6 +15,12 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('startLoads', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('firstSeenAt', timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint('fileUsage_pk', ['gameId', 'fileId'])
-    .addForeignKeyConstraint('fileUsage_file_fk', ['gameId', 'fileId'], 'gameFiles', ['gameId', 'fileId'], (c) => c.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'fileUsage_file_fk',
+      ['gameId', 'fileId'],
+      'gameFiles',
+      ['gameId', 'fileId'],
+      (c) => c.onDelete('cascade'),
+    )
     .execute();
 }

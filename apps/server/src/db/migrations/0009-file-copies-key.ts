@@ -10,5 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('gameFiles').addColumn('copiesKey', 'text').execute();
   await sql`update ${sql.table('gameFiles')} set ${sql.ref('copiesKey')} = ${sql.ref('storageKey')}
     where ${sql.ref('width')} is not null
-      and ${sql.ref('gameId')} in (select ${sql.ref('id')} from ${sql.table('games')} where ${sql.ref('gameStatusTypeId')} = 2)`.execute(db);
+      and ${sql.ref('gameId')} in (select ${sql.ref('id')} from ${sql.table('games')} where ${sql.ref('gameStatusTypeId')} = 2)`.execute(
+    db,
+  );
 }

@@ -12,9 +12,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select max(${sql.ref('later.id')}) as newest from ${sql.table('userGames')} as later
     where exists (select 1 from ${sql.table('userGames')} as earlier
       where ${sql.ref('earlier.userId')} = ${sql.ref('later.userId')} and ${sql.ref('earlier.gameId')} = ${sql.ref('later.gameId')}
-        and ${sql.ref('earlier.userGameTypeId')} = ${sql.ref('later.userGameTypeId')} and ${sql.ref('earlier.id')} < ${sql.ref('later.id')})`.execute(db);
+        and ${sql.ref('earlier.userGameTypeId')} = ${sql.ref('later.userGameTypeId')} and ${sql.ref('earlier.id')} < ${sql.ref('later.id')})`.execute(
+    db,
+  );
   const newestTwin = twins.rows[0]?.newest;
-  let index = db.schema.createIndex('userGames_assignment_unique').on('userGames').unique().columns(['userId', 'gameId', 'userGameTypeId']);
-  if (newestTwin !== null && newestTwin !== undefined) index = index.where(sql<boolean>`${sql.ref('id')} > ${sql.lit(Number(newestTwin))}`);
+  let index = db.schema
+    .createIndex('userGames_assignment_unique')
+    .on('userGames')
+    .unique()
+    .columns(['userId', 'gameId', 'userGameTypeId']);
+  if (newestTwin !== null && newestTwin !== undefined)
+    index = index.where(sql<boolean>`${sql.ref('id')} > ${sql.lit(Number(newestTwin))}`);
   await index.execute();
 }

@@ -12,7 +12,9 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
   const timestamp = dialect === 'postgres' ? 'timestamptz' : 'text';
   await db.schema
     .createTable('versionSheets')
-    .addColumn('gameVersionId', 'integer', (c) => c.notNull().references('gameVersions.id').onDelete('cascade'))
+    .addColumn('gameVersionId', 'integer', (c) =>
+      c.notNull().references('gameVersions.id').onDelete('cascade'),
+    )
     .addColumn('fileId', 'integer', (c) => c.notNull())
     .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('composedRevision', 'integer', (c) => c.notNull().defaultTo(0))
@@ -22,7 +24,9 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .execute();
   await db.schema
     .createTable('versionFrames')
-    .addColumn('gameVersionId', 'integer', (c) => c.notNull().references('gameVersions.id').onDelete('cascade'))
+    .addColumn('gameVersionId', 'integer', (c) =>
+      c.notNull().references('gameVersions.id').onDelete('cascade'),
+    )
     .addColumn('fileId', 'integer', (c) => c.notNull())
     .addColumn('frame', 'text', (c) => c.notNull())
     .addColumn('storageKey', 'text', (c) => c.notNull())

@@ -18,6 +18,12 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('createdAt', timestamp, (c) => c.notNull())
     .addColumn('updatedAt', timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint('atlasGrids_pk', ['gameId', 'fileId'])
-    .addForeignKeyConstraint('atlasGrids_file_fk', ['gameId', 'fileId'], 'gameFiles', ['gameId', 'fileId'], (c) => c.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'atlasGrids_file_fk',
+      ['gameId', 'fileId'],
+      'gameFiles',
+      ['gameId', 'fileId'],
+      (c) => c.onDelete('cascade'),
+    )
     .execute();
 }

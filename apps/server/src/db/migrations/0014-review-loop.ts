@@ -19,7 +19,11 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('verdictBy', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .execute();
   // "To review": the Finished versions without a verdict, oldest finish first.
-  await db.schema.createIndex('gameVersions_review_index').on('gameVersions').columns(['gameVersionStatusId', 'finishedAt']).execute();
+  await db.schema
+    .createIndex('gameVersions_review_index')
+    .on('gameVersions')
+    .columns(['gameVersionStatusId', 'finishedAt'])
+    .execute();
 
   const withId = (table: CreateTableBuilder<string, never>): CreateTableBuilder<string, 'id'> =>
     dialect === 'postgres'

@@ -28,5 +28,9 @@ export async function up(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): P
     .addColumn('restoredFrom', 'integer')
     .addColumn('createdAt', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('versionFileHistory_file').on('versionFileHistory').columns(['versionId', 'fileId', 'id']).execute();
+  await db.schema
+    .createIndex('versionFileHistory_file')
+    .on('versionFileHistory')
+    .columns(['versionId', 'fileId', 'id'])
+    .execute();
 }

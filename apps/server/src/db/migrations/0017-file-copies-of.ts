@@ -8,5 +8,7 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('gameFiles').addColumn('copiesOf', 'text').execute();
-  await sql`update ${sql.table('gameFiles')} set ${sql.ref('copiesOf')} = ${sql.ref('copiesKey')}`.execute(db);
+  await sql`update ${sql.table('gameFiles')} set ${sql.ref('copiesOf')} = ${sql.ref('copiesKey')}`.execute(
+    db,
+  );
 }

@@ -4,7 +4,8 @@ import { AppError } from '../errors';
 /** What the artist reads when a sound cannot be probed, measured or converted (one place for each text). */
 export const audioMessages = {
   unreadable: 'This file is not audio the server can read.',
-  unsupported: 'This sound is in a format the server does not convert (WAV, MP3, OGG, Opus, M4A, AAC, FLAC or WebM).',
+  unsupported:
+    'This sound is in a format the server does not convert (WAV, MP3, OGG, Opus, M4A, AAC, FLAC or WebM).',
   unsupportedTarget: 'The original sound is in a format the server cannot write.',
   tooSlow: 'Converting this sound took too long; try a shorter sound.',
   tooMuchMemory: 'Converting this sound needed more memory than the server allows; try a shorter sound.',

@@ -27,7 +27,9 @@ export const concurrentSessions = Math.max(1, availableParallelism());
 
 let compiled: Promise<WebAssembly.Module> | undefined;
 // The server's TypeScript libraries declare WebAssembly's types but not its global value.
-const { compile } = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+const { compile } = (
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
+).WebAssembly;
 
 /** ffmpeg's WebAssembly module, read and compiled once per process, with its memory's maximum set to the limit. */
 export function ffmpegModule(): Promise<WebAssembly.Module> {
@@ -121,7 +123,11 @@ interface WorkerAnswer extends CommandResult {
  * Opens a session on one file (its bytes, or a path the worker reads), runs `work` with it and ends the worker.
  * Throws AudioError when the time limit passes (the worker is terminated wherever it is) or the worker fails.
  */
-export function withFfmpeg<T>(input: Uint8Array | string, work: (session: FfmpegSession) => Promise<T>, options: FfmpegOptions = {}): Promise<T> {
+export function withFfmpeg<T>(
+  input: Uint8Array | string,
+  work: (session: FfmpegSession) => Promise<T>,
+  options: FfmpegOptions = {},
+): Promise<T> {
   const timeLimitMs = options.timeLimitMs ?? limits.audioConversion.timeLimitSeconds * 1000;
   return ffmpegSessions.run(options.owner ?? 0, async () => {
     const wasmModule = await ffmpegModule();

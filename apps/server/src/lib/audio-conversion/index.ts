@@ -56,7 +56,9 @@ export function audioContainerOfPath(path: string): AudioContainer | undefined {
   const ext = extensionOfName(path);
   if (ext === 'oga') return 'ogg';
   if (ext === 'weba') return 'webm';
-  return (['wav', 'mp3', 'ogg', 'opus', 'm4a', 'aac', 'flac', 'webm'] as const).find((container) => container === ext);
+  return (['wav', 'mp3', 'ogg', 'opus', 'm4a', 'aac', 'flac', 'webm'] as const).find(
+    (container) => container === ext,
+  );
 }
 
 /** Whether an incoming sound differs from the original in what a conversion sets: container, codec, rate, channels. */
@@ -87,7 +89,19 @@ export function probeAudio(input: AudioInput, options: FfmpegOptions = {}): Prom
     input,
     async (session) => {
       const probe = await probeIn(session);
-      const decoded = await session.run('ffmpeg', ['-hide_banner', '-v', 'error', '-xerror', '-i', '/input', '-map', '0:a:0', '-f', 'null', '-']);
+      const decoded = await session.run('ffmpeg', [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-xerror',
+        '-i',
+        '/input',
+        '-map',
+        '0:a:0',
+        '-f',
+        'null',
+        '-',
+      ]);
       if (decoded.ret !== 0) throw failureOf(decoded);
       return probe;
     },
@@ -141,15 +155,30 @@ export async function convertAudio(input: AudioInput, options: ConvertAudioOptio
  * The ffmpeg arguments of a conversion of /input to the original's format, written to `output` in ffmpeg's
  * in-memory file system (exported for the bench, which runs the same command as a separate program).
  */
-export function conversionCommand(options: ConvertAudioOptions, gainDb?: number): { args: string[]; output: string } {
+export function conversionCommand(
+  options: ConvertAudioOptions,
+  gainDb?: number,
+): { args: string[]; output: string } {
   const target = targetOf(options);
-  const filters = [...(gainDb === undefined ? [] : [`volume=${gainDb.toFixed(2)}dB`]), `aresample=${target.sampleRate}`];
+  const filters = [
+    ...(gainDb === undefined ? [] : [`volume=${gainDb.toFixed(2)}dB`]),
+    `aresample=${target.sampleRate}`,
+  ];
   const output = `/output.${target.extension}`;
   const maxOutputBytes = options.maxOutputBytes ?? limits.defaultMaxFileSizeMb * 1024 * 1024;
   const args = [
     ...['-hide_banner', '-v', 'error', '-xerror', '-i', '/input', '-map', '0:a:0', '-map_metadata', '-1'],
     ...['-af', filters.join(','), '-ar', String(target.sampleRate), '-ac', String(options.channels)],
-    ...['-c:a', target.encoder, ...target.encoderArgs, '-fs', String(maxOutputBytes + 1), '-f', target.muxer, output],
+    ...[
+      '-c:a',
+      target.encoder,
+      ...target.encoderArgs,
+      '-fs',
+      String(maxOutputBytes + 1),
+      '-f',
+      target.muxer,
+      output,
+    ],
   ];
   return { args, output };
 }
@@ -158,17 +187,33 @@ const silenceLufs = -70;
 
 function failureOf(result: CommandResult): AudioError {
   return new AudioError(
-    result.stderr.some((line) => line.includes('Cannot allocate memory')) ? audioMessages.tooMuchMemory : audioMessages.unreadable,
+    result.stderr.some((line) => line.includes('Cannot allocate memory'))
+      ? audioMessages.tooMuchMemory
+      : audioMessages.unreadable,
   );
 }
 
 interface ProbeJson {
   format?: { format_name?: string; duration?: string };
-  streams?: { codec_type?: string; codec_name?: string; sample_rate?: string; channels?: number; duration?: string }[];
+  streams?: {
+    codec_type?: string;
+    codec_name?: string;
+    sample_rate?: string;
+    channels?: number;
+    duration?: string;
+  }[];
 }
 
 async function probeIn(session: FfmpegSession): Promise<AudioProbe> {
-  const result = await session.run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '/input']);
+  const result = await session.run('ffprobe', [
+    '-v',
+    'error',
+    '-print_format',
+    'json',
+    '-show_format',
+    '-show_streams',
+    '/input',
+  ]);
   // ffprobe of @ffmpeg/core answers -1 whatever happened: what it printed tells.
   let json: ProbeJson;
   try {
@@ -178,11 +223,13 @@ async function probeIn(session: FfmpegSession): Promise<AudioProbe> {
   }
   const stream = json.streams?.find((candidate) => candidate.codec_type === 'audio');
   const sampleRate = Number(stream?.sample_rate);
-  if (!stream?.codec_name || !(sampleRate > 0) || !(stream.channels! > 0)) throw new AudioError(audioMessages.unreadable);
+  if (!stream?.codec_name || !(sampleRate > 0) || !(stream.channels! > 0))
+    throw new AudioError(audioMessages.unreadable);
   const container = containerOfFormat(json.format?.format_name ?? '', stream.codec_name);
   if (!container) throw new AudioError(audioMessages.unsupported);
   const duration = Number(json.format?.duration ?? stream.duration);
-  if (Number.isFinite(duration) && duration > limits.audioConversion.maxDurationSeconds) throw new SoundTooLongError(duration);
+  if (Number.isFinite(duration) && duration > limits.audioConversion.maxDurationSeconds)
+    throw new SoundTooLongError(duration);
   return {
     codec: stream.codec_name,
     container,
@@ -206,7 +253,9 @@ async function loudnessIn(session: FfmpegSession): Promise<number> {
   ]);
   if (result.ret !== 0) throw failureOf(result);
   // Frame lines go to the verbose level, not shown; the filter's summary ends the log: "Integrated loudness:" then "I: -23.0 LUFS".
-  const summary = result.stderr.slice(result.stderr.findLastIndex((line) => line.includes('Integrated loudness')));
+  const summary = result.stderr.slice(
+    result.stderr.findLastIndex((line) => line.includes('Integrated loudness')),
+  );
   const match = summary.map((line) => /^\s*I:\s+(-?[\d.]+|-inf)\s+LUFS/.exec(line)).find((found) => found);
   if (!match) throw new AudioError(audioMessages.unreadable);
   return match[1] === '-inf' ? silenceLufs : Math.max(silenceLufs, Number(match[1]));
@@ -220,7 +269,16 @@ interface Target {
   sampleRate: number;
 }
 
-const pcmCodecs = new Set(['pcm_u8', 'pcm_s16le', 'pcm_s24le', 'pcm_s32le', 'pcm_f32le', 'pcm_f64le', 'pcm_alaw', 'pcm_mulaw']);
+const pcmCodecs = new Set([
+  'pcm_u8',
+  'pcm_s16le',
+  'pcm_s24le',
+  'pcm_s32le',
+  'pcm_f32le',
+  'pcm_f64le',
+  'pcm_alaw',
+  'pcm_mulaw',
+]);
 const opusRates = [48000, 24000, 16000, 12000, 8000];
 const vorbis = { encoder: 'libvorbis', encoderArgs: ['-q:a', '5'] };
 // 10 ms frames: the libopus of @ffmpeg/core 0.12.10 overflows its small stack on 20 ms stereo frames (a trap,
@@ -234,11 +292,18 @@ function targetOf({ toPathLike, codec, sampleRate }: ConvertAudioOptions): Targe
   const encoding = (() => {
     switch (container) {
       case 'wav':
-        return { muxer: 'wav', encoder: codec && pcmCodecs.has(codec) ? codec : 'pcm_s16le', encoderArgs: [] };
+        return {
+          muxer: 'wav',
+          encoder: codec && pcmCodecs.has(codec) ? codec : 'pcm_s16le',
+          encoderArgs: [],
+        };
       case 'mp3':
         return { muxer: 'mp3', encoder: 'libmp3lame', encoderArgs: ['-q:a', '2'] };
       case 'ogg':
-        return { muxer: 'ogg', ...(codec === 'opus' ? opus : codec === 'flac' ? { encoder: 'flac', encoderArgs: [] } : vorbis) };
+        return {
+          muxer: 'ogg',
+          ...(codec === 'opus' ? opus : codec === 'flac' ? { encoder: 'flac', encoderArgs: [] } : vorbis),
+        };
       case 'opus':
         return { muxer: 'opus', ...opus };
       case 'm4a':

@@ -4,7 +4,10 @@ import { servicesUpdateResponseSchema } from '@reskin/contract';
 import type { ServicesUpdateService } from './services-update.service';
 
 /** GET /admin/update, the admin screen's "Update" button (SPEC §7, DESIGN.md "Games, files, variants"). */
-export async function adminRoutes(app: FastifyInstance, { servicesUpdate }: { servicesUpdate: ServicesUpdateService }) {
+export async function adminRoutes(
+  app: FastifyInstance,
+  { servicesUpdate }: { servicesUpdate: ServicesUpdateService },
+) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/admin/update',
     {

@@ -66,8 +66,23 @@ export class ServicesUpdateService {
       for (const gameId of pending) if (!stale.includes(gameId)) await this.generation.refresh(gameId);
     }
     const recomposedSheets = await this.sheets.recomposeBehind();
-    this.log.info({ regeneratedGameIds, removedStoredFiles, failedGenerationIds, removedHistoryEntries, recomposedSheets }, 'services update');
-    return { regeneratedGameIds, removedStoredFiles, failedGenerationIds, removedHistoryEntries, recomposedSheets };
+    this.log.info(
+      {
+        regeneratedGameIds,
+        removedStoredFiles,
+        failedGenerationIds,
+        removedHistoryEntries,
+        recomposedSheets,
+      },
+      'services update',
+    );
+    return {
+      regeneratedGameIds,
+      removedStoredFiles,
+      failedGenerationIds,
+      removedHistoryEntries,
+      recomposedSheets,
+    };
   }
 
   /** False (and a warning) while DATA_DIR is under its free-space threshold: the stale games wait for the next update. */
@@ -77,7 +92,9 @@ export class ServicesUpdateService {
       return true;
     } catch (error) {
       if (!(error instanceof StorageFullError)) throw error;
-      this.log.warn('services update: DATA_DIR is low on space; games with changed files are not re-generated');
+      this.log.warn(
+        'services update: DATA_DIR is low on space; games with changed files are not re-generated',
+      );
       return false;
     }
   }
@@ -93,7 +110,8 @@ export class ServicesUpdateService {
       if (file.copiesKey !== null) for (const key of withVariants(file.copiesKey).slice(1)) keys.add(key);
     }
     for (const table of ['helperFiles', 'versionFiles', 'versionFrames'] as const) {
-      for (const row of await this.db.selectFrom(table).select('storageKey').execute()) keys.add(row.storageKey);
+      for (const row of await this.db.selectFrom(table).select('storageKey').execute())
+        keys.add(row.storageKey);
     }
     for (const row of await this.db.selectFrom('versionSheets').select(['baseKey', 'markedKey']).execute()) {
       // A sheet's whole-sheet base and its marked rendition (decision 0049).
@@ -111,16 +129,25 @@ export class ServicesUpdateService {
    * with an image whose copies are not current (`pending`: its incremental generation did not end, decision 0024).
    */
   private async staleReadyGames(stored: Set<string>): Promise<{ stale: number[]; pending: number[] }> {
-    const games = await this.db.selectFrom('games').select('id').where('gameStatusTypeId', '=', GameStatus.Ready).execute();
+    const games = await this.db
+      .selectFrom('games')
+      .select('id')
+      .where('gameStatusTypeId', '=', GameStatus.Ready)
+      .execute();
     const stale: number[] = [];
     const pending: number[] = [];
     for (const game of games) {
       const images = (
-        await this.db.selectFrom('gameFiles').select(['path', 'width', 'storageKey', 'copiesKey', 'copiesOf']).where('gameId', '=', game.id).execute()
+        await this.db
+          .selectFrom('gameFiles')
+          .select(['path', 'width', 'storageKey', 'copiesKey', 'copiesOf'])
+          .where('gameId', '=', game.id)
+          .execute()
       ).filter((file) => fileKindOf(file) === 'image');
       const missing = images.some(
         ({ copiesKey }) =>
-          copiesKey !== null && (!stored.has(variantKey(copiesKey, 'skeleton')) || !stored.has(variantKey(copiesKey, 'watermark'))),
+          copiesKey !== null &&
+          (!stored.has(variantKey(copiesKey, 'skeleton')) || !stored.has(variantKey(copiesKey, 'watermark'))),
       );
       if (missing) stale.push(game.id);
       else if (images.some((file) => file.copiesOf !== file.storageKey)) pending.push(game.id);

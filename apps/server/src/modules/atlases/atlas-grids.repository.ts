@@ -11,23 +11,39 @@ export class AtlasGridsRepository {
 
   /** The game's grids, in file order. */
   async list(gameId: number): Promise<AtlasGridRow[]> {
-    return this.db.selectFrom('atlasGrids').selectAll().where('gameId', '=', gameId).orderBy('fileId').execute();
+    return this.db
+      .selectFrom('atlasGrids')
+      .selectAll()
+      .where('gameId', '=', gameId)
+      .orderBy('fileId')
+      .execute();
   }
 
   /** Declares the image's grid, or changes the one it has. */
   async save(gameId: number, fileId: number, grid: AtlasGrid): Promise<void> {
     const now = nowIso();
-    const values = { frameWidth: grid.frameWidth, frameHeight: grid.frameHeight, margin: grid.margin, spacing: grid.spacing };
+    const values = {
+      frameWidth: grid.frameWidth,
+      frameHeight: grid.frameHeight,
+      margin: grid.margin,
+      spacing: grid.spacing,
+    };
     await this.db
       .insertInto('atlasGrids')
       .values({ gameId, fileId, ...values, createdAt: now, updatedAt: now })
-      .onConflict((conflict) => conflict.columns(['gameId', 'fileId']).doUpdateSet({ ...values, updatedAt: now }))
+      .onConflict((conflict) =>
+        conflict.columns(['gameId', 'fileId']).doUpdateSet({ ...values, updatedAt: now }),
+      )
       .execute();
   }
 
   /** Removes the image's grid; false when it had none. */
   async remove(gameId: number, fileId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('atlasGrids').where('gameId', '=', gameId).where('fileId', '=', fileId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('atlasGrids')
+      .where('gameId', '=', gameId)
+      .where('fileId', '=', fileId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

@@ -49,9 +49,11 @@ export function parseAtlasDescriptor(text: string): ParsedAtlas | null {
 
 function integer(value: unknown, what: string): number {
   const number = typeof value === 'string' ? Number(value.trim()) : value;
-  if (typeof number !== 'number' || !Number.isFinite(number)) throw new AtlasError(`${what} is not a number.`);
+  if (typeof number !== 'number' || !Number.isFinite(number))
+    throw new AtlasError(`${what} is not a number.`);
   if (!Number.isInteger(number)) throw new AtlasError(`${what} is not a whole number of pixels (${number}).`);
-  if (Math.abs(number) > limits.atlas.maxFrameSide) throw new AtlasError(`${what} is ${number}: more than ${limits.atlas.maxFrameSide} pixels.`);
+  if (Math.abs(number) > limits.atlas.maxFrameSide)
+    throw new AtlasError(`${what} is ${number}: more than ${limits.atlas.maxFrameSide} pixels.`);
   return number;
 }
 
@@ -71,9 +73,19 @@ function atLeastZero(value: unknown, what: string): number {
  * A frame's pivot: null when the descriptor gives none, or when it is no pair of finite numbers (`"abc"`, `1e999`):
  * then the frame's name goes to `unreadable`, and the frame is read without one (pivotProblems says so once).
  */
-function pivotOf(x: unknown, y: unknown, name: string, unreadable: string[]): { x: number; y: number } | null {
+function pivotOf(
+  x: unknown,
+  y: unknown,
+  name: string,
+  unreadable: string[],
+): { x: number; y: number } | null {
   if (x === undefined && y === undefined) return null;
-  const number = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN);
+  const number = (value: unknown) =>
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
   const pivot = { x: number(x), y: number(y) };
   if (Number.isFinite(pivot.x) && Number.isFinite(pivot.y)) return pivot;
   unreadable.push(name);
@@ -85,7 +97,9 @@ function pivotProblems(unreadable: string[]): string[] {
   if (unreadable.length === 0) return [];
   const others = unreadable.length - 1;
   const which = `Frame "${unreadable[0]}"${others > 0 ? ` and ${others} other frame${others === 1 ? '' : 's'}` : ''}`;
-  return [`${which}: the pivot is not a pair of finite numbers, so ${others > 0 ? 'they are' : 'it is'} read without a pivot.`];
+  return [
+    `${which}: the pivot is not a pair of finite numbers, so ${others > 0 ? 'they are' : 'it is'} read without a pivot.`,
+  ];
 }
 
 function countFrames(count: number): void {
@@ -96,7 +110,8 @@ function countFrames(count: number): void {
 
 function countPages(count: number): void {
   if (count === 0) throw new AtlasError('It names no sheet image.');
-  if (count > limits.atlas.maxPages) throw new AtlasError(`It names ${count} sheet images: at most ${limits.atlas.maxPages} are read.`);
+  if (count > limits.atlas.maxPages)
+    throw new AtlasError(`It names ${count} sheet images: at most ${limits.atlas.maxPages} are read.`);
 }
 
 /** Makes frame names unique: a repeated name gets ` (2)`, ` (3)`… in the order the descriptor lists them. */
@@ -129,9 +144,17 @@ function frame(input: {
   pivot?: { x: number; y: number } | null;
 }): AtlasFrame {
   const turned = input.rotation === 90 || input.rotation === 270;
-  const trimmed = input.w !== input.sourceW || input.h !== input.sourceH || input.offsetX !== 0 || input.offsetY !== 0;
-  if (input.offsetX < 0 || input.offsetY < 0 || input.offsetX + input.w > input.sourceW || input.offsetY + input.h > input.sourceH) {
-    throw new AtlasError(`Frame "${input.name}": its trimmed pixels (${input.w}×${input.h} at ${input.offsetX},${input.offsetY}) lie outside its size ${input.sourceW}×${input.sourceH}.`);
+  const trimmed =
+    input.w !== input.sourceW || input.h !== input.sourceH || input.offsetX !== 0 || input.offsetY !== 0;
+  if (
+    input.offsetX < 0 ||
+    input.offsetY < 0 ||
+    input.offsetX + input.w > input.sourceW ||
+    input.offsetY + input.h > input.sourceH
+  ) {
+    throw new AtlasError(
+      `Frame "${input.name}": its trimmed pixels (${input.w}×${input.h} at ${input.offsetX},${input.offsetY}) lie outside its size ${input.sourceW}×${input.sourceH}.`,
+    );
   }
   return {
     name: input.name,
@@ -150,7 +173,8 @@ function frame(input: {
 // TexturePacker JSON (hash, array), Pixi/Hexi, Phaser 3 multi-atlas
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function parseJsonAtlas(body: string): ParsedAtlas | null {
   let data: unknown;
@@ -159,24 +183,40 @@ function parseJsonAtlas(body: string): ParsedAtlas | null {
   } catch (error) {
     // Only a file that reads like an atlas is reported: any other broken JSON is no concern of sheets.
     if (/"frames"\s*:/.test(body) && /"(meta|textures)"\s*:/.test(body)) {
-      throw new AtlasError(`It is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
+      throw new AtlasError(
+        `It is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`,
+      );
     }
     return null;
   }
   if (!isObject(data)) return null;
-  if (Array.isArray(data.textures) && data.textures.length > 0 && data.textures.every((t) => isObject(t) && 'frames' in t)) {
+  if (
+    Array.isArray(data.textures) &&
+    data.textures.length > 0 &&
+    data.textures.every((t) => isObject(t) && 'frames' in t)
+  ) {
     return parsePhaserMultiatlas(data.textures as Json[]);
   }
   if (!('frames' in data) || !isObject(data.meta) || typeof data.meta.image !== 'string') return null;
   const meta = data.meta;
   const page: ParsedPage = { image: meta.image as string, ...declaredSize(meta.size, 'meta.size') };
   const hash = isObject(data.frames);
-  if (!hash && !Array.isArray(data.frames)) throw new AtlasError('Its "frames" is neither an object nor a list.');
-  const entries = hash ? Object.entries(data.frames as Json) : (data.frames as unknown[]).map((f) => [isObject(f) ? f.filename : undefined, f] as const);
+  if (!hash && !Array.isArray(data.frames))
+    throw new AtlasError('Its "frames" is neither an object nor a list.');
+  const entries = hash
+    ? Object.entries(data.frames as Json)
+    : (data.frames as unknown[]).map((f) => [isObject(f) ? f.filename : undefined, f] as const);
   countFrames(entries.length);
   const unreadablePivots: string[] = [];
-  const frames = entries.map(([name, value], index) => texturePackerFrame(name, value, 0, index, unreadablePivots));
-  return { format: hash ? 'texturepacker-hash' : 'texturepacker-array', pages: [page], frames: uniqueNames(frames), problems: pivotProblems(unreadablePivots) };
+  const frames = entries.map(([name, value], index) =>
+    texturePackerFrame(name, value, 0, index, unreadablePivots),
+  );
+  return {
+    format: hash ? 'texturepacker-hash' : 'texturepacker-array',
+    pages: [page],
+    frames: uniqueNames(frames),
+    problems: pivotProblems(unreadablePivots),
+  };
 }
 
 function parsePhaserMultiatlas(textures: Json[]): ParsedAtlas {
@@ -190,10 +230,23 @@ function parsePhaserMultiatlas(textures: Json[]): ParsedAtlas {
     if (!Array.isArray(texture.frames)) throw new AtlasError(`textures[${page}].frames is not a list.`);
     countFrames(frames.length + texture.frames.length);
     texture.frames.forEach((value, index) => {
-      frames.push(texturePackerFrame(isObject(value) ? value.filename : undefined, value, page, index, unreadablePivots));
+      frames.push(
+        texturePackerFrame(
+          isObject(value) ? value.filename : undefined,
+          value,
+          page,
+          index,
+          unreadablePivots,
+        ),
+      );
     });
   });
-  return { format: 'phaser-multiatlas', pages, frames: uniqueNames(frames), problems: pivotProblems(unreadablePivots) };
+  return {
+    format: 'phaser-multiatlas',
+    pages,
+    frames: uniqueNames(frames),
+    problems: pivotProblems(unreadablePivots),
+  };
 }
 
 function declaredSize(value: unknown, what: string): { width?: number; height?: number } {
@@ -205,16 +258,28 @@ function declaredSize(value: unknown, what: string): { width?: number; height?: 
  * One TexturePacker frame: `frame` is where it sits, with the sprite's size before rotation (Pixi and Phaser swap
  * w and h for a rotated frame); `spriteSourceSize` where the trimmed pixels sit in `sourceSize`.
  */
-function texturePackerFrame(name: unknown, value: unknown, page: number, index: number, unreadablePivots: string[]): AtlasFrame {
+function texturePackerFrame(
+  name: unknown,
+  value: unknown,
+  page: number,
+  index: number,
+  unreadablePivots: string[],
+): AtlasFrame {
   if (typeof name !== 'string' || name === '') throw new AtlasError(`Frame ${index + 1} has no name.`);
-  if (!isObject(value) || !isObject(value.frame)) throw new AtlasError(`Frame "${name}" has no "frame" rectangle.`);
+  if (!isObject(value) || !isObject(value.frame))
+    throw new AtlasError(`Frame "${name}" has no "frame" rectangle.`);
   const at = value.frame;
   const w = positive(at.w, `Frame "${name}" width`);
   const h = positive(at.h, `Frame "${name}" height`);
   const source = isObject(value.sourceSize) ? value.sourceSize : { w, h };
   const trim = isObject(value.spriteSourceSize) ? value.spriteSourceSize : { x: 0, y: 0 };
   // JSON.parse reads 1e999 as Infinity: pivotOf refuses it as it refuses a string.
-  const pivot = value.pivot === undefined ? null : isObject(value.pivot) ? pivotOf(value.pivot.x, value.pivot.y, name, unreadablePivots) : pivotOf(NaN, NaN, name, unreadablePivots);
+  const pivot =
+    value.pivot === undefined
+      ? null
+      : isObject(value.pivot)
+        ? pivotOf(value.pivot.x, value.pivot.y, name, unreadablePivots)
+        : pivotOf(NaN, NaN, name, unreadablePivots);
   return frame({
     name,
     page,
@@ -252,10 +317,17 @@ function readXml(body: string): { root: XmlElement } | { error: string } {
     failure ??= error.message;
   });
   parser.on('opentag', (tag) => {
-    if (++count > limits.atlas.maxFrames * 12) throw new AtlasError(`It holds more than ${limits.atlas.maxFrames * 12} elements.`);
+    if (++count > limits.atlas.maxFrames * 12)
+      throw new AtlasError(`It holds more than ${limits.atlas.maxFrames * 12} elements.`);
     // The tree is read (plistValue) by recursion: a document nested deeper would exhaust the stack.
-    if (stack.length >= limits.atlas.maxDepth) throw new AtlasError(`It nests elements more than ${limits.atlas.maxDepth} deep.`);
-    const element: XmlElement = { name: tag.name, attributes: tag.attributes as Record<string, string>, children: [], text: '' };
+    if (stack.length >= limits.atlas.maxDepth)
+      throw new AtlasError(`It nests elements more than ${limits.atlas.maxDepth} deep.`);
+    const element: XmlElement = {
+      name: tag.name,
+      attributes: tag.attributes as Record<string, string>,
+      children: [],
+      text: '',
+    };
     stack.at(-1)?.children.push(element);
     root ??= element;
     stack.push(element);
@@ -307,7 +379,10 @@ function parseStarling(root: XmlElement): ParsedAtlas {
   const page: ParsedPage = {
     image,
     ...(root.attributes.width && root.attributes.height
-      ? { width: positive(root.attributes.width, 'The atlas width'), height: positive(root.attributes.height, 'The atlas height') }
+      ? {
+          width: positive(root.attributes.width, 'The atlas width'),
+          height: positive(root.attributes.height, 'The atlas height'),
+        }
       : {}),
   };
   const subTextures = root.children.filter((child) => child.name === 'SubTexture');
@@ -337,7 +412,12 @@ function parseStarling(root: XmlElement): ParsedAtlas {
       pivot: pivotOf(a.pivotX, a.pivotY, name, unreadablePivots),
     });
   });
-  return { format: 'starling', pages: [page], frames: uniqueNames(frames), problems: pivotProblems(unreadablePivots) };
+  return {
+    format: 'starling',
+    pages: [page],
+    frames: uniqueNames(frames),
+    problems: pivotProblems(unreadablePivots),
+  };
 }
 
 type PlistValue = string | number | boolean | PlistValue[] | { [key: string]: PlistValue };
@@ -349,7 +429,8 @@ function plistValue(element: XmlElement): PlistValue {
       for (let i = 0; i < element.children.length; i += 2) {
         const key = element.children[i]!;
         const value = element.children[i + 1];
-        if (key.name !== 'key' || !value) throw new AtlasError('A <dict> does not alternate <key> and value.');
+        if (key.name !== 'key' || !value)
+          throw new AtlasError('A <dict> does not alternate <key> and value.');
         dict[key.text.trim()] = plistValue(value);
       }
       return dict;
@@ -371,8 +452,13 @@ function plistValue(element: XmlElement): PlistValue {
 /** Cocos2d's "{a,b}" and "{{a,b},{c,d}}" strings, as numbers. */
 function plistNumbers(value: PlistValue | undefined, count: number, what: string): number[] {
   if (typeof value !== 'string') throw new AtlasError(`${what} is missing.`);
-  const numbers = value.replace(/[{}\s]/g, '').split(',').filter((part) => part !== '').map(Number);
-  if (numbers.length !== count || numbers.some((n) => !Number.isFinite(n))) throw new AtlasError(`${what} "${value}" is not ${count} numbers.`);
+  const numbers = value
+    .replace(/[{}\s]/g, '')
+    .split(',')
+    .filter((part) => part !== '')
+    .map(Number);
+  if (numbers.length !== count || numbers.some((n) => !Number.isFinite(n)))
+    throw new AtlasError(`${what} "${value}" is not ${count} numbers.`);
   return numbers;
 }
 
@@ -388,27 +474,46 @@ function parseCocosPlist(root: XmlElement): ParsedAtlas | null {
   if (!isObject(data) || !isObject(data.frames) || !isObject(data.metadata)) return null;
   const metadata = data.metadata as Record<string, PlistValue>;
   const format = Number(metadata.format ?? 0);
-  if (format !== 2 && format !== 3) throw new AtlasError(`It is a Cocos2d plist of format ${format}: formats 2 and 3 are read.`);
+  if (format !== 2 && format !== 3)
+    throw new AtlasError(`It is a Cocos2d plist of format ${format}: formats 2 and 3 are read.`);
   const image = metadata.realTextureFileName ?? metadata.textureFileName;
   if (typeof image !== 'string' || image === '') throw new AtlasError('Its metadata names no texture file.');
   const page: ParsedPage = { image };
   if (typeof metadata.size === 'string') {
     const [width, height] = plistNumbers(metadata.size, 2, 'The metadata size');
-    Object.assign(page, { width: positive(width, 'The sheet width'), height: positive(height, 'The sheet height') });
+    Object.assign(page, {
+      width: positive(width, 'The sheet width'),
+      height: positive(height, 'The sheet height'),
+    });
   }
   const entries = Object.entries(data.frames as Record<string, PlistValue>);
   countFrames(entries.length);
   const frames = entries.map(([name, value]) => {
     if (!isObject(value)) throw new AtlasError(`Frame "${name}" is not a <dict>.`);
     const f = value as Record<string, PlistValue>;
-    const [x, y, w, h] = plistNumbers(format === 2 ? f.frame : f.textureRect, 4, `Frame "${name}" ${format === 2 ? 'frame' : 'textureRect'}`) as [number, number, number, number];
-    const [sourceW, sourceH] = plistNumbers(format === 2 ? f.sourceSize : f.spriteSourceSize, 2, `Frame "${name}" source size`) as [number, number];
+    const [x, y, w, h] = plistNumbers(
+      format === 2 ? f.frame : f.textureRect,
+      4,
+      `Frame "${name}" ${format === 2 ? 'frame' : 'textureRect'}`,
+    ) as [number, number, number, number];
+    const [sourceW, sourceH] = plistNumbers(
+      format === 2 ? f.sourceSize : f.spriteSourceSize,
+      2,
+      `Frame "${name}" source size`,
+    ) as [number, number];
     let offsetX: number;
     let offsetY: number;
     if (format === 2 && typeof f.sourceColorRect === 'string') {
-      [offsetX, offsetY] = plistNumbers(f.sourceColorRect, 4, `Frame "${name}" sourceColorRect`) as [number, number];
+      [offsetX, offsetY] = plistNumbers(f.sourceColorRect, 4, `Frame "${name}" sourceColorRect`) as [
+        number,
+        number,
+      ];
     } else {
-      const [ox, oy] = plistNumbers(format === 2 ? f.offset : f.spriteOffset, 2, `Frame "${name}" offset`) as [number, number];
+      const [ox, oy] = plistNumbers(
+        format === 2 ? f.offset : f.spriteOffset,
+        2,
+        `Frame "${name}" offset`,
+      ) as [number, number];
       offsetX = Math.round((sourceW - w) / 2 + ox);
       offsetY = Math.round((sourceH - h) / 2 - oy);
     }
@@ -436,14 +541,23 @@ const imageLine = /^[^:\s][^:]*\.(png|jpe?g|webp|gif|bmp|ktx2?|basis)$/i;
 
 function looksLikeLibgdxAtlas(body: string): boolean {
   const lines = body.split(/\r\n|\r|\n/, 8).map((line) => line.trim());
-  return imageLine.test(lines[0] ?? '') && lines.slice(1).some((line) => /^(size|format|filter|repeat|pma|scale)\s*:/.test(line));
+  return (
+    imageLine.test(lines[0] ?? '') &&
+    lines.slice(1).some((line) => /^(size|format|filter|repeat|pma|scale)\s*:/.test(line))
+  );
 }
 
 /** One `key: a, b, c` line, or undefined for a line without a colon (a page or region name). */
 function entry(line: string): { key: string; values: string[] } | undefined {
   const colon = line.indexOf(':');
   if (colon < 0) return undefined;
-  return { key: line.slice(0, colon).trim(), values: line.slice(colon + 1).split(',').map((value) => value.trim()) };
+  return {
+    key: line.slice(0, colon).trim(),
+    values: line
+      .slice(colon + 1)
+      .split(',')
+      .map((value) => value.trim()),
+  };
 }
 
 function parseLibgdxAtlas(body: string): ParsedAtlas {
@@ -457,7 +571,8 @@ function parseLibgdxAtlas(body: string): ParsedAtlas {
     while (i < lines.length && lines[i]!.trim() === '') i++;
     if (i >= lines.length) break;
     const page: ParsedPage = { image: next()!.trim() };
-    if (entry(page.image)) throw new AtlasError(`Line ${i}: a page must start with its image name, not "${page.image}".`);
+    if (entry(page.image))
+      throw new AtlasError(`Line ${i}: a page must start with its image name, not "${page.image}".`);
     pages.push(page);
     countPages(pages.length);
     while (i < lines.length && lines[i]!.trim() !== '' && entry(lines[i]!)) {
@@ -469,22 +584,38 @@ function parseLibgdxAtlas(body: string): ParsedAtlas {
     }
     while (i < lines.length && lines[i]!.trim() !== '') {
       const name = next()!.trim();
-      const region = { x: NaN, y: NaN, w: NaN, h: NaN, origW: 0, origH: 0, offX: 0, offY: 0, degrees: 0, index: -1 };
+      const region = {
+        x: NaN,
+        y: NaN,
+        w: NaN,
+        h: NaN,
+        origW: 0,
+        origH: 0,
+        offX: 0,
+        offY: 0,
+        degrees: 0,
+        index: -1,
+      };
       const line = i;
       while (i < lines.length && lines[i]!.trim() !== '' && entry(lines[i]!)) {
         const { key, values } = entry(next()!)!;
         const what = `Region "${name}" ${key}`;
-        if (key === 'bounds') [region.x, region.y, region.w, region.h] = values.map((v, n) => integer(v, `${what} ${n + 1}`));
+        if (key === 'bounds')
+          [region.x, region.y, region.w, region.h] = values.map((v, n) => integer(v, `${what} ${n + 1}`));
         else if (key === 'xy') [region.x, region.y] = values.map((v) => integer(v, what));
         else if (key === 'size') [region.w, region.h] = values.map((v) => integer(v, what));
         else if (key === 'orig') [region.origW, region.origH] = values.map((v) => integer(v, what));
         else if (key === 'offset') [region.offX, region.offY] = values.map((v) => integer(v, what));
-        else if (key === 'offsets') [region.offX, region.offY, region.origW, region.origH] = values.map((v) => integer(v, what));
+        else if (key === 'offsets')
+          [region.offX, region.offY, region.origW, region.origH] = values.map((v) => integer(v, what));
         else if (key === 'index') region.index = integer(values[0], what);
-        else if (key === 'rotate') region.degrees = values[0] === 'true' ? 90 : values[0] === 'false' ? 0 : integer(values[0], what);
+        else if (key === 'rotate')
+          region.degrees = values[0] === 'true' ? 90 : values[0] === 'false' ? 0 : integer(values[0], what);
       }
-      if ([region.x, region.y, region.w, region.h].some(Number.isNaN)) throw new AtlasError(`Region "${name}" (line ${line}) has no bounds.`);
-      if (![0, 90, 180, 270].includes(region.degrees)) throw new AtlasError(`Region "${name}" is rotated ${region.degrees}°: only quarter turns are read.`);
+      if ([region.x, region.y, region.w, region.h].some(Number.isNaN))
+        throw new AtlasError(`Region "${name}" (line ${line}) has no bounds.`);
+      if (![0, 90, 180, 270].includes(region.degrees))
+        throw new AtlasError(`Region "${name}" is rotated ${region.degrees}°: only quarter turns are read.`);
       countFrames(frames.length + 1);
       const w = positive(region.w, `Region "${name}" width`);
       const h = positive(region.h, `Region "${name}" height`);

@@ -20,7 +20,8 @@ export function resolveImagePath(descriptorPath: string, image: string): string 
     throw new AtlasError(`Its image "${image}" is not a path inside the game.`);
   }
   const joined = posix.normalize(posix.join(posix.dirname(descriptorPath), image));
-  if (joined === '..' || joined.startsWith('../')) throw new AtlasError(`Its image "${image}" lies outside the game.`);
+  if (joined === '..' || joined.startsWith('../'))
+    throw new AtlasError(`Its image "${image}" lies outside the game.`);
   try {
     return normaliseGamePath(joined);
   } catch (error) {
@@ -46,9 +47,15 @@ export function resolveAtlas(
     const path = filesByPath.has(named) ? named : (storedNames.get(named) ?? named);
     const file = filesByPath.get(path);
     if (!file) throw new AtlasError(`Its image ${named} is not in the game.`);
-    if (file.width === null || file.height === null) throw new AtlasError(`Its image ${path} is not an image of known size.`);
-    if ((page.width !== undefined && page.width !== file.width) || (page.height !== undefined && page.height !== file.height)) {
-      throw new AtlasError(`It declares ${path} as ${page.width}×${page.height}, but the image is ${file.width}×${file.height}.`);
+    if (file.width === null || file.height === null)
+      throw new AtlasError(`Its image ${path} is not an image of known size.`);
+    if (
+      (page.width !== undefined && page.width !== file.width) ||
+      (page.height !== undefined && page.height !== file.height)
+    ) {
+      throw new AtlasError(
+        `It declares ${path} as ${page.width}×${page.height}, but the image is ${file.width}×${file.height}.`,
+      );
     }
     return { image: path, fileId: file.fileId, width: file.width, height: file.height };
   });
@@ -56,8 +63,16 @@ export function resolveAtlas(
     const page = pages[frame.page]!;
     const { x, y, w, h } = frame.rect;
     if (x + w > page.width || y + h > page.height) {
-      throw new AtlasError(`Frame "${frame.name}" (${w}×${h} at ${x},${y}) lies outside ${page.image} (${page.width}×${page.height}).`);
+      throw new AtlasError(
+        `Frame "${frame.name}" (${w}×${h} at ${x},${y}) lies outside ${page.image} (${page.width}×${page.height}).`,
+      );
     }
   }
-  return { descriptor: descriptor.path, descriptorFileId: descriptor.fileId, format: parsed.format, pages, frames: parsed.frames };
+  return {
+    descriptor: descriptor.path,
+    descriptorFileId: descriptor.fileId,
+    format: parsed.format,
+    pages,
+    frames: parsed.frames,
+  };
 }

@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { atlasGridSchema, atlasSchema, gameAtlasesSchema, gameFileParamsSchema, gameIdParamSchema, noContentSchema } from '@reskin/contract';
+import {
+  atlasGridSchema,
+  atlasSchema,
+  gameAtlasesSchema,
+  gameFileParamsSchema,
+  gameIdParamSchema,
+  noContentSchema,
+} from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
 import type { AtlasesService } from './atlases.service';
 
@@ -38,14 +45,18 @@ export async function atlasesRoutes(app: FastifyInstance, { atlases }: { atlases
       schema: {
         tags: ['games'],
         summary:
-          "Declare (or change) a uniform grid on a game image, for games that slice the sheet in code: frames of frameWidth×frameHeight, numbered row by row, after a margin and with spacing between them (admins only)",
+          'Declare (or change) a uniform grid on a game image, for games that slice the sheet in code: frames of frameWidth×frameHeight, numbered row by row, after a margin and with spacing between them (admins only)',
         params: gameFileParamsSchema,
         body: atlasGridSchema,
         response: { 200: atlasSchema },
-        errors: { ...gridErrors, 422: 'Not an image, or the grid cuts no whole frame or more than limits.atlas.maxFrames (VALIDATION_FAILED).' },
+        errors: {
+          ...gridErrors,
+          422: 'Not an image, or the grid cuts no whole frame or more than limits.atlas.maxFrames (VALIDATION_FAILED).',
+        },
       },
     },
-    async (request) => atlases.declareGrid(currentUser(request), request.params.id, request.params.fileId, request.body),
+    async (request) =>
+      atlases.declareGrid(currentUser(request), request.params.id, request.params.fileId, request.body),
   );
 
   r.delete(

@@ -29,7 +29,35 @@ import { gwtAssetNames, isGwtAssetList } from './gwt-assets';
  * not an image or a sound, and small enough, is read and recognised by its content (a `.txt` libGDX atlas, a JSON
  * atlas of any name).
  */
-const neverDescriptors = new Set(['js', 'mjs', 'cjs', 'ts', 'html', 'htm', 'css', 'map', 'wasm', 'woff', 'woff2', 'ttf', 'otf', 'eot', 'pck', 'data', 'bin', 'mem', 'gz', 'br', 'zip', 'unityweb', 'mp4', 'webm', 'glb', 'gltf', 'skel']);
+const neverDescriptors = new Set([
+  'js',
+  'mjs',
+  'cjs',
+  'ts',
+  'html',
+  'htm',
+  'css',
+  'map',
+  'wasm',
+  'woff',
+  'woff2',
+  'ttf',
+  'otf',
+  'eot',
+  'pck',
+  'data',
+  'bin',
+  'mem',
+  'gz',
+  'br',
+  'zip',
+  'unityweb',
+  'mp4',
+  'webm',
+  'glb',
+  'gltf',
+  'skel',
+]);
 
 export function mayBeDescriptor(file: Pick<GameFileRow, 'path' | 'size'>): boolean {
   return (
@@ -67,7 +95,8 @@ export class AtlasesService {
     if (!can(user.roleTypeId, 'games.seeAll') && !can(user.roleTypeId, 'versions.change')) {
       throw forbidden("Only administrators and the game's artists see its sprite sheets.");
     }
-    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId))) throw notFound('Game');
+    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId)))
+      throw notFound('Game');
     return this.find(gameId);
   }
 
@@ -86,9 +115,15 @@ export class AtlasesService {
     if (problem) throw unprocessable(problem);
     await this.mustBeFree(gameId, fileId);
     await this.grids.save(gameId, fileId, grid);
-    const atlas = (await this.find(gameId)).atlases.find((found) => found.format === 'grid' && found.descriptorFileId === fileId);
+    const atlas = (await this.find(gameId)).atlases.find(
+      (found) => found.format === 'grid' && found.descriptorFileId === fileId,
+    );
     // Only a change of the file between the checks and the search loses the grid's atlas; the search says why.
-    if (!atlas) throw conflict(`The grid of ${file.path} cannot be used: the file changed meanwhile.`, errorCodes.conflict);
+    if (!atlas)
+      throw conflict(
+        `The grid of ${file.path} cannot be used: the file changed meanwhile.`,
+        errorCodes.conflict,
+      );
     return atlas;
   }
 
@@ -103,7 +138,8 @@ export class AtlasesService {
     if (!can(user.roleTypeId, 'atlases.declareGrid')) {
       throw forbidden('Only administrators declare or remove sprite sheet grids.');
     }
-    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId))) throw notFound('Game');
+    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId)))
+      throw notFound('Game');
     const file = await this.games.findFile(gameId, fileId);
     if (!file) throw notFound('File');
     return file;
@@ -123,7 +159,10 @@ export class AtlasesService {
     const filesChangedAt = (await this.games.filesChangedAt(gameId)) ?? null;
     const grids = await this.grids.list(gameId);
     // The grids themselves are part of the key (a handful of small rows): a change within one millisecond counts.
-    const key = JSON.stringify([filesChangedAt, grids.map((g) => [g.fileId, g.frameWidth, g.frameHeight, g.margin, g.spacing])]);
+    const key = JSON.stringify([
+      filesChangedAt,
+      grids.map((g) => [g.fileId, g.frameWidth, g.frameHeight, g.margin, g.spacing]),
+    ]);
     const kept = this.kept.get(gameId);
     if (kept && kept.key === key) return kept.answer;
     const answer = await this.findAnew(gameId, grids);
@@ -138,22 +177,40 @@ export class AtlasesService {
     const problems: AtlasProblem[] = [];
     const storedNames = new Map<string, string>();
     for (const file of files.filter((found) => isGwtAssetList(found.path))) {
-      const content = await readPrefix(this.storage, file.storageKey, limits.atlas.maxDescriptorBytes, file.size);
-      if (content) for (const [name, stored] of gwtAssetNames(file.path, content.toString('utf8'))) storedNames.set(name, stored);
+      const content = await readPrefix(
+        this.storage,
+        file.storageKey,
+        limits.atlas.maxDescriptorBytes,
+        file.size,
+      );
+      if (content)
+        for (const [name, stored] of gwtAssetNames(file.path, content.toString('utf8')))
+          storedNames.set(name, stored);
     }
     for (const file of files.filter(mayBeDescriptor)) {
-      const content = await readPrefix(this.storage, file.storageKey, limits.atlas.maxDescriptorBytes, file.size);
+      const content = await readPrefix(
+        this.storage,
+        file.storageKey,
+        limits.atlas.maxDescriptorBytes,
+        file.size,
+      );
       if (!content) continue;
       try {
         const parsed = parseAtlasDescriptor(content.toString('utf8'));
         if (!parsed) continue;
         atlases.push(resolveAtlas(file, parsed, byPath, storedNames));
-        for (const problem of parsed.problems) problems.push({ path: file.path, fileId: file.fileId, problem, used: true });
+        for (const problem of parsed.problems)
+          problems.push({ path: file.path, fileId: file.fileId, problem, used: true });
       } catch (error) {
         // A descriptor is an uploaded file: whatever it makes the parsers do is its problem line, never a 500 of
         // the route or a failed generation (a parser's own bug is logged, and the file is not used).
-        if (!(error instanceof AtlasError)) this.log.error({ err: error, gameId, path: file.path }, 'a sprite sheet descriptor could not be read');
-        const problem = error instanceof AtlasError ? error.message : 'It could not be read as a sprite sheet descriptor.';
+        if (!(error instanceof AtlasError))
+          this.log.error(
+            { err: error, gameId, path: file.path },
+            'a sprite sheet descriptor could not be read',
+          );
+        const problem =
+          error instanceof AtlasError ? error.message : 'It could not be read as a sprite sheet descriptor.';
         problems.push({ path: file.path, fileId: file.fileId, problem, used: false });
       }
     }

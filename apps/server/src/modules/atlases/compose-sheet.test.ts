@@ -25,8 +25,12 @@ function noise(width: number, height: number, seed: number): Buffer {
   return data;
 }
 
-const png = (data: Buffer, width: number, height: number) => sharp(data, { raw: { width, height, channels: 4 } }).png().toBuffer();
-const raw = async (image: Buffer) => (await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true })).data;
+const png = (data: Buffer, width: number, height: number) =>
+  sharp(data, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
+const raw = async (image: Buffer) =>
+  (await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true })).data;
 
 /** Where the stored sprite's pixel (sx, sy) of a w×h sprite lands in its rect when turned `rotation` clockwise. */
 function turned(sx: number, sy: number, w: number, h: number, rotation: number): [number, number] {
@@ -57,13 +61,41 @@ function reference(sheet: Buffer, frame: AtlasFrame, replacement: Buffer): Buffe
 const descriptors: Record<string, string> = {
   'TexturePacker JSON': JSON.stringify({
     frames: {
-      hero: { frame: { x: 3, y: 4, w: 10, h: 6 }, rotated: true, trimmed: true, spriteSourceSize: { x: 2, y: 1, w: 10, h: 6 }, sourceSize: { w: 14, h: 9 } },
-      plain: { frame: { x: 20, y: 20, w: 8, h: 8 }, rotated: false, trimmed: false, spriteSourceSize: { x: 0, y: 0, w: 8, h: 8 }, sourceSize: { w: 8, h: 8 } },
+      hero: {
+        frame: { x: 3, y: 4, w: 10, h: 6 },
+        rotated: true,
+        trimmed: true,
+        spriteSourceSize: { x: 2, y: 1, w: 10, h: 6 },
+        sourceSize: { w: 14, h: 9 },
+      },
+      plain: {
+        frame: { x: 20, y: 20, w: 8, h: 8 },
+        rotated: false,
+        trimmed: false,
+        spriteSourceSize: { x: 0, y: 0, w: 8, h: 8 },
+        sourceSize: { w: 8, h: 8 },
+      },
     },
     meta: { image: 'sheet.png', size: { w: sheetW, h: sheetH } },
   }),
   'Phaser 3 multi-atlas': JSON.stringify({
-    textures: [{ image: 'sheet.png', size: { w: sheetW, h: sheetH }, frames: [{ filename: 'hero', frame: { x: 3, y: 4, w: 10, h: 6 }, rotated: true, trimmed: true, spriteSourceSize: { x: 2, y: 1, w: 10, h: 6 }, sourceSize: { w: 14, h: 9 } }, { filename: 'plain', frame: { x: 20, y: 20, w: 8, h: 8 } }] }],
+    textures: [
+      {
+        image: 'sheet.png',
+        size: { w: sheetW, h: sheetH },
+        frames: [
+          {
+            filename: 'hero',
+            frame: { x: 3, y: 4, w: 10, h: 6 },
+            rotated: true,
+            trimmed: true,
+            spriteSourceSize: { x: 2, y: 1, w: 10, h: 6 },
+            sourceSize: { w: 14, h: 9 },
+          },
+          { filename: 'plain', frame: { x: 20, y: 20, w: 8, h: 8 } },
+        ],
+      },
+    ],
   }),
   // Starling gives the size as on the page (turned) and the trim as negated frameX/frameY.
   Starling: `<TextureAtlas imagePath="sheet.png"><SubTexture name="hero" x="3" y="4" width="6" height="10" rotated="true" frameX="-2" frameY="-1" frameWidth="14" frameHeight="9"/><SubTexture name="plain" x="20" y="20" width="8" height="8"/></TextureAtlas>`,
@@ -93,7 +125,9 @@ describe('composing a sheet after one frame changes (issue 26)', async () => {
       expect(hero.sourceSize).toEqual({ w: 14, h: 9 });
       expect(hero.offset.x).toBe(2);
       const replacementPixels = noise(14, 9, 99);
-      const composed = await raw(await composeSheet(sheet, 'sheet.png', [{ frame: hero, image: await png(replacementPixels, 14, 9) }]));
+      const composed = await raw(
+        await composeSheet(sheet, 'sheet.png', [{ frame: hero, image: await png(replacementPixels, 14, 9) }]),
+      );
       expect(composed.equals(reference(sheetPixels, hero, replacementPixels))).toBe(true);
     });
   }
@@ -110,16 +144,24 @@ describe('composing a sheet after one frame changes (issue 26)', async () => {
     const [hero, plain] = atlas.frames as [AtlasFrame, AtlasFrame];
     const heroPixels = noise(14, 9, 1);
     const plainPixels = noise(8, 8, 2);
-    const composed = await raw(await composeSheet(sheet, 'sheet.png', [
-      { frame: hero, image: await png(heroPixels, 14, 9) },
-      { frame: plain, image: await png(plainPixels, 8, 8) },
-    ]));
-    expect(composed.equals(reference(reference(sheetPixels, hero, heroPixels), plain, plainPixels))).toBe(true);
+    const composed = await raw(
+      await composeSheet(sheet, 'sheet.png', [
+        { frame: hero, image: await png(heroPixels, 14, 9) },
+        { frame: plain, image: await png(plainPixels, 8, 8) },
+      ]),
+    );
+    expect(composed.equals(reference(reference(sheetPixels, hero, heroPixels), plain, plainPixels))).toBe(
+      true,
+    );
   });
 
   it("replaces the rect's pixels instead of blending: a transparent replacement clears the frame", async () => {
     const plain = parseAtlasDescriptor(descriptors['TexturePacker JSON']!)!.frames[1]!;
-    const clear = await sharp({ create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const clear = await sharp({
+      create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
     const composed = await raw(await composeSheet(sheet, 'sheet.png', [{ frame: plain, image: clear }]));
     const at = (x: number, y: number) => composed[(y * sheetW + x) * 4 + 3];
     expect([at(20, 20), at(27, 27)]).toEqual([0, 0]);
@@ -136,7 +178,8 @@ describe('composing a sheet after one frame changes (issue 26)', async () => {
   it('tells when a trimmed frame drops visible pixels of the replacement', async () => {
     const hero = parseAtlasDescriptor(descriptors['TexturePacker JSON']!)!.frames[0]!;
     const inside = Buffer.alloc(14 * 9 * 4);
-    for (let y = 1; y < 7; y++) for (let x = 2; x < 12; x++) inside.writeUInt32BE(0xff0000ff, (y * 14 + x) * 4);
+    for (let y = 1; y < 7; y++)
+      for (let x = 2; x < 12; x++) inside.writeUInt32BE(0xff0000ff, (y * 14 + x) * 4);
     expect(await dropsVisiblePixels(hero, await png(inside, 14, 9))).toBe(false);
     expect(await dropsVisiblePixels(hero, await png(noise(14, 9, 3), 14, 9))).toBe(true);
   });

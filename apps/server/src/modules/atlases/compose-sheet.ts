@@ -12,12 +12,19 @@ export interface FrameReplacement {
  * The pixels of a replacement as they are stored on the page: the trimmed part (offset and stored size, as the
  * packer cut the original) turned as the packer turned the original (`rotation`, clockwise), raw RGBA.
  */
-export async function framePixels(frame: AtlasFrame, image: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
+export async function framePixels(
+  frame: AtlasFrame,
+  image: Buffer,
+): Promise<{ data: Buffer; width: number; height: number }> {
   const stored = storedSpriteSize(frame);
-  let pixels = sharp(image).ensureAlpha().extract({ left: frame.offset.x, top: frame.offset.y, width: stored.w, height: stored.h });
+  let pixels = sharp(image)
+    .ensureAlpha()
+    .extract({ left: frame.offset.x, top: frame.offset.y, width: stored.w, height: stored.h });
   if (frame.rotation !== 0) {
     // extract then rotate run in that order only in separate pipelines.
-    pixels = sharp(await pixels.raw().toBuffer(), { raw: { width: stored.w, height: stored.h, channels: 4 } }).rotate(frame.rotation);
+    pixels = sharp(await pixels.raw().toBuffer(), {
+      raw: { width: stored.w, height: stored.h, channels: 4 },
+    }).rotate(frame.rotation);
   }
   const { data, info } = await pixels.raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
@@ -49,16 +56,28 @@ export async function dropsVisiblePixels(frame: AtlasFrame, image: Buffer): Prom
  * other frames) stay as they were. Encoded in the sheet's own format; the same inputs give the same bytes, so
  * composing again is harmless.
  */
-export async function composeSheet(base: Buffer, sheetPath: string, replacements: FrameReplacement[]): Promise<Buffer> {
+export async function composeSheet(
+  base: Buffer,
+  sheetPath: string,
+  replacements: FrameReplacement[],
+): Promise<Buffer> {
   const format = imageFormatOfName(sheetPath);
   if (!format) throw new Error(`${sheetPath} is not an image`);
-  const { data: canvas, info } = await readImage(base, format).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data: canvas, info } = await readImage(base, format)
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   for (const { frame, image } of replacements) {
     const pixels = await framePixels(frame, image);
     // Row by row into the rect: the rect lies inside the sheet (checked when the descriptor was resolved).
     const rowBytes = pixels.width * 4;
     for (let row = 0; row < pixels.height; row++) {
-      pixels.data.copy(canvas, ((frame.rect.y + row) * info.width + frame.rect.x) * 4, row * rowBytes, (row + 1) * rowBytes);
+      pixels.data.copy(
+        canvas,
+        ((frame.rect.y + row) * info.width + frame.rect.x) * 4,
+        row * rowBytes,
+        (row + 1) * rowBytes,
+      );
     }
   }
   const sheet = sharp(canvas, { raw: { width: info.width, height: info.height, channels: 4 } });

@@ -24,11 +24,30 @@ describe('a libGDX GWT build: its assets under hashed names (assets.txt)', () =>
   });
 
   it("a descriptor naming its sheet as the game asks for it finds the stored file, and names the missing sheet by the descriptor's name", () => {
-    const descriptor = { fileId: 1, path: 'assets/Hero-82fd582c9a2e802234606f046610a53e.atlas', width: null, height: null };
-    const parsed = parseAtlasDescriptor(['Hero.png', 'size:64,32', 'repeat:none', 'hero run', 'bounds:0,0,16,16', ''].join('\n'))!;
-    const sheet = { fileId: 2, path: 'assets/Hero-6d35d6582def10876c722c3b7c85d897.png', width: 64, height: 32 };
-    const atlas = resolveAtlas(descriptor, parsed, new Map([[sheet.path, sheet]]), gwtAssetNames('assets/assets.txt', list));
+    const descriptor = {
+      fileId: 1,
+      path: 'assets/Hero-82fd582c9a2e802234606f046610a53e.atlas',
+      width: null,
+      height: null,
+    };
+    const parsed = parseAtlasDescriptor(
+      ['Hero.png', 'size:64,32', 'repeat:none', 'hero run', 'bounds:0,0,16,16', ''].join('\n'),
+    )!;
+    const sheet = {
+      fileId: 2,
+      path: 'assets/Hero-6d35d6582def10876c722c3b7c85d897.png',
+      width: 64,
+      height: 32,
+    };
+    const atlas = resolveAtlas(
+      descriptor,
+      parsed,
+      new Map([[sheet.path, sheet]]),
+      gwtAssetNames('assets/assets.txt', list),
+    );
     expect(atlas.pages).toEqual([{ image: sheet.path, fileId: 2, width: 64, height: 32 }]);
-    expect(() => resolveAtlas(descriptor, parsed, new Map(), gwtAssetNames('assets/assets.txt', list))).toThrow('Its image assets/Hero.png is not in the game.');
+    expect(() =>
+      resolveAtlas(descriptor, parsed, new Map(), gwtAssetNames('assets/assets.txt', list)),
+    ).toThrow('Its image assets/Hero.png is not in the game.');
   });
 });

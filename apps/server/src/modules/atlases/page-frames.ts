@@ -7,6 +7,8 @@ import type { AtlasRect, GameAtlases } from '@reskin/contract';
 export function framesOnPage({ atlases }: GameAtlases, fileId: number): AtlasRect[] {
   return atlases.flatMap((atlas) => {
     const pages = new Set(atlas.pages.flatMap((page, index) => (page.fileId === fileId ? [index] : [])));
-    return pages.size === 0 ? [] : atlas.frames.filter((frame) => pages.has(frame.page)).map((frame) => frame.rect);
+    return pages.size === 0
+      ? []
+      : atlas.frames.filter((frame) => pages.has(frame.page)).map((frame) => frame.rect);
   });
 }

@@ -48,10 +48,14 @@ export class SheetComposer {
         await this.compose({ id: versionId, gameId }, sheet, { how: 'frame', authorId: null });
         recomposed++;
       } catch (error) {
-        this.log.warn({ err: error, versionId, fileId }, "a version's sheet could not be composed again; the next start or services update tries again");
+        this.log.warn(
+          { err: error, versionId, fileId },
+          "a version's sheet could not be composed again; the next start or services update tries again",
+        );
       }
     }
-    if (recomposed > 0) this.log.info({ sheets: recomposed }, 'sheets left behind their frames were composed again');
+    if (recomposed > 0)
+      this.log.info({ sheets: recomposed }, 'sheets left behind their frames were composed again');
     const marked = await this.recomposeMarked();
     return recomposed + marked;
   }
@@ -68,10 +72,17 @@ export class SheetComposer {
         const sheet = await this.games.findFile(gameId, fileId);
         if (sheet && (await this.composeMarked({ id: versionId, gameId }, sheet))) recomposed++;
       } catch (error) {
-        this.log.warn({ err: error, versionId, fileId }, "a version's marked sheet could not be drawn again; the next start or services update tries again");
+        this.log.warn(
+          { err: error, versionId, fileId },
+          "a version's marked sheet could not be drawn again; the next start or services update tries again",
+        );
       }
     }
-    if (recomposed > 0) this.log.info({ sheets: recomposed }, "marked sheets drawn again on their game's current watermarked copies");
+    if (recomposed > 0)
+      this.log.info(
+        { sheets: recomposed },
+        "marked sheets drawn again on their game's current watermarked copies",
+      );
     return recomposed;
   }
 
@@ -81,7 +92,11 @@ export class SheetComposer {
    * left out. With the game's original sheet as base, the same frames are also drawn on its watermarked copy:
    * the rendition the version view serves to whoever may not see originals (decision 0049).
    */
-  async compose(version: Pick<GameVersion, 'id' | 'gameId'>, sheet: GameFileRow, cause: HistoryCause): Promise<void> {
+  async compose(
+    version: Pick<GameVersion, 'id' | 'gameId'>,
+    sheet: GameFileRow,
+    cause: HistoryCause,
+  ): Promise<void> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
     if (!inputs) return;
     let replacements: FrameReplacement[];
@@ -93,7 +108,8 @@ export class SheetComposer {
       // A frame replaced again (or restored) since the inputs were read has its object deleted: compose from the
       // newer inputs (whichever of the two compositions finishes last, the newest lands), so the caller answers
       // with a composed sheet.
-      if (await this.superseded(version.id, sheet.fileId, inputs.sheet.revision)) return this.compose(version, sheet, cause);
+      if (await this.superseded(version.id, sheet.fileId, inputs.sheet.revision))
+        return this.compose(version, sheet, cause);
       throw error;
     }
     const composed = await composeSheet(base, sheet.path, replacements);
@@ -128,7 +144,10 @@ export class SheetComposer {
     await this.storedFiles.deleteObjects([...landed.replaced, ...dropped]);
     // Gen. may have made the copies again while this was drawn on the previous ones (its own pass over the
     // sheets then found the previous marked rendition): draw it again on the current ones.
-    if (inputs.sheet.baseKey === null && (await this.games.findFile(version.gameId, sheet.fileId))?.copiesKey !== marked.from) {
+    if (
+      inputs.sheet.baseKey === null &&
+      (await this.games.findFile(version.gameId, sheet.fileId))?.copiesKey !== marked.from
+    ) {
       await this.recomposeMarked({ gameId: version.gameId, fileId: sheet.fileId });
     }
   }
@@ -137,9 +156,13 @@ export class SheetComposer {
    * Draws a sheet's marked rendition again on the game file's current watermarked copy and lands it if the sheet
    * still has the composition it was drawn for. Answers whether it landed.
    */
-  private async composeMarked(version: Pick<GameVersion, 'id' | 'gameId'>, sheet: GameFileRow): Promise<boolean> {
+  private async composeMarked(
+    version: Pick<GameVersion, 'id' | 'gameId'>,
+    sheet: GameFileRow,
+  ): Promise<boolean> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
-    if (!inputs || inputs.sheet.baseKey !== null || inputs.sheet.composedRevision !== inputs.sheet.revision) return false;
+    if (!inputs || inputs.sheet.baseKey !== null || inputs.sheet.composedRevision !== inputs.sheet.revision)
+      return false;
     let replacements: FrameReplacement[];
     try {
       replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
@@ -150,7 +173,13 @@ export class SheetComposer {
     const marked = await this.drawMarked(version.id, sheet, replacements);
     let landed;
     try {
-      landed = await this.sheets.landMarked(version.id, sheet.fileId, inputs.sheet.revision, inputs.sheet.markedKey, marked);
+      landed = await this.sheets.landMarked(
+        version.id,
+        sheet.fileId,
+        inputs.sheet.revision,
+        inputs.sheet.markedKey,
+        marked,
+      );
     } catch (error) {
       if (marked.key) await this.storedFiles.removeStaged([marked.key]);
       throw error;
@@ -170,7 +199,11 @@ export class SheetComposer {
    * play origin's kept bodies and ETags follow, decision 0046). None while the file has no copies (or they were
    * deleted as Gen. replaced them): the version view then serves a blank, and the next pass draws it.
    */
-  private async drawMarked(versionId: number, sheet: GameFileRow, replacements: FrameReplacement[]): Promise<MarkedRendition> {
+  private async drawMarked(
+    versionId: number,
+    sheet: GameFileRow,
+    replacements: FrameReplacement[],
+  ): Promise<MarkedRendition> {
     if (sheet.copiesKey === null) return { key: null, from: null };
     const copy = await this.storage.get(variantKey(sheet.copiesKey, 'watermark'));
     if (!copy) return { key: null, from: null };
@@ -187,7 +220,11 @@ export class SheetComposer {
   }
 
   /** The replaced frames that the descriptor still has, with their images. */
-  private async replacementsOf(gameId: number, fileId: number, rows: VersionFrameRow[]): Promise<FrameReplacement[]> {
+  private async replacementsOf(
+    gameId: number,
+    fileId: number,
+    rows: VersionFrameRow[],
+  ): Promise<FrameReplacement[]> {
     const { frames: atlasFrames } = framesOfSheet((await this.atlases.find(gameId)).atlases, fileId);
     const replacements: FrameReplacement[] = [];
     for (const row of rows) {

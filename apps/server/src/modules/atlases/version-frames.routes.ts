@@ -1,8 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { frameUploadPartsSchema, frameUploadSchema, noContentSchema, versionFileParamsSchema, versionFrameParamsSchema } from '@reskin/contract';
+import {
+  frameUploadPartsSchema,
+  frameUploadSchema,
+  noContentSchema,
+  versionFileParamsSchema,
+  versionFrameParamsSchema,
+} from '@reskin/contract';
 import { AppError } from '../../lib/errors';
-import { fileContent, fileTooLarge, firstFilePart, maxMultipartBytes, refuseDeclaredBodyOver } from '../../lib/multipart';
+import {
+  fileContent,
+  fileTooLarge,
+  firstFilePart,
+  maxMultipartBytes,
+  refuseDeclaredBodyOver,
+} from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import type { VersionFramesService } from './version-frames.service';
 
@@ -13,7 +25,10 @@ const changeErrors = {
 };
 
 /** Replacing and restoring single frames of a sprite sheet in a version (issue 26). */
-export async function versionFramesRoutes(app: FastifyInstance, { frames, maxFileSizeBytes }: { frames: VersionFramesService; maxFileSizeBytes: number }) {
+export async function versionFramesRoutes(
+  app: FastifyInstance,
+  { frames, maxFileSizeBytes }: { frames: VersionFramesService; maxFileSizeBytes: number },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['game-versions'];
   const user = { onRequest: app.requireUser };
@@ -22,10 +37,13 @@ export async function versionFramesRoutes(app: FastifyInstance, { frames, maxFil
     '/game-version/upload-frame/:versionId/:fileId',
     {
       ...user,
-      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () => fileTooLarge(undefined, maxFileSizeBytes)),
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () =>
+        fileTooLarge(undefined, maxFileSizeBytes),
+      ),
       schema: {
         tags,
-        summary: "Replace one frame of a sprite sheet inside a version (multipart: frame, then file); the version's sheet is composed before the answer",
+        summary:
+          "Replace one frame of a sprite sheet inside a version (multipart: frame, then file); the version's sheet is composed before the answer",
         params: versionFileParamsSchema,
         multipartBody: frameUploadPartsSchema,
         response: { 200: frameUploadSchema },
@@ -37,11 +55,21 @@ export async function versionFramesRoutes(app: FastifyInstance, { frames, maxFil
     },
     async (request) => {
       const file = await firstFilePart(request, maxFileSizeBytes);
-      if (!file) throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [{ path: '/file', code: 'required', message: 'Choose a file.' }]);
+      if (!file)
+        throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [
+          { path: '/file', code: 'required', message: 'Choose a file.' },
+        ]);
       const field = file.fields.frame;
-      const frame = field && !Array.isArray(field) && field.type === 'field' && typeof field.value === 'string' ? field.value : undefined;
+      const frame =
+        field && !Array.isArray(field) && field.type === 'field' && typeof field.value === 'string'
+          ? field.value
+          : undefined;
       const content = fileContent(file, file.filename, maxFileSizeBytes);
-      return frames.uploadFrame(currentUser(request), request.params.versionId, request.params.fileId, { frame, fileName: file.filename, content });
+      return frames.uploadFrame(currentUser(request), request.params.versionId, request.params.fileId, {
+        frame,
+        fileName: file.filename,
+        content,
+      });
     },
   );
 
@@ -51,14 +79,23 @@ export async function versionFramesRoutes(app: FastifyInstance, { frames, maxFil
       ...user,
       schema: {
         tags,
-        summary: "Restore one frame of a sprite sheet in a version: the version's sheet is composed again without it",
+        summary:
+          "Restore one frame of a sprite sheet in a version: the version's sheet is composed again without it",
         params: versionFrameParamsSchema,
         response: { 204: noContentSchema },
-        errors: { ...changeErrors, 404: 'No such version, game file, or no replacement of this frame in the version (NOT_FOUND).' },
+        errors: {
+          ...changeErrors,
+          404: 'No such version, game file, or no replacement of this frame in the version (NOT_FOUND).',
+        },
       },
     },
     async (request, reply) => {
-      await frames.restoreFrame(currentUser(request), request.params.versionId, request.params.fileId, request.params.frameName);
+      await frames.restoreFrame(
+        currentUser(request),
+        request.params.versionId,
+        request.params.fileId,
+        request.params.frameName,
+      );
       return reply.status(204).send(null);
     },
   );

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { framesOfSheet, imageFormatOfName, validationMessages, type AtlasFrame, type FrameUpload, type GameVersion, type User } from '@reskin/contract';
+import {
+  framesOfSheet,
+  imageFormatOfName,
+  validationMessages,
+  type AtlasFrame,
+  type FrameUpload,
+  type GameVersion,
+  type User,
+} from '@reskin/contract';
 import { notFound, unprocessable } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
@@ -51,7 +59,10 @@ export class VersionFramesService {
     let target: { sheet: GameFileRow; frame: AtlasFrame };
     try {
       version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
-      if (!frameName) throw unprocessable('Name the frame to replace.', [{ path: '/frame', code: 'required', message: 'The frame field (sent before the file) is missing.' }]);
+      if (!frameName)
+        throw unprocessable('Name the frame to replace.', [
+          { path: '/frame', code: 'required', message: 'The frame field (sent before the file) is missing.' },
+        ]);
       target = await this.frameOf(version.gameId, fileId, frameName);
       await this.space.assertRoom('upload');
     } catch (error) {
@@ -69,7 +80,8 @@ export class VersionFramesService {
       const stored = await this.storage.get(storageKey);
       if (!stored) throw new Error('the stored upload vanished');
       image = await buffer(stored.stream);
-      const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
+      const refuse = (code: string, message: string) =>
+        unprocessable(message, [{ path: '/file', code, message }]);
       if (image.length === 0) throw refuse('empty', 'The file is empty (0 bytes).');
       let info;
       try {
@@ -77,7 +89,8 @@ export class VersionFramesService {
         const named = upload.fileName && imageFormatOfName(upload.fileName) ? upload.fileName : sheet.path;
         info = await inspectImage(await this.readable(storageKey), named);
       } catch (error) {
-        if (error instanceof InvalidImageError) throw refuse('invalid_image', 'This file is not an image the server can read.');
+        if (error instanceof InvalidImageError)
+          throw refuse('invalid_image', 'This file is not an image the server can read.');
         throw error;
       }
       const { w, h } = frame.sourceSize;
@@ -109,24 +122,49 @@ export class VersionFramesService {
     const sheet = await this.games.findFile(version.gameId, fileId);
     if (!sheet) throw notFound('Game file');
     // A frame the version never replaced is a 404 before the version row is locked (and touched).
-    if (!(await this.sheets.framesOf(versionId)).get(fileId)?.includes(frameName)) throw notFound('Replaced frame');
-    const removed = await this.sheets.removeFrame(versionId, fileId, frameName, this.versions.stillChangeable(user, version, 'restore'));
+    if (!(await this.sheets.framesOf(versionId)).get(fileId)?.includes(frameName))
+      throw notFound('Replaced frame');
+    const removed = await this.sheets.removeFrame(
+      versionId,
+      fileId,
+      frameName,
+      this.versions.stillChangeable(user, version, 'restore'),
+    );
     if (!removed) throw notFound('Replaced frame');
-    await this.storedFiles.deleteObjects([removed.frameKey, ...[removed.removedKey, removed.markedKey].filter((key) => key !== null)]);
+    await this.storedFiles.deleteObjects([
+      removed.frameKey,
+      ...[removed.removedKey, removed.markedKey].filter((key) => key !== null),
+    ]);
     if (removed.last) this.composer.filesChanged(version.gameId);
     else await this.composer.compose(version, sheet, { how: 'frame', authorId: user.id });
   }
 
   /** The sheet image and the frame of that name in it (404 for no such sheet or frame, 422 for a sheet that cannot be composed). */
-  private async frameOf(gameId: number, fileId: number, frameName: string): Promise<{ sheet: GameFileRow; frame: AtlasFrame }> {
+  private async frameOf(
+    gameId: number,
+    fileId: number,
+    frameName: string,
+  ): Promise<{ sheet: GameFileRow; frame: AtlasFrame }> {
     const sheet = await this.games.findFile(gameId, fileId);
     if (!sheet) throw notFound('Game file');
     const { frames, found } = framesOfSheet((await this.atlases.find(gameId)).atlases, fileId);
     if (!found) {
-      throw unprocessable(`${sheet.path} is not a sprite sheet of this game.`, [{ path: '/fileId', code: 'not_sheet', message: `${sheet.path} is no page of a recognised sprite sheet.` }]);
+      throw unprocessable(`${sheet.path} is not a sprite sheet of this game.`, [
+        {
+          path: '/fileId',
+          code: 'not_sheet',
+          message: `${sheet.path} is no page of a recognised sprite sheet.`,
+        },
+      ]);
     }
     if (!composable.has(imageFormatOfName(sheet.path) ?? '')) {
-      throw unprocessable(`${sheet.path} cannot be composed frame by frame: replace the whole sheet.`, [{ path: '/fileId', code: 'not_composable', message: `Frames of a ${extensionOf(sheet.path).toUpperCase()} sheet cannot be replaced one by one.` }]);
+      throw unprocessable(`${sheet.path} cannot be composed frame by frame: replace the whole sheet.`, [
+        {
+          path: '/fileId',
+          code: 'not_composable',
+          message: `Frames of a ${extensionOf(sheet.path).toUpperCase()} sheet cannot be replaced one by one.`,
+        },
+      ]);
     }
     const frame = frames.get(frameName);
     if (!frame) throw notFound('Frame');

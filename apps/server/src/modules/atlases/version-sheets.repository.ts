@@ -10,7 +10,10 @@ export interface MarkedRendition {
   key: string | null;
   from: string | null;
 }
-type VersionFileContent = Omit<Selectable<VersionFilesTable>, 'id' | 'gameVersionId' | 'fileId' | 'createdAt' | 'updatedAt'>;
+type VersionFileContent = Omit<
+  Selectable<VersionFilesTable>,
+  'id' | 'gameVersionId' | 'fileId' | 'createdAt' | 'updatedAt'
+>;
 
 /**
  * A version's replaced frames and the sheets they are composed into (issue 26, decision 0028). Every change of a
@@ -49,7 +52,10 @@ export class VersionSheetsRepository {
           .execute();
         return existing.storageKey;
       }
-      await trx.insertInto('versionFrames').values({ ...row, createdAt: now, updatedAt: now }).execute();
+      await trx
+        .insertInto('versionFrames')
+        .values({ ...row, createdAt: now, updatedAt: now })
+        .execute();
       return null;
     });
   }
@@ -65,12 +71,19 @@ export class VersionSheetsRepository {
     fileId: number,
     frame: string,
     mayChange: (flags: VersionFlags) => void,
-  ): Promise<{ frameKey: string; last: boolean; removedKey: string | null; markedKey: string | null } | undefined> {
+  ): Promise<
+    { frameKey: string; last: boolean; removedKey: string | null; markedKey: string | null } | undefined
+  > {
     return this.db.transaction().execute(async (trx) => {
       if (!(await this.versions.lockVersion(trx, versionId, mayChange))) return undefined;
       const existing = await this.frame(trx, versionId, fileId, frame);
       if (!existing) return undefined;
-      await trx.deleteFrom('versionFrames').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).where('frame', '=', frame).execute();
+      await trx
+        .deleteFrom('versionFrames')
+        .where('gameVersionId', '=', versionId)
+        .where('fileId', '=', fileId)
+        .where('frame', '=', frame)
+        .execute();
       const { remaining } = await trx
         .selectFrom('versionFrames')
         .select((eb) => eb.fn.countAll<number>().as('remaining'))
@@ -83,11 +96,19 @@ export class VersionSheetsRepository {
       }
       // The last frame: the version's file of the sheet is its whole-sheet upload again, or none.
       const sheet = await this.sheet(trx, versionId, fileId);
-      await trx.deleteFrom('versionSheets').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
+      await trx
+        .deleteFrom('versionSheets')
+        .where('gameVersionId', '=', versionId)
+        .where('fileId', '=', fileId)
+        .execute();
       const file = await this.versions.findFile(versionId, fileId, trx);
       let removedKey: string | null = null;
       if (file && sheet?.baseKey && sheet.baseSize !== null) {
-        await trx.updateTable('versionFiles').set({ storageKey: sheet.baseKey, size: sheet.baseSize, updatedAt: nowIso() }).where('id', '=', file.id).execute();
+        await trx
+          .updateTable('versionFiles')
+          .set({ storageKey: sheet.baseKey, size: sheet.baseSize, updatedAt: nowIso() })
+          .where('id', '=', file.id)
+          .execute();
         removedKey = file.storageKey === sheet.baseKey ? null : file.storageKey;
       } else if (file) {
         await trx.deleteFrom('versionFiles').where('id', '=', file.id).execute();
@@ -102,7 +123,12 @@ export class VersionSheetsRepository {
    * frames stay). Answers the previous base's key (null: the original), or undefined when the sheet has no frames
    * (an ordinary replacement then) or the version is gone.
    */
-  async replaceBase(versionId: number, fileId: number, base: { key: string; size: number }, mayChange: (flags: VersionFlags) => void): Promise<string | null | undefined> {
+  async replaceBase(
+    versionId: number,
+    fileId: number,
+    base: { key: string; size: number },
+    mayChange: (flags: VersionFlags) => void,
+  ): Promise<string | null | undefined> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await this.versions.lockVersion(trx, versionId, mayChange))) return undefined;
       const sheet = await this.sheet(trx, versionId, fileId);
@@ -118,11 +144,20 @@ export class VersionSheetsRepository {
   }
 
   /** What a composition is made from: the sheet's revision, its base, and its frames, read together. */
-  async compositionInputs(versionId: number, fileId: number): Promise<{ sheet: VersionSheetRow; frames: VersionFrameRow[] } | undefined> {
+  async compositionInputs(
+    versionId: number,
+    fileId: number,
+  ): Promise<{ sheet: VersionSheetRow; frames: VersionFrameRow[] } | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const sheet = await this.sheet(trx, versionId, fileId);
       if (!sheet) return undefined;
-      const frames = await trx.selectFrom('versionFrames').selectAll().where('gameVersionId', '=', versionId).where('fileId', '=', fileId).orderBy('frame').execute();
+      const frames = await trx
+        .selectFrom('versionFrames')
+        .selectAll()
+        .where('gameVersionId', '=', versionId)
+        .where('fileId', '=', fileId)
+        .orderBy('frame')
+        .execute();
       return { sheet, frames };
     });
   }
@@ -157,11 +192,20 @@ export class VersionSheetsRepository {
       const now = nowIso();
       const existing = await this.versions.findFile(versionId, fileId, trx);
       if (existing) {
-        await trx.updateTable('versionFiles').set({ ...content, updatedAt: now }).where('id', '=', existing.id).execute();
+        await trx
+          .updateTable('versionFiles')
+          .set({ ...content, updatedAt: now })
+          .where('id', '=', existing.id)
+          .execute();
         await also?.(trx);
-        return { replaced: existing.storageKey === sheet.baseKey ? replaced : [existing.storageKey, ...replaced] };
+        return {
+          replaced: existing.storageKey === sheet.baseKey ? replaced : [existing.storageKey, ...replaced],
+        };
       }
-      await trx.insertInto('versionFiles').values({ ...content, gameVersionId: versionId, fileId, createdAt: now, updatedAt: now }).execute();
+      await trx
+        .insertInto('versionFiles')
+        .values({ ...content, gameVersionId: versionId, fileId, createdAt: now, updatedAt: now })
+        .execute();
       await also?.(trx);
       return { replaced };
     });
@@ -172,12 +216,24 @@ export class VersionSheetsRepository {
    * only if the sheet still has the composition (`revision`) and the marked rendition (`previous`) it was made
    * for. Answers the key it replaced (null: none), or 'stale'.
    */
-  async landMarked(versionId: number, fileId: number, revision: number, previous: string | null, marked: MarkedRendition): Promise<{ replaced: string | null } | 'stale'> {
+  async landMarked(
+    versionId: number,
+    fileId: number,
+    revision: number,
+    previous: string | null,
+    marked: MarkedRendition,
+  ): Promise<{ replaced: string | null } | 'stale'> {
     return this.db.transaction().execute(async (trx) => {
       // Locked like every change of the sheet, so a composition landing at once sees this rendition to replace.
       if (!(await this.versions.lockVersion(trx, versionId, () => undefined))) return 'stale';
       const sheet = await this.sheet(trx, versionId, fileId);
-      if (!sheet || sheet.composedRevision !== revision || sheet.baseKey !== null || sheet.markedKey !== previous) return 'stale';
+      if (
+        !sheet ||
+        sheet.composedRevision !== revision ||
+        sheet.baseKey !== null ||
+        sheet.markedKey !== previous
+      )
+        return 'stale';
       await trx
         .updateTable('versionSheets')
         .set({ markedKey: marked.key, markedFrom: marked.from })
@@ -194,18 +250,33 @@ export class VersionSheetsRepository {
    * Only sheets whose base is the original and whose newest composition landed (one still to land makes its own).
    * Of one game file, or of every game.
    */
-  async markedBehind(of?: { gameId: number; fileId: number }): Promise<{ versionId: number; gameId: number; fileId: number }[]> {
+  async markedBehind(of?: {
+    gameId: number;
+    fileId: number;
+  }): Promise<{ versionId: number; gameId: number; fileId: number }[]> {
     let query = this.db
       .selectFrom('versionSheets')
       .innerJoin('gameVersions', 'gameVersions.id', 'versionSheets.gameVersionId')
-      .innerJoin('gameFiles', (join) => join.onRef('gameFiles.gameId', '=', 'gameVersions.gameId').onRef('gameFiles.fileId', '=', 'versionSheets.fileId'))
+      .innerJoin('gameFiles', (join) =>
+        join
+          .onRef('gameFiles.gameId', '=', 'gameVersions.gameId')
+          .onRef('gameFiles.fileId', '=', 'versionSheets.fileId'),
+      )
       .select(['versionSheets.gameVersionId as versionId', 'gameVersions.gameId', 'versionSheets.fileId'])
       .where('versionSheets.baseKey', 'is', null)
       .where('versionSheets.composedRevision', '>', 0)
       .whereRef('versionSheets.composedRevision', '=', 'versionSheets.revision')
       .where('gameFiles.copiesKey', 'is not', null)
-      .where((eb) => eb.or([eb('versionSheets.markedFrom', 'is', null), eb('versionSheets.markedFrom', '<>', eb.ref('gameFiles.copiesKey'))]));
-    if (of) query = query.where('gameVersions.gameId', '=', of.gameId).where('versionSheets.fileId', '=', of.fileId);
+      .where((eb) =>
+        eb.or([
+          eb('versionSheets.markedFrom', 'is', null),
+          eb('versionSheets.markedFrom', '<>', eb.ref('gameFiles.copiesKey')),
+        ]),
+      );
+    if (of)
+      query = query
+        .where('gameVersions.gameId', '=', of.gameId)
+        .where('versionSheets.fileId', '=', of.fileId);
     return query.orderBy('versionSheets.gameVersionId').orderBy('versionSheets.fileId').execute();
   }
 
@@ -214,7 +285,10 @@ export class VersionSheetsRepository {
    * version has no frames in it (its file, if any, is the artist's own upload); else the marked rendition's key,
    * or, with a base of the artist's own, the composition itself (`own`).
    */
-  async renditionOf(versionId: number, fileId: number): Promise<{ own: true } | { own: false; markedKey: string | null } | undefined> {
+  async renditionOf(
+    versionId: number,
+    fileId: number,
+  ): Promise<{ own: true } | { own: false; markedKey: string | null } | undefined> {
     const sheet = await this.db
       .selectFrom('versionSheets')
       .select(['baseKey', 'markedKey'])
@@ -233,10 +307,27 @@ export class VersionSheetsRepository {
   async dropSheet(trx: Transaction<Database>, versionId: number, fileId: number): Promise<string[]> {
     const sheet = await this.sheet(trx, versionId, fileId);
     if (!sheet) return [];
-    const frames = await trx.selectFrom('versionFrames').select('storageKey').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
-    await trx.deleteFrom('versionFrames').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
-    await trx.deleteFrom('versionSheets').where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
-    return [...frames.map((frame) => frame.storageKey), ...(sheet.baseKey ? [sheet.baseKey] : []), ...(sheet.markedKey ? [sheet.markedKey] : [])];
+    const frames = await trx
+      .selectFrom('versionFrames')
+      .select('storageKey')
+      .where('gameVersionId', '=', versionId)
+      .where('fileId', '=', fileId)
+      .execute();
+    await trx
+      .deleteFrom('versionFrames')
+      .where('gameVersionId', '=', versionId)
+      .where('fileId', '=', fileId)
+      .execute();
+    await trx
+      .deleteFrom('versionSheets')
+      .where('gameVersionId', '=', versionId)
+      .where('fileId', '=', fileId)
+      .execute();
+    return [
+      ...frames.map((frame) => frame.storageKey),
+      ...(sheet.baseKey ? [sheet.baseKey] : []),
+      ...(sheet.markedKey ? [sheet.markedKey] : []),
+    ];
   }
 
   /**
@@ -259,13 +350,23 @@ export class VersionSheetsRepository {
    * not drawn yet).
    */
   async markedKeysOf(versionId: number): Promise<Map<number, string | null>> {
-    const rows = await this.db.selectFrom('versionSheets').select(['fileId', 'markedKey']).where('gameVersionId', '=', versionId).where('baseKey', 'is', null).execute();
+    const rows = await this.db
+      .selectFrom('versionSheets')
+      .select(['fileId', 'markedKey'])
+      .where('gameVersionId', '=', versionId)
+      .where('baseKey', 'is', null)
+      .execute();
     return new Map(rows.map((row) => [row.fileId, row.markedKey]));
   }
 
   /** The names of a version's replaced frames, per game file. */
   async framesOf(versionId: number): Promise<Map<number, string[]>> {
-    const rows = await this.db.selectFrom('versionFrames').select(['fileId', 'frame']).where('gameVersionId', '=', versionId).orderBy('frame').execute();
+    const rows = await this.db
+      .selectFrom('versionFrames')
+      .select(['fileId', 'frame'])
+      .where('gameVersionId', '=', versionId)
+      .orderBy('frame')
+      .execute();
     const byFile = new Map<number, string[]>();
     for (const row of rows) byFile.set(row.fileId, [...(byFile.get(row.fileId) ?? []), row.frame]);
     return byFile;
@@ -276,25 +377,59 @@ export class VersionSheetsRepository {
     return (await this.sheet(this.db, versionId, fileId)) !== undefined;
   }
 
-  private sheet(db: Kysely<Database> | Transaction<Database>, versionId: number, fileId: number): Promise<VersionSheetRow | undefined> {
-    return db.selectFrom('versionSheets').selectAll().where('gameVersionId', '=', versionId).where('fileId', '=', fileId).executeTakeFirst();
+  private sheet(
+    db: Kysely<Database> | Transaction<Database>,
+    versionId: number,
+    fileId: number,
+  ): Promise<VersionSheetRow | undefined> {
+    return db
+      .selectFrom('versionSheets')
+      .selectAll()
+      .where('gameVersionId', '=', versionId)
+      .where('fileId', '=', fileId)
+      .executeTakeFirst();
   }
 
-  private frame(trx: Transaction<Database>, versionId: number, fileId: number, frame: string): Promise<VersionFrameRow | undefined> {
-    return trx.selectFrom('versionFrames').selectAll().where('gameVersionId', '=', versionId).where('fileId', '=', fileId).where('frame', '=', frame).executeTakeFirst();
+  private frame(
+    trx: Transaction<Database>,
+    versionId: number,
+    fileId: number,
+    frame: string,
+  ): Promise<VersionFrameRow | undefined> {
+    return trx
+      .selectFrom('versionFrames')
+      .selectAll()
+      .where('gameVersionId', '=', versionId)
+      .where('fileId', '=', fileId)
+      .where('frame', '=', frame)
+      .executeTakeFirst();
   }
 
   /** Adds one to a sheet's revision, starting its record (with the version's whole-sheet upload as base) if new. */
   private async nextRevision(trx: Transaction<Database>, versionId: number, fileId: number): Promise<void> {
     const sheet = await this.sheet(trx, versionId, fileId);
     if (sheet) {
-      await trx.updateTable('versionSheets').set({ revision: sheet.revision + 1 }).where('gameVersionId', '=', versionId).where('fileId', '=', fileId).execute();
+      await trx
+        .updateTable('versionSheets')
+        .set({ revision: sheet.revision + 1 })
+        .where('gameVersionId', '=', versionId)
+        .where('fileId', '=', fileId)
+        .execute();
       return;
     }
     const upload = await this.versions.findFile(versionId, fileId, trx);
     await trx
       .insertInto('versionSheets')
-      .values({ gameVersionId: versionId, fileId, revision: 1, composedRevision: 0, baseKey: upload?.storageKey ?? null, baseSize: upload?.size ?? null, markedKey: null, markedFrom: null })
+      .values({
+        gameVersionId: versionId,
+        fileId,
+        revision: 1,
+        composedRevision: 0,
+        baseKey: upload?.storageKey ?? null,
+        baseSize: upload?.size ?? null,
+        markedKey: null,
+        markedFrom: null,
+      })
       .execute();
   }
 }

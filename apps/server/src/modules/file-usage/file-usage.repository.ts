@@ -27,7 +27,11 @@ const rowsPerStatement = 500;
 /** A foreign key violation: the file (or its game) was deleted after its loads were counted. */
 function isForeignKeyViolation(error: unknown): boolean {
   if (isPostgresError(error)) return error.code === '23503';
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  );
 }
 
 /** The record of which files plays load (migration 0008, decision 0023). */
@@ -76,7 +80,11 @@ export class FileUsageRepository {
   /** The rows whose file still exists. */
   private async stillThere(rows: CountedLoads[]): Promise<CountedLoads[]> {
     const games = [...new Set(rows.map((row) => row.gameId))];
-    const existing = await this.db.selectFrom('gameFiles').select(['gameId', 'fileId']).where('gameId', 'in', games).execute();
+    const existing = await this.db
+      .selectFrom('gameFiles')
+      .select(['gameId', 'fileId'])
+      .where('gameId', 'in', games)
+      .execute();
     const present = new Set(existing.map((file) => `${file.gameId}:${file.fileId}`));
     return rows.filter((row) => present.has(`${row.gameId}:${row.fileId}`));
   }
@@ -85,8 +93,18 @@ export class FileUsageRepository {
   async forGame(gameId: number): Promise<FileUsageRow[]> {
     const rows = await this.db
       .selectFrom('gameFiles')
-      .leftJoin('fileUsage', (join) => join.onRef('fileUsage.gameId', '=', 'gameFiles.gameId').onRef('fileUsage.fileId', '=', 'gameFiles.fileId'))
-      .select(['gameFiles.fileId', 'gameFiles.path', 'fileUsage.loads', 'fileUsage.startLoads', 'fileUsage.firstSeenAt'])
+      .leftJoin('fileUsage', (join) =>
+        join
+          .onRef('fileUsage.gameId', '=', 'gameFiles.gameId')
+          .onRef('fileUsage.fileId', '=', 'gameFiles.fileId'),
+      )
+      .select([
+        'gameFiles.fileId',
+        'gameFiles.path',
+        'fileUsage.loads',
+        'fileUsage.startLoads',
+        'fileUsage.firstSeenAt',
+      ])
       .where('gameFiles.gameId', '=', gameId)
       .orderBy('gameFiles.path')
       .execute();

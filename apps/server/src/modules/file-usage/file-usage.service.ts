@@ -18,9 +18,13 @@ export class FileUsageService {
    */
   async forGame(user: User, gameId: number): Promise<FileUsage[]> {
     if (!can(user.roleTypeId, 'games.seeAll') && !can(user.roleTypeId, 'versions.change')) {
-      throw forbidden('Only administrators and the game\'s artists see which files plays load.');
+      throw forbidden("Only administrators and the game's artists see which files plays load.");
     }
-    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId))) throw notFound('Game');
-    return (await this.usage.forGame(gameId)).map(({ startLoads, ...row }) => ({ ...row, atStart: startLoads > 0 }));
+    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId)))
+      throw notFound('Game');
+    return (await this.usage.forGame(gameId)).map(({ startLoads, ...row }) => ({
+      ...row,
+      atStart: startLoads > 0,
+    }));
   }
 }

@@ -54,19 +54,27 @@ function game(contents: Record<string, string | Buffer | { size: number; head: B
   const reads: { path: string; length: number }[] = [];
   const files = Object.entries(contents).map(([path, content]) => ({
     path,
-    size: typeof content === 'string' ? Buffer.byteLength(content) : Buffer.isBuffer(content) ? content.length : content.size,
+    size:
+      typeof content === 'string'
+        ? Buffer.byteLength(content)
+        : Buffer.isBuffer(content)
+          ? content.length
+          : content.size,
   }));
   const readHead: ReadHead = async (file, length) => {
     reads.push({ path: file.path, length });
     const content = contents[file.path]!;
-    const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.isBuffer(content) ? content : content.head;
+    const bytes =
+      typeof content === 'string' ? Buffer.from(content) : Buffer.isBuffer(content) ? content : content.head;
     return bytes.subarray(0, length);
   };
   return { files, readHead, reads };
 }
 
 describe('engine detection on real builds (issue 24)', async () => {
-  const engines = (await readdir(fixtures, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const engines = (await readdir(fixtures, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 
   it('has a fixture for at least Unity, Godot, Defold, emscripten and Construct', () => {
     expect(engines).toEqual(expect.arrayContaining(['unity', 'godot', 'defold', 'emscripten', 'construct']));
@@ -91,57 +99,125 @@ describe('engine detection rules (issue 24)', () => {
   });
 
   it('recognises GDevelop and PlayCanvas exports by the files their editors write', async () => {
-    const gdevelop = game({ 'index.html': '', 'gd.js': 'var gdjs={}', 'runtimegame.js': 'x', 'pixi-renderers/pixi.js': 'x', 'code0.js': 'x' });
+    const gdevelop = game({
+      'index.html': '',
+      'gd.js': 'var gdjs={}',
+      'runtimegame.js': 'x',
+      'pixi-renderers/pixi.js': 'x',
+      'code0.js': 'x',
+    });
     expect(await detectEngine(gdevelop.files, gdevelop.readHead)).toBe('GDevelop');
-    const playCanvas = game({ 'index.html': '', '__start__.js': '(function(){})', 'config.json': '{}', 'playcanvas-stable.min.js': 'x' });
+    const playCanvas = game({
+      'index.html': '',
+      '__start__.js': '(function(){})',
+      'config.json': '{}',
+      'playcanvas-stable.min.js': 'x',
+    });
     expect(await detectEngine(playCanvas.files, playCanvas.readHead)).toBe('PlayCanvas');
   });
 
   it('prefers the packed engine over the emscripten build it is made of, and a library over a wasm it loads', async () => {
-    const defold = game({ 'dmloader.js': '', 'archive/game.arcd0': 'x', 'archive/game.dmanifest0': 'x', 'game.wasm': Buffer.from('\0asm'), 'game_wasm.js': 'var Module = typeof Module' });
+    const defold = game({
+      'dmloader.js': '',
+      'archive/game.arcd0': 'x',
+      'archive/game.dmanifest0': 'x',
+      'game.wasm': Buffer.from('\0asm'),
+      'game_wasm.js': 'var Module = typeof Module',
+    });
     expect(await detectEngine(defold.files, defold.readHead)).toBe('Defold');
-    const phaser = game({ 'index.html': '', 'bundle.js': '!function(t,e){define("Phaser",[],e)}', 'ammo.wasm': Buffer.from('\0asm'), 'ammo.wasm.js': 'var Module = typeof Module' });
+    const phaser = game({
+      'index.html': '',
+      'bundle.js': '!function(t,e){define("Phaser",[],e)}',
+      'ammo.wasm': Buffer.from('\0asm'),
+      'ammo.wasm.js': 'var Module = typeof Module',
+    });
     expect(await detectEngine(phaser.files, phaser.readHead)).toBe('Phaser');
   });
 
   it('needs the emscripten loader and a real module: a .wasm that is not WebAssembly is not enough', async () => {
-    const notWasm = game({ 'index.html': '', 'game.wasm': 'this is not wasm', 'game.js': 'var Module = typeof Module != "undefined" ? Module : {};' });
+    const notWasm = game({
+      'index.html': '',
+      'game.wasm': 'this is not wasm',
+      'game.js': 'var Module = typeof Module != "undefined" ? Module : {};',
+    });
     expect(await detectEngine(notWasm.files, notWasm.readHead)).toBeNull();
-    const wasm = game({ 'index.html': '', 'game.wasm': Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), 'game.js': 'var Module = typeof Module != "undefined" ? Module : {};' });
+    const wasm = game({
+      'index.html': '',
+      'game.wasm': Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]),
+      'game.js': 'var Module = typeof Module != "undefined" ? Module : {};',
+    });
     expect(await detectEngine(wasm.files, wasm.readHead)).toBe('emscripten');
   });
 
-  it('names three.js in a bundler\'s output: an ES module importing `three`, minified, with or without its licence comment', async () => {
-    const entry = "import * as THREE from 'three'; const scene = new THREE.Scene(); scene.add(new THREE.Mesh(new THREE.BoxGeometry(), new THREE.MeshBasicMaterial())); new THREE.WebGLRenderer().render(scene, new THREE.PerspectiveCamera());";
+  it("names three.js in a bundler's output: an ES module importing `three`, minified, with or without its licence comment", async () => {
+    const entry =
+      "import * as THREE from 'three'; const scene = new THREE.Scene(); scene.add(new THREE.Mesh(new THREE.BoxGeometry(), new THREE.MeshBasicMaterial())); new THREE.WebGLRenderer().render(scene, new THREE.PerspectiveCamera());";
     for (const legalComments of ['eof', 'none'] as const) {
-      const built = await build({ stdin: { contents: entry, resolveDir: import.meta.dirname }, bundle: true, minify: true, format: 'esm', legalComments, write: false });
+      const built = await build({
+        stdin: { contents: entry, resolveDir: import.meta.dirname },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        legalComments,
+        write: false,
+      });
       const bundle = Buffer.from(built.outputFiles[0]!.contents);
-      expect(bundle.subarray(0, engineLimits.headBytes).toString()).not.toMatch(/Three\.js Authors|__THREE__/);
-      const { files, readHead } = game({ 'index.html': '<script type="module" src="./assets/index-3f9a1c.js"></script>', 'assets/index-3f9a1c.js': bundle, 'assets/crate-8d2e.png': 'x' });
+      expect(bundle.subarray(0, engineLimits.headBytes).toString()).not.toMatch(
+        /Three\.js Authors|__THREE__/,
+      );
+      const { files, readHead } = game({
+        'index.html': '<script type="module" src="./assets/index-3f9a1c.js"></script>',
+        'assets/index-3f9a1c.js': bundle,
+        'assets/crate-8d2e.png': 'x',
+      });
       expect(await detectEngine(files, readHead), legalComments).toBe('three.js');
     }
   });
 
   it('names Hexi by its loader, its banner or a script creating it, and keeps Pixi for plain Pixi games (decision 0052)', async () => {
     // hexi.min.js starts with the UMD head of the Pixi it bundles (`g.PIXI=f()`): its name says Hexi.
-    const umdHead = '(function(f){if(typeof exports==="object"){module.exports=f()}else{var g;g=window;g.PIXI=f()}})(function(){';
-    const named = game({ 'tutorials/04_game.html': '', 'bin/hexi.min.js': umdHead, 'tutorials/bin/game.js': 'var g = 1;' });
+    const umdHead =
+      '(function(f){if(typeof exports==="object"){module.exports=f()}else{var g;g=window;g.PIXI=f()}})(function(){';
+    const named = game({
+      'tutorials/04_game.html': '',
+      'bin/hexi.min.js': umdHead,
+      'tutorials/bin/game.js': 'var g = 1;',
+    });
     expect(await detectEngine(named.files, named.readHead)).toBe('Hexi');
     // The bundle renamed: the game's script creating its Hexi instance says it.
-    const renamed = game({ 'index.html': '', 'lib/engine.js': umdHead, 'main.js': 'var thingsToLoad = [];\nvar g = hexi(512, 512, setup, thingsToLoad);' });
+    const renamed = game({
+      'index.html': '',
+      'lib/engine.js': umdHead,
+      'main.js': 'var thingsToLoad = [];\nvar g = hexi(512, 512, setup, thingsToLoad);',
+    });
     expect(await detectEngine(renamed.files, renamed.readHead)).toBe('Hexi');
     // Hexi's own source (bin/core.js) opens with its banner.
-    const source = game({ 'index.html': '', 'js/core.js': '"use strict";\n/*\nHexi\n====\n\nWelcome to Hexi\'s source code!\n*/' });
+    const source = game({
+      'index.html': '',
+      'js/core.js': '"use strict";\n/*\nHexi\n====\n\nWelcome to Hexi\'s source code!\n*/',
+    });
     expect(await detectEngine(source.files, source.readHead)).toBe('Hexi');
     // Plain Pixi: by name, or by the UMD head alone.
-    const pixi = game({ 'index.html': '', 'js/pixi.min.js': '/*!\n * pixi.js - v4.8.9\n */', 'js/game.js': 'const app = new PIXI.Application();' });
+    const pixi = game({
+      'index.html': '',
+      'js/pixi.min.js': '/*!\n * pixi.js - v4.8.9\n */',
+      'js/game.js': 'const app = new PIXI.Application();',
+    });
     expect(await detectEngine(pixi.files, pixi.readHead)).toBe('Pixi');
-    const bundled = game({ 'index.html': '', 'js/vendor.js': umdHead, 'js/game.js': 'const app = new PIXI.Application();' });
+    const bundled = game({
+      'index.html': '',
+      'js/vendor.js': umdHead,
+      'js/game.js': 'const app = new PIXI.Application();',
+    });
     expect(await detectEngine(bundled.files, bundled.readHead)).toBe('Pixi');
   });
 
   it('answers null for a plain game', async () => {
-    const plain = game({ 'index.html': '<script src="game.js"></script>', 'game.js': 'const ctx = canvas.getContext("2d");', 'img/bird.png': 'x' });
+    const plain = game({
+      'index.html': '<script src="game.js"></script>',
+      'game.js': 'const ctx = canvas.getContext("2d");',
+      'img/bird.png': 'x',
+    });
     expect(await detectEngine(plain.files, plain.readHead)).toBeNull();
     expect(await detectEngine([], plain.readHead)).toBeNull();
   });
@@ -151,17 +227,26 @@ describe('engine detection on bad input (issue 24)', () => {
   it('reads only the head of a huge script and of a binary one, and a bounded part of the huge one as a possible bundle, and answers null', async () => {
     const huge = { size: 2 * 1024 * 1024 * 1024, head: Buffer.alloc(engineLimits.headBytes, 'a') };
     const binary = Buffer.from(Array.from({ length: 9000 }, (_, index) => (index * 131) % 256));
-    const { files, readHead, reads } = game({ 'index.html': '', 'huge.js': huge, 'binary.js': binary, 'game.data': 'x' });
+    const { files, readHead, reads } = game({
+      'index.html': '',
+      'huge.js': huge,
+      'binary.js': binary,
+      'game.data': 'x',
+    });
     expect(await detectEngine(files, readHead)).toBeNull();
     expect(reads.length).toBeGreaterThan(0);
     const heads = reads.filter((read) => read.length <= engineLimits.headBytes);
-    expect(reads.filter((read) => read.length > engineLimits.headBytes)).toEqual([{ path: 'huge.js', length: engineLimits.bundleBytes }]);
+    expect(reads.filter((read) => read.length > engineLimits.headBytes)).toEqual([
+      { path: 'huge.js', length: engineLimits.bundleBytes },
+    ]);
     // One head read per file however many rules ask for its head.
     expect(new Set(heads.map((read) => read.path)).size).toBe(heads.length);
   });
 
   it('reads at most the bounded number of heads', async () => {
-    const many = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`js/part${index}.js`, 'var x = 1;']));
+    const many = Object.fromEntries(
+      Array.from({ length: 500 }, (_, index) => [`js/part${index}.js`, 'var x = 1;']),
+    );
     const { files, readHead, reads } = game({ 'index.html': '', ...many });
     expect(await detectEngine(files, readHead)).toBeNull();
     expect(reads.length).toBeLessThanOrEqual(engineLimits.scriptHeads);
@@ -179,7 +264,10 @@ describe('engine detection on bad input (issue 24)', () => {
     const failing: ReadHead = async () => {
       throw new Error('storage is down');
     };
-    const files = [{ path: 'index.pck', size: 100 }, { path: 'index.js', size: 100 }];
+    const files = [
+      { path: 'index.pck', size: 100 },
+      { path: 'index.js', size: 100 },
+    ];
     expect(await detectEngine(files, failing)).toBeNull();
   });
 });

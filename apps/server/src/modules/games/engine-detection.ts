@@ -55,7 +55,16 @@ const signatures = {
   unityLoader: ['createUnityInstance', 'UnityLoader'],
   godot: ['var Godot', 'Godot = ', 'const Engine = ', 'var Engine = ', 'GodotConfig'],
   playCanvas: ['PlayCanvas Engine', 'playcanvas.com'],
-  phaser: ['define("Phaser"', "define('Phaser'", 'exports.Phaser', '.Phaser=', 'Phaser v', 'Phaser CE', 'phaser.io', 'Phaser - http'],
+  phaser: [
+    'define("Phaser"',
+    "define('Phaser'",
+    'exports.Phaser',
+    '.Phaser=',
+    'Phaser v',
+    'Phaser CE',
+    'phaser.io',
+    'Phaser - http',
+  ],
   melonJS: ['melonJS'],
   three: ['Three.js Authors', 'threejs.org/license'],
   // Hexi (kittykatattack/hexi) bundles Pixi, whose UMD head or licence banner starts hexi.js and hexi.min.js: Hexi is
@@ -66,7 +75,15 @@ const signatures = {
   // A bundler's output (an ES module that imports `three`) has no banner at its head: three.js marks the page with
   // window.__THREE__ wherever the bundler put its code, and esbuild moves the licence comment to the end.
   threeBundle: ['__THREE__', 'Three.js Authors'],
-  emscripten: ['typeof Module', 'var Module', 'Module = Module', 'moduleArg', 'The Module object', '_scriptDir', 'emscripten'],
+  emscripten: [
+    'typeof Module',
+    'var Module',
+    'Module = Module',
+    'moduleArg',
+    'The Module object',
+    '_scriptDir',
+    'emscripten',
+  ],
 } as const;
 
 interface NamedFile extends EngineInputFile {
@@ -78,10 +95,21 @@ interface NamedFile extends EngineInputFile {
 }
 
 /** Answers the engine of a game with these files, or null when none is recognised. */
-export async function detectEngine(files: readonly EngineInputFile[], readHead: ReadHead): Promise<GameEngine | null> {
+export async function detectEngine(
+  files: readonly EngineInputFile[],
+  readHead: ReadHead,
+): Promise<GameEngine | null> {
   const named: NamedFile[] = files.map((file) => {
     const lower = file.path.toLowerCase();
-    return { ...file, name: posix.basename(lower), folders: posix.dirname(lower).split('/').filter((part) => part !== '.'), ext: extensionOf(lower) };
+    return {
+      ...file,
+      name: posix.basename(lower),
+      folders: posix
+        .dirname(lower)
+        .split('/')
+        .filter((part) => part !== '.'),
+      ext: extensionOf(lower),
+    };
   });
   const probe = new Probe(named, readHead);
   const has = (test: (file: NamedFile) => boolean) => named.some(test);
@@ -89,14 +117,24 @@ export async function detectEngine(files: readonly EngineInputFile[], readHead: 
 
   // Unity: its loader (UnityLoader.js up to 2019, Build/<name>.loader.js since 2020), .unityweb data, or
   // Unity 5's gzipped .jsgz/.datagz.
-  if (hasName('unityloader.js') || has((file) => ['unityweb', 'jsgz', 'datagz', 'memgz'].includes(file.ext))) return 'Unity';
+  if (hasName('unityloader.js') || has((file) => ['unityweb', 'jsgz', 'datagz', 'memgz'].includes(file.ext)))
+    return 'Unity';
   const loaders = named.filter((file) => file.name.endsWith('.loader.js'));
-  if (loaders.some((file) => file.folders.at(-1) === 'build' && hasUnityBuildSibling(named, file))) return 'Unity';
+  if (loaders.some((file) => file.folders.at(-1) === 'build' && hasUnityBuildSibling(named, file)))
+    return 'Unity';
   if (await probe.anyHead(loaders, signatures.unityLoader)) return 'Unity';
 
   // Godot: a .pck that starts with its magic, or a pack next to a Godot engine script.
-  const packs = named.filter((file) => file.ext === 'pck' || file.name.endsWith('.pck.gz') || file.name.endsWith('.pck.br'));
-  if (await probe.anyMagic(packs.filter((file) => file.ext === 'pck'), godotPackMagic)) return 'Godot';
+  const packs = named.filter(
+    (file) => file.ext === 'pck' || file.name.endsWith('.pck.gz') || file.name.endsWith('.pck.br'),
+  );
+  if (
+    await probe.anyMagic(
+      packs.filter((file) => file.ext === 'pck'),
+      godotPackMagic,
+    )
+  )
+    return 'Godot';
   if (packs.length > 0 && (await probe.anyHead(probe.scripts, signatures.godot))) return 'Godot';
 
   // Defold: dmloader.js with the archive it loads (game.arcd, game.dmanifest, possibly split as game.arcd0).
@@ -107,10 +145,15 @@ export async function detectEngine(files: readonly EngineInputFile[], readHead: 
   if (has((file) => file.name === 'data.json') && has(isConstructScript)) return 'Construct';
 
   // GDevelop: its runtime (runtimegame.js, gd.js) and the Pixi renderers it ships in pixi-renderers/.
-  if (has((file) => file.name === 'runtimegame.js' || file.folders.includes('pixi-renderers'))) return 'GDevelop';
+  if (has((file) => file.name === 'runtimegame.js' || file.folders.includes('pixi-renderers')))
+    return 'GDevelop';
 
   // PlayCanvas: an exported project's __start__.js with its settings, or the engine script.
-  if (hasName('__start__.js') && (hasName('__settings__.js') || hasName('config.json') || hasName('__loading__.js'))) return 'PlayCanvas';
+  if (
+    hasName('__start__.js') &&
+    (hasName('__settings__.js') || hasName('config.json') || hasName('__loading__.js'))
+  )
+    return 'PlayCanvas';
   if (has((file) => isScript(file) && file.name.startsWith('playcanvas'))) return 'PlayCanvas';
   if (await probe.anyHead(probe.scripts, signatures.playCanvas)) return 'PlayCanvas';
 
@@ -130,7 +173,10 @@ export async function detectEngine(files: readonly EngineInputFile[], readHead: 
 
   // emscripten: a WebAssembly module (or asm.js memory, or a packed .data file) and the Module loader.
   const hasModule =
-    (await probe.anyMagic(named.filter((file) => file.ext === 'wasm'), wasmMagic)) ||
+    (await probe.anyMagic(
+      named.filter((file) => file.ext === 'wasm'),
+      wasmMagic,
+    )) ||
     has((file) => file.ext === 'data' || file.name.endsWith('.js.mem') || file.name.endsWith('.html.mem'));
   if (hasModule && (await probe.anyHead(probe.scripts, signatures.emscripten))) return 'emscripten';
 
@@ -148,7 +194,11 @@ function hasUnityBuildSibling(files: NamedFile[], loader: NamedFile): boolean {
   return files.some(
     (file) =>
       file.folders.join('/') === folder &&
-      ['.framework.js', '.data', '.wasm'].some((suffix) => [suffix, `${suffix}.gz`, `${suffix}.br`, `${suffix}.unityweb`].some((name) => file.name === stem + name)),
+      ['.framework.js', '.data', '.wasm'].some((suffix) =>
+        [suffix, `${suffix}.gz`, `${suffix}.br`, `${suffix}.unityweb`].some(
+          (name) => file.name === stem + name,
+        ),
+      ),
   );
 }
 
@@ -162,7 +212,15 @@ function isDefoldArchiveFile(file: NamedFile): boolean {
 function isConstructScript(file: NamedFile): boolean {
   return (
     file.folders.at(-1) === 'scripts' &&
-    ['supportcheck.js', 'c3main.js', 'workermain.js', 'dispatchworker.js', 'jobworker.js', 'offlineclient.js', 'register-sw.js'].includes(file.name)
+    [
+      'supportcheck.js',
+      'c3main.js',
+      'workermain.js',
+      'dispatchworker.js',
+      'jobworker.js',
+      'offlineclient.js',
+      'register-sw.js',
+    ].includes(file.name)
   );
 }
 
@@ -188,7 +246,9 @@ class Probe {
     const readable = files.filter((file) => this.scripts.includes(file));
     // A few reads at a time: on S3 each is a request, whose latency would otherwise add up one after another.
     for (let start = 0; start < readable.length; start += engineLimits.parallelReads) {
-      const heads = await Promise.all(readable.slice(start, start + engineLimits.parallelReads).map((file) => this.head(file)));
+      const heads = await Promise.all(
+        readable.slice(start, start + engineLimits.parallelReads).map((file) => this.head(file)),
+      );
       if (heads.some((head) => texts.some((text) => head.includes(text)))) return true;
     }
     return false;
@@ -227,7 +287,9 @@ class Probe {
     let head = this.heads.get(file.path);
     if (!head) {
       // latin1 maps every byte to one character: any content, text or binary, becomes a searchable string.
-      head = this.read(file, engineLimits.headBytes).then((bytes) => (bytes ? bytes.subarray(0, engineLimits.headBytes).toString('latin1') : ''));
+      head = this.read(file, engineLimits.headBytes).then((bytes) =>
+        bytes ? bytes.subarray(0, engineLimits.headBytes).toString('latin1') : '',
+      );
       this.heads.set(file.path, head);
     }
     return head;

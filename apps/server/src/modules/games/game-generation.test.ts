@@ -8,7 +8,11 @@ import type { GamesRepository } from './games.repository';
 
 type Outcome = { gameStatusTypeId: number; statusReason: string | null };
 
-const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+const refused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    code: 'ECONNREFUSED',
+    syscall: 'connect',
+  });
 
 /**
  * A game without images and a database that is down for the first `failures` calls of `failing`: the job then
@@ -16,7 +20,8 @@ const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:54
  */
 async function generationWithOutage(failing: 'listFiles' | 'finishGeneration', failures: number) {
   let calls = 0;
-  const outage = <T>(work: () => T): Promise<T> => (calls++ < failures ? Promise.reject(refused()) : Promise.resolve(work()));
+  const outage = <T>(work: () => T): Promise<T> =>
+    calls++ < failures ? Promise.reject(refused()) : Promise.resolve(work());
   const recorded: Outcome[] = [];
   const games = {
     claimForGeneration: async () => true,
@@ -27,11 +32,18 @@ async function generationWithOutage(failing: 'listFiles' | 'finishGeneration', f
     readyGamesWithPendingCopies: async () => [],
     listFiles: () => (failing === 'listFiles' ? outage(() => []) : Promise.resolve([])),
     finishGeneration: (_id: number, outcome: Outcome) =>
-      failing === 'finishGeneration' ? outage(() => recorded.push(outcome) > 0) : Promise.resolve(recorded.push(outcome) > 0),
+      failing === 'finishGeneration'
+        ? outage(() => recorded.push(outcome) > 0)
+        : Promise.resolve(recorded.push(outcome) > 0),
   };
   // Only the calls above are made; the rest of the repository and storage stay unused.
   const log = pino({ level: 'silent' });
-  const generation = new GameGeneration(games as unknown as GamesRepository, {} as Storage, 'Reskin Studio', log);
+  const generation = new GameGeneration(
+    games as unknown as GamesRepository,
+    {} as Storage,
+    'Reskin Studio',
+    log,
+  );
   await generation.open(new InProcessGenerationJobs(games as unknown as GamesRepository, log));
   const told: { gameId: number; reason: string }[] = [];
   generation.onFailed(async (gameId, reason) => void told.push({ gameId, reason }));
@@ -67,7 +79,10 @@ describe('game generation during a database outage', () => {
 
   it('ends the job, without an unhandled rejection, when the database stays away', async () => {
     // Vitest fails the run on any unhandled rejection; idle() rejects if the job itself does.
-    const { generation, recorded, told } = await generationWithOutage('finishGeneration', Number.POSITIVE_INFINITY);
+    const { generation, recorded, told } = await generationWithOutage(
+      'finishGeneration',
+      Number.POSITIVE_INFINITY,
+    );
     await generation.start(1);
     await vi.runAllTimersAsync();
     await expect(generation.idle()).resolves.toBeUndefined();

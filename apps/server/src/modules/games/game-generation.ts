@@ -92,7 +92,8 @@ export class GameGeneration {
   async open(jobs: GenerationJobs): Promise<void> {
     this.jobs = jobs;
     await jobs.start((gameId, slice, kind) => this.runSlice(gameId, slice, kind));
-    for (const gameId of jobs.interruptedGames ?? []) void this.tellFailed(gameId, generationFailureMessage('interrupted'));
+    for (const gameId of jobs.interruptedGames ?? [])
+      void this.tellFailed(gameId, generationFailureMessage('interrupted'));
     if (jobs.exclusive) {
       for (const gameId of await this.games.readyGamesWithPendingCopies()) await this.refresh(gameId);
     }
@@ -109,7 +110,8 @@ export class GameGeneration {
    */
   onFailed(listener: GenerationFailedListener): void {
     this.failed = listener;
-    for (const { gameId, reason } of this.failedBeforeListener.splice(0)) void this.tellFailed(gameId, reason);
+    for (const { gameId, reason } of this.failedBeforeListener.splice(0))
+      void this.tellFailed(gameId, reason);
   }
 
   /** Hands a recorded failure to the listener; its own failure is logged, never the generation's. */
@@ -118,7 +120,9 @@ export class GameGeneration {
       this.failedBeforeListener.push({ gameId, reason });
       return;
     }
-    await this.failed(gameId, reason).catch((error: unknown) => this.log.error({ gameId, err: error }, 'could not tell the administrators of a failed generation'));
+    await this.failed(gameId, reason).catch((error: unknown) =>
+      this.log.error({ gameId, err: error }, 'could not tell the administrators of a failed generation'),
+    );
   }
 
   /** Calls `listener` with a game whose file got new copies (the play origin forgets its lookups). */
@@ -168,7 +172,10 @@ export class GameGeneration {
       } catch (error) {
         this.log.error({ gameId, err: error }, 'could not queue a generation');
         this.metrics?.ended(gameId, 'full', 'failed');
-        await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: generationFailureMessage('not_queued') });
+        await this.finish(gameId, {
+          gameStatusTypeId: GameStatus.Failed,
+          statusReason: generationFailureMessage('not_queued'),
+        });
         throw error;
       }
       return { started: true };
@@ -183,13 +190,21 @@ export class GameGeneration {
    */
   private async isStranded(gameId: number, updatedAt: Timestamp): Promise<boolean> {
     if (await this.jobs.hasJob(gameId)) return false;
-    return this.jobs.exclusive || this.unrecorded.has(gameId) || Date.now() - Date.parse(toIso(updatedAt)) >= strandedAfterMs;
+    return (
+      this.jobs.exclusive ||
+      this.unrecorded.has(gameId) ||
+      Date.now() - Date.parse(toIso(updatedAt)) >= strandedAfterMs
+    );
   }
 
   /** Claims a stranded game (isStranded) for a new generation; false when it is not one. */
   private async reclaimStranded(gameId: number): Promise<boolean> {
     const state = await this.games.generationState(gameId);
-    if (state?.gameStatusTypeId !== GameStatus.Generating || !(await this.isStranded(gameId, state.updatedAt))) return false;
+    if (
+      state?.gameStatusTypeId !== GameStatus.Generating ||
+      !(await this.isStranded(gameId, state.updatedAt))
+    )
+      return false;
     const claimed = await this.games.reclaimGeneration(gameId, state.updatedAt);
     if (claimed) this.log.warn({ gameId }, 'a generation whose end was never recorded is started anew');
     return claimed;
@@ -208,7 +223,8 @@ export class GameGeneration {
       this.unrecorded.delete(id);
       failed.push(id);
     }
-    if (failed.length > 0) this.log.warn({ gameIds: failed }, 'generations whose end was never recorded are marked Failed');
+    if (failed.length > 0)
+      this.log.warn({ gameIds: failed }, 'generations whose end was never recorded are marked Failed');
     return failed;
   }
 
@@ -229,7 +245,8 @@ export class GameGeneration {
   async giveUp(gameId: number, why: string, kind: JobKind = 'full'): Promise<void> {
     // The copies of changed files: the game stays Ready; the next change, restart or services update tries again.
     this.metrics?.ended(gameId, kind, 'failed');
-    if (kind === 'copies') return void this.log.warn({ gameId, why }, 'the copies of changed files were given up');
+    if (kind === 'copies')
+      return void this.log.warn({ gameId, why }, 'the copies of changed files were given up');
     this.log.warn({ gameId, why }, 'game generation given up');
     await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: gaveUpReason(why) });
   }
@@ -244,7 +261,9 @@ export class GameGeneration {
   async runSlice(gameId: number, slice: GenerationSlice, kind: JobKind = 'full'): Promise<'done' | 'more'> {
     this.metrics?.sliceStarted(gameId, kind);
     try {
-      return await (kind === 'copies' ? this.runCopiesSlice(gameId, slice) : this.runFullSlice(gameId, slice));
+      return await (kind === 'copies'
+        ? this.runCopiesSlice(gameId, slice)
+        : this.runFullSlice(gameId, slice));
     } finally {
       this.metrics?.sliceEnded(kind);
     }
@@ -259,12 +278,20 @@ export class GameGeneration {
         this.metrics?.dropped(gameId, 'full');
         return 'done';
       }
-      const images = (await this.games.listFiles(gameId)).filter((file) => fileKindOf(file) === 'image').sort((a, b) => a.fileId - b.fileId);
+      const images = (await this.games.listFiles(gameId))
+        .filter((file) => fileKindOf(file) === 'image')
+        .sort((a, b) => a.fileId - b.fileId);
       if (state.generationDone === 0) await this.games.recordProgress(gameId, 0, images.length);
-      this.log.info({ gameId, done: state.generationDone, images: images.length }, 'game generation slice started');
+      this.log.info(
+        { gameId, done: state.generationDone, images: images.length },
+        'game generation slice started',
+      );
       const done = await this.generateFrom(gameId, images, state.generationDone, slice.deadline);
       if (done < images.length || (await this.makePending(gameId, slice.deadline, false))) {
-        this.log.info({ gameId, done, images: images.length, ms: Date.now() - started }, 'game generation goes on in a next slice');
+        this.log.info(
+          { gameId, done, images: images.length, ms: Date.now() - started },
+          'game generation goes on in a next slice',
+        );
         return 'more';
       }
       await this.finish(gameId, { gameStatusTypeId: GameStatus.Ready, statusReason: null });
@@ -283,12 +310,17 @@ export class GameGeneration {
       const reason = generationFailureReason(error);
       this.log.warn({ gameId, err: error, reason }, 'game generation failed');
       this.metrics?.ended(gameId, 'full', 'failed');
-      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason }).catch((e: unknown) => {
-        // The database failed too (SQLITE_FULL on the same full disk): the game stays Generating with no job, which
-        // the next press of Gen. or the services update ends (reclaimStranded, failStranded).
-        this.unrecorded.set(gameId, reason);
-        this.log.error({ gameId, err: e }, 'could not record the failed generation: the next Gen. or the services update ends it');
-      });
+      await this.finish(gameId, { gameStatusTypeId: GameStatus.Failed, statusReason: reason }).catch(
+        (e: unknown) => {
+          // The database failed too (SQLITE_FULL on the same full disk): the game stays Generating with no job, which
+          // the next press of Gen. or the services update ends (reclaimStranded, failStranded).
+          this.unrecorded.set(gameId, reason);
+          this.log.error(
+            { gameId, err: e },
+            'could not record the failed generation: the next Gen. or the services update ends it',
+          );
+        },
+      );
       return 'done';
     }
   }
@@ -313,7 +345,10 @@ export class GameGeneration {
       return more ? 'more' : 'done';
     } catch (error) {
       if (!(error instanceof StorageFullError) && slice.retryable) {
-        this.log.warn({ gameId, err: error }, 'making the copies of changed files failed; the job queue tries again');
+        this.log.warn(
+          { gameId, err: error },
+          'making the copies of changed files failed; the job queue tries again',
+        );
         throw error;
       }
       this.log.warn({ gameId, err: error }, 'making the copies of changed files failed');
@@ -338,7 +373,10 @@ export class GameGeneration {
           await this.generateFile(file);
         } catch (error) {
           if (skipBroken && error instanceof ImageError) {
-            this.log.warn({ gameId, err: error }, 'an image whose copies cannot be made keeps its previous ones');
+            this.log.warn(
+              { gameId, err: error },
+              'an image whose copies cannot be made keeps its previous ones',
+            );
             continue;
           }
           failure ??= { error };
@@ -356,7 +394,12 @@ export class GameGeneration {
    * and records progress as the run of done images from the start grows. Answers how many are done. After a
    * failure no new image starts; it throws (the first failure) once those started have ended.
    */
-  private async generateFrom(gameId: number, images: GameFileRow[], from: number, deadline: number): Promise<number> {
+  private async generateFrom(
+    gameId: number,
+    images: GameFileRow[],
+    from: number,
+    deadline: number,
+  ): Promise<number> {
     let next = from;
     let done = from;
     const finished = new Set<number>();
@@ -394,13 +437,23 @@ export class GameGeneration {
    * Records how a job ended. While the database is unreachable it keeps trying for a while (recordRetryMs), so a
    * short outage does not leave the game Generating, which no press of Gen. could change.
    */
-  private async finish(gameId: number, outcome: { gameStatusTypeId: number; statusReason: string | null }): Promise<void> {
+  private async finish(
+    gameId: number,
+    outcome: { gameStatusTypeId: number; statusReason: string | null },
+  ): Promise<void> {
     const recorded = { ...outcome, statusReason: outcome.statusReason?.slice(0, 1900) ?? null };
-    const changed = await retryWhileUnavailable(() => this.games.finishGeneration(gameId, recorded), recordRetryMs, (error, delayMs) =>
-      this.log.warn({ gameId, err: error }, `cannot record the end of a generation yet; trying again in ${delayMs / 1000} s`),
+    const changed = await retryWhileUnavailable(
+      () => this.games.finishGeneration(gameId, recorded),
+      recordRetryMs,
+      (error, delayMs) =>
+        this.log.warn(
+          { gameId, err: error },
+          `cannot record the end of a generation yet; trying again in ${delayMs / 1000} s`,
+        ),
     );
     // Awaited, so a job (and idle()) ends once the administrators are told.
-    if (changed && recorded.gameStatusTypeId === GameStatus.Failed) await this.tellFailed(gameId, recorded.statusReason ?? generationFailureMessage('unknown'));
+    if (changed && recorded.gameStatusTypeId === GameStatus.Failed)
+      await this.tellFailed(gameId, recorded.statusReason ?? generationFailureMessage('unknown'));
   }
 
   /**
@@ -457,11 +510,17 @@ export class GameGeneration {
       this.copiesChanged(file.gameId);
       // The copies replaced, with their previews (never an original: only copies are named after a key).
       if (adopted.replaced !== null) {
-        const previous = withPreviews([variantKey(adopted.replaced, 'skeleton'), variantKey(adopted.replaced, 'watermark')]);
+        const previous = withPreviews([
+          variantKey(adopted.replaced, 'skeleton'),
+          variantKey(adopted.replaced, 'watermark'),
+        ]);
         await Promise.all(previous.map((key) => this.storage.delete(key)));
       }
       await this.copiesReplaced(file.gameId, file.fileId).catch((error: unknown) =>
-        this.log.warn({ err: error, gameId: file.gameId, fileId: file.fileId }, "versions' marked sheets could not be drawn on the new copies; the next start or services update tries again"),
+        this.log.warn(
+          { err: error, gameId: file.gameId, fileId: file.fileId },
+          "versions' marked sheets could not be drawn on the new copies; the next start or services update tries again",
+        ),
       );
     }
   }

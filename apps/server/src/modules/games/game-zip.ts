@@ -68,7 +68,11 @@ export interface ZipGameFile {
  * Every entry of the zip, from its central directory (nothing is inflated): at most `maxFiles` (a game upload's
  * 1000, a batch's game file count), else `tooMany` is thrown.
  */
-export async function readEntries(zip: ZipFile, maxFiles: number = limits.adminUploadFiles, tooMany: () => AppError = uploadTooManyFiles): Promise<ZipGameFile[]> {
+export async function readEntries(
+  zip: ZipFile,
+  maxFiles: number = limits.adminUploadFiles,
+  tooMany: () => AppError = uploadTooManyFiles,
+): Promise<ZipGameFile[]> {
   const files: ZipGameFile[] = [];
   await new Promise<void>((resolve, reject) => {
     const fail = (error: Error) => {
@@ -109,15 +113,24 @@ export function checkDeclared(files: (ZipGameFile & { path: string })[], maxFile
       continue;
     }
     if (entry.isEncrypted())
-      details.push({ path: `/files/${path}`, code: 'invalid_zip', message: uploadMessages.zipEntryEncrypted(path) });
+      details.push({
+        path: `/files/${path}`,
+        code: 'invalid_zip',
+        message: uploadMessages.zipEntryEncrypted(path),
+      });
   }
   if (details.length > 0) throw unprocessable(details[0]!.message, details);
 
   const refusal = declaredZipRefusal(
-    files.map(({ entry, path }) => ({ path, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize })),
+    files.map(({ entry, path }) => ({
+      path,
+      compressedSize: entry.compressedSize,
+      uncompressedSize: entry.uncompressedSize,
+    })),
     maxFileSizeBytes,
   );
-  if (refusal?.code === errorCodes.fileTooLarge) throw fileTooLarge(refusal.entry ?? undefined, maxFileSizeBytes);
+  if (refusal?.code === errorCodes.fileTooLarge)
+    throw fileTooLarge(refusal.entry ?? undefined, maxFileSizeBytes);
   if (refusal) throw zipBomb(refusal.message, refusal.entry === null ? '/file' : `/files/${refusal.entry}`);
 }
 
@@ -190,7 +203,11 @@ export async function uploadGameZip(
     });
     const archive = await openZip(file);
     try {
-      return await games.upload(gameId, zipGameFiles(archive, maxFileSizeBytes, (folder) => games.hasTopFolder(gameId, folder)), filesAtOnce);
+      return await games.upload(
+        gameId,
+        zipGameFiles(archive, maxFileSizeBytes, (folder) => games.hasTopFolder(gameId, folder)),
+        filesAtOnce,
+      );
     } finally {
       archive.close();
     }

@@ -216,7 +216,9 @@ export class GamesRepository {
       .where('width', 'is not', null)
       .groupBy('gameId')
       .execute();
-    return new Map(rows.map((row) => [row.gameId, { copiesCurrent: Number(row.current), copiesTotal: Number(row.total) }]));
+    return new Map(
+      rows.map((row) => [row.gameId, { copiesCurrent: Number(row.current), copiesTotal: Number(row.total) }]),
+    );
   }
 
   /**
@@ -266,7 +268,12 @@ export class GamesRepository {
    * copies it replaced (null: none; they may go), 'already' when another job recorded these very copies first, or
    * 'stale' when the file was replaced or deleted meanwhile, so nothing will serve these copies.
    */
-  async adoptCopies(id: number, storageKey: string, copiesKey: string, previous: string | null): Promise<{ replaced: string | null } | 'already' | 'stale'> {
+  async adoptCopies(
+    id: number,
+    storageKey: string,
+    copiesKey: string,
+    previous: string | null,
+  ): Promise<{ replaced: string | null } | 'already' | 'stale'> {
     for (;;) {
       const result = await this.db
         .updateTable('gameFiles')
@@ -276,7 +283,11 @@ export class GamesRepository {
         .where((eb) => (previous === null ? eb('copiesKey', 'is', null) : eb('copiesKey', '=', previous)))
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) > 0) return { replaced: previous };
-      const now = await this.db.selectFrom('gameFiles').select(['storageKey', 'copiesKey']).where('id', '=', id).executeTakeFirst();
+      const now = await this.db
+        .selectFrom('gameFiles')
+        .select(['storageKey', 'copiesKey'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (!now || now.storageKey !== storageKey) return 'stale';
       if (now.copiesKey === copiesKey) return 'already';
       // Another job recorded copies since `previous` was read: the last one made wins, the others' go.
@@ -285,7 +296,10 @@ export class GamesRepository {
   }
 
   /** A new Draft game, with what detection decides for a game without files. */
-  async insert(game: { name: string; description: string; width: number; height: number }, detection: PlayDetection): Promise<number> {
+  async insert(
+    game: { name: string; description: string; width: number; height: number },
+    detection: PlayDetection,
+  ): Promise<number> {
     const now = nowIso();
     const row = await this.db
       .insertInto('games')
@@ -394,7 +408,9 @@ export class GamesRepository {
   }
 
   /** How the play origin serves a game (decision 0022): its pre-compressed mode and isolation; undefined: no game. */
-  async playSettings(id: number): Promise<{ precompressed: PrecompressedMode; isolated: boolean } | undefined> {
+  async playSettings(
+    id: number,
+  ): Promise<{ precompressed: PrecompressedMode; isolated: boolean } | undefined> {
     const row = await this.db
       .selectFrom('games')
       .select(['precompressed', 'precompressedDecided', 'isolated', 'isolatedDecided'])
@@ -420,9 +436,16 @@ export class GamesRepository {
    * Records what detection decided from the files as they were when `filesChangedAt` was read: only if they have
    * not changed since (a later change runs its own detection, whose answer must not be overwritten by this one).
    */
-  async recordDetection(id: number, detection: PlayDetection, filesChangedAt: string | null): Promise<boolean> {
+  async recordDetection(
+    id: number,
+    detection: PlayDetection,
+    filesChangedAt: string | null,
+  ): Promise<boolean> {
     let update = this.db.updateTable('games').set(detectionColumns(detection)).where('id', '=', id);
-    update = filesChangedAt === null ? update.where('filesChangedAt', 'is', null) : update.where('filesChangedAt', '=', filesChangedAt);
+    update =
+      filesChangedAt === null
+        ? update.where('filesChangedAt', 'is', null)
+        : update.where('filesChangedAt', '=', filesChangedAt);
     const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -592,12 +615,23 @@ export class GamesRepository {
     const rows = await this.db
       .selectFrom('gameFiles')
       .innerJoin('games', 'games.id', 'gameFiles.gameId')
-      .select(['gameFiles.gameId', 'gameFiles.path', 'gameFiles.width', 'gameFiles.storageKey', 'gameFiles.copiesKey'])
+      .select([
+        'gameFiles.gameId',
+        'gameFiles.path',
+        'gameFiles.width',
+        'gameFiles.storageKey',
+        'gameFiles.copiesKey',
+      ])
       .where('gameFiles.gameId', 'in', gameIds)
       .whereRef('gameFiles.path', '=', 'games.imagePath')
       .execute();
     // Each field named: a rest copy of a driver's row is slow (see user-games.repository.ts toUserGame).
-    return new Map(rows.map((row) => [row.gameId, { path: row.path, width: row.width, storageKey: row.storageKey, copiesKey: row.copiesKey }]));
+    return new Map(
+      rows.map((row) => [
+        row.gameId,
+        { path: row.path, width: row.width, storageKey: row.storageKey, copiesKey: row.copiesKey },
+      ]),
+    );
   }
 
   async filterFiles(gameId: number, filter: CompiledFilter): Promise<Page<GameFileRow>> {
@@ -647,7 +681,15 @@ export class GamesRepository {
     // A new file has no copies yet: the play origin serves a blank in their views until they are made.
     const row = await db
       .insertInto('gameFiles')
-      .values({ ...file, copiesKey: null, copiesOf: null, isStartFile: 0, isSplash: 0, createdAt: now, updatedAt: now })
+      .values({
+        ...file,
+        copiesKey: null,
+        copiesOf: null,
+        isStartFile: 0,
+        isSplash: 0,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -691,13 +733,20 @@ export class GamesRepository {
       .selectFrom('gameFiles')
       .select(['fileId', 'path'])
       .where('gameId', '=', gameId)
-      .where((eb) => eb.or(indexExtensions.map((ext) => eb(sql<string>`lower(${eb.ref('path')})`, 'like', `%.${ext}`))))
+      .where((eb) =>
+        eb.or(indexExtensions.map((ext) => eb(sql<string>`lower(${eb.ref('path')})`, 'like', `%.${ext}`))),
+      )
       .orderBy('path')
       .execute();
   }
 
   async setStartFile(gameId: number, fileId: number, db: Executor): Promise<void> {
-    await db.updateTable('gameFiles').set({ isStartFile: 0 }).where('gameId', '=', gameId).where('isStartFile', '=', 1).execute();
+    await db
+      .updateTable('gameFiles')
+      .set({ isStartFile: 0 })
+      .where('gameId', '=', gameId)
+      .where('isStartFile', '=', 1)
+      .execute();
     await db
       .updateTable('gameFiles')
       .set({ isStartFile: 1, updatedAt: nowIso() })

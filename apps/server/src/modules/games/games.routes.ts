@@ -19,7 +19,16 @@ import {
 } from '@reskin/contract';
 import { z } from 'zod';
 import { unprocessable } from '../../lib/errors';
-import { assertNamed, fileContent, fileTooLarge, firstFilePart, maxMultipartBytes, multipartError, refuseDeclaredBodyOver, uploadTooLarge } from '../../lib/multipart';
+import {
+  assertNamed,
+  fileContent,
+  fileTooLarge,
+  firstFilePart,
+  maxMultipartBytes,
+  multipartError,
+  refuseDeclaredBodyOver,
+  uploadTooLarge,
+} from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
 import { uploadGameZip } from './game-zip';
@@ -36,7 +45,10 @@ export interface GamesRoutesOptions {
  * content fails with a 413 when the file is over the per-file limit (lib/multipart.ts). A body that cannot
  * be read is a 400, every part must have a name.
  */
-export async function* incomingFiles(request: FastifyRequest, maxFileSizeBytes: number): AsyncGenerator<IncomingFile> {
+export async function* incomingFiles(
+  request: FastifyRequest,
+  maxFileSizeBytes: number,
+): AsyncGenerator<IncomingFile> {
   let fullPath: string | undefined;
   try {
     for await (const part of request.parts()) {
@@ -87,7 +99,13 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
     '/games/filter',
     {
       ...admin,
-      schema: { tags, summary: 'Search games (LoopBack-style filter)', body: searchFilterSchema, response: { 200: gameListResponseSchema }, paged: true },
+      schema: {
+        tags,
+        summary: 'Search games (LoopBack-style filter)',
+        body: searchFilterSchema,
+        response: { 200: gameListResponseSchema },
+        paged: true,
+      },
     },
     async (request, reply) => sendPage(reply, await games.filter(currentUser(request), request.body)),
   );
@@ -105,18 +123,30 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
         paged: true,
       },
     },
-    async (request, reply) => sendPage(reply, await games.filterFiles(currentUser(request), request.params.id, request.body)),
+    async (request, reply) =>
+      sendPage(reply, await games.filterFiles(currentUser(request), request.params.id, request.body)),
   );
 
   r.post(
     '/games',
-    { ...admin, schema: { tags, summary: 'Add a game (a Draft without files)', body: createGameBodySchema, response: { 201: gameSchema } } },
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Add a game (a Draft without files)',
+        body: createGameBodySchema,
+        response: { 201: gameSchema },
+      },
+    },
     async (request, reply) => reply.status(201).send(await games.create(request.body)),
   );
 
   r.get(
     '/games/:id',
-    { ...admin, schema: { tags, summary: 'A game', params: gameIdParamSchema, response: { 200: gameSchema } } },
+    {
+      ...admin,
+      schema: { tags, summary: 'A game', params: gameIdParamSchema, response: { 200: gameSchema } },
+    },
     async (request) => games.get(request.params.id),
   );
 
@@ -137,7 +167,15 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
 
   r.delete(
     '/games/:id',
-    { ...admin, schema: { tags, summary: 'Delete a game with all its files', params: gameIdParamSchema, response: { 200: messageResponseSchema } } },
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Delete a game with all its files',
+        params: gameIdParamSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
     async (request) => {
       await games.delete(request.params.id);
       return { message: 'Game deleted.' };
@@ -192,7 +230,15 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
 
   r.delete(
     '/games/:id/files/:fileId',
-    { ...admin, schema: { tags, summary: 'Delete a game file', params: gameFileParamsSchema, response: { 200: messageResponseSchema } } },
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Delete a game file',
+        params: gameFileParamsSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
     async (request) => {
       await games.deleteFile(request.params.id, request.params.fileId);
       return { message: 'File deleted.' };
@@ -203,10 +249,14 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
     '/game/upload/:id',
     {
       ...admin,
-      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(limits.adminUploadFiles, maxFileSizeBytes), () => uploadTooLarge(limits.adminUploadFiles, maxFileSizeBytes)),
+      preValidation: refuseDeclaredBodyOver(
+        maxMultipartBytes(limits.adminUploadFiles, maxFileSizeBytes),
+        () => uploadTooLarge(limits.adminUploadFiles, maxFileSizeBytes),
+      ),
       schema: {
         tags,
-        summary: 'Upload game files (multipart: a fullPath field before each file; up to 1000 files, all or nothing)',
+        summary:
+          'Upload game files (multipart: a fullPath field before each file; up to 1000 files, all or nothing)',
         description:
           'A file whose path exists replaces that file and keeps its fileId; a png or jpg replacement must keep ' +
           'the original width and height. Images are checked by content. Any refusal stores nothing.',
@@ -222,10 +272,13 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
     '/game/upload-zip/:id',
     {
       ...admin,
-      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, limits.zipUpload.maxZipBytes), () => fileTooLarge('The .zip', limits.zipUpload.maxZipBytes)),
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, limits.zipUpload.maxZipBytes), () =>
+        fileTooLarge('The .zip', limits.zipUpload.maxZipBytes),
+      ),
       schema: {
         tags,
-        summary: 'Upload a game folder as one .zip (multipart: one file part; unpacked on the server, all or nothing)',
+        summary:
+          'Upload a game folder as one .zip (multipart: one file part; unpacked on the server, all or nothing)',
         description:
           'Every entry is taken as a file of a folder upload, with the same rules (paths, types, the per-file limit, ' +
           `at most ${limits.adminUploadFiles} files). Folders, __MACOSX/ and .DS_Store entries are skipped; when all entries ` +
@@ -247,9 +300,16 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
       const maxZipBytes = limits.zipUpload.maxZipBytes;
       const part = await firstFilePart(request, maxZipBytes);
       if (!part) {
-        throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose a .zip file.' }]);
+        throw unprocessable('The upload holds no file.', [
+          { path: '/file', code: 'required', message: 'Choose a .zip file.' },
+        ]);
       }
-      return uploadGameZip(games, request.params.id, fileContent(part, part.filename, maxZipBytes), maxFileSizeBytes);
+      return uploadGameZip(
+        games,
+        request.params.id,
+        fileContent(part, part.filename, maxZipBytes),
+        maxFileSizeBytes,
+      );
     },
   );
 }

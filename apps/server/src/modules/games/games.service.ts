@@ -129,7 +129,9 @@ export class GamesService {
     const compiled = compileFilter(filter, searchableGame, this.dialect);
     const page = await this.games.list(compiled);
     // The copies' progress goes with the status it qualifies ("Updating copies (12 of 40)" instead of Ready).
-    let fields = compiled.fields?.includes('gameStatusTypeId') ? [...compiled.fields, 'copiesCurrent', 'copiesTotal'] : compiled.fields;
+    let fields = compiled.fields?.includes('gameStatusTypeId')
+      ? [...compiled.fields, 'copiesCurrent', 'copiesTotal']
+      : compiled.fields;
     // The splash's thumbnail goes with the splash (issue 29): the list needs no call per row for its images.
     const thumbnails = !fields || fields.includes('imagePath');
     if (thumbnails && fields) fields = [...fields, 'thumbnailUrl'];
@@ -231,9 +233,16 @@ export class GamesService {
     await this.get(gameId);
     const page = await this.games.filterFiles(gameId, compiled);
     // The previews (issue 29) go with a whole row: a query that names its `fields` gets exactly those.
-    if (compiled.fields) return { ...page, rows: page.rows.map((row) => pickFields(toGameFile(row), compiled.fields)) };
+    if (compiled.fields)
+      return { ...page, rows: page.rows.map((row) => pickFields(toGameFile(row), compiled.fields)) };
     const url = await this.previews.urlsFor(user);
-    return { ...page, rows: page.rows.map((row) => ({ ...toGameFile(row), previews: PreviewsService.gameFilePreviews(user, row, url) })) };
+    return {
+      ...page,
+      rows: page.rows.map((row) => ({
+        ...toGameFile(row),
+        previews: PreviewsService.gameFilePreviews(user, row, url),
+      })),
+    };
   }
 
   /**
@@ -244,7 +253,10 @@ export class GamesService {
     if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
     await this.get(gameId);
     const url = await this.previews.urlsFor(user);
-    return (await this.games.listFiles(gameId)).map((row) => ({ ...toGameFile(row), previews: PreviewsService.gameFilePreviews(user, row, url) }));
+    return (await this.games.listFiles(gameId)).map((row) => ({
+      ...toGameFile(row),
+      previews: PreviewsService.gameFilePreviews(user, row, url),
+    }));
   }
 
   /** Marks the index file; the start flag clears on every other file of the game (GF-2). */
@@ -252,7 +264,9 @@ export class GamesService {
     const file = await this.mustFindFile(gameId, fileId);
     // Only a page can start a game (issue 25): an image or a script marked by a slip would break every play.
     if (!canBeIndex(file.path)) {
-      throw unprocessable(indexRuleMessage, [{ path: '/fileId', code: 'not_html', message: `${file.path}: ${indexRuleMessage}` }]);
+      throw unprocessable(indexRuleMessage, [
+        { path: '/fileId', code: 'not_html', message: `${file.path}: ${indexRuleMessage}` },
+      ]);
     }
     await this.games.transaction(async (trx) => {
       await this.games.markFilesChanged(gameId, trx);
@@ -346,7 +360,10 @@ export class GamesService {
           file.size = size;
         });
         storing.add(stored);
-        stored.then(() => storing.delete(stored), () => {});
+        stored.then(
+          () => storing.delete(stored),
+          () => {},
+        );
         if (storing.size >= storedAtOnce) await Promise.race(storing);
       }
       await Promise.all(storing);
@@ -368,10 +385,13 @@ export class GamesService {
     // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
     // A replaced file's previous original only: the play origin serves its copies (copiesKey) until the new
     // ones are made, and the incremental generation deletes them then (decision 0024).
-    await this.storedFiles.deleteObjects(results.flatMap((result) => (result.previousKey ? [result.previousKey] : [])));
+    await this.storedFiles.deleteObjects(
+      results.flatMap((result) => (result.previousKey ? [result.previousKey] : [])),
+    );
     // The copies of new and replaced images, at once, while the game stays Ready (a Draft waits for Gen.).
     const images = results.some((result) => result.file.width !== null);
-    if (images && (await this.games.findById(gameId))?.gameStatusTypeId === GameStatus.Ready) await this.generation.refresh(gameId);
+    if (images && (await this.games.findById(gameId))?.gameStatusTypeId === GameStatus.Ready)
+      await this.generation.refresh(gameId);
     const index = await this.markIndexIfNone(gameId);
     await this.engines.recompute(gameId);
     await this.redetect(gameId);
@@ -418,15 +438,36 @@ export class GamesService {
       seen.add(file.path);
     }
     // Each file on its own, `filesAtOnce` at a time; the answers keep the upload's order.
-    const outcomes = await pMap(staged, (file) => (duplicates.has(file) ? { detail: { path: `/files/${file.path}`, code: 'duplicate', message: `${file.path} is in this upload twice.` } } : this.checkFile(gameId, file)), { concurrency: filesAtOnce });
+    const outcomes = await pMap(
+      staged,
+      (file) =>
+        duplicates.has(file)
+          ? {
+              detail: {
+                path: `/files/${file.path}`,
+                code: 'duplicate',
+                message: `${file.path} is in this upload twice.`,
+              },
+            }
+          : this.checkFile(gameId, file),
+      { concurrency: filesAtOnce },
+    );
     const details = outcomes.flatMap((outcome) => ('detail' in outcome ? [outcome.detail] : []));
     if (details.length > 0) throw unprocessable(details[0]!.message, details);
     return outcomes.flatMap((outcome) => ('checked' in outcome ? [outcome.checked] : []));
   }
 
   /** One file of an upload: an image must decode, and a replaced png or jpg keep its pixel size. */
-  private async checkFile(gameId: number, file: StagedFile): Promise<{ detail: ErrorDetail } | { checked: StagedFile & { image: ImageInfo | undefined; existing: GameFileRow | undefined } }> {
-    const detail = (code: string, message: string) => ({ detail: { path: `/files/${file.path}`, code, message } });
+  private async checkFile(
+    gameId: number,
+    file: StagedFile,
+  ): Promise<
+    | { detail: ErrorDetail }
+    | { checked: StagedFile & { image: ImageInfo | undefined; existing: GameFileRow | undefined } }
+  > {
+    const detail = (code: string, message: string) => ({
+      detail: { path: `/files/${file.path}`, code, message },
+    });
     const existing = await this.games.findFileByPath(gameId, file.path);
     let image: ImageInfo | undefined;
     if (isImagePath(file.path)) {
@@ -448,7 +489,10 @@ export class GamesService {
         existing.height !== null
       ) {
         if (existing.width !== image.width || existing.height !== image.height) {
-          return detail('image_size', validationMessages.imageSize({ width: existing.width, height: existing.height }, image));
+          return detail(
+            'image_size',
+            validationMessages.imageSize({ width: existing.width, height: existing.height }, image),
+          );
         }
       }
     }

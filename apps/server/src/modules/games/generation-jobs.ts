@@ -59,20 +59,25 @@ export class InProcessGenerationJobs implements GenerationJobs {
 
   async start(run: SliceRunner): Promise<void> {
     this.run = run;
-    this.interruptedGames = await this.games.failInterruptedGenerations(generationFailureMessage('interrupted'));
-    if (this.interruptedGames.length > 0) this.log.warn({ gameIds: this.interruptedGames }, 'interrupted generations marked Failed');
+    this.interruptedGames = await this.games.failInterruptedGenerations(
+      generationFailureMessage('interrupted'),
+    );
+    if (this.interruptedGames.length > 0)
+      this.log.warn({ gameIds: this.interruptedGames }, 'interrupted generations marked Failed');
   }
 
   async enqueue(gameId: number, kind: JobKind): Promise<void> {
     const full = kind === 'full';
     if (full) this.runningGames.set(gameId, (this.runningGames.get(gameId) ?? 0) + 1);
-    const job = this.run(gameId, { deadline: Number.POSITIVE_INFINITY, retryable: false }, kind).finally(() => {
-      this.running.delete(job);
-      if (!full) return;
-      const left = (this.runningGames.get(gameId) ?? 1) - 1;
-      if (left > 0) this.runningGames.set(gameId, left);
-      else this.runningGames.delete(gameId);
-    });
+    const job = this.run(gameId, { deadline: Number.POSITIVE_INFINITY, retryable: false }, kind).finally(
+      () => {
+        this.running.delete(job);
+        if (!full) return;
+        const left = (this.runningGames.get(gameId) ?? 1) - 1;
+        if (left > 0) this.runningGames.set(gameId, left);
+        else this.runningGames.delete(gameId);
+      },
+    );
     this.running.add(job);
   }
 
@@ -173,7 +178,13 @@ export class PgBossGenerationJobs implements GenerationJobs {
         await this.createQueue(deadLetterQueue, {});
         // The first retry (of a slice whose server died, or that failed) comes 1 to 2 s later, then 2 to 4 s and 4 to 8 s
         // (pg-boss's backoff with jitter): a dead server's job goes on within the lease and a few seconds (issue 29).
-        const settings = { expireInSeconds: this.leaseSeconds, retryLimit: 3, retryDelay: 1, retryBackoff: true, deadLetter: deadLetterQueue };
+        const settings = {
+          expireInSeconds: this.leaseSeconds,
+          retryLimit: 3,
+          retryDelay: 1,
+          retryBackoff: true,
+          deadLetter: deadLetterQueue,
+        };
         await this.createQueue(queue, settings);
         // A queue made by an earlier release keeps its own settings until told: the lease and retries follow the config.
         await this.boss.updateQueue(queue, { name: queue, ...settings });
@@ -181,22 +192,35 @@ export class PgBossGenerationJobs implements GenerationJobs {
         await sql`select pg_advisory_unlock(${queueSetupLock})`.execute(connection);
       }
     });
-    this.workerId = await this.boss.work<JobData>(queue, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-      const { gameId } = job!.data;
-      const kind = job!.data.kind ?? 'full';
-      // Half the lease: the slice ends, and the next is queued, well before the job could expire.
-      const slice = run(gameId, { deadline: Date.now() + this.options.leaseMs / 2, retryable: true }, kind);
-      this.running.add(slice);
-      try {
-        if ((await slice) === 'more') await this.enqueue(gameId, kind);
-      } finally {
-        this.running.delete(slice);
-      }
-    });
-    await this.boss.work<JobData>(deadLetterQueue, { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true }, async ([job]) => {
-      const output = (job as unknown as { output?: { message?: string; value?: { message?: string } } }).output;
-      await this.options.giveUp(job!.data.gameId, output?.message ?? output?.value?.message ?? 'it failed several times', job!.data.kind ?? 'full');
-    });
+    this.workerId = await this.boss.work<JobData>(
+      queue,
+      { batchSize: 1, pollingIntervalSeconds: 1 },
+      async ([job]) => {
+        const { gameId } = job!.data;
+        const kind = job!.data.kind ?? 'full';
+        // Half the lease: the slice ends, and the next is queued, well before the job could expire.
+        const slice = run(gameId, { deadline: Date.now() + this.options.leaseMs / 2, retryable: true }, kind);
+        this.running.add(slice);
+        try {
+          if ((await slice) === 'more') await this.enqueue(gameId, kind);
+        } finally {
+          this.running.delete(slice);
+        }
+      },
+    );
+    await this.boss.work<JobData>(
+      deadLetterQueue,
+      { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true },
+      async ([job]) => {
+        const output = (job as unknown as { output?: { message?: string; value?: { message?: string } } })
+          .output;
+        await this.options.giveUp(
+          job!.data.gameId,
+          output?.message ?? output?.value?.message ?? 'it failed several times',
+          job!.data.kind ?? 'full',
+        );
+      },
+    );
   }
 
   /** Creates a queue unless it exists (several servers start at once). */

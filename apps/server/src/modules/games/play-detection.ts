@@ -53,7 +53,8 @@ function unpackedName(path: string): { name: string; packing?: Packing } {
 }
 
 /** Whether bytes start with gzip's signature (1f 8b, deflate). */
-const gzipSignature = (bytes: Buffer) => bytes.length >= 3 && bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 0x08;
+const gzipSignature = (bytes: Buffer) =>
+  bytes.length >= 3 && bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 0x08;
 
 /**
  * Unpacks the start of a gzip or brotli stream (a prefix of a file: no error for its missing end), at most
@@ -103,7 +104,11 @@ function unityLoader(path: string): boolean {
   const name = baseName(path);
   if (name === 'UnityLoader.js') return true;
   const folder = folderOf(path);
-  return lower(name).endsWith('.loader.js') && lower(folder).endsWith('build/') && name.length > '.loader.js'.length;
+  return (
+    lower(name).endsWith('.loader.js') &&
+    lower(folder).endsWith('build/') &&
+    name.length > '.loader.js'.length
+  );
 }
 
 /** A Unity framework or data file that Unity compressed: `*.framework.js.gz`, `*.framework.js.br`, `*.unityweb`. */
@@ -137,7 +142,10 @@ async function read(readPrefix: ReadPrefix, file: DetectedFile, bytes: number): 
 }
 
 /** How the game's `.gz`/`.br` files should be sent, and why. */
-async function detectPrecompressed(files: DetectedFile[], readPrefix: ReadPrefix): Promise<Pick<PlayDetection, 'precompressedDecided' | 'precompressedReason'>> {
+async function detectPrecompressed(
+  files: DetectedFile[],
+  readPrefix: ReadPrefix,
+): Promise<Pick<PlayDetection, 'precompressedDecided' | 'precompressedReason'>> {
   const loader = files.find((file) => unityLoader(file.path));
   if (loader) {
     return {
@@ -161,7 +169,9 @@ async function detectPrecompressed(files: DetectedFile[], readPrefix: ReadPrefix
         };
       }
     }
-    problems.push(`${file.path} is not ${packings.map((p) => (p === 'gzip' ? 'gzip' : 'brotli')).join(' or ')} data`);
+    problems.push(
+      `${file.path} is not ${packings.map((p) => (p === 'gzip' ? 'gzip' : 'brotli')).join(' or ')} data`,
+    );
   }
   const packed = files.filter((file) => unpackedName(file.path).packing);
   const base = packed.length
@@ -177,7 +187,10 @@ function wasmModule(path: string): { packing?: Packing } | undefined {
 }
 
 /** Whether the game needs SharedArrayBuffer (cross-origin isolation), and why. */
-async function detectIsolated(files: DetectedFile[], readPrefix: ReadPrefix): Promise<Pick<PlayDetection, 'isolatedDecided' | 'isolatedReason'>> {
+async function detectIsolated(
+  files: DetectedFile[],
+  readPrefix: ReadPrefix,
+): Promise<Pick<PlayDetection, 'isolatedDecided' | 'isolatedReason'>> {
   const problems: string[] = [];
   const modules = files.filter((file) => wasmModule(file.path)).slice(0, detectionLimits.filesPerKind);
   for (const file of modules) {
@@ -206,7 +219,9 @@ async function detectIsolated(files: DetectedFile[], readPrefix: ReadPrefix): Pr
       }
     } catch (error) {
       if (!(error instanceof WasmFormatError)) throw error;
-      problems.push(`${file.path} is not a readable WebAssembly module (${error.message.replace(/\.$/, '')})`);
+      problems.push(
+        `${file.path} is not a readable WebAssembly module (${error.message.replace(/\.$/, '')})`,
+      );
     }
   }
 
@@ -241,6 +256,9 @@ async function detectIsolated(files: DetectedFile[], readPrefix: ReadPrefix): Pr
  * Decides a game's `auto` play settings from its files (`readPrefix` reads their first bytes from storage). Never
  * throws for what the files hold: unreadable or mislabelled files are named in the reasons and left out.
  */
-export async function detectPlaySettings(files: DetectedFile[], readPrefix: ReadPrefix): Promise<PlayDetection> {
+export async function detectPlaySettings(
+  files: DetectedFile[],
+  readPrefix: ReadPrefix,
+): Promise<PlayDetection> {
   return { ...(await detectPrecompressed(files, readPrefix)), ...(await detectIsolated(files, readPrefix)) };
 }

@@ -15,7 +15,8 @@ export async function healthRoutes(app: FastifyInstance, { health }: { health: H
       schema: {
         tags,
         summary: 'Liveness: the process runs',
-        description: 'Answers 200 as long as the server process runs; it checks nothing else (see /health/ready).',
+        description:
+          'Answers 200 as long as the server process runs; it checks nothing else (see /health/ready).',
         security: [],
         response: { 200: livenessSchema },
       },

@@ -59,7 +59,11 @@ export class HealthService {
     try {
       const volumes = await within(checkTimeoutMs, this.space.report());
       const low = volumes.filter((volume) => volume.low);
-      if (low.length > 0) this.log.warn({ volumes: low }, 'readiness: low free space; uploads, zip uploads and generation are refused');
+      if (low.length > 0)
+        this.log.warn(
+          { volumes: low },
+          'readiness: low free space; uploads, zip uploads and generation are refused',
+        );
       return { check: low.length > 0 ? 'low' : 'ok', volumes };
     } catch (error) {
       this.log.warn({ err: error }, 'readiness: the free space could not be measured');

@@ -12,11 +12,21 @@ export class HelperFilesRepository {
   ) {}
 
   list(gameId: number): Promise<HelperFileRow[]> {
-    return this.db.selectFrom('helperFiles').selectAll().where('gameId', '=', gameId).orderBy('path').execute();
+    return this.db
+      .selectFrom('helperFiles')
+      .selectAll()
+      .where('gameId', '=', gameId)
+      .orderBy('path')
+      .execute();
   }
 
   find(gameId: number, id: number): Promise<HelperFileRow | undefined> {
-    return this.db.selectFrom('helperFiles').selectAll().where('gameId', '=', gameId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('helperFiles')
+      .selectAll()
+      .where('gameId', '=', gameId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /**
@@ -25,10 +35,14 @@ export class HelperFilesRepository {
    * either waits for this and removes these files too, or went first. Answers the storage keys of the replaced
    * files, or undefined when the game is gone.
    */
-  async saveAll(gameId: number, files: Omit<HelperFileRow, 'id' | 'gameId' | 'createdAt'>[]): Promise<string[] | undefined> {
+  async saveAll(
+    gameId: number,
+    files: Omit<HelperFileRow, 'id' | 'gameId' | 'createdAt'>[],
+  ): Promise<string[] | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const game = trx.selectFrom('games').select('id').where('id', '=', gameId);
-      if (!(await (this.dialect === 'postgres' ? game.forUpdate() : game).executeTakeFirst())) return undefined;
+      if (!(await (this.dialect === 'postgres' ? game.forUpdate() : game).executeTakeFirst()))
+        return undefined;
       const replaced: string[] = [];
       for (const file of files) {
         const values = { ...file, gameId, createdAt: nowIso() };

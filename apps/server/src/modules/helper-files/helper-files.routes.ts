@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { filesUploadPartsSchema, gameIdParamSchema, helperFileParamsSchema, helperFilesSchema, limits, messageResponseSchema } from '@reskin/contract';
+import {
+  filesUploadPartsSchema,
+  gameIdParamSchema,
+  helperFileParamsSchema,
+  helperFilesSchema,
+  limits,
+  messageResponseSchema,
+} from '@reskin/contract';
 import { maxMultipartBytes, refuseDeclaredBodyOver, uploadTooLarge } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { revokedTicketDoc } from '../../lib/download-tickets';
@@ -14,7 +21,10 @@ export interface HelperFilesRoutesOptions {
 }
 
 /** GET /games/{id}/psd-files/ (SPEC §7) and the helper-file upload, download and delete around it. */
-export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, maxFileSizeBytes }: HelperFilesRoutesOptions) {
+export async function helperFilesRoutes(
+  app: FastifyInstance,
+  { helperFiles, maxFileSizeBytes }: HelperFilesRoutesOptions,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['helper files'];
 
@@ -36,7 +46,10 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
     '/games/:id/psd-files',
     {
       onRequest: app.requireAdmin,
-      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(limits.adminUploadFiles, maxFileSizeBytes), () => uploadTooLarge(limits.adminUploadFiles, maxFileSizeBytes)),
+      preValidation: refuseDeclaredBodyOver(
+        maxMultipartBytes(limits.adminUploadFiles, maxFileSizeBytes),
+        () => uploadTooLarge(limits.adminUploadFiles, maxFileSizeBytes),
+      ),
       schema: {
         tags,
         summary: 'Upload helper files (multipart; a file with an existing name replaces it)',
@@ -45,7 +58,9 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
         response: { 200: z.object({ uploaded: z.number().int() }) },
       },
     },
-    async (request) => ({ uploaded: await helperFiles.upload(request.params.id, incomingFiles(request, maxFileSizeBytes)) }),
+    async (request) => ({
+      uploaded: await helperFiles.upload(request.params.id, incomingFiles(request, maxFileSizeBytes)),
+    }),
   );
 
   r.get(
@@ -81,7 +96,12 @@ export async function helperFilesRoutes(app: FastifyInstance, { helperFiles, max
     '/games/:id/psd-files/:helperId',
     {
       onRequest: app.requireAdmin,
-      schema: { tags, summary: 'Delete a helper file', params: helperFileParamsSchema, response: { 200: messageResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Delete a helper file',
+        params: helperFileParamsSchema,
+        response: { 200: messageResponseSchema },
+      },
     },
     async (request) => {
       await helperFiles.delete(request.params.id, request.params.helperId);

@@ -62,20 +62,33 @@ export class HelperFilesService {
         staged.push({ path, storageKey, size });
       }
       if (staged.length === 0) {
-        throw unprocessable('The upload holds no file.', [{ path: '/file', code: 'required', message: 'Choose at least one file.' }]);
+        throw unprocessable('The upload holds no file.', [
+          { path: '/file', code: 'required', message: 'Choose at least one file.' },
+        ]);
       }
       const details: ErrorDetail[] = [];
       const seen = new Set<string>();
       for (const { path, size } of staged) {
-        if (seen.has(path)) details.push({ path: `/files/${path}`, code: 'duplicate', message: `${path} is in this upload twice.` });
-        else if (size === 0) details.push({ path: `/files/${path}`, code: 'empty', message: `${path} is empty (0 bytes).` });
+        if (seen.has(path))
+          details.push({
+            path: `/files/${path}`,
+            code: 'duplicate',
+            message: `${path} is in this upload twice.`,
+          });
+        else if (size === 0)
+          details.push({ path: `/files/${path}`, code: 'empty', message: `${path} is empty (0 bytes).` });
         seen.add(path);
       }
       if (details.length > 0) throw unprocessable(details[0]!.message, details);
       assertUploadInTime(startedAt);
       replaced = await this.helperFiles.saveAll(
         gameId,
-        staged.map(({ path, storageKey, size }) => ({ path, storageKey, size, contentType: mime.getType(path) ?? 'application/octet-stream' })),
+        staged.map(({ path, storageKey, size }) => ({
+          path,
+          storageKey,
+          size,
+          contentType: mime.getType(path) ?? 'application/octet-stream',
+        })),
       );
       if (!replaced) throw notFound('Game');
     } catch (error) {
@@ -115,6 +128,7 @@ export class HelperFilesService {
   }
 
   private async assertCanSee(user: User, gameId: number): Promise<void> {
-    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId))) throw notFound('Game');
+    if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId)))
+      throw notFound('Game');
   }
 }

@@ -57,7 +57,12 @@ export class InboxRepository {
 
   /** The ids of every active administrator (the reviewers told of a finished version). */
   async activeAdminIds(trx: Executor): Promise<number[]> {
-    const rows = await trx.selectFrom('users').select('id').where('roleTypeId', '=', RoleType.Admin).where('activated', '=', 1).execute();
+    const rows = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('roleTypeId', '=', RoleType.Admin)
+      .where('activated', '=', 1)
+      .execute();
     return rows.map((row) => row.id);
   }
 
@@ -71,7 +76,12 @@ export class InboxRepository {
       .leftJoin('gameVersions', 'gameVersions.id', 'inboxEvents.versionId')
       .leftJoin('users as owners', 'owners.id', 'gameVersions.userId')
       .selectAll('inboxEvents')
-      .select(['users.username as actorName', 'games.name as gameName', 'gameVersions.userId as versionOwnerId', 'owners.username as versionOwnerName'])
+      .select([
+        'users.username as actorName',
+        'games.name as gameName',
+        'gameVersions.userId as versionOwnerId',
+        'owners.username as versionOwnerName',
+      ])
       .where('inboxEvents.userId', '=', userId);
     if (before !== undefined) query = query.where('inboxEvents.id', '<', before);
     const rows = await query.orderBy('inboxEvents.id', 'desc').limit(limit).execute();
@@ -80,7 +90,12 @@ export class InboxRepository {
       kind: row.kind as InboxEventKind,
       actorName: row.actorName ?? null,
       gameName: row.gameName ?? null,
-      versionOwner: versionOwnerId === null || versionOwnerId === undefined ? null : versionOwnerId === userId ? ('yours' as const) : ('others' as const),
+      versionOwner:
+        versionOwnerId === null || versionOwnerId === undefined
+          ? null
+          : versionOwnerId === userId
+            ? ('yours' as const)
+            : ('others' as const),
       versionOwnerName: row.versionOwnerName ?? null,
       createdAt: toIso(row.createdAt),
       readAt: row.readAt === null ? null : toIso(row.readAt),
@@ -99,7 +114,11 @@ export class InboxRepository {
 
   /** Marks a user's events read: the given ids (others' ids are left alone), or all. */
   async markRead(userId: number, ids: number[] | 'all'): Promise<void> {
-    let query = this.db.updateTable('inboxEvents').set({ readAt: nowIso() }).where('userId', '=', userId).where('readAt', 'is', null);
+    let query = this.db
+      .updateTable('inboxEvents')
+      .set({ readAt: nowIso() })
+      .where('userId', '=', userId)
+      .where('readAt', 'is', null);
     if (ids !== 'all') query = query.where('id', 'in', ids);
     await query.execute();
   }

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { inboxQuerySchema, inboxReadBodySchema, inboxSchema, inboxUnreadSchema, limits } from '@reskin/contract';
+import {
+  inboxQuerySchema,
+  inboxReadBodySchema,
+  inboxSchema,
+  inboxUnreadSchema,
+  limits,
+} from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
 import type { InboxService } from './inbox.service';
 

@@ -55,7 +55,10 @@ export class InboxService {
   async toActiveAdmins(event: Omit<NewInboxEvent, 'userId' | 'actorId'>): Promise<void> {
     const ids = await this.inbox.transaction(async (trx) => {
       const admins = await this.inbox.activeAdminIds(trx);
-      return this.add(trx, admins.map((userId) => ({ ...event, userId, actorId: null })));
+      return this.add(
+        trx,
+        admins.map((userId) => ({ ...event, userId, actorId: null })),
+      );
     });
     this.added(ids);
   }
@@ -72,7 +75,10 @@ export class InboxService {
 
   /** GET /inbox: one's newest events (a page), older than `before` when given, and how many are unread. */
   async list(user: User, before: number | undefined): Promise<Inbox> {
-    const [events, unread] = await Promise.all([this.inbox.list(user.id, before, limits.inbox.pageSize), this.inbox.unreadCount(user.id)]);
+    const [events, unread] = await Promise.all([
+      this.inbox.list(user.id, before, limits.inbox.pageSize),
+      this.inbox.unreadCount(user.id),
+    ]);
     return { unread, events };
   }
 

@@ -22,6 +22,9 @@ export class LegalService {
   find(name: string): LegalDocumentText | undefined {
     const entry = findLegalDocument(name);
     if (!entry) return undefined;
-    return { title: entry.title, text: this.texts[entry.document] ?? placeholderText(entry.title, this.productName) };
+    return {
+      title: entry.title,
+      text: this.texts[entry.document] ?? placeholderText(entry.title, this.productName),
+    };
   }
 }

@@ -28,7 +28,14 @@ export interface MailTransport {
 export async function smtpTransport(smtpUrl: string): Promise<MailTransport> {
   const nodemailer = (await import('nodemailer')).default;
   const connect = () =>
-    nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 1, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+    nodemailer.createTransport({
+      url: smtpUrl,
+      pool: true,
+      maxConnections: 1,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
   let pooled: ReturnType<typeof connect> | undefined;
   const letGo = () => {
     pooled?.close();
@@ -37,7 +44,13 @@ export async function smtpTransport(smtpUrl: string): Promise<MailTransport> {
   return {
     send: async (mail) => {
       pooled ??= connect();
-      await pooled.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await pooled.sendMail({
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
     },
     idle: letGo,
     close: letGo,
@@ -93,7 +106,12 @@ export class MailOutbox {
   ) {}
 
   /** Queues a mail on `db` (the caller's transaction, or the app's database); call wake() after it commits. */
-  async enqueue(db: Kysely<Database>, to: string, content: MailContent, options: EnqueueOptions = {}): Promise<void> {
+  async enqueue(
+    db: Kysely<Database>,
+    to: string,
+    content: MailContent,
+    options: EnqueueOptions = {},
+  ): Promise<void> {
     const now = Date.now();
     await db
       .insertInto('mailOutbox')
@@ -116,7 +134,10 @@ export class MailOutbox {
    * in a transaction; on PostgreSQL the row stays locked until it ends, so a worker's claim skips it meanwhile and
    * a claimed row is never changed.
    */
-  async waitingNotification(db: Kysely<Database>, recipientId: number): Promise<{ id: number; eventIds: number[] } | undefined> {
+  async waitingNotification(
+    db: Kysely<Database>,
+    recipientId: number,
+  ): Promise<{ id: number; eventIds: number[] } | undefined> {
     const row = await db
       .selectFrom('mailOutbox')
       .select(['id', 'eventIds'])
@@ -133,7 +154,12 @@ export class MailOutbox {
   async rewrite(db: Kysely<Database>, id: number, content: MailContent, eventIds: number[]): Promise<void> {
     await db
       .updateTable('mailOutbox')
-      .set({ subject: content.subject, text: content.text, html: content.html, eventIds: JSON.stringify(eventIds) })
+      .set({
+        subject: content.subject,
+        text: content.text,
+        html: content.html,
+        eventIds: JSON.stringify(eventIds),
+      })
       .where('id', '=', id)
       .where('claimedUntil', 'is', null)
       .execute();
@@ -141,7 +167,10 @@ export class MailOutbox {
 
   /** Starts a round soon (a mail was just queued); errors are logged, not thrown. */
   wake(): void {
-    if (!this.closed) void this.tick().catch((error: unknown) => this.log.warn({ err: error }, 'the mail worker failed a round'));
+    if (!this.closed)
+      void this.tick().catch((error: unknown) =>
+        this.log.warn({ err: error }, 'the mail worker failed a round'),
+      );
   }
 
   /** Polls every pollMs until close(). */
@@ -191,7 +220,9 @@ export class MailOutbox {
           select "id" from "mailOutbox"
           where "nextAttemptAt" <= ${iso(now)} and ("claimedUntil" is null or "claimedUntil" < ${iso(now)})
           order by "priority", "id" limit ${outboxBatchSize} for update skip locked)
-        returning "id", "toAddress", "subject", "text", "html", "attempts", "createdAt", "priority"`.execute(this.db);
+        returning "id", "toAddress", "subject", "text", "html", "attempts", "createdAt", "priority"`.execute(
+        this.db,
+      );
       // RETURNING keeps no order: transactional mail first again, then the oldest.
       return result.rows.sort((a, b) => a.priority - b.priority || a.id - b.id);
     }
@@ -221,17 +252,29 @@ export class MailOutbox {
   /** Sends a claimed row: deleted once the SMTP server took it, else left for its next attempt. */
   private async sendOne(row: ClaimedRow): Promise<boolean> {
     try {
-      await this.transport.send({ from: this.from, to: row.toAddress, subject: row.subject, text: row.text, html: row.html });
+      await this.transport.send({
+        from: this.from,
+        to: row.toAddress,
+        subject: row.subject,
+        text: row.text,
+        html: row.html,
+      });
     } catch (error) {
       const now = Date.now();
       const why = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       if (now - new Date(row.createdAt).getTime() > giveUpAfterMs) {
-        this.log.error({ mailId: row.id, attempts: row.attempts, why }, 'a mail could not be sent for three days; given up');
+        this.log.error(
+          { mailId: row.id, attempts: row.attempts, why },
+          'a mail could not be sent for three days; given up',
+        );
         await this.db.deleteFrom('mailOutbox').where('id', '=', row.id).execute();
         return false;
       }
       const delayMs = retryDelayMs(row.attempts);
-      this.log.warn({ mailId: row.id, attempts: row.attempts, why, retryInSeconds: delayMs / 1000 }, 'a mail could not be sent; it is tried again later');
+      this.log.warn(
+        { mailId: row.id, attempts: row.attempts, why, retryInSeconds: delayMs / 1000 },
+        'a mail could not be sent; it is tried again later',
+      );
       await this.db
         .updateTable('mailOutbox')
         .set({ claimedUntil: null, nextAttemptAt: iso(now + delayMs), lastError: why })

@@ -20,7 +20,16 @@ export class MailRepository {
   async recipient(userId: number) {
     return this.db
       .selectFrom('users')
-      .select(['id', 'username', 'email', 'emailVerified', 'activated', 'inboxMail', 'roleTypeId', 'tokenVersion'])
+      .select([
+        'id',
+        'username',
+        'email',
+        'emailVerified',
+        'activated',
+        'inboxMail',
+        'roleTypeId',
+        'tokenVersion',
+      ])
       .where('id', '=', userId)
       .executeTakeFirst();
   }
@@ -28,13 +37,32 @@ export class MailRepository {
   async recipientByEmail(email: string) {
     return this.db
       .selectFrom('users')
-      .select(['id', 'username', 'email', 'emailVerified', 'activated', 'inboxMail', 'roleTypeId', 'tokenVersion'])
+      .select([
+        'id',
+        'username',
+        'email',
+        'emailVerified',
+        'activated',
+        'inboxMail',
+        'roleTypeId',
+        'tokenVersion',
+      ])
       .where('email', '=', email.toLowerCase())
       .executeTakeFirst();
   }
 
-  async insertToken(token: { userId: number; purpose: TokenPurpose; tokenHash: string; email: string; expiresAt: string; tokenVersion: number }): Promise<void> {
-    await this.db.insertInto('userTokens').values({ ...token, createdAt: nowIso() }).execute();
+  async insertToken(token: {
+    userId: number;
+    purpose: TokenPurpose;
+    tokenHash: string;
+    email: string;
+    expiresAt: string;
+    tokenVersion: number;
+  }): Promise<void> {
+    await this.db
+      .insertInto('userTokens')
+      .values({ ...token, createdAt: nowIso() })
+      .execute();
   }
 
   async findToken(tokenHash: string, purpose: TokenPurpose) {
@@ -44,7 +72,13 @@ export class MailRepository {
       .where('tokenHash', '=', tokenHash)
       .where('purpose', '=', purpose)
       .executeTakeFirst();
-    return row && { ...row, expiresAt: toIso(row.expiresAt), usedAt: row.usedAt === null ? null : toIso(row.usedAt) };
+    return (
+      row && {
+        ...row,
+        expiresAt: toIso(row.expiresAt),
+        usedAt: row.usedAt === null ? null : toIso(row.usedAt),
+      }
+    );
   }
 
   /** Marks a token used if it is still unused and unexpired; false when another request used it first. */
@@ -61,7 +95,13 @@ export class MailRepository {
 
   /** A user's unused tokens of a purpose end (a new password: older reset links no longer work). */
   async endTokens(userId: number, purpose: TokenPurpose, now: string): Promise<void> {
-    await this.db.updateTable('userTokens').set({ usedAt: now }).where('userId', '=', userId).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+    await this.db
+      .updateTable('userTokens')
+      .set({ usedAt: now })
+      .where('userId', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('usedAt', 'is', null)
+      .execute();
   }
 
   /** Tokens past their end for a day are of no use to anyone: deleted by the worker's rounds. */
@@ -84,7 +124,12 @@ export class MailRepository {
    * Only while the account is active and still at the link's token version (decision 0044): false otherwise, so a
    * password change, reset or suspension that commits first ends the link even mid-request.
    */
-  async setPasswordFromReset(userId: number, passwordHash: string, verifiedEmail: string, linkTokenVersion: number): Promise<boolean> {
+  async setPasswordFromReset(
+    userId: number,
+    passwordHash: string,
+    verifiedEmail: string,
+    linkTokenVersion: number,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('users')
       .set((eb) => ({
@@ -102,11 +147,16 @@ export class MailRepository {
   }
 
   async inboxMail(userId: number): Promise<string | undefined> {
-    return (await this.db.selectFrom('users').select('inboxMail').where('id', '=', userId).executeTakeFirst())?.inboxMail;
+    return (await this.db.selectFrom('users').select('inboxMail').where('id', '=', userId).executeTakeFirst())
+      ?.inboxMail;
   }
 
   async setInboxMail(userId: number, inboxMail: string): Promise<void> {
-    await this.db.updateTable('users').set({ inboxMail, updatedAt: nowIso() }).where('id', '=', userId).execute();
+    await this.db
+      .updateTable('users')
+      .set({ inboxMail, updatedAt: nowIso() })
+      .where('id', '=', userId)
+      .execute();
   }
 
   /** Inbox events with their recipient, actor and game names; `undecided`: only those mail has not decided yet. */
@@ -120,9 +170,25 @@ export class MailRepository {
       .leftJoin('gameVersions as v', 'v.id', 'e.versionId')
       .leftJoin('users as o', 'o.id', 'v.userId')
       .select([
-        'e.id', 'e.userId', 'e.kind', 'e.gameId', 'e.userGameId', 'e.versionId', 'e.fileId', 'e.text', 'e.createdAt',
-        'u.username', 'u.email', 'u.emailVerified', 'u.inboxMail', 'u.activated', 'u.roleTypeId',
-        'a.username as actorName', 'g.name as gameName', 'v.userId as versionOwnerId', 'o.username as versionOwnerName',
+        'e.id',
+        'e.userId',
+        'e.kind',
+        'e.gameId',
+        'e.userGameId',
+        'e.versionId',
+        'e.fileId',
+        'e.text',
+        'e.createdAt',
+        'u.username',
+        'u.email',
+        'u.emailVerified',
+        'u.inboxMail',
+        'u.activated',
+        'u.roleTypeId',
+        'a.username as actorName',
+        'g.name as gameName',
+        'v.userId as versionOwnerId',
+        'o.username as versionOwnerName',
       ])
       .where('e.id', 'in', ids)
       .orderBy('e.id');
@@ -132,7 +198,12 @@ export class MailRepository {
 
   /** Decides an event's mail once, whichever server asks first: false when it was decided already. */
   async decideEvent(id: number, state: 'sent' | 'digest' | 'skipped'): Promise<boolean> {
-    const result = await this.db.updateTable('inboxEvents').set({ mailState: state }).where('id', '=', id).where('mailState', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('inboxEvents')
+      .set({ mailState: state })
+      .where('id', '=', id)
+      .where('mailState', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

@@ -20,7 +20,7 @@ export interface MailRoutesOptions {
 
 const mailOff = { 404: 'Mail is off on this server: no SMTP_URL (MAIL_OFF).' };
 const tokenErrors = {
-  400: 'The link\'s token was never issued, or its address is no longer the account\'s (TOKEN_INVALID).',
+  400: "The link's token was never issued, or its address is no longer the account's (TOKEN_INVALID).",
   410: 'The link was used before (TOKEN_USED) or is past its time (TOKEN_EXPIRED).',
 };
 
@@ -43,7 +43,10 @@ export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax 
           'and requester, a few more per account from all (silently; decision 0044).',
         body: forgotPasswordBodySchema,
         response: { 202: mailAcceptedSchema },
-        errors: { ...mailOff, 429: 'Too many requests for this email address from this requester this hour (RATE_LIMITED, error.retryAfter).' },
+        errors: {
+          ...mailOff,
+          429: 'Too many requests for this email address from this requester this hour (RATE_LIMITED, error.retryAfter).',
+        },
       },
     },
     async (request, reply) => {
@@ -58,7 +61,7 @@ export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax 
       config: perAddress,
       schema: {
         tags,
-        summary: 'Set a new password with a reset link\'s token; every session of the account ends',
+        summary: "Set a new password with a reset link's token; every session of the account ends",
         body: resetPasswordBodySchema,
         response: { 204: noContentSchema },
         errors: {
@@ -66,7 +69,7 @@ export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax 
           400:
             "The link's token was never issued, or its account has since changed its password or email, been reset by an " +
             'admin, re-roled, suspended or deleted (TOKEN_INVALID, decision 0044).',
-          422: 'The password breaks the register form\'s rules, or is common (details at /password).',
+          422: "The password breaks the register form's rules, or is common (details at /password).",
         },
       },
     },
@@ -109,14 +112,19 @@ export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax 
         },
       },
     },
-    async (request, reply) => reply.status(202).send({ message: await mail.resendVerification(currentUser(request)) }),
+    async (request, reply) =>
+      reply.status(202).send({ message: await mail.resendVerification(currentUser(request)) }),
   );
 
   r.get(
     '/user/mail-settings',
     {
       onRequest: app.requireUser,
-      schema: { tags, summary: 'How you get the inbox\'s events by mail', response: { 200: mailSettingsSchema } },
+      schema: {
+        tags,
+        summary: "How you get the inbox's events by mail",
+        response: { 200: mailSettingsSchema },
+      },
     },
     async (request) => mail.settings(currentUser(request)),
   );
@@ -127,7 +135,7 @@ export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax 
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: 'Choose how you get the inbox\'s events by mail: each event, a daily digest, or never',
+        summary: "Choose how you get the inbox's events by mail: each event, a daily digest, or never",
         body: mailSettingsSchema,
         response: { 200: mailSettingsSchema },
         errors: { 403: 'A demo account (FORBIDDEN).' },

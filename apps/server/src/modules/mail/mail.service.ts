@@ -84,10 +84,26 @@ export class MailService {
     private readonly userChanged: (userId: number) => void,
   ) {
     const hour = 60 * 60;
-    this.forgotPerAddress = limiter(redis, { keyPrefix: 'reskin-forgot-address', points: mailLimits.forgotPerAddressPerHour, duration: hour });
-    this.resetMailsPerRequester = limiter(redis, { keyPrefix: 'reskin-reset-mails-requester', points: mailLimits.resetMailsPerRequesterPerHour, duration: hour });
-    this.resetMailsPerAccount = limiter(redis, { keyPrefix: 'reskin-reset-mails', points: mailLimits.resetMailsPerAccountPerHour, duration: hour });
-    this.verificationMailsPerAccount = limiter(redis, { keyPrefix: 'reskin-verify-mails', points: mailLimits.verificationMailsPerAccountPerHour, duration: hour });
+    this.forgotPerAddress = limiter(redis, {
+      keyPrefix: 'reskin-forgot-address',
+      points: mailLimits.forgotPerAddressPerHour,
+      duration: hour,
+    });
+    this.resetMailsPerRequester = limiter(redis, {
+      keyPrefix: 'reskin-reset-mails-requester',
+      points: mailLimits.resetMailsPerRequesterPerHour,
+      duration: hour,
+    });
+    this.resetMailsPerAccount = limiter(redis, {
+      keyPrefix: 'reskin-reset-mails',
+      points: mailLimits.resetMailsPerAccountPerHour,
+      duration: hour,
+    });
+    this.verificationMailsPerAccount = limiter(redis, {
+      keyPrefix: 'reskin-verify-mails',
+      points: mailLimits.verificationMailsPerAccountPerHour,
+      duration: hour,
+    });
   }
 
   get enabled(): boolean {
@@ -97,7 +113,10 @@ export class MailService {
   /** The worker's rounds every `pollMs`: undecided events, due digests, due mail. */
   start(pollMs: number): void {
     if (!this.outbox) return;
-    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.log.warn({ err: error }, 'a mail round failed')), pollMs);
+    this.timer = setInterval(
+      () => void this.tick().catch((error: unknown) => this.log.warn({ err: error }, 'a mail round failed')),
+      pollMs,
+    );
     this.timer.unref();
     this.outbox.wake();
   }
@@ -130,7 +149,9 @@ export class MailService {
   }
 
   private track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => this.log.error({ err: error }, 'mail work failed')).finally(() => this.pending.delete(tracked));
+    const tracked = work
+      .catch((error: unknown) => this.log.error({ err: error }, 'mail work failed'))
+      .finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
   }
 
@@ -138,7 +159,12 @@ export class MailService {
    * A new random token for a link; only its SHA-256 is stored, with the address it goes to, its end and the
    * account's token version (a reset link ends when that changes: decision 0044).
    */
-  private async issueToken(repository: MailRepository, user: LinkHolder, purpose: TokenPurpose, lifetimeMs: number): Promise<string> {
+  private async issueToken(
+    repository: MailRepository,
+    user: LinkHolder,
+    purpose: TokenPurpose,
+    lifetimeMs: number,
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await repository.insertToken({
       userId: user.id,
@@ -204,9 +230,11 @@ export class MailService {
   async verifyEmail(token: string): Promise<void> {
     const found = await this.usableToken(token, 'verify-email');
     await this.mail.transaction(async (repository) => {
-      if (!(await repository.useToken(found.id, iso(Date.now())))) throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
+      if (!(await repository.useToken(found.id, iso(Date.now()))))
+        throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
       // A link to an address the account no longer has verifies nothing.
-      if (!(await repository.setEmailVerified(found.userId, found.email))) throw badRequest(mailMessages.tokenInvalid, errorCodes.tokenInvalid);
+      if (!(await repository.setEmailVerified(found.userId, found.email)))
+        throw badRequest(mailMessages.tokenInvalid, errorCodes.tokenInvalid);
     });
     this.userChanged(found.userId);
   }
@@ -216,7 +244,8 @@ export class MailService {
     const found = await this.mail.findToken(sha256(token), purpose);
     if (!found) throw badRequest(mailMessages.tokenInvalid, errorCodes.tokenInvalid);
     if (found.usedAt !== null) throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
-    if (found.expiresAt <= iso(Date.now())) throw tokenGone(mailMessages.tokenExpired, errorCodes.tokenExpired);
+    if (found.expiresAt <= iso(Date.now()))
+      throw tokenGone(mailMessages.tokenExpired, errorCodes.tokenExpired);
     return found;
   }
 
@@ -232,7 +261,9 @@ export class MailService {
     const address = email.trim().toLowerCase();
     await this.consume(this.forgotPerAddress, `${address} ${requester}`);
     // After the answer has gone: on SQLite the queries run on this thread, and started now they would delay it.
-    this.track(new Promise((resolve) => setImmediate(resolve)).then(() => this.queueReset(address, requester)));
+    this.track(
+      new Promise((resolve) => setImmediate(resolve)).then(() => this.queueReset(address, requester)),
+    );
   }
 
   private async queueReset(address: string, requester: string): Promise<void> {
@@ -261,14 +292,21 @@ export class MailService {
         const user = await repository.recipient(userId);
         if (!user || user.activated !== 1) return false;
         const token = await this.issueToken(repository, user, 'reset-password', minutes * 60_000);
-        await outbox.enqueue(trx, user.email, resetPasswordMail(this.templates, user.username, token, minutes));
+        await outbox.enqueue(
+          trx,
+          user.email,
+          resetPasswordMail(this.templates, user.username, token, minutes),
+        );
         return true;
       });
       this.resetsWaitingForSpace.delete(userId);
       if (queued) outbox.wake();
     } catch (error) {
       if (fullVolumeOf(error) === undefined) throw error;
-      this.log.warn({ userId }, 'a reset mail could not be queued: the data volume is full; it is tried again');
+      this.log.warn(
+        { userId },
+        'a reset mail could not be queued: the data volume is full; it is tried again',
+      );
       this.resetsWaitingForSpace.set(userId, askedAt);
     }
   }
@@ -296,9 +334,13 @@ export class MailService {
     const passwordHash = await hashPassword(password);
     await this.mail.transaction(async (repository) => {
       const now = iso(Date.now());
-      if (!(await repository.useToken(found.id, now))) throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
+      if (!(await repository.useToken(found.id, now)))
+        throw tokenGone(mailMessages.tokenUsed, errorCodes.tokenUsed);
       // Checked again in the update itself: a change committed since the read above ends the link too.
-      if (!(await repository.setPasswordFromReset(found.userId, passwordHash, found.email, found.tokenVersion))) throw linkEnded();
+      if (
+        !(await repository.setPasswordFromReset(found.userId, passwordHash, found.email, found.tokenVersion))
+      )
+        throw linkEnded();
       await repository.endTokens(found.userId, 'reset-password', now);
     });
     this.userChanged(found.userId);
@@ -343,21 +385,35 @@ export class MailService {
    * that waits `eventMailGatherMinutes` for more, so 300 notes in a burst are one mail, not 300. Notifications go
    * after transactional mail (mailPriority).
    */
-  private async gatherEvent(repository: MailRepository, trx: Kysely<Database>, event: EventRow): Promise<void> {
+  private async gatherEvent(
+    repository: MailRepository,
+    trx: Kysely<Database>,
+    event: EventRow,
+  ): Promise<void> {
     const outbox = this.outbox!;
     const waiting = await outbox.waitingNotification(trx, event.userId);
     if (!waiting) {
-      await outbox.enqueue(trx, event.email, inboxEventMail(this.templates, event.username, mailedEvent(event)), {
-        priority: mailPriority.notification,
-        notBefore: Date.now() + mailLimits.eventMailGatherMinutes * 60_000,
-        recipientId: event.userId,
-        eventIds: [event.id],
-      });
+      await outbox.enqueue(
+        trx,
+        event.email,
+        inboxEventMail(this.templates, event.username, mailedEvent(event)),
+        {
+          priority: mailPriority.notification,
+          notBefore: Date.now() + mailLimits.eventMailGatherMinutes * 60_000,
+          recipientId: event.userId,
+          eventIds: [event.id],
+        },
+      );
       return;
     }
     const eventIds = [...waiting.eventIds, event.id];
     const listed = (await repository.events(eventIds.slice(0, eventsListedPerMail), false)).map(mailedEvent);
-    await outbox.rewrite(trx, waiting.id, gatheredEventsMail(this.templates, event.username, listed, eventIds.length), eventIds);
+    await outbox.rewrite(
+      trx,
+      waiting.id,
+      gatheredEventsMail(this.templates, event.username, listed, eventIds.length),
+      eventIds,
+    );
   }
 
   /**
@@ -376,7 +432,9 @@ export class MailService {
         const ids = await repository.takeDigest(userId, before, wanted ? 'digested' : 'skipped');
         if (!wanted || ids.length === 0) return false;
         const events = (await repository.events(ids, false)).map(mailedEvent);
-        await outbox.enqueue(trx, user.email, digestMail(this.templates, user.username, events), { priority: mailPriority.notification });
+        await outbox.enqueue(trx, user.email, digestMail(this.templates, user.username, events), {
+          priority: mailPriority.notification,
+        });
         return true;
       });
       if (done) sent += 1;
@@ -397,7 +455,8 @@ function mailedEvent(event: EventRow): MailedEvent {
     userGameId: event.userGameId,
     versionId: event.versionId,
     fileId: event.fileId,
-    versionOwner: event.versionOwnerId === null ? null : event.versionOwnerId === event.userId ? 'yours' : 'others',
+    versionOwner:
+      event.versionOwnerId === null ? null : event.versionOwnerId === event.userId ? 'yours' : 'others',
     versionOwnerName: event.versionOwnerName,
     text: event.text,
     // A reviewer's link opens the review screen, unless the version is the reader's own (its artist's workbench).

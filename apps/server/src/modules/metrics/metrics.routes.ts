@@ -21,7 +21,7 @@ export async function metricsRoutes(app: FastifyInstance, { metrics, token }: Me
         tags: ['operations'],
         summary: 'Prometheus metrics (text format 0.0.4), to the METRICS_TOKEN bearer only',
         description:
-          'Answers `text/plain; version=0.0.4` with the server\'s metrics to `Authorization: Bearer <METRICS_TOKEN>`. ' +
+          "Answers `text/plain; version=0.0.4` with the server's metrics to `Authorization: Bearer <METRICS_TOKEN>`. " +
           'Without METRICS_TOKEN set, and to a missing or wrong token, the 404 of an unknown route. ' +
           'The families are listed in docs/operations.md.',
         security: [],

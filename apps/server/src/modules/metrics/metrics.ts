@@ -108,7 +108,10 @@ export class Metrics {
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';
       if (route === metricsPath) return;
-      this.requestDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      this.requestDuration.observe(
+        { method: request.method, route, status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
     });
   }
 
@@ -119,7 +122,8 @@ export class Metrics {
   countFaults(app: FastifyInstance): void {
     app.addHook('onError', async (_request, _reply, error: FastifyError) => {
       if (fullVolumeOf(error)) this.storageErrors.inc({ kind: 'full' });
-      else if (error instanceof StorageUnavailableError || isTaggedStorageFault(error)) this.storageErrors.inc({ kind: 'unavailable' });
+      else if (error instanceof StorageUnavailableError || isTaggedStorageFault(error))
+        this.storageErrors.inc({ kind: 'unavailable' });
       else if (isDatabaseUnavailable(error)) this.databaseErrors.inc({ kind: 'unavailable' });
     });
   }
@@ -155,7 +159,8 @@ export class Metrics {
       const started = this.jobStarts.get(key);
       this.jobStarts.delete(key);
       if (outcome === 'failed') this.jobsFailed.inc({ kind });
-      if (started !== undefined) this.jobDuration.observe({ kind, outcome }, (performance.now() - started) / 1000);
+      if (started !== undefined)
+        this.jobDuration.observe({ kind, outcome }, (performance.now() - started) / 1000);
     },
     dropped: (gameId, kind) => void this.jobStarts.delete(`${kind}:${gameId}`),
   };

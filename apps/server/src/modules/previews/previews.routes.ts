@@ -18,7 +18,8 @@ export async function previewsRoutes(app: FastifyInstance, { previews }: Preview
     {
       schema: {
         tags: ['previews'],
-        summary: "An image's preview or thumbnail (WebP), by the URL a file list answered; the URL is the credential",
+        summary:
+          "An image's preview or thumbnail (WebP), by the URL a file list answered; the URL is the credential",
         // No session: the grant in the path says who may see it until when (a forged, expired or unknown one is a 404).
         security: [],
         params: z.object({ grant: z.string().min(1).max(512), name: z.string().min(1).max(40) }),
@@ -26,7 +27,11 @@ export async function previewsRoutes(app: FastifyInstance, { previews }: Preview
       },
     },
     async (request, reply) => {
-      const served = await previews.serve(request.params.grant, request.params.name, request.headers['if-none-match']);
+      const served = await previews.serve(
+        request.params.grant,
+        request.params.name,
+        request.headers['if-none-match'],
+      );
       reply
         .header('Cache-Control', `private, max-age=${served.maxAgeSeconds}`)
         .header('ETag', served.etag)

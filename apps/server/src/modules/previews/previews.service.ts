@@ -3,7 +3,14 @@ import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
-import { can, fileKindOf, imageFormatOfName, imageFormats, type ImagePreviews, type User } from '@reskin/contract';
+import {
+  can,
+  fileKindOf,
+  imageFormatOfName,
+  imageFormats,
+  type ImagePreviews,
+  type User,
+} from '@reskin/contract';
 import { revokedTicket } from '../../lib/download-tickets';
 import { notFound } from '../../lib/errors';
 import { hasPreviews, makePreview, previewSourceOf } from '../../lib/image-previews';
@@ -91,7 +98,10 @@ export class PreviewsService {
    * The stored object whose previews show a game's image to `user` (a splash on a card or in the games list):
    * admins the original, anyone else the watermarked copy; null when it has none (no raster image, copies not made).
    */
-  static previewSource(user: User, file: { path: string; width: number | null; storageKey: string; copiesKey: string | null }): string | null {
+  static previewSource(
+    user: User,
+    file: { path: string; width: number | null; storageKey: string; copiesKey: string | null },
+  ): string | null {
     if (fileKindOf(file) !== 'image' || !hasPreviews(file.path)) return null;
     if (can(user.roleTypeId, 'play.original')) return file.storageKey;
     return file.copiesKey === null ? null : variantKey(file.copiesKey, 'watermark');

@@ -1,16 +1,29 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { GameVersionStatus, limits, type Note, type NotesQuery, type ReviewedVersion, type Verdict } from '@reskin/contract';
+import {
+  GameVersionStatus,
+  limits,
+  type Note,
+  type NotesQuery,
+  type ReviewedVersion,
+  type Verdict,
+} from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, NotesTable } from '../../db/schema';
 import { selectVersions, toVersion } from '../versions/versions.repository';
 import type { Page } from '../../search/page';
 
 type Executor = Kysely<Database> | Transaction<Database>;
-export type NoteRow = Pick<NotesTable, 'versionId' | 'fileId' | 'frame' | 'replyTo' | 'authorId' | 'resolvedAt'> & { id: number };
+export type NoteRow = Pick<
+  NotesTable,
+  'versionId' | 'fileId' | 'frame' | 'replyTo' | 'authorId' | 'resolvedAt'
+> & { id: number };
 export type ResolvedHow = 'marked' | 'answered' | 'replaced';
 
 /** Why a verdict was not recorded: no such version, not Finished, or a verdict since the last finish (by whom). */
-export type VerdictRefusal = { reason: 'missing' } | { reason: 'not_finished' } | { reason: 'exists'; verdict: Verdict; byName: string | null };
+export type VerdictRefusal =
+  | { reason: 'missing' }
+  | { reason: 'not_finished' }
+  | { reason: 'exists'; verdict: Verdict; byName: string | null };
 
 /**
  * The review loop's rows (issue 28, migration 0014): verdicts on gameVersions and the notes table. Every write that
@@ -59,7 +72,8 @@ export class ReviewRepository {
         .where('gameVersions.id', '=', versionId)
         .executeTakeFirst();
       if (!row) return { reason: 'missing' as const };
-      if (row.gameVersionStatusId !== GameVersionStatus.Finished || row.verdict === null) return { reason: 'not_finished' as const };
+      if (row.gameVersionStatusId !== GameVersionStatus.Finished || row.verdict === null)
+        return { reason: 'not_finished' as const };
       return { reason: 'exists' as const, verdict: row.verdict as Verdict, byName: row.username ?? null };
     });
   }
@@ -92,12 +106,23 @@ export class ReviewRepository {
       .where('gameVersionStatusId', '=', GameVersionStatus.Finished)
       .where('verdict', 'is', null)
       .executeTakeFirstOrThrow();
-    return { rows: rows.map((row) => ({ ...toVersion(row), username: row.username, gameName: row.gameName })), total: Number(total) };
+    return {
+      rows: rows.map((row) => ({ ...toVersion(row), username: row.username, gameName: row.gameName })),
+      total: Number(total),
+    };
   }
 
   /** A page of a version's notes as the API shows them, oldest first: ids above `after`, at most `limit`. */
-  async listNotes(versionId: number, { after = 0, limit = limits.review.notesListMax }: NotesQuery = {}): Promise<Note[]> {
-    const rows = await this.notes().where('notes.versionId', '=', versionId).where('notes.id', '>', after).orderBy('notes.id').limit(limit).execute();
+  async listNotes(
+    versionId: number,
+    { after = 0, limit = limits.review.notesListMax }: NotesQuery = {},
+  ): Promise<Note[]> {
+    const rows = await this.notes()
+      .where('notes.versionId', '=', versionId)
+      .where('notes.id', '>', after)
+      .orderBy('notes.id')
+      .limit(limit)
+      .execute();
     return rows.map(toNote);
   }
 
@@ -113,9 +138,17 @@ export class ReviewRepository {
       .innerJoin('gameVersions', 'gameVersions.id', 'notes.versionId')
       .leftJoin('users as author', 'author.id', 'notes.authorId')
       .leftJoin('users as resolver', 'resolver.id', 'notes.resolvedBy')
-      .leftJoin('gameFiles', (join) => join.onRef('gameFiles.gameId', '=', 'gameVersions.gameId').onRef('gameFiles.fileId', '=', 'notes.fileId'))
+      .leftJoin('gameFiles', (join) =>
+        join
+          .onRef('gameFiles.gameId', '=', 'gameVersions.gameId')
+          .onRef('gameFiles.fileId', '=', 'notes.fileId'),
+      )
       .selectAll('notes')
-      .select(['author.username as authorName', 'resolver.username as resolvedByName', 'gameFiles.path as path']);
+      .select([
+        'author.username as authorName',
+        'resolver.username as resolvedByName',
+        'gameFiles.path as path',
+      ]);
   }
 
   findNote(noteId: number, db: Executor = this.db): Promise<NoteRow | undefined> {
@@ -128,23 +161,53 @@ export class ReviewRepository {
 
   async insertNote(
     trx: Executor,
-    values: { versionId: number; fileId: number | null; frame: string | null; replyTo: number | null; authorId: number; text: string },
+    values: {
+      versionId: number;
+      fileId: number | null;
+      frame: string | null;
+      replyTo: number | null;
+      authorId: number;
+      text: string;
+    },
   ): Promise<number> {
     const now = nowIso();
     const row = await trx
       .insertInto('notes')
-      .values({ ...values, resolvedAt: null, resolvedBy: null, resolvedHow: null, createdAt: now, updatedAt: now })
+      .values({
+        ...values,
+        resolvedAt: null,
+        resolvedBy: null,
+        resolvedHow: null,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
   }
 
   /** Resolves an open note (true) or reopens a resolved one; false when it already was so (nothing changed). */
-  async setResolved(trx: Executor, noteId: number, resolved: boolean, by: number, how: ResolvedHow): Promise<boolean> {
+  async setResolved(
+    trx: Executor,
+    noteId: number,
+    resolved: boolean,
+    by: number,
+    how: ResolvedHow,
+  ): Promise<boolean> {
     const now = nowIso();
     const result = resolved
-      ? await trx.updateTable('notes').set({ resolvedAt: now, resolvedBy: by, resolvedHow: how, updatedAt: now }).where('id', '=', noteId).where('resolvedAt', 'is', null).executeTakeFirst()
-      : await trx.updateTable('notes').set({ resolvedAt: null, resolvedBy: null, resolvedHow: null, updatedAt: now }).where('id', '=', noteId).where('resolvedAt', 'is not', null).executeTakeFirst();
+      ? await trx
+          .updateTable('notes')
+          .set({ resolvedAt: now, resolvedBy: by, resolvedHow: how, updatedAt: now })
+          .where('id', '=', noteId)
+          .where('resolvedAt', 'is', null)
+          .executeTakeFirst()
+      : await trx
+          .updateTable('notes')
+          .set({ resolvedAt: null, resolvedBy: null, resolvedHow: null, updatedAt: now })
+          .where('id', '=', noteId)
+          .where('resolvedAt', 'is not', null)
+          .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -156,7 +219,13 @@ export class ReviewRepository {
    * Resolves the open notes on one file of a version (on one frame of it when `frame` is given) as 'replaced', in
    * one statement (threads' first notes: answers have no open state of their own); answers the resolved notes' ids and authors.
    */
-  resolveOnFile(trx: Executor, versionId: number, fileId: number, frame: string | null, by: number): Promise<{ id: number; authorId: number }[]> {
+  resolveOnFile(
+    trx: Executor,
+    versionId: number,
+    fileId: number,
+    frame: string | null,
+    by: number,
+  ): Promise<{ id: number; authorId: number }[]> {
     const now = nowIso();
     let update = trx
       .updateTable('notes')
@@ -179,7 +248,13 @@ export class ReviewRepository {
       .select('authorId as id')
       .where('versionId', '=', versionId)
       .where('authorId', '<>', artistId)
-      .union(trx.selectFrom('gameVersions').select(sql<number>`${sql.ref('verdictBy')}`.as('id')).where('id', '=', versionId).where('verdictBy', 'is not', null))
+      .union(
+        trx
+          .selectFrom('gameVersions')
+          .select(sql<number>`${sql.ref('verdictBy')}`.as('id'))
+          .where('id', '=', versionId)
+          .where('verdictBy', 'is not', null),
+      )
       .execute();
     return [...new Set(rows.map((row) => Number(row.id)))];
   }

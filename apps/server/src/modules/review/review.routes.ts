@@ -18,9 +18,9 @@ import type { ReviewService } from './review.service';
 
 const noteWriteErrors = {
   403: 'Demo accounts cannot write notes (FORBIDDEN).',
-  404: 'No such version, or not one you may see (someone else\'s: NOT_FOUND, decision 0007).',
-  422: 'A fileId that is no file of the version\'s game, a frame that is no frame of that file\'s atlas, or a replyTo that is no note of the version.',
-  423: "The version is locked (VERSION_LOCKED) or disabled (VERSION_DISABLED): read-only for its artist; reviewers still write notes.",
+  404: "No such version, or not one you may see (someone else's: NOT_FOUND, decision 0007).",
+  422: "A fileId that is no file of the version's game, a frame that is no frame of that file's atlas, or a replyTo that is no note of the version.",
+  423: 'The version is locked (VERSION_LOCKED) or disabled (VERSION_DISABLED): read-only for its artist; reviewers still write notes.',
 };
 
 /** The review loop (issue 28): verdicts, "To review" and notes. */
@@ -35,7 +35,8 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
       ...user,
       schema: {
         tags,
-        summary: "A reviewer's verdict on a Finished version (approved or changes requested, an optional note; lock: true locks an approved one)",
+        summary:
+          "A reviewer's verdict on a Finished version (approved or changes requested, an optional note; lock: true locks an approved one)",
         params: versionIdParamSchema,
         body: verdictBodySchema,
         response: { 200: reviewedVersionSchema },
@@ -56,7 +57,8 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
       ...user,
       schema: {
         tags,
-        summary: 'To review: Finished versions without a verdict since their last finish, the oldest finish first',
+        summary:
+          'To review: Finished versions without a verdict since their last finish, the oldest finish first',
         response: { 200: toReviewListSchema },
         errors: { 403: 'Only reviewers (FORBIDDEN).' },
         paged: true,
@@ -71,7 +73,8 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
       ...user,
       schema: {
         tags,
-        summary: "A page of a version's notes (on the version, its files and atlas frames), oldest first: ids above `after`, at most `limit` (1000)",
+        summary:
+          "A page of a version's notes (on the version, its files and atlas frames), oldest first: ids above `after`, at most `limit` (1000)",
         params: versionIdParamSchema,
         querystring: notesQuerySchema,
         response: { 200: noteListSchema },
@@ -87,7 +90,8 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
       ...user,
       schema: {
         tags,
-        summary: 'Write a note on a version, one of its files or an atlas frame, or answer one (replyTo: the artist\'s answer resolves it)',
+        summary:
+          "Write a note on a version, one of its files or an atlas frame, or answer one (replyTo: the artist's answer resolves it)",
         params: versionIdParamSchema,
         body: createNoteBodySchema,
         response: { 201: noteSchema },
@@ -97,7 +101,10 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
         },
       },
     },
-    async (request, reply) => reply.status(201).send(await review.createNote(currentUser(request), request.params.versionId, request.body)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await review.createNote(currentUser(request), request.params.versionId, request.body)),
   );
 
   r.patch(
@@ -106,13 +113,14 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
       ...user,
       schema: {
         tags,
-        summary: "Resolve or reopen a note ({ resolved }: reviewers, the version's artist) or edit one's own ({ text })",
+        summary:
+          "Resolve or reopen a note ({ resolved }: reviewers, the version's artist) or edit one's own ({ text })",
         params: noteIdParamSchema,
         body: updateNoteBodySchema,
         response: { 200: noteSchema },
         errors: {
           ...noteWriteErrors,
-          403: 'Demo accounts cannot write notes, and only its author edits a note\'s text (FORBIDDEN).',
+          403: "Demo accounts cannot write notes, and only its author edits a note's text (FORBIDDEN).",
           404: 'No such note, or one on a version you may not see (NOT_FOUND).',
         },
       },

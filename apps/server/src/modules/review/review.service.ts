@@ -50,7 +50,9 @@ export class ReviewService {
   async giveVerdict(user: User, versionId: number, body: VerdictBody): Promise<ReviewedVersion> {
     if (!can(user.roleTypeId, 'versions.review')) throw forbidden(reviewMessages.notReviewer);
     if (body.lock && body.verdict !== 'approved') {
-      throw unprocessable(reviewMessages.lockNeedsApproval, [{ path: '/lock', code: 'lock_needs_approval', message: reviewMessages.lockNeedsApproval }]);
+      throw unprocessable(reviewMessages.lockNeedsApproval, [
+        { path: '/lock', code: 'lock_needs_approval', message: reviewMessages.lockNeedsApproval },
+      ]);
     }
     const version = await this.versions.reachableVersion(user, versionId);
     const note = body.note ?? null;
@@ -71,10 +73,14 @@ export class ReviewService {
     if ('reason' in outcome) {
       if (outcome.reason === 'missing') throw notFound('Game version');
       if (outcome.reason === 'not_finished') {
-        throw conflict(reviewMessages.notFinished, errorCodes.versionNotFinished, [{ path: '/versionId', code: 'not_finished', message: reviewMessages.notFinished }]);
+        throw conflict(reviewMessages.notFinished, errorCodes.versionNotFinished, [
+          { path: '/versionId', code: 'not_finished', message: reviewMessages.notFinished },
+        ]);
       }
       const message = reviewMessages.verdictExists(outcome.byName ?? 'A reviewer', outcome.verdict);
-      throw conflict(message, errorCodes.verdictExists, [{ path: '/verdict', code: 'verdict_exists', message }]);
+      throw conflict(message, errorCodes.verdictExists, [
+        { path: '/verdict', code: 'verdict_exists', message },
+      ]);
     }
     this.inbox.added(outcome.events);
     const answer = await this.review.reviewedVersion(versionId);
@@ -114,8 +120,12 @@ export class ReviewService {
     const answered = body.replyTo === undefined ? undefined : await this.review.findNote(body.replyTo);
     const parent = answered?.replyTo ? await this.review.findNote(answered.replyTo) : answered;
     if (body.replyTo !== undefined) {
-      if (!parent || parent.versionId !== versionId) throw this.invalid('/replyTo', 'not_on_version', reviewMessages.replyNotOnVersion);
-      if ((body.fileId !== undefined && body.fileId !== parent.fileId) || (body.frame !== undefined && body.frame !== parent.frame)) {
+      if (!parent || parent.versionId !== versionId)
+        throw this.invalid('/replyTo', 'not_on_version', reviewMessages.replyNotOnVersion);
+      if (
+        (body.fileId !== undefined && body.fileId !== parent.fileId) ||
+        (body.frame !== undefined && body.frame !== parent.frame)
+      ) {
         throw this.invalid('/fileId', 'other_file', reviewMessages.replyOtherFile);
       }
       fileId = parent.fileId;
@@ -124,30 +134,39 @@ export class ReviewService {
       await this.checkTarget(version, fileId, frame);
     }
     const artist = user.id === version.userId;
-    const { noteId, events } = await this.review.inTransaction(async (trx) => {
-      const noteId = await this.review.insertNote(trx, { versionId, fileId, frame, replyTo: parent?.id ?? null, authorId: user.id, text: body.text });
-      const event = { ...this.about(version), fileId, noteId, actorId: user.id, text: summary(body.text) };
-      // An answer from the other side resolves the note: the artist's to someone else's note, a reviewer's to the
-      // artist's own note (a question answered).
-      if (parent && (artist ? parent.authorId !== user.id : parent.authorId === version.userId)) {
-        await this.review.setResolved(trx, parent.id, true, user.id, 'answered');
-      }
-      let recipients: NewInboxEvent[];
-      if (!artist) {
-        recipients = [{ ...event, userId: version.userId, kind: 'note' }];
-      } else if (parent) {
-        recipients = [{ ...event, userId: parent.authorId, kind: 'note_answered' }];
-      } else {
-        const reviewers = await this.review.reviewersOf(trx, versionId, version.userId);
-        const told = reviewers.length > 0 ? reviewers : await this.inbox.activeAdminIds(trx);
-        recipients = told.map((userId) => ({ ...event, userId, kind: 'note' as const }));
-      }
-      return { noteId, events: await this.inbox.add(trx, recipients) };
-    }).catch((error: unknown) => {
-      // The version (or the note answered) was deleted while the note was written.
-      if (isForeignKeyViolation(error)) throw notFound('Game version');
-      throw error;
-    });
+    const { noteId, events } = await this.review
+      .inTransaction(async (trx) => {
+        const noteId = await this.review.insertNote(trx, {
+          versionId,
+          fileId,
+          frame,
+          replyTo: parent?.id ?? null,
+          authorId: user.id,
+          text: body.text,
+        });
+        const event = { ...this.about(version), fileId, noteId, actorId: user.id, text: summary(body.text) };
+        // An answer from the other side resolves the note: the artist's to someone else's note, a reviewer's to the
+        // artist's own note (a question answered).
+        if (parent && (artist ? parent.authorId !== user.id : parent.authorId === version.userId)) {
+          await this.review.setResolved(trx, parent.id, true, user.id, 'answered');
+        }
+        let recipients: NewInboxEvent[];
+        if (!artist) {
+          recipients = [{ ...event, userId: version.userId, kind: 'note' }];
+        } else if (parent) {
+          recipients = [{ ...event, userId: parent.authorId, kind: 'note_answered' }];
+        } else {
+          const reviewers = await this.review.reviewersOf(trx, versionId, version.userId);
+          const told = reviewers.length > 0 ? reviewers : await this.inbox.activeAdminIds(trx);
+          recipients = told.map((userId) => ({ ...event, userId, kind: 'note' as const }));
+        }
+        return { noteId, events: await this.inbox.add(trx, recipients) };
+      })
+      .catch((error: unknown) => {
+        // The version (or the note answered) was deleted while the note was written.
+        if (isForeignKeyViolation(error)) throw notFound('Game version');
+        throw error;
+      });
     this.inbox.added(events);
     return this.mustFindNote(noteId);
   }
@@ -161,11 +180,13 @@ export class ReviewService {
     if (!can(user.roleTypeId, 'notes.write')) throw forbidden(reviewMessages.demoNotes);
     const note = await this.review.findNote(noteId);
     if (!note) throw notFound('Note');
-    const version = await this.versions.changeableVersion(user, note.versionId, 'note', '/noteId').catch((error: unknown) => {
-      // The note's version is someone else's: the note is as unknown as it (decision 0007).
-      if (error instanceof AppError && error.statusCode === 404) throw notFound('Note');
-      throw error;
-    });
+    const version = await this.versions
+      .changeableVersion(user, note.versionId, 'note', '/noteId')
+      .catch((error: unknown) => {
+        // The note's version is someone else's: the note is as unknown as it (decision 0007).
+        if (error instanceof AppError && error.statusCode === 404) throw notFound('Note');
+        throw error;
+      });
     if ('text' in body) {
       if (note.authorId !== user.id) throw forbidden(reviewMessages.notAuthor);
       await this.review.setText(noteId, body.text);
@@ -175,7 +196,15 @@ export class ReviewService {
       const changed = await this.review.setResolved(trx, noteId, body.resolved, user.id, 'marked');
       if (!changed || !body.resolved || user.id !== version.userId) return [];
       return this.inbox.add(trx, [
-        { ...this.about(version), userId: note.authorId, kind: 'note_answered', actorId: user.id, fileId: note.fileId, noteId, text: 'Marked resolved.' },
+        {
+          ...this.about(version),
+          userId: note.authorId,
+          kind: 'note_answered',
+          actorId: user.id,
+          fileId: note.fileId,
+          noteId,
+          text: 'Marked resolved.',
+        },
       ]);
     });
     this.inbox.added(events);
@@ -183,14 +212,20 @@ export class ReviewService {
   }
 
   /** A note's target: a file of the version's game, and a frame of that file's atlas. */
-  private async checkTarget(version: GameVersion, fileId: number | null, frame: string | null): Promise<void> {
-    if (frame !== null && fileId === null) throw this.invalid('/frame', 'frame_needs_file', reviewMessages.frameNeedsFile);
+  private async checkTarget(
+    version: GameVersion,
+    fileId: number | null,
+    frame: string | null,
+  ): Promise<void> {
+    if (frame !== null && fileId === null)
+      throw this.invalid('/frame', 'frame_needs_file', reviewMessages.frameNeedsFile);
     if (fileId === null) return;
     const file = await this.games.findFile(version.gameId, fileId);
     if (!file) throw this.invalid('/fileId', 'not_in_game', reviewMessages.fileNotInGame);
     if (frame === null) return;
     const { frames } = framesOfSheet((await this.atlases.find(version.gameId)).atlases, fileId);
-    if (!frames.has(frame)) throw this.invalid('/frame', 'not_in_file', reviewMessages.frameNotInFile(file.path));
+    if (!frames.has(frame))
+      throw this.invalid('/frame', 'not_in_file', reviewMessages.frameNotInFile(file.path));
   }
 
   private invalid(path: string, code: string, message: string) {

@@ -33,7 +33,10 @@ export class StoredFilesRepository {
    * waits and then finds them gone. `before` runs first in the transaction (the last-admin check of a user's
    * delete); what it throws rolls everything back.
    */
-  async deleteOwner(owner: FileOwner, before?: (trx: Transaction<Database>) => Promise<void>): Promise<OwnedKeys | undefined> {
+  async deleteOwner(
+    owner: FileOwner,
+    before?: (trx: Transaction<Database>) => Promise<void>,
+  ): Promise<OwnedKeys | undefined> {
     return this.db.transaction().execute(async (trx) => {
       // A check of the caller's in the same transaction, before anything is locked or deleted (it may throw).
       await before?.(trx);
@@ -56,21 +59,41 @@ export class StoredFilesRepository {
           .execute();
         others.push(...rows.map((row) => row.storageKey));
         // A version's replaced atlas frames and the whole-sheet uploads they are drawn onto (issue 26).
-        const frames = await trx.selectFrom('versionFrames').select('storageKey').where('gameVersionId', 'in', versionIds).execute();
+        const frames = await trx
+          .selectFrom('versionFrames')
+          .select('storageKey')
+          .where('gameVersionId', 'in', versionIds)
+          .execute();
         // And the sheets' marked renditions (decision 0049).
-        const sheets = await trx.selectFrom('versionSheets').select(['baseKey', 'markedKey']).where('gameVersionId', 'in', versionIds).execute();
-        others.push(...frames.map((row) => row.storageKey), ...sheets.flatMap((row) => [row.baseKey, row.markedKey].filter((key) => key !== null)));
+        const sheets = await trx
+          .selectFrom('versionSheets')
+          .select(['baseKey', 'markedKey'])
+          .where('gameVersionId', 'in', versionIds)
+          .execute();
+        others.push(
+          ...frames.map((row) => row.storageKey),
+          ...sheets.flatMap((row) => [row.baseKey, row.markedKey].filter((key) => key !== null)),
+        );
         // The history of the versions' files (issue 28, decision 0034): copies of their own.
-        const history = await trx.selectFrom('versionFileHistory').select('storageKey').where('versionId', 'in', versionIds).execute();
+        const history = await trx
+          .selectFrom('versionFileHistory')
+          .select('storageKey')
+          .where('versionId', 'in', versionIds)
+          .execute();
         others.push(...history.map((row) => row.storageKey));
       }
       let gameFiles: string[] = [];
       if (owner.kind === 'game') {
-        const files = await trx.selectFrom('gameFiles').select(['storageKey', 'copiesKey']).where('gameId', '=', owner.id).execute();
+        const files = await trx
+          .selectFrom('gameFiles')
+          .select(['storageKey', 'copiesKey'])
+          .where('gameId', '=', owner.id)
+          .execute();
         gameFiles = files.map((row) => row.storageKey);
         // Copies named after another key (made again, or of a previous content: decision 0046).
         for (const { storageKey, copiesKey } of files) {
-          if (copiesKey !== null && copiesKey !== storageKey) others.push(variantKey(copiesKey, 'skeleton'), variantKey(copiesKey, 'watermark'));
+          if (copiesKey !== null && copiesKey !== storageKey)
+            others.push(variantKey(copiesKey, 'skeleton'), variantKey(copiesKey, 'watermark'));
         }
         const helpers = await trx
           .selectFrom('helperFiles')

@@ -71,7 +71,10 @@ export class StoredFilesService {
    * Deletes the owner's row (and its cascade), then its stored files; false when there was no such row. `before`
    * runs first in the delete's transaction and may refuse it by throwing.
    */
-  async deleteOwner(owner: FileOwner, before?: (trx: Transaction<Database>) => Promise<void>): Promise<boolean> {
+  async deleteOwner(
+    owner: FileOwner,
+    before?: (trx: Transaction<Database>) => Promise<void>,
+  ): Promise<boolean> {
     const keys = await this.files.deleteOwner(owner, before);
     if (!keys) return false;
     await this.deleteObjects([...keys.gameFiles.flatMap(withVariants), ...keys.others]);
@@ -93,7 +96,10 @@ export class StoredFilesService {
     try {
       await this.storage.deleteMany(keys);
     } catch (error) {
-      this.log.warn({ err: error, keys: keys.length }, 'could not delete stored objects; retrying once the storage answers');
+      this.log.warn(
+        { err: error, keys: keys.length },
+        'could not delete stored objects; retrying once the storage answers',
+      );
       for (const key of keys) this.leftovers.add(key);
       this.scheduleRetry();
     }
@@ -155,7 +161,10 @@ export class StoredFilesService {
     } catch {
       if (Date.now() >= this.retryUntil) {
         this.retryDelayMs = 0;
-        this.log.warn({ keys: this.leftovers.size }, 'the storage is still unavailable; the services update removes what failed requests left');
+        this.log.warn(
+          { keys: this.leftovers.size },
+          'the storage is still unavailable; the services update removes what failed requests left',
+        );
         return;
       }
       this.retryDelayMs = Math.min(this.retryDelayMs * 2, this.retry.maxDelayMs);

@@ -32,10 +32,16 @@ function openNotesOf(and: RawBuilder<unknown> = sql``) {
 const userGameComputed = {
   versionCount: { type: 'number', expression: ofVersions(sql`count(*)`, false) },
   finishedCount: { type: 'number', expression: ofVersions(sql`count(*)`, true) },
-  lastFinishedAt: { type: 'date', expression: ofVersions(sql`max(${sql.ref('gameVersions.finishedAt')})`, true) },
+  lastFinishedAt: {
+    type: 'date',
+    expression: ofVersions(sql`max(${sql.ref('gameVersions.finishedAt')})`, true),
+  },
   // Issue 28: Finished versions without a verdict (a finish clears the previous one), open notes on all its
   // versions, and the newest verdict with its time.
-  toReviewCount: { type: 'number', expression: ofVersions(sql`count(*) - count(${sql.ref('gameVersions.verdict')})`, true) },
+  toReviewCount: {
+    type: 'number',
+    expression: ofVersions(sql`count(*) - count(${sql.ref('gameVersions.verdict')})`, true),
+  },
   openNotes: {
     type: 'number',
     expression: openNotesOf(),
@@ -44,7 +50,10 @@ const userGameComputed = {
     type: 'string',
     expression: sql`(select ${sql.ref('gameVersions.verdict')} from ${sql.table('gameVersions')} where ${sql.ref('gameVersions.userGamesId')} = ${sql.ref('userGames.id')} and ${sql.ref('gameVersions.verdict')} is not null order by ${sql.ref('gameVersions.verdictAt')} desc, ${sql.ref('gameVersions.id')} desc limit 1)`,
   },
-  lastVerdictAt: { type: 'date', expression: ofVersions(sql`max(${sql.ref('gameVersions.verdictAt')})`, true) },
+  lastVerdictAt: {
+    type: 'date',
+    expression: ofVersions(sql`max(${sql.ref('gameVersions.verdictAt')})`, true),
+  },
   username: {
     type: 'string',
     expression: sql`(select ${sql.ref('users.username')} from ${sql.table('users')} where ${sql.ref('users.id')} = ${sql.ref('userGames.userId')})`,
@@ -137,7 +146,9 @@ export function myGamesQuery(db: Kysely<Database>, userId: number) {
       .innerJoin('games', 'games.id', 'userGames.gameId')
       // Of the open notes, the threads the artist started (their questions): My Games does not count them (decision 0052).
       .select(
-        openNotesOf(sql` and ${sql.ref('notes.authorId')} = ${sql.ref('userGames.userId')}`).as('openQuestions'),
+        openNotesOf(sql` and ${sql.ref('notes.authorId')} = ${sql.ref('userGames.userId')}`).as(
+          'openQuestions',
+        ),
       )
       .select([
         'games.name as game_name',
@@ -149,8 +160,15 @@ export function myGamesQuery(db: Kysely<Database>, userId: number) {
         'games.engine as game_engine',
       ])
       // The card's picture is a preview of the splash file (issue 29): read here, not in a query of its own.
-      .leftJoin('gameFiles as splash', (join) => join.onRef('splash.gameId', '=', 'games.id').onRef('splash.path', '=', 'games.imagePath'))
-      .select(['splash.path as splash_path', 'splash.width as splash_width', 'splash.storageKey as splash_storageKey', 'splash.copiesKey as splash_copiesKey'])
+      .leftJoin('gameFiles as splash', (join) =>
+        join.onRef('splash.gameId', '=', 'games.id').onRef('splash.path', '=', 'games.imagePath'),
+      )
+      .select([
+        'splash.path as splash_path',
+        'splash.width as splash_width',
+        'splash.storageKey as splash_storageKey',
+        'splash.copiesKey as splash_copiesKey',
+      ])
       .where('userGames.userId', '=', userId)
       .where('userGames.isActive', '=', 1)
       .orderBy('userGames.id')
@@ -183,7 +201,9 @@ export class UserGamesRepository {
    * The active assignments of one user, with their games and each game's splash file when it has one (My Games), in
    * one query (issue 15: one round trip; issue 29: the splash too).
    */
-  async listActiveOfUser(userId: number): Promise<{ userGame: UserGameWithGame; splash: SplashFile | undefined }[]> {
+  async listActiveOfUser(
+    userId: number,
+  ): Promise<{ userGame: UserGameWithGame; splash: SplashFile | undefined }[]> {
     const rows = await this.activeOfUser(userId);
     return rows.map((row) => {
       const userGame = toUserGame(row) as UserGameWithGame;
@@ -201,7 +221,12 @@ export class UserGamesRepository {
       const splash =
         row.splash_path === null
           ? undefined
-          : { path: row.splash_path, width: row.splash_width, storageKey: row.splash_storageKey!, copiesKey: row.splash_copiesKey };
+          : {
+              path: row.splash_path,
+              width: row.splash_width,
+              storageKey: row.splash_storageKey!,
+              copiesKey: row.splash_copiesKey,
+            };
       return { userGame, splash };
     });
   }
@@ -234,11 +259,18 @@ export class UserGamesRepository {
     });
   }
 
-  async update(id: number, patch: { userGameTypeId?: number; jobPrice?: number; isActive?: boolean }): Promise<boolean> {
+  async update(
+    id: number,
+    patch: { userGameTypeId?: number; jobPrice?: number; isActive?: boolean },
+  ): Promise<boolean> {
     const { isActive, ...rest } = patch;
     const result = await this.db
       .updateTable('userGames')
-      .set({ ...rest, ...(isActive !== undefined ? { isActive: isActive ? 1 : 0 } : {}), updatedAt: nowIso() })
+      .set({
+        ...rest,
+        ...(isActive !== undefined ? { isActive: isActive ? 1 : 0 } : {}),
+        updatedAt: nowIso(),
+      })
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
@@ -261,17 +293,25 @@ export class UserGamesRepository {
   }
 
   async userExists(id: number): Promise<boolean> {
-    return (await this.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+    );
   }
 
   async gameExists(id: number): Promise<boolean> {
-    return (await this.db.selectFrom('games').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom('games').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+    );
   }
 
   private async attachUsers(userGames: UserGame[]): Promise<void> {
     const ids = [...new Set(userGames.map((ug) => ug.userId))];
     if (ids.length === 0) return;
-    const users = await this.db.selectFrom('users').select(['id', 'username']).where('id', 'in', ids).execute();
+    const users = await this.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where('id', 'in', ids)
+      .execute();
     const byId = new Map(users.map((user) => [user.id, user]));
     for (const ug of userGames) {
       const user = byId.get(ug.userId);

@@ -24,7 +24,11 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
     '/user-games/my-games',
     {
       onRequest: app.requireUser,
-      schema: { tags, summary: "The caller's active assignments, with their games", response: { 200: myGamesSchema } },
+      schema: {
+        tags,
+        summary: "The caller's active assignments, with their games",
+        response: { 200: myGamesSchema },
+      },
     },
     async (request) => userGames.myGames(currentUser(request)),
   );
@@ -33,9 +37,15 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
     '/user-games',
     {
       ...admin,
-      schema: { tags, summary: 'The newest user-games (one page), with their users and games', response: { 200: userGameListSchema }, paged: true },
+      schema: {
+        tags,
+        summary: 'The newest user-games (one page), with their users and games',
+        response: { 200: userGameListSchema },
+        paged: true,
+      },
     },
-    async (_request, reply) => sendPage(reply, await userGames.filter({ include: ['user', 'game'], order: 'id DESC' })),
+    async (_request, reply) =>
+      sendPage(reply, await userGames.filter({ include: ['user', 'game'], order: 'id DESC' })),
   );
 
   r.post(
@@ -67,7 +77,8 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
         errors: { 409: 'The user already has this game with this job type (ASSIGNMENT_EXISTS).' },
       },
     },
-    async (request, reply) => reply.status(201).send(await userGames.create(currentUser(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await userGames.create(currentUser(request), request.body)),
   );
 
   r.put(
@@ -80,7 +91,9 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
         params: idParamSchema,
         body: updateUserGameBodySchema,
         response: { 200: userGameSchema },
-        errors: { 409: 'Another assignment of the user has this game with the new job type (ASSIGNMENT_EXISTS).' },
+        errors: {
+          409: 'Another assignment of the user has this game with the new job type (ASSIGNMENT_EXISTS).',
+        },
       },
     },
     async (request) => userGames.update(request.params.id, request.body),
@@ -88,7 +101,15 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
 
   r.delete(
     '/user-games/:id',
-    { ...admin, schema: { tags, summary: 'Delete an assignment and its versions', params: idParamSchema, response: { 200: messageResponseSchema } } },
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Delete an assignment and its versions',
+        params: idParamSchema,
+        response: { 200: messageResponseSchema },
+      },
+    },
     async (request) => {
       await userGames.delete(request.params.id);
       return { message: 'User game deleted.' };
@@ -99,7 +120,12 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
     '/user-games/:id/changeActivity',
     {
       ...admin,
-      schema: { tags, summary: 'Remove Access / Give Access', params: idParamSchema, response: { 200: messageResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Remove Access / Give Access',
+        params: idParamSchema,
+        response: { 200: messageResponseSchema },
+      },
     },
     async (request) => {
       const userGame = await userGames.toggleActivity(request.params.id);

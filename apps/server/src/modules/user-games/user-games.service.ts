@@ -1,4 +1,14 @@
-import { UserGameType, errorCodes, messages, type CreateUserGameBody, type MyGame, type SearchFilter, type UpdateUserGameBody, type User, type UserGame } from '@reskin/contract';
+import {
+  UserGameType,
+  errorCodes,
+  messages,
+  type CreateUserGameBody,
+  type MyGame,
+  type SearchFilter,
+  type UpdateUserGameBody,
+  type User,
+  type UserGame,
+} from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import type { PlayPathsService } from '../../play/play-paths.service';
@@ -11,7 +21,9 @@ import { searchableUserGame, userGameRelations, type UserGamesRepository } from 
 /** 409 for a second assignment of a game to a user with the same job type (the message says what to do). */
 function assignmentExists(active: boolean) {
   const message = active ? messages.assignmentExists : messages.assignmentExistsInactive;
-  return conflict(message, errorCodes.assignmentExists, [{ path: '/gameId', code: 'assignment_exists', message }]);
+  return conflict(message, errorCodes.assignmentExists, [
+    { path: '/gameId', code: 'assignment_exists', message },
+  ]);
 }
 
 /** User-games: assignments of a game to a user (SPEC §7 "User-games"). All but my-games are for admins. */
@@ -37,15 +49,26 @@ export class UserGamesService {
 
   async create(actor: User, body: CreateUserGameBody): Promise<UserGame> {
     const problems = [];
-    if (!(await this.userGames.userExists(body.userId))) problems.push({ path: '/userId', code: 'not_found', message: 'This user does not exist.' });
-    if (!(await this.userGames.gameExists(body.gameId))) problems.push({ path: '/gameId', code: 'not_found', message: 'This game does not exist.' });
+    if (!(await this.userGames.userExists(body.userId)))
+      problems.push({ path: '/userId', code: 'not_found', message: 'This user does not exist.' });
+    if (!(await this.userGames.gameExists(body.gameId)))
+      problems.push({ path: '/gameId', code: 'not_found', message: 'This game does not exist.' });
     if (problems.length > 0) throw unprocessable(problems[0]!.message, problems);
     await this.assertNoOtherAssignment(body);
     const { id, events } = await this.writeOnce(
       () =>
         this.userGames.insert(body, async (trx, userGameId) =>
           this.inbox
-            ? this.inbox.add(trx, [{ userId: body.userId, kind: 'game_assigned', actorId: actor.id, gameId: body.gameId, userGameId, text: body.userGameTypeId === UserGameType.SoundReplace ? 'Sound Replace' : 'ReSkin' }])
+            ? this.inbox.add(trx, [
+                {
+                  userId: body.userId,
+                  kind: 'game_assigned',
+                  actorId: actor.id,
+                  gameId: body.gameId,
+                  userGameId,
+                  text: body.userGameTypeId === UserGameType.SoundReplace ? 'Sound Replace' : 'ReSkin',
+                },
+              ])
             : [],
         ),
       body,
@@ -71,7 +94,11 @@ export class UserGamesService {
    * A write that may race another for the same user, game and job type: the unique index (migration 0010) lets one
    * win; the other is answered like the check above, never 500.
    */
-  private async writeOnce<T>(write: () => Promise<T>, assignment: { userId: number; gameId: number; userGameTypeId: number }, exceptId?: number): Promise<T> {
+  private async writeOnce<T>(
+    write: () => Promise<T>,
+    assignment: { userId: number; gameId: number; userGameTypeId: number },
+    exceptId?: number,
+  ): Promise<T> {
     try {
       return await write();
     } catch (error) {
@@ -92,7 +119,8 @@ export class UserGamesService {
     // A new job type must not make this assignment a twin of another of the same user and game.
     const after = { userId: current.userId, gameId: current.gameId, userGameTypeId: body.userGameTypeId };
     if (after.userGameTypeId !== current.userGameTypeId) await this.assertNoOtherAssignment(after, id);
-    if (!(await this.writeOnce(() => this.userGames.update(id, body), after, id))) throw notFound('User game');
+    if (!(await this.writeOnce(() => this.userGames.update(id, body), after, id)))
+      throw notFound('User game');
     const userGame = await this.get(id);
     this.accessChanged(userGame.userId);
     return userGame;
@@ -118,7 +146,10 @@ export class UserGamesService {
   async myGames(user: User): Promise<MyGame[]> {
     // The list query has each game and its splash file already: its card image needs no further read.
     const rows = await this.userGames.listActiveOfUser(user.id);
-    const imageUrls = await this.paths.imageUrls(user, rows.map(({ userGame, splash }) => ({ game: userGame.game, splash })));
+    const imageUrls = await this.paths.imageUrls(
+      user,
+      rows.map(({ userGame, splash }) => ({ game: userGame.game, splash })),
+    );
     // Each card is its row's object with the URL added, not a spread copy: a copy of these objects came out in V8's
     // slow dictionary mode, and the answer's writer then read every field by a hash lookup (issue 29: 45 us of a
     // 400 us request).

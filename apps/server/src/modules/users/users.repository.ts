@@ -80,7 +80,9 @@ export class UsersRepository {
    * Runs `work` in one transaction, on a repository of that transaction, after lockActiveAdmins: a change that
    * checks the active administrators there (the last one stays, issue 23) cannot interleave with another such change.
    */
-  async withActiveAdmins<T>(work: (activeAdminIds: number[], users: UsersRepository) => Promise<T>): Promise<T> {
+  async withActiveAdmins<T>(
+    work: (activeAdminIds: number[], users: UsersRepository) => Promise<T>,
+  ): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       const users = this.on(trx);
       return work(await users.lockActiveAdmins(), users);
@@ -138,7 +140,10 @@ export class UsersRepository {
       .selectFrom('users')
       .select(['id', 'email', 'username'])
       .where((eb) =>
-        eb.or([eb('email', '=', email.toLowerCase()), eb(eb.fn('lower', ['username']), '=', username.toLowerCase())]),
+        eb.or([
+          eb('email', '=', email.toLowerCase()),
+          eb(eb.fn('lower', ['username']), '=', username.toLowerCase()),
+        ]),
       );
     if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
     return query.execute();
@@ -148,7 +153,14 @@ export class UsersRepository {
     const now = nowIso();
     const row = await this.db
       .insertInto('users')
-      .values({ ...user, email: user.email.toLowerCase(), activated: 1, emailVerified: 0, createdAt: now, updatedAt: now })
+      .values({
+        ...user,
+        email: user.email.toLowerCase(),
+        activated: 1,
+        emailVerified: 0,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -160,7 +172,14 @@ export class UsersRepository {
    */
   async update(
     id: number,
-    patch: Partial<{ username: string; email: string; passwordHash: string; roleTypeId: number; activated: boolean; emailVerified: boolean }>,
+    patch: Partial<{
+      username: string;
+      email: string;
+      passwordHash: string;
+      roleTypeId: number;
+      activated: boolean;
+      emailVerified: boolean;
+    }>,
     { endSessions = false }: { endSessions?: boolean } = {},
   ): Promise<boolean> {
     const { activated, email, emailVerified, ...rest } = patch;
@@ -183,5 +202,4 @@ export class UsersRepository {
     const page = await listPage(this.db.selectFrom('users').select(userColumns), filter);
     return { ...page, rows: page.rows.map(toUser) };
   }
-
 }

@@ -32,7 +32,9 @@ const demoAccount = { 403: 'Demo accounts cannot do this (FORBIDDEN).' };
 const tooManyFailures =
   'Too many wrong passwords for this account (at login: from unknown browsers, or from this device cookie): every ' +
   'attempt waits error.retryAfter seconds (also the Retry-After header), even with the right password (RATE_LIMITED).';
-const taken = { 409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).' };
+const taken = {
+  409: 'The email or the username is taken; error.details names which (EMAIL_EXISTS, USERNAME_EXISTS).',
+};
 
 /** SPEC §7 "Users and session". Handlers only translate HTTP to service calls. */
 export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMax }: UsersRoutesOptions) {
@@ -59,7 +61,11 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
       },
     },
     async (request, reply) => {
-      const { token, deviceCookie: device } = await users.login(request.body.email, request.body.password, request.cookies[deviceCookie.name]);
+      const { token, deviceCookie: device } = await users.login(
+        request.body.email,
+        request.body.password,
+        request.cookies[deviceCookie.name],
+      );
       reply.setCookie(deviceCookie.name, device, deviceCookieOptions(request.protocol === 'https'));
       return { token };
     },
@@ -67,7 +73,10 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
 
   r.get(
     '/user/me',
-    { onRequest: app.requireUser, schema: { tags, summary: 'The current user', response: { 200: userSchema } } },
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: 'The current user', response: { 200: userSchema } },
+    },
     async (request) => currentUser(request),
   );
 
@@ -93,7 +102,8 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
       onRequest: app.requireAdmin,
       schema: {
         tags,
-        summary: "An admin's Add User: the signup's body, rules and answer, without the login and signup rate limit",
+        summary:
+          "An admin's Add User: the signup's body, rules and answer, without the login and signup rate limit",
         body: signupBodySchema,
         response: { 201: userSchema },
         errors: taken,
@@ -136,7 +146,13 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
     '/user/delete/:id',
     {
       onRequest: app.requireAdmin,
-      schema: { tags, summary: 'Delete a user (not your own account)', params: idParamSchema, response: noContent, errors: ownAccount },
+      schema: {
+        tags,
+        summary: 'Delete a user (not your own account)',
+        params: idParamSchema,
+        response: noContent,
+        errors: ownAccount,
+      },
     },
     async (request, reply) => {
       await users.delete(currentUser(request), request.params.id);
@@ -148,7 +164,13 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
     '/user/role/:id/:roleId',
     {
       onRequest: app.requireAdmin,
-      schema: { tags, summary: 'Change a user\'s role (not your own)', params: roleParamsSchema, response: noContent, errors: ownAccount },
+      schema: {
+        tags,
+        summary: "Change a user's role (not your own)",
+        params: roleParamsSchema,
+        response: noContent,
+        errors: ownAccount,
+      },
     },
     async (request, reply) => {
       await users.setRole(currentUser(request), request.params.id, request.params.roleId);
@@ -158,7 +180,10 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
 
   r.delete(
     '/user/disable',
-    { onRequest: app.requireUser, schema: { tags, summary: 'Suspend your own account', response: noContent, errors: demoAccount } },
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: 'Suspend your own account', response: noContent, errors: demoAccount },
+    },
     async (request, reply) => {
       await users.disableOwn(currentUser(request));
       return reply.status(204).send(null);
@@ -169,7 +194,12 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
     '/user/activate/:id',
     {
       onRequest: app.requireAdmin,
-      schema: { tags, summary: 'Re-activate an account (one suspended with DELETE /user/disable); it can log in again', params: idParamSchema, response: noContent },
+      schema: {
+        tags,
+        summary: 'Re-activate an account (one suspended with DELETE /user/disable); it can log in again',
+        params: idParamSchema,
+        response: noContent,
+      },
     },
     async (request, reply) => {
       await users.activate(request.params.id);
@@ -206,7 +236,7 @@ export async function usersRoutes(app: FastifyInstance, { users, authRateLimitMa
       schema: {
         tags,
         summary:
-          'Admin reset of another user\'s password ({ userId }: answers the new password once), or a change of your own ' +
+          "Admin reset of another user's password ({ userId }: answers the new password once), or a change of your own " +
           '(answers a new token); either ends every earlier session of that user',
         body: updatePasswordBodySchema,
         response: { 200: passwordResetResponseSchema },

@@ -53,7 +53,8 @@ function generatePassword(): string {
  * change's transaction: UsersRepository.lockActiveAdmins) active; the transaction then rolls back.
  */
 function assertNotLastAdmin(activeAdminIds: readonly number[], targetId: number): void {
-  if (isLastActiveAdmin(activeAdminIds, targetId)) throw conflict(conflictMessages.lastAdmin, errorCodes.lastAdmin);
+  if (isLastActiveAdmin(activeAdminIds, targetId))
+    throw conflict(conflictMessages.lastAdmin, errorCodes.lastAdmin);
 }
 
 /**

@@ -26,7 +26,11 @@ export class VersionHistoryRecorder {
   ) {}
 
   /** Copies the version file just stored under `fileKey` to a history object of its own. */
-  async stage(versionId: number, fileKey: string, file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>): Promise<StagedEntry> {
+  async stage(
+    versionId: number,
+    fileKey: string,
+    file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>,
+  ): Promise<StagedEntry> {
     const storageKey = `${historyKeyPrefix}${versionId}/${randomUUID()}${extname(fileKey)}`;
     const object = await this.storage.get(fileKey);
     if (!object) throw new Error(`the stored object ${fileKey} is missing`);

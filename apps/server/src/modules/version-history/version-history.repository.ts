@@ -44,7 +44,14 @@ export class VersionHistoryRepository {
    * entries of one file are added one at a time on every server) and drops the oldest beyond `limit`; answers the
    * dropped entries' storage keys, to delete after the commit.
    */
-  async record(trx: Transaction<Database>, versionId: number, fileId: number, staged: StagedEntry, cause: HistoryCause, limit: number): Promise<string[]> {
+  async record(
+    trx: Transaction<Database>,
+    versionId: number,
+    fileId: number,
+    staged: StagedEntry,
+    cause: HistoryCause,
+    limit: number,
+  ): Promise<string[]> {
     await trx
       .insertInto('versionFileHistory')
       .values({
@@ -61,7 +68,12 @@ export class VersionHistoryRepository {
   }
 
   /** Drops a file's entries beyond the newest `limit`; answers their storage keys. */
-  private async trim(trx: Transaction<Database>, versionId: number, fileId: number, limit: number): Promise<string[]> {
+  private async trim(
+    trx: Transaction<Database>,
+    versionId: number,
+    fileId: number,
+    limit: number,
+  ): Promise<string[]> {
     const rows = await trx
       .selectFrom('versionFileHistory')
       .select(['id', 'storageKey'])
@@ -71,7 +83,14 @@ export class VersionHistoryRepository {
       .execute();
     const dropped = rows.slice(limit);
     if (dropped.length === 0) return [];
-    await trx.deleteFrom('versionFileHistory').where('id', 'in', dropped.map((row) => row.id)).execute();
+    await trx
+      .deleteFrom('versionFileHistory')
+      .where(
+        'id',
+        'in',
+        dropped.map((row) => row.id),
+      )
+      .execute();
     return dropped.map((row) => row.storageKey);
   }
 
@@ -103,7 +122,9 @@ export class VersionHistoryRepository {
     const rows = await this.db
       .selectFrom('versionFileHistory as h')
       .leftJoin('users as u', 'u.id', 'h.authorId')
-      .leftJoin('versionFiles as f', (join) => join.onRef('f.gameVersionId', '=', 'h.versionId').onRef('f.fileId', '=', 'h.fileId'))
+      .leftJoin('versionFiles as f', (join) =>
+        join.onRef('f.gameVersionId', '=', 'h.versionId').onRef('f.fileId', '=', 'h.fileId'),
+      )
       .select([
         'h.id',
         'h.versionId',
@@ -147,19 +168,33 @@ export class VersionHistoryRepository {
    * The bytes a version keeps in storage, in one statement: its current files (composed sheets included) and the
    * whole-sheet uploads its frames are drawn onto, and its history entries.
    */
-  async storageUse(versionId: number): Promise<{ currentBytes: number; historyBytes: number; historyEntries: number }> {
-    const { rows } = await sql<{ currentBytes: number | string; historyBytes: number | string; historyEntries: number | string }>`select
+  async storageUse(
+    versionId: number,
+  ): Promise<{ currentBytes: number; historyBytes: number; historyEntries: number }> {
+    const { rows } = await sql<{
+      currentBytes: number | string;
+      historyBytes: number | string;
+      historyEntries: number | string;
+    }>`select
       (select coalesce(sum(${sql.ref('size')}), 0) from ${sql.table('versionFiles')} where ${sql.ref('gameVersionId')} = ${versionId})
         + (select coalesce(sum(${sql.ref('baseSize')}), 0) from ${sql.table('versionSheets')} where ${sql.ref('gameVersionId')} = ${versionId}) as ${sql.ref('currentBytes')},
       (select coalesce(sum(${sql.ref('size')}), 0) from ${sql.table('versionFileHistory')} where ${sql.ref('versionId')} = ${versionId}) as ${sql.ref('historyBytes')},
-      (select count(*) from ${sql.table('versionFileHistory')} where ${sql.ref('versionId')} = ${versionId}) as ${sql.ref('historyEntries')}`.execute(this.db);
+      (select count(*) from ${sql.table('versionFileHistory')} where ${sql.ref('versionId')} = ${versionId}) as ${sql.ref('historyEntries')}`.execute(
+      this.db,
+    );
     const row = rows[0]!;
     // PostgreSQL answers sum(bigint) as numeric (a string).
-    return { currentBytes: Number(row.currentBytes), historyBytes: Number(row.historyBytes), historyEntries: Number(row.historyEntries) };
+    return {
+      currentBytes: Number(row.currentBytes),
+      historyBytes: Number(row.historyBytes),
+      historyEntries: Number(row.historyEntries),
+    };
   }
 
   /** Every history object's key (the services update's referenced keys). */
   async allKeys(): Promise<string[]> {
-    return (await this.db.selectFrom('versionFileHistory').select('storageKey').execute()).map((row) => row.storageKey);
+    return (await this.db.selectFrom('versionFileHistory').select('storageKey').execute()).map(
+      (row) => row.storageKey,
+    );
   }
 }

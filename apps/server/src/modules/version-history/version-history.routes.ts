@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { fileHistorySchema, historyEntryParamsSchema, idParamSchema, versionFileParamsSchema, versionFileSchema, versionStorageSchema } from '@reskin/contract';
+import {
+  fileHistorySchema,
+  historyEntryParamsSchema,
+  idParamSchema,
+  versionFileParamsSchema,
+  versionFileSchema,
+  versionStorageSchema,
+} from '@reskin/contract';
 import { revokedTicketDoc } from '../../lib/download-tickets';
 import { currentUser } from '../../plugins/auth';
 import type { VersionHistoryService } from './version-history.service';
@@ -22,10 +29,13 @@ export async function versionHistoryRoutes(app: FastifyInstance, { history }: Ve
       ...user,
       schema: {
         tags,
-        summary: "A version file's history: every replacement kept (up to VERSION_HISTORY_LIMIT), newest first, each with a ticketed URL to view it",
+        summary:
+          "A version file's history: every replacement kept (up to VERSION_HISTORY_LIMIT), newest first, each with a ticketed URL to view it",
         params: versionFileParamsSchema,
         response: { 200: fileHistorySchema },
-        errors: { 404: 'No such version, not one of your active assignments, or no such file in its game (NOT_FOUND).' },
+        errors: {
+          404: 'No such version, not one of your active assignments, or no such file in its game (NOT_FOUND).',
+        },
       },
     },
     async (request) => history.list(currentUser(request), request.params.versionId, request.params.fileId),
@@ -36,7 +46,8 @@ export async function versionHistoryRoutes(app: FastifyInstance, { history }: Ve
     {
       schema: {
         tags,
-        summary: "A history entry's image or sound (Authorization header, or the ?ticket= of the history's URLs)",
+        summary:
+          "A history entry's image or sound (Authorization header, or the ?ticket= of the history's URLs)",
         // The bearer token or the ticket: without either, or with a bad one, the entry is a 404.
         security: [{ bearer: [] }, {}],
         params: historyEntryParamsSchema,
@@ -48,8 +59,17 @@ export async function versionHistoryRoutes(app: FastifyInstance, { history }: Ve
       },
     },
     async (request, reply) => {
-      const caller = await history.contentCaller(request.user, request.params.versionId, request.query.ticket);
-      const { stream, contentType, size } = await history.content(caller, request.params.versionId, request.params.fileId, request.params.entryId);
+      const caller = await history.contentCaller(
+        request.user,
+        request.params.versionId,
+        request.query.ticket,
+      );
+      const { stream, contentType, size } = await history.content(
+        caller,
+        request.params.versionId,
+        request.params.fileId,
+        request.params.entryId,
+      );
       return (
         reply
           .type(contentType)
@@ -57,7 +77,10 @@ export async function versionHistoryRoutes(app: FastifyInstance, { history }: Ve
           .header('Cache-Control', 'private, max-age=900')
           .header('X-Content-Type-Options', 'nosniff')
           // An artist's SVG opened as a page runs nothing on the app's origin.
-          .header('Content-Security-Policy', "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox")
+          .header(
+            'Content-Security-Policy',
+            "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
+          )
           .send(stream)
       );
     },
@@ -69,7 +92,8 @@ export async function versionHistoryRoutes(app: FastifyInstance, { history }: Ve
       ...user,
       schema: {
         tags,
-        summary: "Restore a history entry: its bytes become the version's file again (through the upload), and the restore is a new entry",
+        summary:
+          "Restore a history entry: its bytes become the version's file again (through the upload), and the restore is a new entry",
         params: historyEntryParamsSchema,
         response: { 200: versionFileSchema },
         errors: {
@@ -80,7 +104,13 @@ export async function versionHistoryRoutes(app: FastifyInstance, { history }: Ve
         },
       },
     },
-    async (request) => history.restore(currentUser(request), request.params.versionId, request.params.fileId, request.params.entryId),
+    async (request) =>
+      history.restore(
+        currentUser(request),
+        request.params.versionId,
+        request.params.fileId,
+        request.params.entryId,
+      ),
   );
 
   r.get(

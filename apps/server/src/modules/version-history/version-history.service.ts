@@ -1,5 +1,12 @@
 import type { Readable } from 'node:stream';
-import { fileKindOf, historyMessages, type FileHistory, type User, type VersionFile, type VersionStorage } from '@reskin/contract';
+import {
+  fileKindOf,
+  historyMessages,
+  type FileHistory,
+  type User,
+  type VersionFile,
+  type VersionStorage,
+} from '@reskin/contract';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { notFound, unprocessable } from '../../lib/errors';
 import { MissingObjectError, type Storage } from '../../storage/storage';
@@ -54,7 +61,12 @@ export class VersionHistoryService {
   }
 
   /** An entry's bytes, with its type and size. */
-  async content(user: User, versionId: number, fileId: number, entryId: number): Promise<{ stream: Readable; contentType: string; size: number }> {
+  async content(
+    user: User,
+    versionId: number,
+    fileId: number,
+    entryId: number,
+  ): Promise<{ stream: Readable; contentType: string; size: number }> {
     await this.versions.reachableVersion(user, versionId);
     const entry = await this.history.find(versionId, fileId, entryId);
     if (!entry) throw notFound('History entry');
@@ -77,7 +89,9 @@ export class VersionHistoryService {
     const kind = fileKindOf(original);
     const entryIsImage = entry.width !== null;
     if (kind === 'other' || (kind === 'image') !== entryIsImage) {
-      throw unprocessable(historyMessages.kindChanged, [{ path: '/entryId', code: 'kind_changed', message: historyMessages.kindChanged }]);
+      throw unprocessable(historyMessages.kindChanged, [
+        { path: '/entryId', code: 'kind_changed', message: historyMessages.kindChanged },
+      ]);
     }
     if (entryIsImage && (entry.width !== original.width || entry.height !== original.height)) {
       const message = historyMessages.sizeChanged(entry, original);
@@ -85,7 +99,10 @@ export class VersionHistoryService {
     }
     const object = await this.storage.get(entry.storageKey);
     if (!object) throw new MissingObjectError(entry.storageKey);
-    return this.versions.upload(user, versionId, fileId, object.stream, { how: 'restore', restoredFrom: entry.id });
+    return this.versions.upload(user, versionId, fileId, object.stream, {
+      how: 'restore',
+      restoredFrom: entry.id,
+    });
   }
 
   /** GET /game-versions/{id}/storage (reviewers): what the version keeps in storage. */

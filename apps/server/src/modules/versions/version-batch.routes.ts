@@ -22,7 +22,15 @@ import {
   type BatchOptions,
 } from '@reskin/contract';
 import { AppError, badRequest, unprocessable } from '../../lib/errors';
-import { assertNamed, fileContent, fileTooLarge, firstFilePart, maxMultipartBytes, multipartError, refuseDeclaredBodyOver } from '../../lib/multipart';
+import {
+  assertNamed,
+  fileContent,
+  fileTooLarge,
+  firstFilePart,
+  maxMultipartBytes,
+  multipartError,
+  refuseDeclaredBodyOver,
+} from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { storageFault } from '../../storage/storage-faults';
 import { checkDeclared, entryContent, invalidZip, openZip, readEntries, zipBomb } from '../games/game-zip';
@@ -37,7 +45,9 @@ const changeErrors = {
 /** 413: more files than the game has. */
 const tooManyFiles = (max: number) => {
   const message = batchMessages.tooManyFiles(max);
-  return new AppError(413, 'PayloadTooLargeError', message, 'TOO_MANY_FILES', [{ path: '/file', code: 'too_many_files', message }]);
+  return new AppError(413, 'PayloadTooLargeError', message, 'TOO_MANY_FILES', [
+    { path: '/file', code: 'too_many_files', message },
+  ]);
 };
 
 /** The longest path of an incoming file (a game path's limit, plus a top folder). */
@@ -46,7 +56,10 @@ const maxIncomingPath = limits.gameFilePathMax + 255;
 /**
  * Replace from a folder or a zip (issue 27): POST /game-versions/{versionId}/batch, and the preview of a fit.
  */
-export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileSizeBytes }: { batch: VersionBatchService; maxFileSizeBytes: number }) {
+export async function versionBatchRoutes(
+  app: FastifyInstance,
+  { batch, maxFileSizeBytes }: { batch: VersionBatchService; maxFileSizeBytes: number },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['game-versions'];
   const user = { onRequest: app.requireUser };
@@ -98,22 +111,37 @@ export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileS
     '/game-versions/:versionId/files/:fileId/fit-preview',
     {
       ...user,
-      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () => fileTooLarge(undefined, maxFileSizeBytes)),
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () =>
+        fileTooLarge(undefined, maxFileSizeBytes),
+      ),
       schema: {
         tags,
-        summary: "The multipart `file` fitted to the original's (or the frame's) size and format exactly as the batch stores it",
+        summary:
+          "The multipart `file` fitted to the original's (or the frame's) size and format exactly as the batch stores it",
         params: fitPreviewParamsSchema,
         querystring: fitPreviewQuerySchema,
         multipartBody: batchPartsSchema.pick({ file: true }),
-        errors: { ...changeErrors, 404: 'No such version, game file or frame (NOT_FOUND).', 422: 'No file, or an image that cannot be fitted (the message says why).' },
+        errors: {
+          ...changeErrors,
+          404: 'No such version, game file or frame (NOT_FOUND).',
+          422: 'No file, or an image that cannot be fitted (the message says why).',
+        },
       },
     },
     async (request, reply) => {
       const file = await firstFilePart(request, maxFileSizeBytes);
-      if (!file) throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [{ path: '/file', code: 'required', message: 'Choose a file.' }]);
+      if (!file)
+        throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [
+          { path: '/file', code: 'required', message: 'Choose a file.' },
+        ]);
       const content = fileContent(file, file.filename, maxFileSizeBytes);
       const { params, query } = request;
-      const preview = await batch.preview(currentUser(request), params.versionId, params.fileId, { fit: query.fit, frame: query.frame ?? null, fileName: file.filename, content });
+      const preview = await batch.preview(currentUser(request), params.versionId, params.fileId, {
+        fit: query.fit,
+        frame: query.frame ?? null,
+        fileName: file.filename,
+        content,
+      });
       return reply.type(preview.contentType).header('Cache-Control', 'no-store').send(preview.bytes);
     },
   );
@@ -123,7 +151,11 @@ export async function versionBatchRoutes(app: FastifyInstance, { batch, maxFileS
 function parseOptions(raw: Record<string, unknown>): BatchOptions {
   const parsed = batchOptionsSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.map((issue) => ({ path: `/${issue.path.join('/')}`, code: 'invalid', message: issue.message }));
+  const details = parsed.error.issues.map((issue) => ({
+    path: `/${issue.path.join('/')}`,
+    code: 'invalid',
+    message: issue.message,
+  }));
   throw unprocessable(details[0]?.message ?? 'The batch options are invalid.', details);
 }
 
@@ -144,19 +176,30 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
   const zipLimit = Math.max(limits.zipUpload.maxZipBytes, maxFileSizeBytes);
   try {
     const parts = request.parts({
-      limits: { fileSize: zipLimit, files: maxFiles + 1, fields: maxFiles + 20, parts: maxFiles * 2 + 30, fieldSize: 1_000_000 },
+      limits: {
+        fileSize: zipLimit,
+        files: maxFiles + 1,
+        fields: maxFiles + 20,
+        parts: maxFiles * 2 + 30,
+        fieldSize: 1_000_000,
+      },
     });
     for await (const part of parts) {
       assertNamed(part);
       if (part.type === 'field') {
         const value = typeof part.value === 'string' ? part.value : String(part.value);
         if (part.fieldname === 'path') {
-          if (value.length > maxIncomingPath) throw badRequest(`A path is longer than ${maxIncomingPath} characters.`, errorCodes.validationFailed);
+          if (value.length > maxIncomingPath)
+            throw badRequest(
+              `A path is longer than ${maxIncomingPath} characters.`,
+              errorCodes.validationFailed,
+            );
           pendingPath = value;
         } else if (optionNames.has(part.fieldname)) fields[part.fieldname] = value;
         continue;
       }
-      const incoming = normaliseIncomingPath(pendingPath ?? part.filename ?? '') || `file-${files.length + 1}`;
+      const incoming =
+        normaliseIncomingPath(pendingPath ?? part.filename ?? '') || `file-${files.length + 1}`;
       pendingPath = undefined;
       if (files.length >= maxFiles) {
         part.file.resume();
@@ -192,7 +235,9 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
     throw multipartError(error, maxFileSizeBytes);
   }
   if (files.length === 0) {
-    throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', errorCodes.validationFailed, [{ path: '/file', code: 'required', message: 'Choose files or a .zip.' }]);
+    throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', errorCodes.validationFailed, [
+      { path: '/file', code: 'required', message: 'Choose files or a .zip.' },
+    ]);
   }
   const only = files[0];
   if (files.length === 1 && only?.file && extensionOfName(only.incoming) === 'zip') {
@@ -202,15 +247,25 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
 }
 
 /** The files of one .zip, each inflated to a temporary file, after the game zip upload's checks on all entries. */
-async function unpack(zipFile: string, dir: string, maxFiles: number, maxFileSizeBytes: number): Promise<BatchIncomingFile[]> {
-  if ((await stat(zipFile)).size > limits.zipUpload.maxZipBytes) throw zipBomb(`The .zip is larger than ${limits.zipUpload.maxZipBytes / 1024 ** 3} GB.`);
+async function unpack(
+  zipFile: string,
+  dir: string,
+  maxFiles: number,
+  maxFileSizeBytes: number,
+): Promise<BatchIncomingFile[]> {
+  if ((await stat(zipFile)).size > limits.zipUpload.maxZipBytes)
+    throw zipBomb(`The .zip is larger than ${limits.zipUpload.maxZipBytes / 1024 ** 3} GB.`);
   const zip = await openZip(zipFile);
   try {
-    const entries = (await readEntries(zip, maxFiles, () => tooManyFiles(maxFiles))).map((entry) => ({ ...entry, path: entry.name.replace(/^\/+/, '') }));
+    const entries = (await readEntries(zip, maxFiles, () => tooManyFiles(maxFiles))).map((entry) => ({
+      ...entry,
+      path: entry.name.replace(/^\/+/, ''),
+    }));
     checkDeclared(entries, maxFileSizeBytes);
     // yauzl (validateEntrySizes) fails an entry that inflates past its declared size, so the declared total bounds
     // what lands in the temporary folder.
-    if (entries.reduce((total, { entry }) => total + entry.uncompressedSize, 0) > maxBatchBytes) throw zipBomb(batchTooLarge);
+    if (entries.reduce((total, { entry }) => total + entry.uncompressedSize, 0) > maxBatchBytes)
+      throw zipBomb(batchTooLarge);
     const files: BatchIncomingFile[] = [];
     for (const [index, { entry, path }] of entries.entries()) {
       let raw;

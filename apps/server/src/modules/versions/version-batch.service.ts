@@ -31,7 +31,15 @@ import {
   type ImageFormatName,
   type User,
 } from '@reskin/contract';
-import { AudioError, SoundTooLongError, convertAudio, loudness, needsConversion, probeAudio, type AudioProbe } from '../../lib/audio-conversion';
+import {
+  AudioError,
+  SoundTooLongError,
+  convertAudio,
+  loudness,
+  needsConversion,
+  probeAudio,
+  type AudioProbe,
+} from '../../lib/audio-conversion';
 import { isAudioContent } from '../../lib/audio-inspection';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { FairQueue, QueueFullError } from '../../lib/fair-queue';
@@ -102,12 +110,32 @@ const noUsage: BatchUsage = { loads: 0, atStart: false };
  * (limits.versionBatch, decision 0045): each holds up to limits.versionBatch.maxBytes twice in the temporary
  * folder, and its sounds take ffmpeg's workers. One per process, as the temporary folder is.
  */
-export const batchTurns = new FairQueue<number>(limits.versionBatch.concurrent, limits.versionBatch.maxWaiting);
+export const batchTurns = new FairQueue<number>(
+  limits.versionBatch.concurrent,
+  limits.versionBatch.maxWaiting,
+);
 
 /** 503 SERVER_BUSY: as many batches as the server takes are running, and as many wait. */
-const serverBusy = () => new AppError(503, 'ServiceUnavailableError', batchMessages.busy, errorCodes.serverBusy, [], limits.versionBatch.retryAfterSeconds);
+const serverBusy = () =>
+  new AppError(
+    503,
+    'ServiceUnavailableError',
+    batchMessages.busy,
+    errorCodes.serverBusy,
+    [],
+    limits.versionBatch.retryAfterSeconds,
+  );
 
-const emptyMedia: BatchMedia = { format: null, width: null, height: null, durationSeconds: null, sampleRate: null, channels: null, lufs: null, size: null };
+const emptyMedia: BatchMedia = {
+  format: null,
+  width: null,
+  height: null,
+  durationSeconds: null,
+  sampleRate: null,
+  channels: null,
+  lufs: null,
+  size: null,
+};
 
 /**
  * Replace from a folder or a zip (issue 27, decision 0030): POST /game-versions/{versionId}/batch. Plans each
@@ -155,19 +183,45 @@ export class VersionBatchService {
     }
   }
 
-  async run(user: User, version: GameVersion, incoming: BatchIncomingFile[], options: BatchOptions): Promise<BatchAnswer> {
+  async run(
+    user: User,
+    version: GameVersion,
+    incoming: BatchIncomingFile[],
+    options: BatchOptions,
+  ): Promise<BatchAnswer> {
     const dryRun = options.dryRun === 'true';
     const files = await this.games.listFiles(version.gameId);
     const { atlases } = await this.atlases.find(version.gameId);
     // The play record ranks candidates and names the twin the game loads (decision 0050).
-    const usage = new Map((await this.usage.forGame(version.gameId)).map((file) => [file.fileId, { loads: file.loads, atStart: file.startLoads > 0 }]));
-    const context: BatchContext = { files: new Map(files.map((file) => [file.fileId, file])), all: files, atlases, usage, options, owner: user.id };
-    const matches = matchBatch(incoming.map((file) => file.incoming), files, framesOf(atlases));
+    const usage = new Map(
+      (await this.usage.forGame(version.gameId)).map((file) => [
+        file.fileId,
+        { loads: file.loads, atStart: file.startLoads > 0 },
+      ]),
+    );
+    const context: BatchContext = {
+      files: new Map(files.map((file) => [file.fileId, file])),
+      all: files,
+      atlases,
+      usage,
+      options,
+      owner: user.id,
+    };
+    const matches = matchBatch(
+      incoming.map((file) => file.incoming),
+      files,
+      framesOf(atlases),
+    );
     const planned: PlannedRow[] = [];
     for (const [index, match] of matches.entries()) {
       const source = incoming[index];
       if (!source) continue;
-      const candidates = rankCandidates(match.candidates.map((candidate) => ({ ...candidate, usage: usage.get(candidate.fileId) ?? noUsage })));
+      const candidates = rankCandidates(
+        match.candidates.map((candidate) => ({
+          ...candidate,
+          usage: usage.get(candidate.fileId) ?? noUsage,
+        })),
+      );
       planned.push(await this.plan({ ...match, candidates }, source, context));
     }
     markDuplicates(planned);
@@ -179,7 +233,11 @@ export class VersionBatchService {
     return { dryRun, rows, summary: summarise(rows) };
   }
 
-  private async plan(match: BatchMatch, source: BatchIncomingFile, context: BatchContext): Promise<PlannedRow> {
+  private async plan(
+    match: BatchMatch,
+    source: BatchIncomingFile,
+    context: BatchContext,
+  ): Promise<PlannedRow> {
     const { files, atlases, options, owner } = context;
     const row: BatchRow = {
       incoming: match.incoming,
@@ -226,9 +284,25 @@ export class VersionBatchService {
       const fileId = typeof choice === 'number' ? choice : choice.fileId;
       const frame = typeof choice === 'number' ? null : (choice.frame ?? null);
       const file = files.get(fileId);
-      const inSheet = frame === null || atlases.some((atlas) => atlas.frames.some((f) => f.name === frame && atlas.pages[f.page]?.fileId === fileId));
-      if (!file || !inSheet) return invalid('bad_choice', `The chosen ${frame === null ? 'file' : 'frame'} is not one of this game's.`);
-      Object.assign(row, { status: 'matched', matchedBy: 'choice', fileId, path: file.path, frame, candidates: [], kind: fileKindOf(file) });
+      const inSheet =
+        frame === null ||
+        atlases.some((atlas) =>
+          atlas.frames.some((f) => f.name === frame && atlas.pages[f.page]?.fileId === fileId),
+        );
+      if (!file || !inSheet)
+        return invalid(
+          'bad_choice',
+          `The chosen ${frame === null ? 'file' : 'frame'} is not one of this game's.`,
+        );
+      Object.assign(row, {
+        status: 'matched',
+        matchedBy: 'choice',
+        fileId,
+        path: file.path,
+        frame,
+        candidates: [],
+        kind: fileKindOf(file),
+      });
     }
     if (row.status === 'ambiguous') {
       row.error = batchMessages.ambiguous;
@@ -251,29 +325,45 @@ export class VersionBatchService {
     row.kind = originalKind;
     const incomingKind: FileKind = kindOfName(match.relative);
     if (incomingKind !== originalKind) return invalid('wrong_kind', batchMessages.wrongKind(originalKind));
-    if (!source.file) return invalid('too_large', fileTooLarge(match.relative, this.maxFileSizeBytes).message);
+    if (!source.file)
+      return invalid('too_large', fileTooLarge(match.relative, this.maxFileSizeBytes).message);
     if (source.size === 0) return invalid('empty', 'The file is empty (0 bytes).');
 
     if (originalKind === 'image') {
       let frameSize: { w: number; h: number } | null = null;
       if (row.frame !== null) {
-        const frame = atlases.flatMap((atlas) => atlas.frames.filter((f) => f.name === row.frame && atlas.pages[f.page]?.fileId === original.fileId))[0];
+        const frame = atlases.flatMap((atlas) =>
+          atlas.frames.filter((f) => f.name === row.frame && atlas.pages[f.page]?.fileId === original.fileId),
+        )[0];
         frameSize = frame?.sourceSize ?? null;
       }
       planned.frameSize = frameSize;
       const targetWidth = frameSize?.w ?? original.width ?? 0;
       const targetHeight = frameSize?.h ?? original.height ?? 0;
       const originalFormat = imageFormatOfName(original.path) ?? null;
-      row.originalMedia = { ...emptyMedia, format: originalFormat, width: targetWidth, height: targetHeight, size: original.size };
+      row.originalMedia = {
+        ...emptyMedia,
+        format: originalFormat,
+        width: targetWidth,
+        height: targetHeight,
+        size: original.size,
+      };
       let info;
       try {
         info = await inspectImage(createReadStream(source.file), match.relative);
       } catch (error) {
-        if (error instanceof InvalidImageError) return invalid('invalid_image', `${validationMessages.imageReadError}: ${error.message}`);
+        if (error instanceof InvalidImageError)
+          return invalid('invalid_image', `${validationMessages.imageReadError}: ${error.message}`);
         throw error;
       }
       planned.imageFormat = info.format;
-      row.incomingMedia = { ...emptyMedia, format: info.format, width: info.width, height: info.height, size: source.size };
+      row.incomingMedia = {
+        ...emptyMedia,
+        format: info.format,
+        width: info.width,
+        height: info.height,
+        size: source.size,
+      };
       const sameSize = info.width === targetWidth && info.height === targetHeight;
       // A frame is drawn onto its sheet whatever its format; a whole file must be the original's format.
       const sameFormat = row.frame !== null || info.format === originalFormat;
@@ -283,9 +373,13 @@ export class VersionBatchService {
       }
       row.status = sameSize ? 'needs_conversion' : 'needs_fit';
       if (originalFormat && row.frame === null && !canWriteFormat(originalFormat)) {
-        return invalid('cannot_convert', `${original.path} is ${originalFormat.toUpperCase()}: replace it with a ${originalFormat.toUpperCase()} of ${targetWidth} x ${targetHeight} pixels.`);
+        return invalid(
+          'cannot_convert',
+          `${original.path} is ${originalFormat.toUpperCase()}: replace it with a ${originalFormat.toUpperCase()} of ${targetWidth} x ${targetHeight} pixels.`,
+        );
       }
-      if (await this.animated(source.file, info.format, original, originalFormat)) return invalid('animated', batchMessages.animatedGif);
+      if (await this.animated(source.file, info.format, original, originalFormat))
+        return invalid('animated', batchMessages.animatedGif);
       if (!sameSize) {
         row.fit = options.fits?.[match.incoming] ?? options.fit ?? null;
         if (row.fit === null) {
@@ -298,7 +392,8 @@ export class VersionBatchService {
 
     // A sound: audio by content, then probed and measured by the audio module (ffmpeg in workers, decision 0029);
     // its container, codec, rate and channels say whether it needs converting.
-    if (!(await isAudioContent(createReadStream(source.file)))) return invalid('not_audio', validationMessages.notAudio);
+    if (!(await isAudioContent(createReadStream(source.file))))
+      return invalid('not_audio', validationMessages.notAudio);
     let incomingProbe: AudioProbe;
     try {
       incomingProbe = await probeAudio(source.file, { owner });
@@ -349,14 +444,23 @@ export class VersionBatchService {
    * measured like an original, and what converting to it needs is its status.
    */
   private async planTwins(planned: PlannedRow[], context: BatchContext): Promise<void> {
-    const wanted = (row: BatchRow) => row.status === 'matched' || row.status === 'needs_fit' || row.status === 'needs_conversion';
-    const claimed = new Set(planned.filter(({ row, skip }) => !skip && wanted(row) && row.frame === null).map(({ row }) => row.fileId));
+    const wanted = (row: BatchRow) =>
+      row.status === 'matched' || row.status === 'needs_fit' || row.status === 'needs_conversion';
+    const claimed = new Set(
+      planned
+        .filter(({ row, skip }) => !skip && wanted(row) && row.frame === null)
+        .map(({ row }) => row.fileId),
+    );
     for (const entry of planned) {
       const { row } = entry;
       entry.twins = entry.twins.filter(({ file }) => !claimed.has(file.fileId));
-      if (!entry.skip && wanted(row)) for (const { twin } of entry.twins) if (twin.replace) claimed.add(twin.fileId);
+      if (!entry.skip && wanted(row))
+        for (const { twin } of entry.twins) if (twin.replace) claimed.add(twin.fileId);
       row.twins = entry.twins.map(({ twin }) => twin);
-      const heard = row.usage !== null && row.usage.loads === 0 ? row.twins.find((twin) => twin.usage.loads > 0 && !twin.replace) : undefined;
+      const heard =
+        row.usage !== null && row.usage.loads === 0
+          ? row.twins.find((twin) => twin.usage.loads > 0 && !twin.replace)
+          : undefined;
       if (heard && wanted(row)) row.warnings.push(batchMessages.twinLoaded(heard.path));
       // A skipped row (a .zip's rows not chosen) replaces no twin: nothing to probe.
       if (!entry.incomingProbe || !wanted(row) || entry.skip) continue;
@@ -366,7 +470,11 @@ export class VersionBatchService {
     }
   }
 
-  private async planTwin(planned: PlannedTwin, incoming: AudioProbe, { options, owner }: BatchContext): Promise<void> {
+  private async planTwin(
+    planned: PlannedTwin,
+    incoming: AudioProbe,
+    { options, owner }: BatchContext,
+  ): Promise<void> {
     const { twin, file } = planned;
     const originalSound = await this.readOriginalSound(file, owner);
     if ('unreadable' in originalSound) {
@@ -385,7 +493,10 @@ export class VersionBatchService {
    * A game's sound read from storage, probed and measured for converting to it; a loudness measurement that fails
    * leaves the loudness unknown, never the row. `unreadable`: what the row says when the sound cannot be read.
    */
-  private async readOriginalSound(file: GameFileRow, owner: number): Promise<OriginalSound | { unreadable: string }> {
+  private async readOriginalSound(
+    file: GameFileRow,
+    owner: number,
+  ): Promise<OriginalSound | { unreadable: string }> {
     const stored = await this.storage.get(file.storageKey);
     if (!stored) throw new Error(`the stored object ${file.storageKey} is missing`);
     const bytes = await buffer(stored.stream);
@@ -393,7 +504,8 @@ export class VersionBatchService {
       const original = await probeAudio(bytes, { owner });
       return { original, originalLufs: await measuredLoudness(bytes, owner) };
     } catch (error) {
-      if (error instanceof AudioError) return { unreadable: `The original sound cannot be read for converting: ${error.message}` };
+      if (error instanceof AudioError)
+        return { unreadable: `The original sound cannot be read for converting: ${error.message}` };
       throw error;
     }
   }
@@ -416,7 +528,8 @@ export class VersionBatchService {
       throw error;
     }
     const original = await this.games.findFile(version.gameId, fileId);
-    const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
+    const refuse = (code: string, message: string) =>
+      unprocessable(message, [{ path: '/file', code, message }]);
     if (!original || fileKindOf(original) !== 'image') {
       upload.content.resume();
       throw original ? refuse('not_image', `${original.path} is not an image.`) : notFound('Game file');
@@ -437,12 +550,19 @@ export class VersionBatchService {
     try {
       info = await inspectImage(Readable.from([input]), named);
     } catch (error) {
-      if (error instanceof InvalidImageError) throw refuse('invalid_image', `${validationMessages.imageReadError}: ${error.message}`);
+      if (error instanceof InvalidImageError)
+        throw refuse('invalid_image', `${validationMessages.imageReadError}: ${error.message}`);
       throw error;
     }
     const format = imageFormatOfName(original.path) ?? 'png';
     try {
-      const bytes = await fitImage(input, { width: size.w, height: size.h, mode: upload.fit, format, inputFormat: info.format });
+      const bytes = await fitImage(input, {
+        width: size.w,
+        height: size.h,
+        mode: upload.fit,
+        format,
+        inputFormat: info.format,
+      });
       return { bytes, contentType: imageFormats[format].mimeTypes[0] };
     } catch (error) {
       if (error instanceof ImageFitError) throw refuse(error.code, error.message);
@@ -451,8 +571,14 @@ export class VersionBatchService {
   }
 
   /** Whether the incoming image or the original is animated (more than one frame): such a row is not fitted or converted. */
-  private async animated(file: string, format: ImageFormatName, original: GameFileRow, originalFormat: ImageFormatName | null): Promise<boolean> {
-    const pages = async (input: Buffer) => (await sharp(input, { limitInputPixels: false }).metadata()).pages ?? 1;
+  private async animated(
+    file: string,
+    format: ImageFormatName,
+    original: GameFileRow,
+    originalFormat: ImageFormatName | null,
+  ): Promise<boolean> {
+    const pages = async (input: Buffer) =>
+      (await sharp(input, { limitInputPixels: false }).metadata()).pages ?? 1;
     if ((format === 'gif' || format === 'webp') && (await pages(await readFile(file))) > 1) return true;
     if (originalFormat !== 'gif' && originalFormat !== 'webp') return false;
     const stored = await this.storage.get(original.storageKey);
@@ -460,16 +586,27 @@ export class VersionBatchService {
     return (await pages(await buffer(stored.stream))) > 1;
   }
 
-  private async apply(user: User, version: GameVersion, planned: PlannedRow, options: BatchOptions): Promise<void> {
+  private async apply(
+    user: User,
+    version: GameVersion,
+    planned: PlannedRow,
+    options: BatchOptions,
+  ): Promise<void> {
     await this.applyRow(user, version, planned, options);
     for (const twin of planned.twins) {
       if (twin.twin.replace) await this.applyTwin(user, version, planned, twin, options);
     }
   }
 
-  private async applyRow(user: User, version: GameVersion, planned: PlannedRow, options: BatchOptions): Promise<void> {
+  private async applyRow(
+    user: User,
+    version: GameVersion,
+    planned: PlannedRow,
+    options: BatchOptions,
+  ): Promise<void> {
     const { row, source, original } = planned;
-    const wanted = row.status === 'matched' || row.status === 'needs_fit' || row.status === 'needs_conversion';
+    const wanted =
+      row.status === 'matched' || row.status === 'needs_fit' || row.status === 'needs_conversion';
     if (!wanted || planned.skip) {
       row.outcome = row.status === 'invalid' ? 'failed' : 'skipped';
       return;
@@ -482,7 +619,11 @@ export class VersionBatchService {
       const content = await this.content(planned, original, source.file, options, user.id);
       if (row.frame !== null) {
         const named = row.status === 'matched' ? row.relative : original.path;
-        await this.frames.uploadFrame(user, version.id, original.fileId, { frame: row.frame, fileName: named, content });
+        await this.frames.uploadFrame(user, version.id, original.fileId, {
+          frame: row.frame,
+          fileName: named,
+          content,
+        });
       } else {
         await this.versions.upload(user, version.id, original.fileId, content, { how: 'batch' });
       }
@@ -508,15 +649,29 @@ export class VersionBatchService {
    * A twin of a replaced sound row, from the same incoming file converted to the twin's own format (decision
    * 0050), through the single upload as the row; its refusal is the twin's outcome, the row stays replaced.
    */
-  private async applyTwin(user: User, version: GameVersion, row: PlannedRow, planned: PlannedTwin, options: BatchOptions): Promise<void> {
+  private async applyTwin(
+    user: User,
+    version: GameVersion,
+    row: PlannedRow,
+    planned: PlannedTwin,
+    options: BatchOptions,
+  ): Promise<void> {
     const { twin, file, audio } = planned;
-    if (row.row.outcome !== 'replaced' || !row.source.file || !audio || twin.status === null || twin.status === 'invalid') {
+    if (
+      row.row.outcome !== 'replaced' ||
+      !row.source.file ||
+      !audio ||
+      twin.status === null ||
+      twin.status === 'invalid'
+    ) {
       twin.outcome = twin.status === 'invalid' ? 'failed' : 'skipped';
       return;
     }
     try {
       const content =
-        twin.status === 'matched' ? createReadStream(row.source.file) : await this.convertedTo(row.source.file, file, audio, options, user.id);
+        twin.status === 'matched'
+          ? createReadStream(row.source.file)
+          : await this.convertedTo(row.source.file, file, audio, options, user.id);
       await this.versions.upload(user, version.id, file.fileId, content, { how: 'batch' });
       twin.outcome = 'replaced';
     } catch (error) {
@@ -528,7 +683,13 @@ export class VersionBatchService {
   }
 
   /** The bytes a row stores: the incoming file as it is, fitted or converted to the original's. */
-  private async content(planned: PlannedRow, original: GameFileRow, file: string, options: BatchOptions, owner: number): Promise<Readable> {
+  private async content(
+    planned: PlannedRow,
+    original: GameFileRow,
+    file: string,
+    options: BatchOptions,
+    owner: number,
+  ): Promise<Readable> {
     const { row } = planned;
     if (row.kind === 'image') {
       if (row.status === 'matched') return createReadStream(file);
@@ -549,13 +710,20 @@ export class VersionBatchService {
   }
 
   /** The incoming sound converted to a game sound's format (and loudness, when asked). */
-  private async convertedTo(file: string, target: GameFileRow, audio: OriginalSound, options: BatchOptions, owner: number): Promise<Readable> {
+  private async convertedTo(
+    file: string,
+    target: GameFileRow,
+    audio: OriginalSound,
+    options: BatchOptions,
+    owner: number,
+  ): Promise<Readable> {
     const converted = await convertAudio(file, {
       toPathLike: target.path,
       codec: audio.original.codec,
       sampleRate: audio.original.sampleRate,
       channels: audio.original.channels,
-      ...(options.loudness === 'match' && audio.originalLufs !== null && { matchLoudnessOf: audio.originalLufs }),
+      ...(options.loudness === 'match' &&
+        audio.originalLufs !== null && { matchLoudnessOf: audio.originalLufs }),
       maxOutputBytes: this.maxFileSizeBytes,
       owner,
     });
@@ -577,7 +745,8 @@ function framesOf(atlases: Atlas[]): BatchFrame[] {
 function markDuplicates(planned: PlannedRow[]): void {
   const first = new Map<string, string>();
   for (const { row, skip } of planned) {
-    if (skip || row.fileId === null || !['matched', 'needs_fit', 'needs_conversion'].includes(row.status)) continue;
+    if (skip || row.fileId === null || !['matched', 'needs_fit', 'needs_conversion'].includes(row.status))
+      continue;
     const key = `${row.fileId}\n${row.frame ?? ''}`;
     const earlier = first.get(key);
     if (earlier === undefined) {
@@ -604,18 +773,33 @@ function summarise(rows: BatchRow[]): BatchAnswer['summary'] {
     replaced: count((row) => row.outcome === 'replaced'),
     failed: count((row) => row.outcome === 'failed'),
     skipped: count((row) => row.outcome === 'skipped'),
-    twinsReplaced: rows.reduce((sum, row) => sum + row.twins.filter((twin) => twin.outcome === 'replaced').length, 0),
+    twinsReplaced: rows.reduce(
+      (sum, row) => sum + row.twins.filter((twin) => twin.outcome === 'replaced').length,
+      0,
+    ),
   };
 }
 
 /** The durations of a sound and the one it replaces, when they differ by more than 10 %. */
 /** A sound's figures as a row shows them. */
 function soundMedia(probe: AudioProbe, lufs: number | null, size: number): BatchMedia {
-  return { ...emptyMedia, format: probe.container, durationSeconds: probe.durationSeconds || null, sampleRate: probe.sampleRate, channels: probe.channels, lufs, size };
+  return {
+    ...emptyMedia,
+    format: probe.container,
+    durationSeconds: probe.durationSeconds || null,
+    sampleRate: probe.sampleRate,
+    channels: probe.channels,
+    lufs,
+    size,
+  };
 }
 
 /** Whether the incoming sound is stored as it is or converted to the original's format (or loudness). */
-function soundStatus(incoming: AudioProbe, { original, originalLufs }: OriginalSound, options: BatchOptions): 'matched' | 'needs_conversion' {
+function soundStatus(
+  incoming: AudioProbe,
+  { original, originalLufs }: OriginalSound,
+  options: BatchOptions,
+): 'matched' | 'needs_conversion' {
   const matchLoudness = options.loudness === 'match' && originalLufs !== null;
   return needsConversion(incoming, original) || matchLoudness ? 'needs_conversion' : 'matched';
 }
@@ -630,7 +814,9 @@ async function measuredLoudness(input: string | Uint8Array, owner: number): Prom
 
 function durationWarnings(incoming: AudioProbe, original: AudioProbe): string[] {
   const [a, b] = [incoming.durationSeconds, original.durationSeconds];
-  return a > 0 && b > 0 && Math.abs(a - b) / b > limits.audioConversion.durationWarningRatio ? [batchMessages.durationDiffers(a, b)] : [];
+  return a > 0 && b > 0 && Math.abs(a - b) / b > limits.audioConversion.durationWarningRatio
+    ? [batchMessages.durationDiffers(a, b)]
+    : [];
 }
 
 /** The most bytes a batch's files may hold together, received or unpacked from its .zip. */

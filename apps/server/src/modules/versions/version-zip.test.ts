@@ -38,16 +38,21 @@ describe('zipStoredFiles', () => {
   });
 
   it('stores already-compressed media as it is and deflates only compressible files (issue 29)', async () => {
-    const json = JSON.stringify({ frames: Array.from({ length: 50 }, (_, i) => ({ name: `frame-${i}`, x: i, y: i })) });
+    const json = JSON.stringify({
+      frames: Array.from({ length: 50 }, (_, i) => ({ name: `frame-${i}`, x: i, y: i })),
+    });
     const png = 'PNG bytes stand in for an image, repeated '.repeat(20);
     const zip = await buffer(
-      zipStoredFiles(storageOf({ 'k/1': png, 'k/2': json, 'k/3': 'ogg', 'k/4': 'var a = 1;'.repeat(30), 'k/5': 'gz' }), [
-        { path: 'img/a.png', storageKey: 'k/1' },
-        { path: 'data/atlas.json', storageKey: 'k/2' },
-        { path: 'sfx/hit.ogg', storageKey: 'k/3' },
-        { path: 'main.js', storageKey: 'k/4' },
-        { path: 'Build/game.data.gz', storageKey: 'k/5' },
-      ]),
+      zipStoredFiles(
+        storageOf({ 'k/1': png, 'k/2': json, 'k/3': 'ogg', 'k/4': 'var a = 1;'.repeat(30), 'k/5': 'gz' }),
+        [
+          { path: 'img/a.png', storageKey: 'k/1' },
+          { path: 'data/atlas.json', storageKey: 'k/2' },
+          { path: 'sfx/hit.ogg', storageKey: 'k/3' },
+          { path: 'main.js', storageKey: 'k/4' },
+          { path: 'Build/game.data.gz', storageKey: 'k/5' },
+        ],
+      ),
     );
     const archive = await fromBufferPromise(zip, { lazyEntries: true });
     const entries: { name: string; method: number; text: string }[] = [];

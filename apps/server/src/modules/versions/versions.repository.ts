@@ -1,5 +1,11 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { GameVersionStatus, type GameVersion, type ReviewState, type Verdict, type VersionFile } from '@reskin/contract';
+import {
+  GameVersionStatus,
+  type GameVersion,
+  type ReviewState,
+  type Verdict,
+  type VersionFile,
+} from '@reskin/contract';
 import { nowIso, toIso, type Dialect } from '../../db/database';
 import type { Database, GameVersionsTable, VersionFilesTable } from '../../db/schema';
 import type { CompiledFilter, SearchableEntity } from '../../search/filter';
@@ -24,7 +30,11 @@ export const searchableVersion: SearchableEntity = {
   },
 };
 
-type VersionRow = Selectable<GameVersionsTable> & { verdictByName: string | null; openNotes: number | string; openQuestions: number | string };
+type VersionRow = Selectable<GameVersionsTable> & {
+  verdictByName: string | null;
+  openNotes: number | string;
+  openQuestions: number | string;
+};
 export type VersionFileRow = Selectable<VersionFilesTable>;
 /** The reviewer's flags on a version, which decide whether its files may change (versionChangeRefusal). */
 export type VersionFlags = Pick<GameVersion, 'isLocked' | 'isActive'>;
@@ -35,7 +45,9 @@ export type VersionFlags = Pick<GameVersion, 'isLocked' | 'isActive'>;
  * first notes not resolved; answers have no open state of their own; notes are indexed by versionId).
  */
 export const versionReviewColumns = {
-  verdictByName: sql<string | null>`(select ${sql.ref('users.username')} from ${sql.table('users')} where ${sql.ref('users.id')} = ${sql.ref('gameVersions.verdictBy')})`,
+  verdictByName: sql<
+    string | null
+  >`(select ${sql.ref('users.username')} from ${sql.table('users')} where ${sql.ref('users.id')} = ${sql.ref('gameVersions.verdictBy')})`,
   openNotes: sql<number>`(select count(*) from ${sql.table('notes')} where ${sql.ref('notes.versionId')} = ${sql.ref('gameVersions.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null)`,
   // Of those, the threads its artist started (questions waiting for a reviewer, not for the artist: decision 0052).
   openQuestions: sql<number>`(select count(*) from ${sql.table('notes')} where ${sql.ref('notes.versionId')} = ${sql.ref('gameVersions.id')} and ${sql.ref('notes.replyTo')} is null and ${sql.ref('notes.resolvedAt')} is null and ${sql.ref('notes.authorId')} = ${sql.ref('gameVersions.userId')})`,
@@ -93,9 +105,15 @@ export function toVersion(row: VersionRow): GameVersion {
  * A version file as the API shows it. `original`: its game file's pixel size now (undefined: not looked up, or the
  * file is gone); a replacement of another size no longer fits (issue 25, decision 0024), derived at read time.
  */
-export function toVersionFile(row: VersionFileRow, original?: { width: number | null; height: number | null }): VersionFile {
+export function toVersionFile(
+  row: VersionFileRow,
+  original?: { width: number | null; height: number | null },
+): VersionFile {
   const fits =
-    original === undefined || original.width === null || row.width === null || (original.width === row.width && original.height === row.height);
+    original === undefined ||
+    original.width === null ||
+    row.width === null ||
+    (original.width === row.width && original.height === row.height);
   return {
     id: row.id,
     fileId: row.fileId,
@@ -121,11 +139,15 @@ export class VersionsRepository {
   }
 
   /** One page of the versions with the given owner keys that match a search query (POST /game-versions/filter). */
-  async filter(keys: { userId?: number; gameId?: number; userGamesId?: number }, filter: CompiledFilter): Promise<Page<GameVersion>> {
+  async filter(
+    keys: { userId?: number; gameId?: number; userGamesId?: number },
+    filter: CompiledFilter,
+  ): Promise<Page<GameVersion>> {
     let query = selectVersions(this.db);
     if (keys.userId !== undefined) query = query.where('gameVersions.userId', '=', keys.userId);
     if (keys.gameId !== undefined) query = query.where('gameVersions.gameId', '=', keys.gameId);
-    if (keys.userGamesId !== undefined) query = query.where('gameVersions.userGamesId', '=', keys.userGamesId);
+    if (keys.userGamesId !== undefined)
+      query = query.where('gameVersions.userGamesId', '=', keys.userGamesId);
     const page = await listPage(query, filter);
     return { ...page, rows: page.rows.map(toVersion) };
   }
@@ -134,7 +156,8 @@ export class VersionsRepository {
     let query = selectVersions(this.db);
     if (where.userId !== undefined) query = query.where('gameVersions.userId', '=', where.userId);
     if (where.gameId !== undefined) query = query.where('gameVersions.gameId', '=', where.gameId);
-    if (where.userGamesId !== undefined) query = query.where('gameVersions.userGamesId', '=', where.userGamesId);
+    if (where.userGamesId !== undefined)
+      query = query.where('gameVersions.userGamesId', '=', where.userGamesId);
     return (await query.orderBy('gameVersions.id').limit(1000).execute()).map(toVersion);
   }
 
@@ -159,7 +182,16 @@ export class VersionsRepository {
       const now = nowIso();
       const row = await trx
         .insertInto('gameVersions')
-        .values({ ...values, isLocked: 0, isActive: 1, gameVersionStatusId: 1, finishedAt: null, rootPath: '', createdAt: now, updatedAt: now })
+        .values({
+          ...values,
+          isLocked: 0,
+          isActive: 1,
+          gameVersionStatusId: 1,
+          finishedAt: null,
+          rootPath: '',
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
@@ -171,12 +203,23 @@ export class VersionsRepository {
    * finish it followed), with what `also` writes (the inbox events) in the same transaction; answers what `also`
    * answered, or undefined when the version is gone.
    */
-  async finish(id: number, also: (trx: Transaction<Database>) => Promise<number[]>): Promise<number[] | undefined> {
+  async finish(
+    id: number,
+    also: (trx: Transaction<Database>) => Promise<number[]>,
+  ): Promise<number[] | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const now = nowIso();
       const result = await trx
         .updateTable('gameVersions')
-        .set({ gameVersionStatusId: GameVersionStatus.Finished, finishedAt: now, verdict: null, verdictNote: null, verdictAt: null, verdictBy: null, updatedAt: now })
+        .set({
+          gameVersionStatusId: GameVersionStatus.Finished,
+          finishedAt: now,
+          verdict: null,
+          verdictNote: null,
+          verdictAt: null,
+          verdictBy: null,
+          updatedAt: now,
+        })
         .where('id', '=', id)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return undefined;
@@ -186,7 +229,14 @@ export class VersionsRepository {
 
   async update(
     id: number,
-    patch: Partial<{ name: string; description: string; isLocked: boolean; isActive: boolean; gameVersionStatusId: number; finishedAt: string }>,
+    patch: Partial<{
+      name: string;
+      description: string;
+      isLocked: boolean;
+      isActive: boolean;
+      gameVersionStatusId: number;
+      finishedAt: string;
+    }>,
   ): Promise<void> {
     const { isLocked, isActive, ...rest } = patch;
     await this.db
@@ -202,7 +252,12 @@ export class VersionsRepository {
   }
 
   listFiles(versionId: number): Promise<VersionFileRow[]> {
-    return this.db.selectFrom('versionFiles').selectAll().where('gameVersionId', '=', versionId).orderBy('path').execute();
+    return this.db
+      .selectFrom('versionFiles')
+      .selectAll()
+      .where('gameVersionId', '=', versionId)
+      .orderBy('path')
+      .execute();
   }
 
   /** A version's files, each with its game file's pixel size now (null when the game file is gone). */
@@ -213,7 +268,9 @@ export class VersionsRepository {
       .selectFrom('versionFiles')
       .innerJoin('gameVersions', 'gameVersions.id', 'versionFiles.gameVersionId')
       .leftJoin('gameFiles', (join) =>
-        join.onRef('gameFiles.gameId', '=', 'gameVersions.gameId').onRef('gameFiles.fileId', '=', 'versionFiles.fileId'),
+        join
+          .onRef('gameFiles.gameId', '=', 'gameVersions.gameId')
+          .onRef('gameFiles.fileId', '=', 'versionFiles.fileId'),
       )
       .selectAll('versionFiles')
       .select(['gameFiles.width as originalWidth', 'gameFiles.height as originalHeight'])
@@ -222,7 +279,11 @@ export class VersionsRepository {
       .execute();
   }
 
-  findFile(versionId: number, fileId: number, db: Kysely<Database> | Transaction<Database> = this.db): Promise<VersionFileRow | undefined> {
+  findFile(
+    versionId: number,
+    fileId: number,
+    db: Kysely<Database> | Transaction<Database> = this.db,
+  ): Promise<VersionFileRow | undefined> {
     return db
       .selectFrom('versionFiles')
       .selectAll()
@@ -236,10 +297,22 @@ export class VersionsRepository {
    * its flags as they are now to `mayChange`, which throws to refuse (the transaction rolls back): a lock or a
    * disable set while an upload streamed in still counts. False when the version is gone.
    */
-  async lockVersion(trx: Transaction<Database>, id: number, mayChange: (flags: VersionFlags) => void): Promise<boolean> {
-    const locked = await trx.updateTable('gameVersions').set({ updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
+  async lockVersion(
+    trx: Transaction<Database>,
+    id: number,
+    mayChange: (flags: VersionFlags) => void,
+  ): Promise<boolean> {
+    const locked = await trx
+      .updateTable('gameVersions')
+      .set({ updatedAt: nowIso() })
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (Number(locked.numUpdatedRows) === 0) return false;
-    const row = await trx.selectFrom('gameVersions').select(['isLocked', 'isActive']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('gameVersions')
+      .select(['isLocked', 'isActive'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     mayChange({ isLocked: row.isLocked === 1, isActive: row.isActive === 1 });
     return true;
   }
@@ -268,11 +341,20 @@ export class VersionsRepository {
       if (!(await this.lockVersion(trx, file.gameVersionId, mayChange))) return undefined;
       const existing = await this.findFile(file.gameVersionId, file.fileId, trx);
       if (existing) {
-        const saved = await trx.updateTable('versionFiles').set({ ...file, updatedAt: now }).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+        const saved = await trx
+          .updateTable('versionFiles')
+          .set({ ...file, updatedAt: now })
+          .where('id', '=', existing.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
         await also?.(trx);
         return { previousKey: existing.storageKey, saved };
       }
-      const saved = await trx.insertInto('versionFiles').values({ ...file, createdAt: now, updatedAt: now }).returningAll().executeTakeFirstOrThrow();
+      const saved = await trx
+        .insertInto('versionFiles')
+        .values({ ...file, createdAt: now, updatedAt: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       await also?.(trx);
       return { previousKey: null, saved };
     });

@@ -23,7 +23,13 @@ import { revokedTicketDoc } from '../../lib/download-tickets';
 import { AppError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
-import { fileContent, fileTooLarge, firstFilePart, maxMultipartBytes, refuseDeclaredBodyOver } from '../../lib/multipart';
+import {
+  fileContent,
+  fileTooLarge,
+  firstFilePart,
+  maxMultipartBytes,
+  refuseDeclaredBodyOver,
+} from '../../lib/multipart';
 import type { VersionsService } from './versions.service';
 
 const noContent = { 204: noContentSchema };
@@ -32,7 +38,7 @@ const noContent = { 204: noContentSchema };
 const changeErrors = {
   403: 'Demo accounts cannot create or change versions (FORBIDDEN).',
   404: 'No such version, or not one of your active assignments (NOT_FOUND).',
-  423: "The version is locked (VERSION_LOCKED: nothing of it changes for its artist, its files for nobody) or disabled (VERSION_DISABLED: read-only for its artist).",
+  423: 'The version is locked (VERSION_LOCKED: nothing of it changes for its artist, its files for nobody) or disabled (VERSION_DISABLED: read-only for its artist).',
 };
 
 export interface VersionsRoutesOptions {
@@ -41,7 +47,10 @@ export interface VersionsRoutesOptions {
 }
 
 /** SPEC §7 "Game versions" and POST /game-version/upload/{versionId}/{fileId}. */
-export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSizeBytes }: VersionsRoutesOptions) {
+export async function versionsRoutes(
+  app: FastifyInstance,
+  { versions, maxFileSizeBytes }: VersionsRoutesOptions,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['game-versions'];
   const user = { onRequest: app.requireUser };
@@ -71,7 +80,10 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         summary: 'I Finished My Game: status Finished',
         body: versionDoneBodySchema,
         response: { 200: gameVersionSchema },
-        errors: { ...changeErrors, 429: 'Finished too often: a burst, then a few a minute per account (RATE_LIMITED, Retry-After, error.retryAfter; decision 0044).' },
+        errors: {
+          ...changeErrors,
+          429: 'Finished too often: a burst, then a few a minute per account (RATE_LIMITED, Retry-After, error.retryAfter; decision 0044).',
+        },
       },
     },
     async (request) => versions.done(currentUser(request), request.body.id),
@@ -79,19 +91,43 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
 
   r.get(
     '/game-versions/path/:id/:gameId',
-    { ...user, schema: { tags, summary: "A version's play URLs", params: versionParamsSchema, response: { 200: gamePathSchema } } },
+    {
+      ...user,
+      schema: {
+        tags,
+        summary: "A version's play URLs",
+        params: versionParamsSchema,
+        response: { 200: gamePathSchema },
+      },
+    },
     async (request) => versions.path(currentUser(request), request.params.id, request.params.gameId),
   );
 
   r.get(
     '/game-versions/files/:id/:gameId',
-    { ...user, schema: { tags, summary: "A version's replaced files", params: versionParamsSchema, response: { 200: versionFileListSchema } } },
+    {
+      ...user,
+      schema: {
+        tags,
+        summary: "A version's replaced files",
+        params: versionParamsSchema,
+        response: { 200: versionFileListSchema },
+      },
+    },
     async (request) => versions.files(currentUser(request), request.params.id, request.params.gameId),
   );
 
   r.get(
     '/game-versions/:gameId/:userGameId',
-    { ...user, schema: { tags, summary: "A user-game's versions", params: listVersionsParamsSchema, response: { 200: gameVersionListSchema } } },
+    {
+      ...user,
+      schema: {
+        tags,
+        summary: "A user-game's versions",
+        params: listVersionsParamsSchema,
+        response: { 200: gameVersionListSchema },
+      },
+    },
     async (request) => versions.list(currentUser(request), request.params.gameId, request.params.userGameId),
   );
 
@@ -111,7 +147,8 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
         },
       },
     },
-    async (request, reply) => reply.status(201).send(await versions.create(currentUser(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await versions.create(currentUser(request), request.body)),
   );
 
   r.patch(
@@ -134,7 +171,13 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
     '/game-versions/:id',
     {
       ...user,
-      schema: { tags, summary: 'Delete a version and its files', params: idParamSchema, response: { 200: messageResponseSchema }, errors: changeErrors },
+      schema: {
+        tags,
+        summary: 'Delete a version and its files',
+        params: idParamSchema,
+        response: { 200: messageResponseSchema },
+        errors: changeErrors,
+      },
     },
     async (request) => {
       await versions.delete(currentUser(request), request.params.id);
@@ -148,7 +191,8 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
       ...user,
       schema: {
         tags,
-        summary: "Restore original: remove the version's replacement of a game file, so the version serves the watermarked original again",
+        summary:
+          "Restore original: remove the version's replacement of a game file, so the version serves the watermarked original again",
         params: versionFileParamsSchema,
         response: noContent,
         errors: {
@@ -165,13 +209,29 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
 
   r.delete(
     '/game-versions/:id/changeActivity',
-    { ...admin, schema: { tags, summary: 'Enable / Disable a version', params: idParamSchema, response: { 200: gameVersionSchema } } },
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Enable / Disable a version',
+        params: idParamSchema,
+        response: { 200: gameVersionSchema },
+      },
+    },
     async (request) => versions.toggleActivity(request.params.id),
   );
 
   r.delete(
     '/game-versions/:id/changeLock',
-    { ...admin, schema: { tags, summary: 'Lock / UnLock a version', params: idParamSchema, response: { 200: gameVersionSchema } } },
+    {
+      ...admin,
+      schema: {
+        tags,
+        summary: 'Lock / UnLock a version',
+        params: idParamSchema,
+        response: { 200: gameVersionSchema },
+      },
+    },
     async (request) => versions.toggleLock(request.params.id),
   );
 
@@ -179,7 +239,12 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
     '/game-versions/:id/zip-url',
     {
       ...user,
-      schema: { tags, summary: 'A files.zip URL with a 15-minute ticket, to open in a new window', params: idParamSchema, response: { 200: z.object({ url: z.string() }) } },
+      schema: {
+        tags,
+        summary: 'A files.zip URL with a 15-minute ticket, to open in a new window',
+        params: idParamSchema,
+        response: { 200: z.object({ url: z.string() }) },
+      },
     },
     async (request) => ({ url: await versions.zipUrl(currentUser(request), request.params.id) }),
   );
@@ -189,7 +254,8 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
     {
       schema: {
         tags,
-        summary: "A zip of the version's replaced files at their game paths (Authorization header or ?ticket=)",
+        summary:
+          "A zip of the version's replaced files at their game paths (Authorization header or ?ticket=)",
         // The bearer token or the ticket: without either, or with a bad one, the version is a 404.
         security: [{ bearer: [] }, {}],
         params: versionParamsSchema,
@@ -211,7 +277,9 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
     '/game-version/upload/:versionId/:fileId',
     {
       ...user,
-      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () => fileTooLarge(undefined, maxFileSizeBytes)),
+      preValidation: refuseDeclaredBodyOver(maxMultipartBytes(1, maxFileSizeBytes), () =>
+        fileTooLarge(undefined, maxFileSizeBytes),
+      ),
       schema: {
         tags,
         summary: 'Replace one game file inside a version (multipart: file, fullPath)',
@@ -226,7 +294,10 @@ export async function versionsRoutes(app: FastifyInstance, { versions, maxFileSi
     },
     async (request) => {
       const file = await firstFilePart(request, maxFileSizeBytes);
-      if (!file) throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [{ path: '/file', code: 'required', message: 'Choose a file.' }]);
+      if (!file)
+        throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [
+          { path: '/file', code: 'required', message: 'Choose a file.' },
+        ]);
       // The content fails with a 413 when the file is over the limit, so nothing cut short is kept.
       const content = fileContent(file, file.filename, maxFileSizeBytes);
       return versions.upload(currentUser(request), request.params.versionId, request.params.fileId, content);

@@ -47,7 +47,12 @@ import { hasPreviews } from '../../lib/image-previews';
 import type { PreviewUrl } from '../../lib/preview-grants';
 import type { PostingThrottle } from '../../lib/posting-throttle';
 import type { PreviewsService } from '../previews/previews.service';
-import { searchableVersion, toVersionFile, type VersionFlags, type VersionsRepository } from './versions.repository';
+import {
+  searchableVersion,
+  toVersionFile,
+  type VersionFlags,
+  type VersionsRepository,
+} from './versions.repository';
 
 const zipResource = (id: number) => `version-zip:${id}`;
 
@@ -65,19 +70,30 @@ export interface VersionReviewHooks {
   replaced(user: User, version: GameVersion, fileId: number, frame: string | null): Promise<void>;
 }
 
-const noReviewHooks: VersionReviewHooks = { finished: async () => [], eventsAdded: () => {}, replaced: async () => {} };
+const noReviewHooks: VersionReviewHooks = {
+  finished: async () => [],
+  eventsAdded: () => {},
+  replaced: async () => {},
+};
 
 /**
  * The answer to a version change the rules refuse (version-rules.ts in the contract): 403 FORBIDDEN for a demo
  * account, 423 VERSION_LOCKED or VERSION_DISABLED for a version whose state refuses it, with the version's
  * parameter (`/id` or `/versionId`) in the detail.
  */
-function refusedChange(user: User, version: GameVersion, change: VersionChange, path: string): AppError | undefined {
+function refusedChange(
+  user: User,
+  version: GameVersion,
+  change: VersionChange,
+  path: string,
+): AppError | undefined {
   const refusal = versionChangeRefusal(user, version, change);
   if (!refusal) return undefined;
   if (refusal.statusCode === 403) return forbidden(refusal.message, refusal.code);
   const detailCode = refusal.code === errorCodes.versionDisabled ? 'disabled' : 'locked';
-  return new AppError(423, 'LockedError', refusal.message, refusal.code, [{ path, code: detailCode, message: refusal.message }]);
+  return new AppError(423, 'LockedError', refusal.message, refusal.code, [
+    { path, code: detailCode, message: refusal.message },
+  ]);
 }
 
 /**
@@ -110,8 +126,13 @@ export class VersionsService {
   ) {}
 
   /** A version file's preview (VersionFile.preview): of its stored replacement (a sheet's: the composed sheet). */
-  private static previewOf(row: { path: string; width: number | null; storageKey: string }, url: PreviewUrl | undefined): string | null {
-    return url && row.width !== null && hasPreviews(row.path) && hasPreviews(row.storageKey) ? url(row.storageKey, 'preview') : null;
+  private static previewOf(
+    row: { path: string; width: number | null; storageKey: string },
+    url: PreviewUrl | undefined,
+  ): string | null {
+    return url && row.width !== null && hasPreviews(row.path) && hasPreviews(row.storageKey)
+      ? url(row.storageKey, 'preview')
+      : null;
   }
 
   /** GET /game-versions/{gameId}/{userGameId} */
@@ -127,12 +148,20 @@ export class VersionsService {
     const userGame = await this.reachableUserGame(user, body.userGamesId);
     if (userGame.gameId !== body.gameId) throw notFound('User game');
     const id = await this.versions.insertWithinLimit(
-      { name: body.name, description: body.description, gameId: userGame.gameId, userGamesId: userGame.id, userId: userGame.userId },
+      {
+        name: body.name,
+        description: body.description,
+        gameId: userGame.gameId,
+        userGamesId: userGame.id,
+        userId: userGame.userId,
+      },
       limits.versionsPerUserGame,
     );
     if (id === undefined) {
       const message = versionRuleMessages.limit;
-      throw new AppError(409, 'ConflictError', message, 'VERSION_LIMIT', [{ path: '/userGamesId', code: 'version_limit', message }]);
+      throw new AppError(409, 'ConflictError', message, 'VERSION_LIMIT', [
+        { path: '/userGamesId', code: 'version_limit', message },
+      ]);
     }
     return this.mustFind(id);
   }
@@ -189,15 +218,18 @@ export class VersionsService {
     const url = await this.previews?.urlsFor(user);
     // Whoever may not see originals gets the preview of a composed sheet's marked rendition (decision 0049).
     const marked = can(user.roleTypeId, 'play.original') ? undefined : await this.sheets.markedKeysOf(id);
-    return (await this.versions.listFilesWithOriginals(id)).map(({ originalWidth, originalHeight, ...row }) => {
-      const replaced = frames.get(row.fileId);
-      const previewKey = marked?.has(row.fileId) ? marked.get(row.fileId)! : row.storageKey;
-      return {
-        ...toVersionFile(row, { width: originalWidth, height: originalHeight }),
-        ...(replaced && { frames: replaced }),
-        preview: previewKey === null ? null : VersionsService.previewOf({ ...row, storageKey: previewKey }, url),
-      };
-    });
+    return (await this.versions.listFilesWithOriginals(id)).map(
+      ({ originalWidth, originalHeight, ...row }) => {
+        const replaced = frames.get(row.fileId);
+        const previewKey = marked?.has(row.fileId) ? marked.get(row.fileId)! : row.storageKey;
+        return {
+          ...toVersionFile(row, { width: originalWidth, height: originalHeight }),
+          ...(replaced && { frames: replaced }),
+          preview:
+            previewKey === null ? null : VersionsService.previewOf({ ...row, storageKey: previewKey }, url),
+        };
+      },
+    );
   }
 
   /** GET /game-versions/path/{id}/{gameId}: the version's play URLs. */
@@ -243,7 +275,10 @@ export class VersionsService {
       if (!object) throw new MissingObjectError(file.storageKey);
       object.stream.destroy();
     }
-    return { stream: zipStoredFiles(this.storage, files), name: `${version.name.replace(/[^A-Za-z0-9_-]+/g, '-')}-files.zip` };
+    return {
+      stream: zipStoredFiles(this.storage, files),
+      name: `${version.name.replace(/[^A-Za-z0-9_-]+/g, '-')}-files.zip`,
+    };
   }
 
   /**
@@ -263,7 +298,8 @@ export class VersionsService {
     try {
       await soundDuration(await buffer(stored.stream), { owner });
     } catch (error) {
-      if (error instanceof SoundTooLongError) throw unprocessable(error.message, [{ path: '/file', code: 'too_long', message: error.message }]);
+      if (error instanceof SoundTooLongError)
+        throw unprocessable(error.message, [{ path: '/file', code: 'too_long', message: error.message }]);
       if (!(error instanceof AudioError)) throw error;
     }
   }
@@ -294,7 +330,11 @@ export class VersionsService {
     if (kind === 'other') {
       content.resume();
       throw unprocessable('Only images and sounds can be replaced.', [
-        { path: '/fileId', code: 'not_replaceable', message: `${original.path} is neither an image nor a sound.` },
+        {
+          path: '/fileId',
+          code: 'not_replaceable',
+          message: `${original.path} is neither an image nor a sound.`,
+        },
       ]);
     }
     try {
@@ -317,7 +357,8 @@ export class VersionsService {
     const unused: string[] = [];
     const restoring = cause.how === 'restore';
     try {
-      const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
+      const refuse = (code: string, message: string) =>
+        unprocessable(message, [{ path: '/file', code, message }]);
       if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
       const stored = await this.storage.get(storageKey);
       if (!stored) throw new Error('the stored upload vanished');
@@ -328,18 +369,25 @@ export class VersionsService {
         try {
           info = await inspectImage(stored.stream, original.path);
         } catch (error) {
-          if (error instanceof InvalidImageError) throw refuse('invalid_image', validationMessages.imageReadError);
+          if (error instanceof InvalidImageError)
+            throw refuse('invalid_image', validationMessages.imageReadError);
           throw error;
         }
         if (info.width !== original.width || info.height !== original.height) {
-          throw refuse('image_size', validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, info));
+          throw refuse(
+            'image_size',
+            validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, info),
+          );
         }
         if (info.format === 'svg') {
           const svg = await this.storage.get(storageKey);
           if (!svg) throw new Error('the stored upload vanished');
           const unsafe = unsafeSvgParts((await buffer(svg.stream)).toString('utf8'));
           if (unsafe.length > 0) {
-            throw refuse('unsafe_svg', `This SVG contains ${unsafe.join(', ')}: remove ${unsafe.length > 1 ? 'them' : 'it'} and upload it again.`);
+            throw refuse(
+              'unsafe_svg',
+              `This SVG contains ${unsafe.join(', ')}: remove ${unsafe.length > 1 ? 'them' : 'it'} and upload it again.`,
+            );
           }
         }
         ({ width, height } = info);
@@ -354,7 +402,12 @@ export class VersionsService {
       // entry's bytes exactly: the sheet's frames go (decision 0034).
       const sheet = image && (await this.sheets.hasSheet(versionId, fileId));
       if (sheet && !restoring) {
-        const previousBase = await this.sheets.replaceBase(versionId, fileId, { key: storageKey, size }, this.stillChangeable(user, version, 'upload'));
+        const previousBase = await this.sheets.replaceBase(
+          versionId,
+          fileId,
+          { key: storageKey, size },
+          this.stillChangeable(user, version, 'upload'),
+        );
         if (previousBase !== undefined) asBase = { previous: previousBase };
       }
       const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
@@ -362,7 +415,16 @@ export class VersionsService {
         staged = await this.history.stage(versionId, storageKey, { width, height, contentType });
         const record = this.history.recordIn(staged, { ...cause, authorId: user.id }, unused);
         recorded = await this.versions.saveFile(
-          { gameVersionId: versionId, fileId, path: original.path, width, height, size, contentType, storageKey },
+          {
+            gameVersionId: versionId,
+            fileId,
+            path: original.path,
+            width,
+            height,
+            size,
+            contentType,
+            storageKey,
+          },
           this.stillChangeable(user, version, 'upload'),
           async (trx) => {
             if (sheet && restoring) unused.push(...(await this.sheets.dropSheet(trx, versionId, fileId)));
@@ -383,11 +445,17 @@ export class VersionsService {
       return this.versionFile(user, versionId, fileId);
     }
     this.filesChanged(version.gameId);
-    await this.storedFiles.deleteObjects([...(recorded?.previousKey ? [recorded.previousKey] : []), ...unused]);
+    await this.storedFiles.deleteObjects([
+      ...(recorded?.previousKey ? [recorded.previousKey] : []),
+      ...unused,
+    ]);
     await this.versions.update(versionId, {});
     await this.replaced(user, version, fileId, null);
     // The row as saved: a Restore original racing this upload may have removed it since (the upload still happened).
-    return { ...toVersionFile(recorded!.saved), preview: VersionsService.previewOf(recorded!.saved, await this.previews?.urlsFor(user)) };
+    return {
+      ...toVersionFile(recorded!.saved),
+      preview: VersionsService.previewOf(recorded!.saved, await this.previews?.urlsFor(user)),
+    };
   }
 
   /** A version's file as the API answers it to `user`, with the frames replaced in it when it is a sheet and its preview. */
@@ -395,7 +463,11 @@ export class VersionsService {
     const saved = await this.versions.findFile(versionId, fileId);
     if (!saved) throw notFound('Game version');
     const frames = (await this.sheets.framesOf(versionId)).get(fileId);
-    return { ...toVersionFile(saved), ...(frames && { frames }), preview: VersionsService.previewOf(saved, await this.previews?.urlsFor(user)) };
+    return {
+      ...toVersionFile(saved),
+      ...(frames && { frames }),
+      preview: VersionsService.previewOf(saved, await this.previews?.urlsFor(user)),
+    };
   }
 
   /**
@@ -406,8 +478,11 @@ export class VersionsService {
   async restoreOriginal(user: User, versionId: number, fileId: number): Promise<void> {
     const version = await this.changeableVersion(user, versionId, 'restore', '/versionId');
     // A sheet's replaced frames and whole-sheet upload go with it (issue 26).
-    const keys = await this.versions.deleteFile(versionId, fileId, this.stillChangeable(user, version, 'restore'), (trx) =>
-      this.sheets.dropSheet(trx, versionId, fileId),
+    const keys = await this.versions.deleteFile(
+      versionId,
+      fileId,
+      this.stillChangeable(user, version, 'restore'),
+      (trx) => this.sheets.dropSheet(trx, versionId, fileId),
     );
     if (keys === undefined) throw notFound('Replaced file');
     this.filesChanged(version.gameId);

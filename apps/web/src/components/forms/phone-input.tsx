@@ -17,7 +17,16 @@ interface PhoneInputProps {
 }
 
 /** A phone input with the mask (000) 000-0000 whose value is the unmasked digits (DESIGN.md "Client"). */
-export function PhoneInput({ id, name, value, onDigitsChange, onEdit, onBlur, inputRef, invalid }: PhoneInputProps) {
+export function PhoneInput({
+  id,
+  name,
+  value,
+  onDigitsChange,
+  onEdit,
+  onBlur,
+  inputRef,
+  invalid,
+}: PhoneInputProps) {
   const wrapper = useRef<HTMLSpanElement>(null);
 
   useEffect(() => {

@@ -59,7 +59,7 @@ describe('register form validation styling (VAL-7: only once a field is no longe
     await waitFor(() => expect(screen.getByText(m.usernamePattern)).toBeTruthy());
   });
 
-  it('invisible characters in the username and email show the contract\'s message (issue 13)', async () => {
+  it("invisible characters in the username and email show the contract's message (issue 13)", async () => {
     const { user } = renderForm();
     await user.type(field('username'), 'nb\u00a0sp');
     await waitFor(() => expect(isInvalid('username')).toBe(true));
@@ -140,7 +140,9 @@ describe('register form and the server (issue 23)', () => {
         details: [{ path: '/password', code: 'common_password', message }],
       },
     });
-    const { user, submit } = renderForm(vi.fn<(body: SignupBody) => Promise<void>>().mockRejectedValue(refused));
+    const { user, submit } = renderForm(
+      vi.fn<(body: SignupBody) => Promise<void>>().mockRejectedValue(refused),
+    );
     await user.type(field('username'), 'jane_doe');
     await user.type(field('firstName'), 'Jane');
     await user.type(field('lastName'), 'Doe');

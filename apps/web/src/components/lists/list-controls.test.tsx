@@ -2,7 +2,14 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { followNavigations } from '../../lib/navigation-in-flight';
-import { ListEmpty, ListPager, ListSearch, SortHeader, searchDebounceMs, titleWithTotal } from './list-controls';
+import {
+  ListEmpty,
+  ListPager,
+  ListSearch,
+  SortHeader,
+  searchDebounceMs,
+  titleWithTotal,
+} from './list-controls';
 import { listParams, useListParams } from './use-list-params';
 
 describe('listParams', () => {
@@ -99,7 +106,10 @@ describe('the list controls', () => {
     const router = createMemoryRouter(
       [
         { path: '/', element: <Screen /> },
-        { path: '/files', lazy: () => new Promise<{ Component: () => null }>((resolve) => (loaded = resolve)) },
+        {
+          path: '/files',
+          lazy: () => new Promise<{ Component: () => null }>((resolve) => (loaded = resolve)),
+        },
       ],
       { initialEntries: ['/'] },
     );
@@ -116,7 +126,10 @@ describe('the list controls', () => {
     const router = createMemoryRouter(
       [
         { path: '/', element: <Screen /> },
-        { path: '/play', lazy: () => new Promise<{ Component: () => null }>((resolve) => (loaded = resolve)) },
+        {
+          path: '/play',
+          lazy: () => new Promise<{ Component: () => null }>((resolve) => (loaded = resolve)),
+        },
       ],
       { initialEntries: ['/'] },
     );

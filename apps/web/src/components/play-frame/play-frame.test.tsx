@@ -12,8 +12,18 @@ describe('PlayFrame', () => {
   it('[issue 24] allows cross-origin-isolated for an isolated game in an isolated document, and only then', () => {
     Object.defineProperty(window, 'crossOriginIsolated', { value: true, configurable: true });
     try {
-      render(<PlayFrame src="http://play.test/p/t/index.html" gameWidth={640} gameHeight={480} title="Threads" isolated />);
-      expect(screen.getByTitle('Threads').getAttribute('allow')).toBe('autoplay; fullscreen; gamepad; cross-origin-isolated');
+      render(
+        <PlayFrame
+          src="http://play.test/p/t/index.html"
+          gameWidth={640}
+          gameHeight={480}
+          title="Threads"
+          isolated
+        />,
+      );
+      expect(screen.getByTitle('Threads').getAttribute('allow')).toBe(
+        'autoplay; fullscreen; gamepad; cross-origin-isolated',
+      );
     } finally {
       Object.defineProperty(window, 'crossOriginIsolated', { value: false, configurable: true });
     }

@@ -46,8 +46,8 @@ export function PlayFrame({ isolated = false, ...frame }: PlayFrameProps) {
     <>
       {state === 'unavailable' && (
         <Alert variant="warning">
-          This game needs cross-origin isolation (SharedArrayBuffer), which this page did not get: it needs HTTPS
-          and a browser that supports COEP credentialless (Chromium, Firefox). It may not start.
+          This game needs cross-origin isolation (SharedArrayBuffer), which this page did not get: it needs
+          HTTPS and a browser that supports COEP credentialless (Chromium, Firefox). It may not start.
         </Alert>
       )}
       <GameFrame {...frame} allow={isolated ? isolatedPlayFrameAllow : playFrameAllow} />
@@ -60,7 +60,13 @@ export function PlayFrame({ isolated = false, ...frame }: PlayFrameProps) {
  * handle (pointer, throttled to 50 ms, or arrow keys), and focused on load and on click so the game gets the
  * keyboard at once.
  */
-function GameFrame({ src, gameWidth, gameHeight, title, allow }: Omit<PlayFrameProps, 'isolated'> & { allow: string }) {
+function GameFrame({
+  src,
+  gameWidth,
+  gameHeight,
+  title,
+  allow,
+}: Omit<PlayFrameProps, 'isolated'> & { allow: string }) {
   const [forGame, setForGame] = useState({ gameWidth, gameHeight });
   const [size, setSize] = useState(() => playFrameSize(gameWidth, gameHeight));
   if (forGame.gameWidth !== gameWidth || forGame.gameHeight !== gameHeight) {

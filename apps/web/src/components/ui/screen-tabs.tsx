@@ -25,7 +25,10 @@ export const tabQueryKey = 'tab';
  * A missing or unknown tab is `fallback`. Choosing a tab replaces the URL (no history entry per tab) and keeps the
  * other query keys (the ids).
  */
-export function useTabParam<K extends string>(tabs: readonly ScreenTab<K>[], fallback: K): [K, (key: K) => void] {
+export function useTabParam<K extends string>(
+  tabs: readonly ScreenTab<K>[],
+  fallback: K,
+): [K, (key: K) => void] {
   const [params, setParams] = useSearchParams();
   const requested = params.get(tabQueryKey);
   const active = tabs.find((tab) => tab.key === requested)?.key ?? fallback;

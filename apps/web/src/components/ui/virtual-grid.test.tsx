@@ -14,7 +14,8 @@ beforeEach(() => {
     const max = Number.parseFloat(this.style.maxHeight);
     const sizer = this.firstElementChild as HTMLElement | null;
     if (!max || !sizer) return 0;
-    const padding = (Number.parseFloat(sizer.style.paddingTop) || 0) + (Number.parseFloat(sizer.style.paddingBottom) || 0);
+    const padding =
+      (Number.parseFloat(sizer.style.paddingTop) || 0) + (Number.parseFloat(sizer.style.paddingBottom) || 0);
     return Math.min(max, padding + sizer.children.length * rowHeight);
   });
   vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockImplementation(() => listWidth);
@@ -47,11 +48,16 @@ function Grid(props: { items?: typeof items; maxHeight?: number }) {
 }
 
 const rowsOf = (list: HTMLElement) => [...list.querySelectorAll<HTMLElement>('[data-index]')];
-const idsIn = (row: HTMLElement) => within(row).getAllByRole('listitem').map((card) => Number(card.dataset.id));
+const idsIn = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('listitem')
+    .map((card) => Number(card.dataset.id));
 
 describe('the virtualised grid (decision 0041)', () => {
   it('takes its columns from its own width, as the card grid did at Bootstrap md and xl', () => {
-    expect([400, 482, 662, 902, 1082, 1262].map((width) => columnsForWidth(width, cardColumns))).toEqual([1, 1, 2, 2, 3, 3]);
+    expect([400, 482, 662, 902, 1082, 1262].map((width) => columnsForWidth(width, cardColumns))).toEqual([
+      1, 1, 2, 2, 3, 3,
+    ]);
     expect(columnsForWidth(600, (width) => Math.floor(width / 280))).toBe(2);
     expect(columnsForWidth(100, (width) => Math.floor(width / 280))).toBe(1);
   });
@@ -93,7 +99,13 @@ describe('the virtualised grid (decision 0041)', () => {
 
   it('says so when no item passes the filter', () => {
     render(
-      <VirtualGrid items={[]} getKey={() => 0} renderItem={() => null} estimateRowHeight={100} empty={<p>Nothing matches.</p>} />,
+      <VirtualGrid
+        items={[]}
+        getKey={() => 0}
+        renderItem={() => null}
+        estimateRowHeight={100}
+        empty={<p>Nothing matches.</p>}
+      />,
     );
     expect(screen.getByText('Nothing matches.')).toBeTruthy();
   });

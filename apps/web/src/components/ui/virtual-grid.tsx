@@ -1,5 +1,16 @@
 import { useVirtualizer, useWindowVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type Key, type ReactNode, type RefObject } from 'react';
+import {
+  Fragment,
+  memo,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type Key,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 
 /**
  * The one list of the app's long lists (decision 0041): the workbench's cards and rows, a sprite sheet's frames,
@@ -147,7 +158,11 @@ export function useVirtualRows({
   useEffect(() => {
     if (scrollToIndex !== null && scrollToIndex >= 0 && asked.current !== scrollToIndex) {
       asked.current = scrollToIndex;
-      pending.current = { index: scrollToIndex, openedAt: performance.now(), until: performance.now() + focusSettleMs };
+      pending.current = {
+        index: scrollToIndex,
+        openedAt: performance.now(),
+        until: performance.now() + focusSettleMs,
+      };
       virtualizer.scrollToIndex(scrollToIndex, { align: 'center' });
       return;
     }
@@ -243,10 +258,15 @@ export function VirtualGrid<T>({
     const first = rowsOfItems[index]?.[0];
     return first === undefined ? index : `${columns}:${String(getKey(first))}`;
   };
-  const estimate = typeof estimateRowHeight === 'number' ? () => estimateRowHeight : (index: number) => estimateRowHeight(rowsOfItems[index] ?? []);
+  const estimate =
+    typeof estimateRowHeight === 'number'
+      ? () => estimateRowHeight
+      : (index: number) => estimateRowHeight(rowsOfItems[index] ?? []);
   // Until the width is known the rows (and so the focused item's row) are not final.
   const focusedRow =
-    width > 0 && scrollToKey !== null ? rowsOfItems.findIndex((row) => row.some((item) => getKey(item) === scrollToKey)) : null;
+    width > 0 && scrollToKey !== null
+      ? rowsOfItems.findIndex((row) => row.some((item) => getKey(item) === scrollToKey))
+      : null;
   const { containerRef, rows, measure, paddingTop, paddingBottom } = useVirtualRows({
     count: rowsOfItems.length,
     estimateSize: estimate,
@@ -301,12 +321,26 @@ interface GridRowProps<T> {
  * One row of the grid. Memoised: a scroll re-renders the grid (new rows come into view) but not the rows already
  * shown, whose items and render function are unchanged until the caller itself renders again.
  */
-const GridRow = memo(function GridRow<T>({ index, items, columns, gap, measure, getKey, renderItem, fullRow }: GridRowProps<T>) {
+const GridRow = memo(function GridRow<T>({
+  index,
+  items,
+  columns,
+  gap,
+  measure,
+  getKey,
+  renderItem,
+  fullRow,
+}: GridRowProps<T>) {
   return (
     <div
       data-index={index}
       ref={measure}
-      style={{ display: 'grid', gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap, paddingBottom: gap }}
+      style={{
+        display: 'grid',
+        gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+        gap,
+        paddingBottom: gap,
+      }}
     >
       {items.map((item) =>
         fullRow?.(item) ? (

@@ -6,7 +6,10 @@ import { ApiError, envelopeError } from '../api-error';
  * the field `password`): rules only the server can check (issue 23: a password on the server's list of common
  * passwords) show under their field like the contract's own rules. Empty for any other failure.
  */
-export function serverFieldErrors<TField extends string>(error: unknown, fields: readonly TField[]): Map<TField, string> {
+export function serverFieldErrors<TField extends string>(
+  error: unknown,
+  fields: readonly TField[],
+): Map<TField, string> {
   const found = new Map<TField, string>();
   if (!(error instanceof ApiError) || error.status !== 422) return found;
   const envelope = envelopeError(error.body);

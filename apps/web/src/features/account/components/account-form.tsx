@@ -40,7 +40,8 @@ export function AccountForm({ user }: { user: User }) {
     watch,
     formState: { errors, isValid },
   } = useForm<AccountInput, unknown, UpdateUserBody>({
-    resolver: (values, context, options) => zodResolver(accountFormSchema(savedEmail.current))(values, context, options),
+    resolver: (values, context, options) =>
+      zodResolver(accountFormSchema(savedEmail.current))(values, context, options),
     mode: 'onChange',
     defaultValues: { username: user.username, email: user.email, currentPassword: '' },
   });
@@ -54,7 +55,9 @@ export function AccountForm({ user }: { user: User }) {
   const emailChanges = emailChangeNeedsPassword(savedEmail.current, (watch('email') ?? '').trim());
 
   const save = handleSubmit(({ currentPassword, ...fields }) => {
-    const body = emailChangeNeedsPassword(savedEmail.current, fields.email) ? { ...fields, currentPassword } : fields;
+    const body = emailChangeNeedsPassword(savedEmail.current, fields.email)
+      ? { ...fields, currentPassword }
+      : fields;
     updateCall.mutate(body, {
       onSuccess: ({ token }) => {
         acceptToken(token);
@@ -65,7 +68,11 @@ export function AccountForm({ user }: { user: User }) {
       onError: (failure) => {
         // The client has toasted the server's message; the field says it too.
         if (failure instanceof ApiError && failure.code === errorCodes.invalidCredentials) {
-          setError('currentPassword', { type: 'server', message: validationMessages.currentPasswordWrong }, { shouldFocus: true });
+          setError(
+            'currentPassword',
+            { type: 'server', message: validationMessages.currentPasswordWrong },
+            { shouldFocus: true },
+          );
         }
       },
     });

@@ -19,7 +19,10 @@ const changePasswordSchema = z
     newPassword: passwordSchema,
     confirm: z.string(),
   })
-  .refine((value) => value.newPassword === value.confirm, { path: ['confirm'], error: mailMessages.passwordsDiffer });
+  .refine((value) => value.newPassword === value.confirm, {
+    path: ['confirm'],
+    error: mailMessages.passwordsDiffer,
+  });
 type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 const empty: ChangePasswordInput = { oldPassword: '', newPassword: '', confirm: '' };
 
@@ -35,7 +38,11 @@ export function ChangePasswordForm() {
     reset,
     setError,
     formState: { errors, isValid, isSubmitting },
-  } = useForm<ChangePasswordInput>({ resolver: zodResolver(changePasswordSchema), mode: 'onChange', defaultValues: empty });
+  } = useForm<ChangePasswordInput>({
+    resolver: zodResolver(changePasswordSchema),
+    mode: 'onChange',
+    defaultValues: empty,
+  });
   const { track, error, markChanged } = useTrackedForm(register, errors);
   const changeCall = useChangePassword();
   const { acceptToken } = useSession();
@@ -49,7 +56,11 @@ export function ChangePasswordForm() {
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === errorCodes.invalidCredentials) {
         markChanged('oldPassword');
-        setError('oldPassword', { type: 'server', message: validationMessages.currentPasswordWrong }, { shouldFocus: true });
+        setError(
+          'oldPassword',
+          { type: 'server', message: validationMessages.currentPasswordWrong },
+          { shouldFocus: true },
+        );
       }
       for (const [field, message] of serverFieldErrors(failure, ['newPassword'] as const)) {
         markChanged(field);
@@ -60,9 +71,30 @@ export function ChangePasswordForm() {
 
   return (
     <Form noValidate onSubmit={submit} aria-label="Change password">
-      <TextField registration={track('oldPassword')} id="change-oldPassword" label="Current password" type="password" autoComplete="current-password" error={error('oldPassword')} />
-      <TextField registration={track('newPassword')} id="change-newPassword" label="New password" type="password" autoComplete="new-password" error={error('newPassword')} />
-      <TextField registration={track('confirm')} id="change-confirm" label="New password again" type="password" autoComplete="new-password" error={error('confirm')} />
+      <TextField
+        registration={track('oldPassword')}
+        id="change-oldPassword"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        error={error('oldPassword')}
+      />
+      <TextField
+        registration={track('newPassword')}
+        id="change-newPassword"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        error={error('newPassword')}
+      />
+      <TextField
+        registration={track('confirm')}
+        id="change-confirm"
+        label="New password again"
+        type="password"
+        autoComplete="new-password"
+        error={error('confirm')}
+      />
       <Button type="submit" disabled={!isValid || isSubmitting}>
         Change Password
       </Button>

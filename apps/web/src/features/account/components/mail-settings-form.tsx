@@ -1,4 +1,9 @@
-import { inboxMailSettingLabels, inboxMailSettings, mailMessages, type InboxMailSetting } from '@reskin/contract';
+import {
+  inboxMailSettingLabels,
+  inboxMailSettings,
+  mailMessages,
+  type InboxMailSetting,
+} from '@reskin/contract';
 import Form from 'react-bootstrap/Form';
 import { Loading } from '../../../components/ui/loading';
 import { notifySuccess } from '../../../lib/toasts';
@@ -17,7 +22,10 @@ export function MailSettingsForm() {
         value={save.variables?.inboxMail ?? settings.data.inboxMail}
         disabled={save.isPending}
         onChange={(event) =>
-          save.mutate({ inboxMail: event.target.value as InboxMailSetting }, { onSuccess: () => notifySuccess(mailMessages.mailSettingsSaved) })
+          save.mutate(
+            { inboxMail: event.target.value as InboxMailSetting },
+            { onSuccess: () => notifySuccess(mailMessages.mailSettingsSaved) },
+          )
         }
       >
         {inboxMailSettings.map((setting) => (

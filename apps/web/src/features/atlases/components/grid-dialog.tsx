@@ -45,7 +45,9 @@ const draftOf = (grid: AtlasGrid | null, image: GridImage | null): Draft => ({
 function gridOf(draft: Draft): AtlasGrid | null {
   const values = fields.map(({ key, min }) => {
     const value = Number(draft[key]);
-    return draft[key].trim() !== '' && Number.isInteger(value) && value >= min && value <= 4096 ? value : null;
+    return draft[key].trim() !== '' && Number.isInteger(value) && value >= min && value <= 4096
+      ? value
+      : null;
   });
   if (values.some((value) => value === null)) return null;
   const [frameWidth, frameHeight, margin, spacing] = values as number[];
@@ -61,7 +63,15 @@ function gridOf(draft: Draft): AtlasGrid | null {
 export function GridDialog({ image, current, onClose, onDeclared }: GridDialogProps) {
   return (
     <Modal show={image !== null} onHide={onClose} centered aria-labelledby="grid-dialog-title">
-      {image && <GridForm key={`${image.gameId}-${image.fileId}`} image={image} current={current} onClose={onClose} onDeclared={onDeclared} />}
+      {image && (
+        <GridForm
+          key={`${image.gameId}-${image.fileId}`}
+          image={image}
+          current={current}
+          onClose={onClose}
+          onDeclared={onDeclared}
+        />
+      )}
     </Modal>
   );
 }
@@ -71,7 +81,9 @@ function GridForm({ image, current, onClose, onDeclared }: GridDialogProps & { i
   const declare = useDeclareGrid();
   const grid = gridOf(draft);
   const count = grid ? gridFrameCount(image.width, image.height, grid) : 0;
-  const problem = grid ? gridProblem(image.width, image.height, grid) : 'Each value is a whole number: sizes from 1, margin and spacing from 0, at most 4096.';
+  const problem = grid
+    ? gridProblem(image.width, image.height, grid)
+    : 'Each value is a whole number: sizes from 1, margin and spacing from 0, at most 4096.';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -97,7 +109,8 @@ function GridForm({ image, current, onClose, onDeclared }: GridDialogProps & { i
       </Modal.Header>
       <Modal.Body>
         <p className="small text-body-secondary">
-          The image is {image.width} x {image.height} px. Frames are numbered from 0, row by row from the top left.
+          The image is {image.width} x {image.height} px. Frames are numbered from 0, row by row from the top
+          left.
         </p>
         <div className="row g-2">
           {fields.map(({ key, label, min }) => (

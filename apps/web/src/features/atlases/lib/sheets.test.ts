@@ -1,8 +1,21 @@
-import { atlasTexts, gridFrameCount, gridFrames, gridProblem, limits, type Atlas, type GameAtlases } from '@reskin/contract';
+import {
+  atlasTexts,
+  gridFrameCount,
+  gridFrames,
+  gridProblem,
+  limits,
+  type Atlas,
+  type GameAtlases,
+} from '@reskin/contract';
 import { describe, expect, it } from 'vitest';
 import { frameOf, gridOfAtlas, sheetsOf } from './sheets';
 
-const gridAtlas = (fileId: number, width: number, height: number, grid: Parameters<typeof gridFrames>[2]): Atlas => ({
+const gridAtlas = (
+  fileId: number,
+  width: number,
+  height: number,
+  grid: Parameters<typeof gridFrames>[2],
+): Atlas => ({
   descriptor: `sheet${fileId}.png`,
   descriptorFileId: fileId,
   format: 'grid',
@@ -22,26 +35,45 @@ describe('sprite sheets on the web (issue 26)', () => {
       const grid = { frameWidth, frameHeight, margin, spacing };
       expect(gridFrameCount(width, height, grid)).toBe(gridFrames(width, height, grid).length);
     }
-    expect(gridProblem(8, 8, { frameWidth: 8, frameHeight: 8, margin: 1, spacing: 0 })).toBe('A 8×8 frame with a margin of 1 px does not fit in the 8×8 image.');
-    expect(gridProblem(200, 60, { frameWidth: 1, frameHeight: 1, margin: 0, spacing: 0 })).toBe(`The grid cuts 12000 frames; a sheet may have at most ${limits.atlas.maxFrames}.`);
+    expect(gridProblem(8, 8, { frameWidth: 8, frameHeight: 8, margin: 1, spacing: 0 })).toBe(
+      'A 8×8 frame with a margin of 1 px does not fit in the 8×8 image.',
+    );
+    expect(gridProblem(200, 60, { frameWidth: 1, frameHeight: 1, margin: 0, spacing: 0 })).toBe(
+      `The grid cuts 12000 frames; a sheet may have at most ${limits.atlas.maxFrames}.`,
+    );
     expect(gridProblem(64, 16, { frameWidth: 16, frameHeight: 16, margin: 0, spacing: 0 })).toBeNull();
   });
 
   it('finds the sheets an image is a page of, a frame by name, and reads a grid back from its frames', () => {
     const grid = { frameWidth: 16, frameHeight: 16, margin: 2, spacing: 1 };
-    const found: GameAtlases = { atlases: [gridAtlas(3, 71, 54, grid), gridAtlas(4, 32, 16, { frameWidth: 16, frameHeight: 16, margin: 0, spacing: 0 })], problems: [] };
+    const found: GameAtlases = {
+      atlases: [
+        gridAtlas(3, 71, 54, grid),
+        gridAtlas(4, 32, 16, { frameWidth: 16, frameHeight: 16, margin: 0, spacing: 0 }),
+      ],
+      problems: [],
+    };
     expect(sheetsOf(found, 3).map((sheet) => sheet.frames.length)).toEqual([12]);
     expect(sheetsOf(found, 9)).toEqual([]);
     expect(frameOf(found, 3, '5')?.rect).toEqual({ x: 19, y: 19, w: 16, h: 16 });
     expect(frameOf(found, 4, '5')).toBeUndefined();
     expect(gridOfAtlas(found.atlases[0]!)).toEqual(grid);
-    expect(gridOfAtlas(found.atlases[1]!)).toEqual({ frameWidth: 16, frameHeight: 16, margin: 0, spacing: 0 });
+    expect(gridOfAtlas(found.atlases[1]!)).toEqual({
+      frameWidth: 16,
+      frameHeight: 16,
+      margin: 0,
+      spacing: 0,
+    });
   });
 
   it('words the badge, the problem and the find result', () => {
     expect(atlasTexts.sheetBadge(12, 'grid')).toBe('Sprite sheet · 12 frames · Uniform grid');
-    expect(atlasTexts.sheetBadge(1, 'texturepacker-hash')).toBe('Sprite sheet · 1 frame · TexturePacker JSON (hash)');
-    expect(atlasTexts.notUsed('Its image a.png is not in the game.')).toBe('Not used as a sprite sheet: Its image a.png is not in the game.');
+    expect(atlasTexts.sheetBadge(1, 'texturepacker-hash')).toBe(
+      'Sprite sheet · 1 frame · TexturePacker JSON (hash)',
+    );
+    expect(atlasTexts.notUsed('Its image a.png is not in the game.')).toBe(
+      'Not used as a sprite sheet: Its image a.png is not in the game.',
+    );
     expect(atlasTexts.found(2, 1)).toBe('Found 2 sprite sheets; 1 file not used as sprite sheets.');
     expect(atlasTexts.found(1, 0)).toBe('Found 1 sprite sheet.');
   });

@@ -12,14 +12,19 @@ export function sheetsOf(atlases: GameAtlases | undefined, fileId: number): Shee
   const sheets: SheetOf[] = [];
   for (const atlas of atlases?.atlases ?? []) {
     atlas.pages.forEach((page, index) => {
-      if (page.fileId === fileId) sheets.push({ atlas, page: index, frames: atlas.frames.filter((frame) => frame.page === index) });
+      if (page.fileId === fileId)
+        sheets.push({ atlas, page: index, frames: atlas.frames.filter((frame) => frame.page === index) });
     });
   }
   return sheets;
 }
 
 /** The frame of a sheet image named `name`, as the server finds it (framesOfSheet: the first atlas that names it). */
-export function frameOf(atlases: GameAtlases | undefined, fileId: number, name: string): AtlasFrame | undefined {
+export function frameOf(
+  atlases: GameAtlases | undefined,
+  fileId: number,
+  name: string,
+): AtlasFrame | undefined {
   for (const sheet of sheetsOf(atlases, fileId)) {
     const frame = sheet.frames.find((candidate) => candidate.name === name);
     if (frame) return frame;

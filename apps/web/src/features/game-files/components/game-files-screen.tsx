@@ -108,7 +108,13 @@ function GameFiles({ gameId }: { gameId: number }) {
 
   const findSheets = async () => {
     const found = await atlases.refetch();
-    if (found.data) notifySuccess(atlasTexts.found(found.data.atlases.length, found.data.problems.filter((problem) => !problem.used).length));
+    if (found.data)
+      notifySuccess(
+        atlasTexts.found(
+          found.data.atlases.length,
+          found.data.problems.filter((problem) => !problem.used).length,
+        ),
+      );
   };
 
   const gridAtlasOf = (file: GameFile) =>
@@ -128,7 +134,8 @@ function GameFiles({ gameId }: { gameId: number }) {
     const ref = { gameId, fileId: file.fileId };
     if (kind === 'index') {
       const current = indexFile.data;
-      if (game.data && isGameReady(game.data) && current && current.fileId !== file.fileId) setSwitchingTo(file);
+      if (game.data && isGameReady(game.data) && current && current.fileId !== file.fileId)
+        setSwitchingTo(file);
       else indexCall.mutate(ref);
     } else if (kind === 'grid') {
       setGridFor(file);
@@ -271,7 +278,13 @@ function GameFiles({ gameId }: { gameId: number }) {
       <GridDialog
         image={
           gridFor && gridFor.width !== null && gridFor.height !== null
-            ? { gameId, fileId: gridFor.fileId, path: gridFor.path, width: gridFor.width, height: gridFor.height }
+            ? {
+                gameId,
+                fileId: gridFor.fileId,
+                path: gridFor.path,
+                width: gridFor.width,
+                height: gridFor.height,
+              }
             : null
         }
         current={gridAtlas ? gridOfAtlas(gridAtlas) : null}
@@ -286,7 +299,9 @@ function GameFiles({ gameId }: { gameId: number }) {
       <ConfirmDialog
         show={switchingTo !== null}
         question={
-          switchingTo && indexFile.data ? messages.confirmSwitchIndex(indexFile.data.path, switchingTo.path) : ''
+          switchingTo && indexFile.data
+            ? messages.confirmSwitchIndex(indexFile.data.path, switchingTo.path)
+            : ''
         }
         confirmVariant="primary"
         onCancel={() => setSwitchingTo(null)}

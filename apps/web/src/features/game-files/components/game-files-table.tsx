@@ -39,7 +39,15 @@ interface GameFilesTableProps {
 
 const isImage = (file: GameFile) => fileKindOf(file) === 'image';
 
-export function GameFilesTable({ files, usage, atlases, list, busy, onAction, onReplace }: GameFilesTableProps) {
+export function GameFilesTable({
+  files,
+  usage,
+  atlases,
+  list,
+  busy,
+  onAction,
+  onReplace,
+}: GameFilesTableProps) {
   const usageOf = new Map((usage ?? []).map((file) => [file.fileId, file]));
   return (
     <Table responsive hover size="sm" className="mb-0 align-middle">
@@ -127,7 +135,12 @@ function GameFileRow({ file, usage, atlases, busy, onAction, onReplace }: GameFi
         <code>{file.path}</code>
         {sheets.map(({ atlas, frames }) => (
           <div key={atlas.descriptor}>
-            <Badge bg="success" className="text-wrap" title={`Frames from ${atlas.descriptor}`} data-testid="sheet-badge">
+            <Badge
+              bg="success"
+              className="text-wrap"
+              title={`Frames from ${atlas.descriptor}`}
+              data-testid="sheet-badge"
+            >
               {atlasTexts.sheetBadge(frames.length, atlas.format)}
             </Badge>
           </div>
@@ -193,7 +206,12 @@ function GameFileRow({ file, usage, atlases, busy, onAction, onReplace }: GameFi
             </Button>
           )}
           {hasGrid && (
-            <Button size="sm" variant="outline-warning" disabled={busy} onClick={() => onAction('removeGrid', file)}>
+            <Button
+              size="sm"
+              variant="outline-warning"
+              disabled={busy}
+              onClick={() => onAction('removeGrid', file)}
+            >
               Remove grid
             </Button>
           )}

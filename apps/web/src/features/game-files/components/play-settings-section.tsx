@@ -56,13 +56,15 @@ export function PlaySettingsSection({ game }: { game: Game }) {
           >
             {precompressedSettings.map((value) => (
               <option key={value} value={value}>
-                {value === 'auto' ? `Automatic (${modeWords[game.precompressedDecided]})` : precompressedLabels[value]}
+                {value === 'auto'
+                  ? `Automatic (${modeWords[game.precompressedDecided]})`
+                  : precompressedLabels[value]}
               </option>
             ))}
           </Form.Select>
           <Form.Text as="p" className="mb-0" data-testid="precompressed-decision">
-            Now {modeWords[effectivePrecompressed(game)]}. Automatic decided {modeWords[game.precompressedDecided]}:{' '}
-            {game.precompressedReason}
+            Now {modeWords[effectivePrecompressed(game)]}. Automatic decided{' '}
+            {modeWords[game.precompressedDecided]}: {game.precompressedReason}
           </Form.Text>
         </Form.Group>
         <Form.Group controlId="play-isolated">
@@ -74,7 +76,9 @@ export function PlaySettingsSection({ game }: { game: Game }) {
           >
             {isolatedSettings.map((value) => (
               <option key={value} value={value}>
-                {value === 'auto' ? `Automatic (${game.isolatedDecided ? 'on' : 'off'})` : isolatedLabels[value]}
+                {value === 'auto'
+                  ? `Automatic (${game.isolatedDecided ? 'on' : 'off'})`
+                  : isolatedLabels[value]}
               </option>
             ))}
           </Form.Select>

@@ -23,7 +23,8 @@ interface UploadPanelProps {
   onDismissErrors: () => void;
 }
 
-const toItems = (files: readonly File[]): UploadItem[] => files.map((file) => fileItem(file, uploadPathOf(file)));
+const toItems = (files: readonly File[]): UploadItem[] =>
+  files.map((file) => fileItem(file, uploadPathOf(file)));
 
 /**
  * Adds game files: drop a folder or files, or choose them; the folder paths are kept (GF-1). Any number of files,

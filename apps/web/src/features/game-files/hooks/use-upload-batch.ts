@@ -10,7 +10,12 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { configKeys, getConfig } from '../../../api/config';
-import { gameHasTopFolder, invalidateGameFiles, uploadGameFiles, uploadGameZip } from '../../../api/game-files';
+import {
+  gameHasTopFolder,
+  invalidateGameFiles,
+  uploadGameFiles,
+  uploadGameZip,
+} from '../../../api/game-files';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
 import { uploadInBatches, type UploadItem } from '../lib/upload-batches';
@@ -118,7 +123,12 @@ export function useUploadBatch(gameId: number) {
 
   /** Sends `items` in batches; `zip` names the zip they were unpacked from; `skipped` the files left out before. */
   const sendItems = useCallback(
-    async (items: readonly UploadItem[], controller: AbortController, zip?: ZipSource, skipped = 0): Promise<void> => {
+    async (
+      items: readonly UploadItem[],
+      controller: AbortController,
+      zip?: ZipSource,
+      skipped = 0,
+    ): Promise<void> => {
       const sizes = items.map((item) => Math.max(1, item.size));
       const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
       const sentFraction = new Array<number>(items.length).fill(0);
@@ -160,7 +170,8 @@ export function useUploadBatch(gameId: number) {
       const { sessionEnded } = await uploadInBatches({
         items,
         signal: controller.signal,
-        send: (parts, onProgress) => uploadGameFiles({ gameId, parts, onProgress, signal: controller.signal }),
+        send: (parts, onProgress) =>
+          uploadGameFiles({ gameId, parts, onProgress, signal: controller.signal }),
         onSending: (indices, fraction) => {
           // The request also carries the form fields; the files' share is close enough for a bar.
           for (const index of indices) sentFraction[index] = Math.min(0.99, fraction);
@@ -268,7 +279,9 @@ export function useUploadBatch(gameId: number) {
           queryClient.fetchQuery({ queryKey: configKeys.all, queryFn: getConfig, staleTime: Infinity }),
           import('../lib/zip-game'),
         ]);
-        plan = await zipGame.zipGamePlan(file, config.maxFileSizeBytes, (folder) => gameHasTopFolder(gameId, folder));
+        plan = await zipGame.zipGamePlan(file, config.maxFileSizeBytes, (folder) =>
+          gameHasTopFolder(gameId, folder),
+        );
       } catch (error) {
         // The config or the zip module could not be loaded: the server is then left to judge the zip.
         console.warn('The zip could not be checked in the browser', error);

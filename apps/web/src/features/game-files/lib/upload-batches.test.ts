@@ -39,21 +39,38 @@ describe('planBatches', () => {
 });
 
 /** A folder route stand-in with the server's all-or-nothing answer: refuses a request holding a refused path. */
-function folderRoute(refuse: (path: string) => string | null, options: { named?: boolean; transient?: number[] } = {}) {
+function folderRoute(
+  refuse: (path: string) => string | null,
+  options: { named?: boolean; transient?: number[] } = {},
+) {
   const requests: string[][] = [];
   const stored = new Set<string>();
   const answers = [...(options.transient ?? [])];
-  const send = async (parts: UploadPart[], onProgress: (loaded: number, total: number) => void): Promise<UploadOutcome> => {
+  const send = async (
+    parts: UploadPart[],
+    onProgress: (loaded: number, total: number) => void,
+  ): Promise<UploadOutcome> => {
     requests.push(parts.map((part) => part.fullPath));
     onProgress(50, 100);
     const status = answers.shift();
-    if (status !== undefined) return { ok: false, status, title: 'Server error', message: 'It broke.', body: undefined };
+    if (status !== undefined)
+      return { ok: false, status, title: 'Server error', message: 'It broke.', body: undefined };
     const refusals = parts.flatMap((part) => {
       const message = refuse(part.fullPath);
-      return message === null ? [] : [{ path: options.named === false ? '/fullPath' : `/files/${part.fullPath}`, code: 'x', message }];
+      return message === null
+        ? []
+        : [{ path: options.named === false ? '/fullPath' : `/files/${part.fullPath}`, code: 'x', message }];
     });
     if (refusals.length > 0) {
-      const body = { error: { statusCode: 422, name: 'UnprocessableEntityError', message: refusals[0]!.message, code: errorCodes.validationFailed, details: refusals } };
+      const body = {
+        error: {
+          statusCode: 422,
+          name: 'UnprocessableEntityError',
+          message: refusals[0]!.message,
+          code: errorCodes.validationFailed,
+          details: refusals,
+        },
+      };
       return { ok: false, status: 422, title: 'Upload failed', message: refusals[0]!.message, body };
     }
     for (const part of parts) stored.add(part.fullPath);
@@ -62,7 +79,11 @@ function folderRoute(refuse: (path: string) => string | null, options: { named?:
   return { send, requests, stored };
 }
 
-async function run(items: UploadItem[], route: ReturnType<typeof folderRoute>, batch = { files: 4, bytes: MB }) {
+async function run(
+  items: UploadItem[],
+  route: ReturnType<typeof folderRoute>,
+  batch = { files: 4, bytes: MB },
+) {
   const settled: { path: string; message?: string }[] = [];
   const result = await uploadInBatches({
     items,
@@ -93,7 +114,9 @@ describe('uploadInBatches', () => {
   });
 
   it('sends a refused batch again without the files its refusal names, and lists those with the reason', async () => {
-    const route = folderRoute((path) => (path === 'data/f2.txt' ? 'Original Size 40 x 30 Loaded Size 41 x 30' : null));
+    const route = folderRoute((path) =>
+      path === 'data/f2.txt' ? 'Original Size 40 x 30 Loaded Size 41 x 30' : null,
+    );
     const { settled } = await run(items(8), route);
     expect(route.requests).toEqual([
       ['data/f0.txt', 'data/f1.txt', 'data/f2.txt', 'data/f3.txt'],
@@ -111,7 +134,12 @@ describe('uploadInBatches', () => {
     const route = folderRoute((path) => (path === 'data/f5.txt' ? message : null), { named: false });
     const { settled } = await run(items(8), route, { files: 8, bytes: MB });
     expect(settled.filter((row) => row.message !== undefined)).toEqual([{ path: 'data/f5.txt', message }]);
-    expect([...route.stored].sort()).toEqual(items(8).map((item) => item.fullPath).filter((path) => path !== 'data/f5.txt').sort());
+    expect([...route.stored].sort()).toEqual(
+      items(8)
+        .map((item) => item.fullPath)
+        .filter((path) => path !== 'data/f5.txt')
+        .sort(),
+    );
     // 8 refused -> 4 stored, 4 refused -> 2 refused -> 1 stored, 1 refused (listed) -> 2 stored.
     expect(route.requests.map((request) => request.length)).toEqual([8, 4, 4, 2, 1, 1, 2]);
   });
@@ -133,12 +161,20 @@ describe('uploadInBatches', () => {
     const full = folderRoute(() => null, { transient: [507] });
     const second = await run(items(10), full);
     expect(full.requests).toHaveLength(1);
-    expect(second.settled.map((row) => row.path).sort()).toEqual(items(10).map((item) => item.fullPath).sort());
+    expect(second.settled.map((row) => row.path).sort()).toEqual(
+      items(10)
+        .map((item) => item.fullPath)
+        .sort(),
+    );
     expect(second.settled.every((row) => row.message === 'It broke.')).toBe(true);
   });
 
   it('lists a file that cannot be read and sends the others', async () => {
-    const unreadable: UploadItem = { fullPath: 'bad.bin', size: 3, read: () => Promise.reject(new Error('broken entry')) };
+    const unreadable: UploadItem = {
+      fullPath: 'bad.bin',
+      size: 3,
+      read: () => Promise.reject(new Error('broken entry')),
+    };
     const route = folderRoute(() => null);
     const { settled } = await run([...items(2), unreadable], route);
     expect(route.requests).toEqual([['data/f0.txt', 'data/f1.txt']]);

@@ -86,7 +86,8 @@ const isTransient = (outcome: UploadOutcome & { ok: false }) =>
  * Whether a refusal is about the files of the request (their paths, types, sizes, contents), so the other files
  * can go without them; anything else (a full disk, a lost permission, a game that is gone) stops the upload.
  */
-const isFileRefusal = (status: number) => status === 400 || status === 413 || status === 415 || status === 422;
+const isFileRefusal = (status: number) =>
+  status === 400 || status === 413 || status === 415 || status === 422;
 
 /** The paths a refusal names (`/files/<path>` details), each with its message. */
 function namedFiles(body: unknown): Map<string, string> {
@@ -126,10 +127,17 @@ export async function uploadInBatches(options: BatchUploadOptions): Promise<Batc
       const item = items[index]!;
       try {
         const file = await item.read();
-        parts.push({ fullPath: item.fullPath, filename: item.fullPath.slice(item.fullPath.lastIndexOf('/') + 1), file });
+        parts.push({
+          fullPath: item.fullPath,
+          filename: item.fullPath.slice(item.fullPath.lastIndexOf('/') + 1),
+          file,
+        });
         readable.push(index);
       } catch (error) {
-        onSettled([index], { title: failureTitle({ action: 'upload' }), message: `${item.fullPath}: ${(error as Error).message}` });
+        onSettled([index], {
+          title: failureTitle({ action: 'upload' }),
+          message: `${item.fullPath}: ${(error as Error).message}`,
+        });
       }
     }
     if (readable.length === 0 || signal.aborted) return;
@@ -155,7 +163,8 @@ export async function uploadInBatches(options: BatchUploadOptions): Promise<Batc
     }
     const named = namedFiles(outcome.body);
     const refused = readable.filter((index) => named.has(items[index]!.fullPath));
-    for (const index of refused) onSettled([index], { title: outcome.title, message: named.get(items[index]!.fullPath)! });
+    for (const index of refused)
+      onSettled([index], { title: outcome.title, message: named.get(items[index]!.fullPath)! });
     const rest = readable.filter((index) => !named.has(items[index]!.fullPath));
     if (rest.length === 0) return;
     if (refused.length > 0) return sendBatch(rest);

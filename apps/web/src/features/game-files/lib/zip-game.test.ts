@@ -111,9 +111,15 @@ describe('readZipEntries', () => {
   });
 
   it('fails an entry that inflates to more bytes than it declares', async () => {
-    const zip = await withDeclaredSize(await makeZip([{ name: 'a.txt', content: 'x'.repeat(500) }]), 'a.txt', 20);
+    const zip = await withDeclaredSize(
+      await makeZip([{ name: 'a.txt', content: 'x'.repeat(500) }]),
+      'a.txt',
+      20,
+    );
     const [entry] = await entriesOf(zip);
-    await expect(inflateEntry(entry!)).rejects.toThrow('a.txt unpacks to more than the 20 bytes it declares.');
+    await expect(inflateEntry(entry!)).rejects.toThrow(
+      'a.txt unpacks to more than the 20 bytes it declares.',
+    );
   });
 });
 
@@ -125,7 +131,9 @@ describe('planZipGame', () => {
 
   it('unpacks in the browser a zip with more entries than one request takes, in entry order', async () => {
     const count = limits.adminUploadFiles + 1;
-    const zip = await makeZip(Array.from({ length: count }, (_, i) => ({ name: `g/data/${i}.json`, content: `{"n":${i}}` })));
+    const zip = await makeZip(
+      Array.from({ length: count }, (_, i) => ({ name: `g/data/${i}.json`, content: `{"n":${i}}` })),
+    );
     const plan = planZipGame(await entriesOf(asFile(zip)), zip.size, maxFileSizeBytes);
     if (plan.kind !== 'unpack') throw new Error(`planned ${plan.kind}`);
     expect(plan.items).toHaveLength(count);
@@ -135,20 +143,28 @@ describe('planZipGame', () => {
   });
 
   it('refuses an entry declared over the per-file limit with the server words, before anything is sent', async () => {
-    const zip = await withDeclaredSize(await makeZip([{ name: 'g/index.html' }, { name: 'g/big.bin', content: 'x' }]), 'g/big.bin', 3 * 1024 ** 3);
+    const zip = await withDeclaredSize(
+      await makeZip([{ name: 'g/index.html' }, { name: 'g/big.bin', content: 'x' }]),
+      'g/big.bin',
+      3 * 1024 ** 3,
+    );
     expect(planZipGame(await entriesOf(zip), zip.size, maxFileSizeBytes)).toEqual({
       kind: 'refused',
       status: 413,
       message: uploadMessages.fileTooLarge('big.bin', maxFileSizeBytes),
     });
-    expect(uploadMessages.fileTooLarge('big.bin', maxFileSizeBytes)).toBe('big.bin is larger than the 50 MB limit per file.');
+    expect(uploadMessages.fileTooLarge('big.bin', maxFileSizeBytes)).toBe(
+      'big.bin is larger than the 50 MB limit per file.',
+    );
   });
 
   it('refuses an entry that unpacks to more than the ratio allows (a zip bomb)', async () => {
     const zeros = new Uint8Array(limits.zipUpload.ratioMinBytes * 2);
     const zip = await makeZip([{ name: 'g/index.html' }, { name: 'g/zeros.bin', content: zeros }]);
     const entries = await entriesOf(zip);
-    expect(entries[1]!.uncompressedSize / entries[1]!.compressedSize).toBeGreaterThan(limits.zipUpload.maxCompressionRatio);
+    expect(entries[1]!.uncompressedSize / entries[1]!.compressedSize).toBeGreaterThan(
+      limits.zipUpload.maxCompressionRatio,
+    );
     expect(planZipGame(entries, zip.size, maxFileSizeBytes)).toEqual({
       kind: 'refused',
       status: 413,
@@ -161,9 +177,20 @@ describe('planZipGame', () => {
     const count = Math.floor(limits.zipUpload.maxUnpackedBytes / each) + 1;
     const entries = Array.from(
       { length: count },
-      (_, i) => ({ path: `${i}.bin`, name: `${i}.bin`, compressedSize: each / 2, uncompressedSize: each, encrypted: false }) as Partial<ZipGameEntry> as ZipGameEntry,
+      (_, i) =>
+        ({
+          path: `${i}.bin`,
+          name: `${i}.bin`,
+          compressedSize: each / 2,
+          uncompressedSize: each,
+          encrypted: false,
+        }) as Partial<ZipGameEntry> as ZipGameEntry,
     );
-    expect(planZipGame(entries, 1, maxFileSizeBytes)).toEqual({ kind: 'refused', status: 413, message: uploadMessages.zipUnpackedTotal });
+    expect(planZipGame(entries, 1, maxFileSizeBytes)).toEqual({
+      kind: 'refused',
+      status: 413,
+      message: uploadMessages.zipUnpackedTotal,
+    });
     expect(uploadMessages.zipUnpackedTotal).toBe('The zip unpacks to more than 2 GB.');
     expect(planZipGame(entries.slice(0, -1), 1, maxFileSizeBytes).kind).toBe('zip-route');
   });

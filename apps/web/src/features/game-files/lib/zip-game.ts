@@ -31,17 +31,18 @@ export interface ZipGameEntry extends DeclaredZipEntry {
   zip: Blob;
 }
 
-export type ZipGamePlan = (
+export type ZipGamePlan =
   /** Refused before sending: the server would refuse it with this status and message. */
-  | { kind: 'refused'; status: number; message: string }
-  /** Sent whole to the zip route, which unpacks it (all or nothing). */
-  | { kind: 'zip-route' }
-  /** Unpacked here and sent in batches to the folder route. */
-  | { kind: 'unpack'; items: UploadItem[] }
-) & {
-  /** The entries skipped as no game files (dotfiles, dot-folders, system junk: decision 0052); 0 when unread. */
-  skipped?: number;
-};
+  (
+    | { kind: 'refused'; status: number; message: string }
+    /** Sent whole to the zip route, which unpacks it (all or nothing). */
+    | { kind: 'zip-route' }
+    /** Unpacked here and sent in batches to the folder route. */
+    | { kind: 'unpack'; items: UploadItem[] }
+  ) & {
+    /** The entries skipped as no game files (dotfiles, dot-folders, system junk: decision 0052); 0 when unread. */
+    skipped?: number;
+  };
 
 /** Whether the game has a file under this top folder (decision 0052: an upload's shared top folder is then kept). */
 export type TopFolderInGame = (folder: string) => Promise<boolean>;
@@ -71,7 +72,9 @@ export async function readZipEntries(
   } catch (error) {
     throw new UnreadableZipError((error as Error).message);
   }
-  const files = entries.filter((entry): entry is FileEntry => !entry.directory && !entry.filename.endsWith('/'));
+  const files = entries.filter(
+    (entry): entry is FileEntry => !entry.directory && !entry.filename.endsWith('/'),
+  );
   const kept = files.filter((entry) => !isSkippedUploadPath(entry.filename));
   const names = kept.map((entry) => entry.filename);
   const top = commonTopFolder(names);
@@ -102,13 +105,22 @@ const deflated = 8;
  * browser's DecompressionStream. More bytes than the central directory declares fail the entry (as the server's
  * reader does), so a zip that lies about its sizes cannot fill the browser's memory past the checked total.
  */
-export async function inflateEntry({ zip, entry, path, compressedSize, uncompressedSize }: ZipGameEntry): Promise<Blob> {
+export async function inflateEntry({
+  zip,
+  entry,
+  path,
+  compressedSize,
+  uncompressedSize,
+}: ZipGameEntry): Promise<Blob> {
   const head = new DataView(await zip.slice(entry.offset, entry.offset + localHeader.bytes).arrayBuffer());
   if (head.byteLength < localHeader.bytes || head.getUint32(0, true) !== localHeader.signature) {
     throw new Error(`${path} has no local header where the central directory says.`);
   }
   const start =
-    entry.offset + localHeader.bytes + head.getUint16(localHeader.nameLength, true) + head.getUint16(localHeader.extraLength, true);
+    entry.offset +
+    localHeader.bytes +
+    head.getUint16(localHeader.nameLength, true) +
+    head.getUint16(localHeader.extraLength, true);
   const data = zip.slice(start, start + compressedSize);
   if (data.size !== compressedSize) throw new Error(`${path} is cut short.`);
   if (entry.compressionMethod === stored) {
@@ -116,7 +128,9 @@ export async function inflateEntry({ zip, entry, path, compressedSize, uncompres
     return data;
   }
   if (entry.compressionMethod !== deflated) {
-    throw new Error(`${path} uses compression method ${entry.compressionMethod}; only stored and deflated entries are read.`);
+    throw new Error(
+      `${path} uses compression method ${entry.compressionMethod}; only stored and deflated entries are read.`,
+    );
   }
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
@@ -131,7 +145,8 @@ export async function inflateEntry({ zip, entry, path, compressedSize, uncompres
     }
     chunks.push(value as Uint8Array<ArrayBuffer>);
   }
-  if (size !== uncompressedSize) throw new Error(`${path} unpacks to ${size} bytes, not the ${uncompressedSize} it declares.`);
+  if (size !== uncompressedSize)
+    throw new Error(`${path} unpacks to ${size} bytes, not the ${uncompressedSize} it declares.`);
   return new Blob(chunks);
 }
 
@@ -139,12 +154,18 @@ export async function inflateEntry({ zip, entry, path, compressedSize, uncompres
  * What to do with a zip of `zipBytes` bytes and these entries, by the server's rules: refuse it (an encrypted
  * entry, or the declared sizes), send it to the zip route (within its entry count and size), or unpack it here.
  */
-export function planZipGame(entries: readonly ZipGameEntry[], zipBytes: number, maxFileSizeBytes: number): ZipGamePlan {
+export function planZipGame(
+  entries: readonly ZipGameEntry[],
+  zipBytes: number,
+  maxFileSizeBytes: number,
+): ZipGamePlan {
   const encrypted = entries.find((entry) => entry.encrypted);
-  if (encrypted) return { kind: 'refused', status: 422, message: uploadMessages.zipEntryEncrypted(encrypted.path) };
+  if (encrypted)
+    return { kind: 'refused', status: 422, message: uploadMessages.zipEntryEncrypted(encrypted.path) };
   const refusal = declaredZipRefusal(entries, maxFileSizeBytes);
   if (refusal) return { kind: 'refused', status: 413, message: refusal.message };
-  if (entries.length <= limits.adminUploadFiles && zipBytes <= limits.zipUpload.maxZipBytes) return { kind: 'zip-route' };
+  if (entries.length <= limits.adminUploadFiles && zipBytes <= limits.zipUpload.maxZipBytes)
+    return { kind: 'zip-route' };
   return {
     kind: 'unpack',
     items: entries.map((entry) => ({
@@ -156,7 +177,11 @@ export function planZipGame(entries: readonly ZipGameEntry[], zipBytes: number, 
 }
 
 /** Reads a chosen zip and plans its upload; a file the browser cannot read as a zip goes to the server as is. */
-export async function zipGamePlan(file: File, maxFileSizeBytes: number, topFolderInGame?: TopFolderInGame): Promise<ZipGamePlan> {
+export async function zipGamePlan(
+  file: File,
+  maxFileSizeBytes: number,
+  topFolderInGame?: TopFolderInGame,
+): Promise<ZipGamePlan> {
   try {
     const { entries, skipped } = await readZipEntries(file, topFolderInGame);
     return { ...planZipGame(entries, file.size, maxFileSizeBytes), skipped };

@@ -16,7 +16,8 @@ export function statusText(game: {
   const updating = copiesUpdatingText(game);
   if (updating) return updating;
   const word = gameStatusName(game.gameStatusTypeId);
-  if (game.gameStatusTypeId === GameStatus.Failed && game.statusReason) return `${word}: ${game.statusReason}`;
+  if (game.gameStatusTypeId === GameStatus.Failed && game.statusReason)
+    return `${word}: ${game.statusReason}`;
   if (game.gameStatusTypeId === GameStatus.Generating && game.generationTotal != null) {
     return `${word} ${game.generationDone ?? 0}/${game.generationTotal}`;
   }

@@ -22,7 +22,15 @@ function BellIcon() {
 /** The unread count as the bell's name says it. */
 export const bellLabel = (unread: number) => (unread === 0 ? 'Inbox' : `Inbox: ${unread} unread`);
 
-function EventItem({ event, roleTypeId, onOpen }: { event: InboxEvent; roleTypeId: number; onOpen: () => void }) {
+function EventItem({
+  event,
+  roleTypeId,
+  onOpen,
+}: {
+  event: InboxEvent;
+  roleTypeId: number;
+  onOpen: () => void;
+}) {
   const unread = event.readAt === null;
   const to = eventLink(event, roleTypeId);
   const body = (
@@ -87,13 +95,15 @@ export function InboxBell() {
     const last = events.at(-1);
     if (!last) return;
     setLoadingOlder(true);
-    getInbox(last.id).then(
-      (page) => {
-        setOlder((current) => [...current, ...page.events]);
-        if (page.events.length === 0) setNoMore(true);
-      },
-      () => {},
-    ).finally(() => setLoadingOlder(false));
+    getInbox(last.id)
+      .then(
+        (page) => {
+          setOlder((current) => [...current, ...page.events]);
+          if (page.events.length === 0) setNoMore(true);
+        },
+        () => {},
+      )
+      .finally(() => setLoadingOlder(false));
   };
 
   return (
@@ -130,18 +140,30 @@ export function InboxBell() {
           </Modal.Title>
         </Modal.Header>
         <Modal.Body className="p-0">
-          {inbox.isError && <p className="m-3">The inbox cannot be loaded now; it is asked for again shortly.</p>}
+          {inbox.isError && (
+            <p className="m-3">The inbox cannot be loaded now; it is asked for again shortly.</p>
+          )}
           {inbox.isSuccess && events.length === 0 && <p className="m-3">Nothing here yet.</p>}
           {events.length > 0 && (
             <ListGroup variant="flush" aria-label="Inbox events">
               {events.map((event) => (
-                <EventItem key={event.id} event={event} roleTypeId={roleTypeId} onOpen={() => openEvent(event)} />
+                <EventItem
+                  key={event.id}
+                  event={event}
+                  roleTypeId={roleTypeId}
+                  onOpen={() => openEvent(event)}
+                />
               ))}
             </ListGroup>
           )}
         </Modal.Body>
         <Modal.Footer className="justify-content-between">
-          <Button variant="outline-secondary" size="sm" onClick={showOlder} disabled={loadingOlder || noMore || events.length === 0}>
+          <Button
+            variant="outline-secondary"
+            size="sm"
+            onClick={showOlder}
+            disabled={loadingOlder || noMore || events.length === 0}
+          >
             {noMore ? 'No older events' : 'Show older'}
           </Button>
           <Button
@@ -150,7 +172,15 @@ export function InboxBell() {
             onClick={() =>
               markRead.mutate(
                 { all: true },
-                { onSuccess: () => setOlder((current) => current.map((event) => ({ ...event, readAt: event.readAt ?? new Date().toISOString() }))) },
+                {
+                  onSuccess: () =>
+                    setOlder((current) =>
+                      current.map((event) => ({
+                        ...event,
+                        readAt: event.readAt ?? new Date().toISOString(),
+                      })),
+                    ),
+                },
               )
             }
           >

@@ -25,25 +25,53 @@ const event = (over: Partial<InboxEvent>): InboxEvent => ({
 describe('issue 28: inbox events in words', () => {
   it('says who did what on which game', () => {
     expect(eventSentence(event({ kind: 'game_assigned' }))).toBe('admin assigned you Star Catcher.');
-    expect(eventSentence(event({ kind: 'version_finished', actorName: 'ana' }))).toBe('ana finished a version of Star Catcher.');
+    expect(eventSentence(event({ kind: 'version_finished', actorName: 'ana' }))).toBe(
+      'ana finished a version of Star Catcher.',
+    );
     expect(eventSentence(event({ kind: 'verdict' }))).toBe('admin reviewed your version of Star Catcher.');
-    expect(eventSentence(event({ kind: 'note', fileId: 5 }))).toBe('admin wrote a note on a file of your version of Star Catcher.');
-    expect(eventSentence(event({ kind: 'note_answered', actorName: null }))).toBe('Someone answered your note on Star Catcher.');
+    expect(eventSentence(event({ kind: 'note', fileId: 5 }))).toBe(
+      'admin wrote a note on a file of your version of Star Catcher.',
+    );
+    expect(eventSentence(event({ kind: 'note_answered', actorName: null }))).toBe(
+      'Someone answered your note on Star Catcher.',
+    );
   });
 
   it("names whose version it is when it is not the reader's (decision 0052)", () => {
     // An artist's own question, told to a reviewer.
-    const question = { kind: 'note' as const, actorName: 'ana', versionOwner: 'others' as const, versionOwnerName: 'ana' };
-    expect(eventSentence(event({ ...question, fileId: 5 }))).toBe('ana wrote a note on a file of their version of Star Catcher.');
+    const question = {
+      kind: 'note' as const,
+      actorName: 'ana',
+      versionOwner: 'others' as const,
+      versionOwnerName: 'ana',
+    };
+    expect(eventSentence(event({ ...question, fileId: 5 }))).toBe(
+      'ana wrote a note on a file of their version of Star Catcher.',
+    );
     expect(eventSentence(event(question))).toBe('ana wrote a note on their version of Star Catcher.');
     // Another reviewer's note on someone else's version.
-    expect(eventSentence(event({ kind: 'note', actorName: 'rita', versionOwner: 'others', versionOwnerName: 'ana', fileId: 5 }))).toBe(
-      "rita wrote a note on a file of ana's version of Star Catcher.",
-    );
+    expect(
+      eventSentence(
+        event({
+          kind: 'note',
+          actorName: 'rita',
+          versionOwner: 'others',
+          versionOwnerName: 'ana',
+          fileId: 5,
+        }),
+      ),
+    ).toBe("rita wrote a note on a file of ana's version of Star Catcher.");
   });
 
   it('says a failed generation, and opens its files screen (decision 0052)', () => {
-    const failed = event({ kind: 'generation_failed', actorId: null, actorName: null, versionId: null, userGameId: null, versionOwner: null });
+    const failed = event({
+      kind: 'generation_failed',
+      actorId: null,
+      actorName: null,
+      versionId: null,
+      userGameId: null,
+      versionOwner: null,
+    });
     expect(eventSentence(failed)).toBe('Star Catcher could not be generated.');
     expect(eventLink(failed, RoleType.Admin)).toBe(`${paths.gameFiles}?gameId=3`);
   });

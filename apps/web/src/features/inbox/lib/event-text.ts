@@ -30,9 +30,12 @@ export function eventSentence(event: EventFacts): string {
 export function eventLink(event: EventFacts, readerRoleTypeId: number): string | null {
   const { gameId, userGameId, versionId, fileId } = event;
   // A failed generation opens the game's files screen, where its reason and Gen. are (decision 0052).
-  if (event.kind === 'generation_failed') return gameId === null ? paths.games : `${paths.gameFiles}?${idsQuery({ gameId })}`;
+  if (event.kind === 'generation_failed')
+    return gameId === null ? paths.games : `${paths.gameFiles}?${idsQuery({ gameId })}`;
   if (event.kind === 'game_assigned') {
-    return userGameId === null ? paths.myGames : `${paths.myGameVersions}?${idsQuery({ userGameId, gameId })}`;
+    return userGameId === null
+      ? paths.myGames
+      : `${paths.myGameVersions}?${idsQuery({ userGameId, gameId })}`;
   }
   if (versionId === null || gameId === null) return null;
   const reviewer = event.kind === 'version_finished' || can(readerRoleTypeId, 'versions.review');

@@ -55,7 +55,13 @@ export function ForgotPassword() {
         {config.data?.mail && !answer && (
           <Form noValidate onSubmit={submit}>
             <p>Enter the email of your account; we mail you a link to choose a new password.</p>
-            <TextField registration={track('email')} label="Email" type="email" autoComplete="email" error={error('email')} />
+            <TextField
+              registration={track('email')}
+              label="Email"
+              type="email"
+              autoComplete="email"
+              error={error('email')}
+            />
             <Button type="submit" disabled={!isValid || isSubmitting}>
               Send the link
             </Button>

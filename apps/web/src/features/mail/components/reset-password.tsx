@@ -19,7 +19,10 @@ import { useResetPassword } from '../../../api/mail';
 /** A new password twice: the register form's rules, and both the same. */
 export const newPasswordFormSchema = z
   .object({ password: passwordSchema, confirm: z.string() })
-  .refine((value) => value.password === value.confirm, { path: ['confirm'], error: mailMessages.passwordsDiffer });
+  .refine((value) => value.password === value.confirm, {
+    path: ['confirm'],
+    error: mailMessages.passwordsDiffer,
+  });
 type NewPasswordInput = z.input<typeof newPasswordFormSchema>;
 
 /** /reset-password?token=... (issue 28): the reset link's form. A used or expired link says so, and how to get another. */
@@ -69,8 +72,20 @@ export function ResetPassword() {
           </Alert>
         ) : (
           <Form noValidate onSubmit={submit}>
-            <TextField registration={track('password')} label="New password" type="password" autoComplete="new-password" error={error('password')} />
-            <TextField registration={track('confirm')} label="New password again" type="password" autoComplete="new-password" error={error('confirm')} />
+            <TextField
+              registration={track('password')}
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              error={error('password')}
+            />
+            <TextField
+              registration={track('confirm')}
+              label="New password again"
+              type="password"
+              autoComplete="new-password"
+              error={error('confirm')}
+            />
             <Button type="submit" disabled={!isValid || isSubmitting}>
               Set the new password
             </Button>

@@ -14,11 +14,20 @@ import { notifySuccess } from '../../../lib/toasts';
 export default function VerifyEmailBanner() {
   const config = usePublicConfig();
   const mailOn = config.data?.mail === true;
-  const me = useQuery({ queryKey: [...accountKeys.all, 'banner'], queryFn: () => getMe(), enabled: mailOn, staleTime: 60_000 });
+  const me = useQuery({
+    queryKey: [...accountKeys.all, 'banner'],
+    queryFn: () => getMe(),
+    enabled: mailOn,
+    staleTime: 60_000,
+  });
   const resend = useResendVerification();
   if (!mailOn || !me.data || me.data.emailVerified) return null;
   return (
-    <Alert variant="warning" className="container mt-3 mb-0 d-flex align-items-center gap-3" data-testid="verify-email-banner">
+    <Alert
+      variant="warning"
+      className="container mt-3 mb-0 d-flex align-items-center gap-3"
+      data-testid="verify-email-banner"
+    >
       <span>{mailMessages.verifyBanner}</span>
       <Button
         size="sm"

@@ -27,7 +27,9 @@ export function VerifyEmail() {
       (failure: unknown) =>
         setResult({
           ok: false,
-          message: (failure instanceof ApiError && envelopeError(failure.body)?.message) || mailMessages.tokenInvalid,
+          message:
+            (failure instanceof ApiError && envelopeError(failure.body)?.message) ||
+            mailMessages.tokenInvalid,
         }),
     );
   }, [token, verifyCall]);

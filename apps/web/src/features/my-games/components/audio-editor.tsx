@@ -39,12 +39,20 @@ export function AudioEditor({
       ? shown
       : [...shown].sort((a, b) => (ascending ? 1 : -1) * a.path.localeCompare(b.path));
   // What the header says: the order the rows are in (the workbench's default order is the path's, ascending).
-  const byPath = rows.every((file, index) => index === 0 || rows[index - 1]!.path.localeCompare(file.path) <= 0);
+  const byPath = rows.every(
+    (file, index) => index === 0 || rows[index - 1]!.path.localeCompare(file.path) <= 0,
+  );
   const direction = ascending ?? (byPath ? true : null);
   // The inbox's row opens its notes once: a row scrolled out of view and back (so mounted again) stays closed.
   const [openNotesOf, setOpenNotesOf] = useState(focusedFileId);
   // Only the rows in view are in the page (decision 0041); the inbox's row is scrolled to.
-  const { containerRef, rows: inView, measure, paddingTop, paddingBottom } = useVirtualRows({
+  const {
+    containerRef,
+    rows: inView,
+    measure,
+    paddingTop,
+    paddingBottom,
+  } = useVirtualRows({
     count: rows.length,
     estimateSize: () => 112,
     inBox: false,
@@ -71,96 +79,113 @@ export function AudioEditor({
             <p className="m-3">{emptyTexts.audioFiles}</p>
           ) : (
             <div ref={containerRef}>
-            <Table responsive className="mb-0 align-middle">
-              <thead>
-                <tr>
-                  <th>Download</th>
-                  <th>Player</th>
-                  <th aria-sort={direction === null ? 'none' : direction ? 'ascending' : 'descending'}>
-                    <Button
-                      variant="link"
-                      className="p-0 fw-bold text-decoration-none"
-                      onClick={() => setAscending(direction !== true)}
-                    >
-                      Path {direction === false ? '▼' : '▲'}
-                    </Button>
-                  </th>
-                  <th>Upload</th>
-                </tr>
-              </thead>
-              <tbody>
-                <SpacerRow height={paddingTop} colSpan={4} />
-                {inView.map((virtual) => {
-                  const sound = rows[virtual.index];
-                  if (!sound) return null;
-                  const own = replaced.get(sound.fileId);
-                  const original = fileUrl(playPaths, playPaths.wtmFile, sound.path, sound.updatedAt);
-                  const current = own
-                    ? fileUrl(playPaths, playPaths.orjFile, sound.path, own.updatedAt)
-                    : original;
-                  return (
-                    <tr key={sound.fileId} data-file-id={sound.fileId} data-index={virtual.index} ref={measure}>
-                      <td>
-                        <a href={original} target="_blank" rel="noreferrer" download>
-                          Download
-                        </a>
-                      </td>
-                      <td>
-                        <audio controls preload="none" src={current} aria-label={`Play ${sound.path}`} />
-                        <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
-                          {own ? 'Your sound' : 'Original sound'}
-                          <UsageBadge usage={usage.get(sound.fileId)} />
-                          <Button
-                            size="sm"
-                            variant="outline-primary"
-                            aria-label={`History of ${sound.path}`}
-                            onClick={() => setHistoryOf({ fileId: sound.fileId, path: sound.path, kind: 'sound', originalSrc: original })}
-                          >
-                            History
-                          </Button>
-                          <NotesButton
-                            versionId={versionId}
-                            target={{ fileId: sound.fileId }}
-                            subject={sound.path}
-                            initiallyOpen={openNotesOf === sound.fileId}
-                            onClose={() => setOpenNotesOf(null)}
-                          />
-                          {own && !readOnlyReason && (
+              <Table responsive className="mb-0 align-middle">
+                <thead>
+                  <tr>
+                    <th>Download</th>
+                    <th>Player</th>
+                    <th aria-sort={direction === null ? 'none' : direction ? 'ascending' : 'descending'}>
+                      <Button
+                        variant="link"
+                        className="p-0 fw-bold text-decoration-none"
+                        onClick={() => setAscending(direction !== true)}
+                      >
+                        Path {direction === false ? '▼' : '▲'}
+                      </Button>
+                    </th>
+                    <th>Upload</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  <SpacerRow height={paddingTop} colSpan={4} />
+                  {inView.map((virtual) => {
+                    const sound = rows[virtual.index];
+                    if (!sound) return null;
+                    const own = replaced.get(sound.fileId);
+                    const original = fileUrl(playPaths, playPaths.wtmFile, sound.path, sound.updatedAt);
+                    const current = own
+                      ? fileUrl(playPaths, playPaths.orjFile, sound.path, own.updatedAt)
+                      : original;
+                    return (
+                      <tr
+                        key={sound.fileId}
+                        data-file-id={sound.fileId}
+                        data-index={virtual.index}
+                        ref={measure}
+                      >
+                        <td>
+                          <a href={original} target="_blank" rel="noreferrer" download>
+                            Download
+                          </a>
+                        </td>
+                        <td>
+                          <audio controls preload="none" src={current} aria-label={`Play ${sound.path}`} />
+                          <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
+                            {own ? 'Your sound' : 'Original sound'}
+                            <UsageBadge usage={usage.get(sound.fileId)} />
                             <Button
                               size="sm"
-                              variant="outline-secondary"
-                              onClick={() => askRestore(sound)}
-                              disabled={restoring}
+                              variant="outline-primary"
+                              aria-label={`History of ${sound.path}`}
+                              onClick={() =>
+                                setHistoryOf({
+                                  fileId: sound.fileId,
+                                  path: sound.path,
+                                  kind: 'sound',
+                                  originalSrc: original,
+                                })
+                              }
                             >
-                              Restore original
+                              History
                             </Button>
-                          )}
-                        </div>
-                      </td>
-                      <td className="text-break font-monospace small">{sound.path}</td>
-                      <td style={{ minWidth: 220 }}>
-                        <DropArea
-                          label={`Replace ${sound.path}`}
-                          hint="Drop one sound here, or click to choose it."
-                          multiple={false}
-                          accept="audio/*"
-                          small
-                          disabledReason={readOnlyReason}
-                          onFiles={(files, progress) => replaceOne(sound, files, progress)}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
-                <SpacerRow height={paddingBottom} colSpan={4} />
-              </tbody>
-            </Table>
+                            <NotesButton
+                              versionId={versionId}
+                              target={{ fileId: sound.fileId }}
+                              subject={sound.path}
+                              initiallyOpen={openNotesOf === sound.fileId}
+                              onClose={() => setOpenNotesOf(null)}
+                            />
+                            {own && !readOnlyReason && (
+                              <Button
+                                size="sm"
+                                variant="outline-secondary"
+                                onClick={() => askRestore(sound)}
+                                disabled={restoring}
+                              >
+                                Restore original
+                              </Button>
+                            )}
+                          </div>
+                        </td>
+                        <td className="text-break font-monospace small">{sound.path}</td>
+                        <td style={{ minWidth: 220 }}>
+                          <DropArea
+                            label={`Replace ${sound.path}`}
+                            hint="Drop one sound here, or click to choose it."
+                            multiple={false}
+                            accept="audio/*"
+                            small
+                            disabledReason={readOnlyReason}
+                            onFiles={(files, progress) => replaceOne(sound, files, progress)}
+                          />
+                        </td>
+                      </tr>
+                    );
+                  })}
+                  <SpacerRow height={paddingBottom} colSpan={4} />
+                </tbody>
+              </Table>
             </div>
           )}
         </Card.Body>
       </Card>
       {restoreDialog}
-      <FileHistoryDialog versionId={versionId} file={historyOf} onClose={() => setHistoryOf(null)} readOnlyReason={readOnlyReason} />
+      <FileHistoryDialog
+        versionId={versionId}
+        file={historyOf}
+        onClose={() => setHistoryOf(null)}
+        readOnlyReason={readOnlyReason}
+      />
     </>
   );
 }

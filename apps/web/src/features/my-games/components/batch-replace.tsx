@@ -72,7 +72,10 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
   const [confirming, setConfirming] = useState(false);
   const { status, rows, decisions, checks, results } = state;
   // The plan as it is now: each row after the server's dry run of the artist's choice, when there is one.
-  const currentRows = useMemo(() => rows.map((row) => currentRow(row, checks.get(row.incoming))), [rows, checks]);
+  const currentRows = useMemo(
+    () => rows.map((row) => currentRow(row, checks.get(row.incoming))),
+    [rows, checks],
+  );
   const planOf = useMemo(() => new Map(rows.map((row) => [row.incoming, row])), [rows]);
   const counts = useMemo(() => statusCounts(currentRows), [currentRows]);
   const items = useMemo(() => planItems(currentRows, view), [currentRows, view]);
@@ -82,15 +85,19 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
   const applying = status.phase === 'applying';
   const done = status.phase === 'done';
   const toApply = rows.filter((row) => willApply(row, decisionOf(row), currentOf(row))).length;
-  const waiting = rows.filter((row) => row.status === 'ambiguous' && decisionOf(row).include && decisionOf(row).choice === null).length;
+  const waiting = rows.filter(
+    (row) => row.status === 'ambiguous' && decisionOf(row).include && decisionOf(row).choice === null,
+  ).length;
   const checking = [...checks.values()].some((check) => check.pending);
   const hasSounds = rows.some((row) => row.kind === 'audio' && isReplaceable(row.status));
   const fileOf = useMemo(
-    () => new Map(state.source?.kind === 'files' ? state.source.items.map((item) => [item.path, item.file]) : []),
+    () =>
+      new Map(state.source?.kind === 'files' ? state.source.items.map((item) => [item.path, item.file]) : []),
     [state.source],
   );
 
-  const percent = status.phase === 'planning' || status.phase === 'applying' ? Math.round(status.fraction * 100) : 0;
+  const percent =
+    status.phase === 'planning' || status.phase === 'applying' ? Math.round(status.fraction * 100) : 0;
 
   return (
     <Card className="mb-3" data-testid="batch-replace">
@@ -109,15 +116,27 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
           </>
         )}
         {status.phase === 'planning' && (
-          <BatchProgress percent={percent} sending="Sending your files" working="The server is checking your files…" />
+          <BatchProgress
+            percent={percent}
+            sending="Sending your files"
+            working="The server is checking your files…"
+          />
         )}
         {(status.phase === 'plan' || applying || done) && (
           <>
             <p className="mb-2" aria-live="polite" data-testid="batch-summary">
-              {rows.length} files: {batchRowStatuses.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${statusLabels[s].split(':')[0]?.toLowerCase()}`).join(', ')}.
-              {!done && ' Nothing is changed until you apply.'}
+              {rows.length} files:{' '}
+              {batchRowStatuses
+                .filter((s) => counts[s] > 0)
+                .map((s) => `${counts[s]} ${statusLabels[s].split(':')[0]?.toLowerCase()}`)
+                .join(', ')}
+              .{!done && ' Nothing is changed until you apply.'}
             </p>
-            <div className="d-flex flex-wrap align-items-center gap-2 mb-2" role="toolbar" aria-label="Plan view">
+            <div
+              className="d-flex flex-wrap align-items-center gap-2 mb-2"
+              role="toolbar"
+              aria-label="Plan view"
+            >
               <Form.Control
                 type="search"
                 size="sm"
@@ -147,7 +166,9 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
                 size="sm"
                 aria-label="Sort by"
                 value={view.sort}
-                onChange={(event) => setView({ ...view, sort: event.target.value === 'game' ? 'game' : 'incoming' })}
+                onChange={(event) =>
+                  setView({ ...view, sort: event.target.value === 'game' ? 'game' : 'incoming' })
+                }
                 style={{ maxWidth: 200 }}
               >
                 <option value="incoming">Sort by your path</option>
@@ -220,7 +241,11 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
             />
             {applying && (
               <div className="mt-2">
-                <BatchProgress percent={percent} sending="Applying" working="The server is fitting and converting your files…" />
+                <BatchProgress
+                  percent={percent}
+                  sending="Applying"
+                  working="The server is fitting and converting your files…"
+                />
               </div>
             )}
             {done && (
@@ -230,17 +255,24 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
             )}
             <div className="d-flex flex-wrap align-items-center gap-2 mt-2">
               {!done && (
-                <Button variant="primary" disabled={applying || checking || toApply === 0} onClick={() => setConfirming(true)}>
+                <Button
+                  variant="primary"
+                  disabled={applying || checking || toApply === 0}
+                  onClick={() => setConfirming(true)}
+                >
                   Apply {toApply} {toApply === 1 ? 'file' : 'files'}
                 </Button>
               )}
               <Button variant="outline-secondary" disabled={applying} onClick={reset}>
                 {done ? 'Replace more files' : 'Cancel'}
               </Button>
-              {checking && !done && <span className="small text-body-secondary">Checking your choice with the server…</span>}
+              {checking && !done && (
+                <span className="small text-body-secondary">Checking your choice with the server…</span>
+              )}
               {waiting > 0 && !done && (
                 <span className="small text-body-secondary">
-                  {waiting} ambiguous {waiting === 1 ? 'file waits' : 'files wait'} for a choice (or untick to skip).
+                  {waiting} ambiguous {waiting === 1 ? 'file waits' : 'files wait'} for a choice (or untick to
+                  skip).
                 </span>
               )}
             </div>
@@ -266,7 +298,8 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
  * a while), which the bar says instead of sitting at 100 %.
  */
 function BatchProgress({ percent, sending, working }: { percent: number; sending: string; working: string }) {
-  if (percent < 100) return <ProgressBar now={percent} label={`${percent}%`} aria-label={`${sending}: ${percent}%`} />;
+  if (percent < 100)
+    return <ProgressBar now={percent} label={`${percent}%`} aria-label={`${sending}: ${percent}%`} />;
   return <ProgressBar now={100} animated striped label={working} aria-label={working} />;
 }
 
@@ -291,7 +324,20 @@ interface PlanRowProps {
   onDecide: (change: Partial<RowDecision>) => void;
 }
 
-function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, versionId, file, originalUrl, onDecide }: PlanRowProps) {
+function PlanRow({
+  plan,
+  row,
+  check,
+  twins,
+  result,
+  decision,
+  fitAll,
+  locked,
+  versionId,
+  file,
+  originalUrl,
+  onDecide,
+}: PlanRowProps) {
   const replaceable = isReplaceable(plan.status) && (row === plan || isReplaceable(row.status));
   const fit = decision.fit ?? fitAll;
   const [previewing, setPreviewing] = useState(false);
@@ -300,9 +346,20 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
   const refused = result?.outcome === 'failed' || row.status === 'invalid' || (check?.error ?? null) !== null;
   const warnings = result?.warnings ?? row.warnings;
   const twinResults = new Map((result?.twins ?? []).map((twin) => [twin.fileId, twin]));
-  const targetNote = row.kind === 'audio' ? usageNote(row.usage, twins.map((twin) => twin.usage)) : null;
+  const targetNote =
+    row.kind === 'audio'
+      ? usageNote(
+          row.usage,
+          twins.map((twin) => twin.usage),
+        )
+      : null;
   return (
-    <div role="listitem" aria-label={row.incoming} data-status={row.status} className="d-flex flex-wrap gap-3 px-2 py-2 border-bottom small">
+    <div
+      role="listitem"
+      aria-label={row.incoming}
+      data-status={row.status}
+      className="d-flex flex-wrap gap-3 px-2 py-2 border-bottom small"
+    >
       <Form.Check
         type="checkbox"
         aria-label={`Apply ${row.incoming}`}
@@ -313,16 +370,27 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
       <div style={{ flex: '1 1 220px', minWidth: 0 }}>
         <div className="font-monospace text-break">{row.incoming}</div>
         <div className="text-body-secondary">
-          Yours: {row.kind === 'audio' ? formatOf(row.incomingMedia) : `${row.incomingMedia?.format ?? '—'}, ${pixelSize(row.incomingMedia)}`}
+          Yours:{' '}
+          {row.kind === 'audio'
+            ? formatOf(row.incomingMedia)
+            : `${row.incomingMedia?.format ?? '—'}, ${pixelSize(row.incomingMedia)}`}
         </div>
       </div>
       <div style={{ flex: '1 1 260px', minWidth: 0 }}>
         <div className="d-flex flex-wrap gap-1 mb-1">
           <Badge bg={statusTones[row.status]}>{statusLabels[row.status].split(':')[0]}</Badge>
-          {row.matchedBy && <Badge bg="light" text="dark">by {row.matchedBy}</Badge>}
+          {row.matchedBy && (
+            <Badge bg="light" text="dark">
+              by {row.matchedBy}
+            </Badge>
+          )}
           {result?.outcome && (
             <Badge bg={outcomeTones[result.outcome]} data-testid="row-outcome">
-              {result.outcome === 'replaced' ? 'Replaced' : result.outcome === 'failed' ? 'Failed' : 'Skipped'}
+              {result.outcome === 'replaced'
+                ? 'Replaced'
+                : result.outcome === 'failed'
+                  ? 'Failed'
+                  : 'Skipped'}
             </Badge>
           )}
         </div>
@@ -332,7 +400,12 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
             aria-label={`Game file for ${row.incoming}`}
             value={decision.choice === null ? '' : String(decision.choice)}
             disabled={locked}
-            onChange={(event) => onDecide({ choice: event.target.value === '' ? null : Number(event.target.value), include: true })}
+            onChange={(event) =>
+              onDecide({
+                choice: event.target.value === '' ? null : Number(event.target.value),
+                include: true,
+              })
+            }
           >
             <option value="">Choose the game file…</option>
             {plan.candidates.map((candidate, index) => {
@@ -366,7 +439,10 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
         )}
         {row.originalMedia && (
           <div className="text-body-secondary">
-            Original: {row.kind === 'audio' ? formatOf(row.originalMedia) : `${row.originalMedia.format ?? '—'}, ${pixelSize(row.originalMedia)}`}
+            Original:{' '}
+            {row.kind === 'audio'
+              ? formatOf(row.originalMedia)
+              : `${row.originalMedia.format ?? '—'}, ${pixelSize(row.originalMedia)}`}
           </div>
         )}
       </div>
@@ -378,7 +454,9 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
               aria-label={`Fit for ${row.incoming}`}
               value={decision.fit ?? ''}
               disabled={locked}
-              onChange={(event) => onDecide({ fit: event.target.value === '' ? null : (event.target.value as FitMode) })}
+              onChange={(event) =>
+                onDecide({ fit: event.target.value === '' ? null : (event.target.value as FitMode) })
+              }
               style={{ maxWidth: 260 }}
             >
               <option value="">As for all: {fitModeLabels[fitAll]}</option>
@@ -444,7 +522,11 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
                 />
                 {done?.outcome && (
                   <Badge bg={outcomeTones[done.outcome]} data-testid="twin-outcome">
-                    {done.outcome === 'replaced' ? 'Replaced' : done.outcome === 'failed' ? 'Failed' : 'Skipped'}
+                    {done.outcome === 'replaced'
+                      ? 'Replaced'
+                      : done.outcome === 'failed'
+                        ? 'Failed'
+                        : 'Skipped'}
                   </Badge>
                 )}
               </div>
@@ -459,7 +541,9 @@ function PlanRow({ plan, row, check, twins, result, decision, fitAll, locked, ve
                   ⚠ {warning}
                 </div>
               ))}
-              {(done?.error ?? twin.error) && <div className="text-danger ms-4">{done?.error ?? twin.error}</div>}
+              {(done?.error ?? twin.error) && (
+                <div className="text-danger ms-4">{done?.error ?? twin.error}</div>
+              )}
             </div>
           );
         })}

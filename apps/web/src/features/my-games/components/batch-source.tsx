@@ -65,8 +65,9 @@ export function BatchSource({ disabled, onInput }: BatchSourceProps) {
     >
       <input {...getInputProps({ 'aria-label': 'Drop a folder or a .zip' })} />
       <p className="mb-2">
-        Drop a folder of your exported files or one .zip of them here, or choose one. Each file is matched to a game
-        file by its path, else its name, else a sprite sheet frame's name; you see the plan before anything changes.
+        Drop a folder of your exported files or one .zip of them here, or choose one. Each file is matched to
+        a game file by its path, else its name, else a sprite sheet frame's name; you see the plan before
+        anything changes.
       </p>
       <div className="d-flex justify-content-center flex-wrap gap-2">
         <FilePickerButton

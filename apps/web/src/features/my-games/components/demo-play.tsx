@@ -37,7 +37,9 @@ export function DemoPlay() {
       <Card.Body role="tabpanel" aria-label={label} className="overflow-auto">
         {(myGame.isLoading || playPaths.isLoading) && <Loading />}
         {userGameId === null && <NoGameChosen />}
-        {userGameId !== null && myGame.isSuccess && !game && <p className="mb-0">This game is not assigned to you.</p>}
+        {userGameId !== null && myGame.isSuccess && !game && (
+          <p className="mb-0">This game is not assigned to you.</p>
+        )}
         {game && src && (
           <PlayFrame
             key={view}

@@ -132,7 +132,8 @@ export function ImageEditor({
           {own?.fits === false && (
             // The game's image was replaced with another size since (issue 25): this replacement no longer fits.
             <Alert variant="warning" className="mb-2 py-2 small" data-testid="no-longer-fits">
-              No longer fits: the original is now {size} px; yours is {own.width ?? '?'} x {own.height ?? '?'}. Replace it again.
+              No longer fits: the original is now {size} px; yours is {own.width ?? '?'} x {own.height ?? '?'}
+              . Replace it again.
             </Alert>
           )}
           <div className="image-pair mb-2">
@@ -156,11 +157,21 @@ export function ImageEditor({
             <Button size="sm" variant="outline-primary" onClick={() => setComparing(image)}>
               Side by side
             </Button>
-            <Button size="sm" variant="outline-primary" onClick={() => setHistoryOf(image)} aria-label={`History of ${image.path}`}>
+            <Button
+              size="sm"
+              variant="outline-primary"
+              onClick={() => setHistoryOf(image)}
+              aria-label={`History of ${image.path}`}
+            >
               History
             </Button>
             {own && !readOnlyReason && (
-              <Button size="sm" variant="outline-secondary" onClick={() => askRestore(image)} disabled={restoring}>
+              <Button
+                size="sm"
+                variant="outline-secondary"
+                onClick={() => askRestore(image)}
+                disabled={restoring}
+              >
                 Restore original
               </Button>
             )}
@@ -182,7 +193,11 @@ export function ImageEditor({
               replacedFrames={new Set(own?.frames ?? [])}
               // The frames are cut from the full sheet: a preview copy is scaled down.
               originalUrl={previewsOf(image).original.src}
-              versionUrl={own?.frames?.length ? fileUrl(playPaths, playPaths.orjFile, image.path, own.updatedAt) : undefined}
+              versionUrl={
+                own?.frames?.length
+                  ? fileUrl(playPaths, playPaths.orjFile, image.path, own.updatedAt)
+                  : undefined
+              }
               readOnlyReason={readOnlyReason}
             />
           )}
@@ -217,7 +232,14 @@ export function ImageEditor({
       {restoreDialog}
       <FileHistoryDialog
         versionId={versionId}
-        file={historyOf && { fileId: historyOf.fileId, path: historyOf.path, kind: 'image', originalSrc: previewsOf(historyOf).original.src }}
+        file={
+          historyOf && {
+            fileId: historyOf.fileId,
+            path: historyOf.path,
+            kind: 'image',
+            originalSrc: previewsOf(historyOf).original.src,
+          }
+        }
         onClose={() => setHistoryOf(null)}
         readOnlyReason={readOnlyReason}
       />

@@ -1,4 +1,12 @@
-import { can, emptyTexts, gameNotReadyCardText, isGameReady, limits, notesWaitingForArtist, type MyGame } from '@reskin/contract';
+import {
+  can,
+  emptyTexts,
+  gameNotReadyCardText,
+  isGameReady,
+  limits,
+  notesWaitingForArtist,
+  type MyGame,
+} from '@reskin/contract';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';

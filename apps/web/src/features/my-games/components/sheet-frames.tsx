@@ -22,7 +22,10 @@ type SheetImage = { phase: 'loading' } | { phase: 'loaded'; image: HTMLImageElem
  * fetched on its own). Cross-origin (the play origin) is fine: the canvases are only shown, never read.
  */
 function useSheetImage(url: string | undefined): SheetImage {
-  const [state, setState] = useState<{ url: string | undefined; image: SheetImage }>({ url, image: { phase: 'loading' } });
+  const [state, setState] = useState<{ url: string | undefined; image: SheetImage }>({
+    url,
+    image: { phase: 'loading' },
+  });
   useEffect(() => {
     if (url === undefined) return;
     let current = true;
@@ -43,7 +46,8 @@ function FrameCanvas({ sheet, frame, label }: { sheet: SheetImage; frame: AtlasF
   useEffect(() => {
     if (canvas.current && sheet.phase === 'loaded') drawFrame(canvas.current, sheet.image, frame);
   }, [sheet, frame]);
-  if (sheet.phase === 'failed') return <span className="small text-body-secondary">The sheet cannot be shown.</span>;
+  if (sheet.phase === 'failed')
+    return <span className="small text-body-secondary">The sheet cannot be shown.</span>;
   const { w, h } = frame.sourceSize;
   const scale = Math.min(1, previewSide / Math.max(w, h));
   return (
@@ -114,7 +118,9 @@ export function SheetFrames({
           style={{ maxWidth: 260 }}
         />
         <span className="small text-body-secondary" aria-live="polite">
-          {shown.length === frames.length ? `${frames.length} frames` : `${shown.length} of ${frames.length} frames`}
+          {shown.length === frames.length
+            ? `${frames.length} frames`
+            : `${shown.length} of ${frames.length} frames`}
           {replacedFrames.size > 0 && `, ${replacedFrames.size} replaced`}
         </span>
       </div>
@@ -159,7 +165,17 @@ interface FrameCellProps {
   onFiles: (files: File[], progress: ReportProgress) => Promise<DropOutcome>;
 }
 
-function FrameCell({ versionId, sheet, frame, original, composed, readOnlyReason, restoring, onRestore, onFiles }: FrameCellProps) {
+function FrameCell({
+  versionId,
+  sheet,
+  frame,
+  original,
+  composed,
+  readOnlyReason,
+  restoring,
+  onRestore,
+  onFiles,
+}: FrameCellProps) {
   const { w, h } = frame.sourceSize;
   return (
     <div

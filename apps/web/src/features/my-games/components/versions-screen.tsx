@@ -71,9 +71,10 @@ export function VersionsScreen() {
       {userGame && !ready && (
         <p className="text-body-secondary">{gameNotReadyMessage(session.roleTypeId, userGame.game)}</p>
       )}
-      {userGame && versions.isSuccess && createRefusal !== null && createRefusal !== versionRuleMessages.limit && (
-        <p className="text-body-secondary">{createRefusal}</p>
-      )}
+      {userGame &&
+        versions.isSuccess &&
+        createRefusal !== null &&
+        createRefusal !== versionRuleMessages.limit && <p className="text-body-secondary">{createRefusal}</p>}
       {userGame && versions.isSuccess && (
         <Row xs={1} md={2} lg={3} className="g-4">
           {rows.map((version) => {

@@ -89,7 +89,10 @@ interface WorkbenchProps {
 }
 
 /** A read that failed while quiet (before the assignment was known) is asked again once it is, so its failure toasts. */
-function useAskedAgainOnceAssigned(assigned: boolean, { isError, refetch }: { isError: boolean; refetch: () => Promise<unknown> }) {
+function useAskedAgainOnceAssigned(
+  assigned: boolean,
+  { isError, refetch }: { isError: boolean; refetch: () => Promise<unknown> },
+) {
   useEffect(() => {
     if (assigned && isError) void refetch();
   }, [assigned, isError, refetch]);
@@ -117,7 +120,10 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   useVersionNotes(version ? versionId : null);
   // Play URLs only for a Ready game: the server's 409 for any other would toast what the page already says (a game
   // being prepared, or one that could not be: decision 0052).
-  const playPaths = useVersionPath(version && userGame && isGameReady(userGame.game) ? versionId : null, gameId);
+  const playPaths = useVersionPath(
+    version && userGame && isGameReady(userGame.game) ? versionId : null,
+    gameId,
+  );
   const finishCall = useFinishVersion();
   const session = useSession();
   const [confirmingFinish, setConfirmingFinish] = useState(false);
@@ -211,7 +217,11 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 </span>
               )}
               {mayFinishNow && playing && mayFinish && ready && (
-                <Button variant="success" onClick={() => setConfirmingFinish(true)} disabled={finishCall.isPending}>
+                <Button
+                  variant="success"
+                  onClick={() => setConfirmingFinish(true)}
+                  disabled={finishCall.isPending}
+                >
                   I Finished My Game
                 </Button>
               )}
@@ -275,7 +285,9 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 )}
               </FilesToReplace>
             )}
-            {tab === 'files' && !ready && <p className="mb-0">{gameNotReadyMessage(session.roleTypeId, game)}</p>}
+            {tab === 'files' && !ready && (
+              <p className="mb-0">{gameNotReadyMessage(session.roleTypeId, game)}</p>
+            )}
             {tab === 'files' && ready && (playPaths.isError || gameFiles.isError) && (
               <p className="mb-0">The game&apos;s files cannot be shown.</p>
             )}

@@ -68,12 +68,19 @@ const initial: BatchState = {
 async function incomingFile(source: BatchSourceInput, incoming: string): Promise<File | null> {
   if (source.kind === 'files') return source.items.find((item) => item.path === incoming)?.file ?? null;
   const { readZipEntries, inflateEntry } = await import('../../game-files/lib/zip-game');
-  const entry = (await readZipEntries(source.file)).entries.find((found) => found.name.replace(/^\/+/, '') === incoming);
+  const entry = (await readZipEntries(source.file)).entries.find(
+    (found) => found.name.replace(/^\/+/, '') === incoming,
+  );
   return entry ? new File([await inflateEntry(entry)], incoming.slice(incoming.lastIndexOf('/') + 1)) : null;
 }
 
 /** What a request-wide failure makes of each row it carried: failed, with the request's reason. */
-const failedRow = (row: BatchRow, message: string): BatchRow => ({ ...row, outcome: 'failed', error: message, errorCode: null });
+const failedRow = (row: BatchRow, message: string): BatchRow => ({
+  ...row,
+  outcome: 'failed',
+  error: message,
+  errorCode: null,
+});
 
 /**
  * Replace from a folder or a zip (issue 27): the plan first (dryRun: nothing stored), the artist's decisions,
@@ -98,8 +105,12 @@ export function useBatchReplace(versionId: number) {
       const files = source.kind === 'zip' ? [{ path: source.file.name, file: source.file }] : source.items;
       // The plan is asked with the screen's defaults (cover for every image of another size, every twin of a
       // sound replaced too), so a row that is fine with them is planned as it will be applied.
-      const outcome = await sendBatch(versionId, files, { dryRun: true, fit: initial.fitAll, alsoTwins: true }, (loaded, total) =>
-        setState((current) => ({ ...current, status: { phase: 'planning', fraction: loaded / total } })),
+      const outcome = await sendBatch(
+        versionId,
+        files,
+        { dryRun: true, fit: initial.fitAll, alsoTwins: true },
+        (loaded, total) =>
+          setState((current) => ({ ...current, status: { phase: 'planning', fraction: loaded / total } })),
       );
       if (!outcome.ok) {
         if (!outcome.sessionEnded) notifyError(outcome.title, outcome.message);
@@ -184,7 +195,10 @@ export function useBatchReplace(versionId: number) {
   );
 
   const setFitAll = useCallback((fitAll: FitMode) => setState((current) => ({ ...current, fitAll })), []);
-  const setLoudness = useCallback((loudness: LoudnessMode) => setState((current) => ({ ...current, loudness })), []);
+  const setLoudness = useCallback(
+    (loudness: LoudnessMode) => setState((current) => ({ ...current, loudness })),
+    [],
+  );
 
   const apply = useCallback(async () => {
     const { source, rows, decisions, checks, fitAll, loudness } = state;
@@ -194,13 +208,19 @@ export function useBatchReplace(versionId: number) {
     const chosen = rows.filter((row) => willApply(row, decisionOf(row), currentOf(row)));
     // A twin another row replaces directly is that row's; the others go with their row unless unticked.
     const targets = directTargets(rows, decisionOf, currentOf);
-    const twinsFor = (row: BatchRow) => twinsToReplace(currentOf(row), row.incoming, decisionOf(row), targets);
+    const twinsFor = (row: BatchRow) =>
+      twinsToReplace(currentOf(row), row.incoming, decisionOf(row), targets);
     if (chosen.length === 0) return;
     setState((current) => ({ ...current, status: { phase: 'applying', fraction: 0 } }));
 
     // A .zip goes up again whole, its other rows skipped; a folder's chosen files go up under the paths the plan
     // matched them by (its shared top folder already stripped, so a part of the folder matches alike).
-    const requests: { files: BatchItem[]; rows: BatchRow[]; keyOf: (row: BatchRow) => string; skip: string[] }[] = [];
+    const requests: {
+      files: BatchItem[];
+      rows: BatchRow[];
+      keyOf: (row: BatchRow) => string;
+      skip: string[];
+    }[] = [];
     if (source.kind === 'zip') {
       const sent = new Set(chosen.map((row) => row.incoming));
       requests.push({
@@ -225,7 +245,9 @@ export function useBatchReplace(versionId: number) {
       }
     }
 
-    const totalBytes = requests.reduce((sum, request) => sum + request.files.reduce((s, item) => s + item.file.size, 0), 0) || 1;
+    const totalBytes =
+      requests.reduce((sum, request) => sum + request.files.reduce((s, item) => s + item.file.size, 0), 0) ||
+      1;
     let doneBytes = 0;
     const results = new Map<string, BatchRow>();
     for (const request of requests) {
@@ -233,7 +255,13 @@ export function useBatchReplace(versionId: number) {
       const outcome = await sendBatch(
         versionId,
         request.files,
-        { dryRun: false, fit: fitAll, loudness, skip: request.skip, ...applyOptions(request.rows, decisions, request.keyOf, twinsFor) },
+        {
+          dryRun: false,
+          fit: fitAll,
+          loudness,
+          skip: request.skip,
+          ...applyOptions(request.rows, decisions, request.keyOf, twinsFor),
+        },
         (loaded, total) => {
           const fraction = (doneBytes + (total > 0 ? (loaded / total) * bytes : 0)) / totalBytes;
           setState((current) => ({ ...current, status: { phase: 'applying', fraction } }));
@@ -269,13 +297,25 @@ export function useBatchReplace(versionId: number) {
     );
     const firstError = outcomes.find((row) => row.outcome === 'failed');
     if (firstError) {
-      notifyError(failureTitle({ action: 'upload' }), summary, `${firstError.incoming}: ${firstError.error ?? messages.uploadFailed}`);
+      notifyError(
+        failureTitle({ action: 'upload' }),
+        summary,
+        `${firstError.incoming}: ${firstError.error ?? messages.uploadFailed}`,
+      );
     } else if (failedTwin) {
-      notifyError(failureTitle({ action: 'upload' }), summary, `${failedTwin.twin.path}: ${failedTwin.twin.error ?? messages.uploadFailed}`);
+      notifyError(
+        failureTitle({ action: 'upload' }),
+        summary,
+        `${failedTwin.twin.path}: ${failedTwin.twin.error ?? messages.uploadFailed}`,
+      );
     } else {
       notifySuccess(summary);
     }
-    setState((current) => ({ ...current, results, status: { phase: 'done', summary, ok: !firstError && !failedTwin } }));
+    setState((current) => ({
+      ...current,
+      results,
+      status: { phase: 'done', summary, ok: !firstError && !failedTwin },
+    }));
   }, [queryClient, state, versionId]);
 
   return { state, plan, decide, setFitAll, setLoudness, apply, reset };

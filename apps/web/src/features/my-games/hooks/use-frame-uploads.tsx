@@ -1,4 +1,10 @@
-import { frameUploadSchema, messages, validationMessages as m, type AtlasFrame, type GameFile } from '@reskin/contract';
+import {
+  frameUploadSchema,
+  messages,
+  validationMessages as m,
+  type AtlasFrame,
+  type GameFile,
+} from '@reskin/contract';
 import { useCallback, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { failureTitle } from '../../../lib/failure-titles';

@@ -52,7 +52,11 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
   const refresh = useRefreshVersionFiles(versionId);
 
   const send = useCallback(
-    async (target: GameFile, file: File, progress: ReportProgress): Promise<string | typeof sessionEnded | null> => {
+    async (
+      target: GameFile,
+      file: File,
+      progress: ReportProgress,
+    ): Promise<string | typeof sessionEnded | null> => {
       const outcome = await uploadVersionFile(versionId, target.fileId, target.path, file, (loaded, total) =>
         progress(loaded / total),
       );

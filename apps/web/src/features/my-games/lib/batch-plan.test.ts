@@ -55,7 +55,9 @@ const rows = [
 describe('the batch plan list', () => {
   it('groups by status (choices first), sorts inside each group and filters over the whole plan', () => {
     const items = planItems(rows, { text: '', status: 'all', sort: 'incoming' });
-    expect(items.map((item) => (item.type === 'group' ? `# ${item.status} ${item.count}` : item.row.incoming))).toEqual([
+    expect(
+      items.map((item) => (item.type === 'group' ? `# ${item.status} ${item.count}` : item.row.incoming)),
+    ).toEqual([
       '# ambiguous 1',
       'export/icon.png',
       '# needs_fit 1',
@@ -67,8 +69,17 @@ describe('the batch plan list', () => {
       'export/notes.txt',
     ]);
     const filtered = planItems(rows, { text: 'B', status: 'matched', sort: 'game' });
-    expect(filtered.map((item) => (item.type === 'group' ? item.count : item.row.incoming))).toEqual([1, 'export/b.png']);
-    expect(statusCounts(rows)).toMatchObject({ matched: 2, needs_fit: 1, ambiguous: 1, unmatched: 1, invalid: 0 });
+    expect(filtered.map((item) => (item.type === 'group' ? item.count : item.row.incoming))).toEqual([
+      1,
+      'export/b.png',
+    ]);
+    expect(statusCounts(rows)).toMatchObject({
+      matched: 2,
+      needs_fit: 1,
+      ambiguous: 1,
+      unmatched: 1,
+      invalid: 0,
+    });
   });
 
   it('applies ticked replaceable rows, an ambiguous one only once a candidate is chosen', () => {
@@ -106,7 +117,10 @@ describe('the batch plan list', () => {
         { fileId: 22, path: 'sfx/music.mp3', frame: null, usage: never },
       ],
     });
-    expect(tune.candidates.map((candidate) => candidateNote(tune, candidate))).toEqual([batchMessages.gameLoads, batchMessages.notLoaded]);
+    expect(tune.candidates.map((candidate) => candidateNote(tune, candidate))).toEqual([
+      batchMessages.gameLoads,
+      batchMessages.notLoaded,
+    ]);
     const twin = (fileId: number, path: string): BatchTwin => ({
       fileId,
       path,
@@ -119,30 +133,59 @@ describe('the batch plan list', () => {
       error: null,
       errorCode: null,
     });
-    const checked = { ...tune, status: 'needs_conversion' as const, fileId: 21, path: 'sfx/music.ogg', twins: [twin(22, 'sfx/music.mp3')] };
+    const checked = {
+      ...tune,
+      status: 'needs_conversion' as const,
+      fileId: 21,
+      path: 'sfx/music.ogg',
+      twins: [twin(22, 'sfx/music.mp3')],
+    };
     const decision = { ...defaultDecision(tune), choice: 0 };
     const check = { choice: 0, pending: false, row: checked, error: null };
     expect(currentRow(tune, check)).toBe(checked);
     expect(currentRow(tune, undefined)).toBe(tune);
-    const alone = directTargets([tune], () => decision, () => checked);
+    const alone = directTargets(
+      [tune],
+      () => decision,
+      () => checked,
+    );
     expect(twinsToReplace(checked, tune.incoming, decision, alone)).toEqual([22]);
     expect(twinsToReplace(checked, tune.incoming, { ...decision, skipTwins: [22] }, alone)).toEqual([]);
     // Another row of the plan replaces music.mp3 with its own file: the twin is that row's.
     const own = row('export/sfx/music.mp3', 'matched', { kind: 'audio', fileId: 22, path: 'sfx/music.mp3' });
-    const both = directTargets([tune, own], (r) => (r === tune ? decision : defaultDecision(r)), (r) => (r === tune ? checked : r));
+    const both = directTargets(
+      [tune, own],
+      (r) => (r === tune ? decision : defaultDecision(r)),
+      (r) => (r === tune ? checked : r),
+    );
     expect(twinsToReplace(checked, tune.incoming, decision, both)).toEqual([]);
-    const options = applyOptions([tune], new Map([[tune.incoming, decision]]), (r) => r.relative, () => [22]);
-    expect(options).toMatchObject({ choices: { 'music.wav': { fileId: 21, frame: null } }, twins: { 'music.wav': [22] } });
+    const options = applyOptions(
+      [tune],
+      new Map([[tune.incoming, decision]]),
+      (r) => r.relative,
+      () => [22],
+    );
+    expect(options).toMatchObject({
+      choices: { 'music.wav': { fileId: 21, frame: null } },
+      twins: { 'music.wav': [22] },
+    });
   });
 
   it('splits the files into requests by count and size, a big file alone', () => {
     const items = [5, 5, 5, 20, 1].map((size) => ({ file: { size } }));
-    expect(chunkBySize(items, 2, 12).map((chunk) => chunk.map((item) => item.file.size))).toEqual([[5, 5], [5], [20], [1]]);
+    expect(chunkBySize(items, 2, 12).map((chunk) => chunk.map((item) => item.file.size))).toEqual([
+      [5, 5],
+      [5],
+      [20],
+      [1],
+    ]);
   });
 
   it('sums the outcome up in one sentence', () => {
     expect(summaryText({ replaced: 29, failed: 0, skipped: 0 }, 29)).toBe('Replaced 29 of 29 files.');
-    expect(summaryText({ replaced: 27, failed: 1, skipped: 1 }, 29)).toBe('Replaced 27 of 29 files. 1 failed. 1 skipped.');
+    expect(summaryText({ replaced: 27, failed: 1, skipped: 1 }, 29)).toBe(
+      'Replaced 27 of 29 files. 1 failed. 1 skipped.',
+    );
     expect(summaryText({ replaced: 1, failed: 0, skipped: 0, twinsReplaced: 1 }, 1)).toBe(
       'Replaced 1 of 1 files. 1 other format of their sounds replaced too.',
     );

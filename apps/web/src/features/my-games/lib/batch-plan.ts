@@ -108,7 +108,12 @@ export const twinsOf = (current: BatchRow, incoming: string, targets: ReadonlyMa
   current.twins.filter((twin) => (targets.get(twin.fileId) ?? incoming) === incoming);
 
 /** The fileIds of a row's twins replaced with it: its twins less the ones the artist unticked. */
-export const twinsToReplace = (current: BatchRow, incoming: string, decision: RowDecision, targets: ReadonlyMap<number, string>) =>
+export const twinsToReplace = (
+  current: BatchRow,
+  incoming: string,
+  decision: RowDecision,
+  targets: ReadonlyMap<number, string>,
+) =>
   twinsOf(current, incoming, targets)
     .map((twin) => twin.fileId)
     .filter((fileId) => !decision.skipTwins.includes(fileId));
@@ -136,7 +141,8 @@ export interface PlanView {
   sort: PlanSort;
 }
 
-export type PlanItem = { type: 'group'; status: BatchRowStatus; count: number } | { type: 'row'; row: BatchRow };
+export type PlanItem =
+  { type: 'group'; status: BatchRowStatus; count: number } | { type: 'row'; row: BatchRow };
 
 const gamePathOf = (row: BatchRow) => row.path ?? row.candidates[0]?.path ?? '';
 
@@ -169,7 +175,10 @@ export function planItems(rows: readonly BatchRow[], view: PlanView): PlanItem[]
 
 /** How many rows of each status the plan holds (for the status filter). */
 export function statusCounts(rows: readonly BatchRow[]): Record<BatchRowStatus, number> {
-  const counts = Object.fromEntries(batchRowStatuses.map((status) => [status, 0])) as Record<BatchRowStatus, number>;
+  const counts = Object.fromEntries(batchRowStatuses.map((status) => [status, 0])) as Record<
+    BatchRowStatus,
+    number
+  >;
   for (const row of rows) counts[row.status] += 1;
   return counts;
 }
@@ -199,7 +208,11 @@ export function applyOptions(
 }
 
 /** Splits the files to send into requests of at most `maxFiles` files and about `maxBytes` (one big file alone). */
-export function chunkBySize<T extends { file: { size: number } }>(items: readonly T[], maxFiles: number, maxBytes: number): T[][] {
+export function chunkBySize<T extends { file: { size: number } }>(
+  items: readonly T[],
+  maxFiles: number,
+  maxBytes: number,
+): T[][] {
   const chunks: T[][] = [];
   let current: T[] = [];
   let bytes = 0;
@@ -225,7 +238,8 @@ export const duration = (media: BatchMedia | null) =>
   media?.durationSeconds != null ? `${media.durationSeconds.toFixed(2)} s` : '—';
 
 /** Integrated loudness, '—' when not measured. */
-export const loudness = (media: BatchMedia | null) => (media?.lufs != null ? `${media.lufs.toFixed(1)} LUFS` : '—');
+export const loudness = (media: BatchMedia | null) =>
+  media?.lufs != null ? `${media.lufs.toFixed(1)} LUFS` : '—';
 
 /** The format and, for a sound, the sample rate and channels: 'ogg, 44100 Hz, 2 ch'. */
 export function formatOf(media: BatchMedia | null): string {
@@ -240,10 +254,14 @@ export function formatOf(media: BatchMedia | null): string {
  * The batch's end as one sentence: 'Replaced 29 of 29 files.' plus the other formats of sounds replaced with them,
  * and the failed and skipped ones.
  */
-export function summaryText(summary: { replaced: number; failed: number; skipped: number; twinsReplaced?: number }, sent: number): string {
+export function summaryText(
+  summary: { replaced: number; failed: number; skipped: number; twinsReplaced?: number },
+  sent: number,
+): string {
   const parts = [`Replaced ${summary.replaced} of ${sent} files.`];
   const twins = summary.twinsReplaced ?? 0;
-  if (twins > 0) parts.push(`${twins} other ${twins === 1 ? 'format' : 'formats'} of their sounds replaced too.`);
+  if (twins > 0)
+    parts.push(`${twins} other ${twins === 1 ? 'format' : 'formats'} of their sounds replaced too.`);
   if (summary.failed > 0) parts.push(`${summary.failed} failed.`);
   if (summary.skipped > 0) parts.push(`${summary.skipped} skipped.`);
   return parts.join(' ');

@@ -1,6 +1,13 @@
 import { audioFormat, imageFormats, validationMessages as m } from '@reskin/contract';
 import { describe, expect, it } from 'vitest';
-import { imageSizeRefusal, isAudioFile, isImageFile, matchFiles, replaceableKind, singleDropRefusal } from './drop-checks';
+import {
+  imageSizeRefusal,
+  isAudioFile,
+  isImageFile,
+  matchFiles,
+  replaceableKind,
+  singleDropRefusal,
+} from './drop-checks';
 
 const file = (fullPath: string, type = 'image/png') => ({
   name: fullPath.slice(fullPath.lastIndexOf('/') + 1),
@@ -79,7 +86,8 @@ describe("the contract's file kinds decide what drops and what is replaceable", 
   });
 
   it('takes every audio extension of the contract', () => {
-    for (const ext of audioFormat.extensions) expect(isAudioFile({ name: `jump.${ext}`, type: '' }), ext).toBe(true);
+    for (const ext of audioFormat.extensions)
+      expect(isAudioFile({ name: `jump.${ext}`, type: '' }), ext).toBe(true);
     for (const type of audioFormat.mimeTypes) expect(isAudioFile({ name: 'x.bin', type }), type).toBe(true);
     expect(isAudioFile({ name: 'song.mid', type: '' })).toBe(false);
   });

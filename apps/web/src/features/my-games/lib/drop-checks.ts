@@ -27,7 +27,10 @@ export function isImageFile(file: Pick<DroppedFile, 'name' | 'type'>): boolean {
  * What a version may replace a game file with: 'image' or 'audio', or null when the file is neither (an
  * .svg web font has an image's name but no pixel size: the server stores it as an ordinary file).
  */
-export function replaceableKind(file: { path: string; width: number | null }): Exclude<FileKind, 'other'> | null {
+export function replaceableKind(file: {
+  path: string;
+  width: number | null;
+}): Exclude<FileKind, 'other'> | null {
   const kind = fileKindOf(file);
   return kind === 'other' ? null : kind;
 }

@@ -21,7 +21,13 @@ interface NotesButtonProps {
  * A file's (or frame's) notes as one small button with the count of open notes (issue 28): the notes themselves
  * open in a dialog, so a card keeps its height whatever the notes (the workbench's frame grid is virtualised).
  */
-export function NotesButton({ versionId, target, subject, initiallyOpen = false, onClose }: NotesButtonProps) {
+export function NotesButton({
+  versionId,
+  target,
+  subject,
+  initiallyOpen = false,
+  onClose,
+}: NotesButtonProps) {
   const [open, setOpen] = useState(initiallyOpen);
   const titleId = useId();
   const notes = useVersionNotes(versionId, { fromScreen: true });

@@ -11,7 +11,6 @@ import { notifySuccess } from '../../../lib/toasts';
 import { resolvedText, threadsOf, type NoteTarget } from '../lib/note-threads';
 import { useNotesRefusal } from './notes-access';
 
-
 /** A text box with a submit button: a new note, or an answer to one. */
 function NoteForm({
   label,
@@ -29,7 +28,10 @@ function NoteForm({
   const send = () => {
     if (text.trim() === '') return;
     // Kept on failure (the client has toasted why), so nothing typed is lost.
-    onSubmit(text.trim()).then(() => setText(''), () => {});
+    onSubmit(text.trim()).then(
+      () => setText(''),
+      () => {},
+    );
   };
   return (
     <Form
@@ -61,7 +63,12 @@ function NoteText({ note }: { note: Note }) {
     <>
       <div className="small text-body-secondary">
         <strong className="text-body">{note.authorName}</strong> · <DateTime value={note.createdAt} />
-        {note.frame && <> · frame <span className="font-monospace">{note.frame}</span></>}
+        {note.frame && (
+          <>
+            {' '}
+            · frame <span className="font-monospace">{note.frame}</span>
+          </>
+        )}
       </div>
       <p className="mb-1" style={{ whiteSpace: 'pre-wrap' }}>
         {note.text}
@@ -123,18 +130,32 @@ export function NotesThread({ versionId, notes, target, newNoteLabel }: NotesThr
                   <NoteText note={note} />
                 </div>
                 <div>
-                  {note.resolved ? <Badge bg="secondary">Resolved</Badge> : <Badge bg="warning" text="dark">Open</Badge>}
+                  {note.resolved ? (
+                    <Badge bg="secondary">Resolved</Badge>
+                  ) : (
+                    <Badge bg="warning" text="dark">
+                      Open
+                    </Badge>
+                  )}
                 </div>
               </div>
               {note.resolved && <div className="small text-body-secondary mb-1">{resolvedText(note)}</div>}
               {answers.map((answer) => (
-                <div key={answer.id} className="border-start border-3 ps-2 ms-2 mb-1" data-note-id={answer.id}>
+                <div
+                  key={answer.id}
+                  className="border-start border-3 ps-2 ms-2 mb-1"
+                  data-note-id={answer.id}
+                >
                   <NoteText note={answer} />
                 </div>
               ))}
               {mayWrite && (
                 <div className="d-flex flex-wrap gap-2 mt-1">
-                  <Button size="sm" variant="outline-primary" onClick={() => setAnswering(answering === note.id ? null : note.id)}>
+                  <Button
+                    size="sm"
+                    variant="outline-primary"
+                    onClick={() => setAnswering(answering === note.id ? null : note.id)}
+                  >
                     Answer
                   </Button>
                   <Button
@@ -161,8 +182,17 @@ export function NotesThread({ versionId, notes, target, newNoteLabel }: NotesThr
           ))}
         </ListGroup>
       )}
-      {refusal !== undefined && can(roleTypeId, 'notes.write') && <p className="small text-body-secondary mb-0">{refusal}</p>}
-      {mayWrite && <NoteForm label={newNoteLabel} submitLabel="Add note" busy={createCall.isPending} onSubmit={(text) => create(text)} />}
+      {refusal !== undefined && can(roleTypeId, 'notes.write') && (
+        <p className="small text-body-secondary mb-0">{refusal}</p>
+      )}
+      {mayWrite && (
+        <NoteForm
+          label={newNoteLabel}
+          submitLabel="Add note"
+          busy={createCall.isPending}
+          onSubmit={(text) => create(text)}
+        />
+      )}
     </>
   );
 }

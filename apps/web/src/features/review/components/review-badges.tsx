@@ -14,7 +14,11 @@ const stateColours: Record<ReviewState, string> = {
 export function ReviewStateBadge({ state }: { state: ReviewState }) {
   if (state === 'in_progress') return null;
   return (
-    <Badge bg={stateColours[state]} text={state === 'changes_requested' ? 'dark' : undefined} data-review-state={state}>
+    <Badge
+      bg={stateColours[state]}
+      text={state === 'changes_requested' ? 'dark' : undefined}
+      data-review-state={state}
+    >
       {reviewStateLabels[state]}
     </Badge>
   );

@@ -53,7 +53,9 @@ export function VerdictPanel({ version }: { version: GameVersion }) {
       {
         onSuccess: () => {
           setNote('');
-          notifySuccess(choice.lock ? 'Approved and locked.' : `Verdict given: ${verdictLabels[choice.verdict]}.`);
+          notifySuccess(
+            choice.lock ? 'Approved and locked.' : `Verdict given: ${verdictLabels[choice.verdict]}.`,
+          );
         },
         onError: (error) => {
           if (error instanceof ApiError && error.code === errorCodes.verdictExists) setReplacing(choice);
@@ -70,9 +72,7 @@ export function VerdictPanel({ version }: { version: GameVersion }) {
       </Card.Header>
       <Card.Body>
         <VerdictSummary review={version} />
-        {!finished && (
-          <p className="mb-0 text-body-secondary">{reviewMessages.notFinished}</p>
-        )}
+        {!finished && <p className="mb-0 text-body-secondary">{reviewMessages.notFinished}</p>}
         {finished && (
           <Form
             onSubmit={(event) => {
@@ -97,7 +97,13 @@ export function VerdictPanel({ version }: { version: GameVersion }) {
             </fieldset>
             <Form.Group className="mb-2" controlId="verdict-note">
               <Form.Label className="small mb-1">Note to the artist (optional)</Form.Label>
-              <Form.Control as="textarea" rows={2} maxLength={noteTextMax} value={note} onChange={(e) => setNote(e.target.value)} />
+              <Form.Control
+                as="textarea"
+                rows={2}
+                maxLength={noteTextMax}
+                value={note}
+                onChange={(e) => setNote(e.target.value)}
+              />
             </Form.Group>
             <div className="d-flex flex-wrap gap-2">
               <Button type="submit" disabled={verdictCall.isPending}>

@@ -10,7 +10,9 @@ import { NotesThread } from './notes-thread';
 export function VersionNotesPanel({ versionId }: { versionId: number }) {
   const notes = useVersionNotes(versionId);
   const all = notes.data ?? [];
-  const onFiles = all.filter((note) => note.fileId !== null && note.replyTo === null && !note.resolved).length;
+  const onFiles = all.filter(
+    (note) => note.fileId !== null && note.replyTo === null && !note.resolved,
+  ).length;
   return (
     // Not a landmark region: the workbench's regions are its file cards.
     <Card className="mb-3" data-testid="version-notes">
@@ -18,14 +20,20 @@ export function VersionNotesPanel({ versionId }: { versionId: number }) {
         <span>Notes on this version</span>
         {onFiles > 0 && (
           <span className="fw-normal small" data-testid="open-file-notes">
-            {onFiles === 1 ? '1 open note on a file' : `${onFiles} open notes on files`}: see the files' cards.
+            {onFiles === 1 ? '1 open note on a file' : `${onFiles} open notes on files`}: see the files'
+            cards.
           </span>
         )}
       </Card.Header>
       <Card.Body>
         {notes.isLoading && <Loading />}
         {notes.isSuccess && (
-          <NotesThread versionId={versionId} notes={all} target={{ fileId: null }} newNoteLabel="New note on this version" />
+          <NotesThread
+            versionId={versionId}
+            notes={all}
+            target={{ fileId: null }}
+            newNoteLabel="New note on this version"
+          />
         )}
       </Card.Body>
     </Card>

@@ -56,7 +56,8 @@ export function threadsOf(notes: readonly Note[], target: NoteTarget): NoteThrea
 }
 
 /** How many of the threads are open (their first note not resolved). */
-export const openCount = (threads: readonly NoteThread[]) => threads.filter((thread) => !thread.note.resolved).length;
+export const openCount = (threads: readonly NoteThread[]) =>
+  threads.filter((thread) => !thread.note.resolved).length;
 
 /** The count of open notes a button shows: '2 open', else the number of notes, else nothing. */
 export function notesCountLabel(threads: readonly NoteThread[]): string {
@@ -68,6 +69,8 @@ export function notesCountLabel(threads: readonly NoteThread[]): string {
 /** Why a note is resolved, in words ('Resolved by ana (answered)'), or null for an open note. */
 export function resolvedText(note: Note): string | null {
   if (!note.resolved) return null;
-  const how = { marked: '', answered: ' by an answer', replaced: ' by a replacement of the file' }[note.resolvedHow ?? 'marked'];
+  const how = { marked: '', answered: ' by an answer', replaced: ' by a replacement of the file' }[
+    note.resolvedHow ?? 'marked'
+  ];
   return note.resolvedByName ? `Resolved${how} (${note.resolvedByName})` : `Resolved${how}`;
 }

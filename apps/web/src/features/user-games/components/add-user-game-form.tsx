@@ -134,7 +134,9 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
       <ConfirmDialog
         show={pending !== null}
         question={
-          game.data ? messages.confirmAssignNotReady(game.data.name, gameStatusName(game.data.gameStatusTypeId)) : ''
+          game.data
+            ? messages.confirmAssignNotReady(game.data.name, gameStatusName(game.data.gameStatusTypeId))
+            : ''
         }
         confirmVariant="primary"
         onCancel={() => setPending(null)}

@@ -3,7 +3,12 @@ import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useSearchParams } from 'react-router';
-import { ListPager, ListSearch, noResultsText, titleWithTotal } from '../../../components/lists/list-controls';
+import {
+  ListPager,
+  ListSearch,
+  noResultsText,
+  titleWithTotal,
+} from '../../../components/lists/list-controls';
 import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Loading } from '../../../components/ui/loading';

@@ -77,7 +77,13 @@ export function FileHistoryDialog({ versionId, file, onClose, readOnlyReason }: 
   };
 
   return (
-    <Modal show={file !== null} onHide={onClose} size="xl" fullscreen="lg-down" aria-labelledby="file-history-title">
+    <Modal
+      show={file !== null}
+      onHide={onClose}
+      size="xl"
+      fullscreen="lg-down"
+      aria-labelledby="file-history-title"
+    >
       <Modal.Header closeButton>
         <Modal.Title id="file-history-title" as="h2" className="fs-5 text-break">
           History of {file?.path}
@@ -96,7 +102,11 @@ export function FileHistoryDialog({ versionId, file, onClose, readOnlyReason }: 
             </Col>
             <Col>
               <figure className="mb-0">
-                <Preview src={chosen.url} kind={file.kind} alt={`History entry ${chosen.id} of ${file.path}`} />
+                <Preview
+                  src={chosen.url}
+                  kind={file.kind}
+                  alt={`History entry ${chosen.id} of ${file.path}`}
+                />
                 <figcaption className="small text-body-secondary">
                   {historyHowLabels[chosen.how]} <DateTime value={chosen.createdAt} />
                   {chosen.current && ' (current)'}
@@ -112,7 +122,11 @@ export function FileHistoryDialog({ versionId, file, onClose, readOnlyReason }: 
           </Alert>
         )}
         {asking && (
-          <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" data-testid="history-confirm">
+          <Alert
+            variant="warning"
+            className="d-flex flex-wrap align-items-center gap-2"
+            data-testid="history-confirm"
+          >
             <span className="me-auto">{historyMessages.confirmRestore}</span>
             <Button size="sm" variant="secondary" onClick={() => setAsking(null)}>
               Cancel
@@ -159,7 +173,12 @@ export function FileHistoryDialog({ versionId, file, onClose, readOnlyReason }: 
                   <td>{formatSize(entry.size)}</td>
                   <td>{entry.width === null ? '—' : `${entry.width} x ${entry.height}`}</td>
                   <td className="text-end text-nowrap">
-                    <Button size="sm" variant="outline-primary" className="me-2" onClick={() => setChosenId(entry.id)}>
+                    <Button
+                      size="sm"
+                      variant="outline-primary"
+                      className="me-2"
+                      onClick={() => setChosenId(entry.id)}
+                    >
                       View
                     </Button>
                     {!readOnlyReason && !entry.current && (

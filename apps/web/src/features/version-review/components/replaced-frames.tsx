@@ -26,7 +26,9 @@ export function ReplacedFrames({ fileId, frames, atlases, originalSrc, versionSr
           <li key={name} className="border rounded p-2" data-testid="replaced-frame" data-frame={name}>
             <div className="small fw-semibold text-break mb-1">{name}</div>
             {!frame ? (
-              <span className="small text-body-secondary">{atlases ? 'The sheet no longer has this frame.' : '…'}</span>
+              <span className="small text-body-secondary">
+                {atlases ? 'The sheet no longer has this frame.' : '…'}
+              </span>
             ) : (
               <div className="d-flex gap-2">
                 {[
@@ -34,8 +36,13 @@ export function ReplacedFrames({ fileId, frames, atlases, originalSrc, versionSr
                   { caption: 'Version', src: versionSrc },
                 ].map(({ caption, src }) => (
                   <figure key={caption} className="mb-0 text-center">
-                    <div className="image-well d-flex align-items-center justify-content-center" style={{ width: 72, height: 72 }}>
-                      {src && <AtlasFrame src={src} frame={frame} size={64} alt={`${caption} frame ${name}`} />}
+                    <div
+                      className="image-well d-flex align-items-center justify-content-center"
+                      style={{ width: 72, height: 72 }}
+                    >
+                      {src && (
+                        <AtlasFrame src={src} frame={frame} size={64} alt={`${caption} frame ${name}`} />
+                      )}
                     </div>
                     <figcaption className="small text-body-secondary">{caption}</figcaption>
                   </figure>

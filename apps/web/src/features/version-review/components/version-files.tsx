@@ -68,7 +68,13 @@ export function VersionFiles() {
   const focusedFileId = useFocusedFile();
   const [openNotesOf, setOpenNotesOf] = useState(focusedFileId);
   // Only the rows in view are in the page (decision 0041); each file is a <tbody> of its row and its frames.
-  const { containerRef, rows: inView, measure, paddingTop, paddingBottom } = useVirtualRows({
+  const {
+    containerRef,
+    rows: inView,
+    measure,
+    paddingTop,
+    paddingBottom,
+  } = useVirtualRows({
     count: rows.length,
     estimateSize: (index) => ((rows[index]?.frames?.length ?? 0) > 0 ? 260 : 130),
     inBox: false,
@@ -109,9 +115,9 @@ export function VersionFiles() {
         )}
         {storage.data && (
           <p className="small text-body-secondary" data-testid="version-storage">
-            Storage used: {formatSize(storage.data.storageBytes)} (current files {formatSize(storage.data.currentBytes)}, history{' '}
-            {formatSize(storage.data.historyBytes)} in {storage.data.historyEntries}{' '}
-            {storage.data.historyEntries === 1 ? 'entry' : 'entries'})
+            Storage used: {formatSize(storage.data.storageBytes)} (current files{' '}
+            {formatSize(storage.data.currentBytes)}, history {formatSize(storage.data.historyBytes)} in{' '}
+            {storage.data.historyEntries} {storage.data.historyEntries === 1 ? 'entry' : 'entries'})
           </p>
         )}
         <h2 className="fs-5">Version files ({rows.length})</h2>
@@ -121,36 +127,40 @@ export function VersionFiles() {
         )}
         {rows.length > 0 && (
           <div ref={containerRef}>
-          <Table responsive hover className="mb-0 align-middle">
-            <thead>
-              <tr>
-                <th>User Image</th>
-                <th>Ori Image</th>
-                <th>File ID</th>
-                <th>Path</th>
-                <th>Notes</th>
-                <th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>
-                  <button
-                    type="button"
-                    className="btn btn-link p-0 fw-bold text-decoration-none text-reset"
-                    onClick={() => setDirection((d) => (d === 'asc' ? 'desc' : 'asc'))}
-                  >
-                    Update At {direction === 'asc' ? '▲' : '▼'}
-                  </button>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              <SpacerRow height={paddingTop} colSpan={6} />
-            </tbody>
+            <Table responsive hover className="mb-0 align-middle">
+              <thead>
+                <tr>
+                  <th>User Image</th>
+                  <th>Ori Image</th>
+                  <th>File ID</th>
+                  <th>Path</th>
+                  <th>Notes</th>
+                  <th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>
+                    <button
+                      type="button"
+                      className="btn btn-link p-0 fw-bold text-decoration-none text-reset"
+                      onClick={() => setDirection((d) => (d === 'asc' ? 'desc' : 'asc'))}
+                    >
+                      Update At {direction === 'asc' ? '▲' : '▼'}
+                    </button>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                <SpacerRow height={paddingTop} colSpan={6} />
+              </tbody>
               {inView.map((virtual) => {
                 const file = rows[virtual.index];
                 if (!file) return null;
                 const original = originalById.get(file.fileId);
-                const originalSrc = urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt);
+                const originalSrc =
+                  urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt);
                 return (
                   <tbody key={file.id} data-index={virtual.index} ref={measure}>
-                    <tr data-file-id={file.fileId} className={focusedFileId === file.fileId ? 'table-warning' : undefined}>
+                    <tr
+                      data-file-id={file.fileId}
+                      className={focusedFileId === file.fileId ? 'table-warning' : undefined}
+                    >
                       <td>
                         <FilePreview
                           url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
@@ -222,10 +232,10 @@ export function VersionFiles() {
                   </tbody>
                 );
               })}
-            <tbody>
-              <SpacerRow height={paddingBottom} colSpan={6} />
-            </tbody>
-          </Table>
+              <tbody>
+                <SpacerRow height={paddingBottom} colSpan={6} />
+              </tbody>
+            </Table>
           </div>
         )}
       </Card.Body>
@@ -235,7 +245,9 @@ export function VersionFiles() {
           file={historyOf}
           onClose={() => setHistoryOf(null)}
           // The lock freezes the files for reviewers too (the server's 423): no restore offered, and why.
-          readOnlyReason={version.data ? versionChangeRefusal(session, version.data, 'restore')?.message : undefined}
+          readOnlyReason={
+            version.data ? versionChangeRefusal(session, version.data, 'restore')?.message : undefined
+          }
         />
       )}
       {viewing && viewed && urls && (
