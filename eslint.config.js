@@ -14,7 +14,7 @@ export default tseslint.config(
       'e2e/playwright-report/**',
       'e2e/.tmp/**',
       'apps/server/sample-game/**',
-      // Heads of real games' loaders, cut at a fixed length (issue 24): not our code, and not whole scripts.
+      // Heads of real games' loaders, cut at a fixed length: not our code, and not whole scripts.
       'apps/server/test/fixtures/engines/**',
       // The game corpus for the gate suite: third-party builds, not our code.
       'corpus/**',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The landing page's budgets (issue 15), for what the built apps/web/dist/index.html loads before any lazy import,
+// The landing page's budgets, for what the built apps/web/dist/index.html loads before any lazy import,
 // gzipped (level 9, as scripts/build.mjs writes the .gz copies) and summed:
 // - JavaScript: the entry script and its modulepreload links;
 // - CSS: its stylesheet links (Bootstrap's parts the app uses, apps/web/src/app/bootstrap.scss, with the app's own).

@@ -12,12 +12,12 @@ import {
 import { firstLink, MailAppServer } from '../fixtures/mail-server';
 
 /**
- * Issue 28: the Account screen's password change, and the mail features as a server without SMTP_URL shows them (the
+ * The Account screen's password change, and the mail features as a server without SMTP_URL shows them (the
  * suite's server runs without mail); then, on a second server with mail on and a real SMTP server (MailAppServer),
  * forgot -> reset password and the verification of an address in the browser.
  */
-test.describe('issue 28: account password and mail', () => {
-  test('issue 28: the Account screen changes the password: the session goes on, other sessions end, the old password no longer logs in', async ({
+test.describe('account password and mail', () => {
+  test('the Account screen changes the password: the session goes on, other sessions end, the old password no longer logs in', async ({
     page,
     api,
     makeUser,
@@ -62,10 +62,7 @@ test.describe('issue 28: account password and mail', () => {
     expect((await api.loginResponse(user.email, 'Fresh-pass-2024')).status()).toBe(200);
   });
 
-  test("issue 28: a common new password shows the server's rule under the field", async ({
-    page,
-    makeUser,
-  }) => {
+  test("a common new password shows the server's rule under the field", async ({ page, makeUser }) => {
     const user = await makeUser();
     await openWithToken(page, user.token, '/account');
     const form = page.getByRole('form', { name: 'Change password' });
@@ -79,7 +76,7 @@ test.describe('issue 28: account password and mail', () => {
     expect(await storedToken(page)).toBe(user.token);
   });
 
-  test('issue 28: with mail off the login page has no "Forgot password?" link, the form says mail is off, and no mail setting or banner shows', async ({
+  test('with mail off the login page has no "Forgot password?" link, the form says mail is off, and no mail setting or banner shows', async ({
     page,
     makeUser,
   }) => {
@@ -97,9 +94,7 @@ test.describe('issue 28: account password and mail', () => {
     await expect(page.getByText(mailMessages.verifyBanner)).toHaveCount(0);
   });
 
-  test('issue 28: a reset or verification link that is not valid says so and offers a new one', async ({
-    page,
-  }) => {
+  test('a reset or verification link that is not valid says so and offers a new one', async ({ page }) => {
     await page.goto('/reset-password?token=not-a-real-token-at-all-0123456789abcdef');
     await content(page).getByLabel('New password', { exact: true }).fill('Fresh-pass-2024');
     await content(page).getByLabel('New password again').fill('Fresh-pass-2024');
@@ -111,7 +106,7 @@ test.describe('issue 28: account password and mail', () => {
   });
 });
 
-test.describe('issue 28: with mail on (a second server and a real SMTP server)', () => {
+test.describe('with mail on (a second server and a real SMTP server)', () => {
   test.describe.configure({ mode: 'serial' });
   const server = new MailAppServer();
   test.beforeAll(async () => {
@@ -153,7 +148,7 @@ test.describe('issue 28: with mail on (a second server and a real SMTP server)',
     await expect(page).toHaveURL(`${server.url}/`);
   }
 
-  test('issue 28: an unverified account sees the banner; "Send again" mails a link that verifies the address', async ({
+  test('an unverified account sees the banner; "Send again" mails a link that verifies the address', async ({
     page,
   }) => {
     const user = await signUp();
@@ -175,7 +170,7 @@ test.describe('issue 28: with mail on (a second server and a real SMTP server)',
     await expect(page.getByLabel("Mail me the inbox's events")).toHaveValue('each');
   });
 
-  test('issue 28: "Forgot password?" on the login page mails a reset link that sets a new password once', async ({
+  test('"Forgot password?" on the login page mails a reset link that sets a new password once', async ({
     page,
   }) => {
     const user = await signUp();

@@ -115,7 +115,7 @@ test.describe('account settings', () => {
     await expect(page.locator('#username')).toHaveValue(newName);
   });
 
-  test('[ACC-2][issue 23] a new email asks for the current password: a wrong one says so and changes nothing; the right one saves and ends the other sessions', async ({
+  test('[ACC-2]a new email asks for the current password: a wrong one says so and changes nothing; the right one saves and ends the other sessions', async ({
     page,
     api,
     makeUser,

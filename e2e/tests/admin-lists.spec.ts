@@ -15,7 +15,7 @@ import {
 } from '../fixtures/games';
 
 /**
- * The admin lists at scale (issue 12): past 100 rows every user and game stays reachable, by search and by
+ * The admin lists at scale: past 100 rows every user and game stays reachable, by search and by
  * paging, and the card titles give the true totals. The rows are seeded once, through the API, under names
  * of this run only; the other tests find their own rows by searching, so these extra rows do not disturb them.
  */

@@ -295,7 +295,7 @@ test.describe('admin users', () => {
     expect(answer.status()).toBe(201);
     const created = (await answer.json()) as User;
     cleanupUser(created.id);
-    // Issue 25: a success toast names the new user, and the dialog closes.
+    // A success toast names the new user, and the dialog closes.
     await expect(successToast(page, messages.userAdded(body.username))).toHaveText(
       messages.userAdded(body.username),
     );
@@ -305,7 +305,7 @@ test.describe('admin users', () => {
     await api.login(body.email, body.password);
   });
 
-  test('[ADM-8] Add User refuses a common password (issue 23): the message shows under Password and the dialog stays open', async ({
+  test('[ADM-8] Add User refuses a common password: the message shows under Password and the dialog stays open', async ({
     page,
     api,
     makeUser,

@@ -300,7 +300,7 @@ const mimeTypes: Record<string, string> = {
   mp3: 'audio/mpeg',
 };
 
-test("[issue 27] the plan uses what the game loads and updates after a choice: the sample game's tune in OGG and MP3, the one Chromium plays ranked first, both replaced from one WAV", async ({
+test("the plan uses what the game loads and updates after a choice: the sample game's tune in OGG and MP3, the one Chromium plays ranked first, both replaced from one WAV", async ({
   page,
   api,
   makeUser,

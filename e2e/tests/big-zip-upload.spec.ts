@@ -16,7 +16,7 @@ import {
 } from '../fixtures/games';
 import { sampleFiles, sampleFolder } from '../fixtures/sample-game';
 
-// Issue 29, decision 0039: a game of 1,552 files chosen as one zip goes in through the UI. The zip has more entries
+// Decision 0039: A game of 1,552 files chosen as one zip goes in through the UI. The zip has more entries
 // than one request of the server takes, so the browser reads its central directory, unpacks it entry by entry and
 // sends it in batches to the folder route; a zip the server would refuse for its declared sizes is refused in the
 // browser before any request.
@@ -68,7 +68,7 @@ function uploadRequests(page: Page, gameId: number) {
   return seen;
 }
 
-test.describe('admin game files: a big game as one zip (issue 29)', () => {
+test.describe('admin game files: a big game as one zip', () => {
   test('[GF-1] a zip of 1,552 files goes in through the UI in batches, with progress, and the game generates', async ({
     page,
     api,

@@ -123,7 +123,7 @@ test.describe('errors and toasts', () => {
     await recordToastAnimations(page);
     await pauseClock(page);
     const login = page.getByRole('button', { name: 'Login', exact: true });
-    // The toast's text content: its title, then the spec's text (issue 25).
+    // The toast's text content: its title, then the spec's text.
     const toastText = `Login failed${messages.loginFailed}`;
 
     await login.click();
@@ -152,7 +152,7 @@ test.describe('errors and toasts', () => {
     await expectClosing(page, second, toastText);
   });
 
-  test('[ERR-1] a failed response with details: one toast, a bold title in words, the first detail message; the code only in the envelope (issue 25)', async ({
+  test('[ERR-1] a failed response with details: one toast, a bold title in words, the first detail message; the code only in the envelope', async ({
     page,
     makeUser,
   }) => {

@@ -82,7 +82,7 @@ test.describe('admin game files', () => {
     for (const path of expected) await expect(fileRow(page, path), path).toBeVisible();
     await expect(fileRow(page, 'img/a.png')).toContainText('40 x 30');
     await expect(page.getByRole('heading', { name: 'Game Files (4)' })).toBeVisible();
-    // One request: the four files fit in one batch (limits.uploadBatch, issue 29); a refused file would be named
+    // One request: the four files fit in one batch (limits.uploadBatch); a refused file would be named
     // and the others sent again without it.
     expect(requests).toHaveLength(1);
     expect((await filesOf(api, game.id)).map((f) => f.path).sort()).toEqual(expected);
@@ -132,7 +132,7 @@ test.describe('admin game files', () => {
     ]);
   });
 
-  test('[GF-1] more than 1000 files at once go in, in batches the server takes (issue 29)', async ({
+  test('[GF-1] more than 1000 files at once go in, in batches the server takes', async ({
     page,
     api,
     makeUser,
@@ -324,7 +324,7 @@ test.describe('admin game files', () => {
     expect((await filesOf(api, game.id)).map((f) => f.path)).toEqual(['keep.js']);
   });
 
-  test('[GF-5][ERR-1] a png replacement of another size is refused with Original Size W x H Loaded Size W x H, in one toast titled Upload failed (issue 25)', async ({
+  test('[GF-5][ERR-1] a png replacement of another size is refused with Original Size W x H Loaded Size W x H, in one toast titled Upload failed', async ({
     page,
     api,
     makeUser,
@@ -343,7 +343,7 @@ test.describe('admin game files', () => {
     const message = validationMessages.imageSize({ width: 40, height: 30 }, { width: 41, height: 30 });
     expect(message).toBe('Original Size 40 x 30 Loaded Size 41 x 30');
     await expect(errorToast(page, message)).toBeVisible();
-    // The page's clock stands still from here, so the toast cannot close by time before it is read. Issue 25: one
+    // The page's clock stands still from here, so the toast cannot close by time before it is read. One
     // toast titled in words (the server's 422 VALIDATION_FAILED stays in the envelope and the console).
     await pauseClock(page);
     await expectOneErrorToast(page, { title: 'Upload failed', text: message });

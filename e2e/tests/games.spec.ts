@@ -342,7 +342,7 @@ test.describe('admin games', () => {
     await expect(errorToast(page, /./)).toHaveCount(0);
   });
 
-  test('[GAM-1] the list shows each splash as a small preview from the app itself: no call per row (issue 29)', async ({
+  test('[GAM-1] the list shows each splash as a small preview from the app itself: no call per row', async ({
     page,
     api,
     makeUser,

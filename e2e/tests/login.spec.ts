@@ -81,7 +81,7 @@ test.describe('login', () => {
     await expect(navLink(page, 'My Games')).toBeVisible();
   });
 
-  test('[LOG-4][ERR-1][ERR-3] a wrong password: one toast, Login failed / invalid email or password!, the code in the console (issue 25)', async ({
+  test('[LOG-4][ERR-1][ERR-3] a wrong password: one toast, Login failed / invalid email or password!, the code in the console', async ({
     page,
     makeUser,
   }) => {
@@ -152,7 +152,7 @@ test.describe('login', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('[LOG-4][ERR-1] a disabled account: one toast with invalid email or password! and why (issue 25)', async ({
+  test('[LOG-4][ERR-1] a disabled account: one toast with invalid email or password! and why', async ({
     page,
     api,
     makeUser,
@@ -178,7 +178,7 @@ test.describe('login', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('[LOG-1] the browser the owner logged in with is not slowed by wrong passwords from elsewhere; another client waits (issue 23, decision 0021)', async ({
+  test('[LOG-1] the browser the owner logged in with is not slowed by wrong passwords from elsewhere; another client waits (decision 0021)', async ({
     page,
     makeUser,
     playwright,

@@ -151,7 +151,7 @@ test.describe('my games', () => {
     await expect(allGameCards(page)).toHaveCount(2);
     await expect(page.getByText(emptyTexts.myGames)).toHaveCount(0);
 
-    // The sample game: its description and its splash image, a small watermarked preview (WebP, issue 29) from the
+    // The sample game: its description and its splash image, a small watermarked preview (WebP) from the
     // app's own origin (one host for every card, not the game's play origin), loaded lazily.
     const sampleCard = gameCard(page, sampleGameName);
     await expect(sampleCard).toContainText(sample.description);
@@ -486,7 +486,7 @@ test.describe('versions', () => {
     await expect(errorToast(page, messages.versionSaveFailed)).toBeVisible();
     await expect(successToast(page, messages.versionSaved)).toHaveCount(0);
     await expect(page).toHaveURL(/\/my-games\/versions\/add\?/);
-    // The form reads the versions again and gives way to the limit (issue 25).
+    // The form reads the versions again and gives way to the limit.
     await expect(content(page).getByText(versionRuleMessages.limit, { exact: true })).toBeVisible();
     await expect(saveButton(page)).toHaveCount(0);
     const final = await versionsOf(api, userGame.id);

@@ -40,7 +40,7 @@ test.describe('navigation bar', () => {
     await expect(navLink(page, 'Home')).not.toHaveClass(/\bactive\b/);
 
     // The links really go where they point.
-    // Each screen has its own title in the browser tab (issue 25); Home the product's name alone.
+    // Each screen has its own title in the browser tab; Home the product's name alone.
     for (const [name, url, title] of [
       ['Games', /\/games$/, 'Games · Reskin Studio'],
       ['User Games', /\/user-game-list$/, 'User Games · Reskin Studio'],
@@ -113,7 +113,7 @@ test.describe('navigation bar', () => {
     await expectLinks(page, adminOnly, []);
   });
 
-  test('a first load of a screen shows its title and no router warning (issue 25: No HydrateFallback element)', async ({
+  test('a first load of a screen shows its title and no router warning (No HydrateFallback element)', async ({
     page,
   }) => {
     const warnings: string[] = [];

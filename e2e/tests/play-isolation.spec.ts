@@ -113,7 +113,7 @@ async function play(page: Page, game: Game): Promise<Report> {
   return JSON.parse((await report.textContent()) ?? '{}') as Report;
 }
 
-test("[issue 13] a game in the play frame cannot read or set the cookies of the app, nor read another game's localStorage, and keeps its own", async ({
+test("a game in the play frame cannot read or set the cookies of the app, nor read another game's localStorage, and keeps its own", async ({
   api,
   makeUser,
   makeGame,

@@ -24,7 +24,7 @@ import { selfUnpackingGame, threadedGame, unityStyleGame } from '../fixtures/pla
 import { createUserGame, createVersion } from '../fixtures/versions';
 
 /**
- * Issue 24: pre-compressed files in both conventions, and cross-origin isolation for threaded games, with small
+ * Pre-compressed files in both conventions, and cross-origin isolation for threaded games, with small
  * games written for it (fixtures/play-settings-games.ts) that draw green when they run and red when they cannot.
  */
 
@@ -66,7 +66,7 @@ async function choose(page: Page, label: string, value: string): Promise<void> {
 const precompressedLabel = 'Pre-compressed files (.gz, .br)';
 const isolationLabel = 'Cross-origin isolation (SharedArrayBuffer, threads)';
 
-test.describe('[issue 24] pre-compressed files', () => {
+test.describe('pre-compressed files', () => {
   // Upload, generation and three screen loads each: over a minute on a busy two-core machine.
   test.describe.configure({ timeout: 180_000 });
 
@@ -116,7 +116,7 @@ test.describe('[issue 24] pre-compressed files', () => {
   });
 });
 
-test.describe('[issue 24] cross-origin isolation', () => {
+test.describe('cross-origin isolation', () => {
   test("a threaded game draws in the admin's and the artist's play screens, and the rest of the app keeps working", async ({
     page,
     api,
@@ -172,7 +172,7 @@ test.describe('[issue 24] cross-origin isolation', () => {
       .locator('#files-input')
       .setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }]);
     await expect(fileRow(page, 'notes.txt')).toBeVisible();
-    // The upload keeps the game Ready (issue 25): the artist's part below plays it as it is.
+    // The upload keeps the game Ready: the artist's part below plays it as it is.
     expect((await gameById(api, game.id)).gameStatusTypeId).toBe(GameStatus.Ready);
     await navLink(page, 'User Games').click();
     await expect(page.getByRole('heading', { name: /^User Games \(\d+\)$/ })).toBeVisible({ timeout: slow });

@@ -48,7 +48,7 @@ fetch('data/level.bin').then((response) => response.arrayBuffer()).then((bytes) 
   ];
 }
 
-test('[issue 29] switching from Play Your Version to Play Original Game transfers under 1 MB when the game files are the same in both', async ({
+test('switching from Play Your Version to Play Original Game transfers under 1 MB when the game files are the same in both', async ({
   page,
   api,
   makeGame,

@@ -51,7 +51,7 @@ document.getElementById('next').addEventListener('click', () => show('later', ['
   ];
 }
 
-test('[issue 24] a play records which files the game loads: the workbench shows 3 at start, 5 loaded in play, 5 never loaded yet, and the game files screen filters by it', async ({
+test('a play records which files the game loads: the workbench shows 3 at start, 5 loaded in play, 5 never loaded yet, and the game files screen filters by it', async ({
   page,
   api,
   makeGame,

@@ -118,7 +118,7 @@ test.describe('register', () => {
     await api.login(body.email, body.password);
   });
 
-  test('[REG-4][ERR-1][ERR-3] an email that exists: one toast titled in words, the danger text and the detail under it (issue 25)', async ({
+  test('[REG-4][ERR-1][ERR-3] an email that exists: one toast titled in words, the danger text and the detail under it', async ({
     page,
     api,
     cleanupUser,
@@ -150,7 +150,7 @@ test.describe('register', () => {
     await expect(page).toHaveURL(/\/register$/);
   });
 
-  test('[REG-4] a common password (issue 23): the server refuses it and the form says why under Password, without the email toast', async ({
+  test('[REG-4] a common password: the server refuses it and the form says why under Password, without the email toast', async ({
     page,
     api,
   }) => {
@@ -177,7 +177,7 @@ test.describe('register', () => {
     await expect(registerButton(page)).toBeEnabled();
   });
 
-  test('[REG-4][ERR-3] a taken username: one toast, titled Already in use, with email already exists and why (issue 25)', async ({
+  test('[REG-4][ERR-3] a taken username: one toast, titled Already in use, with email already exists and why', async ({
     page,
     api,
     cleanupUser,

@@ -279,9 +279,9 @@ const loop = test.extend<{ loopSeed: LoopSeed }>({
   },
 });
 
-test.describe('issue 28: the review loop in the browser', () => {
+test.describe('the review loop in the browser', () => {
   loop(
-    'issue 28: finish, To Review and the inbox, a note on an image and changes requested, the artist answers and finishes again, approve and lock; the history of the image lists both replacements and restores the first',
+    'finish, To Review and the inbox, a note on an image and changes requested, the artist answers and finishes again, approve and lock; the history of the image lists both replacements and restores the first',
     async ({ page, browser, baseURL, api, loopSeed }) => {
       test.setTimeout(240_000);
       const { admin, artist, userGame, version, splash } = loopSeed;
@@ -462,7 +462,7 @@ test.describe('issue 28: the review loop in the browser', () => {
   );
 
   loop(
-    'issue 28: a verdict given meanwhile by another reviewer is told, and replaced only when asked',
+    'a verdict given meanwhile by another reviewer is told, and replaced only when asked',
     async ({ page, api, makeUser, loopSeed }) => {
       const { admin, artist, userGame, version } = loopSeed;
       const done = await api.post('/game-versions/done', { id: version.id }, artist.token);

@@ -14,7 +14,7 @@ import {
 import { pauseClock } from '../fixtures/clock';
 import { expiredToken } from '../fixtures/tokens';
 
-/** SES-4's one toast (issue 25). */
+/** SES-4's one toast. */
 const sessionEnded = { title: 'Session ended', text: messages.sessionEnded };
 
 test.describe('session', () => {
@@ -103,7 +103,7 @@ test.describe('session', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('[SES-4] an expired saved token at start-up goes to /login with one toast: Your session has ended (issue 25)', async ({
+  test('[SES-4] an expired saved token at start-up goes to /login with one toast: Your session has ended', async ({
     page,
     makeUser,
   }) => {
@@ -123,7 +123,7 @@ test.describe('session', () => {
     await expect(navLink(page, 'Logout')).toHaveCount(0);
   });
 
-  test('[SES-4] a session revoked mid-use (an admin resets the password) logs out and goes to /login with one toast (issue 25)', async ({
+  test('[SES-4] a session revoked mid-use (an admin resets the password) logs out and goes to /login with one toast', async ({
     page,
     api,
     makeUser,

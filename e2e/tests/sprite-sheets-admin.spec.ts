@@ -18,7 +18,7 @@ import {
 import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
 
 /**
- * Issue 26, the admin's screens: the game files screen shows which images are sprite sheets and which descriptors
+ * The admin's screens for sprite sheets: the game files screen shows which images are sprite sheets and which descriptors
  * are not used, with why, and declares grids; the version review shows a replaced frame beside its original.
  */
 
@@ -99,8 +99,8 @@ async function sheetGame(api: Api, makeGame: () => Promise<Game>): Promise<Game>
   return game;
 }
 
-test.describe('sprite sheets on the admin screens (issue 26)', () => {
-  test('[issue 26] the game files screen badges sprite sheets, says why a descriptor is not used, and a declared grid makes a sheet', async ({
+test.describe('sprite sheets on the admin screens', () => {
+  test('the game files screen badges sprite sheets, says why a descriptor is not used, and a declared grid makes a sheet', async ({
     page,
     api,
     makeUser,
@@ -143,7 +143,7 @@ test.describe('sprite sheets on the admin screens (issue 26)', () => {
     await expect(strip.getByTestId('sheet-badge')).toHaveCount(0);
   });
 
-  test("[issue 26] the admin's version review shows a replaced frame beside its original", async ({
+  test("the admin's version review shows a replaced frame beside its original", async ({
     page,
     api,
     makeUser,

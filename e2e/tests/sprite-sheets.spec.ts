@@ -19,7 +19,7 @@ import { createUserGame, createVersion, deleteUserGame, solidPng } from '../fixt
 import { workbenchUrl } from '../fixtures/workbench';
 
 /**
- * Issue 26 "Must show": a real game library from npm (Pixi v8, with the Spine runtime's `.atlas` loader) draws
+ * A real game library from npm (Pixi v8, with the Spine runtime's `.atlas` loader) draws
  * sprites from a TexturePacker atlas and from a Spine/libGDX atlas; the artist replaces one frame in the
  * workbench, and Play Your Version shows the new pixels at that sprite's place while its neighbour is unchanged (the
  * watermarked neighbour: an artist never gets the original sheet's pixels, decision 0049).

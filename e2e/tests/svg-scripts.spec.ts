@@ -2,7 +2,7 @@ import { GameStatus, type GamePath } from '@reskin/contract';
 import { test, expect, fileByPath, markIndex, uploadFiles, waitForStatus } from '../fixtures/games';
 
 /**
- * Issue 23: an SVG that the old upload check let through (a script under a prefix bound to the SVG namespace, an
+ * An SVG that the old upload check let through (a script under a prefix bound to the SVG namespace, an
  * onload handler) opened by URL on the play origin, as the admin's version-files screen used to open artists'
  * files in a new tab. The play origin now answers every SVG with a policy of its own that allows no script, so
  * nothing in it runs and it fetches nothing.
@@ -26,8 +26,8 @@ const unsafeSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30
   </a.b:script>
 </svg>`;
 
-test.describe('artist SVGs on the play origin (issue 23)', () => {
-  test('[issue 23] an SVG with a script, opened by URL on the play origin, runs nothing and fetches nothing', async ({
+test.describe('artist SVGs on the play origin', () => {
+  test('an SVG with a script, opened by URL on the play origin, runs nothing and fetches nothing', async ({
     page,
     api,
     makeGame,

@@ -89,7 +89,7 @@ test.describe('register form validation', () => {
     await expectInvalid(page, 'password', m.password);
     await enter(page, 'password', '');
     await expectInvalid(page, 'password', m.password);
-    // 8 characters meet the form's rule (a common one like 12345678 is refused by the server: issue 23).
+    // 8 characters meet the form's rule (a common one like 12345678 is refused by the server).
     await enter(page, 'password', 'kq7-vb2x');
     await expectValid(page, 'password', m.password);
   });

@@ -60,7 +60,7 @@ const cardImageDifference = (page: Page, path: string, expected: Buffer) =>
   pictureDifference(imageCard(page, path).getByRole('img', { name: `Your ${path}`, exact: true }), expected);
 
 test.describe('version history', () => {
-  it('issue 28: replace an image twice in the workbench, open History, see both entries, restore the first: the card shows it again', async ({
+  it('replace an image twice in the workbench, open History, see both entries, restore the first: the card shows it again', async ({
     page,
     owner,
     version,
@@ -195,7 +195,7 @@ test.describe('version history', () => {
     await expect(open.getByTestId('history-no-restore')).toHaveCount(0);
   });
 
-  it("issue 28: the admin's version files show the version's storage use and each file's history, and restore an entry", async ({
+  it("the admin's version files show the version's storage use and each file's history, and restore an entry", async ({
     page,
     api,
     makeUser,

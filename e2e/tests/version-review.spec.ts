@@ -197,7 +197,7 @@ test.describe('admin version review', () => {
     }
     expect(new Set(srcs).size).toBe(3);
 
-    // The tab is in the URL (issue 25): a reload, or the link shared, opens the same one.
+    // The tab is in the URL: a reload, or the link shared, opens the same one.
     await expect(page).toHaveURL(/[?&]tab=original(&|$)/);
     await page.reload();
     await expect(page.getByRole('tab', { name: 'Play Original' })).toHaveAttribute('aria-selected', 'true');
@@ -243,7 +243,7 @@ test.describe('admin version review', () => {
     );
     await page.getByRole('button', { name: /^Update At/ }).click();
     await expect(rows.nth(0)).toContainText(second.path);
-    // The time shows to the minute; its tooltip gives the full moment, to the second (issue 25).
+    // The time shows to the minute; its tooltip gives the full moment, to the second.
     const time = rows.nth(0).locator('time');
     const seconds = new Date((await time.getAttribute('datetime')) ?? '').getUTCSeconds();
     await expect(time).toHaveAttribute(
@@ -274,7 +274,7 @@ test.describe('admin version review', () => {
     );
     expect(userBytes?.equals(oriBytes ?? Buffer.alloc(0))).toBe(false);
 
-    // Issue 23: a thumbnail opens the app's image viewer (the file as an <img>), never the file as a page.
+    // A thumbnail opens the app's image viewer (the file as an <img>), never the file as a page.
     const pagesBefore = page.context().pages().length;
     await rows
       .nth(0)

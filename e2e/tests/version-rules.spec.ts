@@ -5,7 +5,7 @@ import { createUserGame, createVersion, deleteUserGame, sampleGame } from '../fi
 import { dropAreas, toggleLock, workbenchUrl } from '../fixtures/workbench';
 
 /**
- * Issue 13 "version rules": a version the reviewer locked or disabled is read-only for its artist, and the
+ * Version rules: a version the reviewer locked or disabled is read-only for its artist, and the
  * artist sees why: a badge on the versions screen and the workbench, no Edit or Delete, no drop area that
  * takes a file, no 'I Finished My Game', and the reason (versionRuleMessages) where the controls were.
  */

@@ -19,8 +19,8 @@ import { workbenchUrl } from '../fixtures/workbench';
 /** Enough images that their cards are many screens high (rows of three cards of about 470 px). */
 const extraImages = 60;
 
-test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
-  test('[issue 29] a bigger game: only the cards in view are in the page, scrolling reaches the last one with the notes asked for once (every page of them), and an inbox link scrolls to its card and opens its notes', async ({
+test.describe('the virtualised workbench (decision 0041)', () => {
+  test('a bigger game: only the cards in view are in the page, scrolling reaches the last one with the notes asked for once (every page of them), and an inbox link scrolls to its card and opens its notes', async ({
     page,
     api,
     makeGame,
@@ -131,7 +131,7 @@ test.describe('issue 29: the virtualised workbench (decision 0041)', () => {
       await deleteUserGame(api, userGame.id);
     }
   });
-  test("[issue 29] the files are asked for with the link's ids at once; a link to another artist's version says it cannot be opened, with no error toast", async ({
+  test("the files are asked for with the link's ids at once; a link to another artist's version says it cannot be opened, with no error toast", async ({
     page,
     api,
     makeGame,

@@ -1052,7 +1052,7 @@ test.describe('workbench', () => {
     await expect(page.getByRole('tabpanel').getByRole('region')).toHaveCount(0);
   });
 
-  it('[issue 24] a Unity build that packs its assets says so on the workbench, and the games list shows its engine', async ({
+  it('a Unity build that packs its assets says so on the workbench, and the games list shows its engine', async ({
     page,
     api,
     owner,
@@ -1123,7 +1123,7 @@ test.describe('workbench', () => {
     await expect(page.getByTestId('game-engine')).toHaveText('Engine: Unity', { timeout: 30_000 });
   });
 
-  it('[issue 24] an image job for a game without images and no packed engine keeps the plain empty text', async ({
+  it('an image job for a game without images and no packed engine keeps the plain empty text', async ({
     page,
     owner,
     api,

@@ -198,7 +198,7 @@ export async function seed(app: Awaited<ReturnType<typeof buildApp>>, scale: num
       .values(games.slice(i, i + 500))
       .execute();
   const gameIds = (await db.selectFrom('games').select('id').orderBy('id').execute()).map((r) => r.id);
-  // Each game's splash, generated (its copies made): a card shows the preview of its watermarked copy (issue 29).
+  // Each game's splash, generated (its copies made): a card shows the preview of its watermarked copy.
   const splashes = gameIds.map((gameId) => ({
     gameId,
     fileId: 1,

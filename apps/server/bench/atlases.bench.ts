@@ -107,7 +107,7 @@ export interface AtlasesBenchResult {
 }
 
 /**
- * Sprite sheets (issue 26): composing a 2048x2048 sheet after one frame changes against one sharp composite of the
+ * Sprite sheets: composing a 2048x2048 sheet after one frame changes against one sharp composite of the
  * frame in a script; the watermark of a 500-frame sheet; and the atlases a workbench of 500 frames loads, found once
  * and kept. Alternating rounds, medians.
  */

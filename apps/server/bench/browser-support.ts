@@ -1,4 +1,4 @@
-// Shared by the browser benchmarks (workbench, myGames; issue 29): deterministic art, a data folder prepared
+// Shared by the browser benchmarks (workbench, myGames): deterministic art, a data folder prepared
 // through the real app, the production server started on it, and Chromium driven through playwright-core.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -1,8 +1,8 @@
-// The floor of GET /user-games/my-games on PostgreSQL (issue 29), beside floor-server.mjs (SQLite's): what the
+// The floor of GET /user-games/my-games on PostgreSQL, beside floor-server.mjs (SQLite's): what the
 // request must do by its rules and nothing else, in a bare Fastify route: verify the bearer token (fast-jwt, cached),
 // read the user (the check on every request), the user's active assignments with their counts (the review loop's
-// too, issue 28, as the answer carries them), and their games with their splash files' keys (the cards' preview
-// pictures, issue 29),
+// too, as the answer carries them), and their games with their splash files' keys (the cards' preview
+// pictures),
 // through a pg pool of the app's size (named statements), and answer JSON.stringify of cards of the same size (no
 // schema, no hooks, no logging).
 // `node floor-server-postgres.mjs <DATABASE_URL> <jwt-secret file>`; prints {"port":...} once it listens.
@@ -34,7 +34,7 @@ const userGames = {
   from "userGames" ug where ug."userId" = $1 and ug."isActive" = 1 order by ug.id`,
 };
 // Each game with its splash file's stored keys: the card's picture is a preview of the splash's watermarked copy
-// (issue 29; only admins ever get originals), so the answer needs them.
+// (only admins ever get originals), so the answer needs them.
 const games = {
   name: 'floor-games',
   text: `select g.id, g.name, g.description, g.width, g.height, g."imagePath", g."gameStatusTypeId", g.engine,

@@ -1,8 +1,8 @@
-// The floor of GET /user-games/my-games on SQLite (issue 15): what the request must do by its rules, and nothing
+// The floor of GET /user-games/my-games on SQLite: what the request must do by its rules, and nothing
 // else, in a bare Fastify route: verify the bearer token (fast-jwt, cached), read the user (the check on every
-// request), the user's assignments with their counts (versions, finished, and since issue 28 the review loop's: to
+// request), the user's assignments with their counts (versions, finished, and the review loop's: to
 // review, open notes and the artist's own open questions, the newest verdict; the answer carries them) and their games with their splash files' keys (the
-// cards' preview pictures, issue 29) through prepared statements (better-sqlite3),
+// cards' preview pictures) through prepared statements (better-sqlite3),
 // and answer JSON.stringify of cards of the same size (no schema, no hooks, no logging). How far the app is from
 // this is what our code costs; how far this is from the bare route is what the rules cost.
 // `node floor-server.mjs <reskin.sqlite> <jwt-secret file>`; prints {"port":...} once it listens.
@@ -31,7 +31,7 @@ const userGames = db.prepare(`select ug.*,
   (select name from games g where g.id = ug.gameId) as gameName
   from userGames ug where ug.userId = ? and ug.isActive = 1 order by ug.id`);
 // Each game with its splash file's stored keys: the card's picture is a preview of the splash's watermarked copy
-// (issue 29; only admins ever get originals), so the answer needs them.
+// (only admins ever get originals), so the answer needs them.
 const games =
   db.prepare(`select g.id, g.name, g.description, g.width, g.height, g.imagePath, g.gameStatusTypeId, g.engine,
   f.storageKey as splashKey, f.copiesKey as splashCopiesKey

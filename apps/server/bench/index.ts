@@ -259,7 +259,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   async atlases() {
     const r = await benchAtlases();
     console.log(
-      `Sprite sheets (issue 26), a 2048x2048 PNG sheet drawn like art; medians of ${r.rounds} alternating rounds in this process:`,
+      `Sprite sheets, a 2048x2048 PNG sheet drawn like art; medians of ${r.rounds} alternating rounds in this process:`,
     );
     const met = r.composeRatio >= 0.7;
     console.log(
@@ -289,7 +289,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
     const r = await benchFit();
     const met = r.ratio >= 0.8;
     console.log(
-      `Fitting ${r.images} images at 2x (issue 27): PNG exports of 64 to 1024 px a side fitted (cover, lanczos3) to their originals`,
+      `Fitting ${r.images} images at 2x: PNG exports of 64 to 1024 px a side fitted (cover, lanczos3) to their originals`,
     );
     console.log(
       `and written as PNG, JPEG or WebP, as many at once as sharp has threads; medians of ${r.rounds} alternating rounds:`,
@@ -307,7 +307,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   async audio() {
     const r = await benchAudio();
     console.log(
-      `Sound conversion (issue 27, decision 0029): one minute of 44.1 kHz stereo WAV (${fixed(r.wavMb, 1)} MB) through convertAudio`,
+      `Sound conversion (decision 0029): one minute of 44.1 kHz stereo WAV (${fixed(r.wavMb, 1)} MB) through convertAudio`,
     );
     console.log(
       `(a worker thread, the WebAssembly ffmpeg compiled once per process) against the same ffmpeg with the same arguments`,
@@ -360,7 +360,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
     const r = await benchVersionZip();
     const met = r.ratio >= 1.0;
     console.log(
-      `Version zip (issue 29): ${r.images} PNG images of 64 to 256 px a side with grain (${fixed(r.megabytes, 1)} MB) on local disk, zipped`,
+      `Version zip: ${r.images} PNG images of 64 to 256 px a side with grain (${fixed(r.megabytes, 1)} MB) on local disk, zipped`,
     );
     console.log(
       `by zipStoredFiles (PNG stored, not deflated again) to a file, against \`zip -q -r\` of the same files; medians of ${r.rounds} alternating rounds:`,
@@ -378,7 +378,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
     const r = await benchWorkbench();
     const { big, sample } = r;
     console.log(
-      `Workbench in Chromium (issue 29; headless, no GPU, 1280x800, a fresh context per visit): a generated game of ${r.images} PNG/JPEG images`,
+      `Workbench in Chromium (headless, no GPU, 1280x800, a fresh context per visit): a generated game of ${r.images} PNG/JPEG images`,
     );
     console.log(
       `of 34 to 2,048 px a side (${fixed(r.megabytes, 0)} MB; drawing, upload and generation ${fixed(r.prepareSeconds, 0)} s) against the 7-image sample game`,
@@ -424,7 +424,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
     buildProduction();
     const r = await benchMyGames();
     console.log(
-      `My Games in Chromium (issue 29; headless, no GPU, 1280x800, a fresh context per visit, no scroll): an artist with ${r.games}`,
+      `My Games in Chromium (headless, no GPU, 1280x800, a fresh context per visit, no scroll): an artist with ${r.games}`,
     );
     console.log(
       `Ready games (a 1280x720 JPEG splash each; preparation ${fixed(r.prepareSeconds, 0)} s) against one with a single game, on the production server;`,
@@ -493,7 +493,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
         );
       }
     }
-    // Issue 29: idle RSS with the demo seed, once settled.
+    // Idle RSS with the demo seed, once settled.
     const demo = results.find((r) => r.settledRssMaxMb !== undefined);
     const demoMet = demo ? demo.settledRssMaxMb! < startupTargets.idleRssMb : true;
     if (demo)

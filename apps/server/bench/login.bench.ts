@@ -14,7 +14,7 @@ export interface LoginTimingResult {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
- * A wrong password for a known email against one for an unknown email (issue 13: no account enumeration by
+ * A wrong password for a known email against one for an unknown email (no account enumeration by
  * timing), on SQLite, through app.inject. Each attempt uses another account or email, so the per-account
  * delay after repeated failures never applies.
  */

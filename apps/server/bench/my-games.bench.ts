@@ -1,4 +1,4 @@
-// My Games of a busy artist in Chromium (issue 29, "Must show"): 200 assigned Ready games, each with a 1280x720
+// My Games of a busy artist in Chromium ("Must show"): 200 assigned Ready games, each with a 1280x720
 // splash, against the same page with one card.
 import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';

@@ -298,7 +298,7 @@ export async function benchStartup(
       variant: { label: 'production, SQLite', args: production, cwd: serverDir, prepare: emptyDataDir() },
       runs,
     },
-    // Issue 29's case: idle RSS with the demo seed (accounts and the sample game, generated at start) under 150 MB.
+    // The case that matters: idle RSS with the demo seed (accounts and the sample game, generated at start) under 150 MB.
     {
       variant: {
         label: 'production, SQLite, demo',

@@ -57,7 +57,7 @@ export interface VersionZipBenchResult {
 
 /**
  * A version zip of 1,500 PNG images (64 to 256 px a side, with grain) from local disk storage, against the zip
- * CLI (`zip -q -r`) on the same files, in alternating rounds; medians (issue 29 Must show).
+ * CLI (`zip -q -r`) on the same files, in alternating rounds; medians.
  */
 export async function benchVersionZip(rounds = 5, images = 1500): Promise<VersionZipBenchResult> {
   const root = await mkdtemp(join(tmpdir(), 'reskin-version-zip-'));

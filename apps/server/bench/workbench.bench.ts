@@ -1,4 +1,4 @@
-// The workbench of a big game in Chromium (issue 29, "Must show"): a generated game of 1,500 PNG/JPEG images against
+// The workbench of a big game in Chromium ("Must show"): a generated game of 1,500 PNG/JPEG images against
 // the 7-image sample game (Star Catcher, the demo seed's), each opened by an artist on a version of it.
 import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';

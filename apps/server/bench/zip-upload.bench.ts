@@ -17,7 +17,7 @@ export interface ZipUploadResult {
   appSeconds: number;
   /** `cp` of the zip into a fresh folder, then `unzip -q` there: the bare work of taking the zip in. */
   bareSeconds: number;
-  /** app / bare (issue 29 target: within 4x). */
+  /** app / bare (target: within 4x). */
   ratio: number;
   rounds: number;
 }
@@ -25,7 +25,7 @@ export interface ZipUploadResult {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
- * A game of `count` files as a big game's export is (issue 29's 1,552: PNG and JPEG images of many sizes, scripts,
+ * A game of `count` files as a big game's export is (1,552 files: PNG and JPEG images of many sizes, scripts,
  * JSON, sounds as opaque blobs), zipped as an export tool does (images stored, text deflated).
  */
 async function makeGameZip(path: string, count: number): Promise<number> {

@@ -117,7 +117,7 @@ export interface App {
    * `tick()` runs one round of the worker and `settled()` waits for work requests left running (tests).
    */
   mail: MailService;
-  /** The inbox (issue 28): `inbox.onEventsAdded` takes after-commit listeners of new events (mail; tests). */
+  /** The inbox: `inbox.onEventsAdded` takes after-commit listeners of new events (mail; tests). */
   inbox: InboxService;
   /** The start-up's recomposition of sheets left behind (decision 0046, 0049), running in the background: how many. */
   sheetsRecovered: Promise<number>;
@@ -139,7 +139,7 @@ export async function buildApp(
     // Image preview grants (decision 0038) name a storage key: longer than the router's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     // The router's own refusals (a path that is no valid URL, a parameter over maxParamLength) answer the
-    // error envelope too instead of Fastify's default body (issue 13, the bad-input test).
+    // error envelope too instead of Fastify's default body (the bad-input test).
     frameworkErrors: errorHandler,
   });
   echoRequestId(app);
@@ -182,7 +182,7 @@ export async function buildApp(
   const storedFiles = new StoredFilesService(storedFilesRepository, storage, app.log);
   app.addHook('onClose', async () => storedFiles.close());
   // The volumes of this machine that uploads and generation write to: DATA_DIR when it holds the SQLite database
-  // or the files, and the temporary folder of zip uploads (issue 23).
+  // or the files, and the temporary folder of zip uploads.
   const space = new FreeSpaceGuard(
     [
       ...(config.storage.kind === 'local' || !config.databaseUrl
@@ -198,7 +198,7 @@ export async function buildApp(
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   const gamesRepository = new GamesRepository(database.db);
   // Whether a play link still gives access: answers kept PLAY_ACCESS_CACHE_SECONDS, and forgotten at once when this
-  // server changes the user or their assignments (issue 23).
+  // server changes the user or their assignments.
   const playAccess = new PlayAccess(usersRepository, gamesRepository, config.playAccessCacheMs);
   const users = new UsersService(
     usersRepository,
@@ -242,7 +242,7 @@ export async function buildApp(
     tokenVersionOf: (userId) => users.tokenVersionOf(userId),
     current: (userId) => usersRepository.findWithTokenVersion(userId),
   });
-  // A sprite sheet's watermarked copy marks each of its frames (issue 26): generation asks the game's atlases.
+  // A sprite sheet's watermarked copy marks each of its frames: generation asks the game's atlases.
   const atlases = new AtlasesService(
     gamesRepository,
     storage,
@@ -282,7 +282,7 @@ export async function buildApp(
   const filesChanged = (gameId: number) => playFiles.forgetGame(gameId);
   generation.onCopiesChanged(filesChanged);
   const engines = new GameEngines(gamesRepository, storage, app.log);
-  // Image previews on this origin (issue 29, decision 0038): URLs signed for the caller, checked like a session.
+  // Image previews on this origin (decision 0038): URLs signed for the caller, checked like a session.
   const previews = new PreviewsService(
     config.jwtSecret,
     storage,
@@ -359,7 +359,7 @@ export async function buildApp(
     playAppClosed = playApp.close();
   });
   app.addHook('onClose', async () => playAppClosed ?? playApp.close());
-  // The inbox (issue 28): causes write their events in their own transactions; `inbox.onEventsAdded` is the
+  // The inbox: causes write their events in their own transactions; `inbox.onEventsAdded` is the
   // after-commit hook.
   const inbox = new InboxService(new InboxRepository(database.db), app.log);
   // New inbox events go out by mail too, as each user chose (each, a daily digest, never; decision 0035).
@@ -369,7 +369,7 @@ export async function buildApp(
     inbox.toActiveAdmins({ kind: 'generation_failed', gameId, text: reason }),
   );
   const reviewRepository = new ReviewRepository(database.db);
-  // The history of versions' files (issue 28, decision 0034): an entry for each replacement.
+  // The history of versions' files (decision 0034): an entry for each replacement.
   const versionHistory = new VersionHistoryRepository(database.db, versionsRepository);
   const historyRecorder = new VersionHistoryRecorder(
     versionHistory,
@@ -428,7 +428,7 @@ export async function buildApp(
     storedFiles,
     space,
   );
-  // Replace from a folder or a zip (issue 27): each row through the single upload or the frame upload above.
+  // Replace from a folder or a zip: each row through the single upload or the frame upload above.
   const versionBatch = new VersionBatchService(
     versions,
     versionFrames,
@@ -442,7 +442,7 @@ export async function buildApp(
 
   await app.register(errorEnvelopePlugin);
   // Helmet's headers on every answer, its middleware made once (@fastify/helmet made a new one, parsing the CSP
-  // again, for every request: 3% of an API read's CPU; issue 15).
+  // again, for every request: 3% of an API read's CPU).
   const securityHeaders = helmet({
     contentSecurityPolicy: { directives: contentSecurityPolicy(playOrigins.cspSource) },
     frameguard: { action: 'deny' },
@@ -581,7 +581,7 @@ export async function buildApp(
 
 /**
  * A JSON body with a `__proto__` key (at any depth) is refused like Fastify's own parser does: copied into a
- * plain object it would set that object's prototype instead of a field (issue 13, input hardening).
+ * plain object it would set that object's prototype instead of a field (input hardening).
  */
 const protoKeyError = new Error('The request body must not contain a "__proto__" key.');
 function refuseProtoKeys(key: string, value: unknown): unknown {

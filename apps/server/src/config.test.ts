@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     expect(() => load({ DATABASE_URL: 'sqlite:/var/reskin.db' })).toThrow(/DATABASE_URL/);
   });
 
-  it('issue 28: mail is off without SMTP_URL; with it PUBLIC_URL and MAIL_FROM default from PORT and the product name; a bad SMTP_URL hides its password', () => {
+  it('mail is off without SMTP_URL; with it PUBLIC_URL and MAIL_FROM default from PORT and the product name; a bad SMTP_URL hides its password', () => {
     expect(load({}).mail).toBeUndefined();
     expect(load({ SMTP_URL: 'smtp://u:secret@mail.example.com:587', PORT: '4000' }).mail).toEqual({
       smtpUrl: 'smtp://u:secret@mail.example.com:587',
@@ -95,7 +95,7 @@ describe('loadConfig', () => {
     expect(load({ PLAY_FILE_CACHE_SECONDS: '0.5' }).playFileCacheMs).toBe(500);
   });
 
-  it('reads the play usage record settings, on with a 10 s start window by default (issue 24)', () => {
+  it('reads the play usage record settings, on with a 10 s start window by default', () => {
     expect(load({}).playUsage).toEqual({ enabled: true, startWindowMs: 10_000, flushMs: 5000 });
     expect(
       load({ PLAY_USAGE: 'false', PLAY_USAGE_START_SECONDS: '2.5', PLAY_USAGE_FLUSH_SECONDS: '0.5' })
@@ -128,7 +128,7 @@ describe('loadConfig', () => {
     );
   });
 
-  it('issue 28: keeps VERSION_HISTORY_LIMIT history entries per file, 10 by default, 1 to 100', () => {
+  it('keeps VERSION_HISTORY_LIMIT history entries per file, 10 by default, 1 to 100', () => {
     expect(load({}).versionHistoryLimit).toBe(10);
     expect(load({ VERSION_HISTORY_LIMIT: '3' }).versionHistoryLimit).toBe(3);
     expect(() => load({ VERSION_HISTORY_LIMIT: '0' })).toThrow(

@@ -82,14 +82,14 @@ const envSchema = z.object({
     .number({ error: 'expected a number of seconds' })
     .positive({ error: 'expected a number above 0' })
     .default(10),
-  /** How long the play origin keeps its answer to "may this link's user still see it" (issue 13); 0: ask every time. */
+  /** How long the play origin keeps its answer to "may this link's user still see it"; 0: ask every time. */
   PLAY_ACCESS_CACHE_SECONDS: z.coerce
     .number({ error: 'expected a number of seconds' })
     .min(0, { error: 'expected 0 or more seconds' })
     .max(60, { error: 'expected at most 60 seconds' })
     .default(2),
   /**
-   * How long the play origin keeps which stored object a game's path serves (issue 15); 0: look it up every time.
+   * How long the play origin keeps which stored object a game's path serves; 0: look it up every time.
    * An upload, replacement or delete of a game's or version's file shows on the play origin within it.
    */
   PLAY_FILE_CACHE_SECONDS: z.coerce
@@ -106,7 +106,7 @@ const envSchema = z.object({
     .min(0, { error: 'expected 0 or more megabytes' })
     .default(64),
   /**
-   * Whether the play origin records which files plays load (issue 24, decision 0023): per game and file, a count,
+   * Whether the play origin records which files plays load (decision 0023): per game and file, a count,
    * the first time and whether at a play's start. Off: nothing is counted (the bench compares both).
    */
   PLAY_USAGE: booleanFromEnv.default(true),
@@ -143,7 +143,7 @@ const envSchema = z.object({
   /** A folder with the operator's own legal texts (terms-of-use.md or .txt, and so on); unset: placeholders. */
   LEGAL_DIR: z.string().optional(),
   /**
-   * The free-space guard (issue 23): uploads, zip uploads and generation answer 507 while DATA_DIR or the
+   * The free-space guard: uploads, zip uploads and generation answer 507 while DATA_DIR or the
    * temporary folder has less free than the smaller of this share of the volume and MIN_FREE_SPACE_MB; 0: off.
    */
   MIN_FREE_SPACE_PERCENT: z.coerce
@@ -156,7 +156,7 @@ const envSchema = z.object({
     .number({ error: 'expected a number of megabytes' })
     .min(0, { error: 'expected 0 or more megabytes' })
     .default(1024),
-  /** Where stored files live (issue 14): `local` (DATA_DIR/files) or `s3` (an S3-compatible object store, S3_*). */
+  /** Where stored files live: `local` (DATA_DIR/files) or `s3` (an S3-compatible object store, S3_*). */
   STORAGE: z.enum(['local', 's3'], { error: 'expected local or s3' }).default('local'),
   /** The store's address; unset: AWS S3 of S3_REGION. MinIO, R2 and the like need it. */
   S3_ENDPOINT: z.url({ error: 'expected a URL such as https://s3.example.com' }).optional(),
@@ -166,7 +166,7 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   /** Bucket in the path (`https://host/bucket/key`) instead of the host name; MinIO and most self-hosted stores need it. */
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
-  /** Shared rate limits for several app servers (issue 14); unset: counted in each process's memory. */
+  /** Shared rate limits for several app servers; unset: counted in each process's memory. */
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\/./, { error: 'expected redis://host:6379 or rediss://...' })
@@ -184,7 +184,7 @@ const envSchema = z.object({
   NOTES_BURST: wholeAboveZero.default(limits.posting.notes.burst),
   FINISHES_PER_MINUTE: wholeAboveZero.default(limits.posting.finishes.perMinute),
   FINISHES_BURST: wholeAboveZero.default(limits.posting.finishes.burst),
-  /** History of a version's file (issue 28, decision 0034): entries kept per file, oldest dropped first. */
+  /** History of a version's file (decision 0034): entries kept per file, oldest dropped first. */
   VERSION_HISTORY_LIMIT: z.coerce
     .number({ error: 'expected a whole number' })
     .int({ error: 'expected a whole number' })
@@ -198,7 +198,7 @@ const envSchema = z.object({
     .max(3600, { error: 'expected at most 3600 seconds' })
     .default(10),
   /**
-   * Mail (issue 28, decision 0035): smtp://user:password@host:587 (STARTTLS when offered) or smtps://...:465; unset:
+   * Mail (decision 0035): smtp://user:password@host:587 (STARTTLS when offered) or smtps://...:465; unset:
    * no mail (no verification, no forgot password, no inbox mail), the app runs as without it.
    */
   SMTP_URL: z

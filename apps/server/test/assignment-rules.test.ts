@@ -25,7 +25,7 @@ import {
 import { solidPng } from './support/image-samples';
 
 /**
- * Issue 25 (decision 0026): one assignment per user, game and job type, refused with 409 even when identical
+ * One assignment per user, game and job type, refused with 409 even when identical
  * requests race; only an HTML page can be marked as a game's index; a game that is not Ready is "being prepared"
  * for artists, never "generate its files first".
  */

@@ -24,11 +24,11 @@ import {
 import { solidPng } from './support/image-samples';
 
 /**
- * Uniform grids (issue 26, decision 0028 "Grids"): an admin or the game's artist declares the frame size, margin
+ * Uniform grids (decision 0028 "Grids"): an admin or the game's artist declares the frame size, margin
  * and spacing of an image; the image is then a sprite sheet of format 'grid' in GET atlases, its frames numbered
  * row by row, and its frames can be replaced like any sheet's.
  */
-describe(`[issue 26] uniform grids on ${testDb}`, () => {
+describe(`uniform grids on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;

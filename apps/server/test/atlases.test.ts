@@ -16,7 +16,7 @@ import { solidPng } from './support/image-samples';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/atlases/${name}`, import.meta.url));
 
-describe(`[issue 26] GET /api/games/{id}/atlases on ${testDb}`, () => {
+describe(`GET /api/games/{id}/atlases on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;

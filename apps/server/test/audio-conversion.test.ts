@@ -23,7 +23,7 @@ import {
 import { silentWav } from './support/sound-samples';
 
 /**
- * Sound conversion (issue 27, decision 0029): the real WebAssembly ffmpeg in worker threads, on sounds it makes
+ * Sound conversion (decision 0029): the real WebAssembly ffmpeg in worker threads, on sounds it makes
  * itself (tones of a known level) and on the sample game's own sounds. No database.
  */
 
@@ -103,7 +103,7 @@ async function audioErrorOf(work: Promise<unknown>): Promise<AudioError> {
   return error as AudioError;
 }
 
-describe('[issue 27] sound conversion', () => {
+describe('sound conversion', () => {
   it('probes each input format: container, codec, sample rate, channels, duration', async () => {
     const expected: Record<ToneFormat, Pick<AudioProbe, 'container' | 'codec'>> = {
       wav: { container: 'wav', codec: 'pcm_s16le' },

@@ -31,7 +31,7 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   'PUT /api/user/update': { anonymous: 401, demo: 403, userB: 200, userA: 200, admin: 200 },
   // not demo; own password change
   'PUT /api/user/update/password': { anonymous: 401, demo: 403, userB: 200, userA: 200, admin: 200 },
-  // mail (issue 28): the matrix's server runs without SMTP_URL, so forgot password is 404 MAIL_OFF for everyone
+  // mail: the matrix's server runs without SMTP_URL, so forgot password is 404 MAIL_OFF for everyone
   'POST /api/user/forgot-password': { anonymous: 404, demo: 404, userB: 404, userA: 404, admin: 404 },
   // anyone; the body's token was never issued: 400 TOKEN_INVALID
   'POST /api/user/reset-password': { anonymous: 400, demo: 400, userB: 400, userA: 400, admin: 400 },
@@ -45,7 +45,7 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   // admin, or an active assignment (demo and A are assigned, B is not: 404)
   'GET /api/games/{id}/path': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
   'GET /api/games/{id}/files-root': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
-  // an image preview by user A's URL (issue 29, decision 0038): the URL is A's capability, no session needed, so
+  // an image preview by user A's URL (decision 0038): the URL is A's capability, no session needed, so
   // whoever holds it gets A's preview until the grant ends or A's token version changes; a forged one is a 404
   'GET /api/previews/{grant}/{name}': { anonymous: 200, demo: 200, userB: 200, userA: 200, admin: 200 },
   'GET /api/user-games/my-games': { anonymous: 401, demo: 200, userB: 200, userA: 200, admin: 200 },
@@ -63,9 +63,9 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   },
   // admin, or an active assignment
   'GET /api/games/{id}/files': { anonymous: 401, demo: 200, userB: 404, userA: 200, admin: 200 },
-  // admin, or an artist with an active assignment (issue 24); demo 403 before the lookup, B 404
+  // admin, or an artist with an active assignment; demo 403 before the lookup, B 404
   'GET /api/games/{id}/usage': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
-  // as the usage record (issue 26)
+  // as the usage record
   'GET /api/games/{id}/atlases': { anonymous: 401, demo: 403, userB: 404, userA: 200, admin: 200 },
   // admins only: a grid places the watermark's frame marks (decision 0047)
   'PUT /api/games/{id}/files/{fileId}/grid': {
@@ -169,7 +169,7 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
     userA: 200,
     admin: 200,
   },
-  // as a file's replacement (issue 26): the fixture's hero.png is a sheet of one frame "hero"
+  // as a file's replacement: the fixture's hero.png is a sheet of one frame "hero"
   'POST /api/game-version/upload-frame/{versionId}/{fileId}': {
     anonymous: 401,
     demo: 403,
@@ -184,7 +184,7 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
     userA: 204,
     admin: 204,
   },
-  // replace from a folder or a zip, and the preview of a fit (issue 27): the single upload's rules
+  // replace from a folder or a zip, and the preview of a fit: the single upload's rules
   'POST /api/game-versions/{versionId}/batch': {
     anonymous: 401,
     demo: 403,
@@ -199,7 +199,7 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
     userA: 200,
     admin: 200,
   },
-  // the history of a version's file (issue 28, decision 0034): as the version's files; user A uploads one first
+  // the history of a version's file (decision 0034): as the version's files; user A uploads one first
   'GET /api/game-versions/{versionId}/files/{fileId}/history': {
     anonymous: 401,
     demo: 404,
@@ -225,7 +225,7 @@ export const expectedStatuses: Record<string, Record<Role, number>> = {
   },
   // a version's storage use: reviewers (admin) only
   'GET /api/game-versions/{id}/storage': { anonymous: 401, demo: 403, userB: 403, userA: 403, admin: 200 },
-  // the review loop (issue 28): reviewers give verdicts (artists 403); the version is finished first
+  // the review loop: reviewers give verdicts (artists 403); the version is finished first
   'PUT /api/game-versions/{versionId}/verdict': {
     anonymous: 401,
     demo: 403,

@@ -14,7 +14,7 @@ import { expectedStatuses, roles, type Role } from './authorization-matrix.data'
 import { solidPng } from './support/image-samples';
 
 /**
- * The Must-show authorization test of issue 13: every /api route of the OpenAPI document (the app's route
+ * The authorization test: every /api route of the OpenAPI document (the app's route
  * table) × anonymous, demo, user A (assigned to the game, owner of the version), user B (a user with no
  * assignment) and an admin, each answer compared with the expected status kept as data in
  * authorization-matrix.data.ts. A route without a row there fails the test.
@@ -56,7 +56,7 @@ function multipart(files: { name: string; content: Buffer | string; path?: strin
   return body;
 }
 
-describe(`authorization matrix on ${testDb} (issue 13)`, () => {
+describe(`authorization matrix on ${testDb}`, () => {
   let t: TestApp;
   let routes: { method: string; path: string; key: string }[];
   const users = {} as Record<Exclude<Role, 'anonymous'>, TestUser>;
@@ -77,7 +77,7 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     );
     for (const role of Object.keys(roleOf) as (keyof typeof roleOf)[])
       users[role] = await createUser(t, roleOf[role]);
-    // A second active admin, so the admin's own suspension is allowed (the last active one's is 409 LAST_ADMIN, issue 23).
+    // A second active admin, so the admin's own suspension is allowed (the last active one's is 409 LAST_ADMIN).
     await createUser(t, RoleType.Admin);
   });
   afterAll(async () => t?.close());
@@ -100,7 +100,7 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
     const body = multipart([
       { name: 'index.html', path: 'index.html', content: '<!doctype html><p>hi' },
       { name: 'hero.png', path: 'hero.png', content: png },
-      // hero.png is a sprite sheet of one 16×16 frame "hero" (issue 26).
+      // hero.png is a sprite sheet of one 16×16 frame "hero".
       {
         name: 'hero.json',
         path: 'hero.json',
@@ -139,7 +139,7 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
   }
 
   async function assign(userId: number, gameId: number): Promise<number> {
-    // One assignment per user, game and job type (issue 25): the previous cell's goes, with its versions.
+    // One assignment per user, game and job type: the previous cell's goes, with its versions.
     await t.database.db
       .deleteFrom('userGames')
       .where('userId', '=', userId)
@@ -259,7 +259,7 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       expect(replaced.statusCode, replaced.body).toBe(200);
     }
     if (route.path.includes('{entryId}')) {
-      // A history entry (issue 28): user A replaces the image first, which adds one.
+      // A history entry: user A replaces the image first, which adds one.
       const replaced = await t.app.inject({
         method: 'POST',
         url: `/api/game-version/upload/${c.versionId}/${f.imageFileId}`,
@@ -276,7 +276,7 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       params.entryId = history.json<{ entries: { id: number }[] }>().entries[0]!.id;
     }
     if (route.path.includes('{grant}')) {
-      // An image preview (issue 29, decision 0038): user A's URL of the sprite sheet's preview, from A's file list.
+      // An image preview (decision 0038): user A's URL of the sprite sheet's preview, from A's file list.
       const listed = await call(t, 'GET', `/api/games/${f.game.id}/files`, { token: users.userA.token });
       const url = listed.json<GameFile[]>().find((file) => file.fileId === f.imageFileId)!.previews!.preview;
       [params.grant, params.name] = url.split('/').slice(3) as [string, string];
@@ -296,7 +296,7 @@ describe(`authorization matrix on ${testDb} (issue 13)`, () => {
       'POST /api/user/signup': signupBody(),
       'POST /api/user/create': signupBody(),
       'POST /api/user/list': {},
-      // A new email needs the caller's password (issue 23), and ends their other sessions (the caller is replaced).
+      // A new email needs the caller's password, and ends their other sessions (the caller is replaced).
       'PUT /api/user/update': {
         username: unique.username,
         email: unique.email,

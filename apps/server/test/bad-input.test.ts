@@ -14,7 +14,7 @@ import {
 } from './helpers';
 
 /**
- * The Must-show bad-input test of issue 13, generated from the OpenAPI document: every operation it lists gets
+ * The bad-input test, generated from the OpenAPI document: every operation it lists gets
  * malformed and hostile path parameters, query strings and bodies (wrong types, built-in names, huge filters,
  * control and bidi characters, very long strings), as an admin and as an anonymous caller. No answer may be a
  * 5xx, and every 4xx must be the error envelope with its own status.
@@ -69,7 +69,7 @@ const wrongTypes: unknown[] = [
 ];
 
 /**
- * Ids written loosely (issue 23), already URL-encoded: before, a coercing schema read them as 1, 16, 1000, 2, 1 and
+ * Ids written loosely, already URL-encoded: before, a coercing schema read them as 1, 16, 1000, 2, 1 and
  * 1 (or a 32-bit overflow); now each is no id at all.
  */
 const looseIds = ['%201', '0x10', '1e3', '0002', '-1', '+1', '2147483648'];
@@ -247,7 +247,7 @@ function problem(response: LightMyRequestResponse): string | undefined {
   return undefined;
 }
 
-describe(`bad input from the OpenAPI document on ${testDb} (issue 13)`, () => {
+describe(`bad input from the OpenAPI document on ${testDb}`, () => {
   let t: TestApp;
   let document: OpenApiDocument;
   let admin: TestUser;
@@ -311,7 +311,7 @@ describe(`bad input from the OpenAPI document on ${testDb} (issue 13)`, () => {
   }, 120_000);
 });
 
-describe(`loose path ids on ${testDb} (issue 23)`, () => {
+describe(`loose path ids on ${testDb}`, () => {
   let t: TestApp;
   let document: OpenApiDocument;
   let admin: TestUser;
@@ -432,7 +432,7 @@ describe(`loose path ids on ${testDb} (issue 23)`, () => {
   });
 });
 
-describe(`bad play-origin paths on ${testDb} (issue 13)`, () => {
+describe(`bad play-origin paths on ${testDb}`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -448,7 +448,7 @@ describe(`bad play-origin paths on ${testDb} (issue 13)`, () => {
       '/p/%00/%E2%80%AE.js',
       '/p/x/..%2F..%2Fetc%2Fpasswd',
       `/p/x/${'a/'.repeat(2000)}`,
-      // The shared URLs (issue 29, decision 0037).
+      // The shared URLs (decision 0037).
       '/s/%FF/x/index.html',
       '/s/x/%FF/a.js',
       `/s/${'t'.repeat(3000)}/x/index.html`,
@@ -465,7 +465,7 @@ describe(`bad play-origin paths on ${testDb} (issue 13)`, () => {
   });
 });
 
-describe(`names and paths refuse control and bidi-override characters on ${testDb} (issue 13)`, () => {
+describe(`names and paths refuse control and bidi-override characters on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matchBatch, sharedTopFolder } from '@reskin/contract';
 
 /** matchBatch (packages/contract/src/batch.ts, decision 0030): the plan's matching, shared by the server and the browser. */
-describe('[issue 27] matching incoming files to game files', () => {
+describe('matching incoming files to game files', () => {
   const files = [
     { fileId: 1, path: 'assets/img/hero.png', width: 10 },
     { fileId: 2, path: 'assets/img/bg.jpg', width: 10 },

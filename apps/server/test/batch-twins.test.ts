@@ -50,7 +50,7 @@ function batchForm(
  * browser plays: the plan ranks a sound's candidates by the play record, says which one the game loads, replaces
  * a sound's twins from one file (each converted to its own format), and a one-row dry run is the row after a choice.
  */
-describe(`[issue 27] batch replace and the play record: ranked candidates, twins of a sound, one row's dry run on ${testDb}`, () => {
+describe(`batch replace and the play record: ranked candidates, twins of a sound, one row's dry run on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;

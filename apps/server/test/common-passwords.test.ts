@@ -13,7 +13,7 @@ import {
   type TestUser,
 } from './helpers';
 
-// Issue 23, item 11: new passwords on the list of the most common and breached passwords (@zxcvbn-ts/language-common),
+// New passwords on the list of the most common and breached passwords (@zxcvbn-ts/language-common),
 // or one character repeated, are refused with one clear message on register, Add User and a change of one's own;
 // SPEC's minimum of 8 stays, and seeded accounts keep logging in.
 
@@ -46,7 +46,7 @@ function expectCommon(
   });
 }
 
-describe(`common passwords on ${testDb} (issue 23)`, () => {
+describe(`common passwords on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
 
@@ -64,7 +64,7 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
     return Number(row.count);
   }
 
-  it('[issue 23] register refuses a common password with the message on /password, and creates no user', async () => {
+  it('register refuses a common password with the message on /password, and creates no user', async () => {
     const before = await userCount();
     for (const password of commonPasswords) {
       expectCommon(
@@ -76,7 +76,7 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
     expect(await userCount()).toBe(before);
   });
 
-  it("[issue 23] an admin's Add User refuses a common password the same way", async () => {
+  it("an admin's Add User refuses a common password the same way", async () => {
     const before = await userCount();
     for (const password of commonPasswords) {
       const response = await call(t, 'POST', '/api/user/create', {
@@ -88,7 +88,7 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
     expect(await userCount()).toBe(before);
   });
 
-  it('[issue 23] a change of your own password refuses a common new one, and the current password keeps working', async () => {
+  it('a change of your own password refuses a common new one, and the current password keeps working', async () => {
     const user = await createUser(t);
     for (const newPassword of commonPasswords) {
       const response = await call(t, 'PUT', '/api/user/update/password', {
@@ -101,7 +101,7 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
     expect((await login(t, user.email, user.password)).statusCode).toBe(200);
   });
 
-  it('[issue 23] SPEC minimum of 8 stays first, and uncommon passwords of 8 or more characters are accepted', async () => {
+  it('SPEC minimum of 8 stays first, and uncommon passwords of 8 or more characters are accepted', async () => {
     const short = await call(t, 'POST', '/api/user/signup', { payload: signupBody({ password: '1234567' }) });
     expect(short.statusCode).toBe(422);
     expect(errorOf(short).details).toContainEqual(
@@ -121,7 +121,7 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
     expect(changed.statusCode, changed.body).toBe(200);
   });
 
-  it("[issue 23] an admin's reset sets a generated password, which is never refused", async () => {
+  it("an admin's reset sets a generated password, which is never refused", async () => {
     const user = await createUser(t);
     const reset = await call(t, 'PUT', '/api/user/update/password', {
       token: admin.token,
@@ -133,7 +133,7 @@ describe(`common passwords on ${testDb} (issue 23)`, () => {
   });
 });
 
-describe(`seeded accounts bypass the common-password check on ${testDb} (issue 23)`, () => {
+describe(`seeded accounts bypass the common-password check on ${testDb}`, () => {
   let t: TestApp;
   const admin = { email: 'first-admin@example.com', password: 'password1' };
 
@@ -143,7 +143,7 @@ describe(`seeded accounts bypass the common-password check on ${testDb} (issue 2
   });
   afterAll(async () => t?.close());
 
-  it('[issue 23] the demo accounts and ADMIN_EMAIL/ADMIN_PASSWORD log in, even with a common password', async () => {
+  it('the demo accounts and ADMIN_EMAIL/ADMIN_PASSWORD log in, even with a common password', async () => {
     for (const [email, password] of [
       ['admin@example.com', 'admin1234'],
       ['user@example.com', 'user12345'],

@@ -23,7 +23,7 @@ interface Answer {
   error: { code: string; message: string };
 }
 
-describe(`uploads refused by their declared length on ${testDb} (issue 29)`, () => {
+describe(`uploads refused by their declared length on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;

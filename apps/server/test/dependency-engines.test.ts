@@ -4,7 +4,7 @@ import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 25: `npm install` on a clean clone prints no EBADENGINE warning on the Node versions the README names.
+ * `npm install` on a clean clone prints no EBADENGINE warning on the Node versions the README names.
  * npm warns when an installed package's `engines.node` does not accept the running Node: so every package the
  * lock file installs on this platform must accept the lowest Node the README promises (the root package.json's
  * `engines`) and Node 24, the LTS the suite also runs on. Platform packages for other systems (sharp's Windows
@@ -16,7 +16,7 @@ const lock = JSON.parse(readFileSync(`${root}package-lock.json`, 'utf8')) as {
   packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }>;
 };
 
-describe('[issue 25] dependency engines', () => {
+describe('dependency engines', () => {
   const lowest = semver.minVersion(rootPackage.engines.node)!.version;
   const readme = readFileSync(`${root}README.md`, 'utf8');
 

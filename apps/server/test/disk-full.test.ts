@@ -31,7 +31,7 @@ import {
 } from './helpers';
 import { linkToken, SmtpReceiver } from './support/smtp-receiver';
 
-// A full disk (issue 23, finding 2): DATA_DIR on a small volume of its own, a tmpfs this test mounts (the suite runs
+// A full disk (finding 2): DATA_DIR on a small volume of its own, a tmpfs this test mounts (the suite runs
 // as root, in CI too), filled with a file of its own. Below the free-space threshold, uploads, zip uploads and
 // Gen. answer 507 STORAGE_FULL naming the volume while deletes, Add User and Create game still work; a write
 // that finds the volume full answers 507 too, never a generic 500; a generation that failed on the full disk runs
@@ -77,7 +77,7 @@ const noisePng = (width: number, height: number) =>
     .png()
     .toBuffer();
 
-describe.runIf(mounted)('a full disk (issue 23)', () => {
+describe.runIf(mounted)('a full disk', () => {
   let t: TestApp;
   let admin: TestUser;
   let fillers = 0;
@@ -362,7 +362,7 @@ describe.runIf(mounted)('a full disk (issue 23)', () => {
   });
 });
 
-describe('a generation left Generating with no job to end it (issue 23)', () => {
+describe('a generation left Generating with no job to end it', () => {
   let t: TestApp;
   let admin: TestUser;
   beforeAll(async () => {

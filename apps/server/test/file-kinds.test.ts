@@ -212,7 +212,7 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
         '<foreignObject>',
       ],
       [clean.replace('</svg>', '<style>@import url(other.css);</style></svg>'), '@import'],
-      // Issue 23: the audit's bypasses of the old regular-expression check.
+      // The audit's bypasses of the old regular-expression check.
       [
         clean.replace(
           '</svg>',
@@ -244,7 +244,7 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
     const stored = await send(clean.replace('#143ca0', '#ff0000'));
     expect(stored.statusCode, stored.body).toBe(200);
 
-    // Issue 23: the play origin answers the artist's SVG with a policy of its own that runs no script, on a
+    // The play origin answers the artist's SVG with a policy of its own that runs no script, on a
     // revalidation (304) too, since a browser updates a cached answer's headers from it.
     const versionPaths = (
       await call(t, 'GET', `/api/game-versions/path/${version.id}/${game.id}`, { token: artist.token })
@@ -262,7 +262,7 @@ describe(`[API-3] file kinds: every image format gets real copies, SVG fonts and
     expect(again.headers['content-security-policy']).toBe(svgContentSecurityPolicy);
   });
 
-  it('[issue 23] every SVG on the play origin, in every view, carries a policy that runs no script; other files keep the sandbox', async () => {
+  it('every SVG on the play origin, in every view, carries a policy that runs no script; other files keep the sandbox', async () => {
     for (const base of [paths.emtFile, paths.wtmFile, paths.orjFile]) {
       for (const path of ['img/sample.svg', 'fonts/gamefont.svg', 'img/placeholder.svg']) {
         const response = await get(base, path);

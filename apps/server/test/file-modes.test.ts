@@ -10,10 +10,10 @@ import { call, createTestApp, createUser, filesForm, storedKeys, testDb, type Te
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
 /**
- * Issue 13: the database, the JWT secret and the stored files are readable by the server's user only, whatever
+ * The database, the JWT secret and the stored files are readable by the server's user only, whatever
  * the umask. The tests run with umask 000, under which the default modes would be 666 and 777.
  */
-describe(`file modes on ${testDb} (issue 13)`, () => {
+describe(`file modes on ${testDb}`, () => {
   let previousUmask: number;
   let t: TestApp;
   const scratch = mkdtempSync(join(tmpdir(), 'reskin-modes-'));

@@ -41,7 +41,7 @@ async function zipOf(files: { path: string; content: Buffer | string }[]): Promi
   return Buffer.concat(chunks);
 }
 
-describe(`a game's engine, recognised at upload (issue 24) on ${testDb}`, () => {
+describe(`a game's engine, recognised at upload on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;

@@ -74,7 +74,7 @@ describe(`games and game files on ${testDb}`, () => {
     });
     expect(filtered.json()).toEqual([{ id: game.id, name: 'Filter Me' }]);
     // Without fields, the whole game comes back, the columns that cannot be searched included, and the splash's
-    // thumbnail (issue 29; none without a splash).
+    // thumbnail (none without a splash).
     const whole = await call(t, 'POST', '/api/games/filter', {
       token: admin.token,
       payload: { where: { id: game.id } },

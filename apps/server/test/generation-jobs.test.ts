@@ -5,7 +5,7 @@ import { GameStatus, RoleType, generationFailureMessage, type Game } from '@resk
 import { call, createTestApp, createUser, filesForm, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
-// Generation jobs on PostgreSQL's job queue (issue 14, decision 0016): any app server runs any job, a job whose
+// Generation jobs on PostgreSQL's job queue (decision 0016): any app server runs any job, a job whose
 // server died moves to another after its lease, long jobs run in slices that go on where the last one stopped,
 // and progress is recorded. Two apps on one database stand for two app servers.
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -48,7 +48,7 @@ async function jobCount(t: TestApp, name: string): Promise<number> {
   return Number(rows[0]!.count);
 }
 
-describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job queue (issue 14)', () => {
+describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job queue', () => {
   let apps: TestApp[] = [];
   afterEach(async () => {
     for (const app of apps.reverse()) await app.close();

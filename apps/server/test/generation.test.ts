@@ -111,7 +111,7 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
     expect(await storage.get(variantKey(await storageKeyOf(html), 'skeleton'))).toBeUndefined();
   });
 
-  it("[issue 26] a sprite sheet's watermarked copy marks inside every frame (a 12x12 sprite too) and its skeleton stays blank, after Gen. and after the sheet is replaced", async () => {
+  it("a sprite sheet's watermarked copy marks inside every frame (a 12x12 sprite too) and its skeleton stays blank, after Gen. and after the sheet is replaced", async () => {
     const rects = [
       { x: 2, y: 2, w: 12, h: 12 },
       { x: 18, y: 2, w: 24, h: 16 },
@@ -225,7 +225,7 @@ describe(`[GAM-4] generation on ${testDb}`, () => {
     expect(failed.statusReason).toContain('a.png');
   });
 
-  it('a game without an index file is refused with a clear error, and a file change keeps a Ready game Ready (issue 25)', async () => {
+  it('a game without an index file is refused with a clear error, and a file change keeps a Ready game Ready', async () => {
     const { game } = await gameWithFiles([
       {
         path: 'b.png',

@@ -10,7 +10,7 @@ describe(`[API-1] the app on ${testDb}`, () => {
   });
   afterAll(async () => t.close());
 
-  it('answers GET /api/config with the product name, the play origin, whether mail is on (off without SMTP_URL, issue 28) and the per-file upload limit (issue 29)', async () => {
+  it('answers GET /api/config with the product name, the play origin, whether mail is on (off without SMTP_URL) and the per-file upload limit', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({

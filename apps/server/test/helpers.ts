@@ -39,7 +39,7 @@ export interface TestApp {
   playUsage: PlayUsage | undefined;
   /** Mail (decision 0035): `await t.mail.tick()` runs a round of the outbox worker, `settled()` waits for queued work. */
   mail: MailService;
-  /** The inbox (issue 28): tests register `inbox.onEventsAdded` listeners. */
+  /** The inbox: tests register `inbox.onEventsAdded` listeners. */
   inbox: InboxService;
   config: Config;
   /** The PostgreSQL schema of this app's database (undefined on SQLite). */

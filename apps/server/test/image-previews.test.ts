@@ -58,7 +58,7 @@ async function sizeOf(image: Buffer): Promise<{ width: number; height: number; f
   return { width, height, format };
 }
 
-describe('image previews: sizes and byte budgets (issue 29, decision 0038)', () => {
+describe('image previews: sizes and byte budgets (decision 0038)', () => {
   for (const format of ['png', 'jpeg'] as const) {
     it(`a 2048 px ${format.toUpperCase()}: previews of the original and the watermarked copy within ${previewPixels} px and about ${previewBytes} bytes, thumbnails within ${thumbnailPixels} px and ${thumbnailBytes} bytes`, async () => {
       const original = await busyPicture(2048, 1536, format);
@@ -135,7 +135,7 @@ describe('image previews: sizes and byte budgets (issue 29, decision 0038)', () 
   });
 });
 
-describe(`image previews through the app on ${testDb} (issue 29, decision 0038)`, () => {
+describe(`image previews through the app on ${testDb} (decision 0038)`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;
@@ -420,44 +420,41 @@ describe(`image previews through the app on ${testDb} (issue 29, decision 0038)`
   });
 });
 
-describe.runIf(testDb === 'postgres')(
-  'image previews on two app servers on one PostgreSQL (issue 29)',
-  () => {
-    let a: TestApp;
-    let b: TestApp;
-    afterAll(async () => {
-      await b?.close();
-      await a?.close();
-    });
+describe.runIf(testDb === 'postgres')('image previews on two app servers on one PostgreSQL', () => {
+  let a: TestApp;
+  let b: TestApp;
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
 
-    it('two servers asked for the same missing preview at once both answer 200 with it', async () => {
-      a = await createTestApp();
-      b = await createTestApp({}, { dataDir: a.config.dataDir, schema: a.schema });
-      const admin = await createUser(a, RoleType.Admin);
-      const game = await createGame(a, admin.token, {
-        name: 'Two',
-        description: 'x',
-        width: 480,
-        height: 640,
-      });
-      const uploaded = await a.app.inject({
-        method: 'POST',
-        url: `/api/game/upload/${game.id}`,
-        headers: { authorization: `Bearer ${admin.token}` },
-        payload: filesForm([{ path: 'big.png', content: await busyPicture(2048, 1536, 'png') }]),
-      });
-      expect(uploaded.statusCode, uploaded.body).toBe(200);
-      const url = (await call(a, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
-        GameFile[]
-      >()[0]!.previews!.preview;
-      const answers = await Promise.all([a, b, a, b].map((app) => app.app.inject({ method: 'GET', url })));
-      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
-      for (const answer of answers)
-        expect(await sizeOf(answer.rawPayload)).toEqual({
-          width: previewPixels,
-          height: 360,
-          format: 'webp',
-        });
+  it('two servers asked for the same missing preview at once both answer 200 with it', async () => {
+    a = await createTestApp();
+    b = await createTestApp({}, { dataDir: a.config.dataDir, schema: a.schema });
+    const admin = await createUser(a, RoleType.Admin);
+    const game = await createGame(a, admin.token, {
+      name: 'Two',
+      description: 'x',
+      width: 480,
+      height: 640,
     });
-  },
-);
+    const uploaded = await a.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: filesForm([{ path: 'big.png', content: await busyPicture(2048, 1536, 'png') }]),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const url = (await call(a, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
+      GameFile[]
+    >()[0]!.previews!.preview;
+    const answers = await Promise.all([a, b, a, b].map((app) => app.app.inject({ method: 'GET', url })));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+    for (const answer of answers)
+      expect(await sizeOf(answer.rawPayload)).toEqual({
+        width: previewPixels,
+        height: 360,
+        format: 'webp',
+      });
+  });
+});

@@ -23,11 +23,11 @@ import {
 } from './support/review-world';
 
 /**
- * Issue 28, the inbox (decision 0032): the events each cause writes (in its own transaction), to whom, read state
+ * The inbox (decision 0032): the events each cause writes (in its own transaction), to whom, read state
  * per user and paging; and the review loop under concurrency: two reviewers' verdicts at once (one wins, the other
  * is told who), notes written at once from two app servers on one database (PostgreSQL; one app on SQLite).
  */
-describe(`issue 28: the inbox on ${testDb}`, () => {
+describe(`the inbox on ${testDb}`, () => {
   let t: TestApp;
   let w: ReviewWorld;
 
@@ -44,7 +44,7 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
   };
   const newest = async (token: string) => (await inboxOf(token)).events[0];
 
-  it('issue 28: a game assigned, a version finished (to every active admin), a verdict and notes reach the right inboxes, with names and link ids', async () => {
+  it('a game assigned, a version finished (to every active admin), a verdict and notes reach the right inboxes, with names and link ids', async () => {
     // game_assigned, at POST /user-games, to the assigned user.
     const assigned = (await inboxOf(w.artist.token)).events.find(
       (e) => e.kind === 'game_assigned' && e.userGameId === w.userGame.id,
@@ -252,7 +252,7 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
     expect(notesWaitingForArtist(aloneCounted)).toBe(0);
   });
 
-  it("issue 28: read state is per user and row: marking ids (others' ignored) or all; unread counts; pages of limits.inbox.pageSize with ?before", async () => {
+  it("read state is per user and row: marking ids (others' ignored) or all; unread counts; pages of limits.inbox.pageSize with ?before", async () => {
     const reader = await createUser(t);
     const stranger = await createUser(t);
     // Events straight into the table: more than a page.
@@ -329,7 +329,7 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
     expect((await call(t, 'GET', '/api/inbox')).statusCode).toBe(401);
   });
 
-  it('issue 28: two reviewers giving verdicts at once: one wins, the other gets 409 VERDICT_EXISTS naming the winner (10 rounds; two app servers on PostgreSQL)', async () => {
+  it('two reviewers giving verdicts at once: one wins, the other gets 409 VERDICT_EXISTS naming the winner (10 rounds; two app servers on PostgreSQL)', async () => {
     const world = await reviewWorld(t);
     const second =
       testDb === 'postgres' ? await createTestApp({}, { dataDir: t.config.dataDir, schema: t.schema }) : t;
@@ -372,7 +372,7 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
     }
   }, 60_000);
 
-  it('issue 28: 20 notes written at once from two app servers on one database: all stored, every inbox row there', async () => {
+  it('20 notes written at once from two app servers on one database: all stored, every inbox row there', async () => {
     const world = await reviewWorld(t);
     const second =
       testDb === 'postgres' ? await createTestApp({}, { dataDir: t.config.dataDir, schema: t.schema }) : t;
@@ -413,7 +413,7 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
     }
   }, 60_000);
 
-  it('issue 28: a new assignment tells its user once', async () => {
+  it('a new assignment tells its user once', async () => {
     const newcomer = await createUser(t);
     const ug = await assign(t, w.admin, newcomer, w.game.id);
     const events = (await inboxOf(newcomer.token)).events;
@@ -423,7 +423,7 @@ describe(`issue 28: the inbox on ${testDb}`, () => {
     expect((await inboxOf(newcomer.token)).unread).toBe(1);
   });
 
-  it('issue 28: inbox.onEventsAdded listeners hear the new ids after the commit (the rows are there); a failing listener fails nothing', async () => {
+  it('inbox.onEventsAdded listeners hear the new ids after the commit (the rows are there); a failing listener fails nothing', async () => {
     const heard: number[][] = [];
     let rowsSeen = -1;
     let told!: () => void;

@@ -4,7 +4,7 @@ import type { Database } from '../src/db/schema';
 import { createTestApp, testDb, type TestApp } from './helpers';
 
 // Every lookup the lists and deletes make by a column other than the id has an index, and the database uses it
-// (issue 15). SQLite's EXPLAIN QUERY PLAN names the index it searches; PostgreSQL's planner would scan tables
+//. SQLite's EXPLAIN QUERY PLAN names the index it searches; PostgreSQL's planner would scan tables
 // this small sequentially, so sequential scans are switched off for the EXPLAIN: the plan then shows whether an
 // index can serve the query at all. The lists' text searches (`like '%text%'`) cannot use a b-tree index and are
 // not listed.
@@ -57,17 +57,17 @@ const lookups: { what: string; query: string; index: { sqlite: string[]; postgre
     index: { sqlite: ['sqlite_autoindex_helperFiles_1'], postgres: ['helperFiles_game_path_unique'] },
   },
   {
-    what: "a version's notes and its open-note count (issue 28: every version answer counts them)",
+    what: "a version's notes and its open-note count (every version answer counts them)",
     query: 'select count(*) from "notes" where "versionId" = 7 and "resolvedAt" is null',
     index: { sqlite: ['notes_version_index'], postgres: ['notes_version_index'] },
   },
   {
-    what: "one's inbox and its unread count (issue 28)",
+    what: "one's inbox and its unread count",
     query: 'select * from "inboxEvents" where "userId" = 3 and "readAt" is null',
     index: { sqlite: ['inboxEvents_user'], postgres: ['inboxEvents_user'] },
   },
   {
-    what: '"To review": Finished versions without a verdict, the oldest finish first (issue 28)',
+    what: '"To review": Finished versions without a verdict, the oldest finish first',
     query:
       'select * from "gameVersions" where "gameVersionStatusId" = 2 and "verdict" is null order by "finishedAt"',
     index: { sqlite: ['gameVersions_review_index'], postgres: ['gameVersions_review_index'] },
@@ -96,7 +96,7 @@ async function plan(db: Kysely<Database>, query: string): Promise<string> {
   });
 }
 
-describe(`indexes of the lists and deletes on ${testDb} (issue 15)`, () => {
+describe(`indexes of the lists and deletes on ${testDb}`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -13,7 +13,7 @@ import {
   type TestUser,
 } from './helpers';
 
-// Issue 23, item 8: the last active administrator cannot be suspended, deleted or demoted (409 LAST_ADMIN), also
+// The last active administrator cannot be suspended, deleted or demoted (409 LAST_ADMIN), also
 // when two changes race (the check and the change share a transaction that locks the active admins' rows).
 
 /** The ids of the active administrators, read from the database. */
@@ -52,14 +52,14 @@ function expectLastAdmin(response: LightMyRequestResponse, label: string): void 
   });
 }
 
-describe(`the last active admin on ${testDb} (issue 23)`, () => {
+describe(`the last active admin on ${testDb}`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
   });
   afterAll(async () => t?.close());
 
-  it('[issue 23] the only active admin cannot suspend themself: 409 LAST_ADMIN, still active and logged in', async () => {
+  it('the only active admin cannot suspend themself: 409 LAST_ADMIN, still active and logged in', async () => {
     const admin = await createUser(t, RoleType.Admin);
     await onlyAdmins(t, [admin]);
     expectLastAdmin(await call(t, 'DELETE', '/api/user/disable', { token: admin.token }), 'suspend');
@@ -68,7 +68,7 @@ describe(`the last active admin on ${testDb} (issue 23)`, () => {
     expect((await login(t, admin.email, admin.password)).statusCode).toBe(200);
   });
 
-  it('[issue 23] with a second active admin one may suspend themself; then the other is the last and cannot', async () => {
+  it('with a second active admin one may suspend themself; then the other is the last and cannot', async () => {
     const first = await createUser(t, RoleType.Admin);
     const second = await createUser(t, RoleType.Admin);
     await onlyAdmins(t, [first, second]);
@@ -80,7 +80,7 @@ describe(`the last active admin on ${testDb} (issue 23)`, () => {
     expect(await activeAdminIds(t)).toEqual([second.id]);
   });
 
-  it('[issue 23] an admin may delete or demote another admin while an active one stays, and promote at any time', async () => {
+  it('an admin may delete or demote another admin while an active one stays, and promote at any time', async () => {
     const keeper = await createUser(t, RoleType.Admin);
     const deleted = await createUser(t, RoleType.Admin);
     const demoted = await createUser(t, RoleType.Admin);
@@ -101,7 +101,7 @@ describe(`the last active admin on ${testDb} (issue 23)`, () => {
   });
 });
 
-describe(`the last active admin on two servers sharing one ${testDb} database (issue 23)`, () => {
+describe(`the last active admin on two servers sharing one ${testDb} database`, () => {
   // Each server keeps the users it read for a while (PLAY_ACCESS_CACHE_SECONDS), so an admin demoted on one server
   // still acts as an admin on the other for that long: the rule must hold in the change itself, not in the guard.
   let one: TestApp;
@@ -118,7 +118,7 @@ describe(`the last active admin on two servers sharing one ${testDb} database (i
     await one?.close();
   });
 
-  it('[issue 23] an admin demoted on another server can neither delete nor demote the last active admin, who cannot suspend themself either', async () => {
+  it('an admin demoted on another server can neither delete nor demote the last active admin, who cannot suspend themself either', async () => {
     const stale = await createUser(one, RoleType.Admin);
     const last = await createUser(one, RoleType.Admin);
     await onlyAdmins(one, [stale, last]);
@@ -153,123 +153,120 @@ describe(`the last active admin on two servers sharing one ${testDb} database (i
   });
 });
 
-describe.runIf(testDb === 'postgres')(
-  'two admins removing each other at once on PostgreSQL (issue 23)',
-  () => {
-    // Two servers on one database, each keeping its users for a minute, so both requests of a pair pass their
-    // guards (each caller is an active admin when it is checked) and only the change itself can keep one admin.
-    let one: TestApp;
-    let two: TestApp;
-    beforeAll(async () => {
-      one = await createTestApp({ playAccessCacheMs: 60_000 });
-      two = await createTestApp(
-        { playAccessCacheMs: 60_000 },
-        { dataDir: one.config.dataDir, schema: one.schema },
-      );
-    });
-    afterAll(async () => {
-      await two?.close();
-      await one?.close();
-    });
+describe.runIf(testDb === 'postgres')('two admins removing each other at once on PostgreSQL', () => {
+  // Two servers on one database, each keeping its users for a minute, so both requests of a pair pass their
+  // guards (each caller is an active admin when it is checked) and only the change itself can keep one admin.
+  let one: TestApp;
+  let two: TestApp;
+  beforeAll(async () => {
+    one = await createTestApp({ playAccessCacheMs: 60_000 });
+    two = await createTestApp(
+      { playAccessCacheMs: 60_000 },
+      { dataDir: one.config.dataDir, schema: one.schema },
+    );
+  });
+  afterAll(async () => {
+    await two?.close();
+    await one?.close();
+  });
 
-    type Race = (
-      a: TestUser,
-      b: TestUser,
-    ) => [Promise<LightMyRequestResponse>, Promise<LightMyRequestResponse>];
-    const races: Record<string, Race> = {
-      'both suspend themselves': (a, b) => [
-        call(one, 'DELETE', '/api/user/disable', { token: a.token }),
-        call(two, 'DELETE', '/api/user/disable', { token: b.token }),
-      ],
-      'each demotes the other': (a, b) => [
-        call(one, 'PUT', `/api/user/role/${b.id}/${RoleType.User}`, { token: a.token }),
-        call(two, 'PUT', `/api/user/role/${a.id}/${RoleType.Demo}`, { token: b.token }),
-      ],
-      'one deletes the other, who demotes the first': (a, b) => [
-        call(one, 'DELETE', `/api/user/delete/${b.id}`, { token: a.token }),
-        call(two, 'PUT', `/api/user/role/${a.id}/${RoleType.User}`, { token: b.token }),
-      ],
-      'each deletes the other': (a, b) => [
-        call(one, 'DELETE', `/api/user/delete/${b.id}`, { token: a.token }),
-        call(two, 'DELETE', `/api/user/delete/${a.id}`, { token: b.token }),
-      ],
-    };
-    const rounds = 5;
+  type Race = (
+    a: TestUser,
+    b: TestUser,
+  ) => [Promise<LightMyRequestResponse>, Promise<LightMyRequestResponse>];
+  const races: Record<string, Race> = {
+    'both suspend themselves': (a, b) => [
+      call(one, 'DELETE', '/api/user/disable', { token: a.token }),
+      call(two, 'DELETE', '/api/user/disable', { token: b.token }),
+    ],
+    'each demotes the other': (a, b) => [
+      call(one, 'PUT', `/api/user/role/${b.id}/${RoleType.User}`, { token: a.token }),
+      call(two, 'PUT', `/api/user/role/${a.id}/${RoleType.Demo}`, { token: b.token }),
+    ],
+    'one deletes the other, who demotes the first': (a, b) => [
+      call(one, 'DELETE', `/api/user/delete/${b.id}`, { token: a.token }),
+      call(two, 'PUT', `/api/user/role/${a.id}/${RoleType.User}`, { token: b.token }),
+    ],
+    'each deletes the other': (a, b) => [
+      call(one, 'DELETE', `/api/user/delete/${b.id}`, { token: a.token }),
+      call(two, 'DELETE', `/api/user/delete/${a.id}`, { token: b.token }),
+    ],
+  };
+  const rounds = 5;
 
-    for (const [name, race] of Object.entries(races)) {
-      it(`[issue 23] ${name}, ${rounds} times in parallel: one change succeeds, the other answers 409 LAST_ADMIN, one admin stays`, async () => {
-        for (let round = 0; round < rounds; round += 1) {
-          const a = await createUser(one, RoleType.Admin);
-          const b = await createUser(one, RoleType.Admin);
-          await onlyAdmins(one, [a, b]);
-          // Each server reads its caller once, as it would have on an earlier request.
-          expect((await call(one, 'GET', '/api/user/me', { token: a.token })).statusCode).toBe(200);
-          expect((await call(two, 'GET', '/api/user/me', { token: b.token })).statusCode).toBe(200);
+  for (const [name, race] of Object.entries(races)) {
+    it(`${name}, ${rounds} times in parallel: one change succeeds, the other answers 409 LAST_ADMIN, one admin stays`, async () => {
+      for (let round = 0; round < rounds; round += 1) {
+        const a = await createUser(one, RoleType.Admin);
+        const b = await createUser(one, RoleType.Admin);
+        await onlyAdmins(one, [a, b]);
+        // Each server reads its caller once, as it would have on an earlier request.
+        expect((await call(one, 'GET', '/api/user/me', { token: a.token })).statusCode).toBe(200);
+        expect((await call(two, 'GET', '/api/user/me', { token: b.token })).statusCode).toBe(200);
 
-          const answers = await Promise.all(race(a, b));
-          const statuses = answers.map((response) => response.statusCode).sort();
-          expect(statuses, `round ${round}: ${answers.map((response) => response.body).join(' | ')}`).toEqual(
-            [204, 409],
-          );
-          expectLastAdmin(
-            answers.find((response) => response.statusCode === 409)!,
-            `round ${round}`,
-          );
-          const left = await activeAdminIds(one);
-          expect(left, `round ${round}`).toHaveLength(1);
-          expect([a.id, b.id]).toContain(left[0]);
-        }
-      });
-    }
-
-    it('[issue 23] the lock is taken: a change waits while another transaction holds the active admins', async () => {
-      // Holds the admins' rows in an open transaction of its own; the suspension answers only after it ends, and
-      // then sees the admin the holder removed.
-      const a = await createUser(one, RoleType.Admin);
-      const b = await createUser(one, RoleType.Admin);
-      await onlyAdmins(one, [a, b]);
-      expect((await call(two, 'GET', '/api/user/me', { token: b.token })).statusCode).toBe(200);
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      let holderPid = 0;
-      const holder = one.database.db.transaction().execute(async (trx) => {
-        holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
-        await sql`select id from users where "roleTypeId" = ${RoleType.Admin} and activated = 1 order by id for update`.execute(
-          trx,
+        const answers = await Promise.all(race(a, b));
+        const statuses = answers.map((response) => response.statusCode).sort();
+        expect(statuses, `round ${round}: ${answers.map((response) => response.body).join(' | ')}`).toEqual([
+          204, 409,
+        ]);
+        expectLastAdmin(
+          answers.find((response) => response.statusCode === 409)!,
+          `round ${round}`,
         );
-        locked();
-        await released;
-        await trx.updateTable('users').set({ activated: 0 }).where('id', '=', a.id).execute();
-      });
-      await isLocked;
-      let settled = false;
-      const suspension = call(two, 'DELETE', '/api/user/disable', { token: b.token }).finally(() => {
-        settled = true;
-      });
-      // The suspension's transaction waits on the lock: PostgreSQL shows a session blocked by the holder's.
-      await expect
-        .poll(
-          async () => {
-            const rows = await sql<{ waiting: number }>`
-            select count(*)::int as waiting from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(
-              one.database.db,
-            );
-            return rows.rows[0]!.waiting;
-          },
-          { timeout: 20_000, interval: 100 },
-        )
-        .toBeGreaterThan(0);
-      expect(settled).toBe(false);
-      release();
-      await holder;
-      expectLastAdmin(await suspension, 'suspend after the holder removed the other admin');
-      expect(await activeAdminIds(one)).toEqual([b.id]);
+        const left = await activeAdminIds(one);
+        expect(left, `round ${round}`).toHaveLength(1);
+        expect([a.id, b.id]).toContain(left[0]);
+      }
     });
-  },
-);
+  }
+
+  it('the lock is taken: a change waits while another transaction holds the active admins', async () => {
+    // Holds the admins' rows in an open transaction of its own; the suspension answers only after it ends, and
+    // then sees the admin the holder removed.
+    const a = await createUser(one, RoleType.Admin);
+    const b = await createUser(one, RoleType.Admin);
+    await onlyAdmins(one, [a, b]);
+    expect((await call(two, 'GET', '/api/user/me', { token: b.token })).statusCode).toBe(200);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    let holderPid = 0;
+    const holder = one.database.db.transaction().execute(async (trx) => {
+      holderPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+      await sql`select id from users where "roleTypeId" = ${RoleType.Admin} and activated = 1 order by id for update`.execute(
+        trx,
+      );
+      locked();
+      await released;
+      await trx.updateTable('users').set({ activated: 0 }).where('id', '=', a.id).execute();
+    });
+    await isLocked;
+    let settled = false;
+    const suspension = call(two, 'DELETE', '/api/user/disable', { token: b.token }).finally(() => {
+      settled = true;
+    });
+    // The suspension's transaction waits on the lock: PostgreSQL shows a session blocked by the holder's.
+    await expect
+      .poll(
+        async () => {
+          const rows = await sql<{ waiting: number }>`
+            select count(*)::int as waiting from pg_stat_activity where ${holderPid} = any(pg_blocking_pids(pid))`.execute(
+            one.database.db,
+          );
+          return rows.rows[0]!.waiting;
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBeGreaterThan(0);
+    expect(settled).toBe(false);
+    release();
+    await holder;
+    expectLastAdmin(await suspension, 'suspend after the holder removed the other admin');
+    expect(await activeAdminIds(one)).toEqual([b.id]);
+  });
+});

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from './helpers';
 import { buildIfStale, freePort, startServer, type ServerProcess } from './support/server-process';
 
-// Issue 29: the optional dependencies load only when configured. The built server started as `npm start`
+// The optional dependencies load only when configured. The built server started as `npm start`
 // starts it, on the defaults (SQLite, local storage, no Redis) with the demo seed, records every module
 // specifier it imports (a resolve hook preloaded with NODE_OPTIONS); none of them may be among these.
 const optional = ['pg', 'pg-boss', 'ioredis', '@aws-sdk/client-s3', '@aws-sdk/lib-storage'];

@@ -27,7 +27,7 @@ import {
 import { solidPng } from './support/image-samples';
 
 /**
- * Live games (issue 25, decision 0024): a Ready game stays Ready and playable while an admin changes its files;
+ * Live games (decision 0024): a Ready game stays Ready and playable while an admin changes its files;
  * the play origin serves a replaced image's previous copies until the incremental generation has made the new
  * ones, and a blank (never the original) for an image with none yet.
  */

@@ -16,7 +16,7 @@ import {
 import { linkToken, SmtpReceiver } from './support/smtp-receiver';
 
 /**
- * Issue 28, decision 0035: mail against a real SMTP server (smtp-server on a free port) on SQLite and PostgreSQL.
+ * Decision 0035: Mail against a real SMTP server (smtp-server on a free port) on SQLite and PostgreSQL.
  * The outbox worker's rounds are run by the test (t.mail.tick()); the clock is faked (Date only) where time matters.
  */
 const smtp = new SmtpReceiver();
@@ -74,12 +74,12 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-describe(`issue 28: mail (${testDb})`, () => {
+describe(`mail (${testDb})`, () => {
   it('GET /api/config says mail is on', async () => {
     expect((await call(t, 'GET', '/api/config')).json()).toMatchObject({ mail: true });
   });
 
-  it('issue 28: the verification link of a registration verifies the address, once', async () => {
+  it('the verification link of a registration verifies the address, once', async () => {
     const user = await createUser(t);
     await deliver();
     const [mail] = smtp.to(user.email);
@@ -107,7 +107,7 @@ describe(`issue 28: mail (${testDb})`, () => {
     expect(errorOf(unknown).code).toBe(errorCodes.tokenInvalid);
   });
 
-  it("issue 28: an admin's Add User and a change of email mail a verification link; the new address is unverified until it is followed", async () => {
+  it("an admin's Add User and a change of email mail a verification link; the new address is unverified until it is followed", async () => {
     const admin = await createUser(t, RoleType.Admin);
     const added = signupBody();
     expect(
@@ -141,7 +141,7 @@ describe(`issue 28: mail (${testDb})`, () => {
     expect((await call(t, 'GET', '/api/user/me', { token })).json<User>().emailVerified).toBe(true);
   });
 
-  it('issue 28: "Send again" mails a new link; a few an hour per account, then 429', async () => {
+  it('"Send again" mails a new link; a few an hour per account, then 429', async () => {
     const user = await createUser(t);
     await deliver();
     for (let i = 0; i < mailLimits.verificationMailsPerAccountPerHour; i += 1) {
@@ -156,7 +156,7 @@ describe(`issue 28: mail (${testDb})`, () => {
     expect(smtp.to(user.email)).toHaveLength(1 + mailLimits.verificationMailsPerAccountPerHour);
   });
 
-  it('issue 28: a reset link sets the password once, ends every session and expires after an hour (fake clock)', async () => {
+  it('a reset link sets the password once, ends every session and expires after an hour (fake clock)', async () => {
     const user = await createUser(t);
     await deliver();
     const before = smtp.to(user.email).length;
@@ -212,7 +212,7 @@ describe(`issue 28: mail (${testDb})`, () => {
     expect((await login(t, user.email, 'Brand-new-pass-9')).statusCode).toBe(200);
   });
 
-  it('issue 28: an unknown email gets the same answer and no mail', async () => {
+  it('an unknown email gets the same answer and no mail', async () => {
     const user = await createUser(t);
     await deliver();
     const count = smtp.mails.length;
@@ -230,7 +230,7 @@ describe(`issue 28: mail (${testDb})`, () => {
     expect(await outboxRows()).toEqual([]);
   });
 
-  it('issue 28: forgot password is throttled per address (429 alike for known and unknown) and per account (silently)', async () => {
+  it('forgot password is throttled per address (429 alike for known and unknown) and per account (silently)', async () => {
     const user = await createUser(t);
     await deliver();
     const before = smtp.to(user.email).length;
@@ -249,7 +249,7 @@ describe(`issue 28: mail (${testDb})`, () => {
     expect(smtp.to(user.email).length - before).toBe(mailLimits.resetMailsPerRequesterPerHour);
   });
 
-  it('issue 28: mail content has no secret other than the link: no password, no token hash, no other address', async () => {
+  it('mail content has no secret other than the link: no password, no token hash, no other address', async () => {
     const other = await createUser(t);
     const user = await createUser(t);
     await call(t, 'POST', '/api/user/forgot-password', { payload: { email: user.email } });
@@ -268,7 +268,7 @@ describe(`issue 28: mail (${testDb})`, () => {
     }
   });
 
-  it('issue 28: an SMTP server that is down delays the mail, which arrives once it is back', async () => {
+  it('an SMTP server that is down delays the mail, which arrives once it is back', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date());
     await deliver();
@@ -331,7 +331,7 @@ describe(`issue 28: mail (${testDb})`, () => {
       return rows.map((row) => row.mailState);
     }
 
-    it('issue 28: each event, a daily digest, or never, decided once per event', async () => {
+    it('each event, a daily digest, or never, decided once per event', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2026-03-02T10:00:00.000Z'));
       const actor = await createUser(t, RoleType.Admin);
@@ -377,7 +377,7 @@ describe(`issue 28: mail (${testDb})`, () => {
       expect(smtp.to(never.email).filter((mail) => !mail.subject.startsWith('Verify'))).toHaveLength(0);
     });
 
-    it('issue 28: a game assigned through the API is in the inbox and, for a user who chose each event, in a mail (the inbox hook wired in app.ts)', async () => {
+    it('a game assigned through the API is in the inbox and, for a user who chose each event, in a mail (the inbox hook wired in app.ts)', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date());
       const admin = await createUser(t, RoleType.Admin);
@@ -405,7 +405,7 @@ describe(`issue 28: mail (${testDb})`, () => {
       expect(smtp.to(each.email).some((mail) => mail.text.includes('Mailed game'))).toBe(true);
     });
 
-    it('issue 28: an event no server decided (its hook lost) is mailed by a later round of the worker', async () => {
+    it('an event no server decided (its hook lost) is mailed by a later round of the worker', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date());
       const actor = await createUser(t, RoleType.Admin);
@@ -424,7 +424,7 @@ describe(`issue 28: mail (${testDb})`, () => {
   });
 });
 
-describe(`issue 28: mail off (${testDb})`, () => {
+describe(`mail off (${testDb})`, () => {
   let off: TestApp;
   beforeAll(async () => {
     off = await createTestApp();
@@ -433,7 +433,7 @@ describe(`issue 28: mail off (${testDb})`, () => {
     await off?.close();
   });
 
-  it('issue 28: without SMTP_URL the app runs as before: config says so, forgot password answers 404 MAIL_OFF, nothing is queued', async () => {
+  it('without SMTP_URL the app runs as before: config says so, forgot password answers 404 MAIL_OFF, nothing is queued', async () => {
     expect((await call(off, 'GET', '/api/config')).json()).toMatchObject({ mail: false });
     const user = await createUser(off);
     const forgot = await call(off, 'POST', '/api/user/forgot-password', { payload: { email: user.email } });
@@ -447,8 +447,8 @@ describe(`issue 28: mail off (${testDb})`, () => {
   });
 });
 
-describe.runIf(testDb === 'postgres')('issue 28: two servers on one outbox (PostgreSQL)', () => {
-  it('issue 28: two app instances working one outbox at once send each mail exactly once, and decide each inbox event and digest once', async () => {
+describe.runIf(testDb === 'postgres')('two servers on one outbox (PostgreSQL)', () => {
+  it('two app instances working one outbox at once send each mail exactly once, and decide each inbox event and digest once', async () => {
     const second = await createTestApp(
       { mail: mailConfig() },
       { dataDir: t.config.dataDir, schema: t.schema },

@@ -28,7 +28,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return undefined;
 }
 
-describe(`[OPS] GET /api/metrics (issue 29, decision 0031) on ${testDb}`, () => {
+describe(`[OPS] GET /api/metrics (decision 0031) on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
 
@@ -83,7 +83,7 @@ describe(`[OPS] GET /api/metrics (issue 29, decision 0031) on ${testDb}`, () => 
     const played = await t.playApp.inject({ method: 'GET', url: hero });
     expect(played.statusCode).toBe(200);
     expect(played.rawPayload.length).toBeGreaterThan(0);
-    // Again: a small file is answered from the play origin's kept bodies the second time (issue 29).
+    // Again: a small file is answered from the play origin's kept bodies the second time.
     expect((await t.playApp.inject({ method: 'GET', url: hero })).rawPayload.equals(played.rawPayload)).toBe(
       true,
     );

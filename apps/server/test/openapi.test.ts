@@ -34,7 +34,7 @@ const publicOperations = [
   'GET /api/metrics',
   'POST /api/user/login',
   'POST /api/user/signup',
-  // Mail (issue 28): the mailed links' token is the credential.
+  // Mail: the mailed links' token is the credential.
   'POST /api/user/forgot-password',
   'POST /api/user/reset-password',
   'POST /api/user/verify-email',
@@ -42,9 +42,9 @@ const publicOperations = [
   // Downloads: the bearer token or a ticket in the query string; neither is a 404, like an unknown id.
   'GET /api/games/{id}/psd-files/{helperId}',
   'GET /api/files/{id}/{gameId}/files.zip',
-  // the history's entries (issue 28): header or ticket, like the zip
+  // the history's entries: header or ticket, like the zip
   'GET /api/game-versions/{versionId}/files/{fileId}/history/{entryId}/content',
-  // image previews (issue 29, decision 0038): the signed grant in the path is the credential (<img> sends no header)
+  // image previews (decision 0038): the signed grant in the path is the credential (<img> sends no header)
   'GET /api/previews/{grant}/{name}',
 ];
 

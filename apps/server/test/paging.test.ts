@@ -16,7 +16,7 @@ import { nowIso } from '../src/db/database';
 import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
 
 /**
- * Paging, sorting and search of the admin lists (issue 12): X-Total-Count, every row exactly once across pages,
+ * Paging, sorting and search of the admin lists: X-Total-Count, every row exactly once across pages,
  * id as the last sort key, and the computed user-game columns. Rows are inserted straight into the database
  * (signing 153 users up would hash 153 passwords); every read goes through the API.
  */

@@ -254,7 +254,7 @@ describe(`the play origin behind nginx (PLAY_ACCEL_REDIRECT) on ${testDb}`, () =
     expect(unchanged.headers['x-accel-redirect']).toBeUndefined();
   });
 
-  it('issue 29: sends a compressed answer itself (nginx would compress a pre-compressed build again), X-Accel-Redirect for the rest', async () => {
+  it('sends a compressed answer itself (nginx would compress a pre-compressed build again), X-Accel-Redirect for the rest', async () => {
     const adminRoot = (
       await call(s.t, 'GET', `/api/games/${s.game.id}/path/`, { token: s.admin.token })
     ).json<GamePath>().orjFile;

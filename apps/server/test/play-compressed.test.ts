@@ -119,7 +119,7 @@ describe(`[API-3] pre-compressed builds on the play origin on ${testDb}`, () => 
     expect(notModified.statusCode).toBe(304);
   });
 
-  it('serves a plain .wasm as application/wasm, compressed only when the client accepts it (issue 29)', async () => {
+  it('serves a plain .wasm as application/wasm, compressed only when the client accepts it', async () => {
     const response = await get(adminBase + 'game.wasm', { 'accept-encoding': 'gzip, deflate, br' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/wasm');

@@ -59,7 +59,7 @@ const games = {
   },
 } satisfies Record<string, Record<string, string | Buffer>>;
 
-describe(`[issue 24] play settings: detection, the update route and the headers on ${testDb}`, () => {
+describe(`play settings: detection, the update route and the headers on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;

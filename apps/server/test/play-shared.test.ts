@@ -34,7 +34,7 @@ const fromGame = {
   appPreview: { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image', 'sec-fetch-mode': 'no-cors' },
 } as const;
 
-describe(`issue 29: the play origin compresses, and serves a file the same in every view at one URL, on ${testDb}`, () => {
+describe(`the play origin compresses, and serves a file the same in every view at one URL, on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;

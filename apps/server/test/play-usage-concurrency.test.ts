@@ -14,11 +14,11 @@ const files = 20;
 const requests = 200;
 
 /**
- * Many plays at once (issue 24, decision 0023): 200 file requests in parallel, spread over the apps (two app
+ * Many plays at once (decision 0023): 200 file requests in parallel, spread over the apps (two app
  * servers on one PostgreSQL schema; one app on SQLite), with writes of the counts running between them. Every
  * request is answered (no 5xx) and, once each app has written what it counted, every load is in the record.
  */
-describe(`[issue 24] many plays at once on ${testDb}: no lost counts, no 5xx`, () => {
+describe(`many plays at once on ${testDb}: no lost counts, no 5xx`, () => {
   const apps: TestApp[] = [];
   let admin: TestUser;
   let game: Game;

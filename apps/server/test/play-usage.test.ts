@@ -72,7 +72,7 @@ async function tenImageGame(t: TestApp, admin: TestUser, name: string) {
 
 const playPath = (url: string) => new URL(url).pathname;
 
-describe(`[issue 24] the play usage record on ${testDb}`, () => {
+describe(`the play usage record on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;
@@ -284,7 +284,7 @@ describe(`[issue 24] the play usage record on ${testDb}`, () => {
   });
 });
 
-describe(`[issue 24] with PLAY_USAGE=false nothing is counted, on ${testDb}`, () => {
+describe(`with PLAY_USAGE=false nothing is counted, on ${testDb}`, () => {
   let t: TestApp;
   afterAll(async () => t?.close());
 

@@ -211,7 +211,7 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
     expect((await paths(admin.token, draft.id)).statusCode).toBe(409);
   });
 
-  it('hands the same link out again while it has an hour or more to live (browsers cache, no signature per card); a new token version gets a new link (issue 15)', async () => {
+  it('hands the same link out again while it has an hour or more to live (browsers cache, no signature per card); a new token version gets a new link', async () => {
     const first = (await paths(artist.token, game.id)).json<GamePath>();
     const again = (await paths(artist.token, game.id)).json<GamePath>();
     expect(again).toEqual(first);

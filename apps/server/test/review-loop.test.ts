@@ -34,11 +34,11 @@ async function countQueries(t: TestApp, work: () => Promise<void>): Promise<numb
 }
 
 /**
- * Issue 28, the review loop on the server (decision 0032): verdicts on finished versions, a new finish back to
+ * The review loop on the server (decision 0032): verdicts on finished versions, a new finish back to
  * review, "To review", the review columns of versions and user-games, and notes with their access rules, their
  * targets (a file of the version's game, a frame of its atlas) and how they are resolved.
  */
-describe(`issue 28: verdicts and notes on ${testDb}`, () => {
+describe(`verdicts and notes on ${testDb}`, () => {
   let t: TestApp;
   let w: ReviewWorld;
 
@@ -71,7 +71,7 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     return { rows: response.json<ReviewedVersion[]>(), total: Number(response.headers['x-total-count']) };
   };
 
-  it('issue 28: a verdict is for reviewers on a Finished version; one per finish (VERDICT_EXISTS names who), a new finish puts it back in review, an approval can lock', async () => {
+  it('a verdict is for reviewers on a Finished version; one per finish (VERDICT_EXISTS names who), a new finish puts it back in review, an approval can lock', async () => {
     const version = await newVersion(t, w);
     expect(version).toMatchObject({
       reviewState: 'in_progress',
@@ -171,7 +171,7 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     });
   });
 
-  it('issue 28: "To review" lists finished versions without a verdict, the oldest finish first, for reviewers only; the user-games list and My Games count what waits', async () => {
+  it('"To review" lists finished versions without a verdict, the oldest finish first, for reviewers only; the user-games list and My Games count what waits', async () => {
     const world = await reviewWorld(t);
     const v = (
       await Promise.all([newVersion(t, world, 'A'), newVersion(t, world, 'B'), newVersion(t, world, 'C')])
@@ -255,7 +255,7 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     });
   });
 
-  it("issue 28: notes on a version, a file or an atlas frame; the target must be of the version's game (422); someone else's version 404, demo 403", async () => {
+  it("notes on a version, a file or an atlas frame; the target must be of the version's game (422); someone else's version 404, demo 403", async () => {
     const version = await newVersion(t, w, 'Notes');
     const onVersion = await note(w.admin.token, version.id, { text: 'Overall: nice.' });
     expect(onVersion.statusCode, onVersion.body).toBe(201);
@@ -383,7 +383,7 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     }
   });
 
-  it('issue 28: the artist resolves a note by answering it or marking it; only its author edits its text; reviewers reopen', async () => {
+  it('the artist resolves a note by answering it or marking it; only its author edits its text; reviewers reopen', async () => {
     const version = await newVersion(t, w, 'Answers');
     const asked = (
       await note(w.admin.token, version.id, { text: 'Brighter hero.', fileId: w.fileIds.hero })
@@ -483,7 +483,7 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     ).toBe(422);
   });
 
-  it('issue 28: on a locked or disabled version the artist writes no notes (423); reviewers still do', async () => {
+  it('on a locked or disabled version the artist writes no notes (423); reviewers still do', async () => {
     const version = await newVersion(t, w, 'Locked');
     const open = (await note(w.admin.token, version.id, { text: 'Before the lock.' })).json<Note>();
     expect(
@@ -524,7 +524,7 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     );
   });
 
-  it("issue 28: the artist replacing a file resolves its open notes (a frame upload those on that frame; the batch too); a reviewer's replacement does not", async () => {
+  it("the artist replacing a file resolves its open notes (a frame upload those on that frame; the batch too); a reviewer's replacement does not", async () => {
     const version = await newVersion(t, w, 'Replace');
     const write = async (payload: object) =>
       (await note(w.admin.token, version.id, { text: 'Fix this.', ...payload })).json<Note>();
@@ -598,7 +598,7 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     expect((await versionsOf(w.artist.token)).find((v) => v.id === version.id)?.openNotes).toBe(1);
   });
 
-  it('issue 28: the review fields cost no query per row: a version list, the versions filter, the user-games list and My Games run as many queries for 6 versions with notes as for 1', async () => {
+  it('the review fields cost no query per row: a version list, the versions filter, the user-games list and My Games run as many queries for 6 versions with notes as for 1', async () => {
     const small = await reviewWorld(t);
     const big = await reviewWorld(t);
     await newVersion(t, small, 'One');
@@ -644,7 +644,7 @@ describe(`issue 28: verdicts and notes on ${testDb}`, () => {
     );
   });
 
-  it('issue 28: notes written while their version is deleted are stored or answered 404, never a 5xx', async () => {
+  it('notes written while their version is deleted are stored or answered 404, never a 5xx', async () => {
     const world = await reviewWorld(t);
     const version = await newVersion(t, world, 'Going');
     const answers = await Promise.all([

@@ -15,7 +15,7 @@ import {
 } from './helpers';
 
 /**
- * Issue 23, finding 3: a zip or helper-file download URL carries its user's token version (decision 0013) and is
+ * A zip or helper-file download URL carries its user's token version (decision 0013) and is
  * refused (403 in the envelope) once that changes: a password change, an admin's reset, a role change, a suspension,
  * an email change, or the user deleted. Two app servers on one database (SQLite file or PostgreSQL schema), each
  * keeping session users a minute: a URL made on one is refused on both as soon as the change is made on the other,
@@ -67,7 +67,7 @@ const revocations: [string, Revocation][] = [
   ],
 ];
 
-describe(`[API-7] download links end with their user's token version, across two servers, on ${testDb} (issue 23)`, () => {
+describe(`[API-7] download links end with their user's token version, across two servers, on ${testDb}`, () => {
   const cacheMs = 60_000;
   let a: TestApp;
   let b: TestApp;

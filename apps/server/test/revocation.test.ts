@@ -23,7 +23,7 @@ import {
 import { solidPng } from './support/image-samples';
 
 /**
- * Revocation (issue 13, decision 0013): play links stop working once their user may no longer see the game, and
+ * Revocation (decision 0013): play links stop working once their user may no longer see the game, and
  * a password change, an admin's reset, a role change and a suspension end every session of the user.
  */
 
@@ -290,10 +290,10 @@ const revocations: [string, Revocation][] = [
   ],
 ];
 
-// Issue 23: the server that makes a change forgets what it keeps about the user at once, so their play links end
+// The server that makes a change forgets what it keeps about the user at once, so their play links end
 // there with the change; another server keeps its own answer until it is PLAY_ACCESS_CACHE_SECONDS old. The cache
 // time is a minute, far longer than any of these tests, so a 403 on the first server is not the cache running out.
-describe(`[API-7] play links end at once on the server that revoked them, within the cache time on another, on ${testDb} (issue 23)`, () => {
+describe(`[API-7] play links end at once on the server that revoked them, within the cache time on another, on ${testDb}`, () => {
   const cacheMs = 60_000;
   let a: TestApp;
   let b: TestApp;
@@ -336,7 +336,7 @@ describe(`[API-7] play links end at once on the server that revoked them, within
   });
 });
 
-// With and without the user cache (issue 15): a change made through this server ends the sessions at once either way.
+// With and without the user cache: a change made through this server ends the sessions at once either way.
 describe.each([0, 60_000])(
   `[API-1] sessions end with a password change, a reset, a role change, a suspension and an email change on ${testDb} (users kept %i ms)`,
   (cacheMs) => {
@@ -430,7 +430,7 @@ describe.each([0, 60_000])(
       ).toBe(200);
     });
 
-    it('[issue 23] a new email needs the current password: none is 422, a wrong one 403, and neither changes anything', async () => {
+    it('a new email needs the current password: none is 422, a wrong one 403, and neither changes anything', async () => {
       const user = await createUser(t);
       const other = await secondSession(user);
       const email = `moved-${user.id}@example.com`;
@@ -472,7 +472,7 @@ describe.each([0, 60_000])(
       expect((await call(t, 'GET', '/api/user/me', { token: other })).statusCode).toBe(200);
     });
 
-    it('[issue 23] a new email with the right password is stored, ends every other session, and the answered token goes on', async () => {
+    it('a new email with the right password is stored, ends every other session, and the answered token goes on', async () => {
       const user = await createUser(t);
       const other = await secondSession(user);
       const email = `moved-${user.id}@example.com`;

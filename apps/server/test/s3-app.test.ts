@@ -27,7 +27,7 @@ import {
 import { startS3Server, type S3Server } from './support/s3-server';
 import { solidPng } from './support/image-samples';
 
-// The whole app with STORAGE=s3 on a real S3 protocol server (issue 14): upload, generation, the play origin
+// The whole app with STORAGE=s3 on a real S3 protocol server: upload, generation, the play origin
 // (with range requests), a version's upload and zip, the services update. Nothing in these paths may assume a
 // local disk. The database does not matter here (the two-server test runs S3 with PostgreSQL): SQLite pass only.
 
@@ -55,7 +55,7 @@ function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
   });
 }
 
-describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)', () => {
+describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage', () => {
   let s3: S3Server;
   let t: TestApp;
   let admin: TestUser;
@@ -122,7 +122,7 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage (issue 14)
         ...copyPreviewKeys(storageKey),
       ]),
     );
-    // index.html, the sound, the image with its two copies and its five previews (issue 29).
+    // index.html, the sound, the image with its two copies and its five previews.
     expect(keys).toHaveLength(10);
     expect(storedKeys(t)).toEqual([]);
   });

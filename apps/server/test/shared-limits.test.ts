@@ -30,7 +30,7 @@ function loginFrom(t: TestApp, address: string, email: string, password: string)
   });
 }
 
-describe(`shared rate limits in Redis on ${testDb} (issue 14)`, () => {
+describe(`shared rate limits in Redis on ${testDb}`, () => {
   let a: TestApp;
   let b: TestApp;
   let user: TestUser;
@@ -100,7 +100,7 @@ async function loginsFrom(t: TestApp, address: string, count: number): Promise<n
   return statuses;
 }
 
-describe(`rate limits when Redis stops and comes back on ${testDb} (issue 23)`, () => {
+describe(`rate limits when Redis stops and comes back on ${testDb}`, () => {
   let redis: PrivateRedis;
   let a: TestApp;
   let b: TestApp;
@@ -183,7 +183,7 @@ describe(`rate limits when Redis stops and comes back on ${testDb} (issue 23)`, 
   });
 });
 
-describe(`rate limits while Redis is unreachable on ${testDb} (issue 14)`, () => {
+describe(`rate limits while Redis is unreachable on ${testDb}`, () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -192,7 +192,7 @@ describe(`rate limits while Redis is unreachable on ${testDb} (issue 14)`, () =>
   });
   afterAll(async () => t.close());
 
-  it('[API-1] the per-address limit of login holds in this process (issue 23: it was off)', async () => {
+  it('[API-1] the per-address limit of login holds in this process (it was off)', async () => {
     const address = freshAddress();
     expect(await loginsFrom(t, address, 5)).toEqual([401, 401, 401, 401, 429]);
   });

@@ -109,7 +109,7 @@ describe(`[API-1] seeding at start-up on ${testDb}`, () => {
     expect(users.filter((u) => u.email === 'boss@example.com')).toHaveLength(1);
   });
 
-  it('[API-1] several servers creating the configured admin at once make one account (issue 14)', async () => {
+  it('[API-1] several servers creating the configured admin at once make one account', async () => {
     const t = await createTestApp();
     apps.push(t);
     const admin = { email: 'boss@example.com', password: 'boss-pass-123' };

@@ -13,7 +13,7 @@ import type { Storage } from '../src/storage/storage';
 import { testDb } from './helpers';
 import { startS3Server, type S3Server } from './support/s3-server';
 
-// One contract, two backends (issue 14): what the app asks of storage holds on the local disk and on a real S3
+// One contract, two backends: what the app asks of storage holds on the local disk and on a real S3
 // protocol server (s3rver, in a process of its own). Storage has nothing to do with the database: SQLite pass only.
 
 /** A stream of `size` pseudo-random bytes made chunk by chunk (never whole in memory), and their SHA-256 once read. */
@@ -89,7 +89,7 @@ const backends: { name: string; open: () => Promise<{ storage: Storage; close: (
   },
 ];
 
-describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $name (issue 14)', ({ open }) => {
+describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $name', ({ open }) => {
   let storage: Storage;
   let close: () => Promise<void>;
 

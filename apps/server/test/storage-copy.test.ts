@@ -13,7 +13,7 @@ import { testDb } from './helpers';
 import { startS3Server, type S3Server } from './support/s3-server';
 import { buildIfStale, repoRoot } from './support/server-process';
 
-// `npm run storage:copy` (issue 14): an install on the local disk moves to an object store. Storage only: SQLite pass.
+// `npm run storage:copy`: an install on the local disk moves to an object store. Storage only: SQLite pass.
 
 async function contents(storage: Storage): Promise<Record<string, string>> {
   const all: Record<string, string> = {};
@@ -22,7 +22,7 @@ async function contents(storage: Storage): Promise<Record<string, string>> {
   return all;
 }
 
-describe.runIf(testDb === 'sqlite')('copying the local disk to S3 (issue 14)', () => {
+describe.runIf(testDb === 'sqlite')('copying the local disk to S3', () => {
   let s3: S3Server;
   let dataDir: string;
   let local: LocalDiskStorage;

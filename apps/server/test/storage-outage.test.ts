@@ -13,13 +13,13 @@ import {
 } from './helpers';
 import { startS3Server, type S3Server } from './support/s3-server';
 
-// An object-store outage (issue 23, finding 5): the s3rver the S3 tests use is stopped mid-test and started again
+// An object-store outage (finding 5): the s3rver the S3 tests use is stopped mid-test and started again
 // on the same port with the objects it held. While it is down, what needs storage answers 503
 // STORAGE_UNAVAILABLE with its own message (it used to say "The database is unavailable"), the database's routes
 // still work, and what a failed request had staged is removed by that request once the store is back (or by the
 // services update), not an hour later.
 
-describe('an object-store outage (issue 23)', () => {
+describe('an object-store outage', () => {
   let s3: S3Server;
   let t: TestApp;
   let admin: TestUser;

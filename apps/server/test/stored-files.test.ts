@@ -44,7 +44,7 @@ vi.mock('../src/lib/variants', async (importOriginal) => {
       }
       return actual.makeCopies(...args);
     },
-    // Generation makes the copies with their previews (issue 29).
+    // Generation makes the copies with their previews.
     makeCopiesWithPreviews: async (...args: Parameters<typeof actual.makeCopiesWithPreviews>) => {
       if (args[1].endsWith('gate.png') && gate.hold) {
         gate.reached?.();
@@ -71,7 +71,7 @@ describe(`every stored object is accounted for on ${testDb}`, () => {
   /** Every file under DATA_DIR/files, writes in progress (.partial) included, as storage keys. */
   const storedKeys = () => storedKeysOf(t);
 
-  /** The keys the database points to: game files and their generated copies, version files, helper files, history entries (issue 28), and their previews. */
+  /** The keys the database points to: game files and their generated copies, version files, helper files, history entries, and their previews. */
   async function referencedKeys(): Promise<Set<string>> {
     const db = t.database.db;
     const keys = new Set<string>();

@@ -27,7 +27,7 @@ function advanceClock(seconds: number): void {
   vi.setSystemTime(Date.now() + seconds * 1000);
 }
 
-describe(`[API-1] failed attempts per account on ${testDb} (issue 13)`, () => {
+describe(`[API-1] failed attempts per account on ${testDb}`, () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -176,7 +176,7 @@ describe(`[API-1] failed attempts per account on ${testDb} (issue 13)`, () => {
   });
 });
 
-describe(`[API-1] device cookies: lock-out resistance on ${testDb} (issue 23)`, () => {
+describe(`[API-1] device cookies: lock-out resistance on ${testDb}`, () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -231,7 +231,7 @@ describe(`[API-1] device cookies: lock-out resistance on ${testDb} (issue 23)`, 
     return deviceOf(response)!.value;
   }
 
-  it('[API-1] a successful login sets a device cookie: HttpOnly, SameSite=Strict, for the login route only, long-lived, Secure behind https, new each time; a failed one sets none (issue 23)', async () => {
+  it('[API-1] a successful login sets a device cookie: HttpOnly, SameSite=Strict, for the login route only, long-lived, Secure behind https, new each time; a failed one sets none', async () => {
     const user = await createUser(t);
     const first = deviceOf(await loginAs('10.20.1.1', user.email, user.password));
     expect(first).toMatchObject({
@@ -255,7 +255,7 @@ describe(`[API-1] device cookies: lock-out resistance on ${testDb} (issue 23)`, 
     expect(deviceOf(await loginAs('10.20.1.1', user.email, 'wrong-password'))).toBeUndefined();
   });
 
-  it('[API-1] with an attacker failing from one address each time Retry-After ends, the owner logging in from a known browser gets 200 every time; an unknown browser waits (429 with Retry-After) as before (issue 23)', async () => {
+  it('[API-1] with an attacker failing from one address each time Retry-After ends, the owner logging in from a known browser gets 200 every time; an unknown browser waits (429 with Retry-After) as before', async () => {
     const owner = await createUser(t);
     let device = await knownDevice(owner);
     const attacker = '10.66.6.6';
@@ -283,7 +283,7 @@ describe(`[API-1] device cookies: lock-out resistance on ${testDb} (issue 23)`, 
     expect(attackers).toEqual(Array(12).fill(401));
   });
 
-  it('[API-1] a known device has its own count: a stolen device cookie waits after the free failures (429 even with the right password), and neither another known browser nor unknown ones are slowed by it (issue 23)', async () => {
+  it('[API-1] a known device has its own count: a stolen device cookie waits after the free failures (429 even with the right password), and neither another known browser nor unknown ones are slowed by it', async () => {
     const owner = await createUser(t);
     const stolen = await knownDevice(owner);
     const other = await knownDevice(owner);
@@ -298,7 +298,7 @@ describe(`[API-1] device cookies: lock-out resistance on ${testDb} (issue 23)`, 
     expect((await loginAs('10.77.0.2', owner.email, owner.password, stolen)).statusCode).toBe(200);
   });
 
-  it('[API-1] a device cookie counts only for its own account; an altered, forged or foreign one is an unknown device (issue 23)', async () => {
+  it('[API-1] a device cookie counts only for its own account; an altered, forged or foreign one is an unknown device', async () => {
     const [owner, someoneElse] = [await createUser(t), await createUser(t)];
     const device = await knownDevice(owner);
     const foreign = await knownDevice(someoneElse);

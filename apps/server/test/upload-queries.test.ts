@@ -103,7 +103,7 @@ describe(`queries per upload on ${testDb}`, () => {
     return response.json<{ file: GameFile }[]>().map((result) => result.file);
   }
 
-  it('a folder upload of 10 files runs as many queries into a game of 1,500 files as into one of 100 (issue 29)', async () => {
+  it('a folder upload of 10 files runs as many queries into a game of 1,500 files as into one of 100', async () => {
     const small = await gameOf(100);
     const big = await gameOf(1500);
     let smallFiles: GameFile[] = [];

@@ -186,7 +186,7 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
         { dataProtectionRegulationVersion: '1' },
         { path: '/dataProtectionRegulationVersion', message: m.dataProtection },
       ],
-      // Issue 13: look-alike and invisible identities, control and bidi characters in names.
+      // Look-alike and invisible identities, control and bidi characters in names.
       [
         'username with a no-break space',
         { username: 'nb\u00a0sp' },
@@ -383,7 +383,7 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
     });
   });
 
-  describe('identities are NFKC-normalised and unique ignoring case (issue 13)', () => {
+  describe('identities are NFKC-normalised and unique ignoring case', () => {
     it('[VAL-8] Admin beside admin, and a full-width look-alike, answer the duplicate username message', async () => {
       const base = `case_${user.id}_name`;
       const first = await signup(signupBody({ username: base }));
@@ -545,7 +545,7 @@ describe(`[VAL-8] invalid bodies of the users calls on ${testDb}`, () => {
       expect(me.json<User>()).toMatchObject({ username: user.username, email: user.email });
     });
 
-    it('[VAL-8][issue 23] a new email with a currentPassword that is no string or too long answers 422 on /currentPassword; odd text is only a wrong password (403)', async () => {
+    it('[VAL-8]a new email with a currentPassword that is no string or too long answers 422 on /currentPassword; odd text is only a wrong password (403)', async () => {
       const email = `new-${user.id}@example.com`;
       expectInvalid(await update({ username: user.username, email, currentPassword: 12345 }), [
         { path: '/currentPassword', message: m.currentPasswordRequired },

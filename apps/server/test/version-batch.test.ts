@@ -104,7 +104,7 @@ function batchForm(
   return body;
 }
 
-describe(`[issue 27] replace from a folder or a zip (POST /game-versions/{versionId}/batch) on ${testDb}`, () => {
+describe(`replace from a folder or a zip (POST /game-versions/{versionId}/batch) on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;
@@ -748,7 +748,7 @@ describe(`[issue 27] replace from a folder or a zip (POST /game-versions/{versio
   });
 });
 
-describe(`[issue 27] the per-file limit in a batch on ${testDb}`, () => {
+describe(`the per-file limit in a batch on ${testDb}`, () => {
   let t: TestApp;
   let artist: TestUser;
   let version: GameVersion;

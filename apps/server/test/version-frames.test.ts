@@ -25,7 +25,7 @@ import {
 import { solidPng } from './support/image-samples';
 
 /**
- * Replacing single frames of a sprite sheet in a version (issue 26): the version's sheet is the original with the
+ * Replacing single frames of a sprite sheet in a version: the version's sheet is the original with the
  * replaced frames in their rects; restoring a frame takes it out again; the sheet is served by the play origin
  * and zipped under its own path. On PostgreSQL, 20 frames replaced at once through two app instances all land.
  */
@@ -62,7 +62,7 @@ async function pixel(image: Buffer, x: number, y: number): Promise<number[]> {
 }
 const rgba = (c: { r: number; g: number; b: number }) => [c.r, c.g, c.b, 255];
 
-describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb}`, () => {
+describe(`replacing frames of a sprite sheet in a version on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;
@@ -326,7 +326,7 @@ describe(`[issue 26] replacing frames of a sprite sheet in a version on ${testDb
 });
 
 describe.runIf(testDb === 'postgres')(
-  '[issue 26] 20 frame replacements of one sheet at once, from two servers (PostgreSQL)',
+  '20 frame replacements of one sheet at once, from two servers (PostgreSQL)',
   () => {
     let first: TestApp;
     let second: TestApp;

@@ -29,7 +29,7 @@ import {
 import { readZip } from './support/zip-entries';
 
 /**
- * The history of a version's files (issue 28, decision 0034): every replacement is an entry with a copy of its
+ * The history of a version's files (decision 0034): every replacement is an entry with a copy of its
  * own, listed newest first, viewable and restorable; at most VERSION_HISTORY_LIMIT per file, oldest dropped with
  * its stored object. On PostgreSQL, uploads of one file from two app instances at once all land in the history.
  */
@@ -53,7 +53,7 @@ function fileForm(content: Buffer, name = 'hero.png', frame?: string): FormData 
   return body;
 }
 
-describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
+describe(`the history of a version's files on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;
@@ -171,7 +171,7 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     await t?.close();
   });
 
-  it('issue 28: an upload, a batch row, a frame change and a restore each add an entry, newest first, with author, size, pixel size and the current one', async () => {
+  it('an upload, a batch row, a frame change and a restore each add an entry, newest first, with author, size, pixel size and the current one', async () => {
     const version = await newVersion('Kinds');
     expect((await historyOf(version.id, heroId)).entries).toEqual([]);
     expect((await upload(version.id, heroId, await png(1))).statusCode).toBe(200);
@@ -227,7 +227,7 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     ]);
   });
 
-  it('issue 28: a restored entry is what play and the zip serve, byte for byte; Restore original adds none and keeps the history', async () => {
+  it('a restored entry is what play and the zip serve, byte for byte; Restore original adds none and keeps the history', async () => {
     const version = await newVersion('Restore');
     const one = await png(11);
     const two = await png(12);
@@ -257,7 +257,7 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     expect((await served(version, 'hero.png')).equals(two)).toBe(true);
   });
 
-  it('issue 28: restoring a sheet entry serves those bytes exactly; its replaced frames go', async () => {
+  it('restoring a sheet entry serves those bytes exactly; its replaced frames go', async () => {
     const version = await newVersion('Sheet');
     const sheetUpload = (frame: string, i: number) =>
       t.app.inject({
@@ -282,7 +282,7 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     expect(files.find((file) => file.fileId === sheetId)?.frames).toBeUndefined();
   });
 
-  it('issue 28: an entry whose game file changed size since is 422 with a message that says so; nothing changes', async () => {
+  it('an entry whose game file changed size since is 422 with a message that says so; nothing changes', async () => {
     const version = await newVersion('Resized');
     await upload(version.id, heroId, await png(31));
     const [entry] = (await historyOf(version.id, heroId)).entries;
@@ -309,7 +309,7 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     }
   });
 
-  it("issue 28: someone else's version is 404 (list, content, restore), a demo account's restore 403, a locked version's 423; an entry needs the header or a ticket", async () => {
+  it("someone else's version is 404 (list, content, restore), a demo account's restore 403, a locked version's 423; an entry needs the header or a ticket", async () => {
     const version = await newVersion('Access');
     await upload(version.id, heroId, await png(41));
     const [entry] = (await historyOf(version.id, heroId)).entries;
@@ -350,7 +350,7 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     expect((await restore(version.id, heroId, entry!.id, admin.token)).statusCode).toBe(423);
   });
 
-  it('issue 28: the admin sees what a version keeps in storage (current files and history), counted in one query', async () => {
+  it('the admin sees what a version keeps in storage (current files and history), counted in one query', async () => {
     const version = await newVersion('Storage');
     const one = await png(51);
     const two = await png(52, 16, 16);
@@ -370,7 +370,7 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
     ).toBe(403);
   });
 
-  it('issue 28: deleting a version deletes its history objects; the services update keeps listed ones however old', async () => {
+  it('deleting a version deletes its history objects; the services update keeps listed ones however old', async () => {
     const version = await newVersion('Deleted');
     await upload(version.id, heroId, await png(61));
     const kept = await newVersion('Kept');
@@ -390,7 +390,7 @@ describe(`[issue 28] the history of a version's files on ${testDb}`, () => {
   });
 });
 
-describe(`[issue 28] the history's limit on ${testDb}`, () => {
+describe(`the history's limit on ${testDb}`, () => {
   let t: TestApp;
   let admin: TestUser;
   let artist: TestUser;
@@ -461,7 +461,7 @@ describe(`[issue 28] the history's limit on ${testDb}`, () => {
     await t?.close();
   });
 
-  it(`issue 28: at most VERSION_HISTORY_LIMIT (${limit}) entries per file: the oldest are dropped first with their stored objects`, async () => {
+  it(`at most VERSION_HISTORY_LIMIT (${limit}) entries per file: the oldest are dropped first with their stored objects`, async () => {
     const sent = await Promise.all([1, 2, 3, 4, 5].map((i) => png(i)));
     for (const content of sent) expect((await upload(t, content)).statusCode).toBe(200);
     const entries = await entriesOf(t);
@@ -474,7 +474,7 @@ describe(`[issue 28] the history's limit on ${testDb}`, () => {
     expect(historyKeys(t)).toHaveLength(limit);
   });
 
-  it('issue 28: a lower limit is applied by the services update, which counts the dropped entries and objects', async () => {
+  it('a lower limit is applied by the services update, which counts the dropped entries and objects', async () => {
     const lower = await createTestApp(
       { versionHistoryLimit: 1 },
       { dataDir: t.config.dataDir, schema: t.schema },
@@ -494,7 +494,7 @@ describe(`[issue 28] the history's limit on ${testDb}`, () => {
   });
 
   it.runIf(testDb === 'postgres')(
-    'issue 28: on PostgreSQL, 12 uploads of one file at once through two app instances: every one recorded in turn, the limit held',
+    'on PostgreSQL, 12 uploads of one file at once through two app instances: every one recorded in turn, the limit held',
     async () => {
       const second = await createTestApp(
         { versionHistoryLimit: limit },

@@ -492,7 +492,7 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     let assignment: UserGame;
     let demoAssignment: UserGame;
     beforeAll(async () => {
-      // Sound Replace: the ReSkin assignments of this game exist already (one per user, game and job type, issue 25).
+      // Sound Replace: the ReSkin assignments of this game exist already (one per user, game and job type).
       assignment = await assign(artist, game.id, 2);
       demoAssignment = await assign(demo, game.id, 2);
     });
@@ -688,7 +688,7 @@ describe(`[API-2][API-4] user-games and game versions on ${testDb}`, () => {
     // An assignment of its own: the ones above have their versions already.
     let assignment: UserGame;
     beforeAll(async () => {
-      // The first ReSkin assignment goes (one per user, game and job type, issue 25); nothing after uses it.
+      // The first ReSkin assignment goes (one per user, game and job type); nothing after uses it.
       expect(
         (await call(t, 'DELETE', `/api/user-games/${userGame.id}`, { token: admin.token })).statusCode,
       ).toBe(200);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { limits } from './limits';
 
 /**
- * Sprite sheets and atlases (issue 26): one model for every descriptor format a game may pack its sprites with.
+ * Sprite sheets and atlases: one model for every descriptor format a game may pack its sprites with.
  * A descriptor (a TexturePacker JSON, a Starling XML, a libGDX/Spine `.atlas`, a Cocos2d `.plist`, or a grid
  * declared on an image) names one or more pages (sheet images) and the frames cut from them.
  *
@@ -177,7 +177,7 @@ export function gridProblem(width: number, height: number, grid: AtlasGrid): str
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** The texts of sprite sheets on the web's screens (issue 26). */
+/** The texts of sprite sheets on the web's screens. */
 export const atlasTexts = {
   /** The badge of a sheet image on the game files screen. */
   sheetBadge: (frames: number, format: AtlasFormat) =>

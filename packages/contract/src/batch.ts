@@ -5,7 +5,7 @@ import { limits } from './limits';
 import { commonTopFolder, formatByteLimit } from './uploads';
 
 /**
- * Replace from a folder or a zip (issue 27, decision 0030): POST /game-versions/{versionId}/batch.
+ * Replace from a folder or a zip (decision 0030): POST /game-versions/{versionId}/batch.
  *
  * The request is multipart/form-data: for each incoming file a `path` field (its path relative to the dropped
  * folder, as `webkitRelativePath` or a folder walk gives it) followed by its `file` part, or one `.zip` file part.
@@ -405,7 +405,7 @@ export function sharedTopFolder(incoming: readonly string[], gamePaths: readonly
 }
 
 /**
- * Matches incoming files to a game's files (issue 27): by the path relative to the game root (a shared top folder
+ * Matches incoming files to a game's files: by the path relative to the game root (a shared top folder
  * stripped; a path that differs only in an extension of the same kind counts, for a PNG exported for a .jpg), else
  * by a unique file name (likewise), else by an atlas frame's name (with or without its extension); several
  * candidates make a row ambiguous, none unmatched. A match that is neither an image nor a sound is not replaceable.

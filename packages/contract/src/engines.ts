@@ -1,7 +1,7 @@
 import { emptyTexts } from './messages';
 
 /**
- * The one definition of the game engines the server recognises in a game's files (issue 24): the names the
+ * The one definition of the game engines the server recognises in a game's files: the names the
  * game object's `engine` takes, and which engines pack their images and sounds inside data files (a Unity
  * .data, a Godot .pck, a Defold archive, an emscripten .data), where an artist has nothing to replace. The
  * server's detection (modules/games/engine-detection.ts) answers one of these names or null; the web app shows

@@ -1,5 +1,5 @@
-// No zod here: the web app's landing page names error codes (apps/web/src/lib/failure-titles.ts, issue 25) and loads
-// no schema library (issue 15).
+// No zod here: the web app's landing page names error codes (apps/web/src/lib/failure-titles.ts) and loads
+// no schema library.
 
 /** Error codes the server puts in error.code. */
 export const errorCodes = {
@@ -15,10 +15,10 @@ export const errorCodes = {
   accountDisabled: 'ACCOUNT_DISABLED',
   invalidCredentials: 'INVALID_CREDENTIALS',
   emailExists: 'EMAIL_EXISTS',
-  /** 409: the change would leave no active administrator (suspend, delete or demote the last one; issue 23). */
+  /** 409: the change would leave no active administrator (suspend, delete or demote the last one). */
   lastAdmin: 'LAST_ADMIN',
   usernameExists: 'USERNAME_EXISTS',
-  /** 409: the user already has this game with this job type (issue 25: one assignment per user, game and job type). */
+  /** 409: the user already has this game with this job type (one assignment per user, game and job type). */
   assignmentExists: 'ASSIGNMENT_EXISTS',
   /** 409: the game is not Ready: its play links cannot be made yet (admins read "generate", artists "being prepared"). */
   gameNotReady: 'GAME_NOT_READY',
@@ -26,10 +26,10 @@ export const errorCodes = {
   versionLocked: 'VERSION_LOCKED',
   /** 423: a version the reviewer disabled is read-only for its artist (no rename, delete, upload, restore, finish). */
   versionDisabled: 'VERSION_DISABLED',
-  /** 409: a verdict on a version that is not Finished (issue 28): the artist has not finished it (again) yet. */
+  /** 409: a verdict on a version that is not Finished: the artist has not finished it (again) yet. */
   versionNotFinished: 'VERSION_NOT_FINISHED',
   /**
-   * 409: the version has a verdict since its last finish already (issue 28), given by the reviewer the message names
+   * 409: the version has a verdict since its last finish already, given by the reviewer the message names
    * (two reviewers at once: one wins); send `replace: true` to change it.
    */
   verdictExists: 'VERDICT_EXISTS',
@@ -64,7 +64,7 @@ export const errorCodes = {
   invalidZip: 'INVALID_ZIP',
   /** 413: a zip upload that unpacks to too many bytes or packs an entry too densely (a zip bomb); nothing is stored. */
   zipBomb: 'ZIP_BOMB',
-  /** 404: a mail feature (forgot password, "Send again") on a server without SMTP_URL (issue 28). */
+  /** 404: a mail feature (forgot password, "Send again") on a server without SMTP_URL. */
   mailOff: 'MAIL_OFF',
   /** 400: a mailed link's token that was never issued (or mistyped). */
   tokenInvalid: 'TOKEN_INVALID',

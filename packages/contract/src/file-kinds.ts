@@ -127,11 +127,11 @@ export function copyFormatOf(path: string): { format: CopyFormat; mimeType: stri
   return { format: copiesAs, mimeType: copyMimeTypes[copiesAs] };
 }
 
-/** The extensions a game's index (its start file) may have: a page the browser renders (issue 25). */
+/** The extensions a game's index (its start file) may have: a page the browser renders. */
 export const indexExtensions = ['html', 'htm'] as const;
 
 /**
- * Whether a game file may be marked as the index: only an HTML page can start a game (issue 25). The server
+ * Whether a game file may be marked as the index: only an HTML page can start a game. The server
  * refuses any other file (422) and the files screen enables 'Mark index' only on these; guessIndex picks among them.
  */
 export function canBeIndex(path: string): boolean {

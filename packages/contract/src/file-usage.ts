@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Where } from './search';
 
 /**
- * GET /games/{id}/usage (issue 24, decision 0023): for each file of the game, how often plays (any view, any
+ * GET /games/{id}/usage (decision 0023): for each file of the game, how often plays (any view, any
  * person) requested it from the play origin, when first, and whether ever within the first seconds of a play.
  * A file no play has loaded yet has 0 loads and no firstSeenAt. Nothing says who played.
  */

@@ -3,7 +3,7 @@ import { GameStatus } from './roles';
 
 /**
  * A game that is not Ready yet (a new game, or one an admin is generating), in the words of who reads it
- * (issue 25): artists are never told to generate; admins, who can press Gen., are. A game whose generation failed
+ *: artists are never told to generate; admins, who can press Gen., are. A game whose generation failed
  * is said as such (decision 0052): it will not become ready by waiting, and the administrators have been told.
  */
 export const gameReadinessMessages = {

@@ -64,7 +64,7 @@ export const updateGameBodySchema = z.object({
   isActive: z.boolean({ error: m.isActive }),
   imagePath: z.string().max(1000).optional(),
   rootPath: z.string().max(1000).optional(),
-  /** The play settings (issue 24, decision 0022); left out, each keeps its value. */
+  /** The play settings (decision 0022); left out, each keeps its value. */
   precompressed: z.enum(precompressedSettings).optional(),
   isolated: z.enum(isolatedSettings).optional(),
 });
@@ -84,7 +84,7 @@ export function gameStatusName(id: number): string {
 
 /**
  * What the games list and the files screen say of a Ready game whose changed files are getting their copies
- * (issue 25, decision 0024) instead of its status word; undefined when it has none to make.
+ * (decision 0024) instead of its status word; undefined when it has none to make.
  */
 export function copiesUpdatingText(game: {
   gameStatusTypeId: number;
@@ -101,7 +101,7 @@ export function copiesUpdatingText(game: {
   return `Updating copies (${game.copiesCurrent} of ${game.copiesTotal})`;
 }
 
-/** A game as the API shows it (SPEC §3), with its play settings (issue 24). */
+/** A game as the API shows it (SPEC §3), with its play settings. */
 export const gameSchema = gamePlaySettingsSchema.extend({
   id: z.number().int(),
   name: z.string(),
@@ -119,7 +119,7 @@ export const gameSchema = gamePlaySettingsSchema.extend({
   generationDone: z.number().int().nullable(),
   generationTotal: z.number().int().nullable(),
   /**
-   * The game's images whose generated copies are current, and its images in all (issue 25, decision 0024): a Ready
+   * The game's images whose generated copies are current, and its images in all (decision 0024): a Ready
    * game whose changed files are getting their copies shows "Updating copies (current of total)". Left out where
    * the answer does not carry them (a search that did not ask for the status).
    */
@@ -137,7 +137,7 @@ export const gameSchema = gamePlaySettingsSchema.extend({
       `The engine the game's files were built with (${gameEngineNames.join(', ')}), or null when none was recognised.`,
     ),
   /**
-   * The splash's thumbnail (issue 29, decision 0038) on the app's own origin, for the games list: null when the
+   * The splash's thumbnail (decision 0038) on the app's own origin, for the games list: null when the
    * game has no splash. Left out where the answer does not carry it.
    */
   thumbnailUrl: z.string().nullable().optional(),
@@ -168,7 +168,7 @@ export const gameSearchColumns = [
 ] as const;
 
 /**
- * An image's small copies (issue 29, decision 0038): WebP on the app's own origin, lazy-loaded, each URL the same
+ * An image's small copies (decision 0038): WebP on the app's own origin, lazy-loaded, each URL the same
  * for the same content (so browsers keep them) and valid for the caller only for a while.
  */
 export const imagePreviewsSchema = z.object({
@@ -194,7 +194,7 @@ export const gameFileSchema = z.object({
   size: z.number().int(),
   contentType: z.string(),
   updatedAt: z.string(),
-  /** The image's small copies (issue 29); null for a file that is no raster image, left out where not carried. */
+  /** The image's small copies; null for a file that is no raster image, left out where not carried. */
   previews: imagePreviewsSchema.nullable().optional(),
 });
 export type GameFile = z.infer<typeof gameFileSchema>;
@@ -215,7 +215,7 @@ export const gameFileSearchColumns = [
   'size',
   'contentType',
   'updatedAt',
-  // The play usage record (issue 24): where and order only; GET /games/{id}/usage answers them.
+  // The play usage record: where and order only; GET /games/{id}/usage answers them.
   'loads',
   'atStart',
 ] as const;

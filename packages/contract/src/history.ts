@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pathIdSchema } from './ids';
 
 /**
- * The history of a version's file (issue 28, decision 0034): every replacement of one game file in one version,
+ * The history of a version's file (decision 0034): every replacement of one game file in one version,
  * kept up to a limit per file (limits.versionHistory, VERSION_HISTORY_LIMIT), viewable and restorable. The server's
  * routes and the web's History dialog both use these.
  */

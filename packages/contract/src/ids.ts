@@ -11,7 +11,7 @@ const maxIdDigits = String(maxId).length;
 
 /**
  * An id as written in a URL (a path segment, or `?gameId=` in the web app), or undefined when the text is anything
- * else (issue 23): digits only, no sign, no leading zero, no spaces, no exponent or hex, from 1 to maxId. Each
+ * else: digits only, no sign, no leading zero, no spaces, no exponent or hex, from 1 to maxId. Each
  * number has exactly one spelling, so `/user/delete/%201`, `/0x10`, `/1e3` and `/0002` name no user instead of
  * users 1, 16, 1000 and 2 (what Number() or a coercing schema makes of them).
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pathIdSchema } from './ids';
 
 /**
- * The inbox (issue 28): what happened that concerns you. One row per event and recipient; the ids say which
+ * The inbox: what happened that concerns you. One row per event and recipient; the ids say which
  * screen it links to. The same kinds are mailed when mail is on (each event, a daily digest, or never).
  */
 export const inboxEventKinds = [

@@ -1,5 +1,5 @@
 // Free of zod, like roles, limits, messages and permissions: the web's landing page imports it and loads no schema
-// library (issue 15). The schema of a document's text is in legal-text.ts.
+// library. The schema of a document's text is in legal-text.ts.
 
 /**
  * The legal documents the Register form's data-protection checkbox links to (SPEC §3 "Register"): the name in

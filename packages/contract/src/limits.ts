@@ -19,13 +19,13 @@ export const limits = {
   versionDescription: { min: 2, max: 500 },
   versionMultiUploadFiles: 50,
   /**
-   * History of a version's file (issue 28, decision 0034): the entries kept per file and version by default (the
+   * History of a version's file (decision 0034): the entries kept per file and version by default (the
    * server reads VERSION_HISTORY_LIMIT), oldest dropped first, and the most it may be set to.
    */
   versionHistory: { defaultPerFile: 10, maxPerFile: 100 },
   adminUploadFiles: 1000,
   /**
-   * How the admin's upload screen splits a game of any size into requests of the folder route (issue 29,
+   * How the admin's upload screen splits a game of any size into requests of the folder route (
    * decision 0039): at most `files` files (within adminUploadFiles) and `bytes` bytes of files per request, so
    * a request stays under the proxy's body limit (docs/operations.md: client_max_body_size 64m) and a refused
    * or broken request costs little to send again; a single file over `bytes` (up to the per-file limit) goes
@@ -65,7 +65,7 @@ export const limits = {
     ratioMinBytes: 1024 * 1024,
   },
   /**
-   * Sound conversion (issue 27, decision 0029): each probe, loudness measurement or conversion runs in a worker
+   * Sound conversion (decision 0029): each probe, loudness measurement or conversion runs in a worker
    * thread with the WebAssembly ffmpeg, at most one per core at once; one that runs longer than
    * `timeLimitSeconds` is stopped, and ffmpeg's heap cannot grow past `memoryMb` (the file itself and the result
    * are held beside it, each within the per-file limit). The workbench warns when a replacement's duration differs
@@ -93,7 +93,7 @@ export const limits = {
   filterLimitDefault: 100,
   filterLimitMax: 100,
   /**
-   * Size of a filter's `where` (issue 13): the most values in one `inq`/`nin` list, the most conditions in the
+   * Size of a filter's `where`: the most values in one `inq`/`nin` list, the most conditions in the
    * whole where (every column condition and every operator on it, at any depth of `and`/`or`), and the longest
    * `like`/`nlike`/`ilike` pattern. Larger filters answer 400 INVALID_FILTER on both databases.
    */
@@ -104,7 +104,7 @@ export const limits = {
   playFrameExtraPx: 50,
   placeholderImage: { width: 360, height: 240 },
   /**
-   * Small copies of the game's images (issue 29, decision 0038), WebP, made by generation (and for a version's
+   * Small copies of the game's images (decision 0038), WebP, made by generation (and for a version's
    * replacement on first use): a preview for the workbench cards and My Games (at most `previewPixels` on the
    * longer side, about `previewBytes`), a thumbnail for the admin's tables (at most `thumbnailPixels`, about
    * `thumbnailBytes`). Served from the app's own origin and loaded lazily.
@@ -114,25 +114,25 @@ export const limits = {
   resizeThrottleMs: 50,
   sessionTokenHours: 12,
   /**
-   * Failed attempts per account (issue 13): a login's wrong password, counted by email, and a password change's
+   * Failed attempts per account: a login's wrong password, counted by email, and a password change's
    * wrong current password, counted by user. After `freeFailures` failures within `windowSeconds` each further
    * failure makes the next attempt wait, doubling from `firstDelaySeconds` up to `maxDelaySeconds`: a growing delay,
    * never a lock the owner cannot outwait. A success clears the count.
    */
   failedAttempts: { freeFailures: 5, windowSeconds: 15 * 60, firstDelaySeconds: 1, maxDelaySeconds: 60 },
   /**
-   * How long a device cookie lasts (issue 23, decision 0021): a browser that logged into an account within this many
+   * How long a device cookie lasts (decision 0021): a browser that logged into an account within this many
    * days is a known device of it, with a failure count of its own, not slowed by wrong passwords from elsewhere.
    */
   deviceCookieDays: 365,
   playTokenHours: 2,
   /**
-   * The review loop (issue 28): the most notes GET /game-versions/{id}/notes answers (the oldest first: a version
+   * The review loop: the most notes GET /game-versions/{id}/notes answers (the oldest first: a version
    * with more shows its first ones; none is ever dropped), and the most rows of GET /game-versions/to-review (the
    * oldest finishes first; its X-Total-Count says how many wait in all).
    */
   review: { notesListMax: 1000, toReviewMax: 500 },
-  /** The inbox (issue 28): events per page of GET /inbox (newest first; `?before=<id>` for the next page). */
+  /** The inbox: events per page of GET /inbox (newest first; `?before=<id>` for the next page). */
   inbox: { pageSize: 50 },
   /**
    * Sprite sheet descriptors (decision 0028): files larger than `maxDescriptorBytes` are not read as descriptors; a

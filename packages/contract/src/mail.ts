@@ -3,7 +3,7 @@ import { limits } from './limits';
 import { emailSchema, passwordSchema } from './users';
 
 /**
- * Mail (issue 28, decision 0035): address verification, "forgot password" and the inbox's events as mail. All of it
+ * Mail (decision 0035): address verification, "forgot password" and the inbox's events as mail. All of it
  * works only when the server has SMTP_URL (GET /config's `mail`); without it the app runs as before.
  */
 

@@ -25,14 +25,14 @@ export const validationMessages = {
   phone: 'Please enter a valid phone number.',
   dataProtection: 'You have to accept the Data Protection Regulation.',
   /**
-   * Issue 23: a password on the list of the most common and breached passwords (the server checks it: the list is
+   * A password on the list of the most common and breached passwords (the server checks it: the list is
    * too large for the web app), or one character repeated.
    */
   commonPassword:
     'This password is too common: it is on a list of leaked passwords. Choose a less predictable one.',
-  /** Issue 13: identities and names refuse control, invisible and text-direction characters (text-safety.ts). */
+  /** Identities and names refuse control, invisible and text-direction characters (text-safety.ts). */
   unsafeCharacters: 'Control, invisible and text-direction characters are not allowed.',
-  /** Issue 23: a new email on the account screen needs the account's current password. */
+  /** A new email on the account screen needs the account's current password. */
   currentPasswordRequired: 'Enter your current password to change your email.',
   currentPasswordWrong: 'The current password is wrong.',
   versionName: 'Name must be 2-250 characters of letters, numbers, underscore, hyphen or space.',
@@ -40,7 +40,7 @@ export const validationMessages = {
     'Description must be 2-500 characters of letters, numbers, underscore, hyphen or space.',
   imageSize: (original: { width: number; height: number }, loaded: { width: number; height: number }) =>
     `Original Size ${original.width} x ${original.height} Loaded Size ${loaded.width} x ${loaded.height}`,
-  /** Issue 26: a replacement of one frame of a sprite sheet must have the frame's source (untrimmed) size. */
+  /** A replacement of one frame of a sprite sheet must have the frame's source (untrimmed) size. */
   frameSize: (frame: string, expected: { w: number; h: number }, loaded: { width: number; height: number }) =>
     `The frame "${frame}" is ${expected.w} × ${expected.h} pixels; this image is ${loaded.width} × ${loaded.height}.`,
   multipleSameName: 'Multiple files found with same name!',
@@ -75,7 +75,7 @@ export const messages = {
   registerFailed: 'email already exists',
   accountSaved: 'account settings saved!',
   accountDisabled: 'Your account is disabled',
-  /** Issue 12: 'Suspend My Account' asks first, since only an administrator can undo it. */
+  /** 'Suspend My Account' asks first, since only an administrator can undo it. */
   confirmSuspendAccount:
     'Suspend your account? You will be logged out and only an administrator can re-activate it.',
   confirmDeleteUser: (username: string) => `Are you sure you want to delete ${username}?`,
@@ -84,26 +84,26 @@ export const messages = {
   userDeleted: 'user deleted successfully.',
   passwordReset: (password: string) => `User password is reset to ${password}`,
   roleUpdated: 'user role updated successfully.',
-  /** Issue 12 (re-activating a suspended account): worded like the admin's other confirmations and toasts. */
+  /** Worded like the admin's other confirmations and toasts. */
   confirmActivateUser: (username: string) => `Are you sure you want to activate ${username}?`,
   userActivated: 'user activated successfully.',
-  /** Issue 25 (ADM-8): the admin's Add User; SPEC §8 names no message for it, so it is worded like the others. */
+  /** The admin's Add User; SPEC §8 names no message for it, so it is worded like the others. */
   userAdded: (username: string) => `user ${username} added successfully.`,
   servicesUpdated: 'Services updated',
   gameAdded: 'Game added successfully.',
   /** SPEC §8 names no message for adding a user-game; worded like 'Game added successfully.'. */
   userGameAdded: 'User game added successfully.',
   /**
-   * Issue 25: assigning a game that is not Ready asks first; the artist sees its card as being prepared until then.
+   * Assigning a game that is not Ready asks first; the artist sees its card as being prepared until then.
    */
   confirmAssignNotReady: (game: string, status: string) =>
     `${game} is not ready yet (${status}). Assign it anyway? The artist will see it once it is ready.`,
-  /** Issue 25: a 2nd assignment of a game to a user with the same job type (the server's 409 ASSIGNMENT_EXISTS). */
+  /** A 2nd assignment of a game to a user with the same job type (the server's 409 ASSIGNMENT_EXISTS). */
   assignmentExists: 'This game is already assigned to this user with this job type.',
   /** The same, when that assignment's access was removed: Give Access brings it (and its versions) back. */
   assignmentExistsInactive:
     'This game is already assigned to this user with this job type, with its access removed: use Give Access on its row.',
-  /** Issue 25: marking another index of a Ready game asks first, naming both start files. */
+  /** Marking another index of a Ready game asks first, naming both start files. */
   confirmSwitchIndex: (current: string, next: string) =>
     `Switch the start file of this Ready game from ${current} to ${next}? Everyone playing it will start at ${next}.`,
   itemEdited: 'item edited successfully.',
@@ -121,12 +121,12 @@ export const messages = {
   uploadFailed: 'Error is occurred while uploading the item.',
   uploaded: 'Item uploaded successfully.',
   informed: 'You successfully informed',
-  /** Issue 12: 'I Finished My Game' asks first; the artist sees a Finished version as such afterwards. */
+  /** 'I Finished My Game' asks first; the artist sees a Finished version as such afterwards. */
   confirmFinishVersion: 'Tell the reviewer this version is finished?',
-  /** Issue 12: undoing a replacement (DELETE /game-versions/{versionId}/files/{fileId}). */
+  /** Undoing a replacement (DELETE /game-versions/{versionId}/files/{fileId}). */
   confirmRestoreOriginal: (path: string) =>
     `Restore the original ${path}? Your replacement is removed from this version.`,
-  /** Issue 26: undoing one frame's replacement (DELETE /game-versions/{versionId}/files/{fileId}/frames/{frameName}). */
+  /** Undoing one frame's replacement (DELETE /game-versions/{versionId}/files/{fileId}/frames/{frameName}). */
   confirmRestoreFrame: (frame: string, path: string) =>
     `Restore the original frame "${frame}" of ${path}? Your replacement of this frame is removed from this version.`,
   originalRestored: 'Original restored.',
@@ -138,7 +138,7 @@ export const messages = {
   typeaheadNone: 'No results available',
   typeaheadCount: (n: number) => `${n} results available`,
   popupBlocked: 'Please disable your Pop-up blocker and try again.',
-  /** Issue 25 (SES-4): a saved or current session the server no longer accepts (expired, revoked) sends the user to /login. */
+  /** A saved or current session the server no longer accepts (expired, revoked) sends the user to /login. */
   sessionEnded: 'Your session has ended. Please log in again.',
 } as const;
 
@@ -146,7 +146,7 @@ export const messages = {
 export const conflictMessages = {
   email: 'This email is already registered.',
   username: 'This username is already taken.',
-  /** Issue 23: the answer (409 LAST_ADMIN) and the toast when a change would leave no active administrator. */
+  /** The answer (409 LAST_ADMIN) and the toast when a change would leave no active administrator. */
   lastAdmin:
     'This is the last active administrator: it cannot be suspended, deleted or made a regular or demo user until another administrator is active.',
 } as const;

@@ -1,7 +1,7 @@
 import { RoleType, type RoleTypeId } from './roles';
 
 /**
- * Who may do what: the one table of role rules (issue 13, decision 0014). The server's guards and services and
+ * Who may do what: the one table of role rules (decision 0014). The server's guards and services and
  * the web's navigation, guards and buttons all ask `can(roleTypeId, action)`; nothing else compares role ids.
  * Rules that also depend on a record (whose version, which game is assigned, a version's lock) stay where that
  * record is read, and ask `can` for their role part.
@@ -24,7 +24,7 @@ export const actions = [
   /** Creating versions and changing them (rename, delete, upload, restore, finish), within the version rules. */
   'versions.change',
   /**
-   * Writing notes on versions (issue 28): a reviewer on any version, an artist on their own (the version's access
+   * Writing notes on versions: a reviewer on any version, an artist on their own (the version's access
    * rules decide which); demo accounts are shared and write none.
    */
   'notes.write',

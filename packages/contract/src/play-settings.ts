@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A game's two play settings (issue 24, decision 0022), each `auto` by default: what detection at upload decided
+ * A game's two play settings (decision 0022), each `auto` by default: what detection at upload decided
  * from the game's own files, or the admin's choice.
  *
  * - `precompressed`: how the play origin sends a `.gz`/`.br` file. `encoded`: with `Content-Encoding` and the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A version's review state (issue 28), in a module of its own so that versions.ts (every version answer carries
+ * A version's review state, in a module of its own so that versions.ts (every version answer carries
  * these fields) and review.ts (the verdict and notes) both build on it without importing each other.
  */
 

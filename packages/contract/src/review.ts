@@ -9,7 +9,7 @@ import { verdictLabels, verdicts, versionReviewSchema, type Verdict } from './re
 export * from './review-state';
 
 /**
- * The review loop (issue 28): a reviewer's verdict on a finished version, notes on a version or one of its files
+ * The review loop: a reviewer's verdict on a finished version, notes on a version or one of its files
  * (or an atlas frame), and the "To review" view. The server's routes and the web's screens both use these.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Characters that make one text look like another or hide part of it (issue 13, input hardening). One
+ * Characters that make one text look like another or hide part of it (input hardening). One
  * definition for the server's checks and the web forms (through the schemas in users.ts, games.ts, versions.ts).
  */
 

@@ -1,7 +1,7 @@
 import { errorCodes } from './error-codes';
 import { limits } from './limits';
 
-// The rules of a game upload that the server and the web app both apply (issue 29, decision 0039): the words of
+// The rules of a game upload that the server and the web app both apply (decision 0039): the words of
 // the size refusals, and how a zip's entries become game paths and are checked on their declared sizes. The
 // server applies them to every request; the web app applies them before it sends anything, so a zip the server
 // would refuse is refused in the browser with the same words, and a zip unpacked in the browser gives the same

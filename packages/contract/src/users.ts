@@ -6,7 +6,7 @@ import { roleTypeIds } from './roles';
 import { isSafeIdentity, isSafeName } from './text-safety';
 
 /**
- * Letters, digits, underscore, hyphen and spaces (SPEC §5's "whitespace", as the plain space only since issue 13:
+ * Letters, digits, underscore, hyphen and spaces (SPEC §5's "whitespace", as the plain space only:
  * no tabs, newlines or no-break spaces; the message also names a period, the rule does not).
  */
 export const usernamePattern = /^[A-Za-z0-9_\- ]+$/;
@@ -16,7 +16,7 @@ export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const phonePattern = /^\d{10}$/;
 
 /**
- * Usernames and emails (issue 13): control, bidi and invisible characters are refused as sent, then the text is
+ * Usernames and emails: control, bidi and invisible characters are refused as sent, then the text is
  * NFKC-normalised (text-safety.ts), so full-width look-alikes become the plain letters they look like.
  */
 export const usernameSchema = z
@@ -100,7 +100,7 @@ export type RegisterForm = z.infer<typeof registerFormSchema>;
 
 /**
  * PUT /user/update: the account form (username and email; role is read-only). Answers a new token. A new email
- * also needs `currentPassword`, the account's password now (issue 23: emailChangeNeedsPassword), and ends the
+ * also needs `currentPassword`, the account's password now (emailChangeNeedsPassword), and ends the
  * account's other sessions; a username alone needs none.
  */
 export const updateUserBodySchema = z.object({
@@ -214,7 +214,7 @@ export type ServicesUpdateResponse = z.infer<typeof servicesUpdateResponseSchema
 export const publicConfigSchema = z.object({
   productName: z.string(),
   playOrigin: z.string(),
-  /** Whether this server sends mail (SMTP_URL, issue 28): verification, forgot password, the inbox's mail. */
+  /** Whether this server sends mail (SMTP_URL): verification, forgot password, the inbox's mail. */
   mail: z.boolean(),
   /** The per-file upload limit (MAX_FILE_SIZE_MB), in bytes: the upload screen checks a zip's entries against it. */
   maxFileSizeBytes: z.number().int().positive(),

@@ -3,14 +3,14 @@ import { limits } from './limits';
 import { can } from './permissions';
 
 /**
- * Who may change a game version, and when (issue 13, decision 0007). One definition: the server's versions
+ * Who may change a game version, and when (decision 0007). One definition: the server's versions
  * service asks it before every change and answers its refusal; the web hides or disables the controls with
  * its message.
  */
 
 /**
  * Every change of an existing version: PATCH, DELETE, an upload, a Restore original, I Finished My Game, and writing
- * or changing a note on it (issue 28: a reviewer always may; its artist not on a locked or disabled version).
+ * or changing a note on it (a reviewer always may; its artist not on a locked or disabled version).
  */
 export type VersionChange = 'rename' | 'delete' | 'upload' | 'restore' | 'finish' | 'note';
 
@@ -25,7 +25,7 @@ export const versionRuleMessages = {
 } as const;
 
 /**
- * Whether `actor` may add a version to a user-game that has `versionCount` versions (issue 25: the versions screen
+ * Whether `actor` may add a version to a user-game that has `versionCount` versions (the versions screen
  * and the add form offer only what the server allows): null when they may, else why not. The server asks it
  * before its insert and keeps the count race-safe (VER-2); the web hides Add New Version and the form with it.
  */

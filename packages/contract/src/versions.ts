@@ -59,9 +59,9 @@ export const userGameSchema = z.object({
   finishedCount: z.number().int(),
   /** When the newest Finished version was finished (ISO 8601), or null when none is. */
   lastFinishedAt: z.string().nullable(),
-  /** Finished versions without a verdict since their last finish (issue 28: "To review"). */
+  /** Finished versions without a verdict since their last finish ("To review"). */
   toReviewCount: z.number().int(),
-  /** Open notes on all its versions (issue 28; threads' first notes not resolved). */
+  /** Open notes on all its versions (threads' first notes not resolved). */
   openNotes: z.number().int(),
   /** The newest verdict among its versions (given since that version's last finish), and when; null when none. */
   lastVerdict: z.enum(verdicts).nullable(),
@@ -90,7 +90,7 @@ export const userGameListSchema = z.array(userGameSchema.partial());
 /** GET /user-games/my-games: the caller's active assignments, each with its game and card image URL. */
 export const myGameSchema = userGameSchema.required({ game: true }).extend({
   /**
-   * The splash's preview (issue 29, decision 0038: WebP, watermarked for artists) on the app's own origin, one host
+   * The splash's preview (decision 0038: WebP, watermarked for artists) on the app's own origin, one host
    * for every card; null when the game has none or is not Ready.
    */
   imageUrl: z.string().nullable(),
@@ -107,7 +107,7 @@ export type MyGame = z.infer<typeof myGameSchema>;
  * Columns of a user-game a search query may name (where, fields, order); `user` and `game` can be included.
  * From versionCount on they are computed by the server: search "username or game name" with
  * `{ or: [{ username: { like } }, { gameName: { like } }] }`, "has finished versions" with `{ finishedCount: { gt: 0 } }`,
- * "waits for review" with `{ toReviewCount: { gt: 0 } }` (issue 28).
+ * "waits for review" with `{ toReviewCount: { gt: 0 } }`.
  */
 export const userGameSearchColumns = [
   'id',
@@ -160,7 +160,7 @@ export const updateVersionBodySchema = versionFormSchema;
 
 /**
  * A game version (SPEC §3). gameVersionStatusId: 1 In progress, 2 Finished. Every version answer carries its review
- * fields too (issue 28: verdict, verdictNote, verdictAt, verdictByName, reviewState, openNotes).
+ * fields too (verdict, verdictNote, verdictAt, verdictByName, reviewState, openNotes).
  */
 export const gameVersionSchema = z.object({
   id: z.number().int(),
@@ -226,12 +226,12 @@ export const versionFileSchema = z.object({
   updatedAt: z.string(),
   /**
    * False when the game's file has since been replaced with another pixel size (allowed for formats other than
-   * png and jpg) and this replacement no longer matches it (issue 25): its artist is told to replace it again.
+   * png and jpg) and this replacement no longer matches it: its artist is told to replace it again.
    */
   fits: z.boolean(),
-  /** For a sprite sheet (issue 26): the names of the frames this version replaced in it, composed into this file. */
+  /** For a sprite sheet: the names of the frames this version replaced in it, composed into this file. */
   frames: z.array(z.string()).optional(),
-  /** The replacement's preview (issue 29, decision 0038) for the workbench card; null for no raster image, left out where not carried. */
+  /** The replacement's preview (decision 0038) for the workbench card; null for no raster image, left out where not carried. */
   preview: z.string().nullable().optional(),
 });
 export type VersionFile = z.infer<typeof versionFileSchema>;

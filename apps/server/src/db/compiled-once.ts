@@ -6,7 +6,7 @@ class Parameter {
 }
 
 /**
- * A read whose query Kysely builds and compiles once, at its first run, instead of on every request (issue 29: the
+ * A read whose query Kysely builds and compiles once, at its first run, instead of on every request (the
  * builder and compiler were a tenth of My Games' CPU). `build` gets a stand-in for each argument, which the query
  * uses as a value (in a where, say), never in its shape; every run executes the same SQL with the arguments as its
  * parameters. A read whose shape depends on its arguments (a list of ids, a search) is built per run as before.

@@ -49,7 +49,7 @@ export interface Db {
 }
 
 /**
- * The PostgreSQL driver, loaded only when DATABASE_URL names PostgreSQL (issue 29: a server on SQLite never
+ * The PostgreSQL driver, loaded only when DATABASE_URL names PostgreSQL (a server on SQLite never
  * loads it, which keeps its idle memory low). Until then no error can be one of pg's.
  */
 let postgresDriver: typeof pg | undefined;
@@ -131,7 +131,7 @@ const nothingToRollBack: SqliteStatement = {
 const cachedStatements = 500;
 
 /**
- * The SQLite file as Kysely's dialect sees it, with its prepared statements kept by SQL text (issue 15): Kysely
+ * The SQLite file as Kysely's dialect sees it, with its prepared statements kept by SQL text: Kysely
  * prepares every query anew, which was 13% of a read's time. A statement runs to its end synchronously (the app
  * never streams a query), so one statement serves every request that sends the same SQL.
  */
@@ -142,7 +142,7 @@ function withStatementCache(file: SqliteDatabase.Database): KyselySqliteDatabase
     prepare: (text: string) => {
       // SQLite rolls a transaction back by itself when a statement of it fails with SQLITE_FULL (or an I/O error):
       // Kysely's rollback then failed with "no transaction is active", and that error replaced the real one (a
-      // delete on a full disk answered 500 instead of 507; issue 23). With no transaction open it does nothing.
+      // delete on a full disk answered 500 instead of 507). With no transaction open it does nothing.
       if (text === 'rollback' && !file.inTransaction) return nothingToRollBack;
       let statement = statements.get(text);
       if (statement) {

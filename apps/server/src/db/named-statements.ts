@@ -19,7 +19,7 @@ const asResult = <R>(result: pg.QueryResult) => result as unknown as PostgresQue
 
 /**
  * PostgreSQL's pool as Kysely's dialect sees it, with the app's frequent queries run as named prepared statements
- * (issue 29): each connection parses and plans such a text once and then only binds and executes it, instead of
+ *: each connection parses and plans such a text once and then only binds and executes it, instead of
  * receiving, parsing and planning the whole text on every request (My Games' query was 2.6 ms of planning for
  * 1.3 ms of execution). A text is named on its second use, up to maxNamedStatements names, so the statements each
  * connection keeps stay bounded; Kysely sends values as parameters, so a query's text is the same for every user.

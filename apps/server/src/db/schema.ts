@@ -132,7 +132,7 @@ export interface GameVersionsTable {
   rootPath: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
-  /** The verdict since the last finish (issue 28, migration 0014): 'approved' | 'changes_requested', or null. */
+  /** The verdict since the last finish (migration 0014): 'approved' | 'changes_requested', or null. */
   verdict: Generated<string | null>;
   verdictNote: Generated<string | null>;
   verdictAt: Generated<Timestamp | null>;
@@ -153,7 +153,7 @@ export interface VersionFilesTable {
   updatedAt: Timestamp;
 }
 
-/** Per sheet a version has replaced frames in (issue 26): its frame set's revision and the composed one's. */
+/** Per sheet a version has replaced frames in: its frame set's revision and the composed one's. */
 export interface VersionSheetsTable {
   gameVersionId: number;
   fileId: number;
@@ -184,7 +184,7 @@ export interface VersionFramesTable {
   updatedAt: Timestamp;
 }
 
-/** One replacement a version's file got (issue 28, migration 0015, decision 0034), with a stored copy of its own. */
+/** One replacement a version's file got (migration 0015, decision 0034), with a stored copy of its own. */
 export interface VersionFileHistoryTable {
   id: Generated<number>;
   versionId: number;
@@ -202,7 +202,7 @@ export interface VersionFileHistoryTable {
   createdAt: Timestamp;
 }
 
-/** A uniform grid declared on a game image (issue 26, migration 0012): one per image, gone with the file. */
+/** A uniform grid declared on a game image (migration 0012): one per image, gone with the file. */
 export interface AtlasGridsTable {
   gameId: number;
   fileId: number;
@@ -214,7 +214,7 @@ export interface AtlasGridsTable {
   updatedAt: Timestamp;
 }
 
-/** One inbox event for one recipient (issue 28, migration 0013); `kind` is one of the contract's inboxEventKinds. */
+/** One inbox event for one recipient (migration 0013); `kind` is one of the contract's inboxEventKinds. */
 export interface InboxEventsTable {
   id: Generated<number>;
   userId: number;
@@ -269,7 +269,7 @@ export interface UserTokensTable {
   tokenVersion: Generated<number>;
 }
 
-/** A note on a version, one of its files or an atlas frame (issue 28, migration 0014). */
+/** A note on a version, one of its files or an atlas frame (migration 0014). */
 export interface NotesTable {
   id: Generated<number>;
   versionId: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseByteRange } from './byte-ranges';
 
-describe('parseByteRange (HTTP Range for seeking, issue 14)', () => {
+describe('parseByteRange (HTTP Range for seeking)', () => {
   it('reads a closed, an open and a suffix range within the object', () => {
     expect(parseByteRange('bytes=0-99', 1000)).toEqual({ start: 0, end: 99 });
     expect(parseByteRange('bytes=500-', 1000)).toEqual({ start: 500, end: 999 });

@@ -16,7 +16,7 @@ const storedTypes: Record<string, string> = { gz: 'application/gzip', br: 'appli
  * The one definition of a game file's served type (recorded at upload, used by the play origin, whose headers
  * nginx copies on an X-Accel hand-off; docs/operations.md lists them).
  *
- * A name ending in `.gz` or `.br` is a pre-compressed file, sent by the game's `precompressed` mode (issue 24,
+ * A name ending in `.gz` or `.br` is a pre-compressed file, sent by the game's `precompressed` mode (
  * decision 0022):
  * - `encoded` (Unity WebGL ships `Build/*.data.gz`, `*.wasm.br`, `*.framework.js.gz`): the stored bytes with
  *   `Content-Encoding` and the type of the inner name, so the browser decodes them and the engine's loader (and
@@ -40,7 +40,7 @@ export function servedAs(path: string, mode: PrecompressedMode = 'encoded'): Ser
  * Served types whose bytes deflate well: text of every kind, and the uncompressed binary formats games ship.
  * Everything else with a known type (PNG, JPEG, GIF, WebP, AVIF, MP3, OGG, Opus, M4A/AAC, FLAC, WebM, MP4,
  * woff/woff2, zip, .gz/.br files...) is already compressed; deflating it again costs CPU for a saving of a few
- * per cent (issue 29: a version zip of 1,500 images spent 12.8 s of CPU for 3 %).
+ * per cent (a version zip of 1,500 images spent 12.8 s of CPU for 3 %).
  */
 const compressibleTypes = new Set([
   'application/javascript',

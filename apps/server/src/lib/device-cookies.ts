@@ -14,7 +14,7 @@ const nonceLength = 22;
 const macLength = 43;
 
 /**
- * OWASP's device cookies (issue 23, decision 0021): after a successful login the browser gets
+ * OWASP's device cookies (decision 0021): after a successful login the browser gets
  * `<user id>.<nonce>.<HMAC of both>`, keyed by a key derived from the session secret (never the session key
  * itself). A login presenting a valid one for the account it logs into is from a known device: it is limited by a
  * count of that cookie's own instead of the account's, so failures from elsewhere do not slow its owner down, and

@@ -14,7 +14,7 @@ const claimsSchema = z.object({
   tv: z.number().int().default(0),
 });
 
-/** Where tickets learn a user's token version (issue 23). */
+/** Where tickets learn a user's token version. */
 export interface TicketHolders {
   /** The version to sign a ticket with: the one the caller's session was checked against. */
   tokenVersionOf(userId: number): Promise<number>;

@@ -7,7 +7,7 @@ import { limiter } from './limiters';
 type FailedAttemptsLimits = typeof limits.failedAttempts;
 
 /**
- * Failed attempts per account (issue 13): a growing delay after repeated wrong passwords, whatever address they
+ * Failed attempts per account: a growing delay after repeated wrong passwords, whatever address they
  * come from. After `freeFailures` failures within `windowSeconds`, each further failure makes the next attempt
  * of that key wait 1 s, 2 s, 4 s ... up to `maxDelaySeconds`; while it waits every attempt answers 429 (even with
  * the right password), and a success clears the count. The owner can always log in after at most the cap.

@@ -26,7 +26,7 @@ export function normaliseGamePath(raw: string): string {
     throw new InvalidPathError(`The file path is longer than ${limits.gameFilePathMax} characters.`);
   }
   // Control characters make paths that cannot be typed or shown.
-  // C0 and C1 controls and bidi overrides (issue 13): a path shows as what it is (the contract's isSafeName).
+  // C0 and C1 controls and bidi overrides: a path shows as what it is (the contract's isSafeName).
   if (!isSafeName(normalised)) {
     throw new InvalidPathError('The file path contains control or text-direction characters.');
   }

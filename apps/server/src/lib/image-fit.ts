@@ -3,7 +3,7 @@ import { batchMessages, limits, type FitMode, type ImageFormatName } from '@resk
 import { BitmapDecodeError } from './bitmap-decoding';
 import { readImage } from './image-reading';
 
-// Fitting an artist's image to the original's pixel size and format (issue 27, decision 0030): the batch replace
+// Fitting an artist's image to the original's pixel size and format (decision 0030): the batch replace
 // stores what this makes, and the fit preview answers the same bytes, so the preview is the stored result.
 
 /** The formats a fitted or converted image can be written in: the ones sharp writes. */

@@ -3,7 +3,7 @@ import { imageFormatOfName, imageFormats, limits } from '@reskin/contract';
 import { readImage } from './image-reading';
 
 /**
- * Small WebP copies of game images (issue 29, decision 0038): a `preview` for cards (the longer side at most
+ * Small WebP copies of game images (decision 0038): a `preview` for cards (the longer side at most
  * limits.imagePreviews.previewPixels) and a `thumb` for the admin's tables (thumbnailPixels), never enlarged.
  */
 export type PreviewSize = 'preview' | 'thumb';

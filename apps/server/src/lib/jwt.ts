@@ -3,7 +3,7 @@ import { createSigner, createVerifier } from 'fast-jwt';
 /**
  * HS256 JWTs signed and checked synchronously (fast-jwt), for the session tokens, the play tokens and the download
  * tickets. jose ran every sign and verify as an asynchronous WebCrypto job that imported the key again each time
- * (about 200-250 us against about 10 us here, issue 15). Verified tokens are cached (by token, until they expire,
+ * (about 200-250 us against about 10 us here). Verified tokens are cached (by token, until they expire,
  * at most `cacheSize`), so a token checked on every request is verified once.
  */
 export class HmacJwt {

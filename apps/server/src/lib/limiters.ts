@@ -10,7 +10,7 @@ export interface LimiterOptions {
 }
 
 /**
- * The one definition of where every limit counts (issues 14 and 23): with Redis (REDIS_URL) in Redis, shared by
+ * The one definition of where every limit counts: with Redis (REDIS_URL) in Redis, shared by
  * every app server; while Redis is unreachable, and without it, in this process's memory. The fallback is
  * rate-limiter-flexible's insurance limiter: a command that fails (or finds the connection not ready) is answered
  * by the in-memory limiter with the same options instead, so an outage never lifts a limit nor holds a request up;

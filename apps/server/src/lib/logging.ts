@@ -101,7 +101,7 @@ export type LogDestination = pino.DestinationStream;
 let standardOutput: LogDestination | undefined;
 
 /**
- * Standard output, written asynchronously (issue 15: a synchronous write per line, and the sleeps pino takes while
+ * Standard output, written asynchronously (a synchronous write per line, and the sleeps pino takes while
  * the pipe is full, were a fifth of an API read's CPU under load). Lines are written as soon as the previous write
  * is done, so a quiet server's lines appear at once and a busy one's go out together; pino flushes what is left
  * when the process exits. Both origins share it, so their lines never interleave mid-line.

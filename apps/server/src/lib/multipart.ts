@@ -169,7 +169,7 @@ export function maxMultipartBytes(files: number, fileBytes: number): number {
  * A preValidation hook for an upload route (it runs after the route's onRequest access check, before anything
  * reads the body: the multipart parser reads it only when the handler asks for its parts): a request whose
  * Content-Length is over `maxBodyBytes`, a body the route can never accept, is answered with `refusal()` (a 413)
- * at once instead of after its bytes have been sent and read (issue 29: a 306 MB zip was refused after all of
+ * at once instead of after its bytes have been sent and read (a 306 MB zip was refused after all of
  * it had arrived). The answer closes the connection, so the unread body is neither read nor waited for.
  */
 export function refuseDeclaredBodyOver(maxBodyBytes: number, refusal: () => AppError) {

@@ -32,7 +32,7 @@ export class PreviewGrants {
   private readonly key: Buffer;
   /**
    * Grants made, by their payload: the same claims give the same grant all day, so a list answered again (My Games on
-   * every visit, a workbench reloaded) signs nothing (issue 29: an HMAC per card on every answer).
+   * every visit, a workbench reloaded) signs nothing (an HMAC per card on every answer).
    */
   private readonly signed = new LRUCache<string, string>({ max: 20_000 });
 

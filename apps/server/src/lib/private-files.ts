@@ -3,7 +3,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 /**
- * Issue 13: what the server writes under DATA_DIR (the SQLite database, the JWT secret, stored files and their
+ * What the server writes under DATA_DIR (the SQLite database, the JWT secret, stored files and their
  * folders) is readable by the server's user only. The modes are set with chmod after creating, so they do not
  * depend on the process's umask (which can only take bits away from a create mode, and may be 000).
  */

@@ -2,11 +2,11 @@ import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * The Redis connection of the shared rate limits (REDIS_URL, issue 14): every app server counts logins, signups
+ * The Redis connection of the shared rate limits (REDIS_URL): every app server counts logins, signups
  * and failed passwords in the same place. Limits must never hold a request up, so a command fails at once while
  * Redis is unreachable (no offline queue, one try) and the limits fall back to this process's memory until it is
  * back (lib/limiters.ts: rate-limiter-flexible's insurance limiter). ioredis reconnects by itself. ioredis is
- * loaded only here, when REDIS_URL is set (issue 29: a server without Redis never loads it).
+ * loaded only here, when REDIS_URL is set (a server without Redis never loads it).
  */
 export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
   const { Redis: RedisClient } = await import('ioredis');

@@ -5,7 +5,7 @@ import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provid
 import { z } from 'zod';
 
 /**
- * How answers are written (issue 29, decision 0036): the routes declare their answers as the contract's
+ * How answers are written (decision 0036): the routes declare their answers as the contract's
  * zod schemas.
  * - `checked` (tests, development): zod encodes every answer, so an answer that breaks the contract fails loudly
  *   (a 500 with the route named), and the compiled writer's text is compared with it: the two must say the same.
@@ -38,7 +38,7 @@ export function compileZodWriter(schema: z.ZodType): (data: unknown) => string {
 }
 
 /**
- * Compiled when the route first answers, not when the server starts (issue 29: a writer for each of the ~150 routes
+ * Compiled when the route first answers, not when the server starts (a writer for each of the ~150 routes
  * at start-up was start-up time and idle memory for routes an instance may never serve). The tests compile every
  * writer of every route they call in `checked` mode, so a schema the writer cannot take fails there.
  */

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 export const startupGarbageDelayMs = 10_000;
 
 /**
- * One full garbage collection a moment after the server has started (issue 29: idle memory). Start-up
+ * One full garbage collection a moment after the server has started (idle memory). Start-up
  * (migrations, the demo seed's sample game, route compilation) leaves tens of MB of garbage that V8 keeps while the
  * server is idle, since nothing allocates enough to trigger a collection. Node exposes `gc` only with --expose-gc,
  * which `npm start` and a service manager do not pass: the flag is set for the moment a new context is made, which

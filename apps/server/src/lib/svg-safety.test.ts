@@ -8,7 +8,7 @@ const svg = (inner: string, attributes = '') =>
 const png = 'data:image/png;base64,iVBORw0KGgo=';
 
 /**
- * Issue 23: each case was accepted by the old regular-expression check or is a classic way to run script or
+ * Each case was accepted by the old regular-expression check or is a classic way to run script or
  * reach outside the file from an SVG; every one must be refused.
  */
 const refused: [name: string, document: string][] = [
@@ -181,7 +181,7 @@ const refused: [name: string, document: string][] = [
   ['too deep', svg('<g>'.repeat(limits.svgCheck.maxDepth) + '</g>'.repeat(limits.svgCheck.maxDepth))],
 ];
 
-describe("unsafe parts of an artist's SVG (issue 23)", () => {
+describe("unsafe parts of an artist's SVG", () => {
   it(`refuses every one of ${refused.length} unsafe documents`, () => {
     expect(refused.length).toBeGreaterThanOrEqual(60);
     const accepted = refused

@@ -226,7 +226,7 @@ describe('generated variants', () => {
     expect([...data.subarray(0, 4)]).toEqual([250, 200, 10, 255]);
   });
 
-  describe('[issue 26] a sprite sheet page', () => {
+  describe('a sprite sheet page', () => {
     // Frames of several sizes on a 256x160 sheet with 4 px of padding between them: a 12x12 sprite, a 16x16 one,
     // a long thin one, one big enough for the tiled mark, and a transparent one (a sprite's empty cell).
     const frames = [

@@ -100,7 +100,7 @@ export function watermarkTile(
   return { svg, width: tile.width, height: tile.height };
 }
 
-/** A frame's rect on a sprite sheet (issue 26): pixels from the sheet's top left. */
+/** A frame's rect on a sprite sheet: pixels from the sheet's top left. */
 export interface FrameRect {
   x: number;
   y: number;
@@ -162,7 +162,7 @@ const markSheet = { width: 2048, height: 512 };
 
 /**
  * Renders the marks of frames of the given sizes. Packing them on a few SVG sheets saves a sharp call per size,
- * which is a third of a small mark's cost (issue 26 bench: 500 sizes 1.45 s one by one, about half that packed).
+ * which is a third of a small mark's cost (measured: 500 sizes 1.45 s one by one, about half that packed).
  */
 async function renderMarks(
   sizes: readonly { w: number; h: number }[],
@@ -213,7 +213,7 @@ async function renderMarks(
 }
 
 /**
- * The marks of a sprite sheet's frames (issue 26, decision 0028) as sharp overlays: one per frame, at its rect, so
+ * The marks of a sprite sheet's frames (decision 0028) as sharp overlays: one per frame, at its rect, so
  * a sprite cut from the sheet shows the mark however small it is (a 12x12 one too). Rects are clipped to the image
  * (a descriptor or grid may name frames partly or wholly outside it). Frames sharing a rect (aliases) are marked
  * once; each size is rendered once.
@@ -372,7 +372,7 @@ function skeletonOf({ original, copy, width, height }: OpenedImage): Promise<Buf
 
 /**
  * A blank image of a skeleton's background: one pixel extended to the size. The same pixels as sharp's `create`,
- * which works out the colour of every pixel anew (issue 15: the bench's 200 skeletons took 3.3-3.7 s of CPU
+ * which works out the colour of every pixel anew (the bench's 200 skeletons took 3.3-3.7 s of CPU
  * with `create`, 2.0-2.1 s so; the encoded bytes are identical), and, unlike a buffer of the whole image, in
  * constant memory however large the image.
  */
@@ -455,7 +455,7 @@ async function marked(
 
 /**
  * Watermark tiles rendered to pixels, by their SVG: images of the same width share a tile, and rendering its
- * text is a fifth of a small image's watermark (issue 15: no work done twice). The pixels are those sharp renders
+ * text is a fifth of a small image's watermark (no work done twice). The pixels are those sharp renders
  * from the SVG when compositing it directly. At most 32 MB are kept, the least recently used going first.
  */
 const renderedTiles = new LRUCache<string, Buffer>({
@@ -526,7 +526,7 @@ export interface CopyPreviews {
 const keptDecodedPixels = 16_000_000;
 
 /**
- * Both copies of an image and their previews (generation, issue 29): a still image is decoded once, and the
+ * Both copies of an image and their previews (generation): a still image is decoded once, and the
  * original's previews and the watermarked copy with its previews are made from those pixels in memory; the
  * skeleton's preview needs the size only. An animation's previews show its first frame; an SVG has none
  * (hasPreviews): `previews` is then undefined.

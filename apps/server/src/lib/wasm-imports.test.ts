@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { truncatedImportSection, uleb, wasmWithMemory } from '../../test/support/wasm-samples';
 import { WasmFormatError, maxWasmImports, readWasmImports } from './wasm-imports';
 
-describe('[issue 24] the WebAssembly import section reader', () => {
+describe('the WebAssembly import section reader', () => {
   it('finds a shared memory import, and none in a module whose memory is not shared', () => {
     expect(readWasmImports(wasmWithMemory({ shared: true }))).toEqual({
       sharedMemoryImport: true,

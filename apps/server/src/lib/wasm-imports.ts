@@ -1,5 +1,5 @@
 /**
- * Reads a WebAssembly module's import section (issue 24): the one question asked of it is whether it imports a
+ * Reads a WebAssembly module's import section: the one question asked of it is whether it imports a
  * shared memory, which a threaded build (emscripten `-pthread`, Godot 4 threads, Unity multithreading) does, and
  * which only a cross-origin-isolated page can give it. A real parser of the binary format (header, sections
  * with LEB128 sizes, import entries), never a text search, with limits on what it reads.

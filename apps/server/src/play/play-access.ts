@@ -7,13 +7,12 @@ import { maySeeGame } from '../modules/games/game-access';
 import type { PlayClaims } from './play-tokens';
 
 /**
- * Whether a play link still gives access (issue 13, decision 0013): its user still exists, is active and has the
+ * Whether a play link still gives access (decision 0013): its user still exists, is active and has the
  * token version the link was made with (a password change, reset, role change or suspension ends it), still has
  * the role its view needs, and, unless an administrator, still has an active assignment of the game. Answers are
  * kept for `cacheMs` (PLAY_ACCESS_CACHE_SECONDS, a few seconds at most; keptFor), so a
  * game loading hundreds of files asks the database once; a revoked link stops working within that time on the
- * other servers, and at once on the server that made the change, which forgets the user's answers (forgetUser;
- * issue 23). At most 10,000 are kept, the least recently used going first. 0 keeps nothing.
+ * other servers, and at once on the server that made the change, which forgets the user's answers (forgetUser). At most 10,000 are kept, the least recently used going first. 0 keeps nothing.
  */
 export class PlayAccess {
   private readonly answers: LRUCache<string, boolean> | undefined;

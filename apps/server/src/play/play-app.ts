@@ -29,7 +29,7 @@ export interface PlayAppOptions {
   /** Which host serves which game (decision 0017). */
   origins: PlayOrigins;
   tokens: PlayTokens;
-  /** Whether a valid link's user still may see it (issue 13): checked on every request, briefly cached. */
+  /** Whether a valid link's user still may see it: checked on every request, briefly cached. */
   access: PlayAccess;
   /** Which stored object a path serves in a view (briefly cached). */
   files: PlayFiles;
@@ -91,7 +91,7 @@ export const svgContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-i
 const isSvg = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase() === 'image/svg+xml';
 
 /**
- * The headers of every answer of a game served cross-origin isolated (issue 24, decision 0022): with them its
+ * The headers of every answer of a game served cross-origin isolated (decision 0022): with them its
  * document, inside a frame allowed `cross-origin-isolated` on an isolated app page, gets SharedArrayBuffer.
  * `credentialless` (not `require-corp`) so a game's own requests to other sites (a font, a CDN script) still
  * load, without cookies; `Cross-Origin-Resource-Policy: cross-origin` is in playHeaders already.

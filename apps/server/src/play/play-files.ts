@@ -79,7 +79,7 @@ function storageKeyFor(
 }
 
 /**
- * The play origin's file lookups (issue 15): which stored object a path of a game serves in a view, with its
+ * The play origin's file lookups: which stored object a path of a game serves in a view, with its
  * headers. A game loads hundreds of files, each asked for again on every reload (the browser revalidates), so the
  * answers are kept for `cacheMs` (PLAY_FILE_CACHE_SECONDS, a few seconds; keptFor):
  * an upload, replacement or delete shows within that time on every other server, and at once on the one that made

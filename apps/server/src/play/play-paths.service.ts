@@ -24,7 +24,7 @@ const reusedLinks = 20_000;
 
 /**
  * Builds the play URLs that the path calls answer (DESIGN.md "Play"). A link (one user, token version, game or
- * version, and view) is signed once and handed out again for the first hour of its two (issue 15): the same URL
+ * version, and view) is signed once and handed out again for the first hour of its two: the same URL
  * each time, so browsers cache what a game loads, and a list of cards costs no signature per card.
  */
 export class PlayPathsService {
@@ -36,7 +36,7 @@ export class PlayPathsService {
     private readonly origins: PlayOrigins,
     /** The user's current token version, which each play link carries (decision 0013). */
     private readonly tokenVersionOf: (userId: number) => Promise<number>,
-    /** The card images' preview URLs (issue 29). */
+    /** The card images' preview URLs. */
     private readonly previews: PreviewsService,
   ) {}
 
@@ -117,7 +117,7 @@ export class PlayPathsService {
   }
 
   /**
-   * The card images of several games (GET /user-games/my-games; issue 29, decision 0038), each given with its splash
+   * The card images of several games (GET /user-games/my-games; decision 0038), each given with its splash
    * file (the caller's list query reads them): each splash's preview on the app's own origin (watermarked unless the
    * user is an admin), one token-version read for them all; an SVG splash (no previews) on the play origin as before.
    * Null when the game has no splash or is not generated.
@@ -143,7 +143,7 @@ export class PlayPathsService {
   /**
    * The index path of a Ready game, and whether it is served cross-origin isolated (its play screens must be too).
    * A game not Ready yet is a 409 in the caller's words: an admin reads to generate it, an artist that it is being
-   * prepared (issue 25).
+   * prepared.
    */
   private async playableIndex(user: User, gameId: number): Promise<{ index: string; isolated: boolean }> {
     const game = await this.games.findById(gameId);

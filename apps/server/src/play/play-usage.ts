@@ -8,7 +8,7 @@ const maxPlays = 20_000;
 const maxPending = 50_000;
 
 /**
- * Which files plays really load (issue 24, decision 0023), counted on the play origin per game and file, never
+ * Which files plays really load (decision 0023), counted on the play origin per game and file, never
  * per person: a load, its time, and whether it came within `startWindowMs` of its play's start. A play starts
  * when its document is asked for under its link (the game's start file, or any request the browser marks as a
  * document or frame: `Sec-Fetch-Dest`); a link this server has not seen start (its start went to another

@@ -89,7 +89,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
       message: issue.message ?? 'Invalid value.',
     }));
     const where = error.validationContext ?? 'body';
-    // A path that names nothing well-formed (an id like `0x10` or `0002`, issue 23) is a bad request, 400; a body,
+    // A path that names nothing well-formed (an id like `0x10` or `0002`) is a bad request, 400; a body,
     // query or header that breaks a rule of the contract stays 422 with the rule's message.
     const status = where === 'params' ? 400 : 422;
     return reply

@@ -17,7 +17,7 @@ interface ChildOptions {
 /**
  * The options of @fastify/rate-limit (the per-address limit of login and signup, set per route): its counting goes
  * to lib/limiters.ts, so it is shared in Redis and falls back to this server's memory while Redis is unreachable,
- * like the per-account limits (issue 23: with the plugin's own Redis store and skipOnError, an outage lifted the
+ * like the per-account limits (with the plugin's own Redis store and skipOnError, an outage lifted the
  * limit altogether). The plugin keeps everything else: the per-route maxima, the 429 envelope, Retry-After and the
  * X-RateLimit headers.
  */

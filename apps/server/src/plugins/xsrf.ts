@@ -22,7 +22,7 @@ export const xsrfPlugin = fp(async (app: FastifyInstance) => {
     const cookie = request.cookies[xsrf.cookie];
     if (!cookie) {
       // An API client that sends its token in the Authorization header keeps no cookies: minting one for each of
-      // its requests would only cost time (issue 15). The web app gets its cookie on its first request.
+      // its requests would only cost time. The web app gets its cookie on its first request.
       if (request.headers.authorization) return;
       reply.setCookie(xsrf.cookie, randomBytes(24).toString('base64url'), {
         path: '/',

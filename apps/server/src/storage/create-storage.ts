@@ -11,7 +11,7 @@ import type { Storage } from './storage';
 export async function openStorage(config: StorageConfig): Promise<{ storage: Storage; close: () => void }> {
   if (config.kind === 'local')
     return { storage: new FaultReportingStorage(new LocalDiskStorage(config.dir), 'data'), close: () => {} };
-  // The AWS SDK loads only here (issue 29): a server on the local disk never needs it.
+  // The AWS SDK loads only here: a server on the local disk never needs it.
   const { S3Storage } = await import('./s3-storage');
   const storage = await S3Storage.open(config);
   try {

@@ -3,7 +3,7 @@ import { errorCodes } from '@reskin/contract';
 import { FreeSpaceGuard, statfsProbe, type SpaceProbe } from './free-space';
 import { StorageFullError } from './storage-faults';
 
-// The free-space guard's arithmetic with a fake probe (issue 23): test/disk-full.test.ts shows it on a real full
+// The free-space guard's arithmetic with a fake probe: test/disk-full.test.ts shows it on a real full
 // volume (a tmpfs), and this file keeps the guard covered where mounting is not allowed.
 
 const GB = 1024 ** 3;
@@ -14,7 +14,7 @@ function fakeProbe(volumes: Record<string, { freeBytes: number; totalBytes: numb
   return async (path) => volumes[path]!;
 }
 
-describe('FreeSpaceGuard (issue 23)', () => {
+describe('FreeSpaceGuard', () => {
   const threshold = { percent: 5, bytes: GB };
 
   it('keeps the smaller of 5% and 1 GB free: 1 GB of a big volume, 5% of a small one', () => {

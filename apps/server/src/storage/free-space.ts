@@ -30,7 +30,7 @@ const volumesOf: Record<SpaceNeed, VolumeId[]> = {
 };
 
 /**
- * The free-space guard (issue 23): uploads, zip uploads and generation are refused with 507 STORAGE_FULL while a
+ * The free-space guard: uploads, zip uploads and generation are refused with 507 STORAGE_FULL while a
  * volume they write to has less free space than its threshold, so the volume never fills up through them and
  * what frees space or needs little (deletes, logins, Add User, every database write) still works. Only volumes
  * of this machine are guarded: DATA_DIR when it holds the SQLite database or the files (STORAGE=local), and the

@@ -80,7 +80,7 @@ export class LocalDiskStorage implements Storage {
       size = Buffer.isBuffer(data)
         ? await writeBuffer(temporary, data, options)
         : await writeStream(temporary, data, options);
-      // Readable by the server's user only, whatever the umask (issue 13).
+      // Readable by the server's user only, whatever the umask.
       await chmod(temporary, privateFileMode);
       await rename(temporary, target);
     } catch (error) {

@@ -10,7 +10,7 @@ type S3Config = Extract<StorageConfig, { kind: 's3' }>;
 
 /**
  * The AWS SDK, loaded only when S3 storage is used (S3Storage.open): a server on the local disk never loads it
- * (issue 29, idle memory).
+ * (idle memory).
  */
 let loaded: { s3: typeof ClientS3; libStorage: typeof LibStorage } | undefined;
 

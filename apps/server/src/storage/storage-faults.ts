@@ -1,7 +1,7 @@
 import { errorCodes, type VolumeId } from '@reskin/contract';
 import { AppError } from '../lib/errors';
 
-// Faults of the places the server writes to (issue 23): a full volume answers 507 STORAGE_FULL with a message that
+// Faults of the places the server writes to: a full volume answers 507 STORAGE_FULL with a message that
 // names it, a file storage that cannot be used answers 503 STORAGE_UNAVAILABLE, and neither is ever a generic 500
 // nor mistaken for a database outage (both are often a failed socket call underneath).
 

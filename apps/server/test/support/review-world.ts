@@ -11,7 +11,7 @@ import { call, createUser, type TestApp, type TestUser } from '../helpers';
 import { solidPng } from './image-samples';
 
 /**
- * The review loop's cast and stage (issue 28 tests): two active admins (reviewers), an artist, another artist
+ * The review loop's cast and stage (the review tests): two active admins (reviewers), an artist, another artist
  * without the game, a demo account assigned to the game, and a Ready game with index.html, hero.png (a sprite
  * sheet of two 8×16 frames "left" and "right", described by hero.json) and bg.png.
  */

@@ -21,7 +21,7 @@ export interface S3Server {
   setLastModified(key: string, date: Date): void;
   /** The keys of the objects the store holds under `prefix`, sorted, read from its folder (also while it is stopped). */
   storedKeys(prefix: string): string[];
-  /** Stops the server and keeps its objects: an outage of the store (issue 23). */
+  /** Stops the server and keeps its objects: an outage of the store. */
   stop(): Promise<void>;
   /** Starts a stopped server again on the same port, with the objects it held. */
   restart(): Promise<void>;

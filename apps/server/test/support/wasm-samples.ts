@@ -1,5 +1,5 @@
 /**
- * Hand-assembled WebAssembly modules for the detection tests (issue 24): a header, a type section and an import
+ * Hand-assembled WebAssembly modules for the detection tests: a header, a type section and an import
  * section that imports a memory, shared (a threaded build's) or not.
  */
 export function uleb(value: number): number[] {

@@ -31,7 +31,7 @@ export const login = (body: LoginBody) =>
 
 /**
  * SPEC §8: any registration failure says 'email already exists', with the server's reason under it (a taken
- * username says so). A field the server refused (a common password, issue 23) shows its own rule instead, which
+ * username says so). A field the server refused (a common password) shows its own rule instead, which
  * the form also shows under its field.
  */
 function signupFailure({ code }: Failure): string | undefined {

@@ -14,7 +14,7 @@ import {
 } from '../lib/api-client';
 import { uploadMultipart, type UploadPart } from '../lib/upload-request';
 
-/** What the batch route is sent besides the files (issue 27, packages/contract/src/batch.ts). */
+/** What the batch route is sent besides the files (packages/contract/src/batch.ts). */
 export interface BatchRequestOptions {
   dryRun: boolean;
   /** The fit of every image of another pixel size, unless `fits` names the row. */

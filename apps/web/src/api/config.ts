@@ -6,7 +6,7 @@ export const configKeys = { all: ['config'] as const };
 
 /**
  * GET /config: the product name and the play origin. The landing page asks it and loads no schema library
- * (issue 15), so the answer is taken as the server wrote it through the contract's publicConfigSchema.
+ *, so the answer is taken as the server wrote it through the contract's publicConfigSchema.
  */
 export const getConfig = async () => (await apiRequest('/config')) as PublicConfig;
 

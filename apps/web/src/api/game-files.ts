@@ -113,7 +113,7 @@ export const useGameFilesPage = (gameId: number, params: ListParams) =>
     placeholderData: keepPreviousData,
   });
 
-/** The game's index (start) file, or null when none is marked: what switching the index names (issue 25). */
+/** The game's index (start) file, or null when none is marked: what switching the index names. */
 export const useIndexFile = (gameId: number) =>
   useQuery({
     queryKey: [...gameFileKeys.list(gameId), 'index'],
@@ -128,7 +128,7 @@ export const useSetSplashFile = () => useApiMutation([...gameFileKeys.all, 'spla
 export const useDeleteGameFile = () =>
   useApiMutation([...gameFileKeys.all, 'delete'], deleteGameFile, changed);
 
-/** GET /games/{id}/usage: which of a game's files plays load (issue 24); every file, 0 loads when never. */
+/** GET /games/{id}/usage: which of a game's files plays load; every file, 0 loads when never. */
 export const listFileUsage = (gameId: number, options?: RequestOptions) =>
   apiParse(fileUsageListSchema, `/games/${gameId}/usage`, options);
 

@@ -41,7 +41,7 @@ export type GameListItem = z.infer<typeof gameListItemSchema>;
 export const isGenerating = (game: Pick<GameListItem, 'gameStatusTypeId'>) =>
   game.gameStatusTypeId === GameStatus.Generating;
 
-/** Generating, or a Ready game whose changed files are getting their copies (issue 25): its status will change. */
+/** Generating, or a Ready game whose changed files are getting their copies: its status will change. */
 export const isBusy = (game: Pick<GameListItem, 'gameStatusTypeId' | 'copiesCurrent' | 'copiesTotal'>) =>
   isGenerating(game) || copiesUpdatingText(game) !== undefined;
 

@@ -4,7 +4,7 @@ import { apiParse } from '../lib/api-client';
 import { useApiMutation } from './mutation';
 import { versionKeys } from './versions';
 
-/** The history of a version's files (issue 28, decision 0034) and a version's storage use. */
+/** The history of a version's files (decision 0034) and a version's storage use. */
 export const historyKeys = {
   all: ['history'] as const,
   versionFiles: (versionId: number) => [...historyKeys.all, versionId] as const,

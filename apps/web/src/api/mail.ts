@@ -12,7 +12,7 @@ import { apiParse, apiRequest } from '../lib/api-client';
 import { accountKeys } from './account';
 import { useApiMutation } from './mutation';
 
-/** Mail (issue 28): forgot and reset password, verify an address, the mail setting; and the own password change. */
+/** Mail: forgot and reset password, verify an address, the mail setting; and the own password change. */
 export const mailKeys = { settings: ['mail-settings'] as const };
 
 /** POST /user/forgot-password: answers alike whether or not an account has the email. */

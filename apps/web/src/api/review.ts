@@ -18,7 +18,7 @@ import { userGameKeys } from './user-games';
 import { filterVersions, versionKeys } from './versions';
 
 /**
- * The review loop (issue 28): verdicts, the "To review" list and notes on a version or its files. Under the
+ * The review loop: verdicts, the "To review" list and notes on a version or its files. Under the
  * versions' key, so whatever reloads the versions (a finish, a lock) reloads these too.
  */
 export const reviewKeys = {

@@ -85,7 +85,7 @@ export const useUserGame = (id: number | null) =>
 
 /**
  * The assignment of a game to a user with a job type, if there is one, active or not (the add form says so before
- * submitting: one per user, game and job type, issue 25); null when none. Under lists(): an add reloads it.
+ * submitting: one per user, game and job type); null when none. Under lists(): an add reloads it.
  */
 export const useExistingAssignment = (assignment: {
   userId?: number;

@@ -100,7 +100,7 @@ export const uploadVersionFile = (
 
 /**
  * POST /game-version/upload-frame/{versionId}/{fileId}: replaces one frame of a sprite sheet inside a version
- * (issue 26; multipart: the `frame` field first, then the file). The answer is the version's composed sheet with
+ * (multipart: the `frame` field first, then the file). The answer is the version's composed sheet with
  * its `notice`. Never rejects: the frame's drop area shows the outcome.
  */
 export const uploadVersionFrame = (

@@ -9,7 +9,7 @@ import { navItems } from './nav-items';
 import { preloadScreen } from './screens';
 
 /**
- * The inbox's bell (issue 28), only for a logged-in user and in a chunk of its own: the nav bar is on the landing
+ * The inbox's bell, only for a logged-in user and in a chunk of its own: the nav bar is on the landing
  * page, whose JS budget leaves no room for the inbox's schemas (scripts/check-bundle-size.mjs).
  */
 const InboxBell = lazy(async () => ({

@@ -31,7 +31,7 @@ describe('navigation bar visibility (SPEC §2)', () => {
     expect(labels(loggedIn(RoleType.Demo))).toEqual(['Home', 'My Games', 'Logout']);
   });
 
-  it('an administrator also sees User Games, To Review (issue 28), Games and Admin', () => {
+  it('an administrator also sees User Games, To Review, Games and Admin', () => {
     expect(labels(loggedIn(RoleType.Admin))).toEqual([
       'Home',
       'My Games',

@@ -30,7 +30,7 @@ export function navItems({ status, username, roleTypeId }: NavState): NavItem[] 
     loggedIn && { label: 'My Games', to: paths.myGames },
     loggedIn && can(roleTypeId, 'account.edit') && { label: username ?? 'Account', to: paths.account },
     loggedIn && can(roleTypeId, 'userGames.manage') && { label: 'User Games', to: paths.userGames },
-    // Beside User Games (issue 28): the finished versions waiting for a verdict, oldest first.
+    // Beside User Games: the finished versions waiting for a verdict, oldest first.
     loggedIn && can(roleTypeId, 'versions.review') && { label: 'To Review', to: paths.toReview },
     loggedIn && can(roleTypeId, 'games.manage') && { label: 'Games', to: paths.games },
     loggedIn && can(roleTypeId, 'users.manage') && { label: 'Admin', to: paths.admin },

@@ -28,7 +28,7 @@ export function RootLayout() {
   );
 }
 
-/** The "verify your address" banner's own chunk (issue 28): loaded for a logged-in user only, never on the landing page's first load. */
+/** The "verify your address" banner's own chunk: loaded for a logged-in user only, never on the landing page's first load. */
 const VerifyEmailBanner = lazy(() => import('../features/mail/components/verify-email-banner'));
 
 function VerifyEmailNotice() {

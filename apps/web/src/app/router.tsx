@@ -27,7 +27,7 @@ const routeTable: RouteObject[] = [
         ],
       },
       { path: paths.logout, element: <LogoutRoute /> },
-      // Mail (issue 28): open to anyone, logged in or not (a mailed link may be opened in either).
+      // Mail: open to anyone, logged in or not (a mailed link may be opened in either).
       {
         path: paths.forgotPassword,
         lazy: async () => ({ Component: (await screens.forgotPassword()).ForgotPassword }),

@@ -1,7 +1,7 @@
 import { paths } from '../config/paths';
 
 /**
- * Every screen but the landing page is its own chunk, loaded on first use (issue 15: the landing page's JS
+ * Every screen but the landing page is its own chunk, loaded on first use (the landing page's JS
  * budget). The router's `lazy` routes call these; the nav bar preloads a link's screen on hover or focus, and
  * the root layout preloads the nav bar's screens once the browser is idle, so no screen waits on the network.
  */

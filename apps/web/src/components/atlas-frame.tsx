@@ -23,7 +23,7 @@ export function loadSheet(src: string): Promise<HTMLImageElement> {
 }
 
 /**
- * How to draw one frame of a sprite sheet upright at its source size (issue 26): the pixels of `source` (the
+ * How to draw one frame of a sprite sheet upright at its source size: the pixels of `source` (the
  * frame's rect on the page, as stored) drawn centred on `centre` and turned by `angle` radians (negative:
  * counter-clockwise, which undoes the clockwise `rotation` the packer stored it with), on a canvas of
  * `width` x `height`. A trimmed frame's pixels land at its `offset` inside that full size; the rest stays clear.
@@ -92,7 +92,7 @@ export interface AtlasFrameProps {
 }
 
 /**
- * One frame cut from a sprite sheet (issue 26), drawn upright at its source size on a canvas from the sheet
+ * One frame cut from a sprite sheet, drawn upright at its source size on a canvas from the sheet
  * loaded once per URL (loadSheet). `data-state` says loading, drawn or failed (tests wait for drawn).
  */
 export function AtlasFrame({ src, frame, alt, size, className }: AtlasFrameProps) {

@@ -4,7 +4,7 @@ import { paths, type AppPath } from './paths';
 export const appName = 'Reskin Studio';
 
 /**
- * The title of each screen of paths.ts (issue 25: every tab read "Reskin Studio"); null for the landing page, whose
+ * The title of each screen of paths.ts (every tab read "Reskin Studio"); null for the landing page, whose
  * tab shows the product's name alone. A Record over every path, so a new route cannot go without a title.
  */
 export const pageTitles: Record<AppPath, string | null> = {

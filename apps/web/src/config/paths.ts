@@ -6,7 +6,7 @@ export const paths = {
   register: '/register',
   login: '/login',
   logout: '/logout',
-  /** Mail (issue 28): the forgot-password form, and the pages the mailed links open. */
+  /** Mail: the forgot-password form, and the pages the mailed links open. */
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   verifyEmail: '/verify-email',
@@ -24,7 +24,7 @@ export const paths = {
   userGameVersions: '/user-game-list/game-versions',
   userGameVersionFiles: '/user-game-list/game-versions/files',
   userGameVersionPlay: playScreenPaths.userGameVersionPlay,
-  /** The reviewers' "To review" list (issue 28): finished versions without a verdict since their last finish. */
+  /** The reviewers' "To review" list: finished versions without a verdict since their last finish. */
   toReview: '/to-review',
   admin: '/admin',
 } as const;

@@ -90,7 +90,7 @@ describe('request headers (SPEC §7)', () => {
   });
 });
 
-describe('failed responses (SPEC §8, issue 25: one toast, titled in words)', () => {
+describe('failed responses (SPEC §8: one toast, titled in words)', () => {
   const conflict = {
     error: {
       statusCode: 409,

@@ -27,7 +27,7 @@ export interface RequestOptions {
    */
   failureMessage?: (failure: Failure) => string | undefined;
   /**
-   * A call the app makes by itself in the background (the inbox's poll, issue 28): a failure is logged but shows
+   * A call the app makes by itself in the background (the inbox's poll): a failure is logged but shows
    * no toast, so a server that is away does not toast every half minute. A 401 still ends the session.
    */
   background?: boolean;
@@ -122,7 +122,7 @@ export function parseBody(text: string): unknown {
 }
 
 /**
- * A failed response as the app reads it (SPEC §8, issue 25): with details, the first detail's message; without,
+ * A failed response as the app reads it (SPEC §8): with details, the first detail's message; without,
  * error.message; the title in words by the envelope's code, the status and the call's action.
  */
 export function describeFailure(

@@ -11,7 +11,7 @@ function isDetail(detail: unknown): boolean {
 /**
  * The `error` of an error envelope (the contract's ErrorEnvelope), or undefined for any other body (a proxy's
  * HTML page, plain text). Checked by hand, not with the contract's zod schema: the API client is part of the
- * landing page, which loads no schema library (issue 15); the server writes every envelope through that schema.
+ * landing page, which loads no schema library; the server writes every envelope through that schema.
  */
 export function envelopeError(body: unknown): ErrorEnvelope['error'] | undefined {
   if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;

@@ -5,7 +5,7 @@ import { actionOf, failureTitle, failureTitles } from './failure-titles';
 /** A title in words: no error code (UPPER_SNAKE) and no class name (FooError). */
 const inWords = /^(?![A-Z_]+$)(?!.*[a-z]Error\b)[A-Z][a-z]+( [a-z]+)*$/;
 
-describe('failure titles (issue 25)', () => {
+describe('failure titles', () => {
   it('names the messages of the issue in words', () => {
     expect(failureTitle({ status: 409, code: errorCodes.usernameExists, action: 'save' })).toBe(
       'Already in use',

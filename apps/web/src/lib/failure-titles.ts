@@ -4,7 +4,7 @@ import { errorCodes } from '@reskin/contract';
 export type RequestAction = 'load' | 'save' | 'upload' | 'login';
 
 /**
- * The title of every error toast, in words (issue 25, decision 0025): never an error code or class name, which stay
+ * The title of every error toast, in words (decision 0025): never an error code or class name, which stay
  * in the console log and the envelope. One table: a refused login is 'Login failed' (wrong credentials or a
  * disabled account: its toast says which); else by the server's error.code, then by the HTTP status (0: no answer),
  * then by what the request was for.

@@ -8,7 +8,7 @@ function idOf(value: string | null): number | null {
 
 /**
  * The ids these screens keep in the query string (DESIGN.md "Client"), so reload and pasted links work. Each is
- * read as the server reads a path id (issue 23): `?gameId=0002` or `?gameId=1e3` is no game, not game 2 or 1000.
+ * read as the server reads a path id: `?gameId=0002` or `?gameId=1e3` is no game, not game 2 or 1000.
  */
 export function useIds() {
   const [params] = useSearchParams();

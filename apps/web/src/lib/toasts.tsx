@@ -128,7 +128,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 /**
- * The one error toast of a failure (issue 25: one toast per event): a title in words (lib/failure-titles.ts), the
+ * The one error toast of a failure (one toast per event): a title in words (lib/failure-titles.ts), the
  * body (SPEC §8's product message where it has one, else the server's message) and, under it, the server's reason
  * when it says something the body does not (a disabled account's login: 'invalid email or password!', then why).
  */

@@ -17,7 +17,7 @@ export type UploadOutcome =
       ok: false;
       /** 0 when the server could not be reached or the upload was aborted. */
       status: number;
-      /** The title (in words) and message of the failure's error toast (SPEC §8, issue 25). */
+      /** The title (in words) and message of the failure's error toast (SPEC §8). */
       title: string;
       message: string;
       body: unknown;
@@ -32,7 +32,7 @@ export interface UploadOptions {
   /** Plain fields sent before every file part (a server that streams the file reads them first). */
   fields?: Record<string, string>;
   /**
-   * The one field that carries each part's path, sent right before the part (`path` for the batch route, issue 27).
+   * The one field that carries each part's path, sent right before the part (`path` for the batch route).
    * Unset: the `fullPath` and `filename` fields.
    */
   pathField?: string;

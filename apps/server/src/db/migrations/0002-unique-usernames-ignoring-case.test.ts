@@ -22,7 +22,7 @@ const indexes = async (db: Kysely<unknown>) =>
     }>`select name from sqlite_master where type = 'index' and tbl_name = 'users'`.execute(db)
   ).rows.map((row) => row.name);
 
-describe('migration 0002: usernames unique ignoring case (issue 13)', () => {
+describe('migration 0002: usernames unique ignoring case', () => {
   let db: Kysely<unknown>;
   afterEach(async () => db?.destroy());
 

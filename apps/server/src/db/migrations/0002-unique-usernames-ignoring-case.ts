@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Usernames are unique ignoring case (issue 13): a unique index on lower("username"), an expression index both
+ * Usernames are unique ignoring case: a unique index on lower("username"), an expression index both
  * SQLite (3.9+) and PostgreSQL support. Emails need none: they are stored lower-cased under their own unique
  * constraint. A database that already holds two usernames differing only in case keeps working without the
  * index (the service still refuses new look-alikes); docs/operations.md tells how to rename one and add it.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * A per-user token version (issue 13): session and play tokens carry it, and a token whose version differs from
+ * A per-user token version: session and play tokens carry it, and a token whose version differs from
  * the user's is refused. A password change, an admin's password reset, a role change and a suspension add one,
  * ending every earlier session of that user at once (decision 0013). Existing users start at 0, the version a
  * token without one counts as.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * An index on gameVersions.gameId (issue 15): POST /game-versions/filter by game, a game's versions on its pages,
+ * An index on gameVersions.gameId: POST /game-versions/filter by game, a game's versions on its pages,
  * and a game's delete (whose cascade finds its versions) read the versions of one game; the (userId, gameId)
  * index cannot serve a query without the user. test/indexes.test.ts pins every index the lists use with EXPLAIN.
  */

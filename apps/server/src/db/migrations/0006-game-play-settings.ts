@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * A game's play settings (issue 24, decision 0022): how its pre-compressed files are sent and whether it is served
+ * A game's play settings (decision 0022): how its pre-compressed files are sent and whether it is served
  * cross-origin isolated, each the admin's choice (`auto` by default) beside what detection at upload decided and
  * why. Games uploaded before keep today's behaviour until their files change: pre-compressed files encoded, not
  * isolated.

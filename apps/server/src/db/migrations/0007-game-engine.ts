@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The engine a game's files were built with (issue 24): a name from the contract's gameEngines, or null when
+ * The engine a game's files were built with: a name from the contract's gameEngines, or null when
  * none was recognised. Computed from the game's files whenever they change (modules/games/game-engine.ts); a
  * game uploaded before this migration keeps null until its files next change.
  */

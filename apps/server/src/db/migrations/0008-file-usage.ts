@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Which files plays really load (issue 24, decision 0023): per game file (never per person) how many requests
+ * Which files plays really load (decision 0023): per game file (never per person) how many requests
  * the play origin answered for it, how many of them came in the first seconds of a play, and when it was first
  * seen. A file's row goes with the file (and so with its game).
  */

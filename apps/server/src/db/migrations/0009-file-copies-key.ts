@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Live games (issue 25, decision 0024): per game file the storage key whose skeleton and watermarked copies exist
+ * Live games (decision 0024): per game file the storage key whose skeleton and watermarked copies exist
  * (null: none yet). The play origin serves the copies of this key, so a replaced file keeps its previous copies
  * until the incremental generation has made the new ones. Backfill: the images of a Ready game had their copies
  * made by its last generation (an image: a pixel size recorded, contract fileKindOf).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * One assignment per user, game and job type (issue 25, decision 0026): a unique index on userGames (userId,
+ * One assignment per user, game and job type (decision 0026): a unique index on userGames (userId,
  * gameId, userGameTypeId), so two concurrent identical assignments cannot both be stored (the service answers the
  * loser 409). A database that already holds such twins keeps them (each may have its artist's versions; merging
  * them is the admin's call, not a migration's): the index then covers only the rows added after the newest twin

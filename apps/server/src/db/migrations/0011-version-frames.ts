@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * A version's replaced atlas frames (issue 26, decision 0028). `versionFrames` keeps each frame replacement as the
+ * A version's replaced atlas frames (decision 0028). `versionFrames` keeps each frame replacement as the
  * artist uploaded it (the frame's full source size), so any frame can be restored or replaced again;
  * `versionSheets` keeps, per sheet a version has frames in, the revision of its frame set (each frame change adds
  * one), the revision the stored composed sheet (the version's versionFiles row of the sheet) was made from, and

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Uniform grids declared on game images (issue 26, decision 0028 "Grids"): for games that slice a sheet in code,
+ * Uniform grids declared on game images (decision 0028 "Grids"): for games that slice a sheet in code,
  * an admin or the game's artist says the frame size, the margin around the frames and the spacing between them.
  * One grid per image; a grid goes with its file (and so with its game).
  */

@@ -1,7 +1,7 @@
 import type { Kysely, CreateTableBuilder } from 'kysely';
 
 /**
- * The inbox (issue 28): one row per event and recipient, so read state is per user (`readAt`). Events: a game
+ * The inbox: one row per event and recipient, so read state is per user (`readAt`). Events: a game
  * assigned to you, a version finished (to admins), a verdict or a note on your version, a note answered. The
  * ids say which screen the event links to; `text` is a short summary (a note's beginning, a verdict's name).
  * `mailState` is the mail side's (null: not yet considered for mail; 'sent', 'digest', 'skipped'), so mail of an

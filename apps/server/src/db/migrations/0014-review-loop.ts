@@ -1,7 +1,7 @@
 import type { Kysely, CreateTableBuilder } from 'kysely';
 
 /**
- * The review loop (issue 28, decision 0032). A version's verdict: `verdict` ('approved' | 'changes_requested'), its
+ * The review loop (decision 0032). A version's verdict: `verdict` ('approved' | 'changes_requested'), its
  * optional note, when and by whom (null when the reviewer's account is deleted); a new finish clears them, so a
  * verdict is always one given since the version's last finish. `notes`: notes on a version as a whole (`fileId`
  * null), on one of its game's files (`fileId`: the game file's public id) or on an atlas frame of it; `replyTo` the

@@ -1,7 +1,7 @@
 import type { Kysely, CreateTableBuilder } from 'kysely';
 
 /**
- * The history of a version's files (issue 28, decision 0034): one row per replacement a version's file got (an
+ * The history of a version's files (decision 0034): one row per replacement a version's file got (an
  * upload, a batch row, a sheet composed after a frame change, a restore), each with a stored copy of its own
  * (`storageKey`, under `history/`), so deleting or replacing a version file never deletes a history object.
  * `fileKey` is the key of the version file the entry copies: the entry whose fileKey is the version file's

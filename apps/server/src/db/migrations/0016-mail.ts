@@ -1,7 +1,7 @@
 import type { Kysely, CreateTableBuilder } from 'kysely';
 
 /**
- * Mail (issue 28, decision 0035):
+ * Mail (decision 0035):
  * - `mailOutbox`: every mail to send, persisted before it is sent, so a mail server that is down (or a server that
  *   restarts) loses none. Any app server's worker claims due rows with a conditional update (PostgreSQL: FOR UPDATE
  *   SKIP LOCKED), so two servers never send one row at once; a failed attempt sets `nextAttemptAt` (exponential

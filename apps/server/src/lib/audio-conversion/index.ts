@@ -3,7 +3,7 @@ import { AudioError, SoundTooLongError, audioMessages } from './audio-error';
 import { type CommandResult, type FfmpegOptions, type FfmpegSession, withFfmpeg } from './ffmpeg-session';
 
 /**
- * Sound probing, loudness and conversion (issue 27, decision 0029), with ffmpeg's WebAssembly build in worker
+ * Sound probing, loudness and conversion (decision 0029), with ffmpeg's WebAssembly build in worker
  * threads: never on the server's main thread, at most one per core at once, each with a time limit and a memory
  * bound (limits.audioConversion). Every function takes the file's bytes or a path to it, and throws AudioError
  * (a 422 with a message for the artist) for anything about the file: not audio, corrupted, a format the server

@@ -5,7 +5,7 @@ import type { AtlasGridsTable, Database } from '../../db/schema';
 
 export type AtlasGridRow = Selectable<AtlasGridsTable>;
 
-/** The uniform grids declared on a game's images (issue 26, decision 0028 "Grids"); one per image. */
+/** The uniform grids declared on a game's images (decision 0028 "Grids"); one per image. */
 export class AtlasGridsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -17,7 +17,7 @@ const frameNamed = (atlas: ReturnType<typeof parse>, name: string) => {
   return found;
 };
 
-describe('sprite sheet descriptors from public games (issue 26)', () => {
+describe('sprite sheet descriptors from public games', () => {
   it('reads a TexturePacker JSON hash (Hexi), with its pivots', () => {
     const atlas = parse(fixture('hexi-animals.json'));
     expect(atlas.format).toBe('texturepacker-hash');

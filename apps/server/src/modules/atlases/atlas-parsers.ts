@@ -2,7 +2,7 @@ import { SaxesParser } from 'saxes';
 import { limits, type AtlasFormat, type AtlasFrame, type AtlasRotation } from '@reskin/contract';
 
 /**
- * The sprite sheet descriptor parsers (issue 26, decision 0028). Each reads one format into the contract's atlas
+ * The sprite sheet descriptor parsers (decision 0028). Each reads one format into the contract's atlas
  * model (packages/contract/src/atlases.ts): pages by the image name the descriptor writes (resolved against the
  * game later, atlas-resolution.ts) and frames in top-left pixel coordinates. A file is recognised by its content,
  * not its name: `parseAtlasDescriptor` answers null for a file that is no descriptor, and throws AtlasError, with

@@ -19,7 +19,7 @@ const gridErrors = {
 
 /**
  * GET /games/{id}/atlases: a game's sprite sheets with their frames, and the descriptors that failed; PUT and
- * DELETE /games/{id}/files/{fileId}/grid: a uniform grid declared on an image (issue 26).
+ * DELETE /games/{id}/files/{fileId}/grid: a uniform grid declared on an image.
  */
 export async function atlasesRoutes(app: FastifyInstance, { atlases }: { atlases: AtlasesService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();

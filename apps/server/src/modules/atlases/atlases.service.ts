@@ -72,7 +72,7 @@ export function mayBeDescriptor(file: Pick<GameFileRow, 'path' | 'size'>): boole
 const keptGames = 200;
 
 /**
- * A game's sprite sheets (issue 26): every descriptor among its files, recognised by content and tied to its
+ * A game's sprite sheets: every descriptor among its files, recognised by content and tied to its
  * images (atlas-resolution.ts), the uniform grids declared on its images, and the descriptors (or grids) that
  * cannot be used, with why. Found anew when the game's files (its filesChangedAt) or its grids have changed since
  * the last answer, else the kept answer.

@@ -5,7 +5,7 @@ import { parseAtlasDescriptor } from './atlas-parsers';
 import { composeSheet, dropsVisiblePixels } from './compose-sheet';
 
 /**
- * Composition tests (issue 26): for each descriptor format, replacing one frame changes exactly that frame's
+ * Composition tests: for each descriptor format, replacing one frame changes exactly that frame's
  * rect, pixel for pixel against a reference composed here by hand (no sharp composite): the replacement's trimmed
  * part turned the way the format stores it. The sheet is noise, the replacement another noise, so a pixel in the
  * wrong place or turned the wrong way shows.
@@ -114,7 +114,7 @@ const descriptors: Record<string, string> = {
   </dict><key>metadata</key><dict><key>format</key><integer>3</integer><key>textureFileName</key><string>sheet.png</string></dict></dict></plist>`,
 };
 
-describe('composing a sheet after one frame changes (issue 26)', async () => {
+describe('composing a sheet after one frame changes', async () => {
   const sheetPixels = noise(sheetW, sheetH, 7);
   const sheet = await png(sheetPixels, sheetW, sheetH);
 

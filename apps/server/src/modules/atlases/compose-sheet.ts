@@ -50,7 +50,7 @@ export async function dropsVisiblePixels(frame: AtlasFrame, image: Buffer): Prom
 }
 
 /**
- * The composed sheet (issue 26): `base` (the original sheet, or the artist's whole-sheet upload) with each
+ * The composed sheet: `base` (the original sheet, or the artist's whole-sheet upload) with each
  * replaced frame's stored pixels copied into its rect, replacing the rect's old pixels (not blended: a
  * transparent pixel of the new frame stays transparent). Pixels outside every replaced rect (padding, extrusion,
  * other frames) stay as they were. Encoded in the sheet's own format; the same inputs give the same bytes, so

@@ -2,7 +2,7 @@ import type { AtlasRect, GameAtlases } from '@reskin/contract';
 
 /**
  * The rects of every frame that lies on the game image `fileId`, from all the atlases that use it as a page (a
- * sheet may have a descriptor and a grid). Generation marks each in the image's watermarked copy (issue 26).
+ * sheet may have a descriptor and a grid). Generation marks each in the image's watermarked copy.
  */
 export function framesOnPage({ atlases }: GameAtlases, fileId: number): AtlasRect[] {
   return atlases.flatMap((atlas) => {

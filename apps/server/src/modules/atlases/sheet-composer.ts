@@ -14,7 +14,7 @@ import { composeSheet, type FrameReplacement } from './compose-sheet';
 import type { MarkedRendition, VersionFrameRow, VersionSheetsRepository } from './version-sheets.repository';
 
 /**
- * Makes a version's composed sheet (issue 26, decision 0028) after any change of its frames or its whole-sheet
+ * Makes a version's composed sheet (decision 0028) after any change of its frames or its whole-sheet
  * upload, before the request that changed it answers.
  */
 export class SheetComposer {

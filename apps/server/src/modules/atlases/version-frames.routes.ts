@@ -24,7 +24,7 @@ const changeErrors = {
   423: 'The version is locked (VERSION_LOCKED) or disabled (VERSION_DISABLED).',
 };
 
-/** Replacing and restoring single frames of a sprite sheet in a version (issue 26). */
+/** Replacing and restoring single frames of a sprite sheet in a version. */
 export async function versionFramesRoutes(
   app: FastifyInstance,
   { frames, maxFileSizeBytes }: { frames: VersionFramesService; maxFileSizeBytes: number },

@@ -28,7 +28,7 @@ import type { VersionSheetsRepository } from './version-sheets.repository';
 const composable = new Set(['png', 'jpeg', 'webp', 'gif', 'avif']);
 
 /**
- * Replacing single frames of a sprite sheet in a version (issue 26, decision 0028): POST
+ * Replacing single frames of a sprite sheet in a version (decision 0028): POST
  * /game-version/upload-frame/{versionId}/{fileId} and DELETE /game-versions/{versionId}/files/{fileId}/frames/{frame}.
  * The version rules are the file upload's (VersionsService.changeableVersion: demo 403, someone else's 404, a
  * locked or disabled version 423). Each change records the frame, then composes the sheet before answering

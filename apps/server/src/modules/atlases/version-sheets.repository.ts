@@ -16,7 +16,7 @@ type VersionFileContent = Omit<
 >;
 
 /**
- * A version's replaced frames and the sheets they are composed into (issue 26, decision 0028). Every change of a
+ * A version's replaced frames and the sheets they are composed into (decision 0028). Every change of a
  * sheet's frames happens with the version row locked (VersionsRepository.lockVersion, as uploads do) and adds one
  * to the sheet's revision; a composition records its sheet only if made from a newer revision than the one
  * stored (`landComposed`), so of compositions running at once (on several servers) the newest lands, whatever

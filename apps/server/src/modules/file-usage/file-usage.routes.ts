@@ -4,7 +4,7 @@ import { fileUsageListSchema, gameIdParamSchema } from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
 import type { FileUsageService } from './file-usage.service';
 
-/** GET /games/{id}/usage: which files of a game plays really load (issue 24, decision 0023). */
+/** GET /games/{id}/usage: which files of a game plays really load (decision 0023). */
 export async function fileUsageRoutes(app: FastifyInstance, { usage }: { usage: FileUsageService }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/games/:id/usage',

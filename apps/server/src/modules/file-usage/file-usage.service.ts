@@ -4,7 +4,7 @@ import { maySeeGame } from '../games/game-access';
 import type { GamesRepository } from '../games/games.repository';
 import type { FileUsageRepository } from './file-usage.repository';
 
-/** GET /games/{id}/usage (issue 24, decision 0023). */
+/** GET /games/{id}/usage (decision 0023). */
 export class FileUsageService {
   constructor(
     private readonly usage: FileUsageRepository,

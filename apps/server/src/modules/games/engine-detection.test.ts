@@ -71,7 +71,7 @@ function game(contents: Record<string, string | Buffer | { size: number; head: B
   return { files, readHead, reads };
 }
 
-describe('engine detection on real builds (issue 24)', async () => {
+describe('engine detection on real builds', async () => {
   const engines = (await readdir(fixtures, { withFileTypes: true }))
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
@@ -92,7 +92,7 @@ describe('engine detection on real builds (issue 24)', async () => {
   }
 });
 
-describe('engine detection rules (issue 24)', () => {
+describe('engine detection rules', () => {
   it('answers only names of the contract', async () => {
     const { files, readHead } = game({ 'index.html': '<canvas></canvas>', 'lib/phaser.min.js': '' });
     expect(gameEngineNames).toContain(await detectEngine(files, readHead));
@@ -223,7 +223,7 @@ describe('engine detection rules (issue 24)', () => {
   });
 });
 
-describe('engine detection on bad input (issue 24)', () => {
+describe('engine detection on bad input', () => {
   it('reads only the head of a huge script and of a binary one, and a bounded part of the huge one as a possible bundle, and answers null', async () => {
     const huge = { size: 2 * 1024 * 1024 * 1024, head: Buffer.alloc(engineLimits.headBytes, 'a') };
     const binary = Buffer.from(Array.from({ length: 9000 }, (_, index) => (index * 131) % 256));

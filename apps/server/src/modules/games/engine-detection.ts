@@ -3,7 +3,7 @@ import type { GameEngine } from '@reskin/contract';
 import { extensionOf } from '../../lib/game-paths';
 
 /**
- * Which engine a game was built with, from its file names and the first bytes of a few of its files (issue 24).
+ * Which engine a game was built with, from its file names and the first bytes of a few of its files.
  * It never parses a whole file: a loader's head (engineLimits.headBytes) is searched for the banner or
  * loader signature its engine writes there, and a pack's first four bytes for its magic number. Every read is
  * bounded (engineLimits), so a huge or binary file costs one small read and at worst answers nothing.

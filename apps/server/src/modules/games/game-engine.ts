@@ -8,7 +8,7 @@ import type { GamesRepository } from './games.repository';
 const attempts = 3;
 
 /**
- * Keeps each game's `engine` in step with its files (issue 24): after every change to them (an upload, a
+ * Keeps each game's `engine` in step with its files: after every change to them (an upload, a
  * zip, a delete) the engine is recognised again from all the game's files and recorded, unless they changed
  * once more meanwhile (that change then records its own). Detection reads only names and bounded heads
  * (engine-detection.ts); it never fails the change that triggered it: a read that fails counts as a file

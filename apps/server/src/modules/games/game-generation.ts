@@ -22,7 +22,7 @@ const progressIntervalMs = 250;
 /**
  * Images whose copies are made at once: twice the cores. sharp gives each image's work one thread here (its
  * default on glibc), so a core always has an image to work on while others wait for storage or the database
- * (issue 15, the bench's 200 images: one more than the cores 0.87x -> 0.94x bare sharp; twice the cores measured
+ * (the bench's 200 images: one more than the cores 0.87x -> 0.94x bare sharp; twice the cores measured
  * 6.3-6.9 s against 7.0-7.2 s for the same work).
  */
 export const imagesAtOnce = 2 * availableParallelism();
@@ -35,7 +35,7 @@ export const strandedAfterMs = 30_000;
 
 /**
  * The rects of the sprite frames on a game image that is a page of a sprite sheet (none for other images), so its
- * watermarked copy marks each frame on its own (issue 26). The app answers it from AtlasesService.
+ * watermarked copy marks each frame on its own. The app answers it from AtlasesService.
  */
 export type FramesOfImage = (gameId: number, fileId: number) => Promise<readonly FrameRect[]>;
 
@@ -140,7 +140,7 @@ export class GameGeneration {
   }
 
   /**
-   * Queues an incremental generation of a game (issue 25, decision 0024): the copies of the images whose content
+   * Queues an incremental generation of a game (decision 0024): the copies of the images whose content
    * changed since theirs were made, and of new images, through the same job queue as Gen. The game's status stays;
    * a job for a game that is not Ready ends at once (a running Gen. makes them at its end). Never throws: the
    * files are recorded whatever happens here, and the next change, restart or services update queues it again.

@@ -34,7 +34,7 @@ export const searchableGame: SearchableEntity = {
     generationDone: 'number',
     generationTotal: 'number',
     engine: 'string',
-    // The play settings (issue 24): the list can tell which games are served isolated.
+    // The play settings: the list can tell which games are served isolated.
     precompressed: 'string',
     precompressedDecided: 'string',
     isolated: 'string',
@@ -125,7 +125,7 @@ const gameFileColumns = [
 type GameRow = Pick<Selectable<GamesTable>, (typeof gameColumns)[number]>;
 export type GameFileRow = Pick<Selectable<GameFilesTable>, (typeof gameFileColumns)[number]>;
 
-/** What a card's picture needs of a game's splash file (its previews; issue 29). */
+/** What a card's picture needs of a game's splash file (its previews). */
 export type SplashFile = Pick<GameFileRow, 'path' | 'width' | 'storageKey' | 'copiesKey'>;
 
 /** A stored value of a closed set, or its fallback (a row written by hand with anything else). */
@@ -351,7 +351,7 @@ export class GamesRepository {
 
   /**
    * Records that a game's files changed (engine and play detection record against the moment). The status stays
-   * (issue 25, decision 0024): a Ready game stays Ready and playable while its changed files get their copies
+   * (decision 0024): a Ready game stays Ready and playable while its changed files get their copies
    * from an incremental generation; a Draft or Failed one waits for Gen. False when the game does not exist. Inside a transaction this update also holds the game row's lock until the
    * commit (PostgreSQL; SQLite runs one writing transaction at a time), so callers make it their first write:
    * changes to one game's files then happen one after another, and every transaction takes the game row
@@ -607,7 +607,7 @@ export class GamesRepository {
 
   /** One page of a game's files matching a search query (POST /games/{id}/files/filter). */
   /**
-   * The splash files of the given games (one query for a page of them; issue 29: the games list's and My Games'
+   * The splash files of the given games (one query for a page of them; the games list's and My Games'
    * previews): the file whose path is the game's imagePath.
    */
   async splashFiles(gameIds: number[]): Promise<Map<number, SplashFile>> {
@@ -726,7 +726,7 @@ export class GamesRepository {
 
   /**
    * The game's pages (the files that can be its index: .html/.htm, any case), for guessIndex after an upload:
-   * they are few, so the read does not grow with the game's images and sounds (issue 29).
+   * they are few, so the read does not grow with the game's images and sounds.
    */
   async listPages(gameId: number, db: Executor = this.db): Promise<Pick<GameFileRow, 'fileId' | 'path'>[]> {
     return db

@@ -61,7 +61,7 @@ interface StagedFile {
 }
 
 /**
- * How many files of a zip upload are stored, and then checked, at once (issue 29): inflating its entries (zlib),
+ * How many files of a zip upload are stored, and then checked, at once: inflating its entries (zlib),
  * writing them and reading images' headers run on libuv's threads, so with several in flight both cores work
  * instead of one file waiting for the last. Entries are pulled from the zip only as a place frees up. A folder
  * upload's files come one after another in one request body (the next part only once this one is read), so
@@ -113,9 +113,9 @@ export class GamesService {
     /** Tells the play origin that a game's files changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
     private readonly space: FreeSpaceGuard,
-    /** Recognises a game's engine again once its files changed (issue 24). */
+    /** Recognises a game's engine again once its files changed. */
     private readonly engines: GameEngines,
-    /** The image previews' URLs in the file lists and the games list (issue 29, decision 0038). */
+    /** The image previews' URLs in the file lists and the games list (decision 0038). */
     private readonly previews: PreviewsService,
   ) {}
 
@@ -132,7 +132,7 @@ export class GamesService {
     let fields = compiled.fields?.includes('gameStatusTypeId')
       ? [...compiled.fields, 'copiesCurrent', 'copiesTotal']
       : compiled.fields;
-    // The splash's thumbnail goes with the splash (issue 29): the list needs no call per row for its images.
+    // The splash's thumbnail goes with the splash: the list needs no call per row for its images.
     const thumbnails = !fields || fields.includes('imagePath');
     if (thumbnails && fields) fields = [...fields, 'thumbnailUrl'];
     const splashes = thumbnails ? await this.games.splashFiles(page.rows.map((game) => game.id)) : new Map();
@@ -186,7 +186,7 @@ export class GamesService {
   }
 
   /**
-   * Decides the game's `auto` play settings again from its files (issue 24, decision 0022), after they changed.
+   * Decides the game's `auto` play settings again from its files (decision 0022), after they changed.
    * Detection never fails on what the files hold; its answer is kept only if the files did not change meanwhile.
    */
   private async redetect(gameId: number): Promise<void> {
@@ -232,7 +232,7 @@ export class GamesService {
     const compiled = compileFilter(filter, searchableGameFile, this.dialect);
     await this.get(gameId);
     const page = await this.games.filterFiles(gameId, compiled);
-    // The previews (issue 29) go with a whole row: a query that names its `fields` gets exactly those.
+    // The previews go with a whole row: a query that names its `fields` gets exactly those.
     if (compiled.fields)
       return { ...page, rows: page.rows.map((row) => pickFields(toGameFile(row), compiled.fields)) };
     const url = await this.previews.urlsFor(user);
@@ -247,7 +247,7 @@ export class GamesService {
 
   /**
    * A game's files: admins see any game's, other users only those of a game assigned to them (else 404); each image
-   * with its previews as the caller sees it (issue 29).
+   * with its previews as the caller sees it.
    */
   async files(user: User, gameId: number): Promise<GameFile[]> {
     if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
@@ -262,7 +262,7 @@ export class GamesService {
   /** Marks the index file; the start flag clears on every other file of the game (GF-2). */
   async setIndex(gameId: number, fileId: number): Promise<GameFile> {
     const file = await this.mustFindFile(gameId, fileId);
-    // Only a page can start a game (issue 25): an image or a script marked by a slip would break every play.
+    // Only a page can start a game: an image or a script marked by a slip would break every play.
     if (!canBeIndex(file.path)) {
       throw unprocessable(indexRuleMessage, [
         { path: '/fileId', code: 'not_html', message: `${file.path}: ${indexRuleMessage}` },
@@ -407,7 +407,7 @@ export class GamesService {
    * guessed: the files screen shows the images for the admin to pick one. Answers the fileId it marked.
    */
   private async markIndexIfNone(gameId: number): Promise<number | undefined> {
-    // A constant number of queries whatever the game's size: the flag, then the pages only (issue 29).
+    // A constant number of queries whatever the game's size: the flag, then the pages only.
     if (await this.games.hasStartFile(gameId)) return undefined;
     const pages = await this.games.listPages(gameId);
     const path = guessIndex(pages.map((file) => file.path));

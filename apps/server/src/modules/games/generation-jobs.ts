@@ -140,7 +140,7 @@ export class PgBossGenerationJobs implements GenerationJobs {
   /** The slices running in this process. */
   private readonly running = new Set<Promise<unknown>>();
 
-  /** Loads pg-boss, used only on PostgreSQL (issue 29: a server on SQLite never loads it), and makes the queue. */
+  /** Loads pg-boss, used only on PostgreSQL (a server on SQLite never loads it), and makes the queue. */
   static async open(options: PgBossGenerationJobsOptions): Promise<PgBossGenerationJobs> {
     const { default: PgBossClass } = await import('pg-boss');
     return new PgBossGenerationJobs(options, PgBossClass);
@@ -157,7 +157,7 @@ export class PgBossGenerationJobs implements GenerationJobs {
       max: 3,
       application_name: 'reskin-studio-jobs',
       // Expired jobs are found by maintenance (one server's a time, a cheap query): every second of a 10 s lease, so a
-      // dead server's job moves within the lease and about 3 s more (issue 29: within 15 s of a SIGKILL).
+      // dead server's job moves within the lease and about 3 s more (within 15 s of a SIGKILL).
       maintenanceIntervalSeconds: Math.max(1, Math.floor(leaseSeconds / 10)),
       schedule: false,
     });
@@ -177,7 +177,7 @@ export class PgBossGenerationJobs implements GenerationJobs {
         await this.boss.start();
         await this.createQueue(deadLetterQueue, {});
         // The first retry (of a slice whose server died, or that failed) comes 1 to 2 s later, then 2 to 4 s and 4 to 8 s
-        // (pg-boss's backoff with jitter): a dead server's job goes on within the lease and a few seconds (issue 29).
+        // (pg-boss's backoff with jitter): a dead server's job goes on within the lease and a few seconds.
         const settings = {
           expireInSeconds: this.leaseSeconds,
           retryLimit: 3,

@@ -16,7 +16,7 @@ function detect(files: Record<string, Buffer | string>) {
 
 const framework = 'var unityFramework = function () { return 1; };\n'.repeat(50);
 
-describe('[issue 24] play settings detection', () => {
+describe('play settings detection', () => {
   it('decides encoded for a Unity loader, by name', async () => {
     for (const loader of [
       'Build/game.loader.js',

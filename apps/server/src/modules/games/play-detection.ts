@@ -4,7 +4,7 @@ import { extensionOf } from '../../lib/game-paths';
 import { WasmFormatError, readWasmImports } from '../../lib/wasm-imports';
 
 /**
- * What `auto` decides for a game's play settings (issue 24, decision 0022), from the game's own files: their
+ * What `auto` decides for a game's play settings (decision 0022), from the game's own files: their
  * names, and the first bytes of the few files that tell (a Unity framework's compression, a WebAssembly module's
  * imports, an emscripten loader's text). Anything that cannot be read or is not what its name says is left out
  * of the decision, which then falls back to the defaults (stored, not isolated), and the reason says so.

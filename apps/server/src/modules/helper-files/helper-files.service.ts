@@ -101,7 +101,7 @@ export class HelperFilesService {
 
   /**
    * Opens a helper file for download by the logged-in user, or by the holder of a ticket for exactly this
-   * file, whose user is read anew: 403 once they changed token version, were suspended or deleted (issue 23).
+   * file, whose user is read anew: 403 once they changed token version, were suspended or deleted.
    */
   async open(
     caller: User | null,

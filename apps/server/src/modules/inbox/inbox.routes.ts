@@ -10,7 +10,7 @@ import {
 import { currentUser } from '../../plugins/auth';
 import type { InboxService } from './inbox.service';
 
-/** The inbox (issue 28): every logged-in user's own events. */
+/** The inbox: every logged-in user's own events. */
 export async function inboxRoutes(app: FastifyInstance, { inbox }: { inbox: InboxService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['inbox'];

@@ -15,7 +15,7 @@ export type { NewInboxEvent } from './inbox.repository';
 export type InboxEventsListener = (ids: number[]) => void | Promise<void>;
 
 /**
- * The inbox (issue 28): what happened that concerns a user. Causes (a game assigned, a version finished, a verdict,
+ * The inbox: what happened that concerns a user. Causes (a game assigned, a version finished, a verdict,
  * a note, a note answered) write their events with `add` in their own transaction, then call `added` once it
  * committed. All state is in the database: any server answers any user's inbox.
  */

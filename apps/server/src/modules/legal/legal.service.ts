@@ -10,7 +10,7 @@ function placeholderText(title: string, productName: string): string {
   ].join('\n\n');
 }
 
-/** GET /api/legal/{document}: the Terms of Use, User Agreement and Privacy Policy (issue 12). */
+/** GET /api/legal/{document}: the Terms of Use, User Agreement and Privacy Policy. */
 export class LegalService {
   constructor(
     /** The operator's texts (config LEGAL_DIR); the others get a placeholder. */

@@ -19,7 +19,7 @@ export interface MailTransport {
 }
 
 /**
- * SMTP through nodemailer, loaded with import() only when SMTP_URL is set (like pg and ioredis: issue 29). smtp://
+ * SMTP through nodemailer, loaded with import() only when SMTP_URL is set (like pg and ioredis). smtp://
  * upgrades to TLS when the server offers STARTTLS; smtps:// is TLS from the start. A round's mails share one pooled
  * connection, closed when the round ends: about 20 ms a mail against 140 ms with a connection each (measured against
  * smtp-server on this machine), so a reset mail behind a long queue of notifications leaves within a second

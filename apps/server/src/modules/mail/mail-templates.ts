@@ -1,7 +1,7 @@
 import { inboxEventSentence, playScreenPaths, type InboxEventKind } from '@reskin/contract';
 
 /**
- * Every mail the server sends (issue 28, decision 0035), in one place: plain text plus a simple HTML part, the
+ * Every mail the server sends (decision 0035), in one place: plain text plus a simple HTML part, the
  * product name, and links from PUBLIC_URL. A mail carries no secret other than its link: no password, no token
  * hash, no other user's email (an actor appears by username only).
  */

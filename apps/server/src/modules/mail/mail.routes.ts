@@ -24,7 +24,7 @@ const tokenErrors = {
   410: 'The link was used before (TOKEN_USED) or is past its time (TOKEN_EXPIRED).',
 };
 
-/** Mail's routes (issue 28, decision 0035): forgot and reset password, verify an address, the mail setting. */
+/** Mail's routes (decision 0035): forgot and reset password, verify an address, the mail setting. */
 export async function mailRoutes(app: FastifyInstance, { mail, authRateLimitMax }: MailRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const perAddress = { rateLimit: { max: authRateLimitMax, timeWindow: '1 minute' } };

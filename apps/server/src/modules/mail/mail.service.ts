@@ -54,7 +54,7 @@ export function lastDigestTime(nowMs: number, hourUtc: number): number {
 }
 
 /**
- * Mail (issue 28, decision 0035): the verification of an address, forgot and reset password, the mail setting, and
+ * Mail (decision 0035): the verification of an address, forgot and reset password, the mail setting, and
  * the inbox's events as mail (each, a daily digest, or never). Mail goes out through the outbox (MailOutbox); with
  * mail off (no SMTP_URL) `outbox` is undefined and the mail features answer 404 MAIL_OFF, while the links already
  * mailed (verify, reset) keep working.

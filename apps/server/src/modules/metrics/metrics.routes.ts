@@ -8,7 +8,7 @@ export interface MetricsRoutesOptions {
 }
 
 /**
- * GET /api/metrics (issue 29, decision 0031): the Prometheus text format, to `Authorization: Bearer <METRICS_TOKEN>`
+ * GET /api/metrics (decision 0031): the Prometheus text format, to `Authorization: Bearer <METRICS_TOKEN>`
  * only. Without METRICS_TOKEN, and to a missing or wrong token, it answers the 404 of an unknown route, so a
  * scan learns nothing (Prometheus shows the failed scrape's status).
  */

@@ -12,7 +12,7 @@ export const metricsPath = '/api/metrics';
 export type JobOutcome = 'ready' | 'failed';
 
 /**
- * The server's Prometheus metrics (issue 29, decision 0031), one registry per app (tests build many apps in one
+ * The server's Prometheus metrics (decision 0031), one registry per app (tests build many apps in one
  * process, so never prom-client's global registry): the API's request durations by route pattern and status,
  * generation jobs, the play origin's bytes and lookups kept, and storage and database errors. Counted in this
  * process: with several app servers Prometheus scrapes each and sums.

@@ -9,7 +9,7 @@ export interface PreviewsRoutesOptions {
 }
 
 /**
- * GET /previews/{grant}/{name} (issue 29, decision 0038): a game image's small WebP copy on the app's own origin,
+ * GET /previews/{grant}/{name} (decision 0038): a game image's small WebP copy on the app's own origin,
  * for `<img>`, which sends no Authorization header: the URL is the credential (a grant the file lists sign).
  */
 export async function previewsRoutes(app: FastifyInstance, { previews }: PreviewsRoutesOptions) {

@@ -46,7 +46,7 @@ function readableName(sourceKey: string): string {
 }
 
 /**
- * Image previews (issue 29, decision 0038): their URLs in the answers that list images, and the route that serves
+ * Image previews (decision 0038): their URLs in the answers that list images, and the route that serves
  * them on the app's origin. A preview missing from storage (a game generated before previews existed, a version's
  * replacement, a Draft game's original) is made from its source on first request and stored, a few at a time.
  */

@@ -6,7 +6,7 @@ import type { VersionReviewHooks } from '../versions/versions.service';
 import type { ReviewRepository } from './review.repository';
 
 /**
- * The review loop's part in version changes (issue 28, decision 0032): a finish tells every active administrator
+ * The review loop's part in version changes (decision 0032): a finish tells every active administrator
  * (inbox `version_finished`, in the finish's transaction); the version's artist replacing a file resolves the open
  * notes on it (one statement; on a frame upload only the notes on that frame) and tells their authors
  * (`note_answered`), in one transaction right after the replacement committed.

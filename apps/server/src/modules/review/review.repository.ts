@@ -26,7 +26,7 @@ export type VerdictRefusal =
   | { reason: 'exists'; verdict: Verdict; byName: string | null };
 
 /**
- * The review loop's rows (issue 28, migration 0014): verdicts on gameVersions and the notes table. Every write that
+ * The review loop's rows (migration 0014): verdicts on gameVersions and the notes table. Every write that
  * has inbox events takes a callback that writes them in the same transaction.
  */
 export class ReviewRepository {

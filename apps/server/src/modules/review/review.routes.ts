@@ -23,7 +23,7 @@ const noteWriteErrors = {
   423: 'The version is locked (VERSION_LOCKED) or disabled (VERSION_DISABLED): read-only for its artist; reviewers still write notes.',
 };
 
-/** The review loop (issue 28): verdicts, "To review" and notes. */
+/** The review loop: verdicts, "To review" and notes. */
 export async function reviewRoutes(app: FastifyInstance, { review }: { review: ReviewService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['review'];

@@ -27,7 +27,7 @@ import type { ReviewRepository } from './review.repository';
 const summary = (text: string) => (text.length > 200 ? `${text.slice(0, 199)}…` : text);
 
 /**
- * The review loop (issue 28, decision 0032): verdicts on finished versions, "To review", and notes on a version,
+ * The review loop (decision 0032): verdicts on finished versions, "To review", and notes on a version,
  * one of its files or an atlas frame. Who may see a version is the versions service's rule (decision 0007: someone
  * else's version is a 404); a reviewer is a role with `versions.review`.
  */

@@ -58,7 +58,7 @@ export class StoredFilesRepository {
           .where('gameVersionId', 'in', versionIds)
           .execute();
         others.push(...rows.map((row) => row.storageKey));
-        // A version's replaced atlas frames and the whole-sheet uploads they are drawn onto (issue 26).
+        // A version's replaced atlas frames and the whole-sheet uploads they are drawn onto.
         const frames = await trx
           .selectFrom('versionFrames')
           .select('storageKey')
@@ -74,7 +74,7 @@ export class StoredFilesRepository {
           ...frames.map((row) => row.storageKey),
           ...sheets.flatMap((row) => [row.baseKey, row.markedKey].filter((key) => key !== null)),
         );
-        // The history of the versions' files (issue 28, decision 0034): copies of their own.
+        // The history of the versions' files (decision 0034): copies of their own.
         const history = await trx
           .selectFrom('versionFileHistory')
           .select('storageKey')

@@ -47,7 +47,7 @@ export const cleanupRetry: CleanupRetry = { firstDelayMs: 1000, maxDelayMs: 10_0
  * Deletes of games, user-games, users and versions with their stored files (DESIGN.md "Games, files,
  * variants"): the rows go in one transaction that lists the keys they point to, the objects after the commit.
  * Objects that cannot be deleted then (the store unreachable), and what a failed request staged, are kept in
- * this process's memory and removed as soon as the store answers again (issue 23): retried in the background,
+ * this process's memory and removed as soon as the store answers again: retried in the background,
  * and at once by the services update. Only a crash in between leaves an orphan for the services update's hourly
  * sweep.
  */

@@ -36,7 +36,7 @@ const userGameComputed = {
     type: 'date',
     expression: ofVersions(sql`max(${sql.ref('gameVersions.finishedAt')})`, true),
   },
-  // Issue 28: Finished versions without a verdict (a finish clears the previous one), open notes on all its
+  // Finished versions without a verdict (a finish clears the previous one), open notes on all its
   // versions, and the newest verdict with its time.
   toReviewCount: {
     type: 'number',
@@ -98,7 +98,7 @@ type Row = Selectable<UserGamesTable> & {
 
 /**
  * Each field named (no `...row`): the driver's rows are dictionary-mode objects, which a spread or a rest
- * destructuring copies slowly (issue 29: about a tenth of My Games' CPU per request).
+ * destructuring copies slowly (about a tenth of My Games' CPU per request).
  */
 function toUserGame(row: Row): UserGame {
   return {
@@ -159,7 +159,7 @@ export function myGamesQuery(db: Kysely<Database>, userId: number) {
         'games.gameStatusTypeId as game_gameStatusTypeId',
         'games.engine as game_engine',
       ])
-      // The card's picture is a preview of the splash file (issue 29): read here, not in a query of its own.
+      // The card's picture is a preview of the splash file: read here, not in a query of its own.
       .leftJoin('gameFiles as splash', (join) =>
         join.onRef('splash.gameId', '=', 'games.id').onRef('splash.path', '=', 'games.imagePath'),
       )
@@ -199,7 +199,7 @@ export class UserGamesRepository {
 
   /**
    * The active assignments of one user, with their games and each game's splash file when it has one (My Games), in
-   * one query (issue 15: one round trip; issue 29: the splash too).
+   * one query (one round trip; the splash too).
    */
   async listActiveOfUser(
     userId: number,
@@ -241,7 +241,7 @@ export class UserGamesRepository {
   }
 
   /**
-   * Inserts an assignment, and what `also` writes (its inbox event, issue 28) in the same transaction; answers the
+   * Inserts an assignment, and what `also` writes (its inbox event) in the same transaction; answers the
    * new id and what `also` answered.
    */
   async insert(

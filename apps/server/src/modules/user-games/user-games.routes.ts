@@ -71,7 +71,7 @@ export async function userGamesRoutes(app: FastifyInstance, { userGames }: { use
       schema: {
         tags,
         summary: 'Assign a game to a user',
-        description: 'One assignment per user, game and job type, active or not (issue 25).',
+        description: 'One assignment per user, game and job type, active or not.',
         body: createUserGameBodySchema,
         response: { 201: userGameSchema },
         errors: { 409: 'The user already has this game with this job type (ASSIGNMENT_EXISTS).' },

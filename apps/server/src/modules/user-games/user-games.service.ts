@@ -35,7 +35,7 @@ export class UserGamesService {
     private readonly storedFiles: StoredFilesService,
     /** Told after this server changed or removed a user's assignment: the play origin forgets its answers about them at once. */
     private readonly accessChanged: (userId: number) => void = () => {},
-    /** The inbox (issue 28): the assigned user is told (`game_assigned`). */
+    /** The inbox: the assigned user is told (`game_assigned`). */
     private readonly inbox?: InboxService,
   ) {}
 
@@ -78,7 +78,7 @@ export class UserGamesService {
   }
 
   /**
-   * One assignment per user, game and job type (issue 25, decision 0026), active or not: a second would give the
+   * One assignment per user, game and job type (decision 0026), active or not: a second would give the
    * artist two identical cards. 409 ASSIGNMENT_EXISTS, which says to use Give Access when the first one's access
    * was removed.
    */
@@ -151,7 +151,7 @@ export class UserGamesService {
       rows.map(({ userGame, splash }) => ({ game: userGame.game, splash })),
     );
     // Each card is its row's object with the URL added, not a spread copy: a copy of these objects came out in V8's
-    // slow dictionary mode, and the answer's writer then read every field by a hash lookup (issue 29: 45 us of a
+    // slow dictionary mode, and the answer's writer then read every field by a hash lookup (45 us of a
     // 400 us request).
     return rows.map(({ userGame }, i) => Object.assign(userGame, { imageUrl: imageUrls[i]! }));
   }

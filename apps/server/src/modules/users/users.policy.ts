@@ -13,7 +13,7 @@ export function canSeeUser(actor: Pick<TokenUser, 'id' | 'roleTypeId'>, targetId
 }
 
 /**
- * Whether suspending, deleting or demoting `targetId` would leave no active administrator (issue 23): it is one
+ * Whether suspending, deleting or demoting `targetId` would leave no active administrator: it is one
  * of `activeAdminIds` (read and locked in the change's own transaction) and the only one.
  */
 export function isLastActiveAdmin(activeAdminIds: readonly number[], targetId: number): boolean {

@@ -78,7 +78,7 @@ export class UsersRepository {
 
   /**
    * Runs `work` in one transaction, on a repository of that transaction, after lockActiveAdmins: a change that
-   * checks the active administrators there (the last one stays, issue 23) cannot interleave with another such change.
+   * checks the active administrators there (the last one stays) cannot interleave with another such change.
    */
   async withActiveAdmins<T>(
     work: (activeAdminIds: number[], users: UsersRepository) => Promise<T>,
@@ -133,7 +133,7 @@ export class UsersRepository {
 
   /**
    * The users (other than `exceptId`) that already hold this email or this username in any case (`Admin` takes
-   * `admin`; issue 13). The unique index on lower("username") (migration 0002) backs this up.
+   * `admin`). The unique index on lower("username") (migration 0002) backs this up.
    */
   async findTaken(email: string, username: string, exceptId?: number) {
     let query = this.db

@@ -85,7 +85,7 @@ export class UsersService {
     userCacheMs = 0,
     /**
      * Told after this server changed a user (their token version, role, state, or deleted them), so what else this
-     * server keeps about them goes at once too (the play origin's answers: PlayAccess.forgetUser; issue 23).
+     * server keeps about them goes at once too (the play origin's answers: PlayAccess.forgetUser).
      */
     private readonly userChanged: (id: number) => void = () => {},
   ) {
@@ -95,9 +95,9 @@ export class UsersService {
     this.recentUsers = keptFor(userCacheMs, 10_000);
   }
 
-  /** Wrong passwords at login from unknown devices, per email (issue 13). */
+  /** Wrong passwords at login from unknown devices, per email. */
   private readonly failedLogins: FailedAttempts;
-  /** Wrong passwords at login from a known device, per device cookie (issue 23, decision 0021). */
+  /** Wrong passwords at login from a known device, per device cookie (decision 0021). */
   private readonly failedDeviceLogins: FailedAttempts;
   /** Wrong current passwords of a password change, per user. */
   private readonly failedPasswordChecks: FailedAttempts;
@@ -155,7 +155,7 @@ export class UsersService {
   }
 
   /**
-   * Users read by authenticate, kept for userCacheMs (keptFor; issue 15: a read per request
+   * Users read by authenticate, kept for userCacheMs (keptFor; a read per request
    * was 3-8% of its time), 10,000 at most, the least recently used going first. A user not found is kept too (in an
    * object: lru-cache keeps no undefined).
    */
@@ -293,7 +293,7 @@ export class UsersService {
   /**
    * Changes the caller's username and email and answers a new token carrying them. A new email needs the current
    * password (422 without one, 403 INVALID_CREDENTIALS when wrong, counted like a password change's) and ends every
-   * other session, play link and download link of the account (issue 23): the answered token has the new token
+   * other session, play link and download link of the account: the answered token has the new token
    * version, so the session that made the change goes on, as after a password change. A username alone changes
    * nothing else.
    */
@@ -316,7 +316,7 @@ export class UsersService {
     try {
       await this.users.update(
         actor.id,
-        // A new address is not verified until its link is followed (issue 28).
+        // A new address is not verified until its link is followed.
         { username: body.username, email: body.email, ...(emailChanges ? { emailVerified: false } : {}) },
         { endSessions: emailChanges },
       );

@@ -32,7 +32,7 @@ export interface ListedEntry extends Omit<HistoryRow, 'createdAt' | 'how' | 'sto
   current: boolean;
 }
 
-/** The rows of versionFileHistory (issue 28, migration 0015, decision 0034). */
+/** The rows of versionFileHistory (migration 0015, decision 0034). */
 export class VersionHistoryRepository {
   constructor(
     private readonly db: Kysely<Database>,

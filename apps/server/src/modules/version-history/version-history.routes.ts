@@ -17,7 +17,7 @@ export interface VersionHistoryRoutesOptions {
   history: VersionHistoryService;
 }
 
-/** The history of a version's files (issue 28, decision 0034) and a version's storage use. */
+/** The history of a version's files (decision 0034) and a version's storage use. */
 export async function versionHistoryRoutes(app: FastifyInstance, { history }: VersionHistoryRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['game-versions'];

@@ -18,7 +18,7 @@ import type { VersionHistoryRepository } from './version-history.repository';
 const historyResource = (versionId: number) => `version-history:${versionId}`;
 
 /**
- * The history of a version's files (issue 28, decision 0034): GET .../history, the entries' content and POST
+ * The history of a version's files (decision 0034): GET .../history, the entries' content and POST
  * .../restore. The version's access rules are the versions service's: its owner through an active assignment or
  * a reviewer see it, anyone else gets a 404; a restore is an upload of the entry's bytes, so it has an upload's
  * rules (demo 403, 423 locked or disabled).

@@ -54,7 +54,7 @@ const tooManyFiles = (max: number) => {
 const maxIncomingPath = limits.gameFilePathMax + 255;
 
 /**
- * Replace from a folder or a zip (issue 27): POST /game-versions/{versionId}/batch, and the preview of a fit.
+ * Replace from a folder or a zip: POST /game-versions/{versionId}/batch, and the preview of a fit.
  */
 export async function versionBatchRoutes(
   app: FastifyInstance,

@@ -138,7 +138,7 @@ const emptyMedia: BatchMedia = {
 };
 
 /**
- * Replace from a folder or a zip (issue 27, decision 0030): POST /game-versions/{versionId}/batch. Plans each
+ * Replace from a folder or a zip (decision 0030): POST /game-versions/{versionId}/batch. Plans each
  * incoming file against the game's files and atlas frames (matchBatch in the contract), checks it by content
  * (the single upload's checks), and on apply fits or converts it and stores it through the single upload
  * (VersionsService.upload) or the frame upload (VersionFramesService.uploadFrame), so every version rule of those

@@ -37,7 +37,7 @@ describe('zipStoredFiles', () => {
     expect(names).toEqual(['img/a.png', 'b.ogg']);
   });
 
-  it('stores already-compressed media as it is and deflates only compressible files (issue 29)', async () => {
+  it('stores already-compressed media as it is and deflates only compressible files', async () => {
     const json = JSON.stringify({
       frames: Array.from({ length: 50 }, (_, i) => ({ name: `frame-${i}`, x: i, y: i })),
     });

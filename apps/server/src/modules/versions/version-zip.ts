@@ -10,7 +10,7 @@ import { MissingObjectError, type Storage } from '../../storage/storage';
  * ZipFile, which would otherwise have no listener.
  *
  * Only compressible files (isCompressible: text, JSON, SVG, WAV, BMP...) are deflated; already-compressed media
- * (PNG, JPEG, MP3, OGG, woff2...) is stored as it is (issue 29: deflating it again cost more time than the zip
+ * (PNG, JPEG, MP3, OGG, woff2...) is stored as it is (deflating it again cost more time than the zip
  * CLI for a saving of a few per cent).
  */
 export function zipStoredFiles(storage: Storage, files: { path: string; storageKey: string }[]): Readable {

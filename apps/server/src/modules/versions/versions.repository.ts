@@ -40,7 +40,7 @@ export type VersionFileRow = Selectable<VersionFilesTable>;
 export type VersionFlags = Pick<GameVersion, 'isLocked' | 'isActive'>;
 
 /**
- * A version's review fields beside its own columns (issue 28), worked out by the database for every row it reads in
+ * A version's review fields beside its own columns, worked out by the database for every row it reads in
  * the same query (one query per page, never one per row): who gave the verdict, and its open notes (the threads'
  * first notes not resolved; answers have no open state of their own; notes are indexed by versionId).
  */
@@ -73,7 +73,7 @@ function reviewStateOf(row: Pick<VersionRow, 'gameVersionStatusId' | 'verdict'>)
 
 /**
  * Each field named (no rest or spread of the row, which leaves out verdictBy): the driver's rows are dictionary-mode
- * objects, which a spread copies slowly (issue 29: a page of 100 versions).
+ * objects, which a spread copies slowly (a page of 100 versions).
  */
 export function toVersion(row: VersionRow): GameVersion {
   return {
@@ -103,7 +103,7 @@ export function toVersion(row: VersionRow): GameVersion {
 
 /**
  * A version file as the API shows it. `original`: its game file's pixel size now (undefined: not looked up, or the
- * file is gone); a replacement of another size no longer fits (issue 25, decision 0024), derived at read time.
+ * file is gone); a replacement of another size no longer fits (decision 0024), derived at read time.
  */
 export function toVersionFile(
   row: VersionFileRow,
@@ -199,7 +199,7 @@ export class VersionsRepository {
   }
 
   /**
-   * "I Finished My Game" (issue 28): status Finished, the finish time, and no verdict (a verdict counts for the
+   * "I Finished My Game": status Finished, the finish time, and no verdict (a verdict counts for the
    * finish it followed), with what `also` writes (the inbox events) in the same transaction; answers what `also`
    * answered, or undefined when the version is gone.
    */

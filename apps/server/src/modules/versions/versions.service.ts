@@ -57,7 +57,7 @@ import {
 const zipResource = (id: number) => `version-zip:${id}`;
 
 /**
- * What the review loop (issue 28, decision 0032) adds to version changes; modules/review/review-hooks.ts makes it.
+ * What the review loop (decision 0032) adds to version changes; modules/review/review-hooks.ts makes it.
  * A finish writes its inbox events (to the reviewers) in its own transaction; the version's artist replacing a
  * file (or one frame of it) resolves the open notes on it.
  */
@@ -113,13 +113,13 @@ export class VersionsService {
     /** Tells the play origin that a version's replacements changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
     private readonly space: FreeSpaceGuard,
-    /** A version's replaced atlas frames (issue 26): a whole-sheet upload or a restore of a sheet with frames. */
+    /** A version's replaced atlas frames: a whole-sheet upload or a restore of a sheet with frames. */
     private readonly sheets: VersionSheetsRepository,
     private readonly composer: SheetComposer,
-    /** The history of the version's files (issue 28, decision 0034): each replacement is an entry. */
+    /** The history of the version's files (decision 0034): each replacement is an entry. */
     private readonly history: VersionHistoryRecorder,
     private readonly review: VersionReviewHooks = noReviewHooks,
-    /** The replaced images' preview URLs (issue 29, decision 0038). */
+    /** The replaced images' preview URLs (decision 0038). */
     private readonly previews?: PreviewsService,
     /** How often an account may finish versions (decision 0044); none: no limit. */
     private readonly finishes?: PostingThrottle,
@@ -247,7 +247,7 @@ export class VersionsService {
 
   /**
    * Resolves the caller of a zip download: the logged-in user, or the holder of a ticket for this zip, read anew
-   * (403 once they changed token version, were suspended or deleted; issue 23).
+   * (403 once they changed token version, were suspended or deleted).
    */
   async zipCaller(caller: User | null, id: number, ticket: string | undefined): Promise<User> {
     if (caller) return caller;
@@ -398,7 +398,7 @@ export class VersionsService {
         await this.refuseLongSound(storageKey, user.id);
       }
       assertUploadInTime(startedAt);
-      // A sheet with replaced frames (issue 26): the upload is the base its frames are drawn onto. A restore is the
+      // A sheet with replaced frames: the upload is the base its frames are drawn onto. A restore is the
       // entry's bytes exactly: the sheet's frames go (decision 0034).
       const sheet = image && (await this.sheets.hasSheet(versionId, fileId));
       if (sheet && !restoring) {
@@ -477,7 +477,7 @@ export class VersionsService {
    */
   async restoreOriginal(user: User, versionId: number, fileId: number): Promise<void> {
     const version = await this.changeableVersion(user, versionId, 'restore', '/versionId');
-    // A sheet's replaced frames and whole-sheet upload go with it (issue 26).
+    // A sheet's replaced frames and whole-sheet upload go with it.
     const keys = await this.versions.deleteFile(
       versionId,
       fileId,

@@ -59,7 +59,7 @@ describe('register form validation styling (VAL-7: only once a field is no longe
     await waitFor(() => expect(screen.getByText(m.usernamePattern)).toBeTruthy());
   });
 
-  it("invisible characters in the username and email show the contract's message (issue 13)", async () => {
+  it("invisible characters in the username and email show the contract's message", async () => {
     const { user } = renderForm();
     await user.type(field('username'), 'nb\u00a0sp');
     await waitFor(() => expect(isInvalid('username')).toBe(true));
@@ -128,7 +128,7 @@ describe('register form submit', () => {
   });
 });
 
-describe('register form and the server (issue 23)', () => {
+describe('register form and the server', () => {
   it("a password the server refuses as common shows the server's message under the password field", async () => {
     const message = m.commonPassword;
     const refused = new ApiError(422, errorCodes.validationFailed, message, {

@@ -41,7 +41,7 @@ interface RegisterFormProps {
   submitLabel: string;
   /**
    * Receives the signup body: the form values without the checkbox, plus the regulation version. When it rejects
-   * with the server's 422, the details show under their fields (a common password: issue 23); the caller has
+   * with the server's 422, the details show under their fields (a common password); the caller has
    * already toasted any failure.
    */
   onSubmit: (body: SignupBody) => Promise<void>;

@@ -12,7 +12,7 @@ export const searchDebounceMs = 300;
 export const noResultsText = (search: string) => `No results for "${search}".`;
 
 /**
- * A list's title with its total, 'Registered users (12)' (issue 25: titles read '(0)' while a list loaded). The
+ * A list's title with its total, 'Registered users (12)' (titles read '(0)' while a list loaded). The
  * total is undefined until the first answer, and the title then shows none rather than a false 0; while a new
  * search, sort or page is asked, the list queries keep the previous answer (keepPreviousData), so its total stays.
  */

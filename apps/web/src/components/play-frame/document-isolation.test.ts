@@ -10,7 +10,7 @@ afterEach(() => {
   setIsolated(false);
 });
 
-describe('[issue 24] document isolation of a play screen', () => {
+describe('document isolation of a play screen', () => {
   it('is ready when the document fits the game, and asks for one reload when it does not', () => {
     setIsolated(false);
     expect(documentIsolation(false)).toBe('ready');

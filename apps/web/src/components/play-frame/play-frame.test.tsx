@@ -9,7 +9,7 @@ afterEach(() => {
 });
 
 describe('PlayFrame', () => {
-  it('[issue 24] allows cross-origin-isolated for an isolated game in an isolated document, and only then', () => {
+  it('allows cross-origin-isolated for an isolated game in an isolated document, and only then', () => {
     Object.defineProperty(window, 'crossOriginIsolated', { value: true, configurable: true });
     try {
       render(

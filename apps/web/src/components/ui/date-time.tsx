@@ -11,7 +11,7 @@ export function formatDateTime(iso: string | null): string {
 
 /**
  * A moment in full, to the second and with the time zone, e.g. 'Monday, November 23, 2026 at 9:30:05 PM GMT+1':
- * the tooltip of every shown moment (issue 25: two uploads in the same minute looked alike).
+ * the tooltip of every shown moment (two uploads in the same minute looked alike).
  */
 export function formatDateTimeFull(iso: string | null): string {
   return iso === null ? noDateTime : full.format(new Date(iso));

@@ -10,7 +10,7 @@ const usage = (fileId: number, loads: number, atStart: boolean): FileUsage => ({
   atStart,
 });
 
-describe('the usage filters (issue 24)', () => {
+describe('the usage filters', () => {
   it('counts the files each filter keeps; a file without a record is never loaded', () => {
     const known = new Map(
       [usage(1, 4, true), usage(2, 1, false), usage(3, 0, false)].map((u) => [u.fileId, u]),

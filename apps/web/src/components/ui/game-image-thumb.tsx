@@ -8,7 +8,7 @@ interface GameImageThumbProps {
   version?: string;
   alt: string;
   /**
-   * The image's small thumbnail on the app's own origin (issue 29, decision 0038), when the answer carries it:
+   * The image's small thumbnail on the app's own origin (decision 0038), when the answer carries it:
    * then no files-root call is made for the row. Undefined falls back to the original on the play origin.
    */
   thumbnailUrl?: string;

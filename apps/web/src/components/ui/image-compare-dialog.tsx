@@ -26,8 +26,8 @@ interface ImageCompareDialogProps {
 }
 
 /**
- * The app's image viewer: the image editor's larger view (issue 12) and the admin's view of a version's files
- * (issue 23). The original and the replacement side by side at 1:1 pixels, zoomable to 2x and 4x with hard pixel
+ * The app's image viewer: the image editor's larger view and the admin's view of a version's files
+ *. The original and the replacement side by side at 1:1 pixels, zoomable to 2x and 4x with hard pixel
  * edges, or fitted. Scrolling one picture scrolls the other along, so the same spot of both stays in view. An
  * artist's file is only ever shown here as an `<img>`, never opened as a page: an image runs no script.
  */

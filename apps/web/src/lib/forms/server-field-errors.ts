@@ -3,7 +3,7 @@ import { ApiError, envelopeError } from '../api-error';
 
 /**
  * The messages a 422 VALIDATION_FAILED gives for fields of a form, by field name (a detail's path `/password` names
- * the field `password`): rules only the server can check (issue 23: a password on the server's list of common
+ * the field `password`): rules only the server can check (a password on the server's list of common
  * passwords) show under their field like the contract's own rules. Empty for any other failure.
  */
 export function serverFieldErrors<TField extends string>(

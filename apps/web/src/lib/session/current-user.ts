@@ -4,7 +4,7 @@ import { apiRequest, type RequestOptions } from '../api-client';
 
 /**
  * GET /user/me as the server answers it. The session's start-up check runs on the landing page, which loads no
- * schema library (issue 15), so the answer is not checked again here: the server writes it through the
+ * schema library, so the answer is not checked again here: the server writes it through the
  * contract's userSchema. The account screen checks it with that schema (api/account.ts).
  */
 export async function fetchMe(options?: RequestOptions): Promise<User> {

@@ -27,7 +27,7 @@ type AccountInput = z.input<ReturnType<typeof accountFormSchema>>;
 
 /**
  * The account form: username and email, and the current password once the email differs from the account's
- * (issue 23: a new email needs it, and ends the account's other sessions).
+ * (a new email needs it, and ends the account's other sessions).
  */
 export function AccountForm({ user }: { user: User }) {
   // The account's email as last saved: the one a new email is compared with.

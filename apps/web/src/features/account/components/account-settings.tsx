@@ -9,7 +9,7 @@ import { MailSettingsForm } from './mail-settings-form';
 
 /**
  * The account screen: a loading indicator until GET /user/me answers, then the form; below it the password change
- * and, while the server sends mail, the mail setting (issue 28). A demo account changes neither.
+ * and, while the server sends mail, the mail setting. A demo account changes neither.
  */
 export function AccountSettings() {
   const account = useAccount();

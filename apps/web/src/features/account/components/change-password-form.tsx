@@ -27,7 +27,7 @@ type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 const empty: ChangePasswordInput = { oldPassword: '', newPassword: '', confirm: '' };
 
 /**
- * The account screen's password change (issue 28): PUT /user/update/password with the current and the new password.
+ * The account screen's password change: PUT /user/update/password with the current and the new password.
  * The server ends every other session; this one goes on with the answered token. A wrong current password shows on
  * its field, a common new password on the new one; a 429 is the call's toast.
  */

@@ -9,7 +9,7 @@ import { Loading } from '../../../components/ui/loading';
 import { notifySuccess } from '../../../lib/toasts';
 import { useMailSettings, useSaveMailSettings } from '../../../api/mail';
 
-/** How the inbox's events reach you by mail (issue 28): each, a daily digest, or never; saved on change. */
+/** How the inbox's events reach you by mail: each, a daily digest, or never; saved on change. */
 export function MailSettingsForm() {
   const settings = useMailSettings(true);
   const save = useSaveMailSettings();

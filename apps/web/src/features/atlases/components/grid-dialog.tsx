@@ -55,7 +55,7 @@ function gridOf(draft: Draft): AtlasGrid | null {
 }
 
 /**
- * "Declare grid" (issue 26): a uniform grid on an image, for games that slice a sheet in code: frame width and
+ * "Declare grid": a uniform grid on an image, for games that slice a sheet in code: frame width and
  * height, the margin around the frames and the spacing between them, with a live count of the whole frames it
  * cuts (the contract's rule, as the server counts them). Used by the admin's game files screen and the
  * artist's workbench.

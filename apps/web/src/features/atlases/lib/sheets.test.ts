@@ -23,7 +23,7 @@ const gridAtlas = (
   frames: gridFrames(width, height, grid),
 });
 
-describe('sprite sheets on the web (issue 26)', () => {
+describe('sprite sheets on the web', () => {
   it("counts a grid's whole frames as gridFrames cuts them, and says why a grid cannot be used", () => {
     for (const [width, height, frameWidth, frameHeight, margin, spacing] of [
       [71, 54, 16, 16, 2, 1],

@@ -41,7 +41,7 @@ export function LoginForm() {
   const loginCall = useLogin();
   const { acceptToken } = useSession();
   const navigate = useNavigate();
-  // "Forgot password?" only where the server sends mail (issue 28); elsewhere an admin resets passwords.
+  // "Forgot password?" only where the server sends mail; elsewhere an admin resets passwords.
   const mailOn = usePublicConfig().data?.mail === true;
 
   const submit = handleSubmit(async (body) => {

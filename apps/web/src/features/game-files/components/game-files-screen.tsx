@@ -68,7 +68,7 @@ export function GameFilesScreen() {
 
 function GameFiles({ gameId }: { gameId: number }) {
   const game = useGame(gameId);
-  // The usage filter (issue 24) lives in the URL beside the search, and a new one starts again at page 1.
+  // The usage filter lives in the URL beside the search, and a new one starts again at page 1.
   const [query, setQuery] = useSearchParams();
   const usageFilter: FileUsageFilter =
     fileUsageFilters.find(({ key }) => key === query.get('usage'))?.key ?? 'all';
@@ -92,7 +92,7 @@ function GameFiles({ gameId }: { gameId: number }) {
   const files = useGameFilesPage(gameId, list.params);
   const indexCall = useSetIndexFile();
   const indexFile = useIndexFile(gameId);
-  // Issue 25: another start file for a Ready game is asked first, naming the current and the new one.
+  // Another start file for a Ready game is asked first, naming the current and the new one.
   const [switchingTo, setSwitchingTo] = useState<GameFile | null>(null);
   const splashCall = useSetSplashFile();
   const deleteCall = useDeleteGameFile();
@@ -100,7 +100,7 @@ function GameFiles({ gameId }: { gameId: number }) {
   const { state: uploadState, upload, uploadZip, retry, dismissErrors } = useUploadBatch(gameId);
   const [deleting, setDeleting] = useState<GameFile | null>(null);
   const [confirming, setConfirming] = useState(false);
-  // Sprite sheets (issue 26): the badges, the descriptors that failed, and the grids declared here.
+  // Sprite sheets: the badges, the descriptors that failed, and the grids declared here.
   const atlases = useGameAtlases(gameId);
   const removeGridCall = useRemoveGrid();
   const [gridFor, setGridFor] = useState<GameFile | null>(null);

@@ -25,9 +25,9 @@ export const gameFileSortColumns = ['path', 'size', 'width', 'isStartFile', 'isS
 
 interface GameFilesTableProps {
   files: GameFile[];
-  /** Which files plays load (issue 24); undefined while it loads. */
+  /** Which files plays load; undefined while it loads. */
   usage: FileUsage[] | undefined;
-  /** The game's sprite sheets and the descriptors that failed (issue 26); undefined while they load. */
+  /** The game's sprite sheets and the descriptors that failed; undefined while they load. */
   atlases: GameAtlases | undefined;
   list: ListState<(typeof gameFileSortColumns)[number]>;
   /** Row actions are disabled while a batch uploads. */
@@ -160,7 +160,7 @@ function GameFileRow({ file, usage, atlases, busy, onAction, onReplace }: GameFi
       <td>{usage !== null && <UsageBadge usage={usage} />}</td>
       <td>
         <div className="d-flex flex-wrap gap-1">
-          {/* Only a page can start a game (issue 25); a disabled button shows no title, its wrapper does. */}
+          {/* Only a page can start a game; a disabled button shows no title, its wrapper does. */}
           <span title={canBeIndex(file.path) ? undefined : indexRuleMessage}>
             <Button
               size="sm"

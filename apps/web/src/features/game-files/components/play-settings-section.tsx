@@ -17,7 +17,7 @@ import { notifySuccess } from '../../../lib/toasts';
 const modeWords = { encoded: 'served encoded', stored: 'served as stored' } as const;
 
 /**
- * The game's play settings (issue 24, decision 0022): how its pre-compressed files are sent and whether it is
+ * The game's play settings (decision 0022): how its pre-compressed files are sent and whether it is
  * served cross-origin isolated. Each says what automatic decided from the files, and why; the admin can choose.
  */
 export function PlaySettingsSection({ game }: { game: Game }) {

@@ -4,7 +4,7 @@ import type { UploadOutcome, UploadPart } from '../../../lib/upload-request';
 import { runQueue } from './upload-queue';
 
 // A game of any number of files goes to the folder route (POST /game/upload/{gameId}) in batches the server
-// accepts (issue 29, decision 0039). Each request is all or nothing on the server; here a refused request is
+// accepts (decision 0039). Each request is all or nothing on the server; here a refused request is
 // sent again without the files its refusal names (or split in halves when it names none), so every good file
 // goes in and every refused one is listed with the server's reason. A request that breaks (no answer, 5xx) is
 // sent again a few times; then the upload stops and every file not stored is listed, ready to be sent again.

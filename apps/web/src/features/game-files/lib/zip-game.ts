@@ -10,7 +10,7 @@ import {
 import { BlobReader, ZipReader, configure, type Entry, type FileEntry } from '@zip.js/zip.js';
 import type { UploadItem } from './upload-batches';
 
-// A game folder chosen as one .zip, read in the browser before anything is sent (issue 29, decision 0039). Only
+// A game folder chosen as one .zip, read in the browser before anything is sent (decision 0039). Only
 // the zip's central directory is read (zip.js reads it from the end of the file, in slices; nothing is inflated),
 // and its entries are checked with the server's own rules (the contract's uploads.ts): a zip the zip route would
 // refuse for its sizes is refused here with the same words and nothing is sent; one the route takes goes to it

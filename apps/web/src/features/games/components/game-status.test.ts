@@ -3,7 +3,7 @@ import { GameStatus } from '@reskin/contract';
 import { statusText } from './game-status';
 
 describe('the status column of the games list', () => {
-  it("shows a generation's progress while a game is Generating (issue 14), the word alone until it is counted", () => {
+  it("shows a generation's progress while a game is Generating, the word alone until it is counted", () => {
     expect(
       statusText({ gameStatusTypeId: GameStatus.Generating, generationDone: 12, generationTotal: 200 }),
     ).toBe('Generating 12/200');
@@ -24,7 +24,7 @@ describe('the status column of the games list', () => {
     );
   });
 
-  it('says a Ready game whose changed files are getting their copies is updating them (issue 25), Ready once they are all made', () => {
+  it('says a Ready game whose changed files are getting their copies is updating them, Ready once they are all made', () => {
     expect(statusText({ gameStatusTypeId: GameStatus.Ready, copiesCurrent: 12, copiesTotal: 40 })).toBe(
       'Updating copies (12 of 40)',
     );

@@ -3,7 +3,7 @@ import { GameStatus, copiesUpdatingText, gameStatusIds, gameStatusName } from '@
 /**
  * The status column (and the files screen's status): the word, plus the reason when the last generation failed,
  * or the progress while a game is Generating (images done / in all, once the job has counted them); a Ready game
- * whose changed files are getting their copies says "Updating copies (12 of 40)" (issue 25).
+ * whose changed files are getting their copies says "Updating copies (12 of 40)".
  */
 export function statusText(game: {
   gameStatusTypeId: number;

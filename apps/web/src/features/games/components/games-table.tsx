@@ -86,7 +86,7 @@ export function GamesTable({
           ) : (
             <tr key={game.id} data-game-id={game.id}>
               <td>
-                {/* The list's own thumbnail URL when carried (issue 29: no call per row); null means no splash. */}
+                {/* The list's own thumbnail URL when carried (no call per row); null means no splash. */}
                 {game.thumbnailUrl !== undefined ? (
                   game.thumbnailUrl !== null && (
                     <GameImageThumb

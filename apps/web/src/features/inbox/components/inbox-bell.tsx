@@ -65,7 +65,7 @@ function EventItem({
 }
 
 /**
- * The inbox (issue 28): a bell in the navigation bar with the unread count, asked for every 30 s and whenever the
+ * The inbox: a bell in the navigation bar with the unread count, asked for every 30 s and whenever the
  * window gets focus, opening the list of events, newest first: each in words with its time, a link to the screen
  * it is about (following it marks it read), 'Mark all read', and older events on demand. Loaded only for a
  * logged-in user, in a chunk of its own (the landing page's budget).

@@ -22,7 +22,7 @@ const event = (over: Partial<InboxEvent>): InboxEvent => ({
   ...over,
 });
 
-describe('issue 28: inbox events in words', () => {
+describe('inbox events in words', () => {
   it('says who did what on which game', () => {
     expect(eventSentence(event({ kind: 'game_assigned' }))).toBe('admin assigned you Star Catcher.');
     expect(eventSentence(event({ kind: 'version_finished', actorName: 'ana' }))).toBe(
@@ -77,7 +77,7 @@ describe('issue 28: inbox events in words', () => {
   });
 });
 
-describe('issue 28: inbox event links', () => {
+describe('inbox event links', () => {
   it("opens an assigned game's versions", () => {
     expect(eventLink(event({ kind: 'game_assigned', versionId: null }), RoleType.User)).toBe(
       `${paths.myGameVersions}?gameId=3&userGameId=4`,

@@ -15,7 +15,7 @@ import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { usePublicConfig } from '../../../api/config';
 import { useForgotPassword } from '../../../api/mail';
 
-/** /forgot-password (issue 28): an email, and the same answer whether or not an account has it. */
+/** /forgot-password: an email, and the same answer whether or not an account has it. */
 export function ForgotPassword() {
   const config = usePublicConfig();
   const {

@@ -25,7 +25,7 @@ export const newPasswordFormSchema = z
   });
 type NewPasswordInput = z.input<typeof newPasswordFormSchema>;
 
-/** /reset-password?token=... (issue 28): the reset link's form. A used or expired link says so, and how to get another. */
+/** /reset-password?token=...: the reset link's form. A used or expired link says so, and how to get another. */
 export function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';

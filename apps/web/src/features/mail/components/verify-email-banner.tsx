@@ -8,7 +8,7 @@ import { useResendVerification } from '../../../api/mail';
 import { notifySuccess } from '../../../lib/toasts';
 
 /**
- * Above every screen of a logged-in user whose address is not verified, while mail is on (issue 28): without mail
+ * Above every screen of a logged-in user whose address is not verified, while mail is on: without mail
  * there is no way to verify, so no banner. "Send again" mails a new link.
  */
 export default function VerifyEmailBanner() {

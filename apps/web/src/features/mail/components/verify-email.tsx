@@ -8,7 +8,7 @@ import { paths } from '../../../config/paths';
 import { ApiError, envelopeError } from '../../../lib/api-error';
 import { useVerifyEmail } from '../../../api/mail';
 
-/** /verify-email?token=... (issue 28): follows the link once and shows what came of it. */
+/** /verify-email?token=...: follows the link once and shows what came of it. */
 export function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';

@@ -32,7 +32,7 @@ export function AudioEditor({
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
   // Unset: the workbench's order (path, or most loaded in play); the Path header sorts by path either way.
   const [ascending, setAscending] = useState<boolean | null>(null);
-  // Issue 28: the sound whose history (every replacement kept) is open.
+  // The sound whose history (every replacement kept) is open.
   const [historyOf, setHistoryOf] = useState<HistoryFile | null>(null);
   const rows =
     ascending === null

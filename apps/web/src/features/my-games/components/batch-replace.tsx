@@ -60,7 +60,7 @@ interface BatchReplaceProps {
 }
 
 /**
- * Replace from a folder or a zip (issue 27, decision 0030 "The workbench"): drop or choose a folder or a .zip,
+ * Replace from a folder or a zip (decision 0030 "The workbench"): drop or choose a folder or a .zip,
  * read the server's plan (nothing is stored yet) in a filterable, sortable list grouped by status that renders
  * only the rows in view, resolve the ambiguous rows, choose how images of another size are fitted (for all, or
  * per row, with the server's fitted preview beside the original) and whether converted sounds match the

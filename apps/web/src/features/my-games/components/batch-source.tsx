@@ -27,7 +27,7 @@ interface BatchSourceProps {
 }
 
 /**
- * Where a batch comes in (issue 27): a drop of a folder (react-dropzone walks the dropped directories through
+ * Where a batch comes in: a drop of a folder (react-dropzone walks the dropped directories through
  * DataTransferItem.webkitGetAsEntry and keeps each file's relative path) or of one .zip, or a chosen folder or
  * .zip. Nothing is sent from here: the caller asks the server for the plan first.
  */

@@ -30,12 +30,12 @@ export interface FileEditorProps {
   files: GameFile[];
   /** The cards (or rows) shown: the files that pass the usage filter, in the chosen order. */
   shown: GameFile[];
-  /** Which files plays load (issue 24), by fileId. */
+  /** Which files plays load, by fileId. */
   usage: ReadonlyMap<number, FileUsage>;
   replaced: ReadonlyMap<number, VersionFile>;
   playPaths: GamePath;
   readOnlyReason: string | undefined;
-  /** The game's recognised sprite sheets (issue 26): an image that is a page of one shows its frames too. */
+  /** The game's recognised sprite sheets: an image that is a page of one shows its frames too. */
   atlases?: readonly Atlas[];
   /** The file a link names (`?fileId=`, from the inbox): its notes open at once. */
   focusedFileId?: number | null;
@@ -60,7 +60,7 @@ export function ImageEditor({
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
   const { askRestore, restoring, restoreDialog } = useRestoreOriginal(versionId);
   const [comparing, setComparing] = useState<GameFile | null>(null);
-  // Issue 28: the file whose history (every replacement kept) is open.
+  // The file whose history (every replacement kept) is open.
   const [historyOf, setHistoryOf] = useState<GameFile | null>(null);
 
   // The inbox's card opens its notes once: a card scrolled out of view and back (so mounted again) stays closed.
@@ -90,7 +90,7 @@ export function ImageEditor({
   };
 
   /**
-   * The same pictures as the card shows them (decision 0041): the small preview copies (issue 29), or the full
+   * The same pictures as the card shows them (decision 0041): the small preview copies, or the full
    * files where the server gives none yet.
    */
   const cardPicturesOf = (image: GameFile): ComparedImage[] => {
@@ -130,7 +130,7 @@ export function ImageEditor({
             />
           </div>
           {own?.fits === false && (
-            // The game's image was replaced with another size since (issue 25): this replacement no longer fits.
+            // The game's image was replaced with another size since: this replacement no longer fits.
             <Alert variant="warning" className="mb-2 py-2 small" data-testid="no-longer-fits">
               No longer fits: the original is now {size} px; yours is {own.width ?? '?'} x {own.height ?? '?'}
               . Replace it again.

@@ -47,14 +47,14 @@ export function MyGamesScreen() {
                 alt={userGame.imageUrl ? `${userGame.game.name} splash` : 'No image'}
                 width={width}
                 height={height}
-                // Cards below the fold load as they scroll in (issue 29); width and height keep their place.
+                // Cards below the fold load as they scroll in; width and height keep their place.
                 loading="lazy"
                 decoding="async"
                 style={{ objectFit: 'cover', aspectRatio: `${width} / ${height}`, height: 'auto' }}
               />
               <Card.Body>
                 <Card.Title as="h2" className="fs-5">
-                  {/* A game not Ready yet offers no play (issue 25); an artist may still open its versions. */}
+                  {/* A game not Ready yet offers no play; an artist may still open its versions. */}
                   {isGameReady(userGame.game) || !can(roleTypeId, 'demo.play') ? (
                     <Link to={targetOf(userGame, roleTypeId)} className="stretched-link text-decoration-none">
                       {userGame.game.name}

@@ -78,7 +78,7 @@ interface SheetFramesProps {
 }
 
 /**
- * A sprite sheet as the group of its frames (issue 26, decision 0028 "The workbench"): each frame cut from the
+ * A sprite sheet as the group of its frames (decision 0028 "The workbench"): each frame cut from the
  * sheet and shown upright at its source size, named as its descriptor names it, with a drop area for a replacement
  * of that size and, once replaced, the frame from the version's composed sheet and 'Restore original'. A filter
  * box narrows the frames by name, and only the rows in view are rendered, so a sheet of hundreds of frames stays
@@ -209,7 +209,7 @@ function FrameCell({
       </div>
       <div className="d-flex flex-wrap gap-2 align-items-center">
         {composed && <Badge bg="success">Replaced</Badge>}
-        {/* The frame's notes (issue 28) open in a dialog: the cell's height stays that of the virtualised row. */}
+        {/* The frame's notes open in a dialog: the cell's height stays that of the virtualised row. */}
         <NotesButton
           versionId={versionId}
           target={{ fileId: sheet.fileId, frame: frame.name }}

@@ -34,7 +34,7 @@ export function VersionFormScreen() {
   const saveCall = useSaveVersion();
   const session = useSession();
   // A locked or disabled version cannot be renamed by its artist, and a demo account or a user-game at 6 of 6
-  // versions cannot take a new one (issue 25): the reason instead of the form.
+  // versions cannot take a new one: the reason instead of the form.
   const readOnlyReason = editing
     ? versionChangeRefusal(session, editing, 'rename')?.message
     : versionId === null && versions.isSuccess

@@ -41,7 +41,7 @@ export function VersionsScreen() {
   const [deleting, setDeleting] = useState<GameVersion | null>(null);
 
   const rows = versions.data ?? [];
-  // Add New Version only where the server would take it (issue 25): not for demo accounts, not at 6 of 6.
+  // Add New Version only where the server would take it: not for demo accounts, not at 6 of 6.
   const createRefusal = versionCreateRefusal(session, rows.length);
   const ready = userGame ? isGameReady(userGame.game) : false;
   const linkFor = (target: string, version?: GameVersion) =>

@@ -60,7 +60,7 @@ const isAudio = (file: GameFile) => replaceableKind(file) === 'audio';
 
 /**
  * The editor for the files the job may replace, or, when a build packs its assets inside its data files (a
- * Unity, Godot, Defold or emscripten game) and so offers none, why there is nothing here (issue 24).
+ * Unity, Godot, Defold or emscripten game) and so offers none, why there is nothing here.
  */
 function FilesToReplace({
   files,
@@ -111,7 +111,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const versions = useMyVersions(gameId, userGameId);
   const version = versions.data?.find((item) => item.id === versionId);
   // The game's files and their usage are asked for at once with the link's game id, beside the assignment and the
-  // version rather than after them: they are a big game's longest reads (issue 29: 1,500 files). Until the assignment
+  // version rather than after them: they are a big game's longest reads (1,500 files). Until the assignment
   // shows the game is the artist's, a refusal is quiet (the page says the version cannot be opened); one that came
   // while quiet is asked again once it is known, so a real failure still shows its toast.
   const gameFiles = useGameFiles(gameId, { quiet: !userGame });
@@ -127,7 +127,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const finishCall = useFinishVersion();
   const session = useSession();
   const [confirmingFinish, setConfirmingFinish] = useState(false);
-  // Which files plays load (issue 24): a filter and an order over the cards, and a badge on each.
+  // Which files plays load: a filter and an order over the cards, and a badge on each.
   const fileUsage = useFileUsage(gameId, { quiet: !userGame });
   useAskedAgainOnceAssigned(userGame !== undefined, gameFiles);
   useAskedAgainOnceAssigned(userGame !== undefined, fileUsage);
@@ -135,7 +135,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const [order, setOrder] = useState<'path' | 'loads'>('path');
 
   const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
-  // The game's sprite sheets (issue 26): a sheet's card shows its frames, each replaceable on its own.
+  // The game's sprite sheets: a sheet's card shows its frames, each replaceable on its own.
   const atlases = useGameAtlases(userGame && imageGame ? gameId : null);
   const visibleTabs = tabs.filter((tab) => imageGame || !tab.imageOnly);
   const [tab, choose] = useTabParam(visibleTabs, defaultTab);
@@ -144,7 +144,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const loading = myGame.isLoading || versions.isLoading;
   const missing = !loading && (!userGame || !version);
   const game = userGame?.game;
-  // A game not Ready yet (issue 25): no play and no 'I Finished My Game', and the artist reads that it is being prepared.
+  // A game not Ready yet: no play and no 'I Finished My Game', and the artist reads that it is being prepared.
   const ready = game !== undefined && isGameReady(game);
   // A locked or disabled version is read-only for its artist: the drop areas, Restore original and
   // 'I Finished My Game' give way to the reason (the server refuses them too).
@@ -171,7 +171,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   // A link from the inbox names a file's card (`?fileId=`): the editor scrolls to it and opens its notes.
   const focusedFileId = useFocusedFile();
   const finished = version?.gameVersionStatusId === GameVersionStatus.Finished;
-  // Finished again after the reviewer asked for changes (issue 28): the version goes back to review.
+  // Finished again after the reviewer asked for changes: the version goes back to review.
   const mayFinishNow = !finished || version?.reviewState === 'changes_requested';
 
   const finish = () => {
@@ -236,7 +236,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <FilesToReplace files={editable} engine={game.engine} kind={imageGame ? 'image' : 'audio'}>
                 {() => (
                   <>
-                    {/* Replace from a folder or a zip (issue 27): images and sounds alike; not on a read-only version. */}
+                    {/* Replace from a folder or a zip: images and sounds alike; not on a read-only version. */}
                     {editable.length > 0 && !readOnlyReason && (
                       <BatchReplace versionId={version.id} playPaths={playPaths.data} />
                     )}

@@ -83,7 +83,7 @@ const failedRow = (row: BatchRow, message: string): BatchRow => ({
 });
 
 /**
- * Replace from a folder or a zip (issue 27): the plan first (dryRun: nothing stored), the artist's decisions,
+ * Replace from a folder or a zip: the plan first (dryRun: nothing stored), the artist's decisions,
  * then applying the chosen rows in one request (a .zip) or in requests of up to `chunkFiles` files, with one
  * progress over all of them. A failed request fails its own rows only; the rest go on. The version's files
  * refresh after.

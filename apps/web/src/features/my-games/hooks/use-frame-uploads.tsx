@@ -31,7 +31,7 @@ async function localRefusal(frame: AtlasFrame, file: File): Promise<string | nul
 }
 
 /**
- * Replacing and restoring single frames of one sprite sheet inside a version (issue 26): a drop on a frame's own
+ * Replacing and restoring single frames of one sprite sheet inside a version: a drop on a frame's own
  * area is checked in the browser for the frame's source size, then sent to POST /game-version/upload-frame; the
  * server composes the version's sheet before it answers, and its notice (visible pixels outside a trimmed frame
  * were dropped) is shown as a warning. 'Restore original' asks first, then removes the frame's replacement.

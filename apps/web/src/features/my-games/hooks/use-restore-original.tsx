@@ -5,7 +5,7 @@ import { notifySuccess } from '../../../lib/toasts';
 import { useRestoreVersionFile } from '../../../api/versions';
 
 /**
- * 'Restore original' on a replaced file (issue 12): `askRestore(file)` opens the confirmation (`restoreDialog`,
+ * 'Restore original' on a replaced file: `askRestore(file)` opens the confirmation (`restoreDialog`,
  * to be rendered by the editor), whose Confirm removes the version's replacement, so the version serves the
  * (watermarked) original again. The editor holds it rather than the file's button: the button goes away
  * with the replacement, and a mutation's own callbacks do not run once their component is gone.

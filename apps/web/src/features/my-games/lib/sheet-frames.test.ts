@@ -29,7 +29,7 @@ function land(drawing: ReturnType<typeof frameDrawing>, x: number, y: number): [
   ];
 }
 
-describe('frameDrawing (issue 26: a frame shown upright at its source size)', () => {
+describe('frameDrawing (a frame shown upright at its source size)', () => {
   it('places a trimmed frame at its offset inside its source size', () => {
     const drawing = frameDrawing(
       frame({ trimmed: true, sourceSize: { w: 12, h: 14 }, offset: { x: 3, y: 4 } }),

@@ -18,7 +18,7 @@ interface NotesButtonProps {
 }
 
 /**
- * A file's (or frame's) notes as one small button with the count of open notes (issue 28): the notes themselves
+ * A file's (or frame's) notes as one small button with the count of open notes: the notes themselves
  * open in a dialog, so a card keeps its height whatever the notes (the workbench's frame grid is virtualised).
  */
 export function NotesButton({

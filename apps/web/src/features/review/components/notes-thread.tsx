@@ -86,7 +86,7 @@ interface NotesThreadProps {
 }
 
 /**
- * The notes on a version, a file or a frame (issue 28), oldest first, each with its state (open, or resolved and
+ * The notes on a version, a file or a frame, oldest first, each with its state (open, or resolved and
  * how), its answers, Answer and Resolve or Reopen; a form for a new note below. A demo account only reads them.
  */
 export function NotesThread({ versionId, notes, target, newNoteLabel }: NotesThreadProps) {

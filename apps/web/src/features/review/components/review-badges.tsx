@@ -35,7 +35,7 @@ export function OpenNotesBadge({ count }: { count: number }) {
 }
 
 /**
- * The reviewer's verdict as its artist reads it (issue 28), on the version card and the workbench: the verdict, who
+ * The reviewer's verdict as its artist reads it, on the version card and the workbench: the verdict, who
  * gave it and when, and its note. Nothing while the version has no verdict since its last finish.
  */
 export function VerdictSummary({ review, compact = false }: { review: VersionReview; compact?: boolean }) {

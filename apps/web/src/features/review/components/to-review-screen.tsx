@@ -13,7 +13,7 @@ import { OpenNotesBadge } from './review-badges';
 export const nothingToReviewText = 'No finished version is waiting for a verdict.';
 
 /**
- * The reviewers' "To review" list (issue 28): every finished version without a verdict since its last finish,
+ * The reviewers' "To review" list: every finished version without a verdict since its last finish,
  * the oldest finish first, each opening the version's review screen (its files, the verdict and the notes).
  */
 export function ToReviewScreen() {

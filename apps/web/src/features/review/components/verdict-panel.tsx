@@ -25,7 +25,7 @@ interface Choice {
 }
 
 /**
- * The reviewer's verdict on a Finished version (issue 28): Approved or Changes requested with an optional note to
+ * The reviewer's verdict on a Finished version: Approved or Changes requested with an optional note to
  * the artist, or Approve and lock in one step. A verdict already given since the last finish (here, or by another
  * reviewer meanwhile: the server's 409 `VERDICT_EXISTS`, toasted with who gave it) is replaced only after asking.
  */

@@ -4,7 +4,7 @@ import { Loading } from '../../../components/ui/loading';
 import { NotesThread } from './notes-thread';
 
 /**
- * The notes on a version as a whole (issue 28), on the workbench and the reviewer's files screen, with how many
+ * The notes on a version as a whole, on the workbench and the reviewer's files screen, with how many
  * notes on its files are still open (those are on the files' cards).
  */
 export function VersionNotesPanel({ versionId }: { versionId: number }) {

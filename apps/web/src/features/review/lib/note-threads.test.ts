@@ -21,7 +21,7 @@ const note = (over: Partial<Note>): Note => ({
   ...over,
 });
 
-describe('issue 28: note threads', () => {
+describe('note threads', () => {
   const notes = [
     note({ id: 1 }),
     note({ id: 2, fileId: 5, path: 'img/a.png' }),

@@ -49,7 +49,7 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
   const { track, error } = useTrackedForm(register, errors);
 
   const [userId, gameId, userGameTypeId] = watch(['userId', 'gameId', 'userGameTypeId']);
-  // Issue 25: one assignment per user, game and job type; the form says so before the server would (409).
+  // One assignment per user, game and job type; the form says so before the server would (409).
   const existing = useExistingAssignment({ userId, gameId, userGameTypeId });
   const duplicate = existing.data
     ? existing.data.isActive

@@ -62,7 +62,7 @@ export function UserGamesTable({ rows, list, versionsHref, onAction }: UserGames
               <DateTime value={row.lastFinishedAt} />
             </td>
             <td data-testid="to-review-count">
-              {/* Finished versions without a verdict since their last finish (issue 28). */}
+              {/* Finished versions without a verdict since their last finish. */}
               {row.toReviewCount > 0 ? <Badge bg="info">{row.toReviewCount}</Badge> : row.toReviewCount}
             </td>
             <td data-testid="open-notes-count">

@@ -43,7 +43,7 @@ function Preview({ src, kind, alt }: { src: string | undefined; kind: HistoryFil
 }
 
 /**
- * A version file's history (issue 28, decision 0034): every replacement kept, newest first, with its time, author,
+ * A version file's history (decision 0034): every replacement kept, newest first, with its time, author,
  * size and pixel size; the chosen entry beside the original; "Restore this" (after a confirmation) makes it the
  * version's file again, which is itself a new entry. A modal, so the workbench's cards keep their heights.
  */

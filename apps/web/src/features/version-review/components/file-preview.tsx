@@ -1,10 +1,10 @@
 interface FilePreviewProps {
   url: string | undefined;
-  /** The image's small preview copy (issue 29), shown instead of the full file when the server gives one. */
+  /** The image's small preview copy, shown instead of the full file when the server gives one. */
   preview?: string | null;
   contentType: string | undefined;
   alt: string;
-  /** Opens the image in the app's image viewer (issue 23: never as a page of its own, where an SVG is a document). */
+  /** Opens the image in the app's image viewer (never as a page of its own, where an SVG is a document). */
   onOpen: () => void;
 }
 

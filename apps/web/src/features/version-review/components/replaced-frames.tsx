@@ -14,7 +14,7 @@ interface ReplacedFramesProps {
 }
 
 /**
- * Issue 26: a version's replaced frames of one sprite sheet, each the original frame (cut from the game's sheet)
+ * A version's replaced frames of one sprite sheet, each the original frame (cut from the game's sheet)
  * beside the version's (cut from the version's composed sheet at the same rect).
  */
 export function ReplacedFrames({ fileId, frames, atlases, originalSrc, versionSrc }: ReplacedFramesProps) {

@@ -30,7 +30,7 @@ import { SpacerRow, useVirtualRows } from '../../../components/ui/virtual-grid';
 import { ReplacedFrames } from './replaced-frames';
 
 /**
- * Admin: a version's replaced files beside the originals (SPEC §2), with Download All; the review screen of issue 28:
+ * Admin: a version's replaced files beside the originals (SPEC §2), with Download All; the review screen:
  * the verdict, the notes on the version, and each file's notes.
  */
 export function VersionFiles() {
@@ -41,13 +41,13 @@ export function VersionFiles() {
   const originals = useGameFiles(gameId);
   const playPaths = useVersionPath(versionId, gameId);
   const zipUrl = useZipUrl();
-  // Issue 26: a sheet's replaced frames are shown beside their originals, cut by the game's atlases.
+  // A sheet's replaced frames are shown beside their originals, cut by the game's atlases.
   const replacesFrames = (files.data ?? []).some((file) => (file.frames?.length ?? 0) > 0);
   const atlases = useGameAtlases(replacesFrames ? gameId : null);
   const [direction, setDirection] = useState<SortDirection>('desc');
-  // The row whose images the viewer shows (issue 23: an artist's file opens there, never as a page).
+  // The row whose images the viewer shows (an artist's file opens there, never as a page).
   const [viewing, setViewing] = useState<VersionFile | null>(null);
-  // Issue 28: each replaced file's history, and what the version keeps in storage.
+  // Each replaced file's history, and what the version keeps in storage.
   const [historyOf, setHistoryOf] = useState<HistoryFile | null>(null);
   const storage = useVersionStorage(versionId);
 
