@@ -33,11 +33,11 @@ import { versionHistoryRoutes } from './modules/version-history/version-history.
 import { versionBatchRoutes } from './modules/versions/version-batch.routes';
 import { versionsRoutes } from './modules/versions/versions.routes';
 import { buildPlayApp } from './play/play-app';
-import { playPathsRoutes } from './play/play-paths.routes';
+import { playPathsRoutes } from './modules/play-paths/play-paths.routes';
 import type { PlayUsage } from './play/play-usage';
 import { authPlugin } from './plugins/auth';
 import { errorEnvelopePlugin, errorHandler } from './plugins/error-envelope';
-import { openapiPlugin } from './plugins/openapi';
+import { openapiPlugin } from './openapi';
 import { rateLimitOptions } from './plugins/rate-limit';
 import { xsrfPlugin } from './plugins/xsrf';
 import { seedOnStart } from './seed/seed';

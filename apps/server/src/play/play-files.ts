@@ -8,7 +8,7 @@ import type { GameFilesRepository } from '../modules/games/game-files.repository
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionSheetsRepository } from '../modules/atlases/version-sheets.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
-import type { PlayClaims } from './play-tokens';
+import type { PlayClaims } from '../modules/play-paths/play-tokens';
 
 /** What the play origin serves for one path of a game in one view. */
 export interface PlayFile {

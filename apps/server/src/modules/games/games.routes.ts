@@ -97,7 +97,7 @@ async function adminGamesRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['games'];
-  // On each route (not a plugin hook), so the OpenAPI document sees the guard (plugins/openapi.ts).
+  // On each route (not a plugin hook), so the OpenAPI document sees the guard (openapi.ts).
   const admin = { onRequest: app.requireAdmin };
 
   r.post(

@@ -30,7 +30,7 @@ import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
 import { AudioError, SoundTooLongError, soundDuration } from './audio-conversion';
 import { isAudioContent } from './audio-inspection';
 import { unsafeSvgParts } from './svg-safety';
-import type { PlayPathsService } from '../../play/play-paths.service';
+import type { PlayPathsService } from '../play-paths/play-paths.service';
 import { compileFilter } from '../../search/filter';
 import type { Page } from '../../search/page';
 import { MissingObjectError, type Storage } from '../../storage/storage';

@@ -10,11 +10,11 @@ import {
   type GameVersion,
   type User,
 } from '@reskin/contract';
-import { conflict, notFound } from '../lib/errors';
-import { maySeeGame } from '../modules/games/game-access';
-import type { GameFilesRepository, SplashFile } from '../modules/games/game-files.repository';
-import type { GamesRepository } from '../modules/games/games.repository';
-import { PreviewsService } from '../modules/previews/previews.service';
+import { conflict, notFound } from '../../lib/errors';
+import { maySeeGame } from '../games/game-access';
+import type { GameFilesRepository, SplashFile } from '../games/game-files.repository';
+import type { GamesRepository } from '../games/games.repository';
+import { PreviewsService } from '../previews/previews.service';
 import type { PlayOrigins } from './play-origins';
 import type { PlayClaims, PlayTokens, PlayView } from './play-tokens';
 
