@@ -33,11 +33,11 @@ import {
 } from '../../../api/game-files';
 import { isGenerating, useGame, useGenerateGame } from '../../../api/games';
 import { useGameAtlases, useRemoveGrid } from '../../../api/atlases';
-import { GridDialog } from '../../atlases/components/grid-dialog';
-import { gridOfAtlas, sheetsOf } from '../../atlases/lib/sheets';
-import { statusText } from '../../games/components/game-status';
+import { GridDialog } from './grid-dialog';
+import { gridOfAtlas, sheetsOf } from '../../../lib/sheets';
+import { statusText } from '../../../lib/game-status';
 import { useUploadBatch } from '../hooks/use-upload-batch';
-import { fileItem } from '../lib/upload-batches';
+import { fileItem } from '../../../lib/upload-item';
 import { GameFilesTable, gameFileSortColumns, type GameFileActionKind } from './game-files-table';
 import { HelperFilesSection } from './helper-files-section';
 import { PlaySettingsSection } from './play-settings-section';

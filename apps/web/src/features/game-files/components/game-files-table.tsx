@@ -16,7 +16,7 @@ import type { ListState } from '../../../components/lists/use-list-params';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { formatSize } from '../../../lib/format-size';
-import { sheetsOf } from '../../atlases/lib/sheets';
+import { sheetsOf } from '../../../lib/sheets';
 
 export type GameFileActionKind = 'index' | 'splash' | 'delete' | 'grid' | 'removeGrid';
 

@@ -6,7 +6,7 @@ import type { ListState } from '../../../components/lists/use-list-params';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { type GameListItem, useGame } from '../../../api/games';
 import { GameEditRow } from './game-edit-row';
-import { statusText } from './game-status';
+import { statusText } from '../../../lib/game-status';
 
 export type GameActionKind = 'edit' | 'play' | 'files' | 'generate' | 'delete';
 

@@ -9,8 +9,8 @@ import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import type { FileEditorProps } from './image-editor';
-import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
-import { NotesButton } from '../../review/components/notes-button';
+import { FileHistoryDialog, type HistoryFile } from '../../../components/version-history/file-history-dialog';
+import { NotesButton } from '../../../components/review/notes-button';
 import { SpacerRow, useVirtualRows } from '../../../components/ui/virtual-grid';
 
 /**

@@ -28,7 +28,7 @@ import { useMyVersions, useDeleteVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
 import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
-import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../review/components/review-badges';
+import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../../components/review/review-badges';
 
 /** The versions of one of the user's games (SPEC §2): a card each, and an add-new card while fewer than 6. */
 export function VersionsScreen() {

@@ -40,10 +40,10 @@ import { HelperFilesTab } from './helper-files-tab';
 import { ImageEditor } from './image-editor';
 import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
-import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../review/components/review-badges';
-import { VersionNotesPanel } from '../../review/components/version-notes-panel';
-import { NotesRefusal } from '../../review/components/notes-access';
-import { useFocusedFile } from '../../review/lib/use-focused-file';
+import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../../components/review/review-badges';
+import { VersionNotesPanel } from '../../../components/review/version-notes-panel';
+import { NotesRefusal } from '../../../components/review/notes-access';
+import { useFocusedFile } from '../../../lib/use-focused-file';
 
 /** The workbench tabs after Back (SPEC §2), by their SPEC §3 kinds; the edit-files kind depends on the job. */
 const tabs = [

@@ -7,7 +7,7 @@ import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { idsQuery } from '../../../lib/route-ids';
-import { OpenNotesBadge } from './review-badges';
+import { OpenNotesBadge } from '../../../components/review/review-badges';
 
 /** What the list says when no version waits for a verdict. */
 export const nothingToReviewText = 'No finished version is waiting for a verdict.';

@@ -20,7 +20,7 @@ import {
 } from '../../../api/versions';
 import { useUserGame } from '../../../api/user-games';
 import { idsQuery, useIds } from '../../../lib/route-ids';
-import { OpenNotesBadge, ReviewStateBadge } from '../../review/components/review-badges';
+import { OpenNotesBadge, ReviewStateBadge } from '../../../components/review/review-badges';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 

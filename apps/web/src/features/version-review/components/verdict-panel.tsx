@@ -16,7 +16,7 @@ import { useGiveVerdict } from '../../../api/review';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ApiError } from '../../../lib/api-error';
 import { notifySuccess } from '../../../lib/toasts';
-import { ReviewStateBadge, VerdictSummary } from './review-badges';
+import { ReviewStateBadge, VerdictSummary } from '../../../components/review/review-badges';
 
 interface Choice {
   verdict: Verdict;

@@ -7,11 +7,11 @@ import Col from 'react-bootstrap/Col';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
-import { useFileHistory, useRestoreHistoryEntry } from '../../../api/history';
-import { DateTime } from '../../../components/ui/date-time';
-import { Loading } from '../../../components/ui/loading';
-import { formatSize } from '../../../lib/format-size';
-import { notifySuccess } from '../../../lib/toasts';
+import { useFileHistory, useRestoreHistoryEntry } from '../../api/history';
+import { DateTime } from '../ui/date-time';
+import { Loading } from '../ui/loading';
+import { formatSize } from '../../lib/format-size';
+import { notifySuccess } from '../../lib/toasts';
 
 /** The file whose history is shown: its game file id and path, and where its original is seen. */
 export interface HistoryFile {
