@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { Loading } from '../../../components/ui/loading';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
@@ -34,21 +34,13 @@ export function AdminUsers() {
   const roleCall = useUpdateRole();
   const activateCall = useActivateUser();
   const servicesCall = useUpdateServices();
-  const [pending, setPending] = useState<UserAction | null>(null);
-  // Kept apart from `pending` so the question stays on screen while the dialog fades out.
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const [adding, setAdding] = useState(false);
   const [reset, setReset] = useState<{ username: string; password: string } | null>(null);
 
-  const ask = (action: UserAction) => {
-    setPending(action);
-    setConfirming(true);
-  };
-
-  const confirm = () => {
-    setConfirming(false);
-    if (!pending) return;
-    const { kind, user } = pending;
+  const ask = async (action: UserAction) => {
+    if (!(await confirm(confirmQuestion(action)))) return;
+    const { kind, user } = action;
     if (kind === 'delete') {
       deleteCall.mutate(user.id, {
         onSuccess: () => notifySuccess(messages.userDeleted),
@@ -104,18 +96,13 @@ export function AdminUsers() {
               users={rows}
               list={list}
               ownId={me?.id}
-              onAction={(kind, user) => ask({ kind, user })}
+              onAction={(kind, user) => void ask({ kind, user })}
             />
           )}
           {total > 0 && <ListPager list={list} total={total} />}
         </Card.Body>
       </Card>
-      <ConfirmDialog
-        show={confirming}
-        question={pending ? confirmQuestion(pending) : ''}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirm}
-      />
+      {dialog}
       <AddUserDialog show={adding} onClose={() => setAdding(false)} />
       <PasswordDialog reset={reset} onClose={() => setReset(null)} />
     </>

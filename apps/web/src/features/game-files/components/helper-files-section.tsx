@@ -5,7 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import Table from 'react-bootstrap/Table';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { FilePickerButton } from '../../../components/ui/file-picker-button';
 import { Loading } from '../../../components/ui/loading';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
@@ -27,8 +27,7 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
   const queryClient = useQueryClient();
   const deleteCall = useDeleteHelperFile();
   const [percent, setPercent] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<HelperFile | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const mounted = useRef(true);
 
   useEffect(() => {
@@ -53,11 +52,10 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
     else if (!outcome.sessionEnded) notifyError(outcome.title, outcome.message);
   };
 
-  const confirmDelete = () => {
-    setConfirming(false);
-    if (!deleting) return;
+  const askDelete = async (file: HelperFile) => {
+    if (!(await confirm(messages.confirmDeleteFile))) return;
     deleteCall.mutate(
-      { gameId, helperId: deleting.id },
+      { gameId, helperId: file.id },
       {
         onSuccess: () => notifySuccess(messages.fileDeleted),
       },
@@ -106,14 +104,7 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
                   </td>
                   <td className="text-nowrap">{formatSize(file.size)}</td>
                   <td>
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      onClick={() => {
-                        setDeleting(file);
-                        setConfirming(true);
-                      }}
-                    >
+                    <Button size="sm" variant="outline-danger" onClick={() => void askDelete(file)}>
                       Delete
                     </Button>
                   </td>
@@ -123,12 +114,7 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
           </Table>
         )}
       </Card.Body>
-      <ConfirmDialog
-        show={confirming}
-        question={messages.confirmDeleteFile}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirmDelete}
-      />
+      {dialog}
     </Card>
   );
 }

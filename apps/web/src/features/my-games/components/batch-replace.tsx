@@ -12,7 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { VirtualGrid } from '../../../components/ui/virtual-grid';
 import { fileUrl } from '../../../lib/play-file-url';
 import { useBatchReplace } from '../hooks/use-batch-replace';
@@ -47,7 +47,7 @@ interface BatchReplaceProps {
 export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
   const { state, plan, decide, setFitAll, setLoudness, apply, reset } = useBatchReplace(versionId);
   const [view, setView] = useState<PlanView>({ text: '', status: 'all', sort: 'incoming' });
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const { status, rows, decisions, checks, results } = state;
   // The plan as it is now: each row after the server's dry run of the artist's choice, when there is one.
   const currentRows = useMemo(
@@ -236,7 +236,10 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
                 <Button
                   variant="primary"
                   disabled={applying || checking || toApply === 0}
-                  onClick={() => setConfirming(true)}
+                  onClick={async () => {
+                    const question = `Replace ${toApply} game ${toApply === 1 ? 'file' : 'files'} of this version with your files?`;
+                    if (await confirm(question, { confirmVariant: 'primary' })) void apply();
+                  }}
                 >
                   Apply {toApply} {toApply === 1 ? 'file' : 'files'}
                 </Button>
@@ -257,16 +260,7 @@ export function BatchReplace({ versionId, playPaths }: BatchReplaceProps) {
           </>
         )}
       </Card.Body>
-      <ConfirmDialog
-        show={confirming}
-        question={`Replace ${toApply} game ${toApply === 1 ? 'file' : 'files'} of this version with your files?`}
-        confirmVariant="primary"
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          setConfirming(false);
-          void apply();
-        }}
-      />
+      {dialog}
     </Card>
   );
 }

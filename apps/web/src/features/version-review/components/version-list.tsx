@@ -1,5 +1,4 @@
 import { emptyTexts, GameVersionStatus, messages, type GameVersion } from '@reskin/contract';
-import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -7,7 +6,7 @@ import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { ListPager, SortHeader } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
@@ -40,13 +39,11 @@ export function VersionList() {
   const activityCall = useToggleVersionActivity();
   const lockCall = useToggleVersionLock();
   const deleteCall = useDeleteVersion();
-  const [deleting, setDeleting] = useState<GameVersion | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
 
-  const confirmDelete = () => {
-    setConfirming(false);
-    if (!deleting) return;
-    deleteCall.mutate(deleting.id, {
+  const askDelete = async (version: GameVersion) => {
+    if (!(await confirm(messages.confirmDeleteNamed(version.name)))) return;
+    deleteCall.mutate(version.id, {
       onSuccess: () => notifySuccess(messages.versionDeleted),
     });
   };
@@ -155,14 +152,7 @@ export function VersionList() {
                           >
                             {version.isLocked ? 'UnLock' : 'Lock'}
                           </Button>
-                          <Button
-                            size="sm"
-                            variant="outline-danger"
-                            onClick={() => {
-                              setDeleting(version);
-                              setConfirming(true);
-                            }}
-                          >
+                          <Button size="sm" variant="outline-danger" onClick={() => void askDelete(version)}>
                             Delete
                           </Button>
                         </div>
@@ -176,12 +166,7 @@ export function VersionList() {
           {total > 0 && <ListPager list={list} total={total} />}
         </Card.Body>
       </Card>
-      <ConfirmDialog
-        show={confirming}
-        question={deleting ? messages.confirmDeleteNamed(deleting.name) : ''}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirmDelete}
-      />
+      {dialog}
     </>
   );
 }
