@@ -2,7 +2,7 @@ import { emptyTexts, messages } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
+import { ListEmpty, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
 import { useConfirm } from '../../../components/ui/use-confirm';
 import { Loading } from '../../../components/ui/loading';
@@ -90,16 +90,14 @@ export function AdminUsers() {
         <Card.Body aria-busy={users.isFetching}>
           <ListSearch list={list} label="Search by username or email" />
           {users.isPending && <Loading />}
-          {users.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.users} />}
-          {rows.length > 0 && (
-            <UsersTable
-              users={rows}
-              list={list}
-              ownId={me?.id}
-              onAction={(kind, user) => void ask({ kind, user })}
-            />
-          )}
-          {total > 0 && <ListPager list={list} total={total} />}
+          <UsersTable
+            users={rows}
+            list={list}
+            total={total}
+            empty={users.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.users} />}
+            ownId={me?.id}
+            onAction={(kind, user) => void ask({ kind, user })}
+          />
         </Card.Body>
       </Card>
       {dialog}
