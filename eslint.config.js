@@ -144,4 +144,40 @@ export default tseslint.config(
     },
   },
   serverBoundaries,
+  // Web features apart: a feature may import the shared layers (api/, components/, config/, lib/) but never
+  // another feature, and the shared layers import no feature; what two features need moves to a shared layer
+  // (decision 0056).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx'] } },
+      'boundaries/elements': [
+        { type: 'web-feature', pattern: 'apps/web/src/features/*', capture: ['feature'] },
+        { type: 'web-shared', pattern: 'apps/web/src/{api,components,config,lib}' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              from: { element: { type: 'web-shared' } },
+              disallow: { to: { element: { type: 'web-feature' } } },
+            },
+            {
+              from: { element: { type: 'web-feature' } },
+              disallow: {
+                to: {
+                  element: { type: 'web-feature', captured: { feature: '!{{ from.captured.feature }}' } },
+                },
+              },
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -64,7 +64,7 @@ export function SortHeader<C extends string>({
   column,
   children,
 }: {
-  list: ListState<C>;
+  list: Pick<ListState<C>, 'sort' | 'toggleSort'>;
   column: C;
   children: ReactNode;
 }) {

@@ -12,11 +12,11 @@ import {
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import type { z } from 'zod';
 import { ApiError } from '../../../lib/api-error';
 import { TextField } from '../../../components/forms/text-field';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { useSession } from '../../../lib/session/session-context';
 import { useLogout } from '../../../lib/session/use-logout';
@@ -50,7 +50,7 @@ export function AccountForm({ user }: { user: User }) {
   const disableCall = useDisableAccount();
   const { acceptToken } = useSession();
   const logout = useLogout();
-  const [confirmingSuspend, setConfirmingSuspend] = useState(false);
+  const { confirm, dialog } = useConfirm();
 
   const emailChanges = emailChangeNeedsPassword(savedEmail.current, (watch('email') ?? '').trim());
 
@@ -78,8 +78,8 @@ export function AccountForm({ user }: { user: User }) {
     });
   });
 
-  const suspend = () => {
-    setConfirmingSuspend(false);
+  const suspend = async () => {
+    if (!(await confirm(messages.confirmSuspendAccount))) return;
     disableCall.mutate(undefined, {
       onSuccess: () => {
         notifySuccess(messages.accountDisabled);
@@ -122,16 +122,11 @@ export function AccountForm({ user }: { user: User }) {
         <Button type="submit" disabled={!isValid || busy}>
           Save
         </Button>
-        <Button variant="outline-danger" onClick={() => setConfirmingSuspend(true)} disabled={busy}>
+        <Button variant="outline-danger" onClick={() => void suspend()} disabled={busy}>
           Suspend My Account
         </Button>
       </div>
-      <ConfirmDialog
-        show={confirmingSuspend}
-        question={messages.confirmSuspendAccount}
-        onCancel={() => setConfirmingSuspend(false)}
-        onConfirm={suspend}
-      />
+      {dialog}
     </Form>
   );
 }

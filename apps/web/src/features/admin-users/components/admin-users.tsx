@@ -2,9 +2,9 @@ import { emptyTexts, messages } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
+import { ListEmpty, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { Loading } from '../../../components/ui/loading';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
@@ -34,21 +34,13 @@ export function AdminUsers() {
   const roleCall = useUpdateRole();
   const activateCall = useActivateUser();
   const servicesCall = useUpdateServices();
-  const [pending, setPending] = useState<UserAction | null>(null);
-  // Kept apart from `pending` so the question stays on screen while the dialog fades out.
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const [adding, setAdding] = useState(false);
   const [reset, setReset] = useState<{ username: string; password: string } | null>(null);
 
-  const ask = (action: UserAction) => {
-    setPending(action);
-    setConfirming(true);
-  };
-
-  const confirm = () => {
-    setConfirming(false);
-    if (!pending) return;
-    const { kind, user } = pending;
+  const ask = async (action: UserAction) => {
+    if (!(await confirm(confirmQuestion(action)))) return;
+    const { kind, user } = action;
     if (kind === 'delete') {
       deleteCall.mutate(user.id, {
         onSuccess: () => notifySuccess(messages.userDeleted),
@@ -98,24 +90,17 @@ export function AdminUsers() {
         <Card.Body aria-busy={users.isFetching}>
           <ListSearch list={list} label="Search by username or email" />
           {users.isPending && <Loading />}
-          {users.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.users} />}
-          {rows.length > 0 && (
-            <UsersTable
-              users={rows}
-              list={list}
-              ownId={me?.id}
-              onAction={(kind, user) => ask({ kind, user })}
-            />
-          )}
-          {total > 0 && <ListPager list={list} total={total} />}
+          <UsersTable
+            users={rows}
+            list={list}
+            total={total}
+            empty={users.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.users} />}
+            ownId={me?.id}
+            onAction={(kind, user) => void ask({ kind, user })}
+          />
         </Card.Body>
       </Card>
-      <ConfirmDialog
-        show={confirming}
-        question={pending ? confirmQuestion(pending) : ''}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirm}
-      />
+      {dialog}
       <AddUserDialog show={adding} onClose={() => setAdding(false)} />
       <PasswordDialog reset={reset} onClose={() => setReset(null)} />
     </>

@@ -17,7 +17,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
 import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
 import { UsageFilterSelect } from '../../../components/ui/file-usage';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameIdParam } from '../../../lib/game-id-param';
@@ -33,11 +33,11 @@ import {
 } from '../../../api/game-files';
 import { isGenerating, useGame, useGenerateGame } from '../../../api/games';
 import { useGameAtlases, useRemoveGrid } from '../../../api/atlases';
-import { GridDialog } from '../../atlases/components/grid-dialog';
-import { gridOfAtlas, sheetsOf } from '../../atlases/lib/sheets';
-import { statusText } from '../../games/components/game-status';
+import { GridDialog } from './grid-dialog';
+import { gridOfAtlas, sheetsOf } from '../../../lib/sheets';
+import { statusText } from '../../../lib/game-status';
 import { useUploadBatch } from '../hooks/use-upload-batch';
-import { fileItem } from '../lib/upload-batches';
+import { fileItem } from '../../../lib/upload-item';
 import { GameFilesTable, gameFileSortColumns, type GameFileActionKind } from './game-files-table';
 import { HelperFilesSection } from './helper-files-section';
 import { PlaySettingsSection } from './play-settings-section';
@@ -92,19 +92,15 @@ function GameFiles({ gameId }: { gameId: number }) {
   const files = useGameFilesPage(gameId, list.params);
   const indexCall = useSetIndexFile();
   const indexFile = useIndexFile(gameId);
-  // Another start file for a Ready game is asked first, naming the current and the new one.
-  const [switchingTo, setSwitchingTo] = useState<GameFile | null>(null);
   const splashCall = useSetSplashFile();
   const deleteCall = useDeleteGameFile();
   const generateCall = useGenerateGame();
   const { state: uploadState, upload, uploadZip, retry, dismissErrors } = useUploadBatch(gameId);
-  const [deleting, setDeleting] = useState<GameFile | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
   // Sprite sheets: the badges, the descriptors that failed, and the grids declared here.
   const atlases = useGameAtlases(gameId);
   const removeGridCall = useRemoveGrid();
   const [gridFor, setGridFor] = useState<GameFile | null>(null);
-  const [removingGrid, setRemovingGrid] = useState<GameFile | null>(null);
 
   const findSheets = async () => {
     const found = await atlases.refetch();
@@ -120,34 +116,28 @@ function GameFiles({ gameId }: { gameId: number }) {
   const gridAtlasOf = (file: GameFile) =>
     sheetsOf(atlases.data, file.fileId).find((sheet) => sheet.atlas.format === 'grid')?.atlas;
 
-  const confirmRemoveGrid = () => {
-    const file = removingGrid;
-    setRemovingGrid(null);
-    if (!file) return;
-    removeGridCall.mutate(
-      { gameId, fileId: file.fileId },
-      { onSuccess: () => notifySuccess(atlasTexts.gridRemoved(file.path)) },
-    );
-  };
-
-  const act = (kind: GameFileActionKind, file: GameFile) => {
+  const act = async (kind: GameFileActionKind, file: GameFile) => {
     const ref = { gameId, fileId: file.fileId };
     if (kind === 'index') {
+      // Another start file for a Ready game is asked first, naming the current and the new one.
       const current = indexFile.data;
-      if (game.data && isGameReady(game.data) && current && current.fileId !== file.fileId)
-        setSwitchingTo(file);
-      else indexCall.mutate(ref);
+      const switching = game.data && isGameReady(game.data) && current && current.fileId !== file.fileId;
+      if (
+        !switching ||
+        (await confirm(messages.confirmSwitchIndex(current.path, file.path), { confirmVariant: 'primary' }))
+      )
+        indexCall.mutate(ref);
     } else if (kind === 'grid') {
       setGridFor(file);
     } else if (kind === 'removeGrid') {
-      setRemovingGrid(file);
+      if (await confirm(atlasTexts.confirmRemoveGrid(file.path)))
+        removeGridCall.mutate(ref, { onSuccess: () => notifySuccess(atlasTexts.gridRemoved(file.path)) });
     } else if (kind === 'splash') {
       splashCall.mutate(ref, {
         onSuccess: () => notifySuccess(messages.splashUpdated),
       });
-    } else {
-      setDeleting(file);
-      setConfirming(true);
+    } else if (await confirm(messages.confirmDeleteFile)) {
+      deleteCall.mutate(ref, { onSuccess: () => notifySuccess(messages.fileDeleted) });
     }
   };
 
@@ -160,24 +150,9 @@ function GameFiles({ gameId }: { gameId: number }) {
     void upload([fileItem(only, file.path)]);
   };
 
-  const confirmSwitch = () => {
-    const file = switchingTo;
-    setSwitchingTo(null);
-    if (file) indexCall.mutate({ gameId, fileId: file.fileId });
-  };
-
   // 'Gen.' as on the games list: makes every image's copies again; the status follows the generation.
   const generate = () =>
     generateCall.mutate(gameId, { onSuccess: () => notifySuccess(messages.gameFilesGenerating) });
-
-  const confirmDelete = () => {
-    setConfirming(false);
-    if (!deleting) return;
-    deleteCall.mutate(
-      { gameId, fileId: deleting.fileId },
-      { onSuccess: () => notifySuccess(messages.fileDeleted) },
-    );
-  };
 
   if (game.isPending) return <Loading />;
   if (game.isError) {
@@ -269,12 +244,7 @@ function GameFiles({ gameId }: { gameId: number }) {
         </Card.Body>
       </Card>
       <HelperFilesSection gameId={gameId} />
-      <ConfirmDialog
-        show={confirming}
-        question={messages.confirmDeleteFile}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirmDelete}
-      />
+      {dialog}
       <GridDialog
         image={
           gridFor && gridFor.width !== null && gridFor.height !== null
@@ -289,23 +259,6 @@ function GameFiles({ gameId }: { gameId: number }) {
         }
         current={gridAtlas ? gridOfAtlas(gridAtlas) : null}
         onClose={() => setGridFor(null)}
-      />
-      <ConfirmDialog
-        show={removingGrid !== null}
-        question={removingGrid ? atlasTexts.confirmRemoveGrid(removingGrid.path) : ''}
-        onCancel={() => setRemovingGrid(null)}
-        onConfirm={confirmRemoveGrid}
-      />
-      <ConfirmDialog
-        show={switchingTo !== null}
-        question={
-          switchingTo && indexFile.data
-            ? messages.confirmSwitchIndex(indexFile.data.path, switchingTo.path)
-            : ''
-        }
-        confirmVariant="primary"
-        onCancel={() => setSwitchingTo(null)}
-        onConfirm={confirmSwitch}
       />
     </>
   );

@@ -10,13 +10,12 @@ import {
 import { useRef, type ChangeEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
-import { SortHeader } from '../../../components/lists/list-controls';
+import { DataTable, type DataColumn } from '../../../components/lists/data-table';
 import type { ListState } from '../../../components/lists/use-list-params';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { formatSize } from '../../../lib/format-size';
-import { sheetsOf } from '../../atlases/lib/sheets';
+import { sheetsOf } from '../../../lib/sheets';
 
 export type GameFileActionKind = 'index' | 'splash' | 'delete' | 'grid' | 'removeGrid';
 
@@ -49,62 +48,124 @@ export function GameFilesTable({
   onReplace,
 }: GameFilesTableProps) {
   const usageOf = new Map((usage ?? []).map((file) => [file.fileId, file]));
-  return (
-    <Table responsive hover size="sm" className="mb-0 align-middle">
-      <thead>
-        <tr>
-          <th>
-            <span className="visually-hidden">Preview</span>
-          </th>
-          <SortHeader list={list} column="path">
-            Path
-          </SortHeader>
-          <SortHeader list={list} column="size">
-            Size
-          </SortHeader>
-          <SortHeader list={list} column="width">
-            Width x Height
-          </SortHeader>
-          <SortHeader list={list} column="isStartFile">
-            Index
-          </SortHeader>
-          <SortHeader list={list} column="isSplash">
-            Splash
-          </SortHeader>
-          <SortHeader list={list} column="loads">
-            Loaded in play
-          </SortHeader>
-          <th>Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {files.map((file) => (
-          <GameFileRow
-            key={file.fileId}
-            file={file}
-            usage={usage ? usageOf.get(file.fileId) : null}
-            atlases={atlases}
-            busy={busy}
-            onAction={onAction}
-            onReplace={onReplace}
+  const columns: DataColumn<GameFile>[] = [
+    {
+      id: 'preview',
+      header: <span className="visually-hidden">Preview</span>,
+      cell: (file) =>
+        isImage(file) && (
+          <GameImageThumb
+            gameId={file.gameId}
+            path={file.path}
+            version={file.updatedAt}
+            alt={`Preview of ${file.path}`}
+            thumbnailUrl={file.previews?.thumbnail}
           />
-        ))}
-      </tbody>
-    </Table>
+        ),
+    },
+    {
+      id: 'path',
+      header: 'Path',
+      sortable: true,
+      cellProps: { className: 'text-break' },
+      cell: (file) => <PathCell file={file} atlases={atlases} />,
+    },
+    {
+      id: 'size',
+      header: 'Size',
+      sortable: true,
+      cellProps: { className: 'text-nowrap' },
+      cell: (file) => formatSize(file.size),
+    },
+    {
+      id: 'width',
+      header: 'Width x Height',
+      sortable: true,
+      cellProps: { className: 'text-nowrap' },
+      cell: (file) => (file.width !== null && file.height !== null ? `${file.width} x ${file.height}` : ''),
+    },
+    {
+      id: 'isStartFile',
+      header: 'Index',
+      sortable: true,
+      cell: (file) => file.isStartFile && <Badge bg="primary">Index</Badge>,
+    },
+    {
+      id: 'isSplash',
+      header: 'Splash',
+      sortable: true,
+      cell: (file) => file.isSplash && <Badge bg="info">Splash</Badge>,
+    },
+    {
+      id: 'loads',
+      header: 'Loaded in play',
+      sortable: true,
+      // Nothing while the record of what plays load is on its way.
+      cell: (file) => usage && <UsageBadge usage={usageOf.get(file.fileId)} />,
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      cell: (file) => (
+        <GameFileActions
+          file={file}
+          atlases={atlases}
+          busy={busy}
+          onAction={onAction}
+          onReplace={onReplace}
+        />
+      ),
+    },
+  ];
+  return (
+    <DataTable
+      columns={columns}
+      data={files}
+      getRowKey={(file) => file.fileId}
+      sort={list}
+      size="sm"
+      rowProps={(file) => ({ 'data-file-id': file.fileId })}
+    />
   );
 }
 
-interface GameFileRowProps {
+/** The path, with a sprite sheet's badges and the problems of its descriptors. */
+function PathCell({ file, atlases }: { file: GameFile; atlases: GameAtlases | undefined }) {
+  const sheets = sheetsOf(atlases, file.fileId);
+  const problems = (atlases?.problems ?? []).filter((problem) => problem.fileId === file.fileId);
+  return (
+    <>
+      <code>{file.path}</code>
+      {sheets.map(({ atlas, frames }) => (
+        <div key={atlas.descriptor}>
+          <Badge
+            bg="success"
+            className="text-wrap"
+            title={`Frames from ${atlas.descriptor}`}
+            data-testid="sheet-badge"
+          >
+            {atlasTexts.sheetBadge(frames.length, atlas.format)}
+          </Badge>
+        </div>
+      ))}
+      {problems.map((problem) => (
+        <div key={problem.problem} className="small text-danger" data-testid="sheet-problem">
+          {atlasTexts.problemLine(problem)}
+        </div>
+      ))}
+    </>
+  );
+}
+
+interface GameFileActionsProps {
   file: GameFile;
-  /** null while the record loads. */
-  usage: FileUsage | undefined | null;
   atlases: GameAtlases | undefined;
   busy: boolean;
   onAction: (kind: GameFileActionKind, file: GameFile) => void;
   onReplace: (file: GameFile, chosen: File[]) => void;
 }
 
-function GameFileRow({ file, usage, atlases, busy, onAction, onReplace }: GameFileRowProps) {
+function GameFileActions({ file, atlases, busy, onAction, onReplace }: GameFileActionsProps) {
   const input = useRef<HTMLInputElement>(null);
   const replaceId = `replace-input-${file.fileId}`;
 
@@ -114,112 +175,63 @@ function GameFileRow({ file, usage, atlases, busy, onAction, onReplace }: GameFi
     if (picked.length > 0) onReplace(file, picked);
   };
 
-  const sheets = sheetsOf(atlases, file.fileId);
-  const hasGrid = sheets.some((sheet) => sheet.atlas.format === 'grid');
-  const problems = (atlases?.problems ?? []).filter((problem) => problem.fileId === file.fileId);
+  const hasGrid = sheetsOf(atlases, file.fileId).some((sheet) => sheet.atlas.format === 'grid');
 
   return (
-    <tr data-file-id={file.fileId}>
-      <td>
-        {isImage(file) && (
-          <GameImageThumb
-            gameId={file.gameId}
-            path={file.path}
-            version={file.updatedAt}
-            alt={`Preview of ${file.path}`}
-            thumbnailUrl={file.previews?.thumbnail}
-          />
-        )}
-      </td>
-      <td className="text-break">
-        <code>{file.path}</code>
-        {sheets.map(({ atlas, frames }) => (
-          <div key={atlas.descriptor}>
-            <Badge
-              bg="success"
-              className="text-wrap"
-              title={`Frames from ${atlas.descriptor}`}
-              data-testid="sheet-badge"
-            >
-              {atlasTexts.sheetBadge(frames.length, atlas.format)}
-            </Badge>
-          </div>
-        ))}
-        {problems.map((problem) => (
-          <div key={problem.problem} className="small text-danger" data-testid="sheet-problem">
-            {atlasTexts.problemLine(problem)}
-          </div>
-        ))}
-      </td>
-      <td className="text-nowrap">{formatSize(file.size)}</td>
-      <td className="text-nowrap">
-        {file.width !== null && file.height !== null ? `${file.width} x ${file.height}` : ''}
-      </td>
-      <td>{file.isStartFile && <Badge bg="primary">Index</Badge>}</td>
-      <td>{file.isSplash && <Badge bg="info">Splash</Badge>}</td>
-      <td>{usage !== null && <UsageBadge usage={usage} />}</td>
-      <td>
-        <div className="d-flex flex-wrap gap-1">
-          {/* Only a page can start a game; a disabled button shows no title, its wrapper does. */}
-          <span title={canBeIndex(file.path) ? undefined : indexRuleMessage}>
-            <Button
-              size="sm"
-              variant="outline-primary"
-              disabled={busy || file.isStartFile || !canBeIndex(file.path)}
-              onClick={() => onAction('index', file)}
-            >
-              Mark index
-            </Button>
-          </span>
-          <Button
-            size="sm"
-            variant="outline-info"
-            disabled={busy || file.isSplash || !isImage(file)}
-            onClick={() => onAction('splash', file)}
-          >
-            Mark splash
-          </Button>
-          <Button
-            size="sm"
-            variant="outline-secondary"
-            disabled={busy}
-            onClick={() => input.current?.click()}
-          >
-            Replace
-          </Button>
-          <input
-            ref={input}
-            id={replaceId}
-            type="file"
-            className="d-none"
-            aria-label={`Replace ${file.path}`}
-            onChange={chosen}
-          />
-          {isImage(file) && (
-            <Button
-              size="sm"
-              variant="outline-success"
-              disabled={busy || file.width === null || file.height === null}
-              onClick={() => onAction('grid', file)}
-            >
-              Declare grid
-            </Button>
-          )}
-          {hasGrid && (
-            <Button
-              size="sm"
-              variant="outline-warning"
-              disabled={busy}
-              onClick={() => onAction('removeGrid', file)}
-            >
-              Remove grid
-            </Button>
-          )}
-          <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => onAction('delete', file)}>
-            Delete
-          </Button>
-        </div>
-      </td>
-    </tr>
+    <div className="d-flex flex-wrap gap-1">
+      {/* Only a page can start a game; a disabled button shows no title, its wrapper does. */}
+      <span title={canBeIndex(file.path) ? undefined : indexRuleMessage}>
+        <Button
+          size="sm"
+          variant="outline-primary"
+          disabled={busy || file.isStartFile || !canBeIndex(file.path)}
+          onClick={() => onAction('index', file)}
+        >
+          Mark index
+        </Button>
+      </span>
+      <Button
+        size="sm"
+        variant="outline-info"
+        disabled={busy || file.isSplash || !isImage(file)}
+        onClick={() => onAction('splash', file)}
+      >
+        Mark splash
+      </Button>
+      <Button size="sm" variant="outline-secondary" disabled={busy} onClick={() => input.current?.click()}>
+        Replace
+      </Button>
+      <input
+        ref={input}
+        id={replaceId}
+        type="file"
+        className="d-none"
+        aria-label={`Replace ${file.path}`}
+        onChange={chosen}
+      />
+      {isImage(file) && (
+        <Button
+          size="sm"
+          variant="outline-success"
+          disabled={busy || file.width === null || file.height === null}
+          onClick={() => onAction('grid', file)}
+        >
+          Declare grid
+        </Button>
+      )}
+      {hasGrid && (
+        <Button
+          size="sm"
+          variant="outline-warning"
+          disabled={busy}
+          onClick={() => onAction('removeGrid', file)}
+        >
+          Remove grid
+        </Button>
+      )}
+      <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => onAction('delete', file)}>
+        Delete
+      </Button>
+    </div>
   );
 }

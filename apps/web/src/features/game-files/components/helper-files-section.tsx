@@ -4,8 +4,8 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import Table from 'react-bootstrap/Table';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DataTable } from '../../../components/lists/data-table';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { FilePickerButton } from '../../../components/ui/file-picker-button';
 import { Loading } from '../../../components/ui/loading';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
@@ -27,8 +27,7 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
   const queryClient = useQueryClient();
   const deleteCall = useDeleteHelperFile();
   const [percent, setPercent] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<HelperFile | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const mounted = useRef(true);
 
   useEffect(() => {
@@ -53,11 +52,10 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
     else if (!outcome.sessionEnded) notifyError(outcome.title, outcome.message);
   };
 
-  const confirmDelete = () => {
-    setConfirming(false);
-    if (!deleting) return;
+  const askDelete = async (file: HelperFile) => {
+    if (!(await confirm(messages.confirmDeleteFile))) return;
     deleteCall.mutate(
-      { gameId, helperId: deleting.id },
+      { gameId, helperId: file.id },
       {
         onSuccess: () => notifySuccess(messages.fileDeleted),
       },
@@ -85,50 +83,43 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
           {uploading && <ProgressBar className="mt-2" now={percent} label={`${percent}%`} animated />}
         </div>
         {helperFiles.isPending && <Loading />}
-        {helperFiles.isSuccess && files.length === 0 && <p className="mb-0">{emptyTexts.helperFiles}</p>}
-        {files.length > 0 && (
-          <Table responsive hover size="sm" className="mb-0 align-middle" aria-label="Helper files">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Size</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {files.map((file) => (
-                <tr key={file.id}>
-                  <td className="text-break">
-                    {/* The url carries a short-lived download ticket: a plain link in a new window works. */}
-                    <a href={file.url} target="_blank" rel="noopener noreferrer">
-                      {file.name}
-                    </a>
-                  </td>
-                  <td className="text-nowrap">{formatSize(file.size)}</td>
-                  <td>
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      onClick={() => {
-                        setDeleting(file);
-                        setConfirming(true);
-                      }}
-                    >
-                      Delete
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+        <DataTable
+          columns={[
+            {
+              id: 'name',
+              header: 'Name',
+              cellProps: { className: 'text-break' },
+              // The url carries a short-lived download ticket: a plain link in a new window works.
+              cell: (file) => (
+                <a href={file.url} target="_blank" rel="noopener noreferrer">
+                  {file.name}
+                </a>
+              ),
+            },
+            {
+              id: 'size',
+              header: 'Size',
+              cellProps: { className: 'text-nowrap' },
+              cell: (file) => formatSize(file.size),
+            },
+            {
+              id: 'actions',
+              header: 'Actions',
+              cell: (file) => (
+                <Button size="sm" variant="outline-danger" onClick={() => void askDelete(file)}>
+                  Delete
+                </Button>
+              ),
+            },
+          ]}
+          data={files}
+          getRowKey={(file) => file.id}
+          size="sm"
+          aria-label="Helper files"
+          empty={helperFiles.isSuccess && <p className="mb-0">{emptyTexts.helperFiles}</p>}
+        />
       </Card.Body>
-      <ConfirmDialog
-        show={confirming}
-        question={messages.confirmDeleteFile}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirmDelete}
-      />
+      {dialog}
     </Card>
   );
 }

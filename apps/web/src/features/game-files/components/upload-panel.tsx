@@ -5,7 +5,7 @@ import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useDropzone } from 'react-dropzone';
 import type { UploadBatchState, UploadItem } from '../hooks/use-upload-batch';
-import { fileItem } from '../lib/upload-batches';
+import { fileItem } from '../../../lib/upload-item';
 import { uploadPathOf } from '../../../lib/upload-path';
 import { isZipFile } from '../../../api/game-files';
 import { FilePickerButton } from '../../../components/ui/file-picker-button';

@@ -18,8 +18,9 @@ import {
 } from '../../../api/game-files';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
-import { uploadInBatches, type UploadItem } from '../lib/upload-batches';
-import type { ZipGamePlan } from '../lib/zip-game';
+import type { UploadItem } from '../../../lib/upload-item';
+import { uploadInBatches } from '../lib/upload-batches';
+import type { ZipGamePlan } from '../../../lib/zip-game';
 
 export type { UploadItem };
 
@@ -277,7 +278,7 @@ export function useUploadBatch(gameId: number) {
       try {
         const [config, zipGame] = await Promise.all([
           queryClient.fetchQuery({ queryKey: configKeys.all, queryFn: getConfig, staleTime: Infinity }),
-          import('../lib/zip-game'),
+          import('../../../lib/zip-game'),
         ]);
         plan = await zipGame.zipGamePlan(file, config.maxFileSizeBytes, (folder) =>
           gameHasTopFolder(gameId, folder),

@@ -1,7 +1,8 @@
 import { errorCodes, limits, uploadMessages } from '@reskin/contract';
 import { describe, expect, it } from 'vitest';
 import type { UploadOutcome, UploadPart } from '../../../lib/upload-request';
-import { fileItem, planBatches, uploadInBatches, type UploadItem } from './upload-batches';
+import { fileItem, type UploadItem } from '../../../lib/upload-item';
+import { planBatches, uploadInBatches } from './upload-batches';
 
 const MB = 1024 * 1024;
 

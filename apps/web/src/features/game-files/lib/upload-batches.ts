@@ -1,6 +1,7 @@
 import { errorEnvelopeSchema, limits } from '@reskin/contract';
 import { failureTitle } from '../../../lib/failure-titles';
 import type { UploadOutcome, UploadPart } from '../../../lib/upload-request';
+import type { UploadItem } from '../../../lib/upload-item';
 import { runQueue } from './upload-queue';
 
 // A game of any number of files goes to the folder route (POST /game/upload/{gameId}) in batches the server
@@ -8,21 +9,6 @@ import { runQueue } from './upload-queue';
 // sent again without the files its refusal names (or split in halves when it names none), so every good file
 // goes in and every refused one is listed with the server's reason. A request that breaks (no answer, 5xx) is
 // sent again a few times; then the upload stops and every file not stored is listed, ready to be sent again.
-
-/** One file of an upload: its path inside the game, its size, and its bytes, read only when its batch is sent. */
-export interface UploadItem {
-  fullPath: string;
-  size: number;
-  /** A chosen file's bytes, or a zip entry unpacked in the browser. May reject (a broken entry). */
-  read: () => Promise<Blob>;
-}
-
-/** A chosen file as an upload item. */
-export const fileItem = (file: File, fullPath: string): UploadItem => ({
-  fullPath,
-  size: file.size,
-  read: () => Promise.resolve(file),
-});
 
 export interface BatchLimits {
   /** Most files in one request (within limits.adminUploadFiles). */

@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import type { GameListItem } from '../../../api/games';
-import { statusOptions } from './game-status';
+import { statusOptions } from '../../../lib/game-status';
 
 type EditGameInput = z.input<typeof updateGameBodySchema>;
 type FieldName = 'name' | 'description' | 'width' | 'height' | 'gameStatusTypeId' | 'isActive';

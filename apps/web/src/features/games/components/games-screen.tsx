@@ -5,7 +5,7 @@ import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
 import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { notifySuccess, notifyWarning } from '../../../lib/toasts';
@@ -36,9 +36,7 @@ export function GamesScreen() {
   const deleteCall = useDeleteGame();
   const generateCall = useGenerateGame();
   const [editingId, setEditingId] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<GameListItem | null>(null);
-  // Kept apart from `deleting` so the question stays on screen while the dialog fades out.
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const [generatingIds, setGeneratingIds] = useState<ReadonlySet<number>>(() => new Set());
   const [addFormKey, setAddFormKey] = useState(0);
   const reloadTimers = useRef<number[]>([]);
@@ -76,8 +74,7 @@ export function GamesScreen() {
         generate(game);
         return;
       case 'delete':
-        setDeleting(game);
-        setConfirming(true);
+        void askDelete(game);
         return;
     }
   };
@@ -99,10 +96,8 @@ export function GamesScreen() {
     void reload();
   };
 
-  const confirmDelete = () => {
-    setConfirming(false);
-    if (!deleting) return;
-    const { id } = deleting;
+  const askDelete = async ({ id }: GameListItem) => {
+    if (!(await confirm(messages.confirmDeleteItem))) return;
     deleteCall.mutate(id, {
       onSuccess: () => {
         notifySuccess(messages.itemDeleted);
@@ -147,12 +142,7 @@ export function GamesScreen() {
           <AddGameForm key={addFormKey} onAdded={() => setAddFormKey((key) => key + 1)} />
         </Card.Body>
       </Card>
-      <ConfirmDialog
-        show={confirming}
-        question={messages.confirmDeleteItem}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirmDelete}
-      />
+      {dialog}
     </>
   );
 }

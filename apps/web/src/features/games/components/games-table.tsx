@@ -1,12 +1,11 @@
 import { GameStatus, type UpdateGameBody } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
-import { SortHeader } from '../../../components/lists/list-controls';
+import { DataTable, type DataColumn } from '../../../components/lists/data-table';
 import type { ListState } from '../../../components/lists/use-list-params';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { type GameListItem, useGame } from '../../../api/games';
 import { GameEditRow } from './game-edit-row';
-import { statusText } from './game-status';
+import { statusText } from '../../../lib/game-status';
 
 export type GameActionKind = 'edit' | 'play' | 'files' | 'generate' | 'delete';
 
@@ -44,116 +43,108 @@ export function GamesTable({
   onSave,
   onCancelEdit,
 }: GamesTableProps) {
-  return (
-    <Table responsive hover className="mb-0 align-middle">
-      <thead>
-        <tr>
-          <th>Splash</th>
-          <SortHeader list={list} column="name">
-            Name
-          </SortHeader>
-          <SortHeader list={list} column="description">
-            Description
-          </SortHeader>
-          <SortHeader list={list} column="width">
-            Width
-          </SortHeader>
-          <SortHeader list={list} column="height">
-            Height
-          </SortHeader>
-          <SortHeader list={list} column="gameStatusTypeId">
-            Status
-          </SortHeader>
-          <SortHeader list={list} column="engine">
-            Engine
-          </SortHeader>
-          <SortHeader list={list} column="isActive">
-            Active
-          </SortHeader>
-          <th>Actions</th>
-        </tr>
-      </thead>
-      <tbody>
-        {games.map((game) =>
-          game.id === editingId ? (
-            <GameEditRow
-              key={game.id}
-              game={game}
-              busy={saving}
-              onSave={(body) => onSave(game, body)}
-              onCancel={onCancelEdit}
+  const columns: DataColumn<GameListItem>[] = [
+    {
+      id: 'splash',
+      header: 'Splash',
+      // The list's own thumbnail URL when carried (no call per row); null means no splash.
+      cell: (game) =>
+        game.thumbnailUrl !== undefined ? (
+          game.thumbnailUrl !== null && (
+            <GameImageThumb
+              gameId={game.id}
+              path={game.imagePath ?? ''}
+              thumbnailUrl={game.thumbnailUrl}
+              alt={`Splash of ${game.name}`}
             />
-          ) : (
-            <tr key={game.id} data-game-id={game.id}>
-              <td>
-                {/* The list's own thumbnail URL when carried (no call per row); null means no splash. */}
-                {game.thumbnailUrl !== undefined ? (
-                  game.thumbnailUrl !== null && (
-                    <GameImageThumb
-                      gameId={game.id}
-                      path={game.imagePath ?? ''}
-                      thumbnailUrl={game.thumbnailUrl}
-                      alt={`Splash of ${game.name}`}
-                    />
-                  )
-                ) : game.imagePath ? (
-                  <GameImageThumb
-                    gameId={game.id}
-                    path={game.imagePath}
-                    version={game.updatedAt}
-                    alt={`Splash of ${game.name}`}
-                  />
-                ) : null}
-              </td>
-              <td>{game.name}</td>
-              <td className="text-break">{game.description}</td>
-              <td>{game.width}</td>
-              <td>{game.height}</td>
-              <StatusCell game={game} />
-              <td>{game.engine ?? <span className="text-body-secondary">Unknown</span>}</td>
-              <td>{game.isActive ? 'Yes' : 'No'}</td>
-              <td>
-                <div className="d-flex flex-wrap gap-1">
-                  <Button size="sm" variant="outline-primary" onClick={() => onAction('edit', game)}>
-                    Edit
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline-success"
-                    disabled={game.gameStatusTypeId !== GameStatus.Ready}
-                    onClick={() => onAction('play', game)}
-                  >
-                    Play
-                  </Button>
-                  <Button size="sm" variant="outline-secondary" onClick={() => onAction('files', game)}>
-                    Files
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline-secondary"
-                    title="Generate the game files"
-                    disabled={generatingIds.has(game.id)}
-                    onClick={() => onAction('generate', game)}
-                  >
-                    Gen.
-                  </Button>
-                  <Button size="sm" variant="outline-danger" onClick={() => onAction('delete', game)}>
-                    Delete
-                  </Button>
-                </div>
-              </td>
-            </tr>
-          ),
-        )}
-      </tbody>
-    </Table>
+          )
+        ) : game.imagePath ? (
+          <GameImageThumb
+            gameId={game.id}
+            path={game.imagePath}
+            version={game.updatedAt}
+            alt={`Splash of ${game.name}`}
+          />
+        ) : null,
+    },
+    { id: 'name', header: 'Name', sortable: true, cell: (game) => game.name },
+    {
+      id: 'description',
+      header: 'Description',
+      sortable: true,
+      cellProps: { className: 'text-break' },
+      cell: (game) => game.description,
+    },
+    { id: 'width', header: 'Width', sortable: true, cell: (game) => game.width },
+    { id: 'height', header: 'Height', sortable: true, cell: (game) => game.height },
+    { id: 'gameStatusTypeId', header: 'Status', sortable: true, cell: (game) => <StatusText game={game} /> },
+    {
+      id: 'engine',
+      header: 'Engine',
+      sortable: true,
+      cell: (game) => game.engine ?? <span className="text-body-secondary">Unknown</span>,
+    },
+    { id: 'isActive', header: 'Active', sortable: true, cell: (game) => (game.isActive ? 'Yes' : 'No') },
+    {
+      id: 'actions',
+      header: 'Actions',
+      cell: (game) => (
+        <div className="d-flex flex-wrap gap-1">
+          <Button size="sm" variant="outline-primary" onClick={() => onAction('edit', game)}>
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="outline-success"
+            disabled={game.gameStatusTypeId !== GameStatus.Ready}
+            onClick={() => onAction('play', game)}
+          >
+            Play
+          </Button>
+          <Button size="sm" variant="outline-secondary" onClick={() => onAction('files', game)}>
+            Files
+          </Button>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            title="Generate the game files"
+            disabled={generatingIds.has(game.id)}
+            onClick={() => onAction('generate', game)}
+          >
+            Gen.
+          </Button>
+          <Button size="sm" variant="outline-danger" onClick={() => onAction('delete', game)}>
+            Delete
+          </Button>
+        </div>
+      ),
+    },
+  ];
+  return (
+    <DataTable
+      columns={columns}
+      data={games}
+      getRowKey={(game) => game.id}
+      sort={list}
+      rowProps={(game) => ({ 'data-game-id': game.id })}
+      renderRow={(game) =>
+        game.id === editingId ? (
+          <GameEditRow
+            game={game}
+            busy={saving}
+            onSave={(body) => onSave(game, body)}
+            onCancel={onCancelEdit}
+          />
+        ) : undefined
+      }
+    />
   );
 }
 
 /** The status word, plus the reason when the last generation failed (loaded apart: the list lacks it). */
-function StatusCell({ game }: { game: GameListItem }) {
+function StatusText({ game }: { game: GameListItem }) {
   const failed = game.gameStatusTypeId === GameStatus.Failed;
   const detail = useGame(game.id, failed && game.statusReason === undefined);
   const statusReason = game.statusReason ?? (failed ? detail.data?.statusReason : null);
-  return <td>{statusText({ ...game, statusReason })}</td>;
+  return statusText({ ...game, statusReason });
 }

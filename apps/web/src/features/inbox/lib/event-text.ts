@@ -1,6 +1,7 @@
 import { can, inboxEventSentence, type InboxEvent } from '@reskin/contract';
 import { paths } from '../../../config/paths';
 import { idsQuery } from '../../../lib/route-ids';
+import { fileIdParam } from '../../../lib/use-focused-file';
 
 /** The fields of an inbox event its wording and link read. */
 export type EventFacts = Pick<
@@ -8,9 +9,6 @@ export type EventFacts = Pick<
   'kind' | 'actorName' | 'gameId' | 'gameName' | 'userGameId' | 'versionId' | 'fileId' | 'noteId' | 'text'
 > &
   Partial<Pick<InboxEvent, 'versionOwner' | 'versionOwnerName'>>;
-
-/** The query key naming the file card a link opens at (workbench and review screen), as `?fileId=`. */
-export const fileIdParam = 'fileId';
 
 /**
  * One inbox event in words: who did what on which game, and whose version it is (decision 0052); the

@@ -1,17 +1,16 @@
-import { emptyTexts, limits } from '@reskin/contract';
+import { emptyTexts, limits, type GameFile } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Table from 'react-bootstrap/Table';
 import { fileUrl } from '../../../lib/play-file-url';
 import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import type { FileEditorProps } from './image-editor';
-import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
-import { NotesButton } from '../../review/components/notes-button';
-import { SpacerRow, useVirtualRows } from '../../../components/ui/virtual-grid';
+import { FileHistoryDialog, type HistoryFile } from '../../../components/version-history/file-history-dialog';
+import { NotesButton } from '../../../components/review/notes-button';
+import { DataTable, type DataColumn, type TableSort } from '../../../components/lists/data-table';
 
 /**
  * The audio-file editor (SPEC §2 "Audio files editor"): a drop area 'Add Game Files' for several sounds, and
@@ -43,22 +42,99 @@ export function AudioEditor({
     (file, index) => index === 0 || rows[index - 1]!.path.localeCompare(file.path) <= 0,
   );
   const direction = ascending ?? (byPath ? true : null);
+  const originalOf = (sound: GameFile) => fileUrl(playPaths, playPaths.wtmFile, sound.path, sound.updatedAt);
   // The inbox's row opens its notes once: a row scrolled out of view and back (so mounted again) stays closed.
   const [openNotesOf, setOpenNotesOf] = useState(focusedFileId);
-  // Only the rows in view are in the page (decision 0041); the inbox's row is scrolled to.
-  const {
-    containerRef,
-    rows: inView,
-    measure,
-    paddingTop,
-    paddingBottom,
-  } = useVirtualRows({
-    count: rows.length,
-    estimateSize: () => 112,
-    inBox: false,
-    getItemKey: (index) => rows[index]?.fileId ?? index,
-    scrollToIndex: focusedFileId === null ? null : rows.findIndex((file) => file.fileId === focusedFileId),
-  });
+  const columns: DataColumn<GameFile>[] = [
+    {
+      id: 'download',
+      header: 'Download',
+      cell: (sound) => (
+        <a href={originalOf(sound)} target="_blank" rel="noreferrer" download>
+          Download
+        </a>
+      ),
+    },
+    {
+      id: 'player',
+      header: 'Player',
+      cell: (sound) => {
+        const own = replaced.get(sound.fileId);
+        const current = own
+          ? fileUrl(playPaths, playPaths.orjFile, sound.path, own.updatedAt)
+          : originalOf(sound);
+        return (
+          <>
+            <audio controls preload="none" src={current} aria-label={`Play ${sound.path}`} />
+            <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
+              {own ? 'Your sound' : 'Original sound'}
+              <UsageBadge usage={usage.get(sound.fileId)} />
+              <Button
+                size="sm"
+                variant="outline-primary"
+                aria-label={`History of ${sound.path}`}
+                onClick={() =>
+                  setHistoryOf({
+                    fileId: sound.fileId,
+                    path: sound.path,
+                    kind: 'sound',
+                    originalSrc: originalOf(sound),
+                  })
+                }
+              >
+                History
+              </Button>
+              <NotesButton
+                versionId={versionId}
+                target={{ fileId: sound.fileId }}
+                subject={sound.path}
+                initiallyOpen={openNotesOf === sound.fileId}
+                onClose={() => setOpenNotesOf(null)}
+              />
+              {own && !readOnlyReason && (
+                <Button
+                  size="sm"
+                  variant="outline-secondary"
+                  onClick={() => askRestore(sound)}
+                  disabled={restoring}
+                >
+                  Restore original
+                </Button>
+              )}
+            </div>
+          </>
+        );
+      },
+    },
+    {
+      id: 'path',
+      header: 'Path',
+      sortable: true,
+      cellProps: { className: 'text-break font-monospace small' },
+      cell: (sound) => sound.path,
+    },
+    {
+      id: 'upload',
+      header: 'Upload',
+      cellProps: { style: { minWidth: 220 } },
+      cell: (sound) => (
+        <DropArea
+          label={`Replace ${sound.path}`}
+          hint="Drop one sound here, or click to choose it."
+          multiple={false}
+          accept="audio/*"
+          small
+          disabledReason={readOnlyReason}
+          onFiles={(files, progress) => replaceOne(sound, files, progress)}
+        />
+      ),
+    },
+  ];
+  // The header's sort: the rows' own order (sorted here, or the workbench's when it is the path's).
+  const pathSort: TableSort<'path'> = {
+    sort: direction === null ? null : { column: 'path', direction: direction ? 'asc' : 'desc' },
+    toggleSort: () => setAscending(direction !== true),
+  };
 
   return (
     <>
@@ -78,104 +154,19 @@ export function AudioEditor({
           {sounds.length === 0 ? (
             <p className="m-3">{emptyTexts.audioFiles}</p>
           ) : (
-            <div ref={containerRef}>
-              <Table responsive className="mb-0 align-middle">
-                <thead>
-                  <tr>
-                    <th>Download</th>
-                    <th>Player</th>
-                    <th aria-sort={direction === null ? 'none' : direction ? 'ascending' : 'descending'}>
-                      <Button
-                        variant="link"
-                        className="p-0 fw-bold text-decoration-none"
-                        onClick={() => setAscending(direction !== true)}
-                      >
-                        Path {direction === false ? '▼' : '▲'}
-                      </Button>
-                    </th>
-                    <th>Upload</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  <SpacerRow height={paddingTop} colSpan={4} />
-                  {inView.map((virtual) => {
-                    const sound = rows[virtual.index];
-                    if (!sound) return null;
-                    const own = replaced.get(sound.fileId);
-                    const original = fileUrl(playPaths, playPaths.wtmFile, sound.path, sound.updatedAt);
-                    const current = own
-                      ? fileUrl(playPaths, playPaths.orjFile, sound.path, own.updatedAt)
-                      : original;
-                    return (
-                      <tr
-                        key={sound.fileId}
-                        data-file-id={sound.fileId}
-                        data-index={virtual.index}
-                        ref={measure}
-                      >
-                        <td>
-                          <a href={original} target="_blank" rel="noreferrer" download>
-                            Download
-                          </a>
-                        </td>
-                        <td>
-                          <audio controls preload="none" src={current} aria-label={`Play ${sound.path}`} />
-                          <div className="d-flex flex-wrap align-items-center gap-2 small text-body-secondary">
-                            {own ? 'Your sound' : 'Original sound'}
-                            <UsageBadge usage={usage.get(sound.fileId)} />
-                            <Button
-                              size="sm"
-                              variant="outline-primary"
-                              aria-label={`History of ${sound.path}`}
-                              onClick={() =>
-                                setHistoryOf({
-                                  fileId: sound.fileId,
-                                  path: sound.path,
-                                  kind: 'sound',
-                                  originalSrc: original,
-                                })
-                              }
-                            >
-                              History
-                            </Button>
-                            <NotesButton
-                              versionId={versionId}
-                              target={{ fileId: sound.fileId }}
-                              subject={sound.path}
-                              initiallyOpen={openNotesOf === sound.fileId}
-                              onClose={() => setOpenNotesOf(null)}
-                            />
-                            {own && !readOnlyReason && (
-                              <Button
-                                size="sm"
-                                variant="outline-secondary"
-                                onClick={() => askRestore(sound)}
-                                disabled={restoring}
-                              >
-                                Restore original
-                              </Button>
-                            )}
-                          </div>
-                        </td>
-                        <td className="text-break font-monospace small">{sound.path}</td>
-                        <td style={{ minWidth: 220 }}>
-                          <DropArea
-                            label={`Replace ${sound.path}`}
-                            hint="Drop one sound here, or click to choose it."
-                            multiple={false}
-                            accept="audio/*"
-                            small
-                            disabledReason={readOnlyReason}
-                            onFiles={(files, progress) => replaceOne(sound, files, progress)}
-                          />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                  <SpacerRow height={paddingBottom} colSpan={4} />
-                </tbody>
-              </Table>
-            </div>
+            <DataTable
+              columns={columns}
+              data={rows}
+              getRowKey={(sound) => sound.fileId}
+              sort={pathSort}
+              hover={false}
+              // Only the rows in view are in the page (decision 0041); the inbox's row is scrolled to.
+              virtual={{
+                estimateSize: () => 112,
+                scrollTo: focusedFileId === null ? null : (sound) => sound.fileId === focusedFileId,
+              }}
+              rowProps={(sound) => ({ 'data-file-id': sound.fileId })}
+            />
           )}
         </Card.Body>
       </Card>

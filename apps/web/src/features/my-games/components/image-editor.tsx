@@ -19,9 +19,9 @@ import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
 import { SheetFrames } from './sheet-frames';
-import { NotesButton } from '../../review/components/notes-button';
+import { NotesButton } from '../../../components/review/notes-button';
 import { ImageCompareDialog, type ComparedImage } from '../../../components/ui/image-compare-dialog';
-import { FileHistoryDialog } from '../../version-history/components/file-history-dialog';
+import { FileHistoryDialog } from '../../../components/version-history/file-history-dialog';
 
 /** What the image and audio editors are given: the game's files of their kind and the version's state. */
 export interface FileEditorProps {

@@ -18,7 +18,7 @@ import { idsQuery } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
 import { useMyGames } from '../../../api/user-games';
 import { placeholderImage } from './placeholder-image';
-import { OpenNotesBadge } from '../../review/components/review-badges';
+import { OpenNotesBadge } from '../../../components/review/review-badges';
 
 /** Where a card leads: demo users play on my-games/demo, everyone else opens the versions (SPEC §2). */
 function targetOf(userGame: MyGame, roleTypeId: number): string {

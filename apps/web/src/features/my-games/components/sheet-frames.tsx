@@ -7,7 +7,7 @@ import { useFrameUploads } from '../hooks/use-frame-uploads';
 import { drawFrame, loadSheet } from '../../../components/atlas-frame';
 import { filterFrames } from '../lib/sheet-frames';
 import { DropArea, type DropOutcome, type ReportProgress } from './drop-area';
-import { NotesButton } from '../../review/components/notes-button';
+import { NotesButton } from '../../../components/review/notes-button';
 import { VirtualGrid } from '../../../components/ui/virtual-grid';
 
 /** The width of one frame's cell: the columns of the grid follow from the width the group is given. */

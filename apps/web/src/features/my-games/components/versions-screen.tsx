@@ -10,14 +10,13 @@ import {
   versionRuleMessages,
   type GameVersion,
 } from '@reskin/contract';
-import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
@@ -28,7 +27,7 @@ import { useMyVersions, useDeleteVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
 import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
-import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../review/components/review-badges';
+import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../../components/review/review-badges';
 
 /** The versions of one of the user's games (SPEC §2): a card each, and an add-new card while fewer than 6. */
 export function VersionsScreen() {
@@ -38,7 +37,7 @@ export function VersionsScreen() {
   const versions = useMyVersions(userGame?.gameId, userGameId);
   const deleteCall = useDeleteVersion();
   const session = useSession();
-  const [deleting, setDeleting] = useState<GameVersion | null>(null);
+  const { confirm, dialog } = useConfirm();
 
   const rows = versions.data ?? [];
   // Add New Version only where the server would take it: not for demo accounts, not at 6 of 6.
@@ -47,10 +46,8 @@ export function VersionsScreen() {
   const linkFor = (target: string, version?: GameVersion) =>
     `${target}?${idsQuery({ userGameId, gameId: userGame?.gameId, versionId: version?.id })}`;
 
-  const confirmDelete = () => {
-    const version = deleting;
-    setDeleting(null);
-    if (!version) return;
+  const askDelete = async (version: GameVersion) => {
+    if (!(await confirm(messages.confirmDeleteNamed(version.name)))) return;
     deleteCall.mutate(version.id, {
       onSuccess: () => notifySuccess(messages.versionDeleted),
       // The client has toasted the server's reason.
@@ -129,7 +126,7 @@ export function VersionsScreen() {
                         >
                           Edit
                         </Link>
-                        <Button size="sm" variant="outline-danger" onClick={() => setDeleting(version)}>
+                        <Button size="sm" variant="outline-danger" onClick={() => void askDelete(version)}>
                           Delete
                         </Button>
                       </>
@@ -158,12 +155,7 @@ export function VersionsScreen() {
           )}
         </Row>
       )}
-      <ConfirmDialog
-        show={deleting !== null}
-        question={deleting ? messages.confirmDeleteNamed(deleting.name) : ''}
-        onCancel={() => setDeleting(null)}
-        onConfirm={confirmDelete}
-      />
+      {dialog}
     </>
   );
 }

@@ -18,7 +18,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { PlayFrame } from '../../../components/play-frame/play-frame';
 import Form from 'react-bootstrap/Form';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { UsageFilterSelect, usageCounts } from '../../../components/ui/file-usage';
 import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
@@ -40,10 +40,10 @@ import { HelperFilesTab } from './helper-files-tab';
 import { ImageEditor } from './image-editor';
 import { NoGameChosen } from './no-game-chosen';
 import { VersionStateBadges } from './version-state-badges';
-import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../review/components/review-badges';
-import { VersionNotesPanel } from '../../review/components/version-notes-panel';
-import { NotesRefusal } from '../../review/components/notes-access';
-import { useFocusedFile } from '../../review/lib/use-focused-file';
+import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../../components/review/review-badges';
+import { VersionNotesPanel } from '../../../components/review/version-notes-panel';
+import { NotesRefusal } from '../../../components/review/notes-access';
+import { useFocusedFile } from '../../../lib/use-focused-file';
 
 /** The workbench tabs after Back (SPEC §2), by their SPEC §3 kinds; the edit-files kind depends on the job. */
 const tabs = [
@@ -126,7 +126,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   );
   const finishCall = useFinishVersion();
   const session = useSession();
-  const [confirmingFinish, setConfirmingFinish] = useState(false);
+  const { confirm, dialog } = useConfirm();
   // Which files plays load: a filter and an order over the cards, and a badge on each.
   const fileUsage = useFileUsage(gameId, { quiet: !userGame });
   useAskedAgainOnceAssigned(userGame !== undefined, gameFiles);
@@ -174,9 +174,8 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   // Finished again after the reviewer asked for changes: the version goes back to review.
   const mayFinishNow = !finished || version?.reviewState === 'changes_requested';
 
-  const finish = () => {
-    setConfirmingFinish(false);
-    if (!version) return;
+  const finish = async () => {
+    if (!version || !(await confirm(messages.confirmFinishVersion, { confirmVariant: 'success' }))) return;
     finishCall.mutate(version.id, {
       onSuccess: () => notifySuccess(messages.informed),
       // The client has toasted the server's reason.
@@ -217,11 +216,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 </span>
               )}
               {mayFinishNow && playing && mayFinish && ready && (
-                <Button
-                  variant="success"
-                  onClick={() => setConfirmingFinish(true)}
-                  disabled={finishCall.isPending}
-                >
+                <Button variant="success" onClick={() => void finish()} disabled={finishCall.isPending}>
                   I Finished My Game
                 </Button>
               )}
@@ -308,13 +303,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
           </NotesRefusal>
         )}
       </Card.Body>
-      <ConfirmDialog
-        show={confirmingFinish}
-        question={messages.confirmFinishVersion}
-        confirmVariant="success"
-        onCancel={() => setConfirmingFinish(false)}
-        onConfirm={finish}
-      />
+      {dialog}
     </Card>
   );
 }

@@ -67,7 +67,7 @@ const initial: BatchState = {
  */
 async function incomingFile(source: BatchSourceInput, incoming: string): Promise<File | null> {
   if (source.kind === 'files') return source.items.find((item) => item.path === incoming)?.file ?? null;
-  const { readZipEntries, inflateEntry } = await import('../../game-files/lib/zip-game');
+  const { readZipEntries, inflateEntry } = await import('../../../lib/zip-game');
   const entry = (await readZipEntries(source.file)).entries.find(
     (found) => found.name.replace(/^\/+/, '') === incoming,
   );

@@ -5,8 +5,8 @@ import {
   type AtlasFrame,
   type GameFile,
 } from '@reskin/contract';
-import { useCallback, useState } from 'react';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useCallback } from 'react';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifyFailure, notifySuccess, notifyWarning } from '../../../lib/toasts';
 import { uploadVersionFrame, useRefreshVersionFiles, useRestoreVersionFrame } from '../../../api/versions';
@@ -66,27 +66,22 @@ export function useFrameUploads(versionId: number, sheet: GameFile) {
     [refresh, sheet.fileId, versionId],
   );
 
-  const [asking, setAsking] = useState<AtlasFrame | null>(null);
+  const { confirm, dialog: restoreDialog } = useConfirm();
   const restoreCall = useRestoreVersionFrame();
-  const restore = () => {
-    setAsking(null);
-    if (!asking) return;
+  const askRestore = async (frame: AtlasFrame) => {
+    if (!(await confirm(messages.confirmRestoreFrame(frame.name, sheet.path)))) return;
     restoreCall.mutate(
-      { versionId, fileId: sheet.fileId, frame: asking.name },
+      { versionId, fileId: sheet.fileId, frame: frame.name },
       {
         onSuccess: () => notifySuccess(messages.originalRestored),
         // The client has toasted the server's reason (a lock set meanwhile is 423).
       },
     );
   };
-  const restoreDialog = (
-    <ConfirmDialog
-      show={asking !== null}
-      question={asking ? messages.confirmRestoreFrame(asking.name, sheet.path) : ''}
-      onCancel={() => setAsking(null)}
-      onConfirm={restore}
-    />
-  );
-
-  return { replaceFrame, askRestore: setAsking, restoring: restoreCall.isPending, restoreDialog };
+  return {
+    replaceFrame,
+    askRestore: (frame: AtlasFrame) => void askRestore(frame),
+    restoring: restoreCall.isPending,
+    restoreDialog,
+  };
 }

@@ -1,24 +1,22 @@
 import { messages, type GameFile } from '@reskin/contract';
-import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { notifySuccess } from '../../../lib/toasts';
 import { useRestoreVersionFile } from '../../../api/versions';
 
 /**
- * 'Restore original' on a replaced file: `askRestore(file)` opens the confirmation (`restoreDialog`,
+ * 'Restore original' on a replaced file: `askRestore(file)` asks for confirmation (`restoreDialog`,
  * to be rendered by the editor), whose Confirm removes the version's replacement, so the version serves the
  * (watermarked) original again. The editor holds it rather than the file's button: the button goes away
  * with the replacement, and a mutation's own callbacks do not run once their component is gone.
  */
 export function useRestoreOriginal(versionId: number) {
-  const [asking, setAsking] = useState<GameFile | null>(null);
+  const { confirm, dialog: restoreDialog } = useConfirm();
   const restoreCall = useRestoreVersionFile();
 
-  const restore = () => {
-    setAsking(null);
-    if (!asking) return;
+  const askRestore = async (file: GameFile) => {
+    if (!(await confirm(messages.confirmRestoreOriginal(file.path)))) return;
     restoreCall.mutate(
-      { versionId, fileId: asking.fileId },
+      { versionId, fileId: file.fileId },
       {
         onSuccess: () => notifySuccess(messages.originalRestored),
         // The client has toasted the server's reason (a lock set meanwhile is 423).
@@ -26,14 +24,9 @@ export function useRestoreOriginal(versionId: number) {
     );
   };
 
-  const restoreDialog = (
-    <ConfirmDialog
-      show={asking !== null}
-      question={asking ? messages.confirmRestoreOriginal(asking.path) : ''}
-      onCancel={() => setAsking(null)}
-      onConfirm={restore}
-    />
-  );
-
-  return { askRestore: setAsking, restoring: restoreCall.isPending, restoreDialog };
+  return {
+    askRestore: (file: GameFile) => void askRestore(file),
+    restoring: restoreCall.isPending,
+    restoreDialog,
+  };
 }

@@ -7,7 +7,6 @@ import {
   UserGameType,
   type CreateUserGameBody,
 } from '@reskin/contract';
-import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
@@ -19,7 +18,7 @@ import { searchGames, useGame } from '../../../api/games';
 import { useCreateUserGame, useExistingAssignment } from '../../../api/user-games';
 import { searchUsers } from '../../../api/users';
 import { SelectField, TextField } from '../../../components/forms/text-field';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { useTrackedForm } from '../../../lib/forms/use-changed-fields';
 import { notifySuccess } from '../../../lib/toasts';
 import { jobTypeOptions } from '../lib/format';
@@ -58,7 +57,7 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
     : undefined;
   // A game not Ready yet is assigned only after a question: its artist sees it once it is ready.
   const game = useGame(gameId ?? null);
-  const [pending, setPending] = useState<CreateUserGameBody | null>(null);
+  const { confirm, dialog } = useConfirm();
 
   // The client has toasted the server's reason on failure (e.g. another admin assigned the same game meanwhile).
   const add = (body: CreateUserGameBody) =>
@@ -68,15 +67,17 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
         onAdded();
       },
     });
-  const submit = handleSubmit((body) => {
-    if (game.data && !isGameReady(game.data)) setPending(body);
-    else add(body);
+  const submit = handleSubmit(async (body) => {
+    const notReady = game.data && !isGameReady(game.data) ? game.data : null;
+    if (
+      !notReady ||
+      (await confirm(
+        messages.confirmAssignNotReady(notReady.name, gameStatusName(notReady.gameStatusTypeId)),
+        { confirmVariant: 'primary' },
+      ))
+    )
+      add(body);
   });
-  const confirmAdd = () => {
-    const body = pending;
-    setPending(null);
-    if (body) add(body);
-  };
 
   const typeahead = (name: 'userId' | 'gameId', label: string, placeholder: string) => (
     <Controller
@@ -131,17 +132,7 @@ export function AddUserGameForm({ onAdded }: AddUserGameFormProps) {
           </Button>
         </Form>
       </Card.Body>
-      <ConfirmDialog
-        show={pending !== null}
-        question={
-          game.data
-            ? messages.confirmAssignNotReady(game.data.name, gameStatusName(game.data.gameStatusTypeId))
-            : ''
-        }
-        confirmVariant="primary"
-        onCancel={() => setPending(null)}
-        onConfirm={confirmAdd}
-      />
+      {dialog}
     </Card>
   );
 }

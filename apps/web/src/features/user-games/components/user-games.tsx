@@ -10,7 +10,7 @@ import {
   titleWithTotal,
 } from '../../../components/lists/list-controls';
 import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/toasts';
@@ -51,29 +51,21 @@ export function UserGames() {
   const deleteCall = useDeleteUserGame();
   const activityCall = useToggleUserGameActivity();
   const [editing, setEditing] = useState<UserGameRow | null>(null);
-  const [deleting, setDeleting] = useState<UserGameRow | null>(null);
-  // Kept apart from `deleting` so the question stays on screen while the dialog fades out.
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const [addFormKey, setAddFormKey] = useState(0);
 
-  const act = (kind: UserGameActionKind, row: UserGameRow) => {
+  const act = async (kind: UserGameActionKind, row: UserGameRow) => {
     if (kind === 'edit') setEditing(row);
     else if (kind === 'delete') {
-      setDeleting(row);
-      setConfirming(true);
+      if (await confirm(messages.confirmDeleteItem))
+        deleteCall.mutate(row.id, {
+          onSuccess: () => notifySuccess(messages.itemDeleted),
+        });
     } else {
       activityCall.mutate(row.id, {
         onSuccess: () => notifySuccess(messages.itemActivity),
       });
     }
-  };
-
-  const confirmDelete = () => {
-    setConfirming(false);
-    if (!deleting) return;
-    deleteCall.mutate(deleting.id, {
-      onSuccess: () => notifySuccess(messages.itemDeleted),
-    });
   };
 
   // A new filter starts again at page 1, as a new search does.
@@ -120,12 +112,7 @@ export function UserGames() {
       </Card>
       <AddUserGameForm key={addFormKey} onAdded={() => setAddFormKey((key) => key + 1)} />
       {editing && <EditUserGameDialog key={editing.id} row={editing} onClose={() => setEditing(null)} />}
-      <ConfirmDialog
-        show={confirming}
-        question={messages.confirmDeleteItem}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirmDelete}
-      />
+      {dialog}
     </>
   );
 }

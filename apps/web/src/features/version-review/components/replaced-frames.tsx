@@ -1,6 +1,6 @@
 import type { GameAtlases } from '@reskin/contract';
 import { AtlasFrame } from '../../../components/atlas-frame';
-import { frameOf } from '../../atlases/lib/sheets';
+import { frameOf } from '../../../lib/sheets';
 
 interface ReplacedFramesProps {
   /** The sheet's game file id. */

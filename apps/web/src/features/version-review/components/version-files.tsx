@@ -3,7 +3,6 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Nav from 'react-bootstrap/Nav';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { DateTime } from '../../../components/ui/date-time';
 import { ImageCompareDialog } from '../../../components/ui/image-compare-dialog';
@@ -16,17 +15,17 @@ import { useVersionFiles, useZipUrl } from '../../../api/versions';
 import { useVersionStorage } from '../../../api/history';
 import { formatSize } from '../../../lib/format-size';
 import { useSession } from '../../../lib/session/session-context';
-import { FileHistoryDialog, type HistoryFile } from '../../version-history/components/file-history-dialog';
+import { FileHistoryDialog, type HistoryFile } from '../../../components/version-history/file-history-dialog';
 import { useReviewedVersion } from '../../../api/review';
-import { NotesButton } from '../../review/components/notes-button';
-import { VerdictPanel } from '../../review/components/verdict-panel';
-import { VersionNotesPanel } from '../../review/components/version-notes-panel';
-import { useFocusedFile } from '../../review/lib/use-focused-file';
+import { NotesButton } from '../../../components/review/notes-button';
+import { VerdictPanel } from './verdict-panel';
+import { VersionNotesPanel } from '../../../components/review/version-notes-panel';
+import { useFocusedFile } from '../../../lib/use-focused-file';
 import { fileUrl } from '../../../lib/play-file-url';
-import { sortByUpdatedAt, type SortDirection } from '../lib/sort-files';
+import { byUpdatedAt } from '../lib/sort-files';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { FilePreview } from './file-preview';
-import { SpacerRow, useVirtualRows } from '../../../components/ui/virtual-grid';
+import { DataTable, useLocalSort, type DataColumn } from '../../../components/lists/data-table';
 import { ReplacedFrames } from './replaced-frames';
 
 /**
@@ -44,7 +43,8 @@ export function VersionFiles() {
   // A sheet's replaced frames are shown beside their originals, cut by the game's atlases.
   const replacesFrames = (files.data ?? []).some((file) => (file.frames?.length ?? 0) > 0);
   const atlases = useGameAtlases(replacesFrames ? gameId : null);
-  const [direction, setDirection] = useState<SortDirection>('desc');
+  // Newest first until the header is clicked.
+  const sort = useLocalSort<'updatedAt'>({ column: 'updatedAt', direction: 'desc' });
   // The row whose images the viewer shows (an artist's file opens there, never as a page).
   const [viewing, setViewing] = useState<VersionFile | null>(null);
   // Each replaced file's history, and what the version keeps in storage.
@@ -59,7 +59,7 @@ export function VersionFiles() {
     zipUrl.mutate(id, { onSuccess: (url) => (target.location.href = url), onError: () => target.close() });
   };
 
-  const rows = sortByUpdatedAt(files.data ?? [], direction);
+  const rows = files.data ?? [];
   const originalById = new Map((originals.data ?? []).map((file) => [file.fileId, file]));
   const urls = playPaths.data;
   const viewed = viewing ? originalById.get(viewing.fileId) : undefined;
@@ -67,20 +67,91 @@ export function VersionFiles() {
   // scrolled out of view and back, so mounted again, stays closed).
   const focusedFileId = useFocusedFile();
   const [openNotesOf, setOpenNotesOf] = useState(focusedFileId);
-  // Only the rows in view are in the page (decision 0041); each file is a <tbody> of its row and its frames.
-  const {
-    containerRef,
-    rows: inView,
-    measure,
-    paddingTop,
-    paddingBottom,
-  } = useVirtualRows({
-    count: rows.length,
-    estimateSize: (index) => ((rows[index]?.frames?.length ?? 0) > 0 ? 260 : 130),
-    inBox: false,
-    getItemKey: (index) => rows[index]?.id ?? index,
-    scrollToIndex: focusedFileId === null ? null : rows.findIndex((file) => file.fileId === focusedFileId),
-  });
+  const originalSrcOf = (file: VersionFile) => {
+    const original = originalById.get(file.fileId);
+    return urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt);
+  };
+  const columns: DataColumn<VersionFile>[] = [
+    {
+      id: 'userImage',
+      header: 'User Image',
+      cell: (file) => (
+        <FilePreview
+          url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
+          preview={file.preview}
+          contentType={file.contentType}
+          alt={`User image ${file.path}`}
+          onOpen={() => setViewing(file)}
+        />
+      ),
+    },
+    {
+      id: 'oriImage',
+      header: 'Ori Image',
+      cell: (file) => {
+        const original = originalById.get(file.fileId);
+        return (
+          <FilePreview
+            url={originalSrcOf(file)}
+            preview={original?.previews?.preview}
+            contentType={original?.contentType}
+            alt={`Original image ${file.path}`}
+            onOpen={() => setViewing(file)}
+          />
+        );
+      },
+    },
+    { id: 'fileId', header: 'File ID', cell: (file) => file.fileId },
+    {
+      id: 'path',
+      header: 'Path',
+      cellProps: { className: 'text-break' },
+      cell: (file) => (
+        <>
+          {file.path}
+          <div>
+            <Button
+              size="sm"
+              variant="outline-primary"
+              className="mt-1"
+              aria-label={`History of ${file.path}`}
+              onClick={() =>
+                setHistoryOf({
+                  fileId: file.fileId,
+                  path: file.path,
+                  kind: fileKindOf(file) === 'image' ? 'image' : 'sound',
+                  originalSrc: originalSrcOf(file),
+                })
+              }
+            >
+              History
+            </Button>
+          </div>
+        </>
+      ),
+    },
+    {
+      id: 'notes',
+      header: 'Notes',
+      cell: (file) =>
+        versionId !== null && (
+          <NotesButton
+            versionId={versionId}
+            target={{ fileId: file.fileId }}
+            subject={file.path}
+            initiallyOpen={openNotesOf === file.fileId}
+            onClose={() => setOpenNotesOf(null)}
+          />
+        ),
+    },
+    {
+      id: 'updatedAt',
+      header: 'Update At',
+      sortable: true,
+      compare: byUpdatedAt,
+      cell: (file) => <DateTime value={file.updatedAt} />,
+    },
+  ];
 
   return (
     <Card>
@@ -125,119 +196,39 @@ export function VersionFiles() {
         {(files.isSuccess || versionId === null) && rows.length === 0 && (
           <p className="mb-0">{emptyTexts.versionFiles}</p>
         )}
-        {rows.length > 0 && (
-          <div ref={containerRef}>
-            <Table responsive hover className="mb-0 align-middle">
-              <thead>
-                <tr>
-                  <th>User Image</th>
-                  <th>Ori Image</th>
-                  <th>File ID</th>
-                  <th>Path</th>
-                  <th>Notes</th>
-                  <th aria-sort={direction === 'asc' ? 'ascending' : 'descending'}>
-                    <button
-                      type="button"
-                      className="btn btn-link p-0 fw-bold text-decoration-none text-reset"
-                      onClick={() => setDirection((d) => (d === 'asc' ? 'desc' : 'asc'))}
-                    >
-                      Update At {direction === 'asc' ? '▲' : '▼'}
-                    </button>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                <SpacerRow height={paddingTop} colSpan={6} />
-              </tbody>
-              {inView.map((virtual) => {
-                const file = rows[virtual.index];
-                if (!file) return null;
-                const original = originalById.get(file.fileId);
-                const originalSrc =
-                  urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt);
-                return (
-                  <tbody key={file.id} data-index={virtual.index} ref={measure}>
-                    <tr
-                      data-file-id={file.fileId}
-                      className={focusedFileId === file.fileId ? 'table-warning' : undefined}
-                    >
-                      <td>
-                        <FilePreview
-                          url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
-                          preview={file.preview}
-                          contentType={file.contentType}
-                          alt={`User image ${file.path}`}
-                          onOpen={() => setViewing(file)}
-                        />
-                      </td>
-                      <td>
-                        <FilePreview
-                          url={originalSrc}
-                          preview={original?.previews?.preview}
-                          contentType={original?.contentType}
-                          alt={`Original image ${file.path}`}
-                          onOpen={() => setViewing(file)}
-                        />
-                      </td>
-                      <td>{file.fileId}</td>
-                      <td className="text-break">
-                        {file.path}
-                        <div>
-                          <Button
-                            size="sm"
-                            variant="outline-primary"
-                            className="mt-1"
-                            aria-label={`History of ${file.path}`}
-                            onClick={() =>
-                              setHistoryOf({
-                                fileId: file.fileId,
-                                path: file.path,
-                                kind: fileKindOf(file) === 'image' ? 'image' : 'sound',
-                                originalSrc: originalSrc,
-                              })
-                            }
-                          >
-                            History
-                          </Button>
-                        </div>
-                      </td>
-                      <td>
-                        {versionId !== null && (
-                          <NotesButton
-                            versionId={versionId}
-                            target={{ fileId: file.fileId }}
-                            subject={file.path}
-                            initiallyOpen={openNotesOf === file.fileId}
-                            onClose={() => setOpenNotesOf(null)}
-                          />
-                        )}
-                      </td>
-                      <td>
-                        <DateTime value={file.updatedAt} />
-                      </td>
-                    </tr>
-                    {urls && file.frames && file.frames.length > 0 && (
-                      <tr data-frames-of={file.fileId}>
-                        <td colSpan={6}>
-                          <ReplacedFrames
-                            fileId={file.fileId}
-                            frames={file.frames}
-                            atlases={atlases.data}
-                            originalSrc={originalSrc}
-                            versionSrc={fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
-                          />
-                        </td>
-                      </tr>
-                    )}
-                  </tbody>
-                );
-              })}
-              <tbody>
-                <SpacerRow height={paddingBottom} colSpan={6} />
-              </tbody>
-            </Table>
-          </div>
-        )}
+        <DataTable
+          columns={columns}
+          data={rows}
+          getRowKey={(file) => file.id}
+          sort={sort}
+          sortHere
+          // Only the rows in view are in the page (decision 0041); a link's file is scrolled to.
+          virtual={{
+            estimateSize: (file) => ((file.frames?.length ?? 0) > 0 ? 260 : 130),
+            scrollTo: focusedFileId === null ? null : (file) => file.fileId === focusedFileId,
+          }}
+          rowProps={(file) => ({
+            'data-file-id': file.fileId,
+            className: focusedFileId === file.fileId ? 'table-warning' : undefined,
+          })}
+          rowDetail={(file) =>
+            urls &&
+            file.frames &&
+            file.frames.length > 0 && (
+              <tr data-frames-of={file.fileId}>
+                <td colSpan={columns.length}>
+                  <ReplacedFrames
+                    fileId={file.fileId}
+                    frames={file.frames}
+                    atlases={atlases.data}
+                    originalSrc={originalSrcOf(file)}
+                    versionSrc={fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
+                  />
+                </td>
+              </tr>
+            )
+          }
+        />
       </Card.Body>
       {versionId !== null && (
         <FileHistoryDialog

@@ -1,13 +1,11 @@
 import { emptyTexts, GameVersionStatus, messages, type GameVersion } from '@reskin/contract';
-import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
-import { ListPager, SortHeader } from '../../../components/lists/list-controls';
+import { DataTable, type DataColumn } from '../../../components/lists/data-table';
 import { useListParams } from '../../../components/lists/use-list-params';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { DateTime } from '../../../components/ui/date-time';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
@@ -20,9 +18,10 @@ import {
 } from '../../../api/versions';
 import { useUserGame } from '../../../api/user-games';
 import { idsQuery, useIds } from '../../../lib/route-ids';
-import { OpenNotesBadge, ReviewStateBadge } from '../../review/components/review-badges';
+import { OpenNotesBadge, ReviewStateBadge } from '../../../components/review/review-badges';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+const isFinished = (version: GameVersion) => version.gameVersionStatusId === GameVersionStatus.Finished;
 
 /** The columns the headers sort by (the version's own columns, POST /game-versions/filter's order). */
 const sortColumns = ['name', 'description', 'isActive', 'isLocked'] as const;
@@ -40,13 +39,11 @@ export function VersionList() {
   const activityCall = useToggleVersionActivity();
   const lockCall = useToggleVersionLock();
   const deleteCall = useDeleteVersion();
-  const [deleting, setDeleting] = useState<GameVersion | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const { confirm, dialog } = useConfirm();
 
-  const confirmDelete = () => {
-    setConfirming(false);
-    if (!deleting) return;
-    deleteCall.mutate(deleting.id, {
+  const askDelete = async (version: GameVersion) => {
+    if (!(await confirm(messages.confirmDeleteNamed(version.name)))) return;
+    deleteCall.mutate(version.id, {
       onSuccess: () => notifySuccess(messages.versionDeleted),
     });
   };
@@ -56,6 +53,72 @@ export function VersionList() {
   const total = versions.data?.total ?? 0;
   const linkFor = (target: string, version: GameVersion) =>
     `${target}?${idsQuery({ versionId: version.id, gameId: version.gameId, userGameId })}`;
+
+  const columns: DataColumn<GameVersion>[] = [
+    {
+      id: 'name',
+      header: 'Name',
+      sortable: true,
+      cell: (version) => (
+        <>
+          {version.name}
+          {isFinished(version) && (
+            <div className="small text-nowrap">
+              <Badge bg="success">Finished</Badge> <DateTime value={version.finishedAt} />
+            </div>
+          )}
+          <div className="d-flex flex-wrap gap-1 small">
+            <ReviewStateBadge state={version.reviewState} />
+            <OpenNotesBadge count={version.openNotes} />
+          </div>
+        </>
+      ),
+    },
+    { id: 'description', header: 'Description', sortable: true, cell: (version) => version.description },
+    { id: 'isActive', header: 'Is Active', sortable: true, cell: (version) => yesNo(version.isActive) },
+    { id: 'isLocked', header: 'Is Locked', sortable: true, cell: (version) => yesNo(version.isLocked) },
+    {
+      id: 'actions',
+      header: 'Actions',
+      cell: (version) => (
+        <div className="d-flex flex-wrap gap-1">
+          <Link className="btn btn-sm btn-outline-primary" to={linkFor(paths.userGameVersionPlay, version)}>
+            Play
+          </Link>
+          <Link className="btn btn-sm btn-outline-primary" to={linkFor(paths.userGameVersionFiles, version)}>
+            Files
+          </Link>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            disabled={activityCall.isPending}
+            onClick={() =>
+              activityCall.mutate(version.id, {
+                onSuccess: () => notifySuccess(messages.activityChanged),
+              })
+            }
+          >
+            {version.isActive ? 'Disable' : 'Enable'}
+          </Button>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            disabled={lockCall.isPending}
+            onClick={() =>
+              lockCall.mutate(version.id, {
+                onSuccess: () => notifySuccess(messages.lockChanged),
+              })
+            }
+          >
+            {version.isLocked ? 'UnLock' : 'Lock'}
+          </Button>
+          <Button size="sm" variant="outline-danger" onClick={() => void askDelete(version)}>
+            Delete
+          </Button>
+        </div>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -74,114 +137,20 @@ export function VersionList() {
           {userGameId === null && <p className="mb-0">{emptyTexts.versions}</p>}
           {versions.isLoading && <Loading />}
           {versions.isSuccess && total === 0 && <p className="mb-0">{emptyTexts.versions}</p>}
-          {rows.length > 0 && (
-            <Table responsive hover className="mb-0 align-middle">
-              <thead>
-                <tr>
-                  <SortHeader list={list} column="name">
-                    Name
-                  </SortHeader>
-                  <SortHeader list={list} column="description">
-                    Description
-                  </SortHeader>
-                  <SortHeader list={list} column="isActive">
-                    Is Active
-                  </SortHeader>
-                  <SortHeader list={list} column="isLocked">
-                    Is Locked
-                  </SortHeader>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((version) => {
-                  const finished = version.gameVersionStatusId === GameVersionStatus.Finished;
-                  return (
-                    <tr
-                      key={version.id}
-                      data-version-id={version.id}
-                      className={finished ? 'table-success' : undefined}
-                    >
-                      <td>
-                        {version.name}
-                        {finished && (
-                          <div className="small text-nowrap">
-                            <Badge bg="success">Finished</Badge> <DateTime value={version.finishedAt} />
-                          </div>
-                        )}
-                        <div className="d-flex flex-wrap gap-1 small">
-                          <ReviewStateBadge state={version.reviewState} />
-                          <OpenNotesBadge count={version.openNotes} />
-                        </div>
-                      </td>
-                      <td>{version.description}</td>
-                      <td>{yesNo(version.isActive)}</td>
-                      <td>{yesNo(version.isLocked)}</td>
-                      <td>
-                        <div className="d-flex flex-wrap gap-1">
-                          <Link
-                            className="btn btn-sm btn-outline-primary"
-                            to={linkFor(paths.userGameVersionPlay, version)}
-                          >
-                            Play
-                          </Link>
-                          <Link
-                            className="btn btn-sm btn-outline-primary"
-                            to={linkFor(paths.userGameVersionFiles, version)}
-                          >
-                            Files
-                          </Link>
-                          <Button
-                            size="sm"
-                            variant="outline-secondary"
-                            disabled={activityCall.isPending}
-                            onClick={() =>
-                              activityCall.mutate(version.id, {
-                                onSuccess: () => notifySuccess(messages.activityChanged),
-                              })
-                            }
-                          >
-                            {version.isActive ? 'Disable' : 'Enable'}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="outline-secondary"
-                            disabled={lockCall.isPending}
-                            onClick={() =>
-                              lockCall.mutate(version.id, {
-                                onSuccess: () => notifySuccess(messages.lockChanged),
-                              })
-                            }
-                          >
-                            {version.isLocked ? 'UnLock' : 'Lock'}
-                          </Button>
-                          <Button
-                            size="sm"
-                            variant="outline-danger"
-                            onClick={() => {
-                              setDeleting(version);
-                              setConfirming(true);
-                            }}
-                          >
-                            Delete
-                          </Button>
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </Table>
-          )}
-          {total > 0 && <ListPager list={list} total={total} />}
+          <DataTable
+            columns={columns}
+            data={rows}
+            getRowKey={(version) => version.id}
+            sort={list}
+            pager={{ list, total }}
+            rowProps={(version) => ({
+              'data-version-id': version.id,
+              className: isFinished(version) ? 'table-success' : undefined,
+            })}
+          />
         </Card.Body>
       </Card>
-      <ConfirmDialog
-        show={confirming}
-        question={deleting ? messages.confirmDeleteNamed(deleting.name) : ''}
-        onCancel={() => setConfirming(false)}
-        onConfirm={confirmDelete}
-      />
+      {dialog}
     </>
   );
 }

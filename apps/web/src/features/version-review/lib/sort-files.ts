@@ -1,10 +1,3 @@
-export type SortDirection = 'asc' | 'desc';
-
-/** Rows ordered by their updatedAt (ISO strings compare as times); ties keep their order. */
-export function sortByUpdatedAt<T extends { updatedAt: string }>(
-  rows: readonly T[],
-  direction: SortDirection,
-): T[] {
-  const sign = direction === 'asc' ? 1 : -1;
-  return [...rows].sort((a, b) => sign * (Date.parse(a.updatedAt) - Date.parse(b.updatedAt)));
-}
+/** Two rows in the order of their updatedAt (ISO strings compare as times), older first. */
+export const byUpdatedAt = (a: { updatedAt: string }, b: { updatedAt: string }) =>
+  Date.parse(a.updatedAt) - Date.parse(b.updatedAt);

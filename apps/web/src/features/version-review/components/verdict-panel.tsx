@@ -13,10 +13,10 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useGiveVerdict } from '../../../api/review';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useConfirm } from '../../../components/ui/use-confirm';
 import { ApiError } from '../../../lib/api-error';
 import { notifySuccess } from '../../../lib/toasts';
-import { ReviewStateBadge, VerdictSummary } from './review-badges';
+import { ReviewStateBadge, VerdictSummary } from '../../../components/review/review-badges';
 
 interface Choice {
   verdict: Verdict;
@@ -33,8 +33,7 @@ export function VerdictPanel({ version }: { version: GameVersion }) {
   const verdictCall = useGiveVerdict();
   const [verdict, setVerdict] = useState<Verdict>('approved');
   const [note, setNote] = useState('');
-  // The choice waiting for "replace the verdict there is?".
-  const [replacing, setReplacing] = useState<Choice | null>(null);
+  const { confirm, dialog } = useConfirm();
   const finished = version.gameVersionStatusId === GameVersionStatus.Finished;
   const hasVerdict = version.verdict !== null;
 
@@ -58,12 +57,17 @@ export function VerdictPanel({ version }: { version: GameVersion }) {
           );
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.code === errorCodes.verdictExists) setReplacing(choice);
+          if (error instanceof ApiError && error.code === errorCodes.verdictExists) void askReplace(choice);
         },
       },
     );
   };
-  const submit = (choice: Choice) => (hasVerdict ? setReplacing(choice) : send(choice, false));
+  // "Replace the verdict there is?"
+  const askReplace = async (choice: Choice) => {
+    const question = `This version already has a verdict since it was last finished. Replace it with "${verdictLabels[choice.verdict]}"${choice.lock ? ' and lock the version' : ''}?`;
+    if (await confirm(question, { confirmVariant: 'primary' })) send(choice, true);
+  };
+  const submit = (choice: Choice) => (hasVerdict ? void askReplace(choice) : send(choice, false));
 
   return (
     <Card className="mb-3" as="section" aria-label="Verdict">
@@ -122,21 +126,7 @@ export function VerdictPanel({ version }: { version: GameVersion }) {
           </Form>
         )}
       </Card.Body>
-      <ConfirmDialog
-        show={replacing !== null}
-        question={
-          replacing
-            ? `This version already has a verdict since it was last finished. Replace it with "${verdictLabels[replacing.verdict]}"${replacing.lock ? ' and lock the version' : ''}?`
-            : ''
-        }
-        confirmVariant="primary"
-        onCancel={() => setReplacing(null)}
-        onConfirm={() => {
-          const choice = replacing;
-          setReplacing(null);
-          if (choice) send(choice, true);
-        }}
-      />
+      {dialog}
     </Card>
   );
 }

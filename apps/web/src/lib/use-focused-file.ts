@@ -1,6 +1,8 @@
 import { parseId } from '@reskin/contract';
 import { useSearchParams } from 'react-router';
-import { fileIdParam } from '../../inbox/lib/event-text';
+
+/** The query key naming the file card a link opens at (workbench and review screen), as `?fileId=`. */
+export const fileIdParam = 'fileId';
 
 /**
  * The file a link names (`?fileId=`, from the inbox: a note on that file), or null. The list showing it scrolls

@@ -1,6 +1,6 @@
 import Card from 'react-bootstrap/Card';
-import { useVersionNotes } from '../../../api/review';
-import { Loading } from '../../../components/ui/loading';
+import { useVersionNotes } from '../../api/review';
+import { Loading } from '../ui/loading';
 import { NotesThread } from './notes-thread';
 
 /**

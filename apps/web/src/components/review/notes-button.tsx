@@ -2,8 +2,8 @@ import { useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { useVersionNotes } from '../../../api/review';
-import { notesCountLabel, openCount, threadsOf, type NoteTarget } from '../lib/note-threads';
+import { useVersionNotes } from '../../api/review';
+import { notesCountLabel, openCount, threadsOf, type NoteTarget } from './note-threads';
 import { NotesThread } from './notes-thread';
 
 interface NotesButtonProps {

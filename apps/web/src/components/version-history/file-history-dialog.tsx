@@ -6,12 +6,12 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
-import { useFileHistory, useRestoreHistoryEntry } from '../../../api/history';
-import { DateTime } from '../../../components/ui/date-time';
-import { Loading } from '../../../components/ui/loading';
-import { formatSize } from '../../../lib/format-size';
-import { notifySuccess } from '../../../lib/toasts';
+import { useFileHistory, useRestoreHistoryEntry } from '../../api/history';
+import { DataTable } from '../lists/data-table';
+import { DateTime } from '../ui/date-time';
+import { Loading } from '../ui/loading';
+import { formatSize } from '../../lib/format-size';
+import { notifySuccess } from '../../lib/toasts';
 
 /** The file whose history is shown: its game file id and path, and where its original is seen. */
 export interface HistoryFile {
@@ -136,67 +136,67 @@ export function FileHistoryDialog({ versionId, file, onClose, readOnlyReason }: 
             </Button>
           </Alert>
         )}
-        {entries.length > 0 && (
-          <Table responsive hover size="sm" className="mb-0 align-middle">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>What</th>
-                <th>Who</th>
-                <th>Size</th>
-                <th>Pixels</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry, index) => (
-                <tr
-                  key={entry.id}
-                  data-history-entry={entry.id}
-                  data-history-index={index}
-                  className={entry.id === chosen?.id ? 'table-active' : undefined}
-                >
-                  <td>
-                    <DateTime value={entry.createdAt} />
-                  </td>
-                  <td>
-                    {historyHowLabels[entry.how]}
-                    {entry.current && (
-                      <Badge bg="success" className="ms-2">
-                        Current
-                      </Badge>
-                    )}
-                  </td>
-                  <td>{entry.authorName ?? 'deleted account'}</td>
-                  <td>{formatSize(entry.size)}</td>
-                  <td>{entry.width === null ? '—' : `${entry.width} x ${entry.height}`}</td>
-                  <td className="text-end text-nowrap">
+        <DataTable
+          columns={[
+            { id: 'when', header: 'When', cell: (entry) => <DateTime value={entry.createdAt} /> },
+            {
+              id: 'what',
+              header: 'What',
+              cell: (entry) => (
+                <>
+                  {historyHowLabels[entry.how]}
+                  {entry.current && (
+                    <Badge bg="success" className="ms-2">
+                      Current
+                    </Badge>
+                  )}
+                </>
+              ),
+            },
+            { id: 'who', header: 'Who', cell: (entry) => entry.authorName ?? 'deleted account' },
+            { id: 'size', header: 'Size', cell: (entry) => formatSize(entry.size) },
+            {
+              id: 'pixels',
+              header: 'Pixels',
+              cell: (entry) => (entry.width === null ? '—' : `${entry.width} x ${entry.height}`),
+            },
+            {
+              id: 'actions',
+              header: <span className="visually-hidden">Actions</span>,
+              cellProps: { className: 'text-end text-nowrap' },
+              cell: (entry) => (
+                <>
+                  <Button
+                    size="sm"
+                    variant="outline-primary"
+                    className="me-2"
+                    onClick={() => setChosenId(entry.id)}
+                  >
+                    View
+                  </Button>
+                  {!readOnlyReason && !entry.current && (
                     <Button
                       size="sm"
-                      variant="outline-primary"
-                      className="me-2"
-                      onClick={() => setChosenId(entry.id)}
+                      variant="outline-secondary"
+                      disabled={restoreCall.isPending}
+                      onClick={() => setAsking(entry)}
                     >
-                      View
+                      Restore this
                     </Button>
-                    {!readOnlyReason && !entry.current && (
-                      <Button
-                        size="sm"
-                        variant="outline-secondary"
-                        disabled={restoreCall.isPending}
-                        onClick={() => setAsking(entry)}
-                      >
-                        Restore this
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+                  )}
+                </>
+              ),
+            },
+          ]}
+          data={entries}
+          getRowKey={(entry) => entry.id}
+          size="sm"
+          rowProps={(entry) => ({
+            'data-history-entry': entry.id,
+            'data-history-index': entries.indexOf(entry),
+            className: entry.id === chosen?.id ? 'table-active' : undefined,
+          })}
+        />
         {history.data && (
           <p className="small text-body-secondary mt-2 mb-0">
             The last {history.data.limit} replacements of each file are kept; older ones are dropped.

@@ -8,7 +8,7 @@ import {
   type DeclaredZipEntry,
 } from '@reskin/contract';
 import { BlobReader, ZipReader, configure, type Entry, type FileEntry } from '@zip.js/zip.js';
-import type { UploadItem } from './upload-batches';
+import type { UploadItem } from './upload-item';
 
 // A game folder chosen as one .zip, read in the browser before anything is sent (decision 0039). Only
 // the zip's central directory is read (zip.js reads it from the end of the file, in slices; nothing is inflated),

@@ -1,7 +1,7 @@
 import { reviewStateLabels, verdictLabels, type ReviewState, type VersionReview } from '@reskin/contract';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
-import { DateTime } from '../../../components/ui/date-time';
+import { DateTime } from '../ui/date-time';
 
 const stateColours: Record<ReviewState, string> = {
   in_progress: 'light',

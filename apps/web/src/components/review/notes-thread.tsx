@@ -4,11 +4,11 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
-import { useCreateNote, useUpdateNote } from '../../../api/review';
-import { DateTime } from '../../../components/ui/date-time';
-import { useSession } from '../../../lib/session/session-context';
-import { notifySuccess } from '../../../lib/toasts';
-import { resolvedText, threadsOf, type NoteTarget } from '../lib/note-threads';
+import { useCreateNote, useUpdateNote } from '../../api/review';
+import { DateTime } from '../ui/date-time';
+import { useSession } from '../../lib/session/session-context';
+import { notifySuccess } from '../../lib/toasts';
+import { resolvedText, threadsOf, type NoteTarget } from './note-threads';
 import { useNotesRefusal } from './notes-access';
 
 /** A text box with a submit button: a new note, or an answer to one. */
