@@ -164,7 +164,7 @@ export async function buildApp(
       parsed = JSON.parse(text, refuseProtoKeys);
     } catch (error) {
       const message = error === protoKeyError ? protoKeyError.message : 'The request body is not valid JSON.';
-      return done(new AppError(400, 'BadRequestError', message, 'INVALID_JSON'), undefined);
+      return done(new AppError(400, errorCodes.invalidJson, message), undefined);
     }
     done(null, parsed);
   });
@@ -662,12 +662,7 @@ async function registerWebApp(
   }
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/assets/')) {
-      throw new AppError(
-        404,
-        'NotFoundError',
-        `Route GET ${request.url.split('?')[0]} not found.`,
-        errorCodes.notFound,
-      );
+      throw new AppError(404, errorCodes.notFound, `Route GET ${request.url.split('?')[0]} not found.`);
     }
     if (!index) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');

@@ -8,6 +8,7 @@ import {
   canBeIndex,
   fileKindOf,
   indexRuleMessage,
+  errorCodes,
   limits,
   uploadMessages,
   validationMessages,
@@ -22,7 +23,7 @@ import {
 import type { Dialect } from '../../db/database';
 import { maySeeGame } from './game-access';
 import { servedAs } from '../../lib/content-types';
-import { AppError, notFound, unprocessable } from '../../lib/errors';
+import { noFile, notFound, unprocessable, withDetail } from '../../lib/errors';
 import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
 import {
   InvalidImageError,
@@ -98,9 +99,7 @@ export function incomingPath(incoming: IncomingFile): string {
 const sizeCheckedOnReplace = new Set(['png', 'jpg', 'jpeg']);
 
 export const uploadTooManyFiles = () =>
-  new AppError(413, 'PayloadTooLargeError', uploadMessages.tooManyFiles, 'TOO_MANY_FILES', [
-    { path: '/files', code: 'too_many_files', message: uploadMessages.tooManyFiles },
-  ]);
+  withDetail(413, errorCodes.tooManyFiles, uploadMessages.tooManyFiles, '/files', 'too_many_files');
 
 /** Games and their files (SPEC §7 "Games", POST /game/upload/{gameId}). Admin-only; routes enforce the role. */
 export class GamesService {
@@ -368,9 +367,7 @@ export class GamesService {
       }
       await Promise.all(storing);
       if (staged.length === 0) {
-        throw unprocessable('The upload holds no file.', [
-          { path: '/file', code: 'required', message: 'Choose at least one file.' },
-        ]);
+        throw noFile(uploadMessages.noFileInUpload, uploadMessages.chooseFiles);
       }
       const checked = await this.check(gameId, staged);
       assertUploadInTime(startedAt);
