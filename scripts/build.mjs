@@ -106,7 +106,7 @@ const targets = {
       renameSync(temporary, join(outDir, 'server.js'));
       // The ffmpeg worker (decision 0029) is plain JavaScript that the bundle starts from beside itself.
       copyFileSync(
-        at('apps/server/src/lib/audio-conversion/ffmpeg-worker.mjs'),
+        at('apps/server/src/modules/versions/audio-conversion/ffmpeg-worker.mjs'),
         join(outDir, 'ffmpeg-worker.mjs'),
       );
     },

@@ -3,8 +3,12 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { convertAudio, conversionCommand, type ConvertAudioOptions } from '../src/lib/audio-conversion';
-import { withFfmpeg } from '../src/lib/audio-conversion/ffmpeg-session';
+import {
+  convertAudio,
+  conversionCommand,
+  type ConvertAudioOptions,
+} from '../src/modules/versions/audio-conversion';
+import { withFfmpeg } from '../src/modules/versions/audio-conversion/ffmpeg-session';
 import { median } from './api.bench';
 
 const run = promisify(execFile);

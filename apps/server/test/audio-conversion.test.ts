@@ -13,13 +13,13 @@ import {
   soundDuration,
   type AudioContainer,
   type AudioProbe,
-} from '../src/lib/audio-conversion';
+} from '../src/modules/versions/audio-conversion';
 import {
   concurrentSessions,
   ffmpegHeapPeakBytes,
   withFfmpeg,
   withMemoryMaximum,
-} from '../src/lib/audio-conversion/ffmpeg-session';
+} from '../src/modules/versions/audio-conversion/ffmpeg-session';
 import { silentWav } from './support/sound-samples';
 
 /**

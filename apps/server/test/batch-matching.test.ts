@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchBatch, sharedTopFolder } from '@reskin/contract';
 
-/** matchBatch (packages/contract/src/batch.ts, decision 0030): the plan's matching, shared by the server and the browser. */
+/** matchBatch (packages/contract/src/batch-matching.ts, decision 0030): the plan's matching, shared by the server and the browser. */
 describe('matching incoming files to game files', () => {
   const files = [
     { fileId: 1, path: 'assets/img/hero.png', width: 10 },

@@ -14,8 +14,8 @@ import {
   type GameVersion,
   type UserGame,
 } from '@reskin/contract';
-import { sampleGame } from '../src/db/seed';
-import { probeAudio } from '../src/lib/audio-conversion';
+import { sampleGame } from '../src/seed/seed';
+import { probeAudio } from '../src/modules/versions/audio-conversion';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 
 /** Every file of the sample game, by its path in the game. */

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes, RoleType } from '@reskin/contract';
 import { isDatabaseUnavailable } from '../src/db/database';
-import { PlayTokens } from '../src/play/play-tokens';
+import { PlayTokens } from '../src/modules/play-paths/play-tokens';
 import {
   call,
   createTestApp,

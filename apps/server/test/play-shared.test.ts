@@ -9,7 +9,7 @@ import {
   type GameVersion,
   type UserGame,
 } from '@reskin/contract';
-import { PlayTokens, sharedPeriodMs } from '../src/play/play-tokens';
+import { PlayTokens, sharedPeriodMs } from '../src/modules/play-paths/play-tokens';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 

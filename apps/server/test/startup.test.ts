@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { RoleType, type User } from '@reskin/contract';
-import { ensureAdmin } from '../src/db/seed';
+import { ensureAdmin } from '../src/seed/seed';
 import { UsersRepository } from '../src/modules/users/users.repository';
 import { call, createTestApp, login, testDb, type TestApp } from './helpers';
 

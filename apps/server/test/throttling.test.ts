@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as argon2 from '@node-rs/argon2';
 import { deviceCookie, errorCodes, limits } from '@reskin/contract';
-import { DeviceCookies } from '../src/lib/device-cookies';
+import { DeviceCookies } from '../src/modules/users/device-cookies';
 import type { LightMyRequestResponse } from 'fastify';
 import {
   call,

@@ -29,7 +29,7 @@ import {
   type TestApp,
   type TestUser,
 } from './helpers';
-import { probeAudio } from '../src/lib/audio-conversion';
+import { probeAudio } from '../src/modules/versions/audio-conversion';
 import { batchTurns } from '../src/modules/versions/version-batch.service';
 import { solidPng } from './support/image-samples';
 import { silentWav } from './support/sound-samples';

@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
 import { RoleType, errorCodes, limits, type Game, type GameFile } from '@reskin/contract';
-import { sampleGame } from '../src/db/seed';
+import { sampleGame } from '../src/seed/seed';
 import {
   call,
   createGame,

@@ -22,6 +22,7 @@ export * from './legal-text';
 export * from './file-usage';
 export * from './atlases';
 export * from './batch';
+export * from './batch-matching';
 export * from './inbox';
 export * from './review';
 export * from './history';

@@ -4,7 +4,7 @@ import { can } from '@reskin/contract';
 import type { LRUCache } from 'lru-cache';
 import { keptFor } from '../lib/kept-answers';
 import { maySeeGame } from '../modules/games/game-access';
-import type { PlayClaims } from './play-tokens';
+import type { PlayClaims } from '../modules/play-paths/play-tokens';
 
 /**
  * Whether a play link still gives access (decision 0013): its user still exists, is active and has the

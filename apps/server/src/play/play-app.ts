@@ -20,10 +20,10 @@ import {
   type PlayEncoding,
 } from './play-bodies';
 import type { PlayFile, PlayFiles } from './play-files';
-import type { PlayOrigins } from './play-origins';
+import type { PlayOrigins } from '../modules/play-paths/play-origins';
 import type { PlayUsage } from './play-usage';
-import { encodePath } from './play-paths.service';
-import type { PlayClaims, PlayTokens, SharedClaims } from './play-tokens';
+import { encodePath } from '../modules/play-paths/play-paths.service';
+import type { PlayClaims, PlayTokens, SharedClaims } from '../modules/play-paths/play-tokens';
 
 export interface PlayAppOptions {
   /** Which host serves which game (decision 0017). */

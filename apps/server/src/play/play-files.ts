@@ -4,10 +4,11 @@ import type { LRUCache } from 'lru-cache';
 import { servedAs, type ServedAs } from '../lib/content-types';
 import { keptFor } from '../lib/kept-answers';
 import { variantKey } from '../lib/variants';
+import type { GameFilesRepository } from '../modules/games/game-files.repository';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionSheetsRepository } from '../modules/atlases/version-sheets.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
-import type { PlayClaims } from './play-tokens';
+import type { PlayClaims } from '../modules/play-paths/play-tokens';
 
 /** What the play origin serves for one path of a game in one view. */
 export interface PlayFile {
@@ -92,6 +93,7 @@ export class PlayFiles {
 
   constructor(
     private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly versions: VersionsRepository,
     private readonly sheets: VersionSheetsRepository,
     cacheMs: number,
@@ -139,7 +141,7 @@ export class PlayFiles {
 
   private async lookUp({ g, v, view, o }: PlayClaims, path: string): Promise<PlayFileLookup> {
     // Only the game the token names is reachable.
-    const file = await this.games.findFileByPath(g, path);
+    const file = await this.gameFiles.findFileByPath(g, path);
     if (!file) return 'no-file';
     const settings = (await this.settingsOf(g)) ?? { precompressed: 'encoded', isolated: false };
     const viewKey = storageKeyFor(view, file);

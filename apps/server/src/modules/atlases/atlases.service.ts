@@ -18,7 +18,8 @@ import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors';
 import type { Storage } from '../../storage/storage';
 import { readPrefix } from '../../storage/read-prefix';
 import { maySeeGame } from '../games/game-access';
-import type { GameFileRow, GamesRepository } from '../games/games.repository';
+import type { GameFileRow, GameFilesRepository } from '../games/game-files.repository';
+import type { GamesRepository } from '../games/games.repository';
 import type { AtlasGridRow, AtlasGridsRepository } from './atlas-grids.repository';
 import { AtlasError, parseAtlasDescriptor } from './atlas-parsers';
 import { resolveAtlas } from './atlas-resolution';
@@ -82,6 +83,7 @@ export class AtlasesService {
 
   constructor(
     private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly storage: Storage,
     private readonly grids: AtlasGridsRepository,
     private readonly log: FastifyBaseLogger,
@@ -140,7 +142,7 @@ export class AtlasesService {
     }
     if (!(await maySeeGame(this.games, user, gameId)) || !(await this.games.findById(gameId)))
       throw notFound('Game');
-    const file = await this.games.findFile(gameId, fileId);
+    const file = await this.gameFiles.findFile(gameId, fileId);
     if (!file) throw notFound('File');
     return file;
   }
@@ -171,7 +173,7 @@ export class AtlasesService {
   }
 
   private async findAnew(gameId: number, grids: AtlasGridRow[]): Promise<GameAtlases> {
-    const files = await this.games.listFiles(gameId);
+    const files = await this.gameFiles.listFiles(gameId);
     const byPath = new Map(files.map((file) => [file.path, file]));
     const atlases: Atlas[] = [];
     const problems: AtlasProblem[] = [];

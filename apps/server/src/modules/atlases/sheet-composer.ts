@@ -5,7 +5,7 @@ import { framesOfSheet, type GameVersion } from '@reskin/contract';
 import { extensionOf } from '../../lib/game-paths';
 import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
-import type { GameFileRow, GamesRepository } from '../games/games.repository';
+import type { GameFileRow, GameFilesRepository } from '../games/game-files.repository';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
 import type { HistoryCause } from '../version-history/version-history.repository';
 import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
@@ -27,7 +27,7 @@ export class SheetComposer {
     readonly filesChanged: (gameId: number) => void,
     /** The sheet's history (decision 0034): each composition that lands is an entry. */
     private readonly history: VersionHistoryRecorder,
-    private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -42,7 +42,7 @@ export class SheetComposer {
     let recomposed = 0;
     for (const { versionId, gameId, fileId } of await this.sheets.sheetsBehind()) {
       try {
-        const sheet = await this.games.findFile(gameId, fileId);
+        const sheet = await this.gameFiles.findFile(gameId, fileId);
         if (!sheet) continue;
         // No one asked for it: the entry in the sheet's history has no author.
         await this.compose({ id: versionId, gameId }, sheet, { how: 'frame', authorId: null });
@@ -69,7 +69,7 @@ export class SheetComposer {
     let recomposed = 0;
     for (const { versionId, gameId, fileId } of await this.sheets.markedBehind(of)) {
       try {
-        const sheet = await this.games.findFile(gameId, fileId);
+        const sheet = await this.gameFiles.findFile(gameId, fileId);
         if (sheet && (await this.composeMarked({ id: versionId, gameId }, sheet))) recomposed++;
       } catch (error) {
         this.log.warn(
@@ -146,7 +146,7 @@ export class SheetComposer {
     // sheets then found the previous marked rendition): draw it again on the current ones.
     if (
       inputs.sheet.baseKey === null &&
-      (await this.games.findFile(version.gameId, sheet.fileId))?.copiesKey !== marked.from
+      (await this.gameFiles.findFile(version.gameId, sheet.fileId))?.copiesKey !== marked.from
     ) {
       await this.recomposeMarked({ gameId: version.gameId, fileId: sheet.fileId });
     }

@@ -16,7 +16,7 @@ import { extensionOf } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
-import type { GameFileRow, GamesRepository } from '../games/games.repository';
+import type { GameFileRow, GameFilesRepository } from '../games/game-files.repository';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import { toVersionFile, type VersionsRepository } from '../versions/versions.repository';
 import type { VersionsService } from '../versions/versions.service';
@@ -42,7 +42,7 @@ export class VersionFramesService {
     private readonly sheets: VersionSheetsRepository,
     private readonly composer: SheetComposer,
     private readonly atlases: AtlasesService,
-    private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly storage: Storage,
     private readonly storedFiles: StoredFilesService,
     private readonly space: FreeSpaceGuard,
@@ -116,7 +116,7 @@ export class VersionFramesService {
   /** Restores one frame: the sheet is composed again without it (or is the original, or the whole-sheet upload, again). */
   async restoreFrame(user: User, versionId: number, fileId: number, frameName: string): Promise<void> {
     const version = await this.versions.changeableVersion(user, versionId, 'restore', '/versionId');
-    const sheet = await this.games.findFile(version.gameId, fileId);
+    const sheet = await this.gameFiles.findFile(version.gameId, fileId);
     if (!sheet) throw notFound('Game file');
     // A frame the version never replaced is a 404 before the version row is locked (and touched).
     if (!(await this.sheets.framesOf(versionId)).get(fileId)?.includes(frameName))
@@ -142,7 +142,7 @@ export class VersionFramesService {
     fileId: number,
     frameName: string,
   ): Promise<{ sheet: GameFileRow; frame: AtlasFrame }> {
-    const sheet = await this.games.findFile(gameId, fileId);
+    const sheet = await this.gameFiles.findFile(gameId, fileId);
     if (!sheet) throw notFound('Game file');
     const { frames, found } = framesOfSheet((await this.atlases.find(gameId)).atlases, fileId);
     if (!found) {

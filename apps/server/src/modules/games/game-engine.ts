@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { readPrefix } from '../../storage/read-prefix';
 import type { Storage } from '../../storage/storage';
 import { detectEngine, type EngineInputFile } from './engine-detection';
-import type { GamesRepository } from './games.repository';
+import type { GameDetectionRepository } from './game-detection.repository';
 
 /** How often a recompute starts over when the files changed while it read them, before it leaves it to that change. */
 const attempts = 3;
@@ -16,7 +16,7 @@ const attempts = 3;
  */
 export class GameEngines {
   constructor(
-    private readonly games: GamesRepository,
+    private readonly detection: GameDetectionRepository,
     private readonly storage: Storage,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -24,7 +24,7 @@ export class GameEngines {
   async recompute(gameId: number): Promise<void> {
     try {
       for (let attempt = 0; attempt < attempts; attempt += 1) {
-        const inputs = await this.games.engineInputs(gameId);
+        const inputs = await this.detection.engineInputs(gameId);
         if (!inputs) return;
         const stored = new Map(inputs.files.map((file) => [file.path, file]));
         const files: EngineInputFile[] = inputs.files.map(({ path, size }) => ({ path, size }));
@@ -32,7 +32,7 @@ export class GameEngines {
           const found = stored.get(file.path);
           return found && readPrefix(this.storage, found.storageKey, length, found.size);
         });
-        if (await this.games.recordEngine(gameId, engine, inputs.filesChangedAt)) return;
+        if (await this.detection.recordEngine(gameId, engine, inputs.filesChangedAt)) return;
       }
     } catch (error) {
       this.log.warn({ err: error, gameId }, "the game's engine could not be recognised; it stays as it was");

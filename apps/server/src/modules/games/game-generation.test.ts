@@ -4,7 +4,8 @@ import { GameStatus, generationFailureMessage } from '@reskin/contract';
 import type { Storage } from '../../storage/storage';
 import { GameGeneration } from './game-generation';
 import { InProcessGenerationJobs } from './generation-jobs';
-import type { GamesRepository } from './games.repository';
+import type { GameFilesRepository } from './game-files.repository';
+import type { GenerationRepository } from './generation.repository';
 
 type Outcome = { gameStatusTypeId: number; statusReason: string | null };
 
@@ -36,15 +37,17 @@ async function generationWithOutage(failing: 'listFiles' | 'finishGeneration', f
         ? outage(() => recorded.push(outcome) > 0)
         : Promise.resolve(recorded.push(outcome) > 0),
   };
-  // Only the calls above are made; the rest of the repository and storage stay unused.
+  // Only the calls above are made (listFiles of the files, the rest of the generation's repository); the rest of
+  // the repositories and storage stay unused.
   const log = pino({ level: 'silent' });
   const generation = new GameGeneration(
-    games as unknown as GamesRepository,
+    games as unknown as GenerationRepository,
+    games as unknown as GameFilesRepository,
     {} as Storage,
     'Reskin Studio',
     log,
   );
-  await generation.open(new InProcessGenerationJobs(games as unknown as GamesRepository, log));
+  await generation.open(new InProcessGenerationJobs(games as unknown as GenerationRepository, log));
   const told: { gameId: number; reason: string }[] = [];
   generation.onFailed(async (gameId, reason) => void told.push({ gameId, reason }));
   return { generation, recorded, told };

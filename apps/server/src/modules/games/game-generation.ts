@@ -8,10 +8,11 @@ import { previewKey, withPreviews } from '../../lib/image-previews';
 import { makeCopiesWithPreviews, remadeCopiesKey, variantKey, type FrameRect } from '../../lib/variants';
 import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
-import type { GameFileRow, GamesRepository } from './games.repository';
-import type { GenerationJobs, JobKind } from './generation-jobs';
+import type { GameFileRow, GameFilesRepository } from './game-files.repository';
+import type { GenerationJobs } from './generation-jobs';
+import type { GenerationMetrics, GenerationSlice, JobKind } from './generation-job';
+import type { GenerationRepository } from './generation.repository';
 import { ImageError, gaveUpReason, generationFailureReason, imageDecodeError } from './generation-failure';
-import type { GenerationMetrics } from '../metrics/metrics';
 
 /** How long a finished job keeps trying to record its end while the database is unreachable. */
 const recordRetryMs = 30_000;
@@ -45,13 +46,6 @@ export type FramesOfImage = (gameId: number, fileId: number) => Promise<readonly
  */
 export type GenerationFailedListener = (gameId: number, reason: string) => Promise<void>;
 
-/** What one run of a job asks: stop starting images after `deadline` (ms since the epoch); may a transient failure be retried? */
-export interface GenerationSlice {
-  deadline: number;
-  /** True on a job queue that retries (PostgreSQL): a transient failure is thrown for it; false: it ends the generation Failed. */
-  retryable: boolean;
-}
-
 /**
  * "Gen." (DESIGN.md "Games, files, variants"; decision 0016): a job per game that writes the skeleton and the
  * watermarked copy of every image. The game is Generating (3) while it runs, with its progress (images done /
@@ -77,7 +71,8 @@ export class GameGeneration {
   private readonly failedBeforeListener: { gameId: number; reason: string }[] = [];
 
   constructor(
-    private readonly games: GamesRepository,
+    private readonly games: GenerationRepository,
+    private readonly files: GameFilesRepository,
     private readonly storage: Storage,
     private readonly productName: string,
     private readonly log: FastifyBaseLogger,
@@ -278,7 +273,7 @@ export class GameGeneration {
         this.metrics?.dropped(gameId, 'full');
         return 'done';
       }
-      const images = (await this.games.listFiles(gameId))
+      const images = (await this.files.listFiles(gameId))
         .filter((file) => fileKindOf(file) === 'image')
         .sort((a, b) => a.fileId - b.fileId);
       if (state.generationDone === 0) await this.games.recordProgress(gameId, 0, images.length);
@@ -527,6 +522,6 @@ export class GameGeneration {
 
   /** Whether the game file still exists with the content the job read. */
   private async isCurrent(file: GameFileRow): Promise<boolean> {
-    return (await this.games.findFile(file.gameId, file.fileId))?.storageKey === file.storageKey;
+    return (await this.files.findFile(file.gameId, file.fileId))?.storageKey === file.storageKey;
   }
 }

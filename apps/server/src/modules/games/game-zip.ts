@@ -19,7 +19,7 @@ import { AppError, unprocessable, withDetail } from '../../lib/errors';
 import { InvalidPathError, normaliseGamePath } from '../../lib/game-paths';
 import { fileTooLarge } from '../../lib/multipart';
 import { storageFault } from '../../storage/storage-faults';
-import { filesAtOnce, uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
+import { filesAtOnce, uploadTooManyFiles, type GameUploads, type IncomingFile } from './game-uploads.service';
 
 // A game uploaded as one .zip (POST /game/upload-zip/{gameId}). The archive has already been written to a
 // temporary file: a zip's table of contents (the central directory) is at its end, so reading it from the
@@ -131,7 +131,7 @@ export function checkDeclared(files: (ZipGameFile & { path: string })[], maxFile
 }
 
 /**
- * The game files of an opened zip, for GamesService.upload: each entry's path (without the shared top folder,
+ * The game files of an opened zip, for GameUploads.upload: each entry's path (without the shared top folder,
  * unless the game has a top folder of that name: `topFolderInGame`, decision 0052) and its inflated content. Before the first is handed out, every entry is checked on its declared sizes and
  * names (the path rules of a folder upload, the 1000-file and per-file limits, the total and ratio limits of
  * `limits.zipUpload`). While inflating, yauzl (validateEntrySizes) counts the real bytes and fails an entry
@@ -175,17 +175,17 @@ export function entryContent(raw: Readable, path: string): Readable {
 /**
  * A game folder uploaded as one .zip (POST /game/upload-zip/{gameId}): the zip is written to a temporary file of
  * this app server (os.tmpdir(), removed when the request ends; a crash leaves it to the system's temp
- * cleaning), opened, and its entries go through GamesService.upload with every rule of a folder upload, all or
+ * cleaning), opened, and its entries go through GameUploads.upload with every rule of a folder upload, all or
  * nothing. Refused (507) while the temporary folder or DATA_DIR is under its free-space threshold; a temporary
  * folder that fills up or fails while the zip is written answers 507 or 503 too.
  */
 export async function uploadGameZip(
-  games: GamesService,
+  uploads: GameUploads,
   gameId: number,
   zip: Readable,
   maxFileSizeBytes: number,
 ) {
-  await games.assertRoom('zip');
+  await uploads.assertRoom('zip');
   const dir = await mkdtemp(join(tmpdir(), 'reskin-zip-')).catch((error: unknown) => {
     throw storageFault(error, 'temp');
   });
@@ -199,9 +199,9 @@ export async function uploadGameZip(
     });
     const archive = await openZip(file);
     try {
-      return await games.upload(
+      return await uploads.upload(
         gameId,
-        zipGameFiles(archive, maxFileSizeBytes, (folder) => games.hasTopFolder(gameId, folder)),
+        zipGameFiles(archive, maxFileSizeBytes, (folder) => uploads.hasTopFolder(gameId, folder)),
         filesAtOnce,
       );
     } finally {

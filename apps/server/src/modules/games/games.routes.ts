@@ -33,10 +33,12 @@ import {
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
 import { uploadGameZip } from './game-zip';
-import { uploadTooManyFiles, type GamesService, type IncomingFile } from './games.service';
+import { uploadTooManyFiles, type GameUploads, type IncomingFile } from './game-uploads.service';
+import type { GamesService } from './games.service';
 
 export interface GamesRoutesOptions {
   games: GamesService;
+  uploads: GameUploads;
   maxFileSizeBytes: number;
 }
 
@@ -90,10 +92,13 @@ export async function gamesRoutes(app: FastifyInstance, options: GamesRoutesOpti
   await app.register(adminGamesRoutes, options);
 }
 
-async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes }: GamesRoutesOptions) {
+async function adminGamesRoutes(
+  app: FastifyInstance,
+  { games, uploads, maxFileSizeBytes }: GamesRoutesOptions,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['games'];
-  // On each route (not a plugin hook), so the OpenAPI document sees the guard (plugins/openapi.ts).
+  // On each route (not a plugin hook), so the OpenAPI document sees the guard (openapi.ts).
   const admin = { onRequest: app.requireAdmin };
 
   r.post(
@@ -266,7 +271,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
         response: { 200: z.array(uploadResultSchema) },
       },
     },
-    async (request) => games.upload(request.params.id, incomingFiles(request, maxFileSizeBytes)),
+    async (request) => uploads.upload(request.params.id, incomingFiles(request, maxFileSizeBytes)),
   );
 
   r.post(
@@ -302,7 +307,7 @@ async function adminGamesRoutes(app: FastifyInstance, { games, maxFileSizeBytes 
         maxFileSizeBytes: limits.zipUpload.maxZipBytes,
         missing: () => noFile(uploadMessages.noFileInUpload, uploadMessages.chooseZip),
       });
-      return uploadGameZip(games, request.params.id, content, maxFileSizeBytes);
+      return uploadGameZip(uploads, request.params.id, content, maxFileSizeBytes);
     },
   );
 }

@@ -1,19 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { availableParallelism } from 'node:os';
-import pMap from 'p-map';
-import type { Readable } from 'node:stream';
 import {
-  isSkippedUploadPath,
   GameStatus,
   canBeIndex,
   fileKindOf,
   indexRuleMessage,
-  errorCodes,
-  limits,
-  uploadMessages,
-  validationMessages,
   type CreateGameBody,
-  type ErrorDetail,
   type Game,
   type GameFile,
   type SearchFilter,
@@ -21,106 +11,71 @@ import {
   type User,
 } from '@reskin/contract';
 import type { Dialect } from '../../db/database';
-import { maySeeGame } from './game-access';
-import { servedAs } from '../../lib/content-types';
-import { noFile, notFound, unprocessable, withDetail } from '../../lib/errors';
-import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
-import {
-  InvalidImageError,
-  UndrawableSvgError,
-  inspectImage,
-  type ImageInfo,
-} from '../../lib/image-inspection';
+import { notFound, unprocessable } from '../../lib/errors';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
-import type { FreeSpaceGuard, SpaceNeed } from '../../storage/free-space';
+import type { FreeSpaceGuard } from '../../storage/free-space';
 import { readPrefix } from '../../storage/read-prefix';
 import type { Storage } from '../../storage/storage';
-import {
-  assertUploadInTime,
-  withVariants,
-  type StoredFilesService,
-} from '../stored-files/stored-files.service';
+import { withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import { PreviewsService } from '../previews/previews.service';
+import { maySeeGame } from './game-access';
+import type { GameDetectionRepository } from './game-detection.repository';
 import type { GameEngines } from './game-engine';
-import type { GameGeneration } from './game-generation';
-import { guessIndex } from './guess-index';
 import {
-  searchableGame,
   searchableGameFile,
   toGameFile,
   type GameFileRow,
-  type GamesRepository,
-} from './games.repository';
+  type GameFilesRepository,
+} from './game-files.repository';
+import type { GameGeneration } from './game-generation';
+import { searchableGame, type GamesRepository } from './games.repository';
 import { detectPlaySettings } from './play-detection';
 
-/** One file of an upload request, already streamed to storage under a fresh key. */
-interface StagedFile {
-  path: string;
-  storageKey: string;
-  size: number;
+/** What the games service works with. */
+export interface GamesServiceDeps {
+  games: GamesRepository;
+  gameFiles: GameFilesRepository;
+  detection: GameDetectionRepository;
+  storage: Storage;
+  dialect: Dialect;
+  generation: GameGeneration;
+  storedFiles: StoredFilesService;
+  /** Tells the play origin that a game's files changed, so it looks them up again (play/play-files.ts). */
+  filesChanged: (gameId: number) => void;
+  space: FreeSpaceGuard;
+  /** Recognises a game's engine again once its files changed. */
+  engines: GameEngines;
+  /** The image previews' URLs in the file lists and the games list (decision 0038). */
+  previews: PreviewsService;
 }
 
-/**
- * How many files of a zip upload are stored, and then checked, at once: inflating its entries (zlib),
- * writing them and reading images' headers run on libuv's threads, so with several in flight both cores work
- * instead of one file waiting for the last. Entries are pulled from the zip only as a place frees up. A folder
- * upload's files come one after another in one request body (the next part only once this one is read), so
- * they are stored one at a time (`storedAtOnce` 1); its checks still run `filesAtOnce` at a time.
- */
-export const filesAtOnce = 2 * availableParallelism();
-
-/** A file part of an upload, in the order the request carries them. */
-export interface IncomingFile {
-  /** The browser's fullPath (or the file name when none was sent). */
-  path: string;
-  content: Readable;
-}
-
-/**
- * The normalised game path of an uploaded file, or a 422 naming the path and why it was refused (the file's
- * content is drained so the rest of the request can still be read).
- */
-export function incomingPath(incoming: IncomingFile): string {
-  try {
-    return normaliseGamePath(incoming.path);
-  } catch (error) {
-    incoming.content.resume();
-    if (error instanceof InvalidPathError) {
-      throw unprocessable(error.message, [
-        { path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` },
-      ]);
-    }
-    throw error;
-  }
-}
-
-/** Images whose replacement must keep the original's pixel size (SPEC §5, GF-5). */
-const sizeCheckedOnReplace = new Set(['png', 'jpg', 'jpeg']);
-
-export const uploadTooManyFiles = () =>
-  withDetail(413, errorCodes.tooManyFiles, uploadMessages.tooManyFiles, '/files', 'too_many_files');
-
-/** Games and their files (SPEC §7 "Games", POST /game/upload/{gameId}). Admin-only; routes enforce the role. */
+/** Games and their files (SPEC §7 "Games"; uploads: game-uploads.service.ts). Admin-only; routes enforce the role. */
 export class GamesService {
-  constructor(
-    private readonly games: GamesRepository,
-    private readonly storage: Storage,
-    private readonly dialect: Dialect,
-    private readonly generation: GameGeneration,
-    private readonly storedFiles: StoredFilesService,
-    /** Tells the play origin that a game's files changed, so it looks them up again (play/play-files.ts). */
-    private readonly filesChanged: (gameId: number) => void,
-    private readonly space: FreeSpaceGuard,
-    /** Recognises a game's engine again once its files changed. */
-    private readonly engines: GameEngines,
-    /** The image previews' URLs in the file lists and the games list (decision 0038). */
-    private readonly previews: PreviewsService,
-  ) {}
+  private readonly games: GamesRepository;
+  private readonly gameFiles: GameFilesRepository;
+  private readonly detection: GameDetectionRepository;
+  private readonly storage: Storage;
+  private readonly dialect: Dialect;
+  private readonly generation: GameGeneration;
+  private readonly storedFiles: StoredFilesService;
+  private readonly filesChanged: (gameId: number) => void;
+  private readonly space: FreeSpaceGuard;
+  private readonly engines: GameEngines;
+  private readonly previews: PreviewsService;
 
-  /** 507 STORAGE_FULL while a volume that `need` writes to is under its free-space threshold (storage/free-space.ts). */
-  assertRoom(need: SpaceNeed): Promise<void> {
-    return this.space.assertRoom(need);
+  constructor(deps: GamesServiceDeps) {
+    this.games = deps.games;
+    this.gameFiles = deps.gameFiles;
+    this.detection = deps.detection;
+    this.storage = deps.storage;
+    this.dialect = deps.dialect;
+    this.generation = deps.generation;
+    this.storedFiles = deps.storedFiles;
+    this.filesChanged = deps.filesChanged;
+    this.space = deps.space;
+    this.engines = deps.engines;
+    this.previews = deps.previews;
   }
 
   /** POST /games/filter: one page of the games matching a search query, and how many match in all. */
@@ -134,7 +89,9 @@ export class GamesService {
     // The splash's thumbnail goes with the splash: the list needs no call per row for its images.
     const thumbnails = !fields || fields.includes('imagePath');
     if (thumbnails && fields) fields = [...fields, 'thumbnailUrl'];
-    const splashes = thumbnails ? await this.games.splashFiles(page.rows.map((game) => game.id)) : new Map();
+    const splashes = thumbnails
+      ? await this.gameFiles.splashFiles(page.rows.map((game) => game.id))
+      : new Map();
     const url = thumbnails ? await this.previews.urlsFor(user) : undefined;
     return {
       ...page,
@@ -188,14 +145,14 @@ export class GamesService {
    * Decides the game's `auto` play settings again from its files (decision 0022), after they changed.
    * Detection never fails on what the files hold; its answer is kept only if the files did not change meanwhile.
    */
-  private async redetect(gameId: number): Promise<void> {
+  async redetect(gameId: number): Promise<void> {
     const changedAt = await this.games.filesChangedAt(gameId);
     if (changedAt === undefined) return;
-    const files = await this.games.listFiles(gameId);
+    const files = await this.gameFiles.listFiles(gameId);
     const detection = await detectPlaySettings(files, (file, bytes) =>
       readPrefix(this.storage, file.storageKey, bytes, file.size),
     );
-    if (await this.games.recordDetection(gameId, detection, changedAt)) this.filesChanged(gameId);
+    if (await this.detection.recordDetection(gameId, detection, changedAt)) this.filesChanged(gameId);
   }
 
   /**
@@ -230,7 +187,7 @@ export class GamesService {
   async filterFiles(user: User, gameId: number, filter: SearchFilter): Promise<Page<Partial<GameFile>>> {
     const compiled = compileFilter(filter, searchableGameFile, this.dialect);
     await this.get(gameId);
-    const page = await this.games.filterFiles(gameId, compiled);
+    const page = await this.gameFiles.filterFiles(gameId, compiled);
     // The previews go with a whole row: a query that names its `fields` gets exactly those.
     if (compiled.fields)
       return { ...page, rows: page.rows.map((row) => pickFields(toGameFile(row), compiled.fields)) };
@@ -252,7 +209,7 @@ export class GamesService {
     if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
     await this.get(gameId);
     const url = await this.previews.urlsFor(user);
-    return (await this.games.listFiles(gameId)).map((row) => ({
+    return (await this.gameFiles.listFiles(gameId)).map((row) => ({
       ...toGameFile(row),
       previews: PreviewsService.gameFilePreviews(user, row, url),
     }));
@@ -269,7 +226,7 @@ export class GamesService {
     }
     await this.games.transaction(async (trx) => {
       await this.games.markFilesChanged(gameId, trx);
-      await this.games.setStartFile(gameId, fileId, trx);
+      await this.gameFiles.setStartFile(gameId, fileId, trx);
     });
     return toGameFile(await this.mustFindFile(gameId, fileId));
   }
@@ -289,7 +246,7 @@ export class GamesService {
     await this.games.transaction(async (trx) => {
       // The game row first, as in every transaction that changes files (markFilesChanged).
       await this.games.update(gameId, { imagePath: file.path }, trx);
-      await this.games.setSplashFile(gameId, fileId, trx);
+      await this.gameFiles.setSplashFile(gameId, fileId, trx);
     });
     return toGameFile(await this.mustFindFile(gameId, fileId));
   }
@@ -304,10 +261,10 @@ export class GamesService {
     await this.games.transaction(async (trx) => {
       await this.games.markFilesChanged(gameId, trx);
       // Read again under the game's lock: a replacement may have committed since (its new key is the one to delete).
-      deleted = await this.games.findFile(gameId, fileId, trx);
+      deleted = await this.gameFiles.findFile(gameId, fileId, trx);
       if (!deleted) return;
       if (deleted.isSplash) await this.games.update(gameId, { imagePath: '' }, trx);
-      await this.games.deleteFile(deleted.id, trx);
+      await this.gameFiles.deleteFile(deleted.id, trx);
     });
     if (!deleted) throw notFound('Game file');
     this.filesChanged(gameId);
@@ -320,221 +277,13 @@ export class GamesService {
     ]);
   }
 
-  /**
-   * Stores the files of one upload request, all or nothing: every file is streamed to storage under a fresh
-   * key, then checked (path, size, image content, the png/jpg size rule), then recorded in one transaction.
-   * Any refusal removes what this request stored and leaves the game as it was (once the storage answers, when it
-   * is what failed). A file whose path exists replaces that file's content and keeps its fileId. Refused (507)
-   * while DATA_DIR is under its free-space threshold.
-   */
-  /** Whether the game has a file under `folder/` at its top: an upload's shared top folder is then kept (decision 0052). */
-  hasTopFolder(gameId: number, folder: string): Promise<boolean> {
-    return this.games.hasTopFolder(gameId, folder);
-  }
-
-  async upload(
-    gameId: number,
-    files: AsyncIterable<IncomingFile>,
-    storedAtOnce = 1,
-  ): Promise<{ file: GameFile; replaced: boolean }[]> {
-    const startedAt = Date.now();
-    await this.get(gameId);
-    await this.space.assertRoom('upload');
-    const staged: StagedFile[] = [];
-    const storing = new Set<Promise<void>>();
-    let results: Awaited<ReturnType<GamesService['record']>>;
-    try {
-      for await (const incoming of files) {
-        // Dotfiles, dot-folders and system junk are no game files (decision 0052): read past, never stored.
-        if (isSkippedUploadPath(incoming.path)) {
-          incoming.content.on('error', () => {});
-          incoming.content.resume();
-          continue;
-        }
-        if (staged.length >= limits.adminUploadFiles) throw uploadTooManyFiles();
-        const file = this.stagedFile(gameId, incoming);
-        // Listed before it is written, so a refusal removes it whether or not its write had finished.
-        staged.push(file);
-        const stored = this.storage.put(file.storageKey, incoming.content).then(({ size }) => {
-          file.size = size;
-        });
-        storing.add(stored);
-        stored.then(
-          () => storing.delete(stored),
-          () => {},
-        );
-        if (storing.size >= storedAtOnce) await Promise.race(storing);
-      }
-      await Promise.all(storing);
-      if (staged.length === 0) {
-        throw noFile(uploadMessages.noFileInUpload, uploadMessages.chooseFiles);
-      }
-      const checked = await this.check(gameId, staged);
-      assertUploadInTime(startedAt);
-      results = await this.record(gameId, checked);
-    } catch (error) {
-      // The writes still running end first (each fails or finishes), then every one of them is removed.
-      await Promise.allSettled(storing);
-      await this.storedFiles.removeStaged(staged.map((file) => file.storageKey));
-      throw error;
-    }
-    this.filesChanged(gameId);
-    // After the commit, never undoing it: an object that cannot be deleted is an orphan for the services update.
-    // A replaced file's previous original only: the play origin serves its copies (copiesKey) until the new
-    // ones are made, and the incremental generation deletes them then (decision 0024).
-    await this.storedFiles.deleteObjects(
-      results.flatMap((result) => (result.previousKey ? [result.previousKey] : [])),
-    );
-    // The copies of new and replaced images, at once, while the game stays Ready (a Draft waits for Gen.).
-    const images = results.some((result) => result.file.width !== null);
-    if (images && (await this.games.findById(gameId))?.gameStatusTypeId === GameStatus.Ready)
-      await this.generation.refresh(gameId);
-    const index = await this.markIndexIfNone(gameId);
-    await this.engines.recompute(gameId);
-    await this.redetect(gameId);
-    return results.map(({ file, replaced }) => ({
-      file: index === file.fileId ? { ...file, isStartFile: true } : file,
-      replaced,
-    }));
-  }
-
-  /**
-   * After an upload (it has committed), a game without an index gets one (guessIndex: the shallowest
-   * index.html, else the only .html), so a folder or zip upload can be generated at once. No splash is
-   * guessed: the files screen shows the images for the admin to pick one. Answers the fileId it marked.
-   */
-  private async markIndexIfNone(gameId: number): Promise<number | undefined> {
-    // A constant number of queries whatever the game's size: the flag, then the pages only.
-    if (await this.games.hasStartFile(gameId)) return undefined;
-    const pages = await this.games.listPages(gameId);
-    const path = guessIndex(pages.map((file) => file.path));
-    const chosen = pages.find((file) => file.path === path);
-    if (!chosen) return undefined;
-    return this.games.transaction(async (trx) => {
-      // The game row first: it locks the game, so a concurrent upload or setIndex cannot mark another meanwhile.
-      if (!(await this.games.markFilesChanged(gameId, trx))) return undefined;
-      if (await this.games.hasStartFile(gameId, trx)) return undefined;
-      if (!(await this.games.findFile(gameId, chosen.fileId, trx))) return undefined;
-      await this.games.setStartFile(gameId, chosen.fileId, trx);
-      return chosen.fileId;
-    });
-  }
-
-  /** A file of an upload with its path checked and the key it is stored under (its size once written). */
-  private stagedFile(gameId: number, incoming: IncomingFile): StagedFile {
-    const path = incomingPath(incoming);
-    const ext = extensionOf(path);
-    return { path, storageKey: `games/${gameId}/files/${randomUUID()}${ext ? `.${ext}` : ''}`, size: 0 };
-  }
-
-  private async check(gameId: number, staged: StagedFile[]) {
-    const seen = new Set<string>();
-    const duplicates = new Set<StagedFile>();
-    for (const file of staged) {
-      if (seen.has(file.path)) duplicates.add(file);
-      seen.add(file.path);
-    }
-    // Each file on its own, `filesAtOnce` at a time; the answers keep the upload's order.
-    const outcomes = await pMap(
-      staged,
-      (file) =>
-        duplicates.has(file)
-          ? {
-              detail: {
-                path: `/files/${file.path}`,
-                code: 'duplicate',
-                message: `${file.path} is in this upload twice.`,
-              },
-            }
-          : this.checkFile(gameId, file),
-      { concurrency: filesAtOnce },
-    );
-    const details = outcomes.flatMap((outcome) => ('detail' in outcome ? [outcome.detail] : []));
-    if (details.length > 0) throw unprocessable(details[0]!.message, details);
-    return outcomes.flatMap((outcome) => ('checked' in outcome ? [outcome.checked] : []));
-  }
-
-  /** One file of an upload: an image must decode, and a replaced png or jpg keep its pixel size. */
-  private async checkFile(
-    gameId: number,
-    file: StagedFile,
-  ): Promise<
-    | { detail: ErrorDetail }
-    | { checked: StagedFile & { image: ImageInfo | undefined; existing: GameFileRow | undefined } }
-  > {
-    const detail = (code: string, message: string) => ({
-      detail: { path: `/files/${file.path}`, code, message },
-    });
-    const existing = await this.games.findFileByPath(gameId, file.path);
-    let image: ImageInfo | undefined;
-    if (isImagePath(file.path)) {
-      try {
-        const object = await this.storage.get(file.storageKey);
-        if (!object) throw new InvalidImageError(`${file.path} could not be read back.`);
-        image = await inspectImage(object.stream, file.path);
-      } catch (error) {
-        if (!(error instanceof InvalidImageError)) throw error;
-        // An .svg that draws nothing (a web font, an empty file) is an ordinary file, stored as it is.
-        if (!(error instanceof UndrawableSvgError)) return detail('invalid_image', error.message);
-      }
-      const ext = extensionOf(file.path);
-      if (
-        image &&
-        existing &&
-        sizeCheckedOnReplace.has(ext) &&
-        existing.width !== null &&
-        existing.height !== null
-      ) {
-        if (existing.width !== image.width || existing.height !== image.height) {
-          return detail(
-            'image_size',
-            validationMessages.imageSize({ width: existing.width, height: existing.height }, image),
-          );
-        }
-      }
-    }
-    return { checked: { ...file, image, existing } };
-  }
-
-  private async record(gameId: number, files: Awaited<ReturnType<GamesService['check']>>) {
-    return this.games.transaction(async (trx) => {
-      // First: it locks the game row until the commit, so parallel uploads to one game record one after
-      // another, each reading the fileIds and paths the previous ones committed (never max + 1 twice).
-      if (!(await this.games.markFilesChanged(gameId, trx))) throw notFound('Game');
-      let nextFileId = await this.games.nextFileId(gameId, trx);
-      const results: { file: GameFile; replaced: boolean; previousKey?: string }[] = [];
-      for (const file of files) {
-        const content = {
-          width: file.image?.width ?? null,
-          height: file.image?.height ?? null,
-          size: file.size,
-          contentType: servedAs(file.path).contentType,
-          storageKey: file.storageKey,
-        };
-        // Re-read inside the transaction: a concurrent upload may have added the same path meanwhile.
-        const existing = await this.games.findFileByPath(gameId, file.path, trx);
-        if (existing) {
-          await this.games.replaceFileContent(existing.id, content, trx);
-          const row = await this.games.findFile(gameId, existing.fileId, trx);
-          results.push({ file: toGameFile(row!), replaced: true, previousKey: existing.storageKey });
-        } else {
-          const fileId = nextFileId++;
-          await this.games.insertFile({ gameId, fileId, path: file.path, ...content }, trx);
-          const row = await this.games.findFile(gameId, fileId, trx);
-          results.push({ file: toGameFile(row!), replaced: false });
-        }
-      }
-      return results;
-    });
-  }
-
   private async mustHaveIndex(gameId: number): Promise<boolean> {
-    return (await this.games.listFiles(gameId)).some((file) => file.isStartFile === 1);
+    return (await this.gameFiles.listFiles(gameId)).some((file) => file.isStartFile === 1);
   }
 
   private async mustFindFile(gameId: number, fileId: number): Promise<GameFileRow> {
     await this.get(gameId);
-    const file = await this.games.findFile(gameId, fileId);
+    const file = await this.gameFiles.findFile(gameId, fileId);
     if (!file) throw notFound('Game file');
     return file;
   }

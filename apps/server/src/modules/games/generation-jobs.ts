@@ -3,17 +3,8 @@ import { sql, type Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
 import { generationFailureMessage } from '@reskin/contract';
 import type { Database } from '../../db/schema';
-import type { GamesRepository } from './games.repository';
-import type { GenerationSlice } from './game-generation';
-
-/**
- * What a job does: 'full' is Gen. (the game is Generating while it runs); 'copies' an incremental generation of a
- * Ready game's changed files (decision 0024), which never changes its status.
- */
-export type JobKind = 'full' | 'copies';
-
-/** Runs one slice of a game's generation job (GameGeneration.runSlice). */
-export type SliceRunner = (gameId: number, slice: GenerationSlice, kind: JobKind) => Promise<'done' | 'more'>;
+import type { GenerationRepository } from './generation.repository';
+import type { JobKind, SliceRunner } from './generation-job';
 
 /**
  * Where "Gen." jobs run (decision 0016): in this process (SQLite: one server) or on a PostgreSQL job queue that
@@ -53,7 +44,7 @@ export class InProcessGenerationJobs implements GenerationJobs {
   private readonly runningGames = new Map<number, number>();
 
   constructor(
-    private readonly games: GamesRepository,
+    private readonly games: GenerationRepository,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -114,7 +105,7 @@ export interface PgBossGenerationJobsOptions {
   leaseMs: number;
   /** How long close() lets a running slice finish (DRAIN_TIMEOUT_SECONDS). */
   drainMs: number;
-  games: GamesRepository;
+  games: GenerationRepository;
   /** The app's database, for the lock that lets one starting server at a time set the queue up. */
   db: Kysely<Database>;
   log: FastifyBaseLogger;

@@ -1,7 +1,7 @@
 import { constants, createBrotliDecompress, createGunzip } from 'node:zlib';
 import type { PrecompressedMode } from '@reskin/contract';
 import { extensionOf } from '../../lib/game-paths';
-import { WasmFormatError, readWasmImports } from '../../lib/wasm-imports';
+import { WasmFormatError, readWasmImports } from './wasm-imports';
 
 /**
  * What `auto` decides for a game's play settings (decision 0022), from the game's own files: their

@@ -7,7 +7,7 @@ import { extensionOf } from '../../lib/game-paths';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import { MissingObjectError, type Storage, type StoredObject } from '../../storage/storage';
 import type { GamesRepository } from '../games/games.repository';
-import { incomingPath, type IncomingFile } from '../games/games.service';
+import { incomingPath, type IncomingFile } from '../games/game-uploads.service';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import { maySeeGame } from '../games/game-access';
 import type { HelperFilesRepository } from './helper-files.repository';

@@ -3,13 +3,10 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { isDatabaseUnavailable } from '../../db/database';
 import { StorageUnavailableError, fullVolumeOf, isTaggedStorageFault } from '../../storage/storage-faults';
-import type { JobKind } from '../games/generation-jobs';
+import type { GenerationMetrics } from '../games/generation-job';
 
 /** The path of the scrape route; its own requests stay out of the request histogram. */
 export const metricsPath = '/api/metrics';
-
-/** How a generation job ended here: its game Ready (or its copies made), or Failed. */
-export type JobOutcome = 'ready' | 'failed';
 
 /**
  * The server's Prometheus metrics (decision 0031), one registry per app (tests build many apps in one
@@ -164,18 +161,6 @@ export class Metrics {
     },
     dropped: (gameId, kind) => void this.jobStarts.delete(`${kind}:${gameId}`),
   };
-}
-
-/** What GameGeneration reports (modules/games/game-generation.ts). */
-export interface GenerationMetrics {
-  queued(kind: JobKind): void;
-  /** A slice of a job starts here (the job's first one here starts its clock). */
-  sliceStarted(gameId: number, kind: JobKind): void;
-  sliceEnded(kind: JobKind): void;
-  /** The job ended here: its game Ready (copies made) or Failed. */
-  ended(gameId: number, kind: JobKind, outcome: JobOutcome): void;
-  /** The job ended without an outcome of its own (the game was deleted or changed meanwhile). */
-  dropped(gameId: number, kind: JobKind): void;
 }
 
 /** Whether `given` is the configured token, in constant time (both hashed first: equal lengths). */

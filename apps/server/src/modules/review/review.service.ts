@@ -18,7 +18,7 @@ import { AppError, conflict, forbidden, notFound, unprocessable } from '../../li
 import type { PostingThrottle } from '../../lib/posting-throttle';
 import type { Page } from '../../search/page';
 import type { AtlasesService } from '../atlases/atlases.service';
-import type { GamesRepository } from '../games/games.repository';
+import type { GameFilesRepository } from '../games/game-files.repository';
 import type { InboxService, NewInboxEvent } from '../inbox/inbox.service';
 import type { VersionsService } from '../versions/versions.service';
 import type { ReviewRepository } from './review.repository';
@@ -35,7 +35,7 @@ export class ReviewService {
   constructor(
     private readonly review: ReviewRepository,
     private readonly versions: VersionsService,
-    private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly atlases: AtlasesService,
     private readonly inbox: InboxService,
     /** How often an account may post notes and answers (decision 0044). */
@@ -220,7 +220,7 @@ export class ReviewService {
     if (frame !== null && fileId === null)
       throw this.invalid('/frame', 'frame_needs_file', reviewMessages.frameNeedsFile);
     if (fileId === null) return;
-    const file = await this.games.findFile(version.gameId, fileId);
+    const file = await this.gameFiles.findFile(version.gameId, fileId);
     if (!file) throw this.invalid('/fileId', 'not_in_game', reviewMessages.fileNotInGame);
     if (frame === null) return;
     const { frames } = framesOfSheet((await this.atlases.find(version.gameId)).atlases, fileId);

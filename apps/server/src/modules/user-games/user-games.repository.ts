@@ -5,7 +5,7 @@ import type { Database, Timestamp, UserGamesTable } from '../../db/schema';
 import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
 import { listPage, type Page } from '../../search/page';
 import { compiledOnce } from '../../db/compiled-once';
-import type { SplashFile } from '../games/games.repository';
+import type { SplashFile } from '../games/game-files.repository';
 
 /** An aggregate over the versions (all, or the Finished ones) of the user-game row being read. */
 function ofVersions(aggregate: RawBuilder<unknown>, finishedOnly: boolean): RawBuilder<unknown> {

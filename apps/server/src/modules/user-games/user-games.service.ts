@@ -11,7 +11,7 @@ import {
 } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
-import type { PlayPathsService } from '../../play/play-paths.service';
+import type { PlayPathsService } from '../play-paths/play-paths.service';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { StoredFilesService } from '../stored-files/stored-files.service';

@@ -15,7 +15,7 @@ import {
   userListResponseSchema,
   userSchema,
 } from '@reskin/contract';
-import { deviceCookieOptions } from '../../lib/device-cookies';
+import { deviceCookieOptions } from './device-cookies';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
 import type { UsersService } from './users.service';

@@ -20,12 +20,12 @@ import {
   type User,
 } from '@reskin/contract';
 import { isUniqueViolation, type Dialect } from '../../db/database';
-import { isCommonPassword } from '../../lib/common-passwords';
+import { isCommonPassword } from './common-passwords';
 import { AppError, conflict, forbidden, notFound, unauthorized, unprocessable } from '../../lib/errors';
-import type { DeviceCookies } from '../../lib/device-cookies';
-import { FailedAttempts } from '../../lib/failed-attempts';
+import type { DeviceCookies } from './device-cookies';
+import { FailedAttempts } from './failed-attempts';
 import { keptFor } from '../../lib/kept-answers';
-import type { SessionTokens } from '../../lib/tokens';
+import type { SessionTokens } from './tokens';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { StoredFilesService } from '../stored-files/stored-files.service';

@@ -10,7 +10,7 @@ import {
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { notFound, unprocessable } from '../../lib/errors';
 import { MissingObjectError, type Storage } from '../../storage/storage';
-import type { GamesRepository } from '../games/games.repository';
+import type { GameFilesRepository } from '../games/game-files.repository';
 import type { VersionsService } from '../versions/versions.service';
 import type { VersionHistoryRepository } from './version-history.repository';
 
@@ -27,7 +27,7 @@ export class VersionHistoryService {
   constructor(
     private readonly history: VersionHistoryRepository,
     private readonly versions: VersionsService,
-    private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly storage: Storage,
     private readonly tickets: DownloadTickets,
     private readonly limit: number,
@@ -36,7 +36,7 @@ export class VersionHistoryService {
   /** GET /game-versions/{versionId}/files/{fileId}/history: newest first, each with a ticketed URL to view it. */
   async list(user: User, versionId: number, fileId: number): Promise<FileHistory> {
     const version = await this.versions.reachableVersion(user, versionId);
-    const original = await this.games.findFile(version.gameId, fileId);
+    const original = await this.gameFiles.findFile(version.gameId, fileId);
     if (!original) throw notFound('Game file');
     const entries = await this.history.list(versionId, fileId);
     const ticket = entries.length > 0 ? await this.tickets.sign(user.id, historyResource(versionId)) : '';
@@ -84,7 +84,7 @@ export class VersionHistoryService {
     const version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
     const entry = await this.history.find(versionId, fileId, entryId);
     if (!entry) throw notFound('History entry');
-    const original = await this.games.findFile(version.gameId, fileId);
+    const original = await this.gameFiles.findFile(version.gameId, fileId);
     if (!original) throw notFound('Game file');
     const kind = fileKindOf(original);
     const entryIsImage = entry.width !== null;

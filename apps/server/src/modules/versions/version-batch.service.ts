@@ -40,10 +40,10 @@ import {
   needsConversion,
   probeAudio,
   type AudioProbe,
-} from '../../lib/audio-conversion';
-import { isAudioContent } from '../../lib/audio-inspection';
+} from './audio-conversion';
+import { isAudioContent } from './audio-inspection';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
-import { FairQueue, QueueFullError } from '../../lib/fair-queue';
+import { FairQueue, QueueFullError } from './fair-queue';
 import { canWriteFormat, fitImage, ImageFitError } from '../../lib/image-fit';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
 import { fileTooLarge } from '../../lib/multipart';
@@ -52,7 +52,7 @@ import type { Storage } from '../../storage/storage';
 import type { AtlasesService } from '../atlases/atlases.service';
 import type { VersionFramesService } from '../atlases/version-frames.service';
 import type { FileUsageRepository } from '../file-usage/file-usage.repository';
-import type { GameFileRow, GamesRepository } from '../games/games.repository';
+import type { GameFileRow, GameFilesRepository } from '../games/game-files.repository';
 import type { VersionsService } from './versions.service';
 
 /** One received file of a batch, written to a temporary file of this server. */
@@ -142,7 +142,7 @@ export class VersionBatchService {
   constructor(
     private readonly versions: VersionsService,
     private readonly frames: VersionFramesService,
-    private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly atlases: AtlasesService,
     private readonly storage: Storage,
     private readonly maxFileSizeBytes: number,
@@ -156,7 +156,7 @@ export class VersionBatchService {
    */
   async open(user: User, versionId: number): Promise<{ version: GameVersion; maxFiles: number }> {
     const version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
-    const files = await this.games.listFiles(version.gameId);
+    const files = await this.gameFiles.listFiles(version.gameId);
     return { version, maxFiles: Math.max(files.length, 1) };
   }
 
@@ -184,7 +184,7 @@ export class VersionBatchService {
     options: BatchOptions,
   ): Promise<BatchAnswer> {
     const dryRun = options.dryRun === 'true';
-    const files = await this.games.listFiles(version.gameId);
+    const files = await this.gameFiles.listFiles(version.gameId);
     const { atlases } = await this.atlases.find(version.gameId);
     // The play record ranks candidates and names the twin the game loads (decision 0050).
     const usage = new Map(
@@ -521,7 +521,7 @@ export class VersionBatchService {
       upload.content.resume();
       throw error;
     }
-    const original = await this.games.findFile(version.gameId, fileId);
+    const original = await this.gameFiles.findFile(version.gameId, fileId);
     const refuse = (code: string, message: string) =>
       unprocessable(message, [{ path: '/file', code, message }]);
     if (!original || fileKindOf(original) !== 'image') {

@@ -28,15 +28,15 @@ import type { DownloadTickets } from '../../lib/download-tickets';
 import { AppError, forbidden, notFound, unprocessable, withDetail } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
-import { AudioError, SoundTooLongError, soundDuration } from '../../lib/audio-conversion';
-import { isAudioContent } from '../../lib/audio-inspection';
-import { unsafeSvgParts } from '../../lib/svg-safety';
-import type { PlayPathsService } from '../../play/play-paths.service';
+import { AudioError, SoundTooLongError, soundDuration } from './audio-conversion';
+import { isAudioContent } from './audio-inspection';
+import { unsafeSvgParts } from './svg-safety';
+import type { PlayPathsService } from '../play-paths/play-paths.service';
 import { compileFilter } from '../../search/filter';
 import type { Page } from '../../search/page';
 import { MissingObjectError, type Storage } from '../../storage/storage';
 import type { FreeSpaceGuard } from '../../storage/free-space';
-import type { GamesRepository } from '../games/games.repository';
+import type { GameFilesRepository } from '../games/game-files.repository';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { UserGamesRepository } from '../user-games/user-games.repository';
 import type { SheetComposer } from '../atlases/sheet-composer';
@@ -103,7 +103,7 @@ export class VersionsService {
   constructor(
     private readonly versions: VersionsRepository,
     private readonly userGames: UserGamesRepository,
-    private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly storage: Storage,
     private readonly paths: PlayPathsService,
     private readonly tickets: DownloadTickets,
@@ -317,7 +317,7 @@ export class VersionsService {
       content.resume();
       throw error;
     }
-    const original = await this.games.findFile(version.gameId, fileId);
+    const original = await this.gameFiles.findFile(version.gameId, fileId);
     if (!original) {
       content.resume();
       throw notFound('Game file');

@@ -10,10 +10,11 @@ import {
   type GameVersion,
   type User,
 } from '@reskin/contract';
-import { conflict, notFound } from '../lib/errors';
-import { maySeeGame } from '../modules/games/game-access';
-import type { GamesRepository, SplashFile } from '../modules/games/games.repository';
-import { PreviewsService } from '../modules/previews/previews.service';
+import { conflict, notFound } from '../../lib/errors';
+import { maySeeGame } from '../games/game-access';
+import type { GameFilesRepository, SplashFile } from '../games/game-files.repository';
+import type { GamesRepository } from '../games/games.repository';
+import { PreviewsService } from '../previews/previews.service';
 import type { PlayOrigins } from './play-origins';
 import type { PlayClaims, PlayTokens, PlayView } from './play-tokens';
 
@@ -32,6 +33,7 @@ export class PlayPathsService {
 
   constructor(
     private readonly games: GamesRepository,
+    private readonly gameFiles: GameFilesRepository,
     private readonly tokens: PlayTokens,
     private readonly origins: PlayOrigins,
     /** The user's current token version, which each play link carries (decision 0013). */
@@ -150,7 +152,7 @@ export class PlayPathsService {
     if (!game) throw notFound('Game');
     if (!isGameReady(game))
       throw conflict(gameNotReadyMessage(user.roleTypeId, game), errorCodes.gameNotReady);
-    const index = (await this.games.listFiles(gameId)).find((file) => file.isStartFile === 1);
+    const index = (await this.gameFiles.listFiles(gameId)).find((file) => file.isStartFile === 1);
     if (!index) throw conflict('The game has no index file.', errorCodes.noIndexFile);
     return { index: index.path, isolated: effectiveIsolated(game) };
   }

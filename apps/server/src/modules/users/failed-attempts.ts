@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { limits } from '@reskin/contract';
-import { tooManyAttempts } from './errors';
-import { limiter } from './limiters';
+import { tooManyAttempts } from '../../lib/errors';
+import { limiter } from '../../lib/limiters';
 
 type FailedAttemptsLimits = typeof limits.failedAttempts;
 

@@ -1,5 +1,5 @@
 import { errorCodes, validationMessages } from '@reskin/contract';
-import { AppError } from '../errors';
+import { AppError } from '../../../lib/errors';
 
 /** What the artist reads when a sound cannot be probed, measured or converted (one place for each text). */
 export const audioMessages = {

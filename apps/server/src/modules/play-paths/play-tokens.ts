@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { limits } from '@reskin/contract';
 import { z } from 'zod';
-import { HmacJwt } from '../lib/jwt';
+import { HmacJwt } from '../../lib/jwt';
 
 /** The views of a game on the play origin (DESIGN.md "Play"). */
 export const playViews = ['original', 'skeleton', 'watermark', 'version'] as const;

@@ -1,6 +1,6 @@
 import { limits, tokenUserSchema, type TokenUser } from '@reskin/contract';
 import { z } from 'zod';
-import { HmacJwt } from './jwt';
+import { HmacJwt } from '../../lib/jwt';
 
 /** `tv`: the user's token version when it was signed (a token from before migration 0003 has none: 0). */
 const sessionPayloadSchema = z.object({

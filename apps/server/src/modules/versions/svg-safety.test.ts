@@ -243,7 +243,7 @@ describe("unsafe parts of an artist's SVG", () => {
     ).toEqual([]);
   });
 
-  const fixtures = new URL('../../test/fixtures/svg/', import.meta.url);
+  const fixtures = new URL('../../../test/fixtures/svg/', import.meta.url);
   const files = readdirSync(fixtures).filter((name) => name.endsWith('.svg'));
 
   it(`accepts ${files.length} real-world drawings from public icon sets, Inkscape and Illustrator (test/fixtures/svg)`, () => {

@@ -2,15 +2,43 @@ import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { Kysely } from 'kysely';
-import { serverRoot } from '../config';
 import type { FastifyBaseLogger } from 'fastify';
+import { serverRoot, type Config } from '../config';
 import { RoleType, UserGameType, limits } from '@reskin/contract';
-import { isUniqueViolation, nowIso } from './database';
-import type { Database } from './schema';
+import { isUniqueViolation, nowIso } from '../db/database';
+import type { Database } from '../db/schema';
 import type { GameGeneration } from '../modules/games/game-generation';
-import type { GamesService, IncomingFile } from '../modules/games/games.service';
+import type { GameUploads, IncomingFile } from '../modules/games/game-uploads.service';
+import type { GamesService } from '../modules/games/games.service';
 import { UsersRepository } from '../modules/users/users.repository';
 import { hashPassword } from '../modules/users/users.service';
+
+/**
+ * What a start seeds and checks, as the configuration asks (DESIGN.md "Running"): the demo accounts and the sample
+ * game on an empty database, the configured administrator, and a warning for demo accounts in production or for no
+ * active administrator at all.
+ */
+export async function seedOnStart(
+  config: Pick<Config, 'seedDemo' | 'admin' | 'nodeEnv'>,
+  db: Kysely<Database>,
+  services: { games: GamesService; uploads: GameUploads; generation: GameGeneration },
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (config.seedDemo && (await seedDemo(db, log))) {
+    await seedSampleGame(db, services.games, services.uploads, services.generation, log);
+  }
+  if (config.admin) await ensureAdmin(db, config.admin, log);
+  if (config.nodeEnv === 'production' && (await demoAccountsPresent(db))) {
+    log.warn(
+      'NODE_ENV=production and the demo accounts exist: delete them or set SEED_DEMO=false on a fresh database.',
+    );
+  }
+  if (!(await activeAdminPresent(db))) {
+    log.warn(
+      'NO ACTIVE ADMINISTRATOR: nobody can manage users or games. Set ADMIN_EMAIL and ADMIN_PASSWORD and restart to create one.',
+    );
+  }
+}
 
 /** The demo logins of the README (DESIGN.md "Running"). */
 export const demoAccounts = [
@@ -96,6 +124,7 @@ async function* folderFiles(folder: string): AsyncGenerator<IncomingFile> {
 export async function seedSampleGame(
   db: Kysely<Database>,
   games: GamesService,
+  uploads: GameUploads,
   generation: GameGeneration,
   log: FastifyBaseLogger,
 ): Promise<void> {
@@ -105,7 +134,7 @@ export async function seedSampleGame(
     width: sampleGame.width,
     height: sampleGame.height,
   });
-  const uploaded = await games.upload(game.id, folderFiles(sampleGame.folder));
+  const uploaded = await uploads.upload(game.id, folderFiles(sampleGame.folder));
   const fileIdOf = (path: string) => {
     const file = uploaded.find((result) => result.file.path === path)?.file;
     if (!file) throw new Error(`The sample game has no ${path}`);

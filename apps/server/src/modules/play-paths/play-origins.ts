@@ -1,31 +1,4 @@
-/** The placeholder in PLAY_ORIGIN that makes one origin per game (decision 0017). */
-export const gamePlaceholder = '{game}';
-
-/**
- * Why a PLAY_ORIGIN cannot be used, or undefined when it can: an http(s) origin with no path, and at most one
- * `{game}`, inside the first label of its host (`https://g{game}.play.example-games.com`).
- */
-export function playOriginProblem(template: string): string | undefined {
-  const count = template.split(gamePlaceholder).length - 1;
-  if (count > 1) return `expected ${gamePlaceholder} at most once`;
-  let url: URL;
-  try {
-    url = new URL(template.replace(gamePlaceholder, '1'));
-  } catch {
-    return 'expected a URL such as https://play.example-games.com or https://g{game}.play.example-games.com';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'expected an http:// or https:// URL';
-  if (url.pathname !== '/' || url.search || url.hash || url.username)
-    return 'expected an origin only (scheme, host and port), without a path';
-  if (count === 1) {
-    const host = template.split('://')[1] ?? '';
-    const firstLabel = host.split('.')[0] ?? '';
-    if (!firstLabel.includes(gamePlaceholder) || !host.includes('.')) {
-      return `expected ${gamePlaceholder} in the first label of a host with a domain under it, such as g${gamePlaceholder}.play.example-games.com`;
-    }
-  }
-  return undefined;
-}
+import { gamePlaceholder } from '../../environment';
 
 /**
  * Where games are played (DESIGN.md "Play", decision 0017): PLAY_ORIGIN, either one origin for all games

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { truncatedImportSection, uleb, wasmWithMemory } from '../../test/support/wasm-samples';
+import { truncatedImportSection, uleb, wasmWithMemory } from '../../../test/support/wasm-samples';
 import { WasmFormatError, maxWasmImports, readWasmImports } from './wasm-imports';
 
 describe('the WebAssembly import section reader', () => {

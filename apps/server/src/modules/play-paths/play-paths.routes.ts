@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { gameFilesRootSchema, gameIdParamSchema, gamePathSchema } from '@reskin/contract';
-import { currentUser } from '../plugins/auth';
+import { currentUser } from '../../plugins/auth';
 import type { PlayPathsService } from './play-paths.service';
 
 /** The path calls that hand out play URLs (SPEC §7; DESIGN.md "Play"). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RoleType } from '@reskin/contract';
-import { HmacJwt } from './jwt';
+import { HmacJwt } from '../../lib/jwt';
 import { SessionTokens } from './tokens';
 
 const secret = 'unit-secret-0123456789abcdef0123456789';

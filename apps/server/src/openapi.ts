@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorCodes, errorEnvelopeSchema, totalCountHeader, xsrf } from '@reskin/contract';
-import { uploadRecordDeadlineMs } from '../modules/stored-files/stored-files.service';
+import { uploadRecordDeadlineMs } from './modules/stored-files/stored-files.service';
 
 declare module 'fastify' {
   interface FastifySchema {
