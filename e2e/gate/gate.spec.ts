@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
 import {
   GameStatus,
@@ -15,6 +14,7 @@ import {
 import { Api, createUser, type TestUser } from '../fixtures/api';
 import { createGame, deleteGame, filesOf, gameById, markIndex, waitForStatus } from '../fixtures/games';
 import { playRequest } from '../fixtures/play';
+import { readZip } from '../fixtures/zips';
 import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
 import { wav } from '../fixtures/workbench';
 import { buildFiles, corpusGames, type CorpusGame } from './corpus';
@@ -50,28 +50,6 @@ async function zipOf(buildDir: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-/** Every entry of a zip by its name. */
-function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('no zip'));
-      const entries = new Map<string, Buffer>();
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, async (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          for await (const chunk of stream) chunks.push(chunk as Buffer);
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          file.readEntry();
-        });
-      });
-      file.on('end', () => resolve(entries));
-      file.on('error', reject);
-      file.readEntry();
-    });
-  });
 }
 
 /** A one-colour opaque image in the format of `path`'s extension (an artist's upload keeps its file's format). */
@@ -351,7 +329,7 @@ for (const game of corpusGames()) {
         headers: { authorization: `Bearer ${admin}` },
       });
       expect(zip.status()).toBe(200);
-      const entries = await unzip(await zip.body());
+      const entries = await readZip(await zip.body());
       const wanted = [
         ...new Set([
           ...frames.map(({ sheet }) => sheet),

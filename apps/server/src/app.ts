@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { limits, publicConfigSchema } from '@reskin/contract';
+import { errorCodes, limits, publicConfigSchema } from '@reskin/contract';
 import type { Config } from './config';
 import { createDatabase, keepStatistics, migrateToLatest, waitForDatabase, type Db } from './db/database';
 import { AppError } from './lib/errors';
@@ -103,7 +103,7 @@ export async function buildApp(
       parsed = JSON.parse(text, refuseProtoKeys);
     } catch (error) {
       const message = error === protoKeyError ? protoKeyError.message : 'The request body is not valid JSON.';
-      return done(new AppError(400, 'BadRequestError', message, 'INVALID_JSON'), undefined);
+      return done(new AppError(400, errorCodes.invalidJson, message), undefined);
     }
     done(null, parsed);
   });

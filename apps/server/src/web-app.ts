@@ -96,12 +96,7 @@ export async function registerWebApp(
   }
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.url.startsWith('/assets/')) {
-      throw new AppError(
-        404,
-        'NotFoundError',
-        `Route GET ${request.url.split('?')[0]} not found.`,
-        errorCodes.notFound,
-      );
+      throw new AppError(404, errorCodes.notFound, `Route GET ${request.url.split('?')[0]} not found.`);
     }
     if (!index) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameStatus, RoleType, type Game, type GameFile, type GamePath } from '@reskin/contract';
-import {
-  call,
-  createGame,
-  createTestApp,
-  createUser,
-  filesForm,
-  testDb,
-  type TestApp,
-  type TestUser,
-} from './helpers';
+import { RoleType, type Game, type GamePath } from '@reskin/contract';
+import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
+import { readyGame } from './support/ready-game';
 
 /** Decision 0017: with `{game}` in PLAY_ORIGIN every game is played on a host of its own, and only there. */
 describe(`a play origin per game on ${testDb}`, () => {
@@ -17,31 +9,13 @@ describe(`a play origin per game on ${testDb}`, () => {
   let admin: TestUser;
   const games: Game[] = [];
 
-  async function readyGame(name: string): Promise<Game> {
-    const game = await createGame(t, admin.token, { name, description: 'x', width: 480, height: 640 });
-    const form = filesForm([{ path: 'index.html', content: `<!doctype html><title>${name}</title>` }]);
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: `/api/game/upload/${game.id}`,
-      headers: { authorization: `Bearer ${admin.token}` },
-      payload: form,
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const [index] = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token })).json<
-      GameFile[]
-    >();
-    await call(t, 'PATCH', `/api/games/${game.id}/files/${index!.fileId}/index`, { token: admin.token });
-    await call(t, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
-    await t.generation.idle();
-    const ready = (await call(t, 'GET', `/api/games/${game.id}`, { token: admin.token })).json<Game>();
-    expect(ready.gameStatusTypeId).toBe(GameStatus.Ready);
-    return ready;
-  }
-
   beforeAll(async () => {
     t = await createTestApp({ playOrigin: 'http://g{game}.play.test' });
     admin = await createUser(t, RoleType.Admin);
-    games.push(await readyGame('First'), await readyGame('Second'));
+    for (const name of ['First', 'Second']) {
+      const page = [{ path: 'index.html', content: `<!doctype html><title>${name}</title>` }];
+      games.push((await readyGame(t, admin, name, page)).game);
+    }
   });
   afterAll(async () => t.close());
 

@@ -1,57 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  GameStatus,
-  RoleType,
-  type FileUsage,
-  type Game,
-  type GameFile,
-  type GamePath,
-} from '@reskin/contract';
+import { RoleType, type FileUsage, type Game, type GamePath } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
-
-/** A game's files uploaded, its index marked and generated: Ready to play. */
-async function readyGame(
-  t: TestApp,
-  admin: TestUser,
-  name: string,
-  files: { path: string; content: Buffer | string }[],
-  index: string,
-): Promise<{ game: Game; files: GameFile[] }> {
-  const created = (
-    await call(t, 'POST', '/api/games', {
-      token: admin.token,
-      payload: { name, description: 'x', width: 480, height: 640 },
-    })
-  ).json<Game>();
-  const body = new FormData();
-  for (const file of files) {
-    body.append('fullPath', file.path);
-    body.append('file', new Blob([file.content]), file.path);
-  }
-  const uploaded = await t.app.inject({
-    method: 'POST',
-    url: `/api/game/upload/${created.id}`,
-    headers: { authorization: `Bearer ${admin.token}` },
-    payload: body,
-  });
-  expect(uploaded.statusCode, uploaded.body).toBe(200);
-  const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<
-    GameFile[]
-  >();
-  await call(
-    t,
-    'PATCH',
-    `/api/games/${created.id}/files/${list.find((f) => f.path === index)!.fileId}/index`,
-    { token: admin.token },
-  );
-  await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token });
-  await t.generation.idle();
-  const game = (await call(t, 'GET', `/api/games/${created.id}`, { token: admin.token })).json<Game>();
-  expect(game.gameStatusTypeId).toBe(GameStatus.Ready);
-  return { game, files: list };
-}
+import { readyGame } from './support/ready-game';
 
 /** Ten images and the page that shows them. */
 async function tenImageGame(t: TestApp, admin: TestUser, name: string) {

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameStatus, RoleType, type Game, type GameFile, type GamePath } from '@reskin/contract';
+import { RoleType, type Game, type GamePath } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
 import { playHeaders } from '../src/play/play-app';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
+import { readyGame } from './support/ready-game';
 
 const png = solidPng;
 
@@ -24,47 +25,6 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
   const get = (url: string, headers: Record<string, string> = {}) =>
     t.playApp.inject({ method: 'GET', url, headers });
 
-  async function readyGame(
-    name: string,
-    files: { path: string; content: Buffer | string }[],
-    index: string,
-  ): Promise<Game> {
-    const created = (
-      await call(t, 'POST', '/api/games', {
-        token: admin.token,
-        payload: { name, description: 'x', width: 480, height: 640 },
-      })
-    ).json<Game>();
-    const body = new FormData();
-    for (const file of files) {
-      body.append('fullPath', file.path);
-      body.append('file', new Blob([file.content]), file.path);
-    }
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: `/api/game/upload/${created.id}`,
-      headers: { authorization: `Bearer ${admin.token}` },
-      payload: body,
-    });
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const list = (await call(t, 'GET', `/api/games/${created.id}/files`, { token: admin.token })).json<
-      GameFile[]
-    >();
-    await call(
-      t,
-      'PATCH',
-      `/api/games/${created.id}/files/${list.find((f) => f.path === index)!.fileId}/index`,
-      { token: admin.token },
-    );
-    await call(t, 'GET', `/api/games/${created.id}/generate`, { token: admin.token });
-    for (let i = 0; i < 200; i++) {
-      const now = (await call(t, 'GET', `/api/games/${created.id}`, { token: admin.token })).json<Game>();
-      if (now.gameStatusTypeId === GameStatus.Ready) return now;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('not ready');
-  }
-
   async function paths(token: string, gameId: number) {
     return call(t, 'GET', `/api/games/${gameId}/path/`, { token });
   }
@@ -77,7 +37,9 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
       await createUser(t),
     ];
     original = await png(64, 48, 'orange');
-    game = await readyGame(
+    ({ game } = await readyGame(
+      t,
+      admin,
       'Play Me',
       [
         {
@@ -93,15 +55,17 @@ describe(`[API-3][API-7] the play origin on ${testDb}`, () => {
         { path: 'game/font.woff2', content: Buffer.from('wOF2-fake') },
       ],
       'game/index.html',
-    );
-    otherGame = await readyGame(
+    ));
+    ({ game: otherGame } = await readyGame(
+      t,
+      admin,
       'Other',
       [
         { path: 'index.html', content: '<p>' },
         { path: 'secret.png', content: await png(8, 8) },
       ],
       'index.html',
-    );
+    ));
     const now = nowIso();
     await t.database.db
       .insertInto('userGames')

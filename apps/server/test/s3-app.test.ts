@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GameStatus,
@@ -26,34 +25,11 @@ import {
 } from './helpers';
 import { startS3Server, type S3Server } from './support/s3-server';
 import { solidPng } from './support/image-samples';
+import { readZip } from './support/zip-entries';
 
 // The whole app with STORAGE=s3 on a real S3 protocol server: upload, generation, the play origin
 // (with range requests), a version's upload and zip, the services update. Nothing in these paths may assume a
 // local disk. The database does not matter here (the two-server test runs S3 with PostgreSQL): SQLite pass only.
-
-/** The entries of a zip and their contents. */
-function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error) return reject(error);
-      const entries = new Map<string, Buffer>();
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (streamError, stream) => {
-          if (streamError) return reject(streamError);
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(chunks));
-            file.readEntry();
-          });
-        });
-      });
-      file.on('end', () => resolve(entries));
-      file.on('error', reject);
-      file.readEntry();
-    });
-  });
-}
 
 describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage', () => {
   let s3: S3Server;
@@ -201,7 +177,7 @@ describe.runIf(testDb === 'sqlite')('the app on S3-compatible storage', () => {
       token: artist.token,
     });
     expect(zip.statusCode).toBe(200);
-    const entries = await unzip(zip.rawPayload);
+    const entries = await readZip(zip.rawPayload);
     expect([...entries.keys()]).toEqual(['img/hero.png']);
     expect(entries.get('img/hero.png')!.equals(replacement)).toBe(true);
     expect(storedKeys(t)).toEqual([]);

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GameStatus,
@@ -19,6 +18,7 @@ import {
 import { filesForm, signupBody, testDb } from './helpers';
 import { startS3Server, type S3Server } from './support/s3-server';
 import { solidPng } from './support/image-samples';
+import { readZip } from './support/zip-entries';
 import {
   buildIfStale,
   freePort,
@@ -108,23 +108,6 @@ async function eventually<T>(what: string, limitMs: number, check: () => Promise
     if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/** The names of the entries of a zip. */
-function zipEntries(zip: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, file) => {
-      if (error) return reject(error);
-      const names: string[] = [];
-      file.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        file.readEntry();
-      });
-      file.on('end', () => resolve(names));
-      file.on('error', reject);
-      file.readEntry();
-    });
-  });
 }
 
 /** Every file under a server's DATA_DIR/files (none, with STORAGE=s3). */
@@ -283,7 +266,7 @@ describe.runIf(testDb === 'postgres')('two app servers on one PostgreSQL, one S3
     const zip = await send(a, 'GET', `/api/files/${version.id}/${game.id}/files.zip`, artistToken);
     expect(zip.status).toBe(200);
     expect(zip.headers.get('content-type')).toBe('application/zip');
-    expect(await zipEntries(Buffer.from(await zip.arrayBuffer()))).toEqual(['img/7.png']);
+    expect([...(await readZip(Buffer.from(await zip.arrayBuffer()))).keys()]).toEqual(['img/7.png']);
 
     // Every file went to the object store: neither server wrote under its DATA_DIR/files.
     expect(localStoredFiles(a)).toEqual([]);

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   RoleType,
+  errorCodes,
   type FrameUpload,
   type Game,
   type GamePath,
@@ -185,6 +186,14 @@ describe(`replacing frames of a sprite sheet in a version on ${testDb}`, () => {
     const unnamed = await uploadFrame(undefined, await framePng(1));
     expect(unnamed.statusCode).toBe(422);
     expect(errorOf(unnamed).details?.[0]).toMatchObject({ path: '/frame', code: 'required' });
+    // The fields before the file are parsed by the contract's schema: an empty name breaks it as a JSON body would.
+    const emptyName = await uploadFrame('', await framePng(1));
+    expect(emptyName.statusCode).toBe(422);
+    expect(errorOf(emptyName)).toMatchObject({
+      code: errorCodes.validationFailed,
+      message: 'The request body is invalid.',
+      details: [{ path: '/frame', code: 'too_small' }],
+    });
     const plainId = (await call(t, 'GET', `/api/games/${game.id}/files`, { token: admin.token }))
       .json<GameFile[]>()
       .find((file) => file.path === 'plain.png')!.fileId;

@@ -1,9 +1,17 @@
 // No zod here: the web app's landing page names error codes (apps/web/src/lib/failure-titles.ts) and loads
 // no schema library.
 
-/** Error codes the server puts in error.code. */
+/**
+ * Error codes the server puts in error.code: every code an answer of the app carries is one of these (the
+ * server's AppError takes no other). Only the framework's own refusals before a route runs (a JSON body over
+ * the size limit, an unknown content type) keep the framework's code (FST_ERR_...).
+ */
 export const errorCodes = {
   validationFailed: 'VALIDATION_FAILED',
+  /** 400: a value the request's schema let through but the database cannot hold (an id past 2^31), and the like. */
+  badRequest: 'BAD_REQUEST',
+  /** 400: a JSON body that is not JSON (or holds a key like __proto__). */
+  invalidJson: 'INVALID_JSON',
   invalidFilter: 'INVALID_FILTER',
   unauthorized: 'UNAUTHORIZED',
   forbidden: 'FORBIDDEN',
@@ -18,10 +26,14 @@ export const errorCodes = {
   /** 409: the change would leave no active administrator (suspend, delete or demote the last one). */
   lastAdmin: 'LAST_ADMIN',
   usernameExists: 'USERNAME_EXISTS',
+  /** 409: the user-game has its limits.versionsPerUserGame versions already (VER-2). */
+  versionLimit: 'VERSION_LIMIT',
   /** 409: the user already has this game with this job type (one assignment per user, game and job type). */
   assignmentExists: 'ASSIGNMENT_EXISTS',
   /** 409: the game is not Ready: its play links cannot be made yet (admins read "generate", artists "being prepared"). */
   gameNotReady: 'GAME_NOT_READY',
+  /** 409: a Ready game none of whose files is marked as its start file: it has no play link. */
+  noIndexFile: 'NO_INDEX_FILE',
   /** 423: a locked version: its artist changes nothing of it, and nobody its files (version-rules.ts). */
   versionLocked: 'VERSION_LOCKED',
   /** 423: a version the reviewer disabled is read-only for its artist (no rename, delete, upload, restore, finish). */
@@ -54,6 +66,13 @@ export const errorCodes = {
   fileTooLarge: 'FILE_TOO_LARGE',
   /** 413: more files in one upload than the limit allows. */
   tooManyFiles: 'TOO_MANY_FILES',
+  /**
+   * 413: a multipart body over the parser's own count limits (parts, files or fields of one body); the codes are
+   * the parser's (@fastify/multipart).
+   */
+  multipartPartsLimit: 'FST_PARTS_LIMIT',
+  multipartFilesLimit: 'FST_FILES_LIMIT',
+  multipartFieldsLimit: 'FST_FIELDS_LIMIT',
   /** 415: an upload that is not multipart/form-data. */
   notMultipart: 'NOT_MULTIPART',
   /** 400: a multipart body that cannot be read (no boundary, cut short, a part without a name). */
@@ -73,3 +92,6 @@ export const errorCodes = {
   /** 410: a mailed link past its time. */
   tokenExpired: 'TOKEN_EXPIRED',
 } as const;
+
+/** One of the error codes (errorCodes' values). */
+export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -239,8 +239,8 @@ export const filesUploadPartsSchema = z.object({
 });
 
 /**
- * The multipart/form-data body of POST /game/upload-zip/{gameId}: one `file` part, a .zip of the game folder. The
- * server reads it as a stream, so this schema documents the body (OpenAPI) and never validates it.
+ * The multipart/form-data body of POST /game/upload-zip/{gameId}: one `file` part, a .zip of the game folder, read
+ * as a stream (the server parses the fields before it, of which there are none, with this schema).
  */
 export const zipUploadPartsSchema = z.object({
   file: z

@@ -15,8 +15,22 @@ export function formatByteLimit(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** The messages of upload refusals (413 FILE_TOO_LARGE, TOO_MANY_FILES, ZIP_BOMB, 422 INVALID_ZIP). */
+/**
+ * The messages of upload refusals (413 FILE_TOO_LARGE, TOO_MANY_FILES, ZIP_BOMB, 422 INVALID_ZIP, and the 422 of an
+ * upload without a file).
+ */
 export const uploadMessages = {
+  /** A replacement upload (one file, a frame, a batch, a fit preview) without a file part: error.message. */
+  noFileSent: 'No file was sent.',
+  /** A game's or helper files upload (files or a .zip) without a file part: error.message. */
+  noFileInUpload: 'The upload holds no file.',
+  /** What the detail of such a refusal asks for, by what the route takes. */
+  chooseFile: 'Choose a file.',
+  chooseFiles: 'Choose at least one file.',
+  chooseFilesOrZip: 'Choose files or a .zip.',
+  chooseZip: 'Choose a .zip file.',
+  /** An uploaded file of 0 bytes (a replacement, a frame, a batch row). */
+  emptyFile: 'The file is empty (0 bytes).',
   fileTooLarge: (name: string | undefined, maxFileSizeBytes: number) =>
     `${name || 'A file'} is larger than the ${formatByteLimit(maxFileSizeBytes)} limit per file.`,
   uploadTooLarge: (files: number, maxFileSizeBytes: number) =>

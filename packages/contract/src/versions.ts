@@ -250,10 +250,14 @@ export const versionFrameParamsSchema = z.object({
   frameName: z.string().min(1).max(500),
 });
 
-/** The multipart body of POST /game-version/upload-frame/{versionId}/{fileId}: the frame's name first, then the image. */
+/**
+ * The multipart body of POST /game-version/upload-frame/{versionId}/{fileId}: the frame's name first, then the image.
+ * The server reads the file as a stream and parses the fields before it with this schema.
+ */
 export const frameUploadPartsSchema = z.object({
   frame: z
-    .string()
+    .string({ error: 'The frame field (sent before the file) is missing.' })
+    .min(1, 'The frame field (sent before the file) is missing.')
     .describe("The frame's name as GET /games/{gameId}/atlases gives it; sent before the file."),
   file: z.file().describe("The frame's new image, of the frame's source size (its full, untrimmed size)."),
 });
@@ -268,7 +272,7 @@ export const versionFileParamsSchema = z.object({ versionId: pathIdSchema, fileI
 
 /**
  * The multipart/form-data body of POST /game-version/upload/{versionId}/{fileId}. The server reads the first file
- * part as a stream, so this schema documents the body (OpenAPI) and never validates it.
+ * part as a stream and parses the fields before it with this schema.
  */
 export const versionUploadPartsSchema = z.object({
   fullPath: z

@@ -1,29 +1,21 @@
+import rangeParser from 'range-parser';
 import type { ByteRange } from '../storage/storage';
 
 /**
  * Reads an HTTP `Range` header (RFC 9110 §14) against an object of `size` bytes, as audio and video elements
  * send it to seek: `bytes=500-999`, `bytes=500-` (to the end) or `bytes=-500` (the last 500). Answers the range
- * to send (206), 'unsatisfiable' when it lies wholly past the end (416), or undefined to send the whole object
- * (200): no header, another unit, several ranges (allowed to be ignored), or a header that does not parse.
+ * to send (206), 'unsatisfiable' when no byte of it lies in the object (416), or undefined to send the whole
+ * object (200): no header, another unit, several ranges (allowed to be ignored), or a header that does not parse.
+ * The parsing is range-parser's, as @fastify/static's for the web app's own files (decision 0057).
  */
 export function parseByteRange(
   header: string | undefined,
   size: number,
 ): ByteRange | 'unsatisfiable' | undefined {
-  if (header === undefined) return undefined;
-  const match = /^bytes=\s*(\d*)-(\d*)\s*$/.exec(header);
-  if (!match) return undefined;
-  const [, first = '', last = ''] = match;
-  if (first === '' && last === '') return undefined;
-  if (first === '') {
-    // A suffix: the last `last` bytes (all of them when the object is shorter).
-    const length = Number(last);
-    if (length === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - length), end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (last !== '' && Number(last) < start) return undefined;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end };
+  if (header === undefined || !header.startsWith('bytes=')) return undefined;
+  const ranges = rangeParser(size, header);
+  if (ranges === -2) return undefined;
+  if (ranges === -1) return 'unsatisfiable';
+  const [only] = ranges;
+  return ranges.length === 1 && only ? { start: only.start, end: only.end } : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { servedAs } from './content-types';
+import { isCompressibleType, servedAs } from './content-types';
 import { isImagePath } from './game-paths';
 
 describe('served content types', () => {
@@ -40,5 +40,36 @@ describe('served content types', () => {
   it('never treats a compressed image as an image (no skeleton or watermark copies)', () => {
     expect(isImagePath('img/hero.png.gz')).toBe(false);
     expect(servedAs('img/hero.png.gz')).toEqual({ contentType: 'image/png', contentEncoding: 'gzip' });
+  });
+});
+
+describe('isCompressibleType: which served types the play origin and the version zip compress', () => {
+  it('compresses what mime-db marks compressible and the uncompressed formats games ship', () => {
+    for (const type of [
+      'text/html; charset=utf-8',
+      'application/javascript',
+      'application/wasm',
+      'image/svg+xml',
+      'image/bmp',
+      'model/gltf+json',
+      'application/octet-stream',
+      'audio/wav',
+      'image/tiff',
+      'model/obj',
+    ])
+      expect(isCompressibleType(type), type).toBe(true);
+  });
+
+  it('leaves compressed media as it is', () => {
+    for (const type of [
+      'image/png',
+      'image/jpeg',
+      'image/webp',
+      'audio/ogg',
+      'audio/mpeg',
+      'font/woff2',
+      'application/zip',
+    ])
+      expect(isCompressibleType(type), type).toBe(false);
   });
 });

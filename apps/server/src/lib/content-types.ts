@@ -1,3 +1,4 @@
+import compressible from 'compressible';
 import mime from 'mime';
 import type { PrecompressedMode } from '@reskin/contract';
 import { extensionOf } from './game-paths';
@@ -37,32 +38,18 @@ export function servedAs(path: string, mode: PrecompressedMode = 'encoded'): Ser
 }
 
 /**
- * Served types whose bytes deflate well: text of every kind, and the uncompressed binary formats games ship.
- * Everything else with a known type (PNG, JPEG, GIF, WebP, AVIF, MP3, OGG, Opus, M4A/AAC, FLAC, WebM, MP4,
- * woff/woff2, zip, .gz/.br files...) is already compressed; deflating it again costs CPU for a saving of a few
- * per cent (a version zip of 1,500 images spent 12.8 s of CPU for 3 %).
+ * Uncompressed formats games ship that mime-db (the `compressible` package's data) does not mark compressible:
+ * deflated too, as a zip tool would. Everything mime-db marks (text of every kind, JSON, XML, SVG, JavaScript,
+ * wasm, BMP, TTF/OTF, glTF...) deflates; PNG, JPEG, WebP, MP3, OGG, WebM, woff2, zip, .gz/.br files and the like
+ * are compressed already, and deflating them again costs CPU for a few per cent (a version zip of 1,500 images
+ * spent 12.8 s of CPU for 3 %).
  */
-const compressibleTypes = new Set([
-  'application/javascript',
-  'application/json',
-  'application/manifest+json',
-  'application/wasm',
-  'application/xml',
-  'application/x-javascript',
-  'application/octet-stream', // no known type (.data, .pck, .bin): deflated, as the zip CLI would
+const uncompressedGameTypes = new Set([
+  'application/octet-stream', // no known type (.data, .pck, .bin)
   'audio/wav',
-  'audio/x-wav',
   'audio/wave',
-  'font/otf',
-  'font/ttf',
-  'image/bmp',
-  'image/svg+xml',
-  'image/vnd.microsoft.icon',
-  'image/x-icon',
-  'image/x-ms-bmp',
+  'audio/x-wav',
   'image/tiff',
-  'model/gltf+json',
-  'model/gltf-binary',
   'model/obj',
 ]);
 
@@ -79,8 +66,6 @@ export function isCompressible(path: string): boolean {
 /** The same rule by served type (a parameter such as `; charset=utf-8` is ignored): the play origin's. */
 export function isCompressibleType(contentType: string): boolean {
   const semicolon = contentType.indexOf(';');
-  const type = semicolon === -1 ? contentType : contentType.slice(0, semicolon).trim();
-  return (
-    type.startsWith('text/') || type.endsWith('+json') || type.endsWith('+xml') || compressibleTypes.has(type)
-  );
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  return compressible(type) === true || uncompressedGameTypes.has(type);
 }

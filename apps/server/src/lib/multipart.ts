@@ -2,7 +2,8 @@ import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { errorCodes, uploadMessages } from '@reskin/contract';
-import { AppError, badRequest } from './errors';
+import type { z } from 'zod';
+import { AppError, badRequest, noFile, requestInvalid, withDetail } from './errors';
 
 // Reading the multipart bodies of the upload routes (@fastify/multipart, busboy underneath). Two things the
 // library leaves to its user: a file over `limits.fileSize` is cut short and then *ends normally* (only its
@@ -12,17 +13,13 @@ import { AppError, badRequest } from './errors';
 /** 413 for one file over the per-file limit, naming the file and the limit. */
 export function fileTooLarge(name: string | undefined, maxFileSizeBytes: number): AppError {
   const message = uploadMessages.fileTooLarge(name, maxFileSizeBytes);
-  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [
-    { path: '/file', code: 'too_large', message },
-  ]);
+  return withDetail(413, errorCodes.fileTooLarge, message, '/file', 'too_large');
 }
 
 /** 413 for a multi-file upload declared larger than its most files at the per-file limit each could be. */
 export function uploadTooLarge(files: number, maxFileSizeBytes: number): AppError {
   const message = uploadMessages.uploadTooLarge(files, maxFileSizeBytes);
-  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.fileTooLarge, [
-    { path: '/file', code: 'too_large', message },
-  ]);
+  return withDetail(413, errorCodes.fileTooLarge, message, '/file', 'too_large');
 }
 
 /** 400 for a body that is not well-formed multipart, with the parser's reason. */
@@ -32,12 +29,7 @@ export function malformedMultipart(reason: string): AppError {
 
 /** 415 for a request that is not multipart/form-data at all. */
 export function notMultipart(): AppError {
-  return new AppError(
-    415,
-    'UnsupportedMediaTypeError',
-    'Send the upload as multipart/form-data.',
-    errorCodes.notMultipart,
-  );
+  return new AppError(415, errorCodes.notMultipart, 'Send the upload as multipart/form-data.');
 }
 
 /**
@@ -54,6 +46,11 @@ export function multipartError(error: unknown, maxFileSizeBytes: number): AppErr
     part?: { filename?: string };
   };
   switch (code) {
+    // The parser's own count limits keep their status (413) and their code, which the contract lists.
+    case errorCodes.multipartPartsLimit:
+    case errorCodes.multipartFilesLimit:
+    case errorCodes.multipartFieldsLimit:
+      return new AppError(statusCode ?? 413, code, message ?? 'The upload was refused.');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return notMultipart();
     case 'FST_REQ_FILE_TOO_LARGE':
@@ -65,14 +62,9 @@ export function multipartError(error: unknown, maxFileSizeBytes: number): AppErr
     case 'FST_INVALID_JSON_FIELD_ERROR':
       return malformedMultipart('a field declared as JSON is not valid JSON.');
   }
-  // The library's own 4xx (the parts and fields limits) keep their status and say what they are.
+  // Another 4xx of the library keeps its status and says what it is.
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
-    return new AppError(
-      statusCode,
-      statusCode === 413 ? 'PayloadTooLargeError' : 'BadRequestError',
-      message ?? 'The upload was refused.',
-      code ?? 'BAD_REQUEST',
-    );
+    return new AppError(statusCode, errorCodes.badRequest, message ?? 'The upload was refused.');
   }
   // busboy: "Multipart: Boundary not found", "Unexpected end of form", "Part terminated early", "Malformed part
   // header", or the connection's own "aborted".
@@ -90,24 +82,69 @@ export function assertNamed(part: Multipart): void {
   );
 }
 
+/** A multipart body's parts schema in the contract: its `file` part and the fields sent before it. */
+type PartsSchema = z.ZodObject<{ file: z.ZodType }>;
+
+/** What readUpload read: the file part, its content, and the fields before it as the route's schema parsed them. */
+export interface Upload<S extends PartsSchema> {
+  file: MultipartFile;
+  /** The file's bytes: they fail with a 413 past the limit and a 400 when the body breaks off (fileContent). */
+  content: Readable;
+  fields: Omit<z.output<S>, 'file'>;
+}
+
 /**
- * The first file part of the body (the fields before it are read and dropped), read with `maxFileSizeBytes`
- * as its limit, or undefined when there is none. Every part up to it must have a name; a body that cannot be
- * read is a 400.
+ * The first file part of an upload and the fields sent before it, parsed by the route's contract schema (its
+ * multipartBody) without its `file` (decision 0057): a field that breaks it is answered as a JSON body that
+ * breaks its schema is (422 VALIDATION_FAILED, a detail per rule), a body without a file part by `missing()`
+ * (422 "No file was sent." unless the route says otherwise). The file is read with `maxFileSizeBytes` as its
+ * limit; every part up to it must have a name, and a body that cannot be read is a 400.
  */
-export async function firstFilePart(
+export async function readUpload<S extends PartsSchema>(
   request: FastifyRequest,
-  maxFileSizeBytes: number,
-): Promise<MultipartFile | undefined> {
+  schema: S,
+  {
+    maxFileSizeBytes,
+    missing = () => noFile(uploadMessages.noFileSent, uploadMessages.chooseFile),
+  }: { maxFileSizeBytes: number; missing?: () => AppError },
+): Promise<Upload<S>> {
+  const raw: Record<string, unknown> = {};
+  let file: MultipartFile | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: maxFileSizeBytes } })) {
       assertNamed(part);
-      if (part.type === 'file') return part;
+      if (part.type === 'file') {
+        file = part;
+        break;
+      }
+      // A field sent twice is a list, which only a schema that takes one accepts.
+      const earlier = raw[part.fieldname];
+      raw[part.fieldname] = earlier === undefined ? part.value : [earlier, part.value].flat();
     }
   } catch (error) {
     throw multipartError(error, maxFileSizeBytes);
   }
-  return undefined;
+  if (!file) throw missing();
+  // The schema without its file: zod cannot name that type for a generic schema, so it is given here.
+  const fieldsSchema = schema.omit({ file: true }) as unknown as z.ZodType<Omit<z.output<S>, 'file'>>;
+  const parsed = fieldsSchema.safeParse(raw);
+  if (!parsed.success) {
+    file.file.resume();
+    throw requestInvalid(
+      'body',
+      parsed.error.issues.map((issue) => ({
+        path: `/${issue.path.join('/')}`,
+        // A field not sent at all is `required`, as a missing file is; any other break keeps zod's code.
+        code: issue.path.length === 1 && raw[String(issue.path[0])] === undefined ? 'required' : issue.code,
+        message: issue.message,
+      })),
+    );
+  }
+  return {
+    file,
+    content: fileContent(file, file.filename, maxFileSizeBytes),
+    fields: parsed.data,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { BurstyRateLimiter } from 'rate-limiter-flexible';
-import { errorCodes, limits } from '@reskin/contract';
-import { AppError } from './errors';
+import { limits } from '@reskin/contract';
+import { tooManyRequests } from './errors';
 import { limiter } from './limiters';
 
 /** A steady rate and the burst allowed beyond it (limits.posting; the server's config may raise them). */
@@ -45,14 +45,7 @@ export class PostingThrottle {
         1,
         Math.ceil(((rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000) / 1000),
       );
-      throw new AppError(
-        429,
-        'TooManyRequestsError',
-        this.message(seconds),
-        errorCodes.rateLimited,
-        [],
-        seconds,
-      );
+      throw tooManyRequests(this.message(seconds), seconds);
     }
   }
 }

@@ -3,32 +3,13 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ErrorDetail, type ErrorEnvelope } from '@reskin/contract';
 import { isDataException, isDatabaseUnavailable } from '../db/database';
-import { AppError, databaseUnavailable } from '../lib/errors';
+import { AppError, databaseUnavailable, errorName, requestInvalid } from '../lib/errors';
 import {
   StorageFullError,
   StorageUnavailableError,
   fullVolumeOf,
   isTaggedStorageFault,
 } from '../storage/storage-faults';
-
-const namesByStatus: Record<number, string> = {
-  400: 'BadRequestError',
-  401: 'UnauthorizedError',
-  403: 'ForbiddenError',
-  404: 'NotFoundError',
-  405: 'MethodNotAllowedError',
-  406: 'NotAcceptableError',
-  409: 'ConflictError',
-  413: 'PayloadTooLargeError',
-  414: 'URITooLongError',
-  415: 'UnsupportedMediaTypeError',
-  416: 'RangeNotSatisfiableError',
-  422: 'UnprocessableEntityError',
-  429: 'TooManyRequestsError',
-  500: 'InternalServerError',
-  503: 'ServiceUnavailableError',
-  507: 'InsufficientStorageError',
-};
 
 /** The error envelope (DESIGN.md) of a status, with the name that goes with it. */
 export function envelope(
@@ -37,17 +18,18 @@ export function envelope(
   code?: string,
   details: ErrorDetail[] = [],
 ): ErrorEnvelope {
-  const name = namesByStatus[statusCode] ?? (statusCode >= 500 ? 'InternalServerError' : 'BadRequestError');
-  return { error: { statusCode, name, message, ...(code ? { code } : {}), details } };
+  return { error: { statusCode, name: errorName(statusCode), message, ...(code ? { code } : {}), details } };
 }
 
 /** The envelope of an error thrown on purpose (AppError). */
 function appErrorEnvelope(error: AppError): ErrorEnvelope {
   const body = envelope(error.statusCode, error.message, error.code, error.details);
-  body.error.name = error.errorName;
   if (error.retryAfterSeconds !== undefined) body.error.retryAfter = error.retryAfterSeconds;
   return body;
 }
+
+/** The message of every 5xx the server did not mean: nothing of the failure leaves the server. */
+const internalError = 'Internal server error.';
 
 /** Turns every thrown error into the one error envelope, never leaking internals; both origins use it. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -88,33 +70,28 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
       code: issue.keyword,
       message: issue.message ?? 'Invalid value.',
     }));
-    const where = error.validationContext ?? 'body';
-    // A path that names nothing well-formed (an id like `0x10` or `0002`) is a bad request, 400; a body,
-    // query or header that breaks a rule of the contract stays 422 with the rule's message.
-    const status = where === 'params' ? 400 : 422;
-    return reply
-      .status(status)
-      .send(envelope(status, `The request ${where} is invalid.`, errorCodes.validationFailed, details));
+    const invalid = requestInvalid(error.validationContext ?? 'body', details);
+    return reply.status(invalid.statusCode).send(appErrorEnvelope(invalid));
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, 'response did not match its schema');
-    return reply.status(500).send(envelope(500, 'Internal server error.'));
+    return reply.status(500).send(envelope(500, internalError));
   }
   if (isDataException(error)) {
     // A request value the schema let through but the database cannot hold (e.g. /user/detail/2147483648).
     request.log.warn({ err: error }, 'the database refused a value of the request');
     return reply
       .status(400)
-      .send(envelope(400, 'A value in the request is out of range or malformed.', 'BAD_REQUEST'));
+      .send(envelope(400, 'A value in the request is out of range or malformed.', errorCodes.badRequest));
   }
   const statusCode =
     error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   if (statusCode >= 500) {
     request.log.error({ err: error }, 'request failed');
-    return reply.status(statusCode).send(envelope(statusCode, 'Internal server error.'));
+    return reply.status(statusCode).send(envelope(statusCode, internalError));
   }
-  // Fastify's own 4xx: bad JSON, body too large, unsupported media type, rate limit...
-  const code = statusCode === 429 ? errorCodes.rateLimited : (error.code ?? 'BAD_REQUEST');
+  // Fastify's own 4xx (body too large, unsupported media type, ...) keep the framework's code (FST_ERR_...).
+  const code = statusCode === 429 ? errorCodes.rateLimited : (error.code ?? errorCodes.badRequest);
   return reply.status(statusCode).send(envelope(statusCode, error.message, code));
 }
 

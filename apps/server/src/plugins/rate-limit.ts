@@ -5,8 +5,7 @@ import type {
 } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { errorCodes } from '@reskin/contract';
-import { AppError } from '../lib/errors';
+import { tooManyRequests } from '../lib/errors';
 import { limiter } from '../lib/limiters';
 
 /** What @fastify/rate-limit hands a store's child(): the route's merged limit options and the route itself. */
@@ -26,12 +25,7 @@ export function rateLimitOptions(redis: Redis | undefined): RateLimitPluginOptio
     global: false,
     store: limiterStore(redis, 'reskin-rate-limit'),
     errorResponseBuilder: (_request, context) =>
-      new AppError(
-        429,
-        'TooManyRequestsError',
-        `Too many requests; try again in ${context.after}.`,
-        errorCodes.rateLimited,
-      ),
+      tooManyRequests(`Too many requests; try again in ${context.after}.`),
   };
 }
 

@@ -29,7 +29,7 @@ export class StorageFullError extends AppError {
     readonly volume: FullVolume,
     options?: { cause?: unknown },
   ) {
-    super(507, 'InsufficientStorageError', storageFullMessage(volume), errorCodes.storageFull);
+    super(507, errorCodes.storageFull, storageFullMessage(volume));
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
@@ -37,12 +37,7 @@ export class StorageFullError extends AppError {
 /** The file storage cannot be used now (an object store unreachable or failing, a local disk's I/O error): 503. */
 export class StorageUnavailableError extends AppError {
   constructor(options?: { cause?: unknown }) {
-    super(
-      503,
-      'ServiceUnavailableError',
-      'The file storage is unavailable; try again shortly.',
-      errorCodes.storageUnavailable,
-    );
+    super(503, errorCodes.storageUnavailable, 'The file storage is unavailable; try again shortly.');
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }

@@ -7,14 +7,7 @@ import {
   versionFileParamsSchema,
   versionFrameParamsSchema,
 } from '@reskin/contract';
-import { AppError } from '../../lib/errors';
-import {
-  fileContent,
-  fileTooLarge,
-  firstFilePart,
-  maxMultipartBytes,
-  refuseDeclaredBodyOver,
-} from '../../lib/multipart';
+import { fileTooLarge, maxMultipartBytes, readUpload, refuseDeclaredBodyOver } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import type { VersionFramesService } from './version-frames.service';
 
@@ -54,19 +47,11 @@ export async function versionFramesRoutes(
       },
     },
     async (request) => {
-      const file = await firstFilePart(request, maxFileSizeBytes);
-      if (!file)
-        throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [
-          { path: '/file', code: 'required', message: 'Choose a file.' },
-        ]);
-      const field = file.fields.frame;
-      const frame =
-        field && !Array.isArray(field) && field.type === 'field' && typeof field.value === 'string'
-          ? field.value
-          : undefined;
-      const content = fileContent(file, file.filename, maxFileSizeBytes);
+      const { file, content, fields } = await readUpload(request, frameUploadPartsSchema, {
+        maxFileSizeBytes,
+      });
       return frames.uploadFrame(currentUser(request), request.params.versionId, request.params.fileId, {
-        frame,
+        frame: fields.frame,
         fileName: file.filename,
         content,
       });

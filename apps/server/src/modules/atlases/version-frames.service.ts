@@ -9,6 +9,7 @@ import {
   type FrameUpload,
   type GameVersion,
   type User,
+  uploadMessages,
 } from '@reskin/contract';
 import { notFound, unprocessable } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
@@ -51,7 +52,7 @@ export class VersionFramesService {
     user: User,
     versionId: number,
     fileId: number,
-    upload: { frame: string | undefined; fileName: string | undefined; content: Readable },
+    upload: { frame: string; fileName: string | undefined; content: Readable },
   ): Promise<FrameUpload> {
     const { frame: frameName, content } = upload;
     const startedAt = Date.now();
@@ -59,10 +60,6 @@ export class VersionFramesService {
     let target: { sheet: GameFileRow; frame: AtlasFrame };
     try {
       version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
-      if (!frameName)
-        throw unprocessable('Name the frame to replace.', [
-          { path: '/frame', code: 'required', message: 'The frame field (sent before the file) is missing.' },
-        ]);
       target = await this.frameOf(version.gameId, fileId, frameName);
       await this.space.assertRoom('upload');
     } catch (error) {
@@ -82,7 +79,7 @@ export class VersionFramesService {
       image = await buffer(stored.stream);
       const refuse = (code: string, message: string) =>
         unprocessable(message, [{ path: '/file', code, message }]);
-      if (image.length === 0) throw refuse('empty', 'The file is empty (0 bytes).');
+      if (image.length === 0) throw refuse('empty', uploadMessages.emptyFile);
       let info;
       try {
         // The upload's own name says its format (a PNG frame for a JPEG sheet is fine); else the sheet's.

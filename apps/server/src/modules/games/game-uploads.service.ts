@@ -6,13 +6,14 @@ import {
   GameStatus,
   isSkippedUploadPath,
   limits,
+  errorCodes,
   uploadMessages,
   validationMessages,
   type ErrorDetail,
   type GameFile,
 } from '@reskin/contract';
 import { servedAs } from '../../lib/content-types';
-import { AppError, notFound, unprocessable } from '../../lib/errors';
+import { noFile, notFound, unprocessable, withDetail } from '../../lib/errors';
 import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '../../lib/game-paths';
 import {
   InvalidImageError,
@@ -75,9 +76,7 @@ export function incomingPath(incoming: IncomingFile): string {
 const sizeCheckedOnReplace = new Set(['png', 'jpg', 'jpeg']);
 
 export const uploadTooManyFiles = () =>
-  new AppError(413, 'PayloadTooLargeError', uploadMessages.tooManyFiles, 'TOO_MANY_FILES', [
-    { path: '/files', code: 'too_many_files', message: uploadMessages.tooManyFiles },
-  ]);
+  withDetail(413, errorCodes.tooManyFiles, uploadMessages.tooManyFiles, '/files', 'too_many_files');
 
 /** What an upload of a game's files works with. */
 export interface GameUploadsDeps {
@@ -171,9 +170,7 @@ export class GameUploads {
       }
       await Promise.all(storing);
       if (staged.length === 0) {
-        throw unprocessable('The upload holds no file.', [
-          { path: '/file', code: 'required', message: 'Choose at least one file.' },
-        ]);
+        throw noFile(uploadMessages.noFileInUpload, uploadMessages.chooseFiles);
       }
       const checked = await this.check(gameId, staged);
       assertUploadInTime(startedAt);

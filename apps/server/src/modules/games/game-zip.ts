@@ -15,7 +15,7 @@ import {
   uploadPaths,
   type ErrorDetail,
 } from '@reskin/contract';
-import { AppError, unprocessable } from '../../lib/errors';
+import { AppError, unprocessable, withDetail } from '../../lib/errors';
 import { InvalidPathError, normaliseGamePath } from '../../lib/game-paths';
 import { fileTooLarge } from '../../lib/multipart';
 import { storageFault } from '../../storage/storage-faults';
@@ -30,16 +30,12 @@ import { filesAtOnce, uploadTooManyFiles, type GameUploads, type IncomingFile } 
 /** 422: the upload is not a zip yauzl can read, with its reason. */
 export function invalidZip(reason: string): AppError {
   const message = `The file is not a readable .zip: ${reason.replace(/\.?$/, '.')}`;
-  return new AppError(422, 'UnprocessableEntityError', message, errorCodes.invalidZip, [
-    { path: '/file', code: 'invalid_zip', message },
-  ]);
+  return withDetail(422, errorCodes.invalidZip, message, '/file', 'invalid_zip');
 }
 
 /** 413: a zip that unpacks to too much (a zip bomb, or simply too big a game). */
 export function zipBomb(message: string, path = '/file'): AppError {
-  return new AppError(413, 'PayloadTooLargeError', message, errorCodes.zipBomb, [
-    { path, code: 'zip_bomb', message },
-  ]);
+  return withDetail(413, errorCodes.zipBomb, message, path, 'zip_bomb');
 }
 
 /** Opens a zip file for reading its entries one by one (entries read later, by openReadStream). */

@@ -14,18 +14,19 @@ import {
   messageResponseSchema,
   searchFilterSchema,
   updateGameBodySchema,
+  uploadMessages,
   uploadResultSchema,
   zipUploadPartsSchema,
 } from '@reskin/contract';
 import { z } from 'zod';
-import { unprocessable } from '../../lib/errors';
+import { noFile } from '../../lib/errors';
 import {
   assertNamed,
   fileContent,
   fileTooLarge,
-  firstFilePart,
   maxMultipartBytes,
   multipartError,
+  readUpload,
   refuseDeclaredBodyOver,
   uploadTooLarge,
 } from '../../lib/multipart';
@@ -302,19 +303,11 @@ async function adminGamesRoutes(
     },
     async (request) => {
       await games.get(request.params.id);
-      const maxZipBytes = limits.zipUpload.maxZipBytes;
-      const part = await firstFilePart(request, maxZipBytes);
-      if (!part) {
-        throw unprocessable('The upload holds no file.', [
-          { path: '/file', code: 'required', message: 'Choose a .zip file.' },
-        ]);
-      }
-      return uploadGameZip(
-        uploads,
-        request.params.id,
-        fileContent(part, part.filename, maxZipBytes),
-        maxFileSizeBytes,
-      );
+      const { content } = await readUpload(request, zipUploadPartsSchema, {
+        maxFileSizeBytes: limits.zipUpload.maxZipBytes,
+        missing: () => noFile(uploadMessages.noFileInUpload, uploadMessages.chooseZip),
+      });
+      return uploadGameZip(uploads, request.params.id, content, maxFileSizeBytes);
     },
   );
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import mime from 'mime';
-import type { ErrorDetail, User } from '@reskin/contract';
-import { notFound, unprocessable } from '../../lib/errors';
+import { uploadMessages, type ErrorDetail, type User } from '@reskin/contract';
+import { noFile, notFound, unprocessable } from '../../lib/errors';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { extensionOf } from '../../lib/game-paths';
 import type { FreeSpaceGuard } from '../../storage/free-space';
@@ -62,9 +62,7 @@ export class HelperFilesService {
         staged.push({ path, storageKey, size });
       }
       if (staged.length === 0) {
-        throw unprocessable('The upload holds no file.', [
-          { path: '/file', code: 'required', message: 'Choose at least one file.' },
-        ]);
+        throw noFile(uploadMessages.noFileInUpload, uploadMessages.chooseFiles);
       }
       const details: ErrorDetail[] = [];
       const seen = new Set<string>();

@@ -9,15 +9,16 @@ import {
   mailLimits,
   mailMessages,
   mailTokenLifetimes,
+  type ErrorCode,
   type InboxMailSetting,
   type MailSettings,
   type TokenUser,
 } from '@reskin/contract';
-import { AppError, badRequest, forbidden, tooManyAttempts } from '../../lib/errors';
+import { AppError, badRequest, tooManyAttempts } from '../../lib/errors';
 import type { Database } from '../../db/schema';
 import { limiter } from '../../lib/limiters';
 import { fullVolumeOf } from '../../storage/storage-faults';
-import { assertUncommonPassword, hashPassword } from '../users/users.service';
+import { assertMayEditAccount, assertUncommonPassword, hashPassword } from '../users/users.service';
 import { mailPriority, type MailOutbox } from './mail-outbox';
 import type { MailRepository, TokenPurpose } from './mail.repository';
 import {
@@ -34,8 +35,8 @@ import {
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const mailOff = () => new AppError(404, 'NotFoundError', mailMessages.mailOff, errorCodes.mailOff);
-const tokenGone = (message: string, code: string) => new AppError(410, 'GoneError', message, code);
+export const mailOff = () => new AppError(404, errorCodes.mailOff, mailMessages.mailOff);
+const tokenGone = (message: string, code: ErrorCode) => new AppError(410, code, message);
 /** A reset link whose account changed since it was mailed (decision 0044): as invalid as one never issued. */
 const linkEnded = () => badRequest(mailMessages.tokenInvalid, errorCodes.tokenInvalid);
 
@@ -206,7 +207,7 @@ export class MailService {
 
   /** "Send again" on the banner: a new verification link, a few per hour per account (429 after). */
   async resendVerification(actor: TokenUser): Promise<string> {
-    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    assertMayEditAccount(actor);
     if (!this.outbox) throw mailOff();
     const user = await this.mail.recipient(actor.id);
     if (user?.emailVerified === 1) return mailMessages.verified;
@@ -351,7 +352,7 @@ export class MailService {
   }
 
   async saveSettings(actor: TokenUser, settings: MailSettings): Promise<MailSettings> {
-    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    assertMayEditAccount(actor);
     await this.mail.setInboxMail(actor.id, settings.inboxMail);
     return settings;
   }

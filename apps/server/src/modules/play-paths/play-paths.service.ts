@@ -153,7 +153,7 @@ export class PlayPathsService {
     if (!isGameReady(game))
       throw conflict(gameNotReadyMessage(user.roleTypeId, game), errorCodes.gameNotReady);
     const index = (await this.gameFiles.listFiles(gameId)).find((file) => file.isStartFile === 1);
-    if (!index) throw conflict('The game has no index file.', 'NO_INDEX_FILE');
+    if (!index) throw conflict('The game has no index file.', errorCodes.noIndexFile);
     return { index: index.path, isolated: effectiveIsolated(game) };
   }
 }

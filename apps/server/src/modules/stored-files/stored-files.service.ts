@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import { errorCodes } from '@reskin/contract';
-import { AppError } from '../../lib/errors';
+import { withDetail } from '../../lib/errors';
 import type { Database } from '../../db/schema';
 import { withPreviews } from '../../lib/image-previews';
 import { variantKey } from '../../lib/variants';
@@ -25,9 +25,7 @@ export const uploadRecordDeadlineMs = 50 * 60 * 1000;
 export function assertUploadInTime(startedAt: number): void {
   if (Date.now() - startedAt <= uploadRecordDeadlineMs) return;
   const message = `The upload took longer than ${uploadRecordDeadlineMs / 60_000} minutes and was not stored; send fewer files at a time.`;
-  throw new AppError(408, 'RequestTimeoutError', message, errorCodes.uploadTooSlow, [
-    { path: '/file', code: 'too_slow', message },
-  ]);
+  throw withDetail(408, errorCodes.uploadTooSlow, message, '/file', 'too_slow');
 }
 
 /** A stored original with the copies generation may have made of it (deleting a missing one is no error). */

@@ -37,6 +37,14 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
 
+/** 403 unless the actor may change their own account (a demo account may not): the account and mail routes. */
+export function assertMayEditAccount(actor: Pick<User, 'roleTypeId'>): void {
+  if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+}
+
+/** 401 of a login or password check that fails: never says which of the two was wrong. */
+const wrongCredentials = () => unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+
 /** Whether a password matches an argon2 hash (false for a malformed hash). */
 function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   return verify(passwordHash, password).catch(() => false);
@@ -131,7 +139,7 @@ export class UsersService {
     const valid = await verifyPassword(credentials?.passwordHash ?? (await this.dummyHash), password);
     if (!credentials || !valid) {
       await failures.fail(key);
-      throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+      throw wrongCredentials();
     }
     if (credentials.activated !== 1)
       throw unauthorized('This account is disabled.', errorCodes.accountDisabled);
@@ -298,7 +306,7 @@ export class UsersService {
    * nothing else.
    */
   async updateOwn(actor: TokenUser, body: UpdateUserBody): Promise<string> {
-    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    assertMayEditAccount(actor);
     const emailChanges = emailChangeNeedsPassword(actor.email, body.email);
     if (emailChanges) {
       if (!body.currentPassword) {
@@ -347,7 +355,7 @@ export class UsersService {
       if (!updated) throw notFound('User');
       return { password };
     }
-    if (!can(actor.roleTypeId, 'account.edit')) throw forbidden('Demo accounts cannot be changed.');
+    assertMayEditAccount(actor);
     assertUncommonPassword(body.newPassword, '/newPassword');
     await this.checkCurrentPassword(actor, body.oldPassword, () =>
       forbidden(m.currentPasswordWrong, errorCodes.invalidCredentials),
@@ -384,7 +392,7 @@ export class UsersService {
   /** A session token for a user as they are now, with their current token version. */
   private async newToken(id: number): Promise<string> {
     const found = await this.users.findWithTokenVersion(id);
-    if (!found) throw unauthorized('Invalid email or password.', errorCodes.invalidCredentials);
+    if (!found) throw wrongCredentials();
     return this.tokens.sign(found.user, found.tokenVersion);
   }
 

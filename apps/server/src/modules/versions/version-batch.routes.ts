@@ -19,16 +19,17 @@ import {
   fitPreviewQuerySchema,
   limits,
   normaliseIncomingPath,
+  uploadMessages,
   type BatchOptions,
 } from '@reskin/contract';
-import { AppError, badRequest, unprocessable } from '../../lib/errors';
+import { AppError, badRequest, noFile, unprocessable, withDetail } from '../../lib/errors';
 import {
   assertNamed,
   fileContent,
   fileTooLarge,
-  firstFilePart,
   maxMultipartBytes,
   multipartError,
+  readUpload,
   refuseDeclaredBodyOver,
 } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
@@ -45,10 +46,11 @@ const changeErrors = {
 /** 413: more files than the game has. */
 const tooManyFiles = (max: number) => {
   const message = batchMessages.tooManyFiles(max);
-  return new AppError(413, 'PayloadTooLargeError', message, 'TOO_MANY_FILES', [
-    { path: '/file', code: 'too_many_files', message },
-  ]);
+  return withDetail(413, errorCodes.tooManyFiles, message, '/file', 'too_many_files');
 };
+
+/** The body of a fit preview: one file. */
+const fitPreviewPartsSchema = batchPartsSchema.pick({ file: true });
 
 /** The longest path of an incoming file (a game path's limit, plus a top folder). */
 const maxIncomingPath = limits.gameFilePathMax + 255;
@@ -120,7 +122,7 @@ export async function versionBatchRoutes(
           "The multipart `file` fitted to the original's (or the frame's) size and format exactly as the batch stores it",
         params: fitPreviewParamsSchema,
         querystring: fitPreviewQuerySchema,
-        multipartBody: batchPartsSchema.pick({ file: true }),
+        multipartBody: fitPreviewPartsSchema,
         errors: {
           ...changeErrors,
           404: 'No such version, game file or frame (NOT_FOUND).',
@@ -129,12 +131,7 @@ export async function versionBatchRoutes(
       },
     },
     async (request, reply) => {
-      const file = await firstFilePart(request, maxFileSizeBytes);
-      if (!file)
-        throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [
-          { path: '/file', code: 'required', message: 'Choose a file.' },
-        ]);
-      const content = fileContent(file, file.filename, maxFileSizeBytes);
+      const { file, content } = await readUpload(request, fitPreviewPartsSchema, { maxFileSizeBytes });
       const { params, query } = request;
       const preview = await batch.preview(currentUser(request), params.versionId, params.fileId, {
         fit: query.fit,
@@ -235,9 +232,7 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
     throw multipartError(error, maxFileSizeBytes);
   }
   if (files.length === 0) {
-    throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', errorCodes.validationFailed, [
-      { path: '/file', code: 'required', message: 'Choose files or a .zip.' },
-    ]);
+    throw noFile(uploadMessages.noFileSent, uploadMessages.chooseFilesOrZip);
   }
   const only = files[0];
   if (files.length === 1 && only?.file && extensionOfName(only.incoming) === 'zip') {

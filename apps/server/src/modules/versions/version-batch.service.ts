@@ -30,6 +30,7 @@ import {
   type GameVersion,
   type ImageFormatName,
   type User,
+  uploadMessages,
 } from '@reskin/contract';
 import {
   AudioError,
@@ -117,14 +118,7 @@ export const batchTurns = new FairQueue<number>(
 
 /** 503 SERVER_BUSY: as many batches as the server takes are running, and as many wait. */
 const serverBusy = () =>
-  new AppError(
-    503,
-    'ServiceUnavailableError',
-    batchMessages.busy,
-    errorCodes.serverBusy,
-    [],
-    limits.versionBatch.retryAfterSeconds,
-  );
+  new AppError(503, errorCodes.serverBusy, batchMessages.busy, [], limits.versionBatch.retryAfterSeconds);
 
 const emptyMedia: BatchMedia = {
   format: null,
@@ -327,7 +321,7 @@ export class VersionBatchService {
     if (incomingKind !== originalKind) return invalid('wrong_kind', batchMessages.wrongKind(originalKind));
     if (!source.file)
       return invalid('too_large', fileTooLarge(match.relative, this.maxFileSizeBytes).message);
-    if (source.size === 0) return invalid('empty', 'The file is empty (0 bytes).');
+    if (source.size === 0) return invalid('empty', uploadMessages.emptyFile);
 
     if (originalKind === 'image') {
       let frameSize: { w: number; h: number } | null = null;

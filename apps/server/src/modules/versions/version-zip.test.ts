@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { fromBufferPromise, type Entry } from 'yauzl';
 import type { Storage, StoredObject } from '../../storage/storage';
+import { readZip, readZipEntries } from '../../../test/support/zip-entries';
 import { zipStoredFiles } from './version-zip';
 
 /** A storage that holds `objects`; a function value is called for the object's stream at each open. */
@@ -25,16 +25,7 @@ describe('zipStoredFiles', () => {
         { path: 'b.ogg', storageKey: 'k/2' },
       ]),
     );
-    const archive = await fromBufferPromise(zip, { lazyEntries: true });
-    const names: string[] = [];
-    archive.on('entry', (entry: Entry) => {
-      names.push(entry.fileName);
-      archive.readEntry();
-    });
-    const ended = new Promise((resolve, reject) => archive.on('end', resolve).on('error', reject));
-    archive.readEntry();
-    await ended;
-    expect(names).toEqual(['img/a.png', 'b.ogg']);
+    expect([...(await readZip(zip)).keys()]).toEqual(['img/a.png', 'b.ogg']);
   });
 
   it('stores already-compressed media as it is and deflates only compressible files', async () => {
@@ -54,22 +45,11 @@ describe('zipStoredFiles', () => {
         ],
       ),
     );
-    const archive = await fromBufferPromise(zip, { lazyEntries: true });
-    const entries: { name: string; method: number; text: string }[] = [];
-    const ended = new Promise<void>((resolve, reject) => {
-      archive.on('error', reject).on('end', resolve);
-      archive.on('entry', (entry: Entry) => {
-        archive.openReadStream(entry, (error, stream) => {
-          if (error) return reject(error);
-          buffer(stream).then((bytes) => {
-            entries.push({ name: entry.fileName, method: entry.compressionMethod, text: bytes.toString() });
-            archive.readEntry();
-          }, reject);
-        });
-      });
-    });
-    archive.readEntry();
-    await ended;
+    const entries = (await readZipEntries(zip)).map((entry) => ({
+      name: entry.name,
+      method: entry.compressionMethod,
+      text: entry.bytes.toString(),
+    }));
     // 0 = stored, 8 = deflate
     expect(entries).toEqual([
       { name: 'img/a.png', method: 0, text: png },

@@ -20,16 +20,9 @@ import {
   versionUploadPartsSchema,
 } from '@reskin/contract';
 import { revokedTicketDoc } from '../../lib/download-tickets';
-import { AppError } from '../../lib/errors';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
-import {
-  fileContent,
-  fileTooLarge,
-  firstFilePart,
-  maxMultipartBytes,
-  refuseDeclaredBodyOver,
-} from '../../lib/multipart';
+import { fileTooLarge, readUpload, maxMultipartBytes, refuseDeclaredBodyOver } from '../../lib/multipart';
 import type { VersionsService } from './versions.service';
 
 const noContent = { 204: noContentSchema };
@@ -293,13 +286,8 @@ export async function versionsRoutes(
       },
     },
     async (request) => {
-      const file = await firstFilePart(request, maxFileSizeBytes);
-      if (!file)
-        throw new AppError(422, 'UnprocessableEntityError', 'No file was sent.', 'VALIDATION_FAILED', [
-          { path: '/file', code: 'required', message: 'Choose a file.' },
-        ]);
       // The content fails with a 413 when the file is over the limit, so nothing cut short is kept.
-      const content = fileContent(file, file.filename, maxFileSizeBytes);
+      const { content } = await readUpload(request, versionUploadPartsSchema, { maxFileSizeBytes });
       return versions.upload(currentUser(request), request.params.versionId, request.params.fileId, content);
     },
   );

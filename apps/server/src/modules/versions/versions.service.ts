@@ -19,12 +19,13 @@ import {
   type VersionFile,
   type VersionFilterBody,
   type VersionForm,
+  uploadMessages,
 } from '@reskin/contract';
 import type { Transaction } from 'kysely';
 import type { Dialect } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { DownloadTickets } from '../../lib/download-tickets';
-import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors';
+import { AppError, forbidden, notFound, unprocessable, withDetail } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
 import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
 import { AudioError, SoundTooLongError, soundDuration } from './audio-conversion';
@@ -91,9 +92,7 @@ function refusedChange(
   if (!refusal) return undefined;
   if (refusal.statusCode === 403) return forbidden(refusal.message, refusal.code);
   const detailCode = refusal.code === errorCodes.versionDisabled ? 'disabled' : 'locked';
-  return new AppError(423, 'LockedError', refusal.message, refusal.code, [
-    { path, code: detailCode, message: refusal.message },
-  ]);
+  return withDetail(423, refusal.code, refusal.message, path, detailCode);
 }
 
 /**
@@ -159,9 +158,7 @@ export class VersionsService {
     );
     if (id === undefined) {
       const message = versionRuleMessages.limit;
-      throw new AppError(409, 'ConflictError', message, 'VERSION_LIMIT', [
-        { path: '/userGamesId', code: 'version_limit', message },
-      ]);
+      throw withDetail(409, errorCodes.versionLimit, message, '/userGamesId', 'version_limit');
     }
     return this.mustFind(id);
   }
@@ -359,7 +356,7 @@ export class VersionsService {
     try {
       const refuse = (code: string, message: string) =>
         unprocessable(message, [{ path: '/file', code, message }]);
-      if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
+      if (size === 0) throw refuse('empty', uploadMessages.emptyFile);
       const stored = await this.storage.get(storageKey);
       if (!stored) throw new Error('the stored upload vanished');
       let width: number | null = null;

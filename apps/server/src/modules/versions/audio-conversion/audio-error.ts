@@ -18,7 +18,7 @@ export const audioMessages = {
  */
 export class AudioError extends AppError {
   constructor(message: string, cause?: unknown) {
-    super(422, 'UnprocessableEntityError', message, errorCodes.validationFailed);
+    super(422, errorCodes.validationFailed, message);
     if (cause !== undefined) this.cause = cause;
   }
 }

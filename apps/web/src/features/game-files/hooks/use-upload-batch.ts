@@ -4,6 +4,7 @@ import {
   keptUploadNames,
   limits,
   messages,
+  uploadMessages,
   uploadPaths,
   uploadResultSchema,
 } from '@reskin/contract';
@@ -27,7 +28,7 @@ export type { UploadItem };
 /** Progress repaints at most this often; every finished batch repaints at once. */
 const repaintMs = 100;
 
-const noFilesChosen = 'Choose at least one file.';
+const noFilesChosen = uploadMessages.chooseFiles;
 
 interface ZipSource {
   name: string;
