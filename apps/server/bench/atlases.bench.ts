@@ -7,7 +7,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { forgetRenderedTiles, makeWatermark, type FrameRect } from '../src/lib/variants';
 import { parseAtlasDescriptor } from '../src/modules/atlases/atlas-parsers';
-import { composeSheet } from '../src/modules/atlases/compose-sheet';
+import { composeSheet } from '../src/modules/versions/sheets/compose-sheet';
 import { median } from './api.bench';
 
 const sheetSize = 2048;

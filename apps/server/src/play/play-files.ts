@@ -5,7 +5,7 @@ import { servedAs, type ServedAs } from '../lib/content-types';
 import { keptFor } from '../lib/kept-answers';
 import { variantKey } from '../lib/variants';
 import type { GamesRepository } from '../modules/games/games.repository';
-import type { VersionSheetsRepository } from '../modules/atlases/version-sheets.repository';
+import type { VersionSheetsRepository } from '../modules/versions/sheets/version-sheets.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
 import type { PlayClaims } from './play-tokens';
 

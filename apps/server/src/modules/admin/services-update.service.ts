@@ -7,7 +7,7 @@ import { variantKey } from '../../lib/variants';
 import type { Storage } from '../../storage/storage';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import { StorageFullError } from '../../storage/storage-faults';
-import type { SheetComposer } from '../atlases/sheet-composer';
+import type { SheetComposer } from '../versions/sheets/sheet-composer';
 import type { GameGeneration } from '../games/game-generation';
 import { orphanGraceMs, withVariants, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { VersionHistoryRepository } from '../version-history/version-history.repository';

@@ -49,7 +49,7 @@ import { fileTooLarge } from '../../lib/multipart';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import type { AtlasesService } from '../atlases/atlases.service';
-import type { VersionFramesService } from '../atlases/version-frames.service';
+import type { VersionFramesService } from './sheets/version-frames.service';
 import type { FileUsageRepository } from '../file-usage/file-usage.repository';
 import type { GameFileRow, GamesRepository } from '../games/games.repository';
 import type { VersionsService } from './versions.service';

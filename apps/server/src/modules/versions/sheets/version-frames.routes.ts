@@ -7,15 +7,15 @@ import {
   versionFileParamsSchema,
   versionFrameParamsSchema,
 } from '@reskin/contract';
-import { AppError } from '../../lib/errors';
+import { AppError } from '../../../lib/errors';
 import {
   fileContent,
   fileTooLarge,
   firstFilePart,
   maxMultipartBytes,
   refuseDeclaredBodyOver,
-} from '../../lib/multipart';
-import { currentUser } from '../../plugins/auth';
+} from '../../../lib/multipart';
+import { currentUser } from '../../../plugins/auth';
 import type { VersionFramesService } from './version-frames.service';
 
 const changeErrors = {

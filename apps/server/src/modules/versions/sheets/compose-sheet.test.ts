@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { AtlasFrame } from '@reskin/contract';
-import { parseAtlasDescriptor } from './atlas-parsers';
+import { parseAtlasDescriptor } from '../../atlases/atlas-parsers';
 import { composeSheet, dropsVisiblePixels } from './compose-sheet';
 
 /**

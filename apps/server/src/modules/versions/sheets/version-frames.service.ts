@@ -10,16 +10,16 @@ import {
   type GameVersion,
   type User,
 } from '@reskin/contract';
-import { notFound, unprocessable } from '../../lib/errors';
-import { extensionOf } from '../../lib/game-paths';
-import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
-import type { FreeSpaceGuard } from '../../storage/free-space';
-import type { Storage } from '../../storage/storage';
-import type { GameFileRow, GamesRepository } from '../games/games.repository';
-import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
-import { toVersionFile, type VersionsRepository } from '../versions/versions.repository';
-import type { VersionsService } from '../versions/versions.service';
-import type { AtlasesService } from './atlases.service';
+import { notFound, unprocessable } from '../../../lib/errors';
+import { extensionOf } from '../../../lib/game-paths';
+import { InvalidImageError, inspectImage } from '../../../lib/image-inspection';
+import type { FreeSpaceGuard } from '../../../storage/free-space';
+import type { Storage } from '../../../storage/storage';
+import type { GameFileRow, GamesRepository } from '../../games/games.repository';
+import { assertUploadInTime, type StoredFilesService } from '../../stored-files/stored-files.service';
+import { toVersionFile, type VersionsRepository } from '../versions.repository';
+import type { VersionsService } from '../versions.service';
+import type { AtlasesService } from '../../atlases/atlases.service';
 import { dropsVisiblePixels } from './compose-sheet';
 import type { SheetComposer } from './sheet-composer';
 import type { VersionSheetsRepository } from './version-sheets.repository';
