@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { AtlasFrame, Game, GameAtlases } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { forgetRenderedTiles, makeWatermark, type FrameRect } from '../src/lib/variants';
+import { forgetRenderedTiles, makeWatermark, type FrameRect } from '../src/lib/images/variants';
 import { parseAtlasDescriptor } from '../src/modules/atlases/atlas-parsers';
 import { composeSheet } from '../src/modules/versions/sheets/compose-sheet';
 import { median } from './api.bench';

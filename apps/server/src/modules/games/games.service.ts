@@ -29,7 +29,7 @@ import {
   UndrawableSvgError,
   inspectImage,
   type ImageInfo,
-} from '../../lib/image-inspection';
+} from '../../lib/images/image-inspection';
 import { compileFilter, pickFields } from '../../search/filter';
 import type { Page } from '../../search/page';
 import type { FreeSpaceGuard, SpaceNeed } from '../../storage/free-space';

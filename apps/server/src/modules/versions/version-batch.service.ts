@@ -43,8 +43,8 @@ import {
 import { isAudioContent } from '../../lib/audio-inspection';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { FairQueue, QueueFullError } from '../../lib/fair-queue';
-import { canWriteFormat, fitImage, ImageFitError } from '../../lib/image-fit';
-import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
+import { canWriteFormat, fitImage, ImageFitError } from '../../lib/images/image-fit';
+import { InvalidImageError, inspectImage } from '../../lib/images/image-inspection';
 import { fileTooLarge } from '../../lib/multipart';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';

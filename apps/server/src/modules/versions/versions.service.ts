@@ -26,7 +26,7 @@ import type { Database } from '../../db/schema';
 import type { DownloadTickets } from '../../lib/download-tickets';
 import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors';
 import { extensionOf } from '../../lib/game-paths';
-import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
+import { InvalidImageError, inspectImage } from '../../lib/images/image-inspection';
 import { AudioError, SoundTooLongError, soundDuration } from '../../lib/audio-conversion';
 import { isAudioContent } from '../../lib/audio-inspection';
 import { unsafeSvgParts } from '../../lib/svg-safety';
@@ -43,7 +43,7 @@ import type { VersionSheetsRepository } from './sheets/version-sheets.repository
 import type { HistoryCause, StagedEntry } from '../version-history/version-history.repository';
 import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
 import { zipStoredFiles } from './version-zip';
-import { hasPreviews } from '../../lib/image-previews';
+import { hasPreviews } from '../../lib/images/image-previews';
 import type { PreviewUrl } from '../../lib/preview-grants';
 import type { PostingThrottle } from '../../lib/posting-throttle';
 import type { PreviewsService } from '../previews/previews.service';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { imageFormatOfName, storedSpriteSize, type AtlasFrame } from '@reskin/contract';
-import { readImage } from '../../../lib/image-reading';
+import { readImage } from '../../../lib/images/image-reading';
 
 /** One replaced frame: where it goes, and the artist's image of the frame's full source size. */
 export interface FrameReplacement {

@@ -3,7 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { framesOfSheet, type GameVersion } from '@reskin/contract';
 import { extensionOf } from '../../../lib/game-paths';
-import { variantKey } from '../../../lib/variants';
+import { variantKey } from '../../../lib/images/variants';
 import type { Storage } from '../../../storage/storage';
 import type { GameFileRow, GamesRepository } from '../../games/games.repository';
 import type { StoredFilesService } from '../../stored-files/stored-files.service';

@@ -12,7 +12,7 @@ import {
 } from '@reskin/contract';
 import { notFound, unprocessable } from '../../../lib/errors';
 import { extensionOf } from '../../../lib/game-paths';
-import { InvalidImageError, inspectImage } from '../../../lib/image-inspection';
+import { InvalidImageError, inspectImage } from '../../../lib/images/image-inspection';
 import type { FreeSpaceGuard } from '../../../storage/free-space';
 import type { Storage } from '../../../storage/storage';
 import type { GameFileRow, GamesRepository } from '../../games/games.repository';

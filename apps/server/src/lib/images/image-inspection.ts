@@ -3,7 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import type { Metadata } from 'sharp';
 import { imageFormatOfName, limits, type ImageFormatName } from '@reskin/contract';
 import { BitmapDecodeError } from './bitmap-decoding';
-import { extensionOf } from './game-paths';
+import { extensionOf } from '../game-paths';
 import { readImage } from './image-reading';
 
 export interface ImageInfo {
