@@ -51,6 +51,8 @@ import { framesOnPage } from './modules/atlases/page-frames';
 import { SheetComposer } from './modules/versions/sheets/sheet-composer';
 import { versionFramesRoutes } from './modules/versions/sheets/version-frames.routes';
 import { VersionFramesService } from './modules/versions/sheets/version-frames.service';
+import { IntakeRepository } from './modules/versions/intake/intake.repository';
+import { VersionIntake } from './modules/versions/intake/version-intake';
 import { VersionSheetsRepository } from './modules/versions/sheets/version-sheets.repository';
 import { FileUsageRepository } from './modules/file-usage/file-usage.repository';
 import { fileUsageRoutes } from './modules/file-usage/file-usage.routes';
@@ -419,19 +421,29 @@ export async function buildApp(
   );
   const versionFrames = new VersionFramesService(
     versions,
+    versionSheets,
+    sheetComposer,
+    gamesRepository,
+    storedFiles,
+  );
+  // Every artist's bytes for a version's file come in here (decision 0055).
+  const intake = new VersionIntake(
+    versions,
+    new IntakeRepository(database.db, versionsRepository),
     versionsRepository,
     versionSheets,
     sheetComposer,
     atlases,
-    gamesRepository,
     storage,
     storedFiles,
     space,
+    historyRecorder,
+    filesChanged,
   );
   // Replace from a folder or a zip: each row through the single upload or the frame upload above.
   const versionBatch = new VersionBatchService(
     versions,
-    versionFrames,
+    intake,
     gamesRepository,
     atlases,
     storage,
@@ -545,6 +557,7 @@ export async function buildApp(
         });
         await scope.register(versionFramesRoutes, {
           frames: versionFrames,
+          intake,
           maxFileSizeBytes: config.maxFileSizeBytes,
         });
         await scope.register(versionBatchRoutes, {

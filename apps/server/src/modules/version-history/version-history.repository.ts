@@ -50,7 +50,8 @@ export class VersionHistoryRepository {
     fileId: number,
     staged: StagedEntry,
     cause: HistoryCause,
-    limit: number,
+    /** Entries kept; undefined: the caller knows the file stays within its limit. */
+    limit: number | undefined,
   ): Promise<string[]> {
     await trx
       .insertInto('versionFileHistory')
@@ -64,7 +65,7 @@ export class VersionHistoryRepository {
         createdAt: nowIso(),
       })
       .execute();
-    return this.trim(trx, versionId, fileId, limit);
+    return limit === undefined ? [] : this.trim(trx, versionId, fileId, limit);
   }
 
   /** Drops a file's entries beyond the newest `limit`; answers their storage keys. */

@@ -49,7 +49,7 @@ import { fileTooLarge } from '../../lib/multipart';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import type { AtlasesService } from '../atlases/atlases.service';
-import type { VersionFramesService } from './sheets/version-frames.service';
+import type { VersionIntake } from './intake/version-intake';
 import type { FileUsageRepository } from '../file-usage/file-usage.repository';
 import type { GameFileRow, GamesRepository } from '../games/games.repository';
 import type { VersionsService } from './versions.service';
@@ -141,13 +141,13 @@ const emptyMedia: BatchMedia = {
  * Replace from a folder or a zip (decision 0030): POST /game-versions/{versionId}/batch. Plans each
  * incoming file against the game's files and atlas frames (matchBatch in the contract), checks it by content
  * (the single upload's checks), and on apply fits or converts it and stores it through the single upload
- * (VersionsService.upload) or the frame upload (VersionFramesService.uploadFrame), so every version rule of those
+ * (VersionsService.upload) or the frame upload (VersionIntake.uploadFrame), so every version rule of those
  * holds per row. A row's refusal is that row's outcome; the others go on.
  */
 export class VersionBatchService {
   constructor(
     private readonly versions: VersionsService,
-    private readonly frames: VersionFramesService,
+    private readonly intake: VersionIntake,
     private readonly games: GamesRepository,
     private readonly atlases: AtlasesService,
     private readonly storage: Storage,
@@ -619,7 +619,7 @@ export class VersionBatchService {
       const content = await this.content(planned, original, source.file, options, user.id);
       if (row.frame !== null) {
         const named = row.status === 'matched' ? row.relative : original.path;
-        await this.frames.uploadFrame(user, version.id, original.fileId, {
+        await this.intake.uploadFrame(user, version.id, original.fileId, {
           frame: row.frame,
           fileName: named,
           content,

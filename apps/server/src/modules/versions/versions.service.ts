@@ -68,12 +68,21 @@ export interface VersionReviewHooks {
   eventsAdded(ids: number[]): void;
   /** After a replacement of `fileId` (of its `frame` when one) committed. */
   replaced(user: User, version: GameVersion, fileId: number, frame: string | null): Promise<void>;
+  /** The same inside the replacement's own transaction; answers the inbox events' ids (for eventsAdded). */
+  replacedIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileId: number,
+    frame: string | null,
+  ): Promise<number[]>;
 }
 
 const noReviewHooks: VersionReviewHooks = {
   finished: async () => [],
   eventsAdded: () => {},
   replaced: async () => {},
+  replacedIn: async () => [],
 };
 
 /**
@@ -507,6 +516,22 @@ export class VersionsService {
     return this.review.replaced(user, version, fileId, frame);
   }
 
+  /** `replaced` inside the replacement's own transaction; hand the answer to `eventsAdded` after the commit. */
+  replacedIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileId: number,
+    frame: string | null,
+  ): Promise<number[]> {
+    return this.review.replacedIn(trx, user, version, fileId, frame);
+  }
+
+  /** Inbox events written in a replacement's transaction (replacedIn), once it committed. */
+  eventsAdded(ids: number[]): void {
+    this.review.eventsAdded(ids);
+  }
+
   /**
    * A version the caller may see (decision 0007): any for a role that sees all, else only their own through an
    * active assignment; anything else is a 404 like an unknown id. The review loop's notes and verdicts use it too.
@@ -516,7 +541,10 @@ export class VersionsService {
     if (!version) throw notFound('Game version');
     if (can(user.roleTypeId, 'games.seeAll')) return version;
     if (version.userId !== user.id) throw notFound('Game version');
-    await this.reachableUserGame(user, version.userGamesId);
+    // Only whose the assignment is and whether it is active: one statement (decision 0055).
+    const assignment = await this.versions.assignmentOf(version.userGamesId);
+    if (!assignment || assignment.userId !== user.id || assignment.isActive !== 1)
+      throw notFound('User game');
     return version;
   }
 

@@ -3,6 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { framesOfSheet, type GameVersion } from '@reskin/contract';
 import { extensionOf } from '../../../lib/game-paths';
+import { decodePixels, type RgbaImage } from '../../../lib/images/pixels';
 import { variantKey } from '../../../lib/images/variants';
 import type { Storage } from '../../../storage/storage';
 import type { GameFileRow, GamesRepository } from '../../games/games.repository';
@@ -96,20 +97,21 @@ export class SheetComposer {
     version: Pick<GameVersion, 'id' | 'gameId'>,
     sheet: GameFileRow,
     cause: HistoryCause,
+    known?: ReadonlyMap<string, RgbaImage>,
   ): Promise<void> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
     if (!inputs) return;
     let replacements: FrameReplacement[];
     let base: Buffer;
     try {
-      replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
+      replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames, known);
       base = await this.read(inputs.sheet.baseKey ?? sheet.storageKey);
     } catch (error) {
       // A frame replaced again (or restored) since the inputs were read has its object deleted: compose from the
       // newer inputs (whichever of the two compositions finishes last, the newest lands), so the caller answers
       // with a composed sheet.
       if (await this.superseded(version.id, sheet.fileId, inputs.sheet.revision))
-        return this.compose(version, sheet, cause);
+        return this.compose(version, sheet, cause, known);
       throw error;
     }
     const composed = await composeSheet(base, sheet.path, replacements);
@@ -122,7 +124,7 @@ export class SheetComposer {
     let landed;
     try {
       if (inputs.sheet.baseKey === null) marked = await this.drawMarked(version.id, sheet, replacements);
-      staged = await this.history.stage(version.id, key, file);
+      staged = await this.history.stage(version.id, key, file, composed);
       landed = await this.sheets.landComposed(
         version.id,
         sheet.fileId,
@@ -199,7 +201,7 @@ export class SheetComposer {
    * play origin's kept bodies and ETags follow, decision 0046). None while the file has no copies (or they were
    * deleted as Gen. replaced them): the version view then serves a blank, and the next pass draws it.
    */
-  private async drawMarked(
+  async drawMarked(
     versionId: number,
     sheet: GameFileRow,
     replacements: FrameReplacement[],
@@ -224,12 +226,18 @@ export class SheetComposer {
     gameId: number,
     fileId: number,
     rows: VersionFrameRow[],
+    /** Frames decoded already (the one an upload brings), by their stored key. */
+    known?: ReadonlyMap<string, RgbaImage>,
   ): Promise<FrameReplacement[]> {
     const { frames: atlasFrames } = framesOfSheet((await this.atlases.find(gameId)).atlases, fileId);
     const replacements: FrameReplacement[] = [];
     for (const row of rows) {
       const frame = atlasFrames.get(row.frame);
-      if (frame) replacements.push({ frame, image: await this.read(row.storageKey) });
+      if (frame)
+        replacements.push({
+          frame,
+          pixels: known?.get(row.storageKey) ?? (await decodePixels(await this.read(row.storageKey))),
+        });
     }
     return replacements;
   }

@@ -16,6 +16,7 @@ import {
   refuseDeclaredBodyOver,
 } from '../../../lib/multipart';
 import { currentUser } from '../../../plugins/auth';
+import type { VersionIntake } from '../intake/version-intake';
 import type { VersionFramesService } from './version-frames.service';
 
 const changeErrors = {
@@ -27,7 +28,11 @@ const changeErrors = {
 /** Replacing and restoring single frames of a sprite sheet in a version. */
 export async function versionFramesRoutes(
   app: FastifyInstance,
-  { frames, maxFileSizeBytes }: { frames: VersionFramesService; maxFileSizeBytes: number },
+  {
+    frames,
+    intake,
+    maxFileSizeBytes,
+  }: { frames: VersionFramesService; intake: VersionIntake; maxFileSizeBytes: number },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['game-versions'];
@@ -65,7 +70,7 @@ export async function versionFramesRoutes(
           ? field.value
           : undefined;
       const content = fileContent(file, file.filename, maxFileSizeBytes);
-      return frames.uploadFrame(currentUser(request), request.params.versionId, request.params.fileId, {
+      return intake.uploadFrame(currentUser(request), request.params.versionId, request.params.fileId, {
         frame,
         fileName: file.filename,
         content,
