@@ -395,17 +395,13 @@ export async function buildApp(
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,
-    gamesRepository,
     storage,
     paths,
     downloadTickets,
     storedFiles,
     database.dialect,
     filesChanged,
-    space,
     versionSheets,
-    sheetComposer,
-    historyRecorder,
     new ReviewHooks(reviewRepository, inbox),
     previews,
     // Finishes per account (decision 0044): each tells every admin.
@@ -439,6 +435,7 @@ export async function buildApp(
     space,
     historyRecorder,
     filesChanged,
+    previews,
   );
   // Replace from a folder or a zip: each row through the single upload or the frame upload above.
   const versionBatch = new VersionBatchService(
@@ -543,12 +540,14 @@ export async function buildApp(
         await scope.register(gamesRoutes, { games, maxFileSizeBytes: config.maxFileSizeBytes });
         await scope.register(versionsRoutes, {
           versions,
+          intake,
           maxFileSizeBytes: config.maxFileSizeBytes,
         });
         await scope.register(versionHistoryRoutes, {
           history: new VersionHistoryService(
             versionHistory,
             versions,
+            intake,
             gamesRepository,
             storage,
             downloadTickets,

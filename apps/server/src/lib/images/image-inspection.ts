@@ -47,7 +47,11 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
     throw new InvalidImageError(`${path} is not an image.`);
   }
   // sharp would collect a stream into one buffer too; the upload's own limit bounds it.
-  const input = await buffer(content);
+  return inspectBytes(await buffer(content), path);
+}
+
+/** inspectImage of bytes already in memory (the intake's, decision 0055). */
+export async function inspectBytes(input: Buffer, path: string): Promise<ImageInfo> {
   const info = await readHeader(input, path);
   try {
     // Shrinking to a few pixels reads every row of every frame, in strips, without a decoded copy of the

@@ -625,7 +625,7 @@ export class VersionBatchService {
           content,
         });
       } else {
-        await this.versions.upload(user, version.id, original.fileId, content, { how: 'batch' });
+        await this.intake.uploadFile(user, version.id, original.fileId, content, { how: 'batch' });
       }
       row.outcome = 'replaced';
     } catch (error) {
@@ -672,7 +672,7 @@ export class VersionBatchService {
         twin.status === 'matched'
           ? createReadStream(row.source.file)
           : await this.convertedTo(row.source.file, file, audio, options, user.id);
-      await this.versions.upload(user, version.id, file.fileId, content, { how: 'batch' });
+      await this.intake.uploadFile(user, version.id, file.fileId, content, { how: 'batch' });
       twin.outcome = 'replaced';
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

@@ -1,13 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
-import mime from 'mime';
 import {
   can,
   errorCodes,
-  fileKindOf,
   limits,
-  validationMessages,
   versionChangeRefusal,
   versionRuleMessages,
   type CreateVersionBody,
@@ -24,24 +19,14 @@ import type { Transaction } from 'kysely';
 import type { Dialect } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { DownloadTickets } from '../../lib/download-tickets';
-import { AppError, forbidden, notFound, unprocessable } from '../../lib/errors';
-import { extensionOf } from '../../lib/game-paths';
-import { InvalidImageError, inspectImage } from '../../lib/images/image-inspection';
-import { AudioError, SoundTooLongError, soundDuration } from '../../lib/audio-conversion';
-import { isAudioContent } from '../../lib/audio-inspection';
-import { unsafeSvgParts } from '../../lib/svg-safety';
+import { AppError, forbidden, notFound } from '../../lib/errors';
 import type { PlayPathsService } from '../../play/play-paths.service';
 import { compileFilter } from '../../search/filter';
 import type { Page } from '../../search/page';
 import { MissingObjectError, type Storage } from '../../storage/storage';
-import type { FreeSpaceGuard } from '../../storage/free-space';
-import type { GamesRepository } from '../games/games.repository';
-import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
+import type { StoredFilesService } from '../stored-files/stored-files.service';
 import type { UserGamesRepository } from '../user-games/user-games.repository';
-import type { SheetComposer } from './sheets/sheet-composer';
 import type { VersionSheetsRepository } from './sheets/version-sheets.repository';
-import type { HistoryCause, StagedEntry } from '../version-history/version-history.repository';
-import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
 import { zipStoredFiles } from './version-zip';
 import { hasPreviews } from '../../lib/images/image-previews';
 import type { PreviewUrl } from '../../lib/preview-grants';
@@ -105,15 +90,24 @@ function refusedChange(
   ]);
 }
 
+/** A version file's preview (VersionFile.preview): of its stored replacement (a sheet's: the composed sheet). */
+export function previewOf(
+  row: { path: string; width: number | null; storageKey: string },
+  url: PreviewUrl | undefined,
+): string | null {
+  return url && row.width !== null && hasPreviews(row.path) && hasPreviews(row.storageKey)
+    ? url(row.storageKey, 'preview')
+    : null;
+}
+
 /**
- * Game versions (SPEC §7 "Game versions", POST /game-version/upload). A user reaches only their own versions,
+ * Game versions (SPEC §7 "Game versions"; their files come in through intake/version-intake.ts). A user reaches only their own versions,
  * and only through an active assignment; anything else is a 404, like an unknown id. Admins reach all.
  */
 export class VersionsService {
   constructor(
     private readonly versions: VersionsRepository,
     private readonly userGames: UserGamesRepository,
-    private readonly games: GamesRepository,
     private readonly storage: Storage,
     private readonly paths: PlayPathsService,
     private readonly tickets: DownloadTickets,
@@ -121,28 +115,14 @@ export class VersionsService {
     private readonly dialect: Dialect,
     /** Tells the play origin that a version's replacements changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
-    private readonly space: FreeSpaceGuard,
-    /** A version's replaced atlas frames: a whole-sheet upload or a restore of a sheet with frames. */
+    /** A version's replaced atlas frames and marked renditions (its file list, its zip). */
     private readonly sheets: VersionSheetsRepository,
-    private readonly composer: SheetComposer,
-    /** The history of the version's files (decision 0034): each replacement is an entry. */
-    private readonly history: VersionHistoryRecorder,
     private readonly review: VersionReviewHooks = noReviewHooks,
     /** The replaced images' preview URLs (decision 0038). */
     private readonly previews?: PreviewsService,
     /** How often an account may finish versions (decision 0044); none: no limit. */
     private readonly finishes?: PostingThrottle,
   ) {}
-
-  /** A version file's preview (VersionFile.preview): of its stored replacement (a sheet's: the composed sheet). */
-  private static previewOf(
-    row: { path: string; width: number | null; storageKey: string },
-    url: PreviewUrl | undefined,
-  ): string | null {
-    return url && row.width !== null && hasPreviews(row.path) && hasPreviews(row.storageKey)
-      ? url(row.storageKey, 'preview')
-      : null;
-  }
 
   /** GET /game-versions/{gameId}/{userGameId} */
   async list(user: User, gameId: number, userGameId: number): Promise<GameVersion[]> {
@@ -234,8 +214,7 @@ export class VersionsService {
         return {
           ...toVersionFile(row, { width: originalWidth, height: originalHeight }),
           ...(replaced && { frames: replaced }),
-          preview:
-            previewKey === null ? null : VersionsService.previewOf({ ...row, storageKey: previewKey }, url),
+          preview: previewKey === null ? null : previewOf({ ...row, storageKey: previewKey }, url),
         };
       },
     );
@@ -287,195 +266,6 @@ export class VersionsService {
     return {
       stream: zipStoredFiles(this.storage, files),
       name: `${version.name.replace(/[^A-Za-z0-9_-]+/g, '-')}-files.zip`,
-    };
-  }
-
-  /**
-   * POST /game-version/upload/{versionId}/{fileId}: replaces one game file inside one version. Images must be
-   * an image of the original's width and height, sounds must be audio, both checked by content; a locked
-   * version refuses. The new content is stored under a fresh key before the record changes, so a failed
-   * upload leaves the previous file intact, and the play view's URL for it changes. Refused (507) while DATA_DIR
-   * is under its free-space threshold.
-   */
-  /**
-   * A replacement sound longer than limits.audioConversion.maxDurationSeconds by its header is refused (422
-   * too_long, decision 0045); one ffprobe cannot read stays accepted, as the content check accepted it.
-   */
-  private async refuseLongSound(storageKey: string, owner: number): Promise<void> {
-    const stored = await this.storage.get(storageKey);
-    if (!stored) throw new Error('the stored upload vanished');
-    try {
-      await soundDuration(await buffer(stored.stream), { owner });
-    } catch (error) {
-      if (error instanceof SoundTooLongError)
-        throw unprocessable(error.message, [{ path: '/file', code: 'too_long', message: error.message }]);
-      if (!(error instanceof AudioError)) throw error;
-    }
-  }
-
-  async upload(
-    user: User,
-    versionId: number,
-    fileId: number,
-    content: Readable,
-    /** How the history lists it (decision 0034): an upload unless a batch row or a restore says otherwise. */
-    cause: Omit<HistoryCause, 'authorId'> = { how: 'upload' },
-  ): Promise<VersionFile> {
-    const startedAt = Date.now();
-    let version: GameVersion;
-    try {
-      version = await this.changeableVersion(user, versionId, 'upload', '/versionId');
-    } catch (error) {
-      content.resume();
-      throw error;
-    }
-    const original = await this.games.findFile(version.gameId, fileId);
-    if (!original) {
-      content.resume();
-      throw notFound('Game file');
-    }
-    const kind = fileKindOf(original);
-    const image = kind === 'image';
-    if (kind === 'other') {
-      content.resume();
-      throw unprocessable('Only images and sounds can be replaced.', [
-        {
-          path: '/fileId',
-          code: 'not_replaceable',
-          message: `${original.path} is neither an image nor a sound.`,
-        },
-      ]);
-    }
-    try {
-      await this.space.assertRoom('upload');
-    } catch (error) {
-      content.resume();
-      throw error;
-    }
-    const ext = extensionOf(original.path);
-    const storageKey = `versions/${versionId}/${randomUUID()}.${ext}`;
-    const { size } = await this.storage.put(storageKey, content).catch(async (error: unknown) => {
-      // A store that failed mid-write may hold what it could not abort then (S3's multipart parts).
-      await this.storedFiles.removeStaged([]);
-      throw error;
-    });
-    let recorded: Awaited<ReturnType<VersionsRepository['saveFile']>>;
-    let asBase: { previous: string | null } | undefined;
-    let staged: StagedEntry | undefined;
-    /** Stored objects the recording made unused: the history's dropped entries, a restored sheet's frames. */
-    const unused: string[] = [];
-    const restoring = cause.how === 'restore';
-    try {
-      const refuse = (code: string, message: string) =>
-        unprocessable(message, [{ path: '/file', code, message }]);
-      if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
-      const stored = await this.storage.get(storageKey);
-      if (!stored) throw new Error('the stored upload vanished');
-      let width: number | null = null;
-      let height: number | null = null;
-      if (image) {
-        let info;
-        try {
-          info = await inspectImage(stored.stream, original.path);
-        } catch (error) {
-          if (error instanceof InvalidImageError)
-            throw refuse('invalid_image', validationMessages.imageReadError);
-          throw error;
-        }
-        if (info.width !== original.width || info.height !== original.height) {
-          throw refuse(
-            'image_size',
-            validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, info),
-          );
-        }
-        if (info.format === 'svg') {
-          const svg = await this.storage.get(storageKey);
-          if (!svg) throw new Error('the stored upload vanished');
-          const unsafe = unsafeSvgParts((await buffer(svg.stream)).toString('utf8'));
-          if (unsafe.length > 0) {
-            throw refuse(
-              'unsafe_svg',
-              `This SVG contains ${unsafe.join(', ')}: remove ${unsafe.length > 1 ? 'them' : 'it'} and upload it again.`,
-            );
-          }
-        }
-        ({ width, height } = info);
-      } else if (!(await isAudioContent(stored.stream))) {
-        throw refuse('not_audio', validationMessages.notAudio);
-      } else if (cause.how === 'upload') {
-        // A batch row was measured when it was planned, and a restore was accepted once already.
-        await this.refuseLongSound(storageKey, user.id);
-      }
-      assertUploadInTime(startedAt);
-      // A sheet with replaced frames: the upload is the base its frames are drawn onto. A restore is the
-      // entry's bytes exactly: the sheet's frames go (decision 0034).
-      const sheet = image && (await this.sheets.hasSheet(versionId, fileId));
-      if (sheet && !restoring) {
-        const previousBase = await this.sheets.replaceBase(
-          versionId,
-          fileId,
-          { key: storageKey, size },
-          this.stillChangeable(user, version, 'upload'),
-        );
-        if (previousBase !== undefined) asBase = { previous: previousBase };
-      }
-      const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
-      if (!asBase) {
-        staged = await this.history.stage(versionId, storageKey, { width, height, contentType });
-        const record = this.history.recordIn(staged, { ...cause, authorId: user.id }, unused);
-        recorded = await this.versions.saveFile(
-          {
-            gameVersionId: versionId,
-            fileId,
-            path: original.path,
-            width,
-            height,
-            size,
-            contentType,
-            storageKey,
-          },
-          this.stillChangeable(user, version, 'upload'),
-          async (trx) => {
-            if (sheet && restoring) unused.push(...(await this.sheets.dropSheet(trx, versionId, fileId)));
-            await record(trx, versionId, fileId);
-          },
-        );
-      }
-      // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
-      if (!asBase && recorded === undefined) throw notFound('Game version');
-    } catch (error) {
-      await this.storedFiles.removeStaged([storageKey, ...(staged ? [staged.storageKey] : [])]);
-      throw error;
-    }
-    if (asBase) {
-      if (asBase.previous) await this.storedFiles.deleteObjects([asBase.previous]);
-      await this.composer.compose(version, original, { ...cause, authorId: user.id });
-      await this.replaced(user, version, fileId, null);
-      return this.versionFile(user, versionId, fileId);
-    }
-    this.filesChanged(version.gameId);
-    await this.storedFiles.deleteObjects([
-      ...(recorded?.previousKey ? [recorded.previousKey] : []),
-      ...unused,
-    ]);
-    await this.versions.update(versionId, {});
-    await this.replaced(user, version, fileId, null);
-    // The row as saved: a Restore original racing this upload may have removed it since (the upload still happened).
-    return {
-      ...toVersionFile(recorded!.saved),
-      preview: VersionsService.previewOf(recorded!.saved, await this.previews?.urlsFor(user)),
-    };
-  }
-
-  /** A version's file as the API answers it to `user`, with the frames replaced in it when it is a sheet and its preview. */
-  private async versionFile(user: User, versionId: number, fileId: number): Promise<VersionFile> {
-    const saved = await this.versions.findFile(versionId, fileId);
-    if (!saved) throw notFound('Game version');
-    const frames = (await this.sheets.framesOf(versionId)).get(fileId);
-    return {
-      ...toVersionFile(saved),
-      ...(frames && { frames }),
-      preview: VersionsService.previewOf(saved, await this.previews?.urlsFor(user)),
     };
   }
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import mime from 'mime';
 import {
+  fileKindOf,
   framesOfSheet,
   imageFormatOfName,
   validationMessages,
@@ -9,28 +11,27 @@ import {
   type FrameUpload,
   type GameVersion,
   type User,
+  type VersionFile,
 } from '@reskin/contract';
 import { notFound, unprocessable } from '../../../lib/errors';
 import { extensionOf } from '../../../lib/game-paths';
-import { InvalidImageError, readHeader } from '../../../lib/images/image-inspection';
 import { decodePixels, type RgbaImage } from '../../../lib/images/pixels';
 import type { FreeSpaceGuard } from '../../../storage/free-space';
 import type { Storage } from '../../../storage/storage';
 import type { AtlasesService } from '../../atlases/atlases.service';
+import type { PreviewsService } from '../../previews/previews.service';
 import { assertUploadInTime, type StoredFilesService } from '../../stored-files/stored-files.service';
-import type { VersionHistoryRecorder } from '../../version-history/version-history.recorder';
+import type { FileHistory, HistoryCause, StagedEntry } from './history-entries';
 import { composeSheet, dropsVisiblePixels, type FrameReplacement } from '../sheets/compose-sheet';
 import type { SheetComposer } from '../sheets/sheet-composer';
 import type { VersionSheetsRepository } from '../sheets/version-sheets.repository';
 import { toVersionFile, type VersionFileRow, type VersionsRepository } from '../versions.repository';
-import type { VersionsService } from '../versions.service';
+import { previewOf, type VersionsService } from '../versions.service';
+import { decoded, inspectedImage, inspectedSound, refuse } from './intake-checks';
 import { IntakeStateMoved, type IntakeRepository, type IntakeState } from './intake.repository';
 
 /** Sheet formats a composed sheet can be written in (sharp writes them); a BMP or icon sheet is replaced whole. */
 const composable = new Set(['png', 'jpeg', 'webp', 'gif', 'avif']);
-
-/** A 422 about the sent file. */
-const refuse = (code: string, message: string) => unprocessable(message, [{ path: '/file', code, message }]);
 
 /**
  * The one way an artist's bytes for a version's file come in (decision 0055). Each step happens once: the
@@ -54,10 +55,149 @@ export class VersionIntake {
     private readonly storage: Storage,
     private readonly storedFiles: StoredFilesService,
     private readonly space: FreeSpaceGuard,
-    private readonly history: VersionHistoryRecorder,
+    private readonly history: FileHistory,
     /** Tells the play origin that a version's replacements changed. */
     private readonly filesChanged: (gameId: number) => void,
+    /** The replaced images' preview URLs (decision 0038). */
+    private readonly previews?: PreviewsService,
   ) {}
+
+  /**
+   * POST /game-version/upload/{versionId}/{fileId} (and a batch row, a restore from the history): replaces one
+   * game file inside one version. Images must be an image of the original's width and height, sounds must be
+   * audio, both checked by content; a locked version refuses. The new content is stored under a fresh key before
+   * the record changes, so a failed upload leaves the previous file intact, and the play view's URL for it
+   * changes. Refused (507) while DATA_DIR is under its free-space threshold.
+   */
+  async uploadFile(
+    user: User,
+    versionId: number,
+    fileId: number,
+    content: Readable,
+    /** How the history lists it (decision 0034): an upload unless a batch row or a restore says otherwise. */
+    cause: Omit<HistoryCause, 'authorId'> = { how: 'upload' },
+  ): Promise<VersionFile> {
+    const startedAt = Date.now();
+    let version: GameVersion;
+    let state: IntakeState;
+    try {
+      version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
+      const found = await this.rows.stateOf(versionId, version.gameId, fileId);
+      if (!found) throw notFound('Game file');
+      state = found;
+      if (fileKindOf(state.original) === 'other')
+        throw unprocessable('Only images and sounds can be replaced.', [
+          {
+            path: '/fileId',
+            code: 'not_replaceable',
+            message: `${state.original.path} is neither an image nor a sound.`,
+          },
+        ]);
+      await this.space.assertRoom('upload');
+    } catch (error) {
+      content.resume();
+      throw error;
+    }
+    const { original } = state;
+    const image = fileKindOf(original) === 'image';
+    const storageKey = `versions/${versionId}/${randomUUID()}.${extensionOf(original.path)}`;
+    const bytes = await this.store(storageKey, content);
+    const size = bytes.length;
+    let width: number | null = null;
+    let height: number | null = null;
+    try {
+      if (size === 0) throw refuse('empty', 'The file is empty (0 bytes).');
+      if (image) ({ width, height } = await inspectedImage(bytes, original));
+      else await inspectedSound(bytes, cause.how === 'upload', user.id);
+    } catch (error) {
+      await this.storedFiles.removeStaged([storageKey]);
+      throw error;
+    }
+    // A sheet with replaced frames: the upload is the base its frames are drawn onto. A restore is the entry's
+    // bytes exactly: the sheet's frames go (decision 0034).
+    const sheet = image && state.sheet !== null;
+    const restoring = cause.how === 'restore';
+    let staged: StagedEntry | undefined;
+    let recorded: Awaited<ReturnType<VersionsRepository['saveFile']>>;
+    /** Stored objects the recording made unused: the history's dropped entries, a restored sheet's frames. */
+    const unused: string[] = [];
+    try {
+      assertUploadInTime(startedAt);
+      if (sheet && !restoring) {
+        const previousBase = await this.sheets.replaceBase(
+          versionId,
+          fileId,
+          { key: storageKey, size },
+          this.versions.stillChangeable(user, version, 'upload'),
+        );
+        if (previousBase !== undefined) {
+          if (previousBase) await this.storedFiles.deleteObjects([previousBase]);
+          await this.composer.compose(
+            version,
+            original,
+            { ...cause, authorId: user.id },
+            { bytes: new Map([[storageKey, bytes]]) },
+          );
+          await this.versions.replaced(user, version, fileId, null);
+          return await this.versionFile(user, versionId, fileId);
+        }
+      }
+      const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
+      staged = await this.history.stage(versionId, storageKey, { width, height, contentType }, bytes);
+      const record = this.history.recordIn(
+        staged,
+        { ...cause, authorId: user.id },
+        unused,
+        state.historyEntries,
+      );
+      recorded = await this.versionRows.saveFile(
+        {
+          gameVersionId: versionId,
+          fileId,
+          path: original.path,
+          width,
+          height,
+          size,
+          contentType,
+          storageKey,
+        },
+        this.versions.stillChangeable(user, version, 'upload'),
+        async (trx) => {
+          if (sheet && restoring) unused.push(...(await this.sheets.dropSheet(trx, versionId, fileId)));
+          await record(trx, versionId, fileId);
+        },
+      );
+      // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
+      if (recorded === undefined) throw notFound('Game version');
+    } catch (error) {
+      await this.storedFiles.removeStaged([storageKey, ...(staged ? [staged.storageKey] : [])]);
+      throw error;
+    }
+    this.filesChanged(version.gameId);
+    await this.storedFiles.deleteObjects([
+      ...(recorded.previousKey ? [recorded.previousKey] : []),
+      ...unused,
+    ]);
+    await this.versionRows.update(versionId, {});
+    await this.versions.replaced(user, version, fileId, null);
+    // The row as saved: a Restore original racing this upload may have removed it since (the upload still happened).
+    return {
+      ...toVersionFile(recorded.saved),
+      preview: previewOf(recorded.saved, await this.previews?.urlsFor(user)),
+    };
+  }
+
+  /** A version's file as the API answers it to `user`, with the frames replaced in it when it is a sheet and its preview. */
+  private async versionFile(user: User, versionId: number, fileId: number): Promise<VersionFile> {
+    const saved = await this.versionRows.findFile(versionId, fileId);
+    if (!saved) throw notFound('Game version');
+    const frames = (await this.sheets.framesOf(versionId)).get(fileId);
+    return {
+      ...toVersionFile(saved),
+      ...(frames && { frames }),
+      preview: previewOf(saved, await this.previews?.urlsFor(user)),
+    };
+  }
 
   /** Replaces one frame of a sprite sheet in a version; the sheet is composed before the answer (decision 0028). */
   async uploadFrame(
@@ -88,15 +228,20 @@ export class VersionIntake {
     }
     const { frame } = target;
     const sheet = state.original;
-    const bytes = await buffer(content);
-    if (bytes.length === 0) throw refuse('empty', 'The file is empty (0 bytes).');
-    // The upload's own name says its format (a PNG frame for a JPEG sheet is fine); else the sheet's.
-    const named = upload.fileName && imageFormatOfName(upload.fileName) ? upload.fileName : sheet.path;
-    const pixels = await this.decoded(bytes, named, 'This file is not an image the server can read.');
-    if (pixels.width !== frame.sourceSize.w || pixels.height !== frame.sourceSize.h)
-      throw refuse('image_size', validationMessages.frameSize(frame.name, frame.sourceSize, pixels));
     const frameKey = `versions/${versionId}/frames/${randomUUID()}.${extensionOf(sheet.path) || 'png'}`;
-    await this.store(frameKey, bytes);
+    const bytes = await this.store(frameKey, content);
+    let pixels: RgbaImage;
+    try {
+      if (bytes.length === 0) throw refuse('empty', 'The file is empty (0 bytes).');
+      // The upload's own name says its format (a PNG frame for a JPEG sheet is fine); else the sheet's.
+      const named = upload.fileName && imageFormatOfName(upload.fileName) ? upload.fileName : sheet.path;
+      pixels = await decoded(bytes, named, 'This file is not an image the server can read.');
+      if (pixels.width !== frame.sourceSize.w || pixels.height !== frame.sourceSize.h)
+        throw refuse('image_size', validationMessages.frameSize(frame.name, frame.sourceSize, pixels));
+    } catch (error) {
+      await this.storedFiles.removeStaged([frameKey]);
+      throw error;
+    }
     const recorded = { frame: frame.name, storageKey: frameKey, width: pixels.width, height: pixels.height };
     let answer: { saved: VersionFileRow; frames: string[] };
     try {
@@ -230,7 +375,7 @@ export class VersionIntake {
       version,
       state.original,
       { how: 'frame', authorId: user.id },
-      new Map([[recorded.storageKey, pixels]]),
+      { pixels: new Map([[recorded.storageKey, pixels]]) },
     );
     await this.versions.replaced(user, version, fileId, recorded.frame);
     const saved = await this.versionRows.findFile(version.id, fileId);
@@ -269,27 +414,26 @@ export class VersionIntake {
     return { frame, frames };
   }
 
-  /** An image's header checked and its pixels decoded, once; 422 `invalid_image` when either fails. */
-  private async decoded(bytes: Buffer, path: string, unreadable: string): Promise<RgbaImage> {
-    let format;
-    try {
-      ({ format } = await readHeader(bytes, path));
-    } catch (error) {
-      if (error instanceof InvalidImageError) throw refuse('invalid_image', unreadable);
-      throw error;
-    }
-    // Its header was sound: what fails now is its data (cut short or damaged), the artist's file.
-    return decodePixels(bytes, format).catch(() => {
-      throw refuse('invalid_image', unreadable);
+  /**
+   * Stores the artist's bytes once under their fresh key as they stream in (a lock or a delete meanwhile sees
+   * them stored), keeping them in memory on the way (the multipart limit bounds them) for every later step: none
+   * reads them back. A store that failed mid-write may hold parts to remove.
+   */
+  private async store(key: string, content: Readable): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    const kept = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback(null, chunk);
+      },
     });
-  }
-
-  /** Stores the bytes once under their fresh key; a store that failed mid-write may hold parts to remove. */
-  private async store(key: string, bytes: Buffer): Promise<void> {
-    await this.storage.put(key, bytes).catch(async (error: unknown) => {
+    // pipeline also passes on an error the content had before it got here (a malformed body).
+    pipeline(content, kept, () => {});
+    await this.storage.put(key, kept).catch(async (error: unknown) => {
       await this.storedFiles.removeStaged([]);
       throw error;
     });
+    return Buffer.concat(chunks);
   }
 
   private async read(key: string): Promise<Buffer> {

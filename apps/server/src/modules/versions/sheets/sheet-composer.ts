@@ -8,11 +8,19 @@ import { variantKey } from '../../../lib/images/variants';
 import type { Storage } from '../../../storage/storage';
 import type { GameFileRow, GamesRepository } from '../../games/games.repository';
 import type { StoredFilesService } from '../../stored-files/stored-files.service';
-import type { HistoryCause } from '../../version-history/version-history.repository';
-import type { VersionHistoryRecorder } from '../../version-history/version-history.recorder';
+import type { FileHistory, HistoryCause } from '../intake/history-entries';
 import type { AtlasesService } from '../../atlases/atlases.service';
 import { composeSheet, type FrameReplacement } from './compose-sheet';
 import type { MarkedRendition, VersionFrameRow, VersionSheetsRepository } from './version-sheets.repository';
+
+/**
+ * What the request that asks for a composition holds already (decision 0055), by stored key: the frame it brings,
+ * decoded, or the whole-sheet upload's bytes. Neither is read from storage again.
+ */
+export interface KnownContent {
+  pixels?: ReadonlyMap<string, RgbaImage>;
+  bytes?: ReadonlyMap<string, Buffer>;
+}
 
 /**
  * Makes a version's composed sheet (decision 0028) after any change of its frames or its whole-sheet
@@ -27,7 +35,7 @@ export class SheetComposer {
     /** Tells the play origin that a version's replacements changed (as an upload does). */
     readonly filesChanged: (gameId: number) => void,
     /** The sheet's history (decision 0034): each composition that lands is an entry. */
-    private readonly history: VersionHistoryRecorder,
+    private readonly history: FileHistory,
     private readonly games: GamesRepository,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -97,7 +105,7 @@ export class SheetComposer {
     version: Pick<GameVersion, 'id' | 'gameId'>,
     sheet: GameFileRow,
     cause: HistoryCause,
-    known?: ReadonlyMap<string, RgbaImage>,
+    known: KnownContent = {},
   ): Promise<void> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
     if (!inputs) return;
@@ -105,7 +113,8 @@ export class SheetComposer {
     let base: Buffer;
     try {
       replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames, known);
-      base = await this.read(inputs.sheet.baseKey ?? sheet.storageKey);
+      const baseKey = inputs.sheet.baseKey ?? sheet.storageKey;
+      base = known.bytes?.get(baseKey) ?? (await this.read(baseKey));
     } catch (error) {
       // A frame replaced again (or restored) since the inputs were read has its object deleted: compose from the
       // newer inputs (whichever of the two compositions finishes last, the newest lands), so the caller answers
@@ -226,8 +235,7 @@ export class SheetComposer {
     gameId: number,
     fileId: number,
     rows: VersionFrameRow[],
-    /** Frames decoded already (the one an upload brings), by their stored key. */
-    known?: ReadonlyMap<string, RgbaImage>,
+    known: KnownContent = {},
   ): Promise<FrameReplacement[]> {
     const { frames: atlasFrames } = framesOfSheet((await this.atlases.find(gameId)).atlases, fileId);
     const replacements: FrameReplacement[] = [];
@@ -236,7 +244,7 @@ export class SheetComposer {
       if (frame)
         replacements.push({
           frame,
-          pixels: known?.get(row.storageKey) ?? (await decodePixels(await this.read(row.storageKey))),
+          pixels: known.pixels?.get(row.storageKey) ?? (await decodePixels(await this.read(row.storageKey))),
         });
     }
     return replacements;
