@@ -144,12 +144,8 @@ export class VersionIntake {
       }
       const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
       staged = await this.history.stage(versionId, storageKey, { width, height, contentType }, bytes);
-      const record = this.history.recordIn(
-        staged,
-        { ...cause, authorId: user.id },
-        unused,
-        state.historyEntries,
-      );
+      // Trimmed under the version's lock: uploads of one file at once may each have read the same count.
+      const record = this.history.recordIn(staged, { ...cause, authorId: user.id }, unused);
       recorded = await this.versionRows.saveFile(
         {
           gameVersionId: versionId,
