@@ -24,22 +24,13 @@ const serverModuleImports = {
   'helper-files': ['games', 'stored-files'],
   'play-paths': ['games', 'previews'],
   'user-games': ['games', 'inbox', 'stored-files', 'play-paths'],
-  // A version's files: versions, their history and their sheets still import each other (versions <-> atlases and
-  // versions <-> version-history), the two loops left in the server.
-  versions: [
-    'atlases',
-    'file-usage',
-    'games',
-    'play-paths',
-    'previews',
-    'stored-files',
-    'user-games',
-    'version-history',
-  ],
+  // A version's files: versions (with their intake and composed sheets) below their history, and atlases (which
+  // only recognise sheets) below both (decision 0055).
+  atlases: ['games'],
+  versions: ['atlases', 'file-usage', 'games', 'play-paths', 'previews', 'stored-files', 'user-games'],
   'version-history': ['games', 'stored-files', 'versions'],
-  atlases: ['games', 'stored-files', 'version-history', 'versions'],
   review: ['atlases', 'games', 'inbox', 'versions'],
-  admin: ['atlases', 'games', 'stored-files', 'version-history'],
+  admin: ['atlases', 'games', 'stored-files', 'version-history', 'versions'],
 };
 const server = (...types) => ({ element: { type: types.map((type) => `server-${type}`) } });
 // The files beside app.ts: the configuration low, the app itself at the top.

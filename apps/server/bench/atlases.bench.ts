@@ -5,9 +5,10 @@ import sharp from 'sharp';
 import type { AtlasFrame, Game, GameAtlases } from '@reskin/contract';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { forgetRenderedTiles, makeWatermark, type FrameRect } from '../src/lib/variants';
+import { forgetRenderedTiles, makeWatermark, type FrameRect } from '../src/lib/images/variants';
 import { parseAtlasDescriptor } from '../src/modules/atlases/atlas-parsers';
-import { composeSheet } from '../src/modules/atlases/compose-sheet';
+import { decodePixels } from '../src/lib/images/pixels';
+import { composeSheet } from '../src/modules/versions/sheets/compose-sheet';
 import { median } from './api.bench';
 
 const sheetSize = 2048;
@@ -130,9 +131,11 @@ export async function benchAtlases(rounds = 9): Promise<AtlasesBenchResult> {
   })
     .png()
     .toBuffer();
+  // The app decodes an artist's frame once, as it arrives (decision 0055).
+  const replacementPixels = await decodePixels(replacement, 'png');
 
   // One warm-up of each (sharp's first PNG encode and first text rendering load their libraries).
-  await composeSheet(sheet, 'sheet.png', [{ frame, image: replacement }]);
+  await composeSheet(sheet, 'sheet.png', [{ frame, pixels: replacementPixels }]);
   await makeWatermark(sheet, 'sheet.png', 'Reskin Studio', frames.slice(0, 5));
   const compose: { app: { ms: number; cpuMs: number }; bare: { ms: number; cpuMs: number } }[] = [];
   const marks: {
@@ -141,7 +144,7 @@ export async function benchAtlases(rounds = 9): Promise<AtlasesBenchResult> {
     tiled: { ms: number; cpuMs: number };
   }[] = [];
   for (let round = 0; round < rounds; round++) {
-    const app = await timed(() => composeSheet(sheet, 'sheet.png', [{ frame, image: replacement }]));
+    const app = await timed(() => composeSheet(sheet, 'sheet.png', [{ frame, pixels: replacementPixels }]));
     const bare = await timed(() =>
       sharp(sheet)
         .composite([{ input: replacement, left: frame.rect.x, top: frame.rect.y }])

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { fitImage, type FitOutputFormat } from '../src/lib/image-fit';
+import { fitImage, type FitOutputFormat } from '../src/lib/images/image-fit';
 import { median } from './api.bench';
 
 interface FitCase {
@@ -97,7 +97,7 @@ export interface FitBenchResult {
 }
 
 /**
- * Fitting 200 images at 2x: the batch's fitImage (lib/image-fit.ts: the header read for the animation
+ * Fitting 200 images at 2x: the batch's fitImage (lib/images/image-fit.ts: the header read for the animation
  * check, then one sharp pipeline) against bare sharp doing the same resizes, in alternating rounds; medians.
  */
 export async function benchFit(rounds = 5): Promise<FitBenchResult> {

@@ -7,14 +7,14 @@ import { GameStatus, imageFormatOfName, imageFormats, limits, type Game } from '
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { median } from './api.bench';
-import { makePreview } from '../src/lib/image-previews';
+import { makePreview } from '../src/lib/images/image-previews';
 import {
   encodeCopy,
   forgetRenderedTiles,
   makeCopiesWithPreviews,
   skeletonBackground,
   watermarkTile,
-} from '../src/lib/variants';
+} from '../src/lib/images/variants';
 import { imagesAtOnce } from '../src/modules/games/game-generation';
 
 const formats = ['png', 'jpeg', 'webp', 'gif'] as const;

@@ -295,7 +295,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
       `and written as PNG, JPEG or WebP, as many at once as sharp has threads; medians of ${r.rounds} alternating rounds:`,
     );
     console.log(
-      `  fitImage (lib/image-fit.ts) ${fixed(r.seconds)} s (CPU ${fixed(r.cpuSeconds, 1)} s); bare sharp, the same resizes ${fixed(r.bareSeconds)} s`,
+      `  fitImage (lib/images/image-fit.ts) ${fixed(r.seconds)} s (CPU ${fixed(r.cpuSeconds, 1)} s); bare sharp, the same resizes ${fixed(r.bareSeconds)} s`,
     );
     console.log(
       `  (CPU ${fixed(r.bareCpuSeconds, 1)} s); ratio bare / fitImage ${fixed(r.ratio)} (target >= 0.8: ${met ? 'met' : 'MISSED'})`,

@@ -13,7 +13,7 @@ import { discardUnreadBody } from './lib/multipart';
 import { responseSerializerCompiler } from './lib/response-serializer';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { atlasesRoutes } from './modules/atlases/atlases.routes';
-import { versionFramesRoutes } from './modules/atlases/version-frames.routes';
+import { versionFramesRoutes } from './modules/versions/sheets/version-frames.routes';
 import { fileUsageRoutes } from './modules/file-usage/file-usage.routes';
 import type { GameGeneration } from './modules/games/game-generation';
 import { gamesRoutes } from './modules/games/games.routes';
@@ -220,9 +220,17 @@ async function apiRoutes(api: FastifyInstance, config: Config, services: Service
     });
     scope.addHook('onResponse', discardUnreadBody);
     await scope.register(gamesRoutes, { games: services.games, uploads: services.uploads, maxFileSizeBytes });
-    await scope.register(versionsRoutes, { versions: services.versions, maxFileSizeBytes });
+    await scope.register(versionsRoutes, {
+      versions: services.versions,
+      intake: services.intake,
+      maxFileSizeBytes,
+    });
     await scope.register(versionHistoryRoutes, { history: services.history });
-    await scope.register(versionFramesRoutes, { frames: services.versionFrames, maxFileSizeBytes });
+    await scope.register(versionFramesRoutes, {
+      frames: services.versionFrames,
+      intake: services.intake,
+      maxFileSizeBytes,
+    });
     await scope.register(versionBatchRoutes, { batch: services.versionBatch, maxFileSizeBytes });
     await scope.register(helperFilesRoutes, { helperFiles: services.helperFiles, maxFileSizeBytes });
   });

@@ -11,9 +11,11 @@ import { ServicesUpdateService } from './modules/admin/services-update.service';
 import { AtlasGridsRepository } from './modules/atlases/atlas-grids.repository';
 import { AtlasesService } from './modules/atlases/atlases.service';
 import { framesOnPage } from './modules/atlases/page-frames';
-import { SheetComposer } from './modules/atlases/sheet-composer';
-import { VersionFramesService } from './modules/atlases/version-frames.service';
-import { VersionSheetsRepository } from './modules/atlases/version-sheets.repository';
+import { SheetComposer } from './modules/versions/sheets/sheet-composer';
+import { VersionFramesService } from './modules/versions/sheets/version-frames.service';
+import { VersionSheetsRepository } from './modules/versions/sheets/version-sheets.repository';
+import { IntakeRepository } from './modules/versions/intake/intake.repository';
+import { VersionIntake } from './modules/versions/intake/version-intake';
 import { FileUsageRepository } from './modules/file-usage/file-usage.repository';
 import { FileUsageService } from './modules/file-usage/file-usage.service';
 import { GameDetectionRepository } from './modules/games/game-detection.repository';
@@ -217,17 +219,13 @@ export async function createServices(config: Config, database: Db, storage: Stor
   const versions = new VersionsService(
     versionsRepository,
     userGamesRepository,
-    gameFiles,
     storage,
     paths,
     downloadTickets,
     storedFiles,
     dialect,
     filesChanged,
-    space,
     versionSheets,
-    sheetComposer,
-    historyRecorder,
     new ReviewHooks(reviewRepository, inbox),
     previews,
     // Finishes per account (decision 0044): each tells every admin.
@@ -243,19 +241,30 @@ export async function createServices(config: Config, database: Db, storage: Stor
   );
   const versionFrames = new VersionFramesService(
     versions,
+    versionSheets,
+    sheetComposer,
+    gameFiles,
+    storedFiles,
+  );
+  // Every artist's bytes for a version's file come in here (decision 0055).
+  const intake = new VersionIntake(
+    versions,
+    new IntakeRepository(db, versionsRepository),
     versionsRepository,
     versionSheets,
     sheetComposer,
     atlases,
-    gameFiles,
     storage,
     storedFiles,
     space,
+    historyRecorder,
+    filesChanged,
+    previews,
   );
   // Replace from a folder or a zip: each row through the single upload or the frame upload above.
   const versionBatch = new VersionBatchService(
     versions,
-    versionFrames,
+    intake,
     gameFiles,
     atlases,
     storage,
@@ -280,6 +289,7 @@ export async function createServices(config: Config, database: Db, storage: Stor
     previews,
     versions,
     versionFrames,
+    intake,
     versionBatch,
     review,
     sheetComposer,
@@ -309,6 +319,7 @@ export async function createServices(config: Config, database: Db, storage: Stor
     history: new VersionHistoryService(
       versionHistory,
       versions,
+      intake,
       gameFiles,
       storage,
       downloadTickets,

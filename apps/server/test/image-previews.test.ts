@@ -14,9 +14,9 @@ import {
   type VersionFile,
 } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
-import { previewKey } from '../src/lib/image-previews';
+import { previewKey } from '../src/lib/images/image-previews';
 import { PreviewGrants } from '../src/lib/preview-grants';
-import { makeCopiesWithPreviews, variantKey } from '../src/lib/variants';
+import { makeCopiesWithPreviews, variantKey } from '../src/lib/images/variants';
 import { sampleImage } from './support/image-samples';
 import {
   call,

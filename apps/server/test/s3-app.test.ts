@@ -11,7 +11,7 @@ import {
   type GameVersion,
   type UserGame,
 } from '@reskin/contract';
-import { copyPreviewKeys, variantKey } from '../src/lib/variants';
+import { copyPreviewKeys, variantKey } from '../src/lib/images/variants';
 import { S3Storage } from '../src/storage/s3-storage';
 import {
   call,

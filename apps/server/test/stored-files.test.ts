@@ -12,9 +12,9 @@ import {
   type GameVersion,
   type UserGame,
 } from '@reskin/contract';
-import type * as Variants from '../src/lib/variants';
-import { previewSourceOf, withPreviews } from '../src/lib/image-previews';
-import { variantKey } from '../src/lib/variants';
+import type * as Variants from '../src/lib/images/variants';
+import { previewSourceOf, withPreviews } from '../src/lib/images/image-previews';
+import { variantKey } from '../src/lib/images/variants';
 import {
   call,
   createTestApp,
@@ -33,7 +33,7 @@ const gate = vi.hoisted(() => ({
   hold: undefined as Promise<void> | undefined,
   reached: undefined as (() => void) | undefined,
 }));
-vi.mock('../src/lib/variants', async (importOriginal) => {
+vi.mock('../src/lib/images/variants', async (importOriginal) => {
   const actual = await importOriginal<typeof Variants>();
   return {
     ...actual,

@@ -10,6 +10,7 @@ import {
   type TestApp,
   type TestUser,
 } from './helpers';
+import { countQueries } from './support/query-count';
 
 /** A zip (yazl) of small text files under data/, numbered from `from` to before `to`. */
 async function zipOfTextFiles(from: number, to: number): Promise<Buffer> {
@@ -19,37 +20,6 @@ async function zipOfTextFiles(from: number, to: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-type Executor = { executeQuery: (...args: unknown[]) => Promise<{ rows: unknown[] }> };
-
-/**
- * Counts every SQL query the app runs (in transactions too) while `work` runs: Kysely's executors all run their
- * queries through the one executeQuery of their base class, wrapped here for the duration of `work`.
- */
-async function countQueries(
-  t: TestApp,
-  work: () => Promise<void>,
-): Promise<{ queries: number; rows: number }> {
-  let owner: object | null = t.database.db.getExecutor();
-  while (owner && !Object.prototype.hasOwnProperty.call(owner, 'executeQuery'))
-    owner = Object.getPrototypeOf(owner) as object | null;
-  if (!owner) throw new Error("Kysely's executeQuery was not found");
-  const base = owner as Executor;
-  const original = base.executeQuery;
-  const counted = { queries: 0, rows: 0 };
-  base.executeQuery = async function (this: unknown, ...args: unknown[]) {
-    counted.queries += 1;
-    const result = await original.apply(this, args);
-    counted.rows += result.rows.length;
-    return result;
-  };
-  try {
-    await work();
-  } finally {
-    base.executeQuery = original;
-  }
-  return counted;
 }
 
 describe(`queries per upload on ${testDb}`, () => {

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { previewKey, type PreviewSize } from './image-previews';
+import { previewKey, type PreviewSize } from './images/image-previews';
 
 const dayMs = 24 * 3600_000;
 

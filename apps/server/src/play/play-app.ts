@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { errorCodes } from '@reskin/contract';
 import { parseByteRange } from '../lib/byte-ranges';
-import { blankCopy } from '../lib/variants';
+import { blankCopy } from '../lib/images/variants';
 import { InvalidPathError, normaliseGamePath } from '../lib/game-paths';
 import type { TrustProxy } from '../config';
 import { echoRequestId, loggingOptions, type LogDestination } from '../lib/logging';

@@ -3,10 +3,10 @@ import { copyFormatOf, fileKindOf, type PrecompressedMode } from '@reskin/contra
 import type { LRUCache } from 'lru-cache';
 import { servedAs, type ServedAs } from '../lib/content-types';
 import { keptFor } from '../lib/kept-answers';
-import { variantKey } from '../lib/variants';
+import { variantKey } from '../lib/images/variants';
 import type { GameFilesRepository } from '../modules/games/game-files.repository';
 import type { GamesRepository } from '../modules/games/games.repository';
-import type { VersionSheetsRepository } from '../modules/atlases/version-sheets.repository';
+import type { VersionSheetsRepository } from '../modules/versions/sheets/version-sheets.repository';
 import type { VersionsRepository } from '../modules/versions/versions.repository';
 import type { PlayClaims } from '../modules/play-paths/play-tokens';
 
@@ -20,7 +20,7 @@ export interface PlayFile {
   key: string;
   /**
    * Set when the view serves a blank of the image's copies (an image whose copies are not made yet, decision
-   * 0024): its pixel size; the play origin sends lib/variants blankCopy, never the original.
+   * 0024): its pixel size; the play origin sends lib/images/variants blankCopy, never the original.
    */
   blank?: { path: string; width: number; height: number } | undefined;
   /** An uploaded file (the game's or a version's), not a generated copy: if it is missing, storage lost it. */

@@ -3,13 +3,15 @@ import {
   gameVersionSchema,
   messages,
   versionFileListSchema,
+  versionFileSchema,
+  type VersionFile,
   type VersionForm,
 } from '@reskin/contract';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { z } from 'zod';
 import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
-import { uploadMultipart } from '../lib/upload-request';
+import { uploadMultipart, type UploadOutcome } from '../lib/upload-request';
 import { useApiMutation } from './mutation';
 
 /** The versions of a user-game, as the admin filters them or as their artist lists them. */
@@ -193,5 +195,35 @@ export function useRefreshVersionFiles(versionId: number): () => Promise<unknown
         queryClient.invalidateQueries({ queryKey: versionKeys.lists() }),
       ]),
     [queryClient, versionId],
+  );
+}
+
+/**
+ * Takes the answer of an upload of a version's file (the single upload, a frame): the file as saved goes into the
+ * version's file list as it is (decision 0055), and only what the answer cannot tell is fetched again: a frame's
+ * answer carries no preview (the list's sheet preview is fetched), the versions lists are marked stale (a version's
+ * time, notes an upload resolved: fetched when next shown). A refusal reloads both, as a lock set by the reviewer
+ * meanwhile (the server's 423) must disable the drop areas.
+ */
+export function useUploadAnswer(versionId: number): (outcome: UploadOutcome) => Promise<unknown> {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshVersionFiles(versionId);
+  return useCallback(
+    async (outcome: UploadOutcome) => {
+      const saved = outcome.ok ? versionFileSchema.safeParse(outcome.body).data : undefined;
+      if (!saved) return refresh();
+      queryClient.setQueryData<VersionFile[]>(versionKeys.files(versionId), (files) => {
+        if (!files) return files;
+        const known = files.some((file) => file.fileId === saved.fileId);
+        return known
+          ? files.map((file) => (file.fileId === saved.fileId ? { ...file, ...saved } : file))
+          : [...files, saved];
+      });
+      void queryClient.invalidateQueries({ queryKey: versionKeys.lists(), refetchType: 'none' });
+      if (saved.preview === undefined)
+        return queryClient.invalidateQueries({ queryKey: versionKeys.files(versionId) });
+      return undefined;
+    },
+    [queryClient, refresh, versionId],
   );
 }

@@ -156,9 +156,12 @@ export class AtlasesService {
     }
   }
 
-  /** The game's atlases, found anew only when its files or its grids changed since they were last found. */
-  async find(gameId: number): Promise<GameAtlases> {
-    const filesChangedAt = (await this.games.filesChangedAt(gameId)) ?? null;
+  /**
+   * The game's atlases, found anew only when its files or its grids changed since they were last found. A caller
+   * that read when the game's files last changed (the intake's one read) passes it.
+   */
+  async find(gameId: number, known?: { filesChangedAt: string | null }): Promise<GameAtlases> {
+    const filesChangedAt = known ? known.filesChangedAt : ((await this.games.filesChangedAt(gameId)) ?? null);
     const grids = await this.grids.list(gameId);
     // The grids themselves are part of the key (a handful of small rows): a change within one millisecond counts.
     const key = JSON.stringify([

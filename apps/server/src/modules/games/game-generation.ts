@@ -4,8 +4,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf, generationFailureMessage } from '@reskin/contract';
 import { retryWhileUnavailable, toIso } from '../../db/database';
 import type { Timestamp } from '../../db/schema';
-import { previewKey, withPreviews } from '../../lib/image-previews';
-import { makeCopiesWithPreviews, remadeCopiesKey, variantKey, type FrameRect } from '../../lib/variants';
+import { previewKey, withPreviews } from '../../lib/images/image-previews';
+import {
+  makeCopiesWithPreviews,
+  remadeCopiesKey,
+  variantKey,
+  type FrameRect,
+} from '../../lib/images/variants';
 import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GameFilesRepository } from './game-files.repository';

@@ -20,7 +20,7 @@ import {
   UndrawableSvgError,
   inspectImage,
   type ImageInfo,
-} from '../../lib/image-inspection';
+} from '../../lib/images/image-inspection';
 import type { FreeSpaceGuard, SpaceNeed } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';

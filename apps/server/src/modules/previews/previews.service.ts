@@ -13,9 +13,9 @@ import {
 } from '@reskin/contract';
 import { revokedTicket } from '../../lib/download-tickets';
 import { notFound } from '../../lib/errors';
-import { hasPreviews, makePreview, previewSourceOf } from '../../lib/image-previews';
+import { hasPreviews, makePreview, previewSourceOf } from '../../lib/images/image-previews';
 import { previewNames, PreviewGrants, type PreviewUrl } from '../../lib/preview-grants';
-import { skeletonPreviewOfOriginal, variantKey } from '../../lib/variants';
+import { skeletonPreviewOfOriginal, variantKey } from '../../lib/images/variants';
 import type { Storage } from '../../storage/storage';
 
 /** Where the previews route learns a user's state: as the session check knows it (UsersService.current). */

@@ -9,7 +9,8 @@ import type { ReviewRepository } from './review.repository';
  * The review loop's part in version changes (decision 0032): a finish tells every active administrator
  * (inbox `version_finished`, in the finish's transaction); the version's artist replacing a file resolves the open
  * notes on it (one statement; on a frame upload only the notes on that frame) and tells their authors
- * (`note_answered`), in one transaction right after the replacement committed.
+ * (`note_answered`), in one transaction right after the replacement committed, or in the replacement's own
+ * (`replacedIn`: the intake's frame upload, decision 0055).
  */
 export class ReviewHooks implements VersionReviewHooks {
   constructor(
@@ -39,23 +40,33 @@ export class ReviewHooks implements VersionReviewHooks {
 
   async replaced(user: User, version: GameVersion, fileId: number, frame: string | null): Promise<void> {
     if (user.id !== version.userId) return;
-    const events = await this.review.inTransaction(async (trx) => {
-      const resolved = await this.review.resolveOnFile(trx, version.id, fileId, frame, user.id);
-      return this.inbox.add(
-        trx,
-        resolved.map((note) => ({
-          userId: note.authorId,
-          kind: 'note_answered' as const,
-          actorId: user.id,
-          gameId: version.gameId,
-          userGameId: version.userGamesId,
-          versionId: version.id,
-          fileId,
-          noteId: note.id,
-          text: 'Resolved by a replacement of the file.',
-        })),
-      );
-    });
-    this.inbox.added(events);
+    this.inbox.added(
+      await this.review.inTransaction((trx) => this.replacedIn(trx, user, version, fileId, frame)),
+    );
+  }
+
+  async replacedIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileId: number,
+    frame: string | null,
+  ): Promise<number[]> {
+    if (user.id !== version.userId) return [];
+    const resolved = await this.review.resolveOnFile(trx, version.id, fileId, frame, user.id);
+    return this.inbox.add(
+      trx,
+      resolved.map((note) => ({
+        userId: note.authorId,
+        kind: 'note_answered' as const,
+        actorId: user.id,
+        gameId: version.gameId,
+        userGameId: version.userGamesId,
+        versionId: version.id,
+        fileId,
+        noteId: note.id,
+        text: 'Resolved by a replacement of the file.',
+      })),
+    );
   }
 }

@@ -3,8 +3,8 @@ import type { Transaction } from 'kysely';
 import { errorCodes } from '@reskin/contract';
 import { withDetail } from '../../lib/errors';
 import type { Database } from '../../db/schema';
-import { withPreviews } from '../../lib/image-previews';
-import { variantKey } from '../../lib/variants';
+import { withPreviews } from '../../lib/images/image-previews';
+import { variantKey } from '../../lib/images/variants';
 import type { Storage } from '../../storage/storage';
 import type { FileOwner, StoredFilesRepository } from './stored-files.repository';
 

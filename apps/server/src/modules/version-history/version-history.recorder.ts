@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Storage } from '../../storage/storage';
@@ -25,17 +26,25 @@ export class VersionHistoryRecorder {
     readonly limit: number,
   ) {}
 
-  /** Copies the version file just stored under `fileKey` to a history object of its own. */
+  /**
+   * Stores the version file just stored under `fileKey` again as a history object of its own: from `bytes` when
+   * the caller holds them (no read-back, decision 0055), else copied from storage.
+   */
   async stage(
     versionId: number,
     fileKey: string,
     file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>,
+    bytes?: Buffer,
   ): Promise<StagedEntry> {
     const storageKey = `${historyKeyPrefix}${versionId}/${randomUUID()}${extname(fileKey)}`;
-    const object = await this.storage.get(fileKey);
-    if (!object) throw new Error(`the stored object ${fileKey} is missing`);
+    let content: Buffer | Readable | undefined = bytes;
+    if (!content) {
+      const object = await this.storage.get(fileKey);
+      if (!object) throw new Error(`the stored object ${fileKey} is missing`);
+      content = object.stream;
+    }
     try {
-      const { size } = await this.storage.put(storageKey, object.stream);
+      const { size } = await this.storage.put(storageKey, content);
       return { ...file, storageKey, fileKey, size };
     } catch (error) {
       await this.storedFiles.removeStaged([storageKey]);
@@ -47,9 +56,18 @@ export class VersionHistoryRecorder {
    * The step the version file's recording transaction runs: adds the entry, and pushes the keys of the entries
    * it dropped (over the limit) onto `dropped`, to delete once the transaction has committed.
    */
-  recordIn(staged: StagedEntry, cause: HistoryCause, dropped: string[]) {
+  recordIn(
+    staged: StagedEntry,
+    cause: HistoryCause,
+    dropped: string[],
+    /** The file's entries before this one, when the caller read them: below the limit, none are dropped. */
+    entriesBefore?: number,
+  ) {
     return async (trx: Transaction<Database>, versionId: number, fileId: number) => {
-      dropped.push(...(await this.history.record(trx, versionId, fileId, staged, cause, this.limit)));
+      const trim = entriesBefore === undefined || entriesBefore + 1 > this.limit;
+      dropped.push(
+        ...(await this.history.record(trx, versionId, fileId, staged, cause, trim ? this.limit : undefined)),
+      );
     };
   }
 

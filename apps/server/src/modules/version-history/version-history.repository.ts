@@ -2,27 +2,12 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { HistoryHow } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, VersionFileHistoryTable } from '../../db/schema';
+import type { HistoryCause, StagedEntry } from '../versions/intake/history-entries';
 import type { VersionsRepository } from '../versions/versions.repository';
 
 export type HistoryRow = Selectable<VersionFileHistoryTable>;
 
-/** Who made an entry and how (decision 0034). */
-export interface HistoryCause {
-  how: HistoryHow;
-  authorId: number | null;
-  restoredFrom?: number | null;
-}
-
-/** A copy staged for an entry before the transaction that records the version file (VersionHistoryRecorder.stage). */
-export interface StagedEntry {
-  storageKey: string;
-  /** The version file's key this copies. */
-  fileKey: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  contentType: string;
-}
+export type { HistoryCause, StagedEntry };
 
 /** An entry as the history route lists it, before its URL is made. */
 export interface ListedEntry extends Omit<HistoryRow, 'createdAt' | 'how' | 'storageKey' | 'fileKey'> {
@@ -50,7 +35,8 @@ export class VersionHistoryRepository {
     fileId: number,
     staged: StagedEntry,
     cause: HistoryCause,
-    limit: number,
+    /** Entries kept; undefined: the caller knows the file stays within its limit. */
+    limit: number | undefined,
   ): Promise<string[]> {
     await trx
       .insertInto('versionFileHistory')
@@ -64,7 +50,7 @@ export class VersionHistoryRepository {
         createdAt: nowIso(),
       })
       .execute();
-    return this.trim(trx, versionId, fileId, limit);
+    return limit === undefined ? [] : this.trim(trx, versionId, fileId, limit);
   }
 
   /** Drops a file's entries beyond the newest `limit`; answers their storage keys. */

@@ -11,6 +11,7 @@ import type { DownloadTickets } from '../../lib/download-tickets';
 import { notFound, unprocessable } from '../../lib/errors';
 import { MissingObjectError, type Storage } from '../../storage/storage';
 import type { GameFilesRepository } from '../games/game-files.repository';
+import type { VersionIntake } from '../versions/intake/version-intake';
 import type { VersionsService } from '../versions/versions.service';
 import type { VersionHistoryRepository } from './version-history.repository';
 
@@ -27,6 +28,8 @@ export class VersionHistoryService {
   constructor(
     private readonly history: VersionHistoryRepository,
     private readonly versions: VersionsService,
+    /** A restore is an upload of the entry's bytes (decision 0055). */
+    private readonly intake: VersionIntake,
     private readonly gameFiles: GameFilesRepository,
     private readonly storage: Storage,
     private readonly tickets: DownloadTickets,
@@ -99,7 +102,7 @@ export class VersionHistoryService {
     }
     const object = await this.storage.get(entry.storageKey);
     if (!object) throw new MissingObjectError(entry.storageKey);
-    return this.versions.upload(user, versionId, fileId, object.stream, {
+    return this.intake.uploadFile(user, versionId, fileId, object.stream, {
       how: 'restore',
       restoredFrom: entry.id,
     });

@@ -44,13 +44,13 @@ import {
 import { isAudioContent } from './audio-inspection';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { FairQueue, QueueFullError } from './fair-queue';
-import { canWriteFormat, fitImage, ImageFitError } from '../../lib/image-fit';
-import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
+import { canWriteFormat, fitImage, ImageFitError } from '../../lib/images/image-fit';
+import { InvalidImageError, inspectImage } from '../../lib/images/image-inspection';
 import { fileTooLarge } from '../../lib/multipart';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import type { AtlasesService } from '../atlases/atlases.service';
-import type { VersionFramesService } from '../atlases/version-frames.service';
+import type { VersionIntake } from './intake/version-intake';
 import type { FileUsageRepository } from '../file-usage/file-usage.repository';
 import type { GameFileRow, GameFilesRepository } from '../games/game-files.repository';
 import type { VersionsService } from './versions.service';
@@ -135,13 +135,13 @@ const emptyMedia: BatchMedia = {
  * Replace from a folder or a zip (decision 0030): POST /game-versions/{versionId}/batch. Plans each
  * incoming file against the game's files and atlas frames (matchBatch in the contract), checks it by content
  * (the single upload's checks), and on apply fits or converts it and stores it through the single upload
- * (VersionsService.upload) or the frame upload (VersionFramesService.uploadFrame), so every version rule of those
+ * (VersionsService.upload) or the frame upload (VersionIntake.uploadFrame), so every version rule of those
  * holds per row. A row's refusal is that row's outcome; the others go on.
  */
 export class VersionBatchService {
   constructor(
     private readonly versions: VersionsService,
-    private readonly frames: VersionFramesService,
+    private readonly intake: VersionIntake,
     private readonly gameFiles: GameFilesRepository,
     private readonly atlases: AtlasesService,
     private readonly storage: Storage,
@@ -613,13 +613,13 @@ export class VersionBatchService {
       const content = await this.content(planned, original, source.file, options, user.id);
       if (row.frame !== null) {
         const named = row.status === 'matched' ? row.relative : original.path;
-        await this.frames.uploadFrame(user, version.id, original.fileId, {
+        await this.intake.uploadFrame(user, version.id, original.fileId, {
           frame: row.frame,
           fileName: named,
           content,
         });
       } else {
-        await this.versions.upload(user, version.id, original.fileId, content, { how: 'batch' });
+        await this.intake.uploadFile(user, version.id, original.fileId, content, { how: 'batch' });
       }
       row.outcome = 'replaced';
     } catch (error) {
@@ -666,7 +666,7 @@ export class VersionBatchService {
         twin.status === 'matched'
           ? createReadStream(row.source.file)
           : await this.convertedTo(row.source.file, file, audio, options, user.id);
-      await this.versions.upload(user, version.id, file.fileId, content, { how: 'batch' });
+      await this.intake.uploadFile(user, version.id, file.fileId, content, { how: 'batch' });
       twin.outcome = 'replaced';
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

@@ -133,6 +133,15 @@ export class VersionsRepository {
     private readonly dialect: Dialect,
   ) {}
 
+  /** Whose a version's assignment is and whether it is active (a version's reachability, decision 0007). */
+  async assignmentOf(userGamesId: number): Promise<{ userId: number; isActive: number } | undefined> {
+    return this.db
+      .selectFrom('userGames')
+      .select(['userId', 'isActive'])
+      .where('id', '=', userGamesId)
+      .executeTakeFirst();
+  }
+
   async findById(id: number): Promise<GameVersion | undefined> {
     const row = await selectVersions(this.db).where('gameVersions.id', '=', id).executeTakeFirst();
     return row && toVersion(row);
@@ -302,17 +311,14 @@ export class VersionsRepository {
     id: number,
     mayChange: (flags: VersionFlags) => void,
   ): Promise<boolean> {
-    const locked = await trx
+    // One statement: the update takes the lock and answers the flags as they are under it.
+    const row = await trx
       .updateTable('gameVersions')
       .set({ updatedAt: nowIso() })
       .where('id', '=', id)
+      .returning(['isLocked', 'isActive'])
       .executeTakeFirst();
-    if (Number(locked.numUpdatedRows) === 0) return false;
-    const row = await trx
-      .selectFrom('gameVersions')
-      .select(['isLocked', 'isActive'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    if (!row) return false;
     mayChange({ isLocked: row.isLocked === 1, isActive: row.isActive === 1 });
     return true;
   }

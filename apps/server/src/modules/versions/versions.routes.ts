@@ -23,6 +23,7 @@ import { revokedTicketDoc } from '../../lib/download-tickets';
 import { currentUser } from '../../plugins/auth';
 import { sendPage } from '../../search/page';
 import { fileTooLarge, readUpload, maxMultipartBytes, refuseDeclaredBodyOver } from '../../lib/multipart';
+import type { VersionIntake } from './intake/version-intake';
 import type { VersionsService } from './versions.service';
 
 const noContent = { 204: noContentSchema };
@@ -36,13 +37,15 @@ const changeErrors = {
 
 export interface VersionsRoutesOptions {
   versions: VersionsService;
+  /** Where a version's file comes in (decision 0055). */
+  intake: VersionIntake;
   maxFileSizeBytes: number;
 }
 
 /** SPEC §7 "Game versions" and POST /game-version/upload/{versionId}/{fileId}. */
 export async function versionsRoutes(
   app: FastifyInstance,
-  { versions, maxFileSizeBytes }: VersionsRoutesOptions,
+  { versions, intake, maxFileSizeBytes }: VersionsRoutesOptions,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['game-versions'];
@@ -288,7 +291,12 @@ export async function versionsRoutes(
     async (request) => {
       // The content fails with a 413 when the file is over the limit, so nothing cut short is kept.
       const { content } = await readUpload(request, versionUploadPartsSchema, { maxFileSizeBytes });
-      return versions.upload(currentUser(request), request.params.versionId, request.params.fileId, content);
+      return intake.uploadFile(
+        currentUser(request),
+        request.params.versionId,
+        request.params.fileId,
+        content,
+      );
     },
   );
 }

@@ -1,13 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
-import mime from 'mime';
 import {
   can,
   errorCodes,
-  fileKindOf,
   limits,
-  validationMessages,
   versionChangeRefusal,
   versionRuleMessages,
   type CreateVersionBody,
@@ -19,32 +14,21 @@ import {
   type VersionFile,
   type VersionFilterBody,
   type VersionForm,
-  uploadMessages,
 } from '@reskin/contract';
 import type { Transaction } from 'kysely';
 import type { Dialect } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { DownloadTickets } from '../../lib/download-tickets';
-import { AppError, forbidden, notFound, unprocessable, withDetail } from '../../lib/errors';
-import { extensionOf } from '../../lib/game-paths';
-import { InvalidImageError, inspectImage } from '../../lib/image-inspection';
-import { AudioError, SoundTooLongError, soundDuration } from './audio-conversion';
-import { isAudioContent } from './audio-inspection';
-import { unsafeSvgParts } from './svg-safety';
+import { AppError, forbidden, notFound, withDetail } from '../../lib/errors';
 import type { PlayPathsService } from '../play-paths/play-paths.service';
 import { compileFilter } from '../../search/filter';
 import type { Page } from '../../search/page';
 import { MissingObjectError, type Storage } from '../../storage/storage';
-import type { FreeSpaceGuard } from '../../storage/free-space';
-import type { GameFilesRepository } from '../games/game-files.repository';
-import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
+import type { StoredFilesService } from '../stored-files/stored-files.service';
 import type { UserGamesRepository } from '../user-games/user-games.repository';
-import type { SheetComposer } from '../atlases/sheet-composer';
-import type { VersionSheetsRepository } from '../atlases/version-sheets.repository';
-import type { HistoryCause, StagedEntry } from '../version-history/version-history.repository';
-import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
+import type { VersionSheetsRepository } from './sheets/version-sheets.repository';
 import { zipStoredFiles } from './version-zip';
-import { hasPreviews } from '../../lib/image-previews';
+import { hasPreviews } from '../../lib/images/image-previews';
 import type { PreviewUrl } from '../../lib/preview-grants';
 import type { PostingThrottle } from '../../lib/posting-throttle';
 import type { PreviewsService } from '../previews/previews.service';
@@ -69,12 +53,21 @@ export interface VersionReviewHooks {
   eventsAdded(ids: number[]): void;
   /** After a replacement of `fileId` (of its `frame` when one) committed. */
   replaced(user: User, version: GameVersion, fileId: number, frame: string | null): Promise<void>;
+  /** The same inside the replacement's own transaction; answers the inbox events' ids (for eventsAdded). */
+  replacedIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileId: number,
+    frame: string | null,
+  ): Promise<number[]>;
 }
 
 const noReviewHooks: VersionReviewHooks = {
   finished: async () => [],
   eventsAdded: () => {},
   replaced: async () => {},
+  replacedIn: async () => [],
 };
 
 /**
@@ -95,15 +88,24 @@ function refusedChange(
   return withDetail(423, refusal.code, refusal.message, path, detailCode);
 }
 
+/** A version file's preview (VersionFile.preview): of its stored replacement (a sheet's: the composed sheet). */
+export function previewOf(
+  row: { path: string; width: number | null; storageKey: string },
+  url: PreviewUrl | undefined,
+): string | null {
+  return url && row.width !== null && hasPreviews(row.path) && hasPreviews(row.storageKey)
+    ? url(row.storageKey, 'preview')
+    : null;
+}
+
 /**
- * Game versions (SPEC §7 "Game versions", POST /game-version/upload). A user reaches only their own versions,
+ * Game versions (SPEC §7 "Game versions"; their files come in through intake/version-intake.ts). A user reaches only their own versions,
  * and only through an active assignment; anything else is a 404, like an unknown id. Admins reach all.
  */
 export class VersionsService {
   constructor(
     private readonly versions: VersionsRepository,
     private readonly userGames: UserGamesRepository,
-    private readonly gameFiles: GameFilesRepository,
     private readonly storage: Storage,
     private readonly paths: PlayPathsService,
     private readonly tickets: DownloadTickets,
@@ -111,28 +113,14 @@ export class VersionsService {
     private readonly dialect: Dialect,
     /** Tells the play origin that a version's replacements changed, so it looks them up again (play/play-files.ts). */
     private readonly filesChanged: (gameId: number) => void,
-    private readonly space: FreeSpaceGuard,
-    /** A version's replaced atlas frames: a whole-sheet upload or a restore of a sheet with frames. */
+    /** A version's replaced atlas frames and marked renditions (its file list, its zip). */
     private readonly sheets: VersionSheetsRepository,
-    private readonly composer: SheetComposer,
-    /** The history of the version's files (decision 0034): each replacement is an entry. */
-    private readonly history: VersionHistoryRecorder,
     private readonly review: VersionReviewHooks = noReviewHooks,
     /** The replaced images' preview URLs (decision 0038). */
     private readonly previews?: PreviewsService,
     /** How often an account may finish versions (decision 0044); none: no limit. */
     private readonly finishes?: PostingThrottle,
   ) {}
-
-  /** A version file's preview (VersionFile.preview): of its stored replacement (a sheet's: the composed sheet). */
-  private static previewOf(
-    row: { path: string; width: number | null; storageKey: string },
-    url: PreviewUrl | undefined,
-  ): string | null {
-    return url && row.width !== null && hasPreviews(row.path) && hasPreviews(row.storageKey)
-      ? url(row.storageKey, 'preview')
-      : null;
-  }
 
   /** GET /game-versions/{gameId}/{userGameId} */
   async list(user: User, gameId: number, userGameId: number): Promise<GameVersion[]> {
@@ -222,8 +210,7 @@ export class VersionsService {
         return {
           ...toVersionFile(row, { width: originalWidth, height: originalHeight }),
           ...(replaced && { frames: replaced }),
-          preview:
-            previewKey === null ? null : VersionsService.previewOf({ ...row, storageKey: previewKey }, url),
+          preview: previewKey === null ? null : previewOf({ ...row, storageKey: previewKey }, url),
         };
       },
     );
@@ -279,195 +266,6 @@ export class VersionsService {
   }
 
   /**
-   * POST /game-version/upload/{versionId}/{fileId}: replaces one game file inside one version. Images must be
-   * an image of the original's width and height, sounds must be audio, both checked by content; a locked
-   * version refuses. The new content is stored under a fresh key before the record changes, so a failed
-   * upload leaves the previous file intact, and the play view's URL for it changes. Refused (507) while DATA_DIR
-   * is under its free-space threshold.
-   */
-  /**
-   * A replacement sound longer than limits.audioConversion.maxDurationSeconds by its header is refused (422
-   * too_long, decision 0045); one ffprobe cannot read stays accepted, as the content check accepted it.
-   */
-  private async refuseLongSound(storageKey: string, owner: number): Promise<void> {
-    const stored = await this.storage.get(storageKey);
-    if (!stored) throw new Error('the stored upload vanished');
-    try {
-      await soundDuration(await buffer(stored.stream), { owner });
-    } catch (error) {
-      if (error instanceof SoundTooLongError)
-        throw unprocessable(error.message, [{ path: '/file', code: 'too_long', message: error.message }]);
-      if (!(error instanceof AudioError)) throw error;
-    }
-  }
-
-  async upload(
-    user: User,
-    versionId: number,
-    fileId: number,
-    content: Readable,
-    /** How the history lists it (decision 0034): an upload unless a batch row or a restore says otherwise. */
-    cause: Omit<HistoryCause, 'authorId'> = { how: 'upload' },
-  ): Promise<VersionFile> {
-    const startedAt = Date.now();
-    let version: GameVersion;
-    try {
-      version = await this.changeableVersion(user, versionId, 'upload', '/versionId');
-    } catch (error) {
-      content.resume();
-      throw error;
-    }
-    const original = await this.gameFiles.findFile(version.gameId, fileId);
-    if (!original) {
-      content.resume();
-      throw notFound('Game file');
-    }
-    const kind = fileKindOf(original);
-    const image = kind === 'image';
-    if (kind === 'other') {
-      content.resume();
-      throw unprocessable('Only images and sounds can be replaced.', [
-        {
-          path: '/fileId',
-          code: 'not_replaceable',
-          message: `${original.path} is neither an image nor a sound.`,
-        },
-      ]);
-    }
-    try {
-      await this.space.assertRoom('upload');
-    } catch (error) {
-      content.resume();
-      throw error;
-    }
-    const ext = extensionOf(original.path);
-    const storageKey = `versions/${versionId}/${randomUUID()}.${ext}`;
-    const { size } = await this.storage.put(storageKey, content).catch(async (error: unknown) => {
-      // A store that failed mid-write may hold what it could not abort then (S3's multipart parts).
-      await this.storedFiles.removeStaged([]);
-      throw error;
-    });
-    let recorded: Awaited<ReturnType<VersionsRepository['saveFile']>>;
-    let asBase: { previous: string | null } | undefined;
-    let staged: StagedEntry | undefined;
-    /** Stored objects the recording made unused: the history's dropped entries, a restored sheet's frames. */
-    const unused: string[] = [];
-    const restoring = cause.how === 'restore';
-    try {
-      const refuse = (code: string, message: string) =>
-        unprocessable(message, [{ path: '/file', code, message }]);
-      if (size === 0) throw refuse('empty', uploadMessages.emptyFile);
-      const stored = await this.storage.get(storageKey);
-      if (!stored) throw new Error('the stored upload vanished');
-      let width: number | null = null;
-      let height: number | null = null;
-      if (image) {
-        let info;
-        try {
-          info = await inspectImage(stored.stream, original.path);
-        } catch (error) {
-          if (error instanceof InvalidImageError)
-            throw refuse('invalid_image', validationMessages.imageReadError);
-          throw error;
-        }
-        if (info.width !== original.width || info.height !== original.height) {
-          throw refuse(
-            'image_size',
-            validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, info),
-          );
-        }
-        if (info.format === 'svg') {
-          const svg = await this.storage.get(storageKey);
-          if (!svg) throw new Error('the stored upload vanished');
-          const unsafe = unsafeSvgParts((await buffer(svg.stream)).toString('utf8'));
-          if (unsafe.length > 0) {
-            throw refuse(
-              'unsafe_svg',
-              `This SVG contains ${unsafe.join(', ')}: remove ${unsafe.length > 1 ? 'them' : 'it'} and upload it again.`,
-            );
-          }
-        }
-        ({ width, height } = info);
-      } else if (!(await isAudioContent(stored.stream))) {
-        throw refuse('not_audio', validationMessages.notAudio);
-      } else if (cause.how === 'upload') {
-        // A batch row was measured when it was planned, and a restore was accepted once already.
-        await this.refuseLongSound(storageKey, user.id);
-      }
-      assertUploadInTime(startedAt);
-      // A sheet with replaced frames: the upload is the base its frames are drawn onto. A restore is the
-      // entry's bytes exactly: the sheet's frames go (decision 0034).
-      const sheet = image && (await this.sheets.hasSheet(versionId, fileId));
-      if (sheet && !restoring) {
-        const previousBase = await this.sheets.replaceBase(
-          versionId,
-          fileId,
-          { key: storageKey, size },
-          this.stillChangeable(user, version, 'upload'),
-        );
-        if (previousBase !== undefined) asBase = { previous: previousBase };
-      }
-      const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
-      if (!asBase) {
-        staged = await this.history.stage(versionId, storageKey, { width, height, contentType });
-        const record = this.history.recordIn(staged, { ...cause, authorId: user.id }, unused);
-        recorded = await this.versions.saveFile(
-          {
-            gameVersionId: versionId,
-            fileId,
-            path: original.path,
-            width,
-            height,
-            size,
-            contentType,
-            storageKey,
-          },
-          this.stillChangeable(user, version, 'upload'),
-          async (trx) => {
-            if (sheet && restoring) unused.push(...(await this.sheets.dropSheet(trx, versionId, fileId)));
-            await record(trx, versionId, fileId);
-          },
-        );
-      }
-      // The version was deleted (maybe with its user-game, user or game) while the file streamed in.
-      if (!asBase && recorded === undefined) throw notFound('Game version');
-    } catch (error) {
-      await this.storedFiles.removeStaged([storageKey, ...(staged ? [staged.storageKey] : [])]);
-      throw error;
-    }
-    if (asBase) {
-      if (asBase.previous) await this.storedFiles.deleteObjects([asBase.previous]);
-      await this.composer.compose(version, original, { ...cause, authorId: user.id });
-      await this.replaced(user, version, fileId, null);
-      return this.versionFile(user, versionId, fileId);
-    }
-    this.filesChanged(version.gameId);
-    await this.storedFiles.deleteObjects([
-      ...(recorded?.previousKey ? [recorded.previousKey] : []),
-      ...unused,
-    ]);
-    await this.versions.update(versionId, {});
-    await this.replaced(user, version, fileId, null);
-    // The row as saved: a Restore original racing this upload may have removed it since (the upload still happened).
-    return {
-      ...toVersionFile(recorded!.saved),
-      preview: VersionsService.previewOf(recorded!.saved, await this.previews?.urlsFor(user)),
-    };
-  }
-
-  /** A version's file as the API answers it to `user`, with the frames replaced in it when it is a sheet and its preview. */
-  private async versionFile(user: User, versionId: number, fileId: number): Promise<VersionFile> {
-    const saved = await this.versions.findFile(versionId, fileId);
-    if (!saved) throw notFound('Game version');
-    const frames = (await this.sheets.framesOf(versionId)).get(fileId);
-    return {
-      ...toVersionFile(saved),
-      ...(frames && { frames }),
-      preview: VersionsService.previewOf(saved, await this.previews?.urlsFor(user)),
-    };
-  }
-
-  /**
    * DELETE /game-versions/{versionId}/files/{fileId} ("Restore original"): removes the version's replacement of
    * one game file, record and stored object, so the version's view serves the game's own file again (an image
    * watermarked). A locked version refuses, like an upload; a file the version has not replaced is a 404.
@@ -504,6 +302,22 @@ export class VersionsService {
     return this.review.replaced(user, version, fileId, frame);
   }
 
+  /** `replaced` inside the replacement's own transaction; hand the answer to `eventsAdded` after the commit. */
+  replacedIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileId: number,
+    frame: string | null,
+  ): Promise<number[]> {
+    return this.review.replacedIn(trx, user, version, fileId, frame);
+  }
+
+  /** Inbox events written in a replacement's transaction (replacedIn), once it committed. */
+  eventsAdded(ids: number[]): void {
+    this.review.eventsAdded(ids);
+  }
+
   /**
    * A version the caller may see (decision 0007): any for a role that sees all, else only their own through an
    * active assignment; anything else is a 404 like an unknown id. The review loop's notes and verdicts use it too.
@@ -513,7 +327,10 @@ export class VersionsService {
     if (!version) throw notFound('Game version');
     if (can(user.roleTypeId, 'games.seeAll')) return version;
     if (version.userId !== user.id) throw notFound('Game version');
-    await this.reachableUserGame(user, version.userGamesId);
+    // Only whose the assignment is and whether it is active: one statement (decision 0055).
+    const assignment = await this.versions.assignmentOf(version.userGamesId);
+    if (!assignment || assignment.userId !== user.id || assignment.isActive !== 1)
+      throw notFound('User game');
     return version;
   }
 

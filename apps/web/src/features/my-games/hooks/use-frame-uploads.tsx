@@ -9,7 +9,7 @@ import { useCallback } from 'react';
 import { useConfirm } from '../../../components/ui/use-confirm';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifyFailure, notifySuccess, notifyWarning } from '../../../lib/toasts';
-import { uploadVersionFrame, useRefreshVersionFiles, useRestoreVersionFrame } from '../../../api/versions';
+import { uploadVersionFrame, useRestoreVersionFrame, useUploadAnswer } from '../../../api/versions';
 import type { DropOutcome, ReportProgress } from '../components/drop-area';
 import { isImageFile, singleDropRefusal } from '../lib/drop-checks';
 import { readImageSize } from '../lib/read-image-size';
@@ -35,11 +35,11 @@ async function localRefusal(frame: AtlasFrame, file: File): Promise<string | nul
  * area is checked in the browser for the frame's source size, then sent to POST /game-version/upload-frame; the
  * server composes the version's sheet before it answers, and its notice (visible pixels outside a trimmed frame
  * were dropped) is shown as a warning. 'Restore original' asks first, then removes the frame's replacement.
- * Nothing is kept in the browser: the version's file list (which names the replaced frames) is reloaded after
- * every change, success or failure.
+ * The answer (the composed sheet with the frames replaced in it) goes into the version's file list as it is;
+ * a refusal reloads it (useUploadAnswer).
  */
 export function useFrameUploads(versionId: number, sheet: GameFile) {
-  const refresh = useRefreshVersionFiles(versionId);
+  const answered = useUploadAnswer(versionId);
 
   const replaceFrame = useCallback(
     async (frame: AtlasFrame, files: File[], progress: ReportProgress): Promise<DropOutcome> => {
@@ -53,7 +53,7 @@ export function useFrameUploads(versionId: number, sheet: GameFile) {
         progress(loaded / total),
       );
       if (!outcome.ok && outcome.sessionEnded) return { ok: false, message: messages.sessionEnded };
-      await refresh();
+      await answered(outcome);
       if (!outcome.ok) {
         notifyError(failureTitle({ action: 'upload' }), messages.uploadFailed, outcome.message);
         return { ok: false, message: outcome.message };
@@ -63,7 +63,7 @@ export function useFrameUploads(versionId: number, sheet: GameFile) {
       if (notice) notifyWarning(notice);
       return { ok: true, message: messages.uploaded };
     },
-    [refresh, sheet.fileId, versionId],
+    [answered, sheet.fileId, versionId],
   );
 
   const { confirm, dialog: restoreDialog } = useConfirm();

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifyFailure, notifySuccess } from '../../../lib/toasts';
 import { uploadPathOf } from '../../../lib/upload-path';
-import { uploadVersionFile, useRefreshVersionFiles } from '../../../api/versions';
+import { uploadVersionFile, useUploadAnswer } from '../../../api/versions';
 import type { DropOutcome, ReportProgress } from '../components/drop-area';
 import {
   imageSizeRefusal,
@@ -46,10 +46,10 @@ function refused(message: string): DropOutcome {
 /**
  * Replacing game files inside a version: one file dropped on its own target, or up to 50 matched to the
  * game's files by path or name (SPEC §5). Files are checked in the browser first; each accepted file goes
- * up in its own request, and the version's file list refreshes after.
+ * up in its own request, and its answer goes into the version's file list (useUploadAnswer).
  */
 export function useVersionUploads(versionId: number, kind: ReplaceKind, targets: readonly GameFile[]) {
-  const refresh = useRefreshVersionFiles(versionId);
+  const answered = useUploadAnswer(versionId);
 
   const send = useCallback(
     async (
@@ -60,11 +60,12 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
       const outcome = await uploadVersionFile(versionId, target.fileId, target.path, file, (loaded, total) =>
         progress(loaded / total),
       );
+      if (!outcome.ok && outcome.sessionEnded) return sessionEnded;
+      await answered(outcome);
       if (outcome.ok) return null;
-      if (outcome.sessionEnded) return sessionEnded;
       return outcome.status === 404 ? m.fileNotFound : outcome.message;
     },
-    [versionId],
+    [answered, versionId],
   );
 
   /** A drop on one game file's own area. */
@@ -78,7 +79,6 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
       if (refusal) return refused(refusal);
       const failure = await send(target, file, progress);
       if (failure === sessionEnded) return { ok: false, message: messages.sessionEnded };
-      await refresh();
       if (failure) {
         notifyError(failureTitle({ action: 'upload' }), messages.uploadFailed, failure);
         return { ok: false, message: failure };
@@ -86,7 +86,7 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
       notifySuccess(messages.uploaded);
       return { ok: true, message: messages.uploaded };
     },
-    [kind, refresh, send],
+    [kind, send],
   );
 
   /** A drop of several files on the editor's 'Add Game Files' area. */
@@ -114,7 +114,6 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
         else uploaded += 1;
         report(1);
       }
-      await refresh();
       const summary = `${uploaded} of ${matches.length} files uploaded.`;
       if (problems.length > 0) {
         notifyError(failureTitle({ action: 'upload' }), messages.uploadFailed, problems[0] ?? summary);
@@ -123,7 +122,7 @@ export function useVersionUploads(versionId: number, kind: ReplaceKind, targets:
       notifySuccess(messages.uploaded);
       return { ok: true, message: `${messages.uploaded} ${summary}` };
     },
-    [kind, refresh, send, targets],
+    [kind, send, targets],
   );
 
   return { replaceOne, replaceMany };

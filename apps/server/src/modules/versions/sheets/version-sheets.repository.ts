@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { nowIso } from '../../db/database';
-import type { Database, VersionFilesTable, VersionFramesTable, VersionSheetsTable } from '../../db/schema';
-import type { VersionFlags, VersionsRepository } from '../versions/versions.repository';
+import { nowIso } from '../../../db/database';
+import type { Database, VersionFilesTable, VersionFramesTable, VersionSheetsTable } from '../../../db/schema';
+import type { VersionFlags, VersionsRepository } from '../versions.repository';
 
 export type VersionFrameRow = Selectable<VersionFramesTable>;
 export type VersionSheetRow = Selectable<VersionSheetsTable>;

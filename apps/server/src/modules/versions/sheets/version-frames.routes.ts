@@ -7,8 +7,9 @@ import {
   versionFileParamsSchema,
   versionFrameParamsSchema,
 } from '@reskin/contract';
-import { fileTooLarge, maxMultipartBytes, readUpload, refuseDeclaredBodyOver } from '../../lib/multipart';
-import { currentUser } from '../../plugins/auth';
+import { fileTooLarge, maxMultipartBytes, readUpload, refuseDeclaredBodyOver } from '../../../lib/multipart';
+import { currentUser } from '../../../plugins/auth';
+import type { VersionIntake } from '../intake/version-intake';
 import type { VersionFramesService } from './version-frames.service';
 
 const changeErrors = {
@@ -20,7 +21,11 @@ const changeErrors = {
 /** Replacing and restoring single frames of a sprite sheet in a version. */
 export async function versionFramesRoutes(
   app: FastifyInstance,
-  { frames, maxFileSizeBytes }: { frames: VersionFramesService; maxFileSizeBytes: number },
+  {
+    frames,
+    intake,
+    maxFileSizeBytes,
+  }: { frames: VersionFramesService; intake: VersionIntake; maxFileSizeBytes: number },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['game-versions'];
@@ -50,7 +55,7 @@ export async function versionFramesRoutes(
       const { file, content, fields } = await readUpload(request, frameUploadPartsSchema, {
         maxFileSizeBytes,
       });
-      return frames.uploadFrame(currentUser(request), request.params.versionId, request.params.fileId, {
+      return intake.uploadFrame(currentUser(request), request.params.versionId, request.params.fileId, {
         frame: fields.frame,
         fileName: file.filename,
         content,

@@ -1,8 +1,11 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { AtlasFrame } from '@reskin/contract';
-import { parseAtlasDescriptor } from './atlas-parsers';
+import { parseAtlasDescriptor } from '../../atlases/atlas-parsers';
+import { decodePixels } from '../../../lib/images/pixels';
 import { composeSheet, dropsVisiblePixels } from './compose-sheet';
+
+const decoded = (png: Buffer) => decodePixels(png, 'png');
 
 /**
  * Composition tests: for each descriptor format, replacing one frame changes exactly that frame's
@@ -126,7 +129,9 @@ describe('composing a sheet after one frame changes', async () => {
       expect(hero.offset.x).toBe(2);
       const replacementPixels = noise(14, 9, 99);
       const composed = await raw(
-        await composeSheet(sheet, 'sheet.png', [{ frame: hero, image: await png(replacementPixels, 14, 9) }]),
+        await composeSheet(sheet, 'sheet.png', [
+          { frame: hero, pixels: await decoded(await png(replacementPixels, 14, 9)) },
+        ]),
       );
       expect(composed.equals(reference(sheetPixels, hero, replacementPixels))).toBe(true);
     });
@@ -146,8 +151,8 @@ describe('composing a sheet after one frame changes', async () => {
     const plainPixels = noise(8, 8, 2);
     const composed = await raw(
       await composeSheet(sheet, 'sheet.png', [
-        { frame: hero, image: await png(heroPixels, 14, 9) },
-        { frame: plain, image: await png(plainPixels, 8, 8) },
+        { frame: hero, pixels: await decoded(await png(heroPixels, 14, 9)) },
+        { frame: plain, pixels: await decoded(await png(plainPixels, 8, 8)) },
       ]),
     );
     expect(composed.equals(reference(reference(sheetPixels, hero, heroPixels), plain, plainPixels))).toBe(
@@ -162,7 +167,9 @@ describe('composing a sheet after one frame changes', async () => {
     })
       .png()
       .toBuffer();
-    const composed = await raw(await composeSheet(sheet, 'sheet.png', [{ frame: plain, image: clear }]));
+    const composed = await raw(
+      await composeSheet(sheet, 'sheet.png', [{ frame: plain, pixels: await decoded(clear) }]),
+    );
     const at = (x: number, y: number) => composed[(y * sheetW + x) * 4 + 3];
     expect([at(20, 20), at(27, 27)]).toEqual([0, 0]);
     expect(at(19, 20)).toBe(255);
@@ -170,9 +177,9 @@ describe('composing a sheet after one frame changes', async () => {
 
   it('is the same bytes when composed again (idempotent)', async () => {
     const hero = parseAtlasDescriptor(descriptors.Starling!)!.frames[0]!;
-    const image = await png(noise(14, 9, 5), 14, 9);
-    const first = await composeSheet(sheet, 'sheet.png', [{ frame: hero, image }]);
-    expect((await composeSheet(sheet, 'sheet.png', [{ frame: hero, image }])).equals(first)).toBe(true);
+    const pixels = await decoded(await png(noise(14, 9, 5), 14, 9));
+    const first = await composeSheet(sheet, 'sheet.png', [{ frame: hero, pixels }]);
+    expect((await composeSheet(sheet, 'sheet.png', [{ frame: hero, pixels }])).equals(first)).toBe(true);
   });
 
   it('tells when a trimmed frame drops visible pixels of the replacement', async () => {
@@ -180,7 +187,7 @@ describe('composing a sheet after one frame changes', async () => {
     const inside = Buffer.alloc(14 * 9 * 4);
     for (let y = 1; y < 7; y++)
       for (let x = 2; x < 12; x++) inside.writeUInt32BE(0xff0000ff, (y * 14 + x) * 4);
-    expect(await dropsVisiblePixels(hero, await png(inside, 14, 9))).toBe(false);
-    expect(await dropsVisiblePixels(hero, await png(noise(14, 9, 3), 14, 9))).toBe(true);
+    expect(dropsVisiblePixels(hero, await decoded(await png(inside, 14, 9)))).toBe(false);
+    expect(dropsVisiblePixels(hero, await decoded(await png(noise(14, 9, 3), 14, 9)))).toBe(true);
   });
 });

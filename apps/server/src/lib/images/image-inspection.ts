@@ -3,7 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import type { Metadata } from 'sharp';
 import { imageFormatOfName, limits, type ImageFormatName } from '@reskin/contract';
 import { BitmapDecodeError } from './bitmap-decoding';
-import { extensionOf } from './game-paths';
+import { extensionOf } from '../game-paths';
 import { readImage } from './image-reading';
 
 export interface ImageInfo {
@@ -46,11 +46,43 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
     content.resume();
     throw new InvalidImageError(`${path} is not an image.`);
   }
-  const label = format.toUpperCase();
-  const refuse = (message: string) =>
-    format === 'svg' ? new UndrawableSvgError(message) : new InvalidImageError(message);
   // sharp would collect a stream into one buffer too; the upload's own limit bounds it.
-  const input = await buffer(content);
+  return inspectBytes(await buffer(content), path);
+}
+
+/** inspectImage of bytes already in memory (the intake's, decision 0055). */
+export async function inspectBytes(input: Buffer, path: string): Promise<ImageInfo> {
+  const info = await readHeader(input, path);
+  try {
+    // Shrinking to a few pixels reads every row of every frame, in strips, without a decoded copy of the
+    // whole image in memory (and fast: JPEG and WebP decode at a reduced scale, still reading all their data).
+    // 'error' refuses truncated and corrupt data but not mere warnings, which browsers show without complaint.
+    await readImage(input, info.format, { limitInputPixels: false, pages: -1, failOn: 'error' })
+      .resize(8, 8, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+  } catch {
+    throw refusal(
+      info.format,
+      `${path} is not a complete ${info.format.toUpperCase()} file: it is cut short or damaged.`,
+    );
+  }
+  return info;
+}
+
+function refusal(format: ImageFormatName, message: string): InvalidImageError {
+  return format === 'svg' ? new UndrawableSvgError(message) : new InvalidImageError(message);
+}
+
+/**
+ * The checks of an image's header alone (no pixel is decoded): its pixel size read from its content, the format
+ * its name says, and the decoding limit. The intake (decision 0055) decodes the pixels itself, once, after these.
+ */
+export async function readHeader(input: Buffer, path: string): Promise<ImageInfo> {
+  const format = imageFormatOfName(path);
+  if (!format) throw new InvalidImageError(`${path} is not an image.`);
+  const label = format.toUpperCase();
+  const refuse = (message: string) => refusal(format, message);
   if (input.length === 0) throw refuse(`${path} is empty (0 bytes); an image file must hold an image.`);
   let metadata: Metadata;
   try {
@@ -76,17 +108,6 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
     throw refuse(
       `${path} is ${width} x ${frameHeight} pixels; images may have at most ${limits.maxImagePixels} pixels.`,
     );
-  }
-  try {
-    // Shrinking to a few pixels reads every row of every frame, in strips, without a decoded copy of the
-    // whole image in memory (and fast: JPEG and WebP decode at a reduced scale, still reading all their data).
-    // 'error' refuses truncated and corrupt data but not mere warnings, which browsers show without complaint.
-    await readImage(input, format, { limitInputPixels: false, pages: -1, failOn: 'error' })
-      .resize(8, 8, { fit: 'fill' })
-      .raw()
-      .toBuffer();
-  } catch {
-    throw refuse(`${path} is not a complete ${label} file: it is cut short or damaged.`);
   }
   return { width, height: frameHeight, format };
 }

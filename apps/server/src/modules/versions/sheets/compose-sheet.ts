@@ -1,42 +1,38 @@
-import sharp from 'sharp';
 import { imageFormatOfName, storedSpriteSize, type AtlasFrame } from '@reskin/contract';
-import { readImage } from '../../lib/image-reading';
+import { decodePixels, openPixels, type RgbaImage } from '../../../lib/images/pixels';
 
-/** One replaced frame: where it goes, and the artist's image of the frame's full source size. */
+/**
+ * One replaced frame: where it goes, and the artist's image of the frame's full source size, decoded once
+ * (lib/images/pixels.ts): the same pixels go onto the sheet and its marked rendition (decision 0055).
+ */
 export interface FrameReplacement {
   frame: AtlasFrame;
-  image: Buffer;
+  pixels: RgbaImage;
 }
 
 /**
  * The pixels of a replacement as they are stored on the page: the trimmed part (offset and stored size, as the
  * packer cut the original) turned as the packer turned the original (`rotation`, clockwise), raw RGBA.
  */
-export async function framePixels(
-  frame: AtlasFrame,
-  image: Buffer,
-): Promise<{ data: Buffer; width: number; height: number }> {
+export async function framePixels(frame: AtlasFrame, image: RgbaImage): Promise<RgbaImage> {
   const stored = storedSpriteSize(frame);
-  let pixels = sharp(image)
-    .ensureAlpha()
-    .extract({ left: frame.offset.x, top: frame.offset.y, width: stored.w, height: stored.h });
-  if (frame.rotation !== 0) {
-    // extract then rotate run in that order only in separate pipelines.
-    pixels = sharp(await pixels.raw().toBuffer(), {
-      raw: { width: stored.w, height: stored.h, channels: 4 },
-    }).rotate(frame.rotation);
-  }
-  const { data, info } = await pixels.raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+  const { data } = await openPixels(image)
+    .extract({ left: frame.offset.x, top: frame.offset.y, width: stored.w, height: stored.h })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const trimmed = { data, width: stored.w, height: stored.h };
+  if (frame.rotation === 0) return trimmed;
+  // Extract, then rotate: two steps, as one sharp pipeline would reorder them.
+  const turned = await openPixels(trimmed).rotate(frame.rotation).raw().toBuffer({ resolveWithObject: true });
+  return { data: turned.data, width: turned.info.width, height: turned.info.height };
 }
 
 /**
  * Whether a replacement has visible pixels outside the part a trimmed frame keeps: they are dropped when the
  * sheet is composed, and the artist is told.
  */
-export async function dropsVisiblePixels(frame: AtlasFrame, image: Buffer): Promise<boolean> {
+export function dropsVisiblePixels(frame: AtlasFrame, { data, ...info }: RgbaImage): boolean {
   if (!frame.trimmed) return false;
-  const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const stored = storedSpriteSize(frame);
   const { x: left, y: top } = frame.offset;
   for (let y = 0; y < info.height; y++) {
@@ -63,11 +59,8 @@ export async function composeSheet(
 ): Promise<Buffer> {
   const format = imageFormatOfName(sheetPath);
   if (!format) throw new Error(`${sheetPath} is not an image`);
-  const { data: canvas, info } = await readImage(base, format)
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  for (const { frame, image } of replacements) {
+  const { data: canvas, ...info } = await decodePixels(base, format);
+  for (const { frame, pixels: image } of replacements) {
     const pixels = await framePixels(frame, image);
     // Row by row into the rect: the rect lies inside the sheet (checked when the descriptor was resolved).
     const rowBytes = pixels.width * 4;
@@ -80,7 +73,7 @@ export async function composeSheet(
       );
     }
   }
-  const sheet = sharp(canvas, { raw: { width: info.width, height: info.height, channels: 4 } });
+  const sheet = openPixels({ data: canvas, width: info.width, height: info.height });
   switch (format) {
     case 'jpeg':
       return sheet.flatten({ background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer();

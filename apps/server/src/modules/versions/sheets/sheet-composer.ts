@@ -2,16 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { framesOfSheet, type GameVersion } from '@reskin/contract';
-import { extensionOf } from '../../lib/game-paths';
-import { variantKey } from '../../lib/variants';
-import type { Storage } from '../../storage/storage';
-import type { GameFileRow, GameFilesRepository } from '../games/game-files.repository';
-import type { StoredFilesService } from '../stored-files/stored-files.service';
-import type { HistoryCause } from '../version-history/version-history.repository';
-import type { VersionHistoryRecorder } from '../version-history/version-history.recorder';
-import type { AtlasesService } from './atlases.service';
+import { extensionOf } from '../../../lib/game-paths';
+import { decodePixels, type RgbaImage } from '../../../lib/images/pixels';
+import { variantKey } from '../../../lib/images/variants';
+import type { Storage } from '../../../storage/storage';
+import type { GameFileRow, GameFilesRepository } from '../../games/game-files.repository';
+import type { StoredFilesService } from '../../stored-files/stored-files.service';
+import type { FileHistory, HistoryCause } from '../intake/history-entries';
+import type { AtlasesService } from '../../atlases/atlases.service';
 import { composeSheet, type FrameReplacement } from './compose-sheet';
 import type { MarkedRendition, VersionFrameRow, VersionSheetsRepository } from './version-sheets.repository';
+
+/**
+ * What the request that asks for a composition holds already (decision 0055), by stored key: the frame it brings,
+ * decoded, or the whole-sheet upload's bytes. Neither is read from storage again.
+ */
+export interface KnownContent {
+  pixels?: ReadonlyMap<string, RgbaImage>;
+  bytes?: ReadonlyMap<string, Buffer>;
+}
 
 /**
  * Makes a version's composed sheet (decision 0028) after any change of its frames or its whole-sheet
@@ -26,7 +35,7 @@ export class SheetComposer {
     /** Tells the play origin that a version's replacements changed (as an upload does). */
     readonly filesChanged: (gameId: number) => void,
     /** The sheet's history (decision 0034): each composition that lands is an entry. */
-    private readonly history: VersionHistoryRecorder,
+    private readonly history: FileHistory,
     private readonly gameFiles: GameFilesRepository,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -96,20 +105,22 @@ export class SheetComposer {
     version: Pick<GameVersion, 'id' | 'gameId'>,
     sheet: GameFileRow,
     cause: HistoryCause,
+    known: KnownContent = {},
   ): Promise<void> {
     const inputs = await this.sheets.compositionInputs(version.id, sheet.fileId);
     if (!inputs) return;
     let replacements: FrameReplacement[];
     let base: Buffer;
     try {
-      replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames);
-      base = await this.read(inputs.sheet.baseKey ?? sheet.storageKey);
+      replacements = await this.replacementsOf(version.gameId, sheet.fileId, inputs.frames, known);
+      const baseKey = inputs.sheet.baseKey ?? sheet.storageKey;
+      base = known.bytes?.get(baseKey) ?? (await this.read(baseKey));
     } catch (error) {
       // A frame replaced again (or restored) since the inputs were read has its object deleted: compose from the
       // newer inputs (whichever of the two compositions finishes last, the newest lands), so the caller answers
       // with a composed sheet.
       if (await this.superseded(version.id, sheet.fileId, inputs.sheet.revision))
-        return this.compose(version, sheet, cause);
+        return this.compose(version, sheet, cause, known);
       throw error;
     }
     const composed = await composeSheet(base, sheet.path, replacements);
@@ -122,7 +133,7 @@ export class SheetComposer {
     let landed;
     try {
       if (inputs.sheet.baseKey === null) marked = await this.drawMarked(version.id, sheet, replacements);
-      staged = await this.history.stage(version.id, key, file);
+      staged = await this.history.stage(version.id, key, file, composed);
       landed = await this.sheets.landComposed(
         version.id,
         sheet.fileId,
@@ -199,7 +210,7 @@ export class SheetComposer {
    * play origin's kept bodies and ETags follow, decision 0046). None while the file has no copies (or they were
    * deleted as Gen. replaced them): the version view then serves a blank, and the next pass draws it.
    */
-  private async drawMarked(
+  async drawMarked(
     versionId: number,
     sheet: GameFileRow,
     replacements: FrameReplacement[],
@@ -224,12 +235,17 @@ export class SheetComposer {
     gameId: number,
     fileId: number,
     rows: VersionFrameRow[],
+    known: KnownContent = {},
   ): Promise<FrameReplacement[]> {
     const { frames: atlasFrames } = framesOfSheet((await this.atlases.find(gameId)).atlases, fileId);
     const replacements: FrameReplacement[] = [];
     for (const row of rows) {
       const frame = atlasFrames.get(row.frame);
-      if (frame) replacements.push({ frame, image: await this.read(row.storageKey) });
+      if (frame)
+        replacements.push({
+          frame,
+          pixels: known.pixels?.get(row.storageKey) ?? (await decodePixels(await this.read(row.storageKey))),
+        });
     }
     return replacements;
   }

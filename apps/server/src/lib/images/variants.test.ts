@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { imageFormatOfName, imageFormats, type ImageFormatName } from '@reskin/contract';
-import { sampleBmp, sampleIco, sampleImage } from '../../test/support/image-samples';
+import { sampleBmp, sampleIco, sampleImage } from '../../../test/support/image-samples';
 import { readImage } from './image-reading';
 import {
   encodeCopy,

@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream';
+import { validationMessages } from '@reskin/contract';
+import { AudioError, SoundTooLongError, soundDuration } from '../audio-conversion';
+import { isAudioContent } from '../audio-inspection';
+import { unprocessable } from '../../../lib/errors';
+import {
+  InvalidImageError,
+  inspectBytes,
+  readHeader,
+  type ImageInfo,
+} from '../../../lib/images/image-inspection';
+import { decodePixels, type RgbaImage } from '../../../lib/images/pixels';
+import { unsafeSvgParts } from '../svg-safety';
+import type { GameFileRow } from '../../games/game-files.repository';
+
+/** The intake's checks of an artist's bytes (decision 0055), each reading them once from memory. */
+
+/** A 422 about the sent file. */
+export const refuse = (code: string, message: string) =>
+  unprocessable(message, [{ path: '/file', code, message }]);
+
+/** An image replacement: its header and every pixel read once, of the original's pixel size, a safe SVG. */
+export async function inspectedImage(bytes: Buffer, original: GameFileRow): Promise<ImageInfo> {
+  let info: ImageInfo;
+  try {
+    info = await inspectBytes(bytes, original.path);
+  } catch (error) {
+    if (error instanceof InvalidImageError) throw refuse('invalid_image', validationMessages.imageReadError);
+    throw error;
+  }
+  if (info.width !== original.width || info.height !== original.height) {
+    throw refuse(
+      'image_size',
+      validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, info),
+    );
+  }
+  if (info.format === 'svg') {
+    const unsafe = unsafeSvgParts(bytes.toString('utf8'));
+    if (unsafe.length > 0) {
+      throw refuse(
+        'unsafe_svg',
+        `This SVG contains ${unsafe.join(', ')}: remove ${unsafe.length > 1 ? 'them' : 'it'} and upload it again.`,
+      );
+    }
+  }
+  return info;
+}
+
+/**
+ * A sound replacement must be audio by its content; one longer than limits.audioConversion.maxDurationSeconds
+ * by its header is refused (422 too_long, decision 0045), unless `measured` already (a batch row was measured
+ * when it was planned, a restore was accepted once); one ffprobe cannot read stays accepted.
+ */
+export async function inspectedSound(bytes: Buffer, measure: boolean, owner: number): Promise<void> {
+  if (!(await isAudioContent(Readable.from([bytes])))) throw refuse('not_audio', validationMessages.notAudio);
+  if (!measure) return;
+  try {
+    await soundDuration(bytes, { owner });
+  } catch (error) {
+    if (error instanceof SoundTooLongError)
+      throw unprocessable(error.message, [{ path: '/file', code: 'too_long', message: error.message }]);
+    if (!(error instanceof AudioError)) throw error;
+  }
+}
+
+/** An image's header checked and its pixels decoded, once; 422 `invalid_image` when either fails. */
+export async function decoded(bytes: Buffer, path: string, unreadable: string): Promise<RgbaImage> {
+  let format;
+  try {
+    ({ format } = await readHeader(bytes, path));
+  } catch (error) {
+    if (error instanceof InvalidImageError) throw refuse('invalid_image', unreadable);
+    throw error;
+  }
+  // Its header was sound: what fails now is its data (cut short or damaged), the artist's file.
+  return decodePixels(bytes, format).catch(() => {
+    throw refuse('invalid_image', unreadable);
+  });
+}
