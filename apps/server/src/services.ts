@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import { throttleMessages } from '@reskin/contract';
+import { sheetsOf, throttleMessages } from '@reskin/contract';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { DownloadTickets } from './lib/download-tickets';
@@ -10,7 +10,6 @@ import { connectRedis } from './lib/redis';
 import { ServicesUpdateService } from './modules/admin/services-update.service';
 import { AtlasGridsRepository } from './modules/atlases/atlas-grids.repository';
 import { AtlasesService } from './modules/atlases/atlases.service';
-import { framesOnPage } from './modules/atlases/page-frames';
 import { SheetComposer } from './modules/versions/sheets/sheet-composer';
 import { VersionFramesService } from './modules/versions/sheets/version-frames.service';
 import { VersionSheetsRepository } from './modules/versions/sheets/version-sheets.repository';
@@ -120,7 +119,10 @@ export async function createServices(config: Config, database: Db, storage: Stor
     storage,
     config.productName,
     log,
-    async (gameId, fileId) => framesOnPage(await atlases.find(gameId), fileId),
+    async (gameId, fileId) =>
+      sheetsOf((await atlases.find(gameId)).atlases, fileId).flatMap((sheet) =>
+        sheet.frames.map((frame) => frame.rect),
+      ),
   );
   generation.useMetrics(metrics.generation);
   await generation.open(await generationJobs(config, database, generation, log));

@@ -200,6 +200,28 @@ export const atlasTexts = {
   gridCount: (frames: number) => `${counted(frames, 'whole frame', 'whole frames')}`,
 } as const;
 
+/** One sheet image as a page of one atlas: the atlas, the page's index and the frames cut from it. */
+export interface SheetOf {
+  atlas: Atlas;
+  page: number;
+  frames: AtlasFrame[];
+}
+
+/**
+ * Every atlas a game image is a page of (a descriptor's sheet, a grid, or both), with its frames on that page: the
+ * one walk from an image to its frames, for the server (composing, marking the watermarked copy) and the web.
+ */
+export function sheetsOf(atlases: readonly Atlas[], fileId: number): SheetOf[] {
+  const sheets: SheetOf[] = [];
+  for (const atlas of atlases) {
+    atlas.pages.forEach((page, index) => {
+      if (page.fileId === fileId)
+        sheets.push({ atlas, page: index, frames: atlas.frames.filter((frame) => frame.page === index) });
+    });
+  }
+  return sheets;
+}
+
 /**
  * The frames that lie on a sheet image (a page of one or more atlases), by name (the first atlas's frame wins a
  * name two share): what the server composes and the workbench shows.
@@ -209,14 +231,8 @@ export function framesOfSheet(
   fileId: number,
 ): { frames: Map<string, AtlasFrame>; found: boolean } {
   const frames = new Map<string, AtlasFrame>();
-  let found = false;
-  for (const atlas of atlases) {
-    atlas.pages.forEach((page, index) => {
-      if (page.fileId !== fileId) return;
-      found = true;
-      for (const frame of atlas.frames)
-        if (frame.page === index && !frames.has(frame.name)) frames.set(frame.name, frame);
-    });
-  }
-  return { frames, found };
+  const sheets = sheetsOf(atlases, fileId);
+  for (const sheet of sheets)
+    for (const frame of sheet.frames) if (!frames.has(frame.name)) frames.set(frame.name, frame);
+  return { frames, found: sheets.length > 0 };
 }

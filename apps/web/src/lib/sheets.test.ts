@@ -1,14 +1,16 @@
 import {
   atlasTexts,
+  framesOfSheet,
   gridFrameCount,
   gridFrames,
   gridProblem,
   limits,
+  sheetsOf,
   type Atlas,
   type GameAtlases,
 } from '@reskin/contract';
 import { describe, expect, it } from 'vitest';
-import { frameOf, gridOfAtlas, sheetsOf } from './sheets';
+import { gridOfAtlas } from './sheets';
 
 const gridAtlas = (
   fileId: number,
@@ -53,10 +55,10 @@ describe('sprite sheets on the web', () => {
       ],
       problems: [],
     };
-    expect(sheetsOf(found, 3).map((sheet) => sheet.frames.length)).toEqual([12]);
-    expect(sheetsOf(found, 9)).toEqual([]);
-    expect(frameOf(found, 3, '5')?.rect).toEqual({ x: 19, y: 19, w: 16, h: 16 });
-    expect(frameOf(found, 4, '5')).toBeUndefined();
+    expect(sheetsOf(found.atlases, 3).map((sheet) => sheet.frames.length)).toEqual([12]);
+    expect(sheetsOf(found.atlases, 9)).toEqual([]);
+    expect(framesOfSheet(found.atlases, 3).frames.get('5')?.rect).toEqual({ x: 19, y: 19, w: 16, h: 16 });
+    expect(framesOfSheet(found.atlases, 4).frames.get('5')).toBeUndefined();
     expect(gridOfAtlas(found.atlases[0]!)).toEqual(grid);
     expect(gridOfAtlas(found.atlases[1]!)).toEqual({
       frameWidth: 16,

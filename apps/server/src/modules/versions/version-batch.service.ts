@@ -278,11 +278,7 @@ export class VersionBatchService {
       const fileId = typeof choice === 'number' ? choice : choice.fileId;
       const frame = typeof choice === 'number' ? null : (choice.frame ?? null);
       const file = files.get(fileId);
-      const inSheet =
-        frame === null ||
-        atlases.some((atlas) =>
-          atlas.frames.some((f) => f.name === frame && atlas.pages[f.page]?.fileId === fileId),
-        );
+      const inSheet = frame === null || framesOfSheet(atlases, fileId).frames.has(frame);
       if (!file || !inSheet)
         return invalid(
           'bad_choice',
@@ -324,13 +320,10 @@ export class VersionBatchService {
     if (source.size === 0) return invalid('empty', uploadMessages.emptyFile);
 
     if (originalKind === 'image') {
-      let frameSize: { w: number; h: number } | null = null;
-      if (row.frame !== null) {
-        const frame = atlases.flatMap((atlas) =>
-          atlas.frames.filter((f) => f.name === row.frame && atlas.pages[f.page]?.fileId === original.fileId),
-        )[0];
-        frameSize = frame?.sourceSize ?? null;
-      }
+      const frameSize =
+        row.frame === null
+          ? null
+          : (framesOfSheet(atlases, original.fileId).frames.get(row.frame)?.sourceSize ?? null);
       planned.frameSize = frameSize;
       const targetWidth = frameSize?.w ?? original.width ?? 0;
       const targetHeight = frameSize?.h ?? original.height ?? 0;

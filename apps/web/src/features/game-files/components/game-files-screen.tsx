@@ -4,6 +4,7 @@ import {
   fileUsageFilters,
   isGameReady,
   messages,
+  sheetsOf,
   usageFilterWhere,
   validationMessages,
   type FileUsageFilter,
@@ -34,7 +35,7 @@ import {
 import { isGenerating, useGame, useGenerateGame } from '../../../api/games';
 import { useGameAtlases, useRemoveGrid } from '../../../api/atlases';
 import { GridDialog } from './grid-dialog';
-import { gridOfAtlas, sheetsOf } from '../../../lib/sheets';
+import { gridOfAtlas } from '../../../lib/sheets';
 import { statusText } from '../../../lib/game-status';
 import { useUploadBatch } from '../hooks/use-upload-batch';
 import { fileItem } from '../../../lib/upload-item';
@@ -114,7 +115,7 @@ function GameFiles({ gameId }: { gameId: number }) {
   };
 
   const gridAtlasOf = (file: GameFile) =>
-    sheetsOf(atlases.data, file.fileId).find((sheet) => sheet.atlas.format === 'grid')?.atlas;
+    sheetsOf(atlases.data?.atlases ?? [], file.fileId).find((sheet) => sheet.atlas.format === 'grid')?.atlas;
 
   const act = async (kind: GameFileActionKind, file: GameFile) => {
     const ref = { gameId, fileId: file.fileId };

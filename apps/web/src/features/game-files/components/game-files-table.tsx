@@ -3,6 +3,7 @@ import {
   canBeIndex,
   fileKindOf,
   indexRuleMessage,
+  sheetsOf,
   type FileUsage,
   type GameAtlases,
   type GameFile,
@@ -15,7 +16,6 @@ import type { ListState } from '../../../components/lists/use-list-params';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { formatSize } from '../../../lib/format-size';
-import { sheetsOf } from '../../../lib/sheets';
 
 export type GameFileActionKind = 'index' | 'splash' | 'delete' | 'grid' | 'removeGrid';
 
@@ -131,7 +131,7 @@ export function GameFilesTable({
 
 /** The path, with a sprite sheet's badges and the problems of its descriptors. */
 function PathCell({ file, atlases }: { file: GameFile; atlases: GameAtlases | undefined }) {
-  const sheets = sheetsOf(atlases, file.fileId);
+  const sheets = sheetsOf(atlases?.atlases ?? [], file.fileId);
   const problems = (atlases?.problems ?? []).filter((problem) => problem.fileId === file.fileId);
   return (
     <>
@@ -175,7 +175,9 @@ function GameFileActions({ file, atlases, busy, onAction, onReplace }: GameFileA
     if (picked.length > 0) onReplace(file, picked);
   };
 
-  const hasGrid = sheetsOf(atlases, file.fileId).some((sheet) => sheet.atlas.format === 'grid');
+  const hasGrid = sheetsOf(atlases?.atlases ?? [], file.fileId).some(
+    (sheet) => sheet.atlas.format === 'grid',
+  );
 
   return (
     <div className="d-flex flex-wrap gap-1">

@@ -1,6 +1,5 @@
-import type { GameAtlases } from '@reskin/contract';
+import { framesOfSheet, type GameAtlases } from '@reskin/contract';
 import { AtlasFrame } from '../../../components/atlas-frame';
-import { frameOf } from '../../../lib/sheets';
 
 interface ReplacedFramesProps {
   /** The sheet's game file id. */
@@ -18,10 +17,11 @@ interface ReplacedFramesProps {
  * beside the version's (cut from the version's composed sheet at the same rect).
  */
 export function ReplacedFrames({ fileId, frames, atlases, originalSrc, versionSrc }: ReplacedFramesProps) {
+  const sheetFrames = framesOfSheet(atlases?.atlases ?? [], fileId).frames;
   return (
     <ul className="list-unstyled d-flex flex-wrap gap-3 mb-0" aria-label="Replaced frames">
       {frames.map((name) => {
-        const frame = frameOf(atlases, fileId, name);
+        const frame = sheetFrames.get(name);
         return (
           <li key={name} className="border rounded p-2" data-testid="replaced-frame" data-frame={name}>
             <div className="small fw-semibold text-break mb-1">{name}</div>
