@@ -220,6 +220,8 @@ export function useUploadAnswer(versionId: number): (outcome: UploadOutcome) => 
           : [...files, saved];
       });
       void queryClient.invalidateQueries({ queryKey: versionKeys.lists(), refetchType: 'none' });
+      // A replacement resolves the notes on its file: they live under the file list's key (reviewKeys.notes).
+      void queryClient.invalidateQueries({ queryKey: [...versionKeys.files(versionId), 'notes'] });
       if (saved.preview === undefined)
         return queryClient.invalidateQueries({ queryKey: versionKeys.files(versionId) });
       return undefined;
