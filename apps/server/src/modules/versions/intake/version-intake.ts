@@ -201,7 +201,7 @@ export class VersionIntake {
     user: User,
     versionId: number,
     fileId: number,
-    upload: { frame: string | undefined; fileName: string | undefined; content: Readable },
+    upload: { frame: string; fileName: string | undefined; content: Readable },
   ): Promise<FrameUpload> {
     const { frame: frameName, content } = upload;
     const startedAt = Date.now();
@@ -210,10 +210,6 @@ export class VersionIntake {
     let target: { frame: AtlasFrame; frames: ReadonlyMap<string, AtlasFrame> };
     try {
       version = await this.versions.changeableVersion(user, versionId, 'upload', '/versionId');
-      if (!frameName)
-        throw unprocessable('Name the frame to replace.', [
-          { path: '/frame', code: 'required', message: 'The frame field (sent before the file) is missing.' },
-        ]);
       const found = await this.rows.stateOf(versionId, version.gameId, fileId);
       if (!found) throw notFound('Game file');
       state = found;
