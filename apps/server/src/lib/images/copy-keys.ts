@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import { previewKey, previewKeysOf } from './image-previews';
-
-/** The two generated copies of every game image (DESIGN.md "Games, files, variants"). */
-export type Variant = 'skeleton' | 'watermark';
+import type { Variant } from './pipeline';
 
 /**
  * Where a variant of a stored original lives. It derives from the original's key, which is new for every

@@ -1,6 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
 import { limits, type CopyFormat, type ImageFormatName } from '@reskin/contract';
-import type { Variant } from './copy-keys';
 import { readImage } from './image-reading';
 import { markOverlays, type Marks } from './marks';
 import { openPixels, type Pixels, type RgbaImage } from './pixels';
@@ -9,6 +8,9 @@ import { openPixels, type Pixels, type RgbaImage } from './pixels';
 // decoded pixels, called in order by the code that needs them: decode once, draw marks at full size, derive
 // previews from the result, encode. sharp does one operation per step (decode, composite, resize, encode),
 // never a chain of two whose order matters, so no step can be reordered by the library's pipeline.
+
+/** The two generated copies of every game image (DESIGN.md "Games, files, variants"). */
+export type Variant = 'skeleton' | 'watermark';
 
 /** A copy's format the server writes as pixels: every copy format but SVG (an SVG's copies are documents). */
 export type RasterCopyFormat = Exclude<CopyFormat, 'svg'>;
