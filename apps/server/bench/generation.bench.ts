@@ -8,13 +8,9 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { median } from './api.bench';
 import { makePreview } from '../src/lib/images/image-previews';
-import {
-  encodeCopy,
-  forgetRenderedTiles,
-  makeCopiesWithPreviews,
-  skeletonBackground,
-  watermarkTile,
-} from '../src/lib/images/variants';
+import { forgetRenderedTiles, watermarkTile } from '../src/lib/images/marks';
+import { copyEncoding, skeletonBackground } from '../src/lib/images/pipeline';
+import { makeCopiesWithPreviews } from '../src/lib/images/variants';
 import { imagesAtOnce } from '../src/modules/games/game-generation';
 
 const formats = ['png', 'jpeg', 'webp', 'gif'] as const;
@@ -55,7 +51,7 @@ async function eachLimited<T>(
  * What a plain script would do to make the copies of images in files on disk, with sharp alone (no database,
  * no HTTP, no storage layer): read the file, read its header for the size, make the skeleton with sharp's
  * `create` (it keeps none of the picture), composite the watermark's SVG tile, encode both with the app's
- * settings (encodeCopy: the encoder efforts are the product's choice, not an overhead) and write them next to
+ * settings (copyEncoding: the encoder efforts are the product's choice, not an overhead) and write them next to
  * the original (no fsync), and the previews (decision 0038: each resized from its file's bytes), one image per core. What the app does better than this (a blank made from one pixel,
  * tiles rendered once, more images at once) counts in its favour; `sameWorkCopies` leaves it out.
  */
@@ -69,12 +65,16 @@ async function bareCopies(folder: string, paths: string[]): Promise<void> {
     const { width, height } = await image.metadata();
     const tile = Buffer.from(watermarkTile(width, height, 'Reskin Studio').svg);
     const [skeleton, watermark] = await Promise.all([
-      encodeCopy(
+      copyEncoding(
         sharp({ create: { width, height, ...skeletonBackground(copy) } }),
         copy,
         'skeleton',
       ).toBuffer(),
-      encodeCopy(image.composite([{ input: tile, tile: true, blend: 'over' }]), copy, 'watermark').toBuffer(),
+      copyEncoding(
+        image.composite([{ input: tile, tile: true, blend: 'over' }]),
+        copy,
+        'watermark',
+      ).toBuffer(),
     ]);
     // The previews (decision 0038) as a script would make them: each resized from its file's bytes, the skeleton's
     // with sharp's create at the preview's size.

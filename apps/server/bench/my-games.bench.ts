@@ -2,18 +2,8 @@
 // splash, against the same page with one card.
 import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
-import {
-  NetworkLog,
-  artistPassword,
-  cachedArt,
-  launchChromium,
-  loginOver,
-  median,
-  medianRun,
-  pageFailure,
-  preparedServer,
-  signedInPage,
-} from './browser-support';
+import { artistPassword, cachedArt, loginOver, preparedServer } from './browser-support';
+import { NetworkLog, launchChromium, median, medianRun, pageFailure, signedInPage } from './browser-measures';
 
 export interface MyGamesRun {
   cards: number;

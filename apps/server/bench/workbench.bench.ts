@@ -3,23 +3,19 @@
 import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
 import type { GameVersion } from '@reskin/contract';
+import { artistPassword, cachedArt, loginOver, preparedServer, random } from './browser-support';
 import {
   NetworkLog,
-  artistPassword,
-  cachedArt,
   domNodes,
   launchChromium,
-  loginOver,
   longTasks,
   median,
   medianRun,
   pageFailure,
-  preparedServer,
-  random,
   scrollThrough,
   signedInPage,
   usableMs,
-} from './browser-support';
+} from './browser-measures';
 
 /** The workbench's card images (image-editor.tsx: a card per image, with a data-file-id; the tab panel holds them). */
 const cardImage = '[role="tabpanel"] img, [data-file-id] img';

@@ -85,6 +85,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** GENERATION_LEASE_SECONDS in milliseconds: how soon another server takes over a dead server's generation job. */
   generationLeaseMs: number;
+  /** How long one slice of a generation job runs before the next is queued; unset: half the lease. Tests shorten it. */
+  generationSliceMs?: number | undefined;
   /** METRICS_TOKEN: the bearer token of GET /api/metrics; unset: the route answers 404. */
   metricsToken: string | undefined;
   /** VERSION_HISTORY_LIMIT: history entries kept per version and file (decision 0034). */

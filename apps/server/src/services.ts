@@ -400,6 +400,7 @@ async function generationJobs(
     // Beside the app's tables: its own schema (a test's schema gets one of its own too).
     schema: config.databaseSchema ? `${config.databaseSchema}_jobs` : 'pgboss',
     leaseMs: config.generationLeaseMs,
+    sliceMs: config.generationSliceMs,
     drainMs: config.drainTimeoutMs,
     games: repository,
     db: database.db,

@@ -15,7 +15,7 @@ import {
   type Readiness,
   type User,
 } from '@reskin/contract';
-import { variantKey } from '../src/lib/images/variants';
+import { variantKey } from '../src/lib/images/copy-keys';
 import {
   call,
   createGame,

@@ -56,11 +56,11 @@ describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job que
   });
 
   /** Two app servers on one new database, with this lease. */
-  async function twoServers(leaseMs: number): Promise<[TestApp, TestApp, TestUser]> {
-    const a = await createTestApp({ generationLeaseMs: leaseMs });
+  async function twoServers(leaseMs: number, sliceMs?: number): Promise<[TestApp, TestApp, TestUser]> {
+    const a = await createTestApp({ generationLeaseMs: leaseMs, generationSliceMs: sliceMs });
     apps.push(a);
     const b = await createTestApp(
-      { generationLeaseMs: leaseMs },
+      { generationLeaseMs: leaseMs, generationSliceMs: sliceMs },
       { dataDir: a.config.dataDir, schema: a.schema },
     );
     apps.push(b);
@@ -109,8 +109,9 @@ describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job que
   });
 
   it('a long job runs in slices within the lease, each going on from the images done, with progress that only grows', async () => {
-    // A lease of 1 s: slices of half a second, so 40 large images take several.
-    const [a, , admin] = await twoServers(1000);
+    // Slices of half a second, so 40 large images take several; a lease of 10 s, so that one image made slowly on a
+    // loaded machine cannot outlast it (with a lease of 1 s it did, and the job failed).
+    const [a, , admin] = await twoServers(10_000, 500);
     const game = await gameWithImages(a, admin, 40, 1024);
     await call(a, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
     const seen: number[] = [];

@@ -4,7 +4,7 @@ import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameStatus, RoleType, type Game, type GameFile } from '@reskin/contract';
-import { variantKey } from '../src/lib/images/variants';
+import { variantKey } from '../src/lib/images/copy-keys';
 import { LocalDiskStorage } from '../src/storage/local-disk-storage';
 import { call, createTestApp, createUser, errorOf, testDb, type TestApp, type TestUser } from './helpers';
 

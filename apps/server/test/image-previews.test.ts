@@ -16,7 +16,8 @@ import {
 import { nowIso } from '../src/db/database';
 import { previewKey } from '../src/lib/images/image-previews';
 import { PreviewGrants } from '../src/lib/preview-grants';
-import { makeCopiesWithPreviews, variantKey } from '../src/lib/images/variants';
+import { variantKey } from '../src/lib/images/copy-keys';
+import { makeCopiesWithPreviews } from '../src/lib/images/variants';
 import { sampleImage } from './support/image-samples';
 import {
   call,

@@ -13,7 +13,7 @@ import {
   type VersionFile,
 } from '@reskin/contract';
 import { nowIso } from '../src/db/database';
-import { copyPreviewKeys, variantKey } from '../src/lib/images/variants';
+import { copyPreviewKeys, variantKey } from '../src/lib/images/copy-keys';
 import {
   call,
   createTestApp,

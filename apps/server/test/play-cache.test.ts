@@ -10,7 +10,7 @@ import {
   type UserGame,
 } from '@reskin/contract';
 import type { Config } from '../src/config';
-import { variantKey } from '../src/lib/images/variants';
+import { variantKey } from '../src/lib/images/copy-keys';
 import { playHeaders } from '../src/play/play-app';
 import { LocalDiskStorage } from '../src/storage/local-disk-storage';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';

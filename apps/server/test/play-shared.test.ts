@@ -324,11 +324,22 @@ describe(`the play origin compresses, and serves a file the same in every view a
     // A shared token is no play token either.
     expect((await get(`/p/${token}/lib/engine.js`)).statusCode).toBe(403);
     // A content id that is not the file's: a stale one of a file that is no image moves to the current URL; an
-    // image's (whose content differs by view) is a 404; a path of another game's is not reachable.
+    // image's without its view (whose content differs by view) is a 404; a path of another game's is not reachable.
     const moved = await get(`/s/${token}/${cid}/style.css`);
     expect(moved.statusCode).toBe(302);
     expect(String(moved.headers.location)).toMatch(new RegExp(`^/s/${token}/[^/]+/style\\.css$`));
     expect((await get(`/s/${token}/${cid}/img/hero.png`)).statusCode).toBe(404);
+    // An image's shared URL names its view, so a stale one (the copies were made again after the redirect: a game
+    // reloading its art while the admin replaces it) moves to the current copy of that view.
+    const imageUrl = String((await get(roots.skeleton + 'img/enemy.png', fromGame.image)).headers.location);
+    expect(imageUrl).toMatch(new RegExp(`^/s/${token}/[^/.]+\\.s/img/enemy\\.png$`));
+    const staleImage = await get(`/s/${token}/${cid}.s/img/enemy.png`);
+    expect(staleImage.statusCode).toBe(302);
+    expect(staleImage.headers.location).toBe(imageUrl);
+    expect((await get(`/s/${token}/${cid}.w/img/enemy.png`)).headers.location).toBe(
+      (await get(roots.watermark + 'img/enemy.png', fromGame.image)).headers.location,
+    );
+    expect((await get(imageUrl)).statusCode).toBe(200);
     expect((await get(`/s/${token}/${cid}/no-such.js`)).statusCode).toBe(404);
 
     // The admin's original image is not reachable on the artist's shared URL, whatever the content id.

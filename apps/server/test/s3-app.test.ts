@@ -11,7 +11,7 @@ import {
   type GameVersion,
   type UserGame,
 } from '@reskin/contract';
-import { copyPreviewKeys, variantKey } from '../src/lib/images/variants';
+import { copyPreviewKeys, variantKey } from '../src/lib/images/copy-keys';
 import { S3Storage } from '../src/storage/s3-storage';
 import {
   call,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameStatus, RoleType, type Game, type GameFile } from '@reskin/contract';
-import { variantKey } from '../src/lib/images/variants';
+import { variantKey } from '../src/lib/images/copy-keys';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 
 describe(`[API-1][ADM-7] GET /admin/update on ${testDb}`, () => {

@@ -14,7 +14,7 @@ import {
 } from '@reskin/contract';
 import type * as Variants from '../src/lib/images/variants';
 import { previewSourceOf, withPreviews } from '../src/lib/images/image-previews';
-import { variantKey } from '../src/lib/images/variants';
+import { variantKey } from '../src/lib/images/copy-keys';
 import {
   call,
   createTestApp,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FileKind } from './file-kinds';
 import { pathIdSchema } from './ids';
 import { limits } from './limits';
-import { formatByteLimit } from './uploads';
+import { formatByteLimit, uploadMessages } from './uploads';
 
 /**
  * Replace from a folder or a zip (decision 0030): POST /game-versions/{versionId}/batch.
@@ -293,12 +293,31 @@ export type BatchOptionsInput = z.input<typeof batchOptionsSchema>;
 
 export const batchParamsSchema = z.object({ versionId: pathIdSchema });
 
-/** The multipart body, for the OpenAPI document (the server reads it as a stream). */
+/** The longest path of an incoming file of a batch: a game path's limit, plus a top folder. */
+export const batchIncomingPathMax = limits.gameFilePathMax + 255;
+
+/** An option sent as a form field: text, parsed with the query's (the field wins) by batchOptionsSchema. */
+const optionField = (name: keyof BatchOptions) =>
+  z.string().optional().describe(`As the query parameter ${name}; the field wins.`);
+
+/**
+ * The multipart body of POST /game-versions/{versionId}/batch: a `path` field before each `file`, and the options
+ * as fields. The server reads the files as a stream and parses each field by this schema as it comes; the options
+ * are parsed with the query's by batchOptionsSchema once the body is read.
+ */
 export const batchPartsSchema = z.object({
   path: z
-    .string()
+    .array(z.string().max(batchIncomingPathMax, { error: () => batchMessages.pathTooLong }))
     .optional()
     .describe("The next file's path relative to the dropped folder; repeated before each file."),
+  dryRun: optionField('dryRun'),
+  fit: optionField('fit'),
+  fits: optionField('fits'),
+  choices: optionField('choices'),
+  skip: optionField('skip'),
+  loudness: optionField('loudness'),
+  alsoTwins: optionField('alsoTwins'),
+  twins: optionField('twins'),
   file: z.file().describe('A replacement file (repeated), or one .zip holding them at their paths.'),
 });
 
@@ -322,10 +341,12 @@ export const batchMessages = {
   noFit: 'This image has another pixel size: choose how to fit it (cover, contain or stretch).',
   wrongKind: (original: FileKind) =>
     original === 'image' ? 'Only an image can replace an image.' : 'Only a sound can replace a sound.',
-  notReplaceable: 'Only images and sounds can be replaced.',
+  notReplaceable: uploadMessages.notReplaceable,
   unmatched: 'No game file or frame has this path or name.',
   ambiguous: 'Several game files have this name: choose one.',
   tooManyFiles: (max: number) => `A batch holds at most ${max} files (the game's file count).`,
+  /** 400: a `path` field over batchIncomingPathMax. */
+  pathTooLong: `A path is longer than ${batchIncomingPathMax} characters.`,
   durationDiffers: (incoming: number, original: number) =>
     `The durations differ by more than 10 % (${incoming.toFixed(2)} s against ${original.toFixed(2)} s).`,
   animatedGif:

@@ -225,15 +225,16 @@ export const uploadResultSchema = z.object({ file: gameFileSchema, replaced: z.b
 
 /**
  * The multipart/form-data body of POST /game/upload/{gameId} and POST /games/{id}/psd-files/: a `fullPath` field
- * before each `file` part. The server reads the parts as a stream, in order, so this schema documents the body
- * (OpenAPI) and never validates it.
+ * before each `file` part. The server reads the parts as a stream, in order, and parses each field by this schema
+ * as it comes (a list here: each value by its items). A path's own rules (at most limits.gameFilePathMax
+ * characters once normalised, relative, no "..") are the upload's, answered per file (422 invalid_path).
  */
 export const filesUploadPartsSchema = z.object({
   fullPath: z
-    .array(z.string().max(limits.gameFilePathMax))
+    .array(z.string())
     .optional()
     .describe(
-      "Each file's path inside the game (assets/img/bird.png), sent just before that file; without one, the file's name.",
+      `Each file's path inside the game (assets/img/bird.png, at most ${limits.gameFilePathMax} characters), sent just before that file; without one, the file's name.`,
     ),
   file: z.array(z.file()).min(1).max(limits.adminUploadFiles).describe('The files, each after its fullPath.'),
 });

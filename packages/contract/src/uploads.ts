@@ -31,6 +31,8 @@ export const uploadMessages = {
   chooseZip: 'Choose a .zip file.',
   /** An uploaded file of 0 bytes (a replacement, a frame, a batch row). */
   emptyFile: 'The file is empty (0 bytes).',
+  /** A replacement for a game file that is neither an image nor a sound (a single upload, a batch row). */
+  notReplaceable: 'Only images and sounds can be replaced.',
   fileTooLarge: (name: string | undefined, maxFileSizeBytes: number) =>
     `${name || 'A file'} is larger than the ${formatByteLimit(maxFileSizeBytes)} limit per file.`,
   uploadTooLarge: (files: number, maxFileSizeBytes: number) =>

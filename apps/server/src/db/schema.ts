@@ -73,7 +73,7 @@ export interface GameFilesTable {
   contentType: string;
   storageKey: string;
   /**
-   * The key this file's skeleton and watermarked copies are named after (variants.ts variantKey; migration 0009,
+   * The key this file's skeleton and watermarked copies are named after (lib/images/copy-keys.ts variantKey; migration 0009,
    * decision 0024): the play origin serves those; null: none yet. The content's own key when its copies are first
    * made, a new one each time they are made again (Gen. with another product name: decision 0046), so no server or
    * browser keeps the previous bytes under it.

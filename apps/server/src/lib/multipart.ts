@@ -2,7 +2,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { errorCodes, uploadMessages } from '@reskin/contract';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError, badRequest, noFile, requestInvalid, withDetail } from './errors';
 
 // Reading the multipart bodies of the upload routes (@fastify/multipart, busboy underneath). Two things the
@@ -145,6 +145,78 @@ export async function readUpload<S extends PartsSchema>(
     content: fileContent(file, file.filename, maxFileSizeBytes),
     fields: parsed.data,
   };
+}
+
+/** One value of a field: a field sent before each file is declared as a list in its parts schema. */
+type FieldValue<T> = T extends readonly (infer Item)[] ? Item : T;
+/** The fields of a parts schema, each with one value. */
+export type PartFields<S extends PartsSchema> = {
+  [K in Exclude<keyof z.output<S>, 'file'>]?: FieldValue<z.output<S>[K]>;
+};
+
+/** The rule for one value of a field: the schema's entry (its items, for a list), or none for a name it lacks. */
+function ruleOfField(schema: PartsSchema, name: string): z.ZodType | undefined {
+  if (name === 'file' || !Object.hasOwn(schema.shape, name)) return undefined;
+  let rule = (schema.shape as Record<string, z.ZodType>)[name];
+  if (rule instanceof z.ZodOptional) rule = rule.unwrap() as z.ZodType;
+  return rule instanceof z.ZodArray ? (rule.element as z.ZodType) : rule;
+}
+
+/** What streamUpload reads: the file parts one by one, and every field of the body. */
+export interface StreamedUpload<S extends PartsSchema> {
+  /** Each file part with the fields sent since the file before it; each must be consumed before the next. */
+  files: AsyncGenerator<{ part: MultipartFile; fields: PartFields<S> }>;
+  /** Every field the schema names, as parsed (a repeated one: its last value); complete once `files` is done. */
+  fields: PartFields<S>;
+}
+
+/**
+ * A multipart body of many files read as a stream (nothing buffered): the fields are parsed by the route's parts
+ * schema in the contract as they come, each value by its entry (a field sent before each file is a list there,
+ * each value checked by its items); a field the schema does not name is ignored. A value that breaks its rule is
+ * `badField` (422 VALIDATION_FAILED naming the field unless the route answers otherwise). Every part must have a
+ * name, a body that cannot be read is a 400, and more files than `limits.files` is `tooManyFiles` when given.
+ */
+export function streamUpload<S extends PartsSchema>(
+  request: FastifyRequest,
+  schema: S,
+  options: {
+    /** The per-file limit errors name (the parser's own `limits.fileSize` may be larger, for a .zip). */
+    maxFileSizeBytes: number;
+    limits?: NonNullable<Parameters<FastifyRequest['parts']>[0]>['limits'];
+    badField?: (name: string, issue: z.core.$ZodIssue) => AppError;
+    tooManyFiles?: () => AppError;
+  },
+): StreamedUpload<S> {
+  const { maxFileSizeBytes, limits, tooManyFiles } = options;
+  const badField =
+    options.badField ??
+    ((name, issue) =>
+      requestInvalid('body', [{ path: `/${name}`, code: issue.code, message: issue.message }]));
+  const fields: Record<string, unknown> = {};
+  async function* files() {
+    let sinceLastFile: Record<string, unknown> = {};
+    try {
+      for await (const part of request.parts(limits && { limits })) {
+        assertNamed(part);
+        if (part.type === 'file') {
+          yield { part, fields: sinceLastFile as PartFields<S> };
+          sinceLastFile = {};
+          continue;
+        }
+        const rule = ruleOfField(schema, part.fieldname);
+        if (!rule) continue;
+        const parsed = rule.safeParse(part.value);
+        if (!parsed.success) throw badField(part.fieldname, parsed.error.issues[0]!);
+        sinceLastFile[part.fieldname] = parsed.data;
+        fields[part.fieldname] = parsed.data;
+      }
+    } catch (error) {
+      if (tooManyFiles && (error as { code?: string }).code === 'FST_FILES_LIMIT') throw tooManyFiles();
+      throw multipartError(error, maxFileSizeBytes);
+    }
+  }
+  return { files: files(), fields: fields as PartFields<S> };
 }
 
 /**

@@ -144,6 +144,21 @@ function redirectsToShared(
 /** The content id of a file's shared URL: its ETag without the quotes (from its storage key and play settings). */
 const contentIdOf = (etag: string) => etag.slice(1, -1);
 
+/** The two views whose files a shared URL serves (decision 0037); an image's differ, so its URL names its view. */
+type SharedView = 'watermark' | 'skeleton';
+const sharedViewTags = { watermark: 'w', skeleton: 's' } as const satisfies Record<SharedView, string>;
+
+/** The shared view an image's copy is served in: a version's unreplaced image is its watermarked copy. */
+const sharedViewOf = (claims: PlayClaims, file: PlayFile): SharedView | undefined =>
+  file.uploaded ? undefined : claims.view === 'skeleton' ? 'skeleton' : 'watermark';
+
+/** A shared URL's content id part: `<id>` for a file the same in both views, `<id>.<view tag>` for an image's copy. */
+function parseSharedCid(cid: string): { id: string; view: SharedView | undefined } {
+  const [id = '', tag] = cid.split('.');
+  const view = (Object.keys(sharedViewTags) as SharedView[]).find((name) => sharedViewTags[name] === tag);
+  return { id, view };
+}
+
 /**
  * The play origin: a second Fastify app on PLAY_PORT that serves game content to the sandboxed frame at
  * `/p/<token>/<path>`. It never reads the session token; the capability token in the path is checked on
@@ -230,25 +245,34 @@ export function buildPlayApp({
       if (path === undefined) return reply.status(404).send(noFile());
 
       // Both views need what the watermarked view needs (only the original asks more): one check answers for both.
-      const inViews = [
-        { ...shared, view: 'watermark' },
-        { ...shared, view: 'skeleton' },
-      ] as const satisfies PlayClaims[];
-      if (!(await access.allows(inViews[0]))) return reply.status(403).send(noAccess());
-      const found: PlayFile[] = [];
+      const watermark = { ...shared, view: 'watermark' } as const satisfies PlayClaims;
+      if (!(await access.allows(watermark))) return reply.status(403).send(noAccess());
+      const { id, view } = parseSharedCid(request.params.cid);
+      const inViews = (view ? [view] : (['watermark', 'skeleton'] as const)).map(
+        (name) => ({ ...shared, view: name }) as const satisfies PlayClaims,
+      );
       for (const claims of inViews) {
         const { answer } = await files.find(claims, path);
-        if (typeof answer === 'string' || !answer.shared) continue;
-        if (contentIdOf(answer.etag) === request.params.cid)
+        if (typeof answer !== 'string' && answer.shared && contentIdOf(answer.etag) === id)
           return serve(request, reply, claims, path, { fresh: false, counted: false, sharing: false });
-        found.push(answer);
       }
-      // A content id gone stale: a file that is no image (the same object in both views) moves to its current URL.
-      if (found.length === 2 && found[0]!.etag === found[1]!.etag) {
+      // A content id gone stale (the file changed since the redirect): it moves to the current URL of its view,
+      // read afresh so that servers whose kept lookups differ cannot send it back and forth.
+      const current: PlayFile[] = [];
+      for (const claims of inViews) {
+        const { answer } = await files.find(claims, path, { fresh: true });
+        if (typeof answer !== 'string' && answer.shared) current.push(answer);
+      }
+      const [first, second] = current;
+      const moved =
+        view !== undefined
+          ? current.length === 1 && !first!.uploaded
+          : current.length === 2 && first!.uploaded && first!.etag === second!.etag;
+      if (moved) {
         return reply
           .status(302)
           .header('Cache-Control', 'no-store')
-          .header('Location', sharedUrl(request.params.token, found[0]!.etag, path))
+          .header('Location', sharedUrl(request.params.token, first!.etag, path, view))
           .send();
       }
       return reply
@@ -263,8 +287,8 @@ export function buildPlayApp({
     },
   );
 
-  const sharedUrl = (token: string, etag: string, path: string) =>
-    `/s/${token}/${contentIdOf(etag)}/${encodePath(path)}`;
+  const sharedUrl = (token: string, etag: string, path: string, view: SharedView | undefined) =>
+    `/s/${token}/${contentIdOf(etag)}${view ? `.${sharedViewTags[view]}` : ''}/${encodePath(path)}`;
 
   /** The encoding of the answer: br or gzip for a compressible file asked for whole, else the stored bytes. */
   function encodingOf(request: FastifyRequest, file: PlayFile): PlayEncoding | undefined {
@@ -299,7 +323,7 @@ export function buildPlayApp({
       return reply
         .status(302)
         .header('Cache-Control', 'no-store')
-        .header('Location', sharedUrl(token, file.etag, path))
+        .header('Location', sharedUrl(token, file.etag, path, sharedViewOf(claims, file)))
         .send();
     }
 

@@ -3,7 +3,7 @@ import { copyFormatOf, fileKindOf, type PrecompressedMode } from '@reskin/contra
 import type { LRUCache } from 'lru-cache';
 import { servedAs, type ServedAs } from '../lib/content-types';
 import { keptFor } from '../lib/kept-answers';
-import { variantKey } from '../lib/images/variants';
+import { variantKey } from '../lib/images/copy-keys';
 import type { GameFilesRepository } from '../modules/games/game-files.repository';
 import type { GamesRepository } from '../modules/games/games.repository';
 import type { VersionSheetsRepository } from '../modules/versions/sheets/version-sheets.repository';

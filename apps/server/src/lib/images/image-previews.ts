@@ -1,6 +1,7 @@
-import sharp, { type OutputInfo, type Sharp } from 'sharp';
+import sharp from 'sharp';
 import { imageFormatOfName, imageFormats, limits } from '@reskin/contract';
-import { readImage } from './image-reading';
+import { decodeWithin, resizeWithin } from './pipeline';
+import type { Pixels } from './pixels';
 
 /**
  * Small WebP copies of game images (decision 0038): a `preview` for cards (the longer side at most
@@ -15,7 +16,7 @@ export const previewSizes: Record<PreviewSize, { pixels: number; bytes: number }
 
 /**
  * Where a preview of a stored object lives: beside it, derived from its key (an original's, a watermarked or
- * skeleton copy's, a version file's). Keys are new for every upload (variants.ts variantKey), so a derived key
+ * skeleton copy's, a version file's). Keys are new for every upload (copy-keys.ts variantKey), so a derived key
  * never names a stale preview.
  */
 export function previewKey(sourceKey: string, size: PreviewSize): string {
@@ -54,15 +55,15 @@ export function hasPreviews(path: string): boolean {
 const qualities = [80, 65, 50, 35];
 
 /**
- * Encodes pixels already resized as a preview: WebP, stepping the quality down while the bytes are over the size's
- * budget, and where even the lowest is over (busy pictures: noise, dense detail), the pixels shrunk by the missing
- * factor and tried again, so the budget holds for any picture.
+ * The encode step of a preview (pipeline.ts): pixels already resized to the size, as WebP, stepping the quality
+ * down while the bytes are over the size's budget, and where even the lowest is over (busy pictures: noise, dense
+ * detail), the pixels shrunk by the missing factor and tried again, so the budget holds for any picture.
  */
-async function encodeWithin(resized: { data: Buffer; info: OutputInfo }, size: PreviewSize): Promise<Buffer> {
+export async function encodePreview(resized: Pixels, size: PreviewSize): Promise<Buffer> {
   const budget = previewSizes[size].bytes;
-  let { data, info } = opaqueAsRgb(resized);
+  let pixels = opaqueAsRgb(resized);
   for (;;) {
-    const { width, height, channels } = info;
+    const { data, width, height, channels } = pixels;
     let encoded: Buffer | undefined;
     for (const quality of qualities) {
       encoded = await sharp(data, { raw: { width, height, channels } })
@@ -73,10 +74,11 @@ async function encodeWithin(resized: { data: Buffer; info: OutputInfo }, size: P
     // Bytes go with the pixel count: a tenth below the budget's share of them.
     const scale = Math.sqrt(budget / encoded!.length) * 0.9;
     if (width * scale < 8 || height * scale < 8) return encoded!;
-    ({ data, info } = await sharp(data, { raw: { width, height, channels } })
+    const { data: smaller, info } = await sharp(data, { raw: { width, height, channels } })
       .resize(Math.max(1, Math.floor(width * scale)), Math.max(1, Math.floor(height * scale)))
       .raw()
-      .toBuffer({ resolveWithObject: true }));
+      .toBuffer({ resolveWithObject: true });
+    pixels = { data: smaller, width: info.width, height: info.height, channels: info.channels };
   }
 }
 
@@ -84,9 +86,9 @@ async function encodeWithin(resized: { data: Buffer; info: OutputInfo }, size: P
  * Pixels without their alpha channel when every pixel is opaque (most art, and every watermarked copy of an opaque
  * image, which compositing gave one): WebP then encodes no alpha plane, a third of a preview's encoding time.
  */
-function opaqueAsRgb(pixels: { data: Buffer; info: OutputInfo }): { data: Buffer; info: OutputInfo } {
-  const { data, info } = pixels;
-  if (info.channels !== 4) return pixels;
+function opaqueAsRgb(pixels: Pixels): Pixels {
+  const { data, channels } = pixels;
+  if (channels !== 4) return pixels;
   for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return pixels;
   const rgb = Buffer.allocUnsafe((data.length / 4) * 3);
   for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
@@ -94,56 +96,29 @@ function opaqueAsRgb(pixels: { data: Buffer; info: OutputInfo }): { data: Buffer
     rgb[j + 1] = data[i + 1]!;
     rgb[j + 2] = data[i + 2]!;
   }
-  return { data: rgb, info: { ...info, channels: 3 } };
-}
-
-/** Resizes `image` to a size's box (the longer side at most its pixels, never enlarged) as raw pixels. */
-function resizedPixels(image: Sharp, size: PreviewSize): Promise<{ data: Buffer; info: OutputInfo }> {
-  const box = previewSizes[size].pixels;
-  return image
-    .resize({ width: box, height: box, fit: 'inside', withoutEnlargement: true, fastShrinkOnLoad: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-}
-
-/** Raw pixels of an image in memory, as decoded once (`width` x `height`, `channels` per pixel). */
-export interface Pixels {
-  data: Buffer;
-  width: number;
-  height: number;
-  channels: 1 | 2 | 3 | 4;
-}
-
-/** An image resized to the preview's box (the longer side at most previewPixels, never enlarged), as raw pixels. */
-export async function previewPixelsOf(image: Sharp): Promise<Pixels> {
-  const { data, info } = await resizedPixels(image, 'preview');
-  return { data, width: info.width, height: info.height, channels: info.channels };
+  return { ...pixels, data: rgb, channels: 3 };
 }
 
 /**
- * Both sizes from pixels already at the preview's size (generation, which decodes each image once): the preview,
- * and the thumbnail resized from it (a fifth of its side: no visible loss, a 25th of the work).
+ * Both sizes from pixels (generation, which decodes each image once): the preview resized from them, and the
+ * thumbnail resized from the preview (a fifth of its side: no visible loss, a 25th of the work).
  */
-export async function encodePreviews(preview: Pixels): Promise<Record<PreviewSize, Buffer>> {
-  const { data, width, height, channels } = preview;
+export async function encodePreviews(pixels: Pixels): Promise<Record<PreviewSize, Buffer>> {
+  const preview = await resizeWithin(pixels, previewSizes.preview.pixels);
   const [encoded, thumb] = await Promise.all([
-    encodeWithin({ data, info: { width, height, channels } as OutputInfo }, 'preview'),
-    resizedPixels(sharp(data, { raw: { width, height, channels } }), 'thumb').then((pixels) =>
-      encodeWithin(pixels, 'thumb'),
-    ),
+    encodePreview(preview, 'preview'),
+    resizeWithin(preview, previewSizes.thumb.pixels).then((small) => encodePreview(small, 'thumb')),
   ]);
   return { preview: encoded, thumb };
 }
 
 /**
- * A preview of a stored image (the route's lazy make, and generation for an animation or an image too big to
- * keep decoded): its first frame, read in one pass (sequentialRead) and shrunk while decoding where the format
- * can (JPEG, WebP: fastShrinkOnLoad). `name` gives the format (the stored key's extension: BMP and ICO are decoded
- * by the app).
+ * A preview of a stored image (the route's lazy make): its first page decoded at the size (pipeline.ts
+ * decodeWithin), then encoded. `name` gives the format (the stored key's extension: BMP and ICO are decoded by
+ * the app).
  */
 export async function makePreview(source: Buffer, name: string, size: PreviewSize): Promise<Buffer> {
   const format = imageFormatOfName(name);
   if (!format || imageFormats[format].copiesAs === 'svg') throw new Error(`${name} has no previews`);
-  const image = readImage(source, format, { sequentialRead: true, limitInputPixels: limits.maxImagePixels });
-  return encodeWithin(await resizedPixels(image, size), size);
+  return encodePreview(await decodeWithin(source, format, previewSizes[size].pixels), size);
 }

@@ -5,18 +5,29 @@ import { readImage } from './image-reading';
 
 export type { RgbaImage } from './bitmap-decoding';
 
+/** Raw pixels of an image in memory, as decoded once (`width` x `height`, `channels` per pixel, top row first). */
+export interface Pixels {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+}
+
 /**
- * The pipeline's first step (decision 0055): every pixel of an image's first page, decoded once into RGBA.
- * Truncated or damaged data is refused here ('error' refuses them, mere warnings pass, as in browsers); every
- * later step (marks, composition, previews) works on these pixels, each in its own explicit step, so no library
- * pipeline can reorder them.
+ * The pipeline's first step for an artist's upload (decision 0055): every pixel of an image's first page, decoded
+ * once into RGBA. Truncated or damaged data is refused here ('error' refuses them, mere warnings pass, as in
+ * browsers); every later step (marks, composition, previews) works on these pixels, each in its own explicit step
+ * (pipeline.ts, decision 0059), so no library pipeline can reorder them.
  */
-export async function decodePixels(input: Buffer, format = formatOfBytes(input)): Promise<RgbaImage> {
+export async function decodePixels(
+  input: Buffer,
+  format = formatOfBytes(input),
+): Promise<Pixels & { channels: 4 }> {
   const { data, info } = await readImage(input, format, { limitInputPixels: false, failOn: 'error' })
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+  return { data, width: info.width, height: info.height, channels: 4 };
 }
 
 /**
@@ -30,7 +41,14 @@ function formatOfBytes(input: Buffer): ImageFormatName {
   return 'png';
 }
 
-/** Decoded pixels opened again for one more step (raw input: no decoding). */
-export function openPixels({ data, width, height }: RgbaImage): Sharp {
-  return sharp(data, { raw: { width, height, channels: 4 } });
+/**
+ * Decoded pixels opened again for one more step (raw input: no decoding). RGBA unless they say how many channels
+ * they have; `pageHeight`: an animation's pages lie one under another.
+ */
+export function openPixels(
+  { data, width, height, ...rest }: RgbaImage & { channels?: Pixels['channels'] },
+  pageHeight?: number,
+): Sharp {
+  const channels = rest.channels ?? 4;
+  return sharp(data, { raw: { width, height, channels, ...(pageHeight ? { pageHeight } : {}) } });
 }

@@ -6,18 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { imageFormatOfName, imageFormats, type ImageFormatName } from '@reskin/contract';
 import { sampleBmp, sampleIco, sampleImage } from '../../../test/support/image-samples';
 import { readImage } from './image-reading';
-import {
-  encodeCopy,
-  forgetRenderedTiles,
-  makeCopies,
-  makeCopiesWithPreviews,
-  makeSkeleton,
-  makeWatermark,
-  skeletonBackground,
-  variantKey,
-  watermarkTile,
-  type FrameRect,
-} from './variants';
+import { variantKey } from './copy-keys';
+import { forgetRenderedTiles, watermarkTile, type FrameRect } from './marks';
+import { copyEncoding, skeletonBackground } from './pipeline';
+import { makeCopies, makeCopiesWithPreviews, makeSkeleton, makeWatermark } from './variants';
 import { previewSizes } from './image-previews';
 
 /**
@@ -136,7 +128,7 @@ describe('generated variants', () => {
   it('a watermark made with a kept tile is the one sharp makes from the SVG tile, and a skeleton the one from create', async () => {
     const original = await photo('png', 300, 120);
     const tile = watermarkTile(300, 120, 'Reskin Studio');
-    const direct = await encodeCopy(
+    const direct = await copyEncoding(
       sharp(original).composite([{ input: Buffer.from(tile.svg), tile: true, blend: 'over' }]),
       'png',
       'watermark',
@@ -146,7 +138,7 @@ describe('generated variants', () => {
     // The second one uses the tile rendered for the first.
     expect((await makeWatermark(original, 'b.png', 'Reskin Studio')).equals(direct)).toBe(true);
     for (const format of ['png', 'jpeg', 'webp', 'gif'] as const) {
-      const created = await encodeCopy(
+      const created = await copyEncoding(
         sharp({ create: { width: 300, height: 120, ...skeletonBackground(format) } }),
         format,
         'skeleton',

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf, type ServicesUpdateResponse } from '@reskin/contract';
 import type { Database } from '../../db/schema';
 import { withPreviews } from '../../lib/images/image-previews';
-import { variantKey } from '../../lib/images/variants';
+import { variantKey } from '../../lib/images/copy-keys';
 import type { Storage } from '../../storage/storage';
 import type { FreeSpaceGuard } from '../../storage/free-space';
 import { StorageFullError } from '../../storage/storage-faults';

@@ -1,23 +1,16 @@
 import { availableParallelism } from 'node:os';
-import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import { GameStatus, fileKindOf, generationFailureMessage } from '@reskin/contract';
 import { retryWhileUnavailable, toIso } from '../../db/database';
 import type { Timestamp } from '../../db/schema';
-import { previewKey, withPreviews } from '../../lib/images/image-previews';
-import {
-  makeCopiesWithPreviews,
-  remadeCopiesKey,
-  variantKey,
-  type FrameRect,
-} from '../../lib/images/variants';
 import { StorageFullError } from '../../storage/storage-faults';
 import type { Storage } from '../../storage/storage';
 import type { GameFileRow, GameFilesRepository } from './game-files.repository';
+import { ImageCopies, type FramesOfImage } from './image-copies';
 import type { GenerationJobs } from './generation-jobs';
 import type { GenerationMetrics, GenerationSlice, JobKind } from './generation-job';
 import type { GenerationRepository } from './generation.repository';
-import { ImageError, gaveUpReason, generationFailureReason, imageDecodeError } from './generation-failure';
+import { ImageError, gaveUpReason, generationFailureReason } from './generation-failure';
 
 /** How long a finished job keeps trying to record its end while the database is unreachable. */
 const recordRetryMs = 30_000;
@@ -40,12 +33,6 @@ export const imagesAtOnce = 2 * availableParallelism();
 export const strandedAfterMs = 30_000;
 
 /**
- * The rects of the sprite frames on a game image that is a page of a sprite sheet (none for other images), so its
- * watermarked copy marks each frame on its own. The app answers it from AtlasesService.
- */
-export type FramesOfImage = (gameId: number, fileId: number) => Promise<readonly FrameRect[]>;
-
-/**
  * Told, after it is recorded, of a generation that ended Failed, with the reason kept (decision 0052: the app tells
  * every active administrator in their inbox).
  */
@@ -65,10 +52,8 @@ export class GameGeneration {
   private readonly unrecorded = new Map<number, string>();
   /** Games a press of Gen. in this process is claiming and queueing right now. */
   private readonly claiming = new Set<number>();
-  /** Told when a file's new copies are recorded, so the play origin looks its files up again (PlayFiles.forgetGame). */
-  private copiesChanged: (gameId: number) => void = () => {};
-  /** Told, and awaited, when a file's new copies are recorded: versions' marked sheets are drawn on them (decision 0049). */
-  private copiesReplaced: (gameId: number, fileId: number) => Promise<void> = () => Promise.resolve();
+  /** The work on one image: its copies and previews, written and recorded (image-copies.ts). */
+  private readonly copies: ImageCopies;
   /** Told when jobs are queued, run and end (the metrics, modules/metrics/metrics.ts). */
   private metrics: GenerationMetrics | undefined;
   /** Told of each failed generation once it is recorded; until one is set (app start), the failures wait here. */
@@ -78,12 +63,14 @@ export class GameGeneration {
   constructor(
     private readonly games: GenerationRepository,
     private readonly files: GameFilesRepository,
-    private readonly storage: Storage,
-    private readonly productName: string,
+    storage: Storage,
+    productName: string,
     private readonly log: FastifyBaseLogger,
-    private readonly framesOfImage: FramesOfImage = () => Promise.resolve([]),
+    framesOfImage: FramesOfImage = () => Promise.resolve([]),
     private readonly concurrency = imagesAtOnce,
-  ) {}
+  ) {
+    this.copies = new ImageCopies(games, files, storage, productName, log, framesOfImage);
+  }
 
   /**
    * Starts taking jobs from `jobs` (app start). Jobs that ran in this process only (SQLite) died with it: a Ready
@@ -127,7 +114,7 @@ export class GameGeneration {
 
   /** Calls `listener` with a game whose file got new copies (the play origin forgets its lookups). */
   onCopiesChanged(listener: (gameId: number) => void): void {
-    this.copiesChanged = listener;
+    this.copies.copiesChanged = listener;
   }
 
   /**
@@ -136,7 +123,7 @@ export class GameGeneration {
    * logged, never the image's: the next start or services update tries again.
    */
   onCopiesReplaced(listener: (gameId: number, fileId: number) => Promise<void>): void {
-    this.copiesReplaced = listener;
+    this.copies.copiesReplaced = listener;
   }
 
   /**
@@ -370,7 +357,7 @@ export class GameGeneration {
       while (next < pending.length && !failure && Date.now() < deadline) {
         const file = pending[next++]!;
         try {
-          await this.generateFile(file);
+          await this.copies.make(file);
         } catch (error) {
           if (skipBroken && error instanceof ImageError) {
             this.log.warn(
@@ -410,7 +397,7 @@ export class GameGeneration {
       while (next < images.length && !failure && Date.now() < deadline) {
         const index = next++;
         try {
-          await this.generateFile(images[index]!);
+          await this.copies.make(images[index]!);
         } catch (error) {
           failure ??= { error };
           return;
@@ -454,79 +441,5 @@ export class GameGeneration {
     // Awaited, so a job (and idle()) ends once the administrators are told.
     if (changed && recorded.gameStatusTypeId === GameStatus.Failed)
       await this.tellFailed(gameId, recorded.statusReason ?? generationFailureMessage('unknown'));
-  }
-
-  /**
-   * Writes the two copies of one image (a sprite sheet's watermark marks each of its frames) and their previews
-   * (decision 0038: of the original, the watermarked copy and the skeleton), then records them as the file's copies
-   * (adoptCopies: only while the file still has the content they were made from) and deletes the copies they
-   * replace. A file deleted or replaced meanwhile is skipped, and what was written for a content it no longer has is
-   * removed again: nobody else would, since its replacement or delete does not know of it. Safe when two jobs make
-   * the same file's copies.
-   */
-  private async generateFile(file: GameFileRow): Promise<void> {
-    // A content's first copies are named after it; copies made again get a new name (decision 0046).
-    const copiesKey = file.copiesOf === file.storageKey ? remadeCopiesKey(file.storageKey) : file.storageKey;
-    const copies = [variantKey(copiesKey, 'skeleton'), variantKey(copiesKey, 'watermark')] as const;
-    const object = await this.storage.get(file.storageKey);
-    if (!object) {
-      if (!(await this.isCurrent(file))) return;
-      this.log.error({ gameId: file.gameId, key: file.storageKey }, 'a stored game file is missing');
-      throw new ImageError(file.path, 'missing_file', 'the stored file is missing.');
-    }
-    // A failed read is the store's fault (worth another try); a failure to decode is the image's.
-    const original = await buffer(object.stream);
-    const frames = await this.framesOfImage(file.gameId, file.fileId);
-    let made: Awaited<ReturnType<typeof makeCopiesWithPreviews>>;
-    try {
-      made = await makeCopiesWithPreviews(original, file.path, this.productName, frames);
-    } catch (error) {
-      if (!(await this.isCurrent(file))) return;
-      throw imageDecodeError(file.path, error);
-    }
-    const written: [string, Buffer][] = [
-      [copies[0], made.skeleton],
-      [copies[1], made.watermark],
-    ];
-    if (made.previews) {
-      const { original: ofOriginal, watermark: ofWatermark, skeleton: ofSkeleton } = made.previews;
-      written.push(
-        [previewKey(file.storageKey, 'preview'), ofOriginal.preview],
-        [previewKey(file.storageKey, 'thumb'), ofOriginal.thumb],
-        [previewKey(copies[1], 'preview'), ofWatermark.preview],
-        [previewKey(copies[1], 'thumb'), ofWatermark.thumb],
-        [previewKey(copies[0], 'preview'), ofSkeleton],
-      );
-    }
-    // Copies can be made again by Gen., so their writes do not wait for the disk (PutOptions.durable).
-    await Promise.all(written.map(([key, bytes]) => this.storage.put(key, bytes, { durable: false })));
-    const adopted = await this.games.adoptCopies(file.id, file.storageKey, copiesKey, file.copiesKey);
-    if (adopted === 'stale') {
-      await Promise.all(written.map(([key]) => this.storage.delete(key)));
-      return;
-    }
-    if (adopted !== 'already' && adopted.replaced !== copiesKey) {
-      // Forgotten first: a play lookup kept meanwhile would point at the copies deleted next.
-      this.copiesChanged(file.gameId);
-      // The copies replaced, with their previews (never an original: only copies are named after a key).
-      if (adopted.replaced !== null) {
-        const previous = withPreviews([
-          variantKey(adopted.replaced, 'skeleton'),
-          variantKey(adopted.replaced, 'watermark'),
-        ]);
-        await Promise.all(previous.map((key) => this.storage.delete(key)));
-      }
-      await this.copiesReplaced(file.gameId, file.fileId).catch((error: unknown) =>
-        this.log.warn(
-          { err: error, gameId: file.gameId, fileId: file.fileId },
-          "versions' marked sheets could not be drawn on the new copies; the next start or services update tries again",
-        ),
-      );
-    }
-  }
-
-  /** Whether the game file still exists with the content the job read. */
-  private async isCurrent(file: GameFileRow): Promise<boolean> {
-    return (await this.files.findFile(file.gameId, file.fileId))?.storageKey === file.storageKey;
   }
 }

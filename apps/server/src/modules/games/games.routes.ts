@@ -21,13 +21,12 @@ import {
 import { z } from 'zod';
 import { noFile } from '../../lib/errors';
 import {
-  assertNamed,
   fileContent,
   fileTooLarge,
   maxMultipartBytes,
-  multipartError,
   readUpload,
   refuseDeclaredBodyOver,
+  streamUpload,
   uploadTooLarge,
 } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
@@ -44,29 +43,21 @@ export interface GamesRoutesOptions {
 
 /**
  * The file parts of a multipart upload, each paired with the `fullPath` field sent before it (the browser's
- * folder path; the file's own name when none came). Each file must be consumed before the next is read; its
- * content fails with a 413 when the file is over the per-file limit (lib/multipart.ts). A body that cannot
- * be read is a 400, every part must have a name.
+ * folder path; the file's own name when none came), the fields parsed by the contract's filesUploadPartsSchema
+ * (lib/multipart.ts streamUpload). Each file must be consumed before the next is read; its content fails with
+ * a 413 when the file is over the per-file limit. A body that cannot be read is a 400, every part must have a name.
  */
 export async function* incomingFiles(
   request: FastifyRequest,
   maxFileSizeBytes: number,
 ): AsyncGenerator<IncomingFile> {
-  let fullPath: string | undefined;
-  try {
-    for await (const part of request.parts()) {
-      assertNamed(part);
-      if (part.type === 'field') {
-        if (part.fieldname === 'fullPath' && typeof part.value === 'string') fullPath = part.value;
-        continue;
-      }
-      const path = fullPath ?? part.filename ?? '';
-      yield { path, content: fileContent(part, path, maxFileSizeBytes) };
-      fullPath = undefined;
-    }
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw uploadTooManyFiles();
-    throw multipartError(error, maxFileSizeBytes);
+  const upload = streamUpload(request, filesUploadPartsSchema, {
+    maxFileSizeBytes,
+    tooManyFiles: uploadTooManyFiles,
+  });
+  for await (const { part, fields } of upload.files) {
+    const path = fields.fullPath ?? part.filename ?? '';
+    yield { path, content: fileContent(part, path, maxFileSizeBytes) };
   }
 }
 

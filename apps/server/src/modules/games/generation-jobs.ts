@@ -103,6 +103,8 @@ export interface PgBossGenerationJobsOptions {
   schema: string;
   /** GENERATION_LEASE_SECONDS in ms: how long a job may hold a server before another may take it over. */
   leaseMs: number;
+  /** How long a slice runs before the next is queued; at most (and by default) half the lease. */
+  sliceMs?: number | undefined;
   /** How long close() lets a running slice finish (DRAIN_TIMEOUT_SECONDS). */
   drainMs: number;
   games: GenerationRepository;
@@ -190,7 +192,8 @@ export class PgBossGenerationJobs implements GenerationJobs {
         const { gameId } = job!.data;
         const kind = job!.data.kind ?? 'full';
         // Half the lease: the slice ends, and the next is queued, well before the job could expire.
-        const slice = run(gameId, { deadline: Date.now() + this.options.leaseMs / 2, retryable: true }, kind);
+        const sliceMs = Math.min(this.options.sliceMs ?? Infinity, this.options.leaseMs / 2);
+        const slice = run(gameId, { deadline: Date.now() + sliceMs, retryable: true }, kind);
         this.running.add(slice);
         try {
           if ((await slice) === 'more') await this.enqueue(gameId, kind);

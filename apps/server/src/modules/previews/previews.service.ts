@@ -15,7 +15,8 @@ import { revokedTicket } from '../../lib/download-tickets';
 import { notFound } from '../../lib/errors';
 import { hasPreviews, makePreview, previewSourceOf } from '../../lib/images/image-previews';
 import { previewNames, PreviewGrants, type PreviewUrl } from '../../lib/preview-grants';
-import { skeletonPreviewOfOriginal, variantKey } from '../../lib/images/variants';
+import { variantKey } from '../../lib/images/copy-keys';
+import { skeletonPreviewOfOriginal } from '../../lib/images/variants';
 import type { Storage } from '../../storage/storage';
 
 /** Where the previews route learns a user's state: as the session check knows it (UsersService.current). */
@@ -31,7 +32,7 @@ export interface ServedPreview {
   maxAgeSeconds: number;
 }
 
-/** A copy's key (variants.ts variantKey) and the original it was made of. */
+/** A copy's key (copy-keys.ts variantKey) and the original it was made of. */
 const copyKeyPattern = /^(.+)\.(skeleton|watermark)\.[^./]+$/;
 
 /**

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../../db/database';
 import type { Database } from '../../db/schema';
-import { variantKey } from '../../lib/images/variants';
+import { variantKey } from '../../lib/images/copy-keys';
 
 /** A row whose delete takes stored files with it (through the cascades of the schema). */
 export type FileOwner =

@@ -4,7 +4,7 @@ import { errorCodes } from '@reskin/contract';
 import { withDetail } from '../../lib/errors';
 import type { Database } from '../../db/schema';
 import { withPreviews } from '../../lib/images/image-previews';
-import { variantKey } from '../../lib/images/variants';
+import { variantKey } from '../../lib/images/copy-keys';
 import type { Storage } from '../../storage/storage';
 import type { FileOwner, StoredFilesRepository } from './stored-files.repository';
 

@@ -24,18 +24,19 @@ import {
 } from '@reskin/contract';
 import { AppError, badRequest, noFile, unprocessable, withDetail } from '../../lib/errors';
 import {
-  assertNamed,
   fileContent,
   fileTooLarge,
   maxMultipartBytes,
   multipartError,
   readUpload,
   refuseDeclaredBodyOver,
+  streamUpload,
 } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { storageFault } from '../../storage/storage-faults';
 import { checkDeclared, entryContent, invalidZip, openZip, readEntries, zipBomb } from '../games/game-zip';
-import { maxBatchBytes, type BatchIncomingFile, type VersionBatchService } from './version-batch.service';
+import { maxBatchBytes, type BatchIncomingFile } from './batch/batch-rows';
+import type { VersionBatchService } from './version-batch.service';
 
 const changeErrors = {
   403: 'Demo accounts cannot create or change versions (FORBIDDEN).',
@@ -51,9 +52,6 @@ const tooManyFiles = (max: number) => {
 
 /** The body of a fit preview: one file. */
 const fitPreviewPartsSchema = batchPartsSchema.pick({ file: true });
-
-/** The longest path of an incoming file (a game path's limit, plus a top folder). */
-const maxIncomingPath = limits.gameFilePathMax + 255;
 
 /**
  * Replace from a folder or a zip: POST /game-versions/{versionId}/batch, and the preview of a fit.
@@ -157,47 +155,32 @@ function parseOptions(raw: Record<string, unknown>): BatchOptions {
 }
 
 const batchTooLarge = batchMessages.tooLarge;
-const optionNames = new Set(['dryRun', 'fit', 'fits', 'choices', 'skip', 'loudness', 'alsoTwins', 'twins']);
 
 /**
- * Reads the body: each file part goes to a temporary file (named by the `path` field before it, else its file
- * name); a file over the per-file limit is kept as a row without content (refused as too large), more files than
+ * Reads the body, its fields parsed by the contract's batchPartsSchema (a `path` over its limit is a 400): each
+ * file part goes to a temporary file (named by the `path` field before it, else its file name); a file over the per-file limit is kept as a row without content (refused as too large), more files than
  * `maxFiles` or more bytes than a game zip may unpack to refuse the batch (413). One .zip alone is unpacked with
  * the game zip upload's checks (game-zip.ts: declared sizes, ratio, total, names).
  */
 async function receive(request: FastifyRequest, dir: string, maxFiles: number, maxFileSizeBytes: number) {
   const files: BatchIncomingFile[] = [];
-  const fields: Record<string, string> = {};
-  let pendingPath: string | undefined;
   let total = 0;
   const zipLimit = Math.max(limits.zipUpload.maxZipBytes, maxFileSizeBytes);
+  const upload = streamUpload(request, batchPartsSchema, {
+    maxFileSizeBytes,
+    limits: {
+      fileSize: zipLimit,
+      files: maxFiles + 1,
+      fields: maxFiles + 20,
+      parts: maxFiles * 2 + 30,
+      fieldSize: 1_000_000,
+    },
+    badField: (_name, issue) => badRequest(issue.message, errorCodes.validationFailed),
+  });
   try {
-    const parts = request.parts({
-      limits: {
-        fileSize: zipLimit,
-        files: maxFiles + 1,
-        fields: maxFiles + 20,
-        parts: maxFiles * 2 + 30,
-        fieldSize: 1_000_000,
-      },
-    });
-    for await (const part of parts) {
-      assertNamed(part);
-      if (part.type === 'field') {
-        const value = typeof part.value === 'string' ? part.value : String(part.value);
-        if (part.fieldname === 'path') {
-          if (value.length > maxIncomingPath)
-            throw badRequest(
-              `A path is longer than ${maxIncomingPath} characters.`,
-              errorCodes.validationFailed,
-            );
-          pendingPath = value;
-        } else if (optionNames.has(part.fieldname)) fields[part.fieldname] = value;
-        continue;
-      }
+    for await (const { part, fields } of upload.files) {
       const incoming =
-        normaliseIncomingPath(pendingPath ?? part.filename ?? '') || `file-${files.length + 1}`;
-      pendingPath = undefined;
+        normaliseIncomingPath(fields.path ?? part.filename ?? '') || `file-${files.length + 1}`;
       if (files.length >= maxFiles) {
         part.file.resume();
         throw tooManyFiles(maxFiles);
@@ -236,9 +219,9 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
   }
   const only = files[0];
   if (files.length === 1 && only?.file && extensionOfName(only.incoming) === 'zip') {
-    return { files: await unpack(only.file, dir, maxFiles, maxFileSizeBytes), fields };
+    return { files: await unpack(only.file, dir, maxFiles, maxFileSizeBytes), fields: upload.fields };
   }
-  return { files, fields };
+  return { files, fields: upload.fields };
 }
 
 /** The files of one .zip, each inflated to a temporary file, after the game zip upload's checks on all entries. */

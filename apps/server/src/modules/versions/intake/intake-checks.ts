@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { validationMessages } from '@reskin/contract';
+import { uploadMessages, validationMessages } from '@reskin/contract';
 import { AudioError, SoundTooLongError, soundDuration } from '../audio-conversion';
 import { isAudioContent } from '../audio-inspection';
 import { unprocessable } from '../../../lib/errors';
@@ -13,21 +13,47 @@ import { decodePixels, type RgbaImage } from '../../../lib/images/pixels';
 import { unsafeSvgParts } from '../svg-safety';
 import type { GameFileRow } from '../../games/game-files.repository';
 
-/** The intake's checks of an artist's bytes (decision 0055), each reading them once from memory. */
+// The intake's checks of an artist's bytes (decision 0055), each reading them once from memory. A batch row is
+// planned with the same checks (a refusal is the row's outcome: its detail's code and the message).
 
 /** A 422 about the sent file. */
 export const refuse = (code: string, message: string) =>
   unprocessable(message, [{ path: '/file', code, message }]);
 
+/** 422 `empty` for a file of 0 bytes. */
+export function assertNotEmpty(size: number): void {
+  if (size === 0) throw refuse('empty', uploadMessages.emptyFile);
+}
+
+/**
+ * The image a file's name says it is, its header and every pixel read once: else 422 `invalid_image`, with the
+ * reason when `explained` (a batch row and a fit preview show it).
+ */
+export async function readableImage(
+  bytes: Buffer,
+  name: string,
+  { explained = false } = {},
+): Promise<ImageInfo> {
+  try {
+    return await inspectBytes(bytes, name);
+  } catch (error) {
+    if (!(error instanceof InvalidImageError)) throw error;
+    const { imageReadError } = validationMessages;
+    throw refuse('invalid_image', explained ? `${imageReadError}: ${error.message}` : imageReadError);
+  }
+}
+
+/** 422 `not_audio` unless the content is audio, sniffed from its first bytes (never its name). */
+export async function assertAudioContent(content: Readable): Promise<void> {
+  if (!(await isAudioContent(content))) throw refuse('not_audio', validationMessages.notAudio);
+}
+
+/** 422 `too_long` for a sound over limits.audioConversion.maxDurationSeconds (decision 0045). */
+export const tooLong = (error: SoundTooLongError) => refuse('too_long', error.message);
+
 /** An image replacement: its header and every pixel read once, of the original's pixel size, a safe SVG. */
 export async function inspectedImage(bytes: Buffer, original: GameFileRow): Promise<ImageInfo> {
-  let info: ImageInfo;
-  try {
-    info = await inspectBytes(bytes, original.path);
-  } catch (error) {
-    if (error instanceof InvalidImageError) throw refuse('invalid_image', validationMessages.imageReadError);
-    throw error;
-  }
+  const info = await readableImage(bytes, original.path);
   if (info.width !== original.width || info.height !== original.height) {
     throw refuse(
       'image_size',
@@ -52,13 +78,12 @@ export async function inspectedImage(bytes: Buffer, original: GameFileRow): Prom
  * when it was planned, a restore was accepted once); one ffprobe cannot read stays accepted.
  */
 export async function inspectedSound(bytes: Buffer, measure: boolean, owner: number): Promise<void> {
-  if (!(await isAudioContent(Readable.from([bytes])))) throw refuse('not_audio', validationMessages.notAudio);
+  await assertAudioContent(Readable.from([bytes]));
   if (!measure) return;
   try {
     await soundDuration(bytes, { owner });
   } catch (error) {
-    if (error instanceof SoundTooLongError)
-      throw unprocessable(error.message, [{ path: '/file', code: 'too_long', message: error.message }]);
+    if (error instanceof SoundTooLongError) throw tooLong(error);
     if (!(error instanceof AudioError)) throw error;
   }
 }

@@ -28,7 +28,7 @@ import type { SheetComposer } from '../sheets/sheet-composer';
 import type { VersionSheetsRepository } from '../sheets/version-sheets.repository';
 import { toVersionFile, type VersionFileRow, type VersionsRepository } from '../versions.repository';
 import { previewOf, type VersionsService } from '../versions.service';
-import { decoded, inspectedImage, inspectedSound, refuse } from './intake-checks';
+import { assertNotEmpty, decoded, inspectedImage, inspectedSound, refuse } from './intake-checks';
 import { IntakeStateMoved, type IntakeRepository, type IntakeState } from './intake.repository';
 
 /** Sheet formats a composed sheet can be written in (sharp writes them); a BMP or icon sheet is replaced whole. */
@@ -87,7 +87,7 @@ export class VersionIntake {
       if (!found) throw notFound('Game file');
       state = found;
       if (fileKindOf(state.original) === 'other')
-        throw unprocessable('Only images and sounds can be replaced.', [
+        throw unprocessable(uploadMessages.notReplaceable, [
           {
             path: '/fileId',
             code: 'not_replaceable',
@@ -107,7 +107,7 @@ export class VersionIntake {
     let width: number | null = null;
     let height: number | null = null;
     try {
-      if (size === 0) throw refuse('empty', uploadMessages.emptyFile);
+      assertNotEmpty(size);
       if (image) ({ width, height } = await inspectedImage(bytes, original));
       else await inspectedSound(bytes, cause.how === 'upload', user.id);
     } catch (error) {
@@ -225,7 +225,7 @@ export class VersionIntake {
     const bytes = await this.store(frameKey, content);
     let pixels: RgbaImage;
     try {
-      if (bytes.length === 0) throw refuse('empty', uploadMessages.emptyFile);
+      assertNotEmpty(bytes.length);
       // The upload's own name says its format (a PNG frame for a JPEG sheet is fine); else the sheet's.
       const named = upload.fileName && imageFormatOfName(upload.fileName) ? upload.fileName : sheet.path;
       pixels = await decoded(bytes, named, 'This file is not an image the server can read.');

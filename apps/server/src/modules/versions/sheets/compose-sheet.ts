@@ -1,4 +1,5 @@
 import { imageFormatOfName, storedSpriteSize, type AtlasFrame } from '@reskin/contract';
+import { encodeSheet } from '../../../lib/images/pipeline';
 import { decodePixels, openPixels, type RgbaImage } from '../../../lib/images/pixels';
 
 /**
@@ -49,8 +50,8 @@ export function dropsVisiblePixels(frame: AtlasFrame, { data, ...info }: RgbaIma
  * The composed sheet: `base` (the original sheet, or the artist's whole-sheet upload) with each
  * replaced frame's stored pixels copied into its rect, replacing the rect's old pixels (not blended: a
  * transparent pixel of the new frame stays transparent). Pixels outside every replaced rect (padding, extrusion,
- * other frames) stay as they were. Encoded in the sheet's own format; the same inputs give the same bytes, so
- * composing again is harmless.
+ * other frames) stay as they were. Encoded in the sheet's own format (pipeline.ts encodeSheet); the same inputs give
+ * the same bytes, so composing again is harmless. Decode, paste and encode are the pipeline's explicit steps.
  */
 export async function composeSheet(
   base: Buffer,
@@ -73,18 +74,5 @@ export async function composeSheet(
       );
     }
   }
-  const sheet = openPixels({ data: canvas, width: info.width, height: info.height });
-  switch (format) {
-    case 'jpeg':
-      return sheet.flatten({ background: '#ffffff' }).jpeg({ quality: 95 }).toBuffer();
-    case 'webp':
-      return sheet.webp({ lossless: true }).toBuffer();
-    case 'avif':
-      return sheet.avif({ lossless: true }).toBuffer();
-    case 'gif':
-      return sheet.gif().toBuffer();
-    default:
-      // PNG, and the formats sharp cannot write (a BMP sheet is stored as PNG bytes under its own path).
-      return sheet.png().toBuffer();
-  }
+  return encodeSheet({ data: canvas, width: info.width, height: info.height }, format);
 }

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { framesOfSheet, type GameVersion } from '@reskin/contract';
 import { extensionOf } from '../../../lib/game-paths';
 import { decodePixels, type RgbaImage } from '../../../lib/images/pixels';
-import { variantKey } from '../../../lib/images/variants';
+import { variantKey } from '../../../lib/images/copy-keys';
 import type { Storage } from '../../../storage/storage';
 import type { GameFileRow, GameFilesRepository } from '../../games/game-files.repository';
 import type { StoredFilesService } from '../../stored-files/stored-files.service';

@@ -1,0 +1,128 @@
+// The media benchmarks of npm run bench (index.ts): atlases, fitting, audio, zip upload, version zip.
+import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { benchAtlases } from './atlases.bench';
+import { benchFit } from './fit.bench';
+import { benchAudio } from './audio.bench';
+import { benchVersionZip } from './version-zip.bench';
+import { benchZipUpload } from './zip-upload.bench';
+import { fixed } from './run-support';
+
+export const mediaRuns: Record<string, () => Promise<void>> = {
+  async atlases() {
+    const r = await benchAtlases();
+    console.log(
+      `Sprite sheets, a 2048x2048 PNG sheet drawn like art; medians of ${r.rounds} alternating rounds in this process:`,
+    );
+    const met = r.composeRatio >= 0.7;
+    console.log(
+      `  one 64x64 frame replaced: composeSheet ${fixed(r.composeMs, 0)} ms (CPU ${fixed(r.composeCpuMs, 0)} ms); one sharp composite of the frame in a script`,
+    );
+    console.log(
+      `  ${fixed(r.bareComposeMs, 0)} ms (CPU ${fixed(r.bareComposeCpuMs, 0)} ms); ratio composite / composeSheet ${fixed(r.composeRatio)} (target >= 0.7: ${met ? 'met' : 'MISSED'})`,
+    );
+    console.log(
+      `  watermarked copy with a mark in each of ${r.frames} frames of ${r.frames} sizes: ${fixed(r.frameMarksFirstMs, 0)} ms, CPU ${fixed(r.frameMarksFirstCpuMs, 0)} ms (no mark`,
+    );
+    console.log(
+      `  rendered before); ${fixed(r.frameMarksAgainMs, 0)} ms, CPU ${fixed(r.frameMarksAgainCpuMs, 0)} ms (sizes rendered before); the tiled mark over the same sheet`,
+    );
+    console.log(`  ${fixed(r.tiledMarkMs, 0)} ms, CPU ${fixed(r.tiledMarkCpuMs, 0)} ms`);
+    console.log(
+      `  GET /api/games/{id}/atlases of a game with a ${r.frames}-frame TexturePacker descriptor (${fixed(r.answerKb, 0)} KB answer, app.inject on SQLite):`,
+    );
+    console.log(
+      `  first call ${fixed(r.firstCallMs, 1)} ms (descriptor read, parsed in ${fixed(r.parseMs, 1)} ms, resolved), kept answer ${fixed(r.keptCallMs, 1)} ms; first / kept ${fixed(r.firstCallMs / r.keptCallMs, 1)}x`,
+    );
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (!met) process.exitCode = 1;
+  },
+
+  async fit() {
+    const r = await benchFit();
+    const met = r.ratio >= 0.8;
+    console.log(
+      `Fitting ${r.images} images at 2x: PNG exports of 64 to 1024 px a side fitted (cover, lanczos3) to their originals`,
+    );
+    console.log(
+      `and written as PNG, JPEG or WebP, as many at once as sharp has threads; medians of ${r.rounds} alternating rounds:`,
+    );
+    console.log(
+      `  fitImage (lib/images/image-fit.ts) ${fixed(r.seconds)} s (CPU ${fixed(r.cpuSeconds, 1)} s); bare sharp, the same resizes ${fixed(r.bareSeconds)} s`,
+    );
+    console.log(
+      `  (CPU ${fixed(r.bareCpuSeconds, 1)} s); ratio bare / fitImage ${fixed(r.ratio)} (target >= 0.8: ${met ? 'met' : 'MISSED'})`,
+    );
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (!met) process.exitCode = 1;
+  },
+
+  async audio() {
+    const r = await benchAudio();
+    console.log(
+      `Sound conversion (decision 0029): one minute of 44.1 kHz stereo WAV (${fixed(r.wavMb, 1)} MB) through convertAudio`,
+    );
+    console.log(
+      `(a worker thread, the WebAssembly ffmpeg compiled once per process) against the same ffmpeg with the same arguments`,
+    );
+    console.log(
+      `run from a shell (a new process each run: bench/ffmpeg-cli.mjs by execFile); medians of ${r.rounds} alternating rounds:`,
+    );
+    for (const row of r.rows) {
+      console.log(
+        `  to ${row.target.toUpperCase().padEnd(4)} convertAudio ${fixed(row.appMs, 0).padStart(5)} ms, shell ${fixed(row.shellMs, 0).padStart(5)} ms;` +
+          ` ratio shell / convertAudio ${fixed(row.ratio)} (1 = as fast); ${fixed(row.outputKb, 0)} KB`,
+      );
+    }
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+  },
+
+  async zipUpload() {
+    const unzipCli = spawnSync('unzip', ['-v'], { stdio: 'ignore' });
+    if (unzipCli.error || unzipCli.status !== 0) {
+      console.log(
+        '(the unzip CLI is not installed: the zip upload benchmark is skipped; apt-get install unzip to measure it)\n',
+      );
+      return;
+    }
+    const build = spawnSync(process.execPath, ['scripts/build.mjs'], {
+      cwd: new URL('../../..', import.meta.url).pathname,
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
+    const r = await benchZipUpload();
+    console.log(
+      `Zip upload (POST /game/upload-zip) of ${r.files} files in a ${fixed(r.zipMegabytes, 0)} MB zip to the production server (local disk)`,
+    );
+    console.log(
+      `against cp + unzip -q of the same zip into a fresh folder; medians of ${r.rounds} alternating rounds:`,
+    );
+    console.log(
+      `  app ${fixed(r.appSeconds)} s, cp + unzip ${fixed(r.bareSeconds)} s; app / cp + unzip ${fixed(r.ratio)} (target <= 4)\n`,
+    );
+  },
+
+  async versionZip() {
+    const zipCli = spawnSync('zip', ['-v'], { stdio: 'ignore' });
+    if (zipCli.error || zipCli.status !== 0) {
+      console.log(
+        '(the zip CLI is not installed: the version zip benchmark is skipped; apt-get install zip to measure it)\n',
+      );
+      return;
+    }
+    const r = await benchVersionZip();
+    const met = r.ratio >= 1.0;
+    console.log(
+      `Version zip: ${r.images} PNG images of 64 to 256 px a side with grain (${fixed(r.megabytes, 1)} MB) on local disk, zipped`,
+    );
+    console.log(
+      `by zipStoredFiles (PNG stored, not deflated again) to a file, against \`zip -q -r\` of the same files; medians of ${r.rounds} alternating rounds:`,
+    );
+    console.log(
+      `  version zip ${fixed(r.seconds)} s (CPU ${fixed(r.cpuSeconds, 1)} s, ${fixed(r.zipMegabytes, 1)} MB); zip CLI ${fixed(r.cliSeconds)} s (${fixed(r.cliMegabytes, 1)} MB)`,
+    );
+    console.log(`  ratio zip CLI / version zip ${fixed(r.ratio)} (target >= 1.0: ${met ? 'met' : 'MISSED'})`);
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (!met) process.exitCode = 1;
+  },
+};
