@@ -1,6 +1,15 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataTable, useLocalSort, type DataColumn, type TableSort } from './data-table';
+import {
+  DataTable,
+  useLocalSort,
+  type DataColumn,
+  type RowSelectionState,
+  type TableSort,
+} from './data-table';
+import { noResultsText } from './list-controls';
+import type { ListState } from './use-list-params';
 
 afterEach(cleanup);
 
@@ -38,6 +47,37 @@ const bodyNames = () =>
 function LocallySorted() {
   const sort = useLocalSort<'updatedAt'>({ column: 'updatedAt', direction: 'desc' });
   return <DataTable columns={columns} data={rows} getRowKey={(row) => row.id} sort={sort} sortHere />;
+}
+
+function LocallySortedCards({ data }: { data: Row[] }) {
+  const sort = useLocalSort<'updatedAt'>({ column: 'updatedAt', direction: 'desc' });
+  return (
+    <DataTable
+      columns={columns}
+      data={data}
+      getRowKey={(row) => row.id}
+      sort={sort}
+      sortHere
+      emptyText="No cards."
+      renderCard={(row) => <article>{row.name}</article>}
+    />
+  );
+}
+
+/** A list's URL state as a pager reads it, with the parts a test sets. */
+function listState(part: Partial<ListState>): ListState {
+  return {
+    search: '',
+    page: 1,
+    pageSize: 20,
+    sort: null,
+    params: {},
+    setSearch: () => undefined,
+    setPage: () => undefined,
+    setPageSize: () => undefined,
+    toggleSort: () => undefined,
+    ...part,
+  } as ListState;
 }
 
 describe('DataTable', () => {
@@ -88,9 +128,143 @@ describe('DataTable', () => {
   });
 
   it('shows the empty text instead of a table when there is no row', () => {
-    render(<DataTable columns={columns} data={[]} getRowKey={(row) => row.id} empty={<p>Nothing yet.</p>} />);
+    render(<DataTable columns={columns} data={[]} getRowKey={(row) => row.id} emptyText="Nothing yet." />);
     expect(screen.getByText('Nothing yet.')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('shows the loading mark while the list loads, and neither it nor the empty text after a failure', () => {
+    const { rerender } = render(
+      <DataTable
+        columns={columns}
+        data={[]}
+        getRowKey={(row) => row.id}
+        emptyText="Nothing yet."
+        status="pending"
+      />,
+    );
+    expect(screen.getByRole('status')).toBeTruthy();
+    expect(screen.queryByText('Nothing yet.')).toBeNull();
+    rerender(
+      <DataTable
+        columns={columns}
+        data={[]}
+        getRowKey={(row) => row.id}
+        emptyText="Nothing yet."
+        status="error"
+      />,
+    );
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.queryByText('Nothing yet.')).toBeNull();
+  });
+
+  it("says no result for a pager's search that matched nothing, and keeps the pager on a page past the end", () => {
+    const { rerender } = render(
+      <DataTable
+        columns={columns}
+        data={[]}
+        getRowKey={(row) => row.id}
+        emptyText="Nothing yet."
+        pager={{ list: listState({ search: 'zzz' }), total: 0 }}
+      />,
+    );
+    expect(screen.getByText(noResultsText('zzz'))).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+    // Rows deleted under the user: no row on this page, but 3 in the list; the pager stays, the empty text not.
+    rerender(
+      <DataTable
+        columns={columns}
+        data={[]}
+        getRowKey={(row) => row.id}
+        emptyText="Nothing yet."
+        pager={{ list: listState({ page: 1 }), total: 3 }}
+      />,
+    );
+    expect(screen.queryByText('Nothing yet.')).toBeNull();
+    expect(screen.getByText('3 items')).toBeTruthy();
+  });
+
+  it('draws the pager under the rows, which pages the list', () => {
+    const pages: number[] = [];
+    render(
+      <DataTable
+        columns={columns}
+        data={rows}
+        getRowKey={(row) => row.id}
+        pager={{ list: listState({ pageSize: 3, setPage: (page) => pages.push(page) }), total: 7 }}
+      />,
+    );
+    expect(screen.getByText('7 items')).toBeTruthy();
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    fireEvent.click(within(screen.getByRole('navigation', { name: 'Pages' })).getByText('›'));
+    expect(pages).toEqual([2]);
+  });
+
+  it("heads the list with its title and total in a card's header, or under a bare heading", () => {
+    const { rerender } = render(
+      <DataTable
+        title={{ text: 'Game Files', total: 12, as: 'h2' }}
+        toolbar={<input aria-label="Search by path" />}
+        busy
+        columns={columns}
+        data={rows}
+        getRowKey={(row) => row.id}
+      />,
+    );
+    const heading = screen.getByRole('heading', { level: 2, name: 'Game Files (12)' });
+    expect(heading.classList.contains('card-header')).toBe(true);
+    expect(heading.nextElementSibling?.getAttribute('aria-busy')).toBe('true');
+    expect(screen.getByRole('textbox', { name: 'Search by path' })).toBeTruthy();
+    // Before the list's first answer the title shows no total rather than a false 0.
+    rerender(
+      <DataTable
+        title={{ text: 'Games', as: 'h1', card: false }}
+        status="pending"
+        columns={columns}
+        data={[]}
+        getRowKey={(row) => row.id}
+      />,
+    );
+    const bare = screen.getByRole('heading', { level: 1, name: 'Games' });
+    expect(bare.classList.contains('card-header')).toBe(false);
+  });
+
+  it('selects rows through a checkbox column, all at once from the header, never a row that cannot be', () => {
+    function Selecting() {
+      const [selection, setSelection] = useState<RowSelectionState>({});
+      return (
+        <>
+          <DataTable
+            columns={columns}
+            data={rows}
+            getRowKey={(row) => row.id}
+            selection={selection}
+            onSelectionChange={setSelection}
+            canSelect={(row) => row.id !== 3}
+            selectLabel={(row) => `Select ${row.name}`}
+          />
+          <output>{Object.keys(selection).sort().join(',')}</output>
+        </>
+      );
+    }
+    render(<Selecting />);
+    const box = (name: string) => screen.getByRole('checkbox', { name }) as HTMLInputElement;
+    expect(box('Select c').disabled).toBe(true);
+    fireEvent.click(box('Select a'));
+    expect(screen.getByRole('status').textContent).toBe('2');
+    expect(box('Select a').checked).toBe(true);
+    expect(box('Select all').indeterminate).toBe(true);
+    fireEvent.click(box('Select all'));
+    expect(screen.getByRole('status').textContent).toBe('1,2');
+    fireEvent.click(box('Select all'));
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
+
+  it('draws the rows as cards in the same order, with the same empty text', () => {
+    const { rerender } = render(<LocallySortedCards data={rows} />);
+    expect(screen.getAllByRole('article').map((card) => card.textContent)).toEqual(['c', 'b', 'a']);
+    rerender(<LocallySortedCards data={[]} />);
+    expect(screen.getByText('No cards.')).toBeTruthy();
   });
 
   it('draws a row of its own in place of the cells, and rows under a row', () => {

@@ -1,11 +1,9 @@
 import { emptyTexts, messages } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import { ListEmpty, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
+import { ListSearch } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
 import { useConfirm } from '../../../components/ui/use-confirm';
-import { Loading } from '../../../components/ui/loading';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
 import { useUpdateServices } from '../../../api/admin';
@@ -83,23 +81,20 @@ export function AdminUsers() {
           Update
         </Button>
       </div>
-      <Card>
-        <Card.Header as="h1" className="fs-5">
-          {titleWithTotal('Registered users', users.data?.total)}
-        </Card.Header>
-        <Card.Body aria-busy={users.isFetching}>
-          <ListSearch list={list} label="Search by username or email" />
-          {users.isPending && <Loading />}
-          <UsersTable
-            users={rows}
-            list={list}
-            total={total}
-            empty={users.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.users} />}
-            ownId={me?.id}
-            onAction={(kind, user) => void ask({ kind, user })}
-          />
-        </Card.Body>
-      </Card>
+      <UsersTable
+        frame={{
+          title: { text: 'Registered users', total: users.data?.total, as: 'h1' },
+          toolbar: <ListSearch list={list} label="Search by username or email" />,
+          status: users.status,
+          busy: users.isFetching,
+          emptyText: emptyTexts.users,
+          pager: { list, total },
+        }}
+        users={rows}
+        list={list}
+        ownId={me?.id}
+        onAction={(kind, user) => void ask({ kind, user })}
+      />
       {dialog}
       <AddUserDialog show={adding} onClose={() => setAdding(false)} />
       <PasswordDialog reset={reset} onClose={() => setReset(null)} />

@@ -1,8 +1,7 @@
-import type { ReactNode } from 'react';
 import { roleName } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
 import type { UserRow } from '../../../api/users';
-import { DataTable, type DataColumn } from '../../../components/lists/data-table';
+import { DataTable, type DataColumn, type ListFrameProps } from '../../../components/lists/data-table';
 import type { ListState } from '../../../components/lists/use-list-params';
 import { roleToggleLabel, type UserActionKind } from './user-actions';
 
@@ -10,12 +9,10 @@ import { roleToggleLabel, type UserActionKind } from './user-actions';
 export const userSortColumns = ['username', 'email', 'roleTypeId', 'activated', 'emailVerified'] as const;
 
 interface UsersTableProps {
+  /** The list's title, search, loading, empty text and pager (DataTable's). */
+  frame: ListFrameProps;
   users: UserRow[];
   list: ListState<(typeof userSortColumns)[number]>;
-  /** Every matching user (the pager's count). */
-  total: number;
-  /** The list's empty text, shown without rows. */
-  empty: ReactNode;
   /** The logged-in admin, whose own row cannot be acted on. */
   ownId: number | undefined;
   onAction: (kind: UserActionKind, user: UserRow) => void;
@@ -23,7 +20,7 @@ interface UsersTableProps {
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
-export function UsersTable({ users, list, total, empty, ownId, onAction }: UsersTableProps) {
+export function UsersTable({ frame, users, list, ownId, onAction }: UsersTableProps) {
   const columns: DataColumn<UserRow>[] = [
     { id: 'username', header: 'Username', sortable: true, cell: (user) => user.username },
     { id: 'email', header: 'Email', sortable: true, cell: (user) => user.email },
@@ -76,14 +73,5 @@ export function UsersTable({ users, list, total, empty, ownId, onAction }: Users
       },
     },
   ];
-  return (
-    <DataTable
-      columns={columns}
-      data={users}
-      getRowKey={(user) => user.id}
-      sort={list}
-      empty={empty}
-      pager={{ list, total }}
-    />
-  );
+  return <DataTable {...frame} columns={columns} data={users} getRowKey={(user) => user.id} sort={list} />;
 }

@@ -13,9 +13,8 @@ import {
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import { Link, useSearchParams } from 'react-router';
-import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
+import { ListSearch } from '../../../components/lists/list-controls';
 import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
 import { UsageFilterSelect } from '../../../components/ui/file-usage';
 import { useConfirm } from '../../../components/ui/use-confirm';
@@ -198,52 +197,51 @@ function GameFiles({ gameId }: { gameId: number }) {
         onDismissErrors={dismissErrors}
       />
       <PlaySettingsSection game={game.data} />
-      <Card>
-        <Card.Header as="h2" className="fs-5">
-          {titleWithTotal('Game Files', files.data?.total)}
-        </Card.Header>
-        <Card.Body aria-busy={files.isFetching}>
-          <div className="d-flex flex-wrap align-items-start gap-3">
-            <div className="flex-grow-1">
-              <ListSearch list={list} label="Search by path" />
-            </div>
-            <UsageFilterSelect value={usageFilter} onChange={chooseUsage} />
-            <Button
-              variant="outline-secondary"
-              disabled={atlases.isFetching}
-              onClick={() => void findSheets()}
-              title="Read the game's files again for sprite sheet descriptors"
-            >
-              Find sprite sheets
-            </Button>
-          </div>
-          {atlases.data && atlases.data.problems.length > 0 && (
-            <Alert variant="warning" className="small" data-testid="sheet-problems">
-              <ul className="mb-0 ps-3">
-                {atlases.data.problems.map((problem) => (
-                  <li key={`${problem.fileId}-${problem.problem}`}>
-                    <code>{problem.path}</code>: {atlasTexts.problemLine(problem)}
-                  </li>
-                ))}
-              </ul>
-            </Alert>
-          )}
-          {files.isPending && <Loading />}
-          {files.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.gameFiles} />}
-          {rows.length > 0 && (
-            <GameFilesTable
-              files={rows}
-              usage={usage.data}
-              atlases={atlases.data}
-              list={list}
-              busy={uploadState.running}
-              onAction={act}
-              onReplace={replace}
-            />
-          )}
-          {total > 0 && <ListPager list={list} total={total} />}
-        </Card.Body>
-      </Card>
+      <GameFilesTable
+        frame={{
+          title: { text: 'Game Files', total: files.data?.total, as: 'h2' },
+          toolbar: (
+            <>
+              <div className="d-flex flex-wrap align-items-start gap-3">
+                <div className="flex-grow-1">
+                  <ListSearch list={list} label="Search by path" />
+                </div>
+                <UsageFilterSelect value={usageFilter} onChange={chooseUsage} />
+                <Button
+                  variant="outline-secondary"
+                  disabled={atlases.isFetching}
+                  onClick={() => void findSheets()}
+                  title="Read the game's files again for sprite sheet descriptors"
+                >
+                  Find sprite sheets
+                </Button>
+              </div>
+              {atlases.data && atlases.data.problems.length > 0 && (
+                <Alert variant="warning" className="small" data-testid="sheet-problems">
+                  <ul className="mb-0 ps-3">
+                    {atlases.data.problems.map((problem) => (
+                      <li key={`${problem.fileId}-${problem.problem}`}>
+                        <code>{problem.path}</code>: {atlasTexts.problemLine(problem)}
+                      </li>
+                    ))}
+                  </ul>
+                </Alert>
+              )}
+            </>
+          ),
+          status: files.status,
+          busy: files.isFetching,
+          emptyText: emptyTexts.gameFiles,
+          pager: { list, total },
+        }}
+        files={rows}
+        usage={usage.data}
+        atlases={atlases.data}
+        list={list}
+        busy={uploadState.running}
+        onAction={act}
+        onReplace={replace}
+      />
       <HelperFilesSection gameId={gameId} />
       {dialog}
       <GridDialog

@@ -11,7 +11,7 @@ import {
 import { useRef, type ChangeEvent } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import { DataTable, type DataColumn } from '../../../components/lists/data-table';
+import { DataTable, type DataColumn, type ListFrameProps } from '../../../components/lists/data-table';
 import type { ListState } from '../../../components/lists/use-list-params';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
@@ -23,6 +23,8 @@ export type GameFileActionKind = 'index' | 'splash' | 'delete' | 'grid' | 'remov
 export const gameFileSortColumns = ['path', 'size', 'width', 'isStartFile', 'isSplash', 'loads'] as const;
 
 interface GameFilesTableProps {
+  /** The list's title, filters, loading, empty text and pager (DataTable's). */
+  frame: ListFrameProps;
   files: GameFile[];
   /** Which files plays load; undefined while it loads. */
   usage: FileUsage[] | undefined;
@@ -39,6 +41,7 @@ interface GameFilesTableProps {
 const isImage = (file: GameFile) => fileKindOf(file) === 'image';
 
 export function GameFilesTable({
+  frame,
   files,
   usage,
   atlases,
@@ -119,6 +122,7 @@ export function GameFilesTable({
   ];
   return (
     <DataTable
+      {...frame}
       columns={columns}
       data={files}
       getRowKey={(file) => file.fileId}

@@ -2,12 +2,10 @@ import { emptyTexts, messages } from '@reskin/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { DataTable } from '../../../components/lists/data-table';
 import { useConfirm } from '../../../components/ui/use-confirm';
 import { FilePickerButton } from '../../../components/ui/file-picker-button';
-import { Loading } from '../../../components/ui/loading';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
 import {
   type HelperFile,
@@ -66,60 +64,59 @@ export function HelperFilesSection({ gameId }: { gameId: number }) {
   const uploading = percent !== null;
 
   return (
-    <Card className="mt-4">
-      <Card.Header as="h2" className="fs-5">
-        Helper Files ({files.length})
-      </Card.Header>
-      <Card.Body>
-        <div className="mb-3">
-          <FilePickerButton
-            id="helper-input"
-            multiple
-            disabled={uploading}
-            onChange={(event) => void chosen(event)}
-          >
-            Upload helper files
-          </FilePickerButton>
-          {uploading && <ProgressBar className="mt-2" now={percent} label={`${percent}%`} animated />}
-        </div>
-        {helperFiles.isPending && <Loading />}
-        <DataTable
-          columns={[
-            {
-              id: 'name',
-              header: 'Name',
-              cellProps: { className: 'text-break' },
-              // The url carries a short-lived download ticket: a plain link in a new window works.
-              cell: (file) => (
-                <a href={file.url} target="_blank" rel="noopener noreferrer">
-                  {file.name}
-                </a>
-              ),
-            },
-            {
-              id: 'size',
-              header: 'Size',
-              cellProps: { className: 'text-nowrap' },
-              cell: (file) => formatSize(file.size),
-            },
-            {
-              id: 'actions',
-              header: 'Actions',
-              cell: (file) => (
-                <Button size="sm" variant="outline-danger" onClick={() => void askDelete(file)}>
-                  Delete
-                </Button>
-              ),
-            },
-          ]}
-          data={files}
-          getRowKey={(file) => file.id}
-          size="sm"
-          aria-label="Helper files"
-          empty={helperFiles.isSuccess && <p className="mb-0">{emptyTexts.helperFiles}</p>}
-        />
-      </Card.Body>
+    <>
+      <DataTable
+        // The count reads the files shown, '(0)' while they load.
+        title={{ text: 'Helper Files', total: files.length, as: 'h2', card: { className: 'mt-4' } }}
+        toolbar={
+          <div className="mb-3">
+            <FilePickerButton
+              id="helper-input"
+              multiple
+              disabled={uploading}
+              onChange={(event) => void chosen(event)}
+            >
+              Upload helper files
+            </FilePickerButton>
+            {uploading && <ProgressBar className="mt-2" now={percent} label={`${percent}%`} animated />}
+          </div>
+        }
+        status={helperFiles.status}
+        emptyText={emptyTexts.helperFiles}
+        columns={[
+          {
+            id: 'name',
+            header: 'Name',
+            cellProps: { className: 'text-break' },
+            // The url carries a short-lived download ticket: a plain link in a new window works.
+            cell: (file) => (
+              <a href={file.url} target="_blank" rel="noopener noreferrer">
+                {file.name}
+              </a>
+            ),
+          },
+          {
+            id: 'size',
+            header: 'Size',
+            cellProps: { className: 'text-nowrap' },
+            cell: (file) => formatSize(file.size),
+          },
+          {
+            id: 'actions',
+            header: 'Actions',
+            cell: (file) => (
+              <Button size="sm" variant="outline-danger" onClick={() => void askDelete(file)}>
+                Delete
+              </Button>
+            ),
+          },
+        ]}
+        data={files}
+        getRowKey={(file) => file.id}
+        size="sm"
+        aria-label="Helper files"
+      />
       {dialog}
-    </Card>
+    </>
   );
 }

@@ -3,10 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
-import { ListEmpty, ListPager, ListSearch, titleWithTotal } from '../../../components/lists/list-controls';
+import { ListSearch } from '../../../components/lists/list-controls';
 import { useListParams } from '../../../components/lists/use-list-params';
 import { useConfirm } from '../../../components/ui/use-confirm';
-import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { notifySuccess, notifyWarning } from '../../../lib/toasts';
 import {
@@ -111,29 +110,24 @@ export function GamesScreen() {
 
   return (
     <>
-      <Card className="mb-4">
-        <Card.Header as="h1" className="fs-5">
-          {titleWithTotal('Games', games.data?.total)}
-        </Card.Header>
-        <Card.Body aria-busy={games.isFetching}>
-          <ListSearch list={list} label="Search by name" />
-          {games.isPending && <Loading />}
-          {games.isSuccess && total === 0 && <ListEmpty list={list} text={emptyTexts.games} />}
-          {rows.length > 0 && (
-            <GamesTable
-              games={rows}
-              list={list}
-              editingId={editingId}
-              saving={updateCall.isPending}
-              generatingIds={generatingIds}
-              onAction={act}
-              onSave={save}
-              onCancelEdit={cancelEdit}
-            />
-          )}
-          {total > 0 && <ListPager list={list} total={total} />}
-        </Card.Body>
-      </Card>
+      <GamesTable
+        frame={{
+          title: { text: 'Games', total: games.data?.total, as: 'h1', card: { className: 'mb-4' } },
+          toolbar: <ListSearch list={list} label="Search by name" />,
+          status: games.status,
+          busy: games.isFetching,
+          emptyText: emptyTexts.games,
+          pager: { list, total },
+        }}
+        games={rows}
+        list={list}
+        editingId={editingId}
+        saving={updateCall.isPending}
+        generatingIds={generatingIds}
+        onAction={act}
+        onSave={save}
+        onCancelEdit={cancelEdit}
+      />
       <Card>
         <Card.Header as="h2" className="fs-5">
           Add Game

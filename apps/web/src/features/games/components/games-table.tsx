@@ -1,6 +1,6 @@
 import { GameStatus, type UpdateGameBody } from '@reskin/contract';
 import Button from 'react-bootstrap/Button';
-import { DataTable, type DataColumn } from '../../../components/lists/data-table';
+import { DataTable, type DataColumn, type ListFrameProps } from '../../../components/lists/data-table';
 import type { ListState } from '../../../components/lists/use-list-params';
 import { GameImageThumb } from '../../../components/ui/game-image-thumb';
 import { type GameListItem, useGame } from '../../../api/games';
@@ -21,6 +21,8 @@ export const gameSortColumns = [
 ] as const;
 
 interface GamesTableProps {
+  /** The list's title, search, loading, empty text and pager (DataTable's). */
+  frame: ListFrameProps;
   games: GameListItem[];
   list: ListState<(typeof gameSortColumns)[number]>;
   /** The game in inline edit, if any. */
@@ -34,6 +36,7 @@ interface GamesTableProps {
 }
 
 export function GamesTable({
+  frame,
   games,
   list,
   editingId,
@@ -122,6 +125,7 @@ export function GamesTable({
   ];
   return (
     <DataTable
+      {...frame}
       columns={columns}
       data={games}
       getRowKey={(game) => game.id}

@@ -1,7 +1,6 @@
 import { emptyTexts, limits, type GameFile } from '@reskin/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import { fileUrl } from '../../../lib/play-file-url';
 import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
@@ -146,30 +145,28 @@ export function AudioEditor({
         disabledReason={readOnlyReason}
         onFiles={replaceMany}
       />
-      <Card className="mt-3">
-        <Card.Header as="h2" className="fs-6">
-          Current Game Files ({sounds.length})
-        </Card.Header>
-        <Card.Body className="p-0">
-          {sounds.length === 0 ? (
-            <p className="m-3">{emptyTexts.audioFiles}</p>
-          ) : (
-            <DataTable
-              columns={columns}
-              data={rows}
-              getRowKey={(sound) => sound.fileId}
-              sort={pathSort}
-              hover={false}
-              // Only the rows in view are in the page (decision 0041); the inbox's row is scrolled to.
-              virtual={{
-                estimateSize: () => 112,
-                scrollTo: focusedFileId === null ? null : (sound) => sound.fileId === focusedFileId,
-              }}
-              rowProps={(sound) => ({ 'data-file-id': sound.fileId })}
-            />
-          )}
-        </Card.Body>
-      </Card>
+      <DataTable
+        title={{
+          text: 'Current Game Files',
+          total: sounds.length,
+          as: 'h2',
+          className: 'fs-6',
+          // The table meets the card's edges; the empty text keeps the body's padding.
+          card: { className: 'mt-3', bodyClassName: sounds.length === 0 ? undefined : 'p-0' },
+        }}
+        emptyText={emptyTexts.audioFiles}
+        columns={columns}
+        data={rows}
+        getRowKey={(sound) => sound.fileId}
+        sort={pathSort}
+        hover={false}
+        // Only the rows in view are in the page (decision 0041); the inbox's row is scrolled to.
+        virtual={{
+          estimateSize: () => 112,
+          scrollTo: focusedFileId === null ? null : (sound) => sound.fileId === focusedFileId,
+        }}
+        rowProps={(sound) => ({ 'data-file-id': sound.fileId })}
+      />
       {restoreDialog}
       <FileHistoryDialog
         versionId={versionId}

@@ -14,7 +14,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { UsageBadge } from '../../../components/ui/file-usage';
 import { fileUrl } from '../../../lib/play-file-url';
-import { cardColumns, VirtualGrid } from '../../../components/ui/virtual-grid';
+import { DataTable } from '../../../components/lists/data-table';
 import { useRestoreOriginal } from '../hooks/use-restore-original';
 import { useVersionUploads } from '../hooks/use-version-uploads';
 import { DropArea } from './drop-area';
@@ -217,17 +217,17 @@ export function ImageEditor({
         onFiles={replaceMany}
       />
       {/* Only the rows in view are in the page (decision 0041); a sprite sheet takes the whole row with its frames. */}
-      <VirtualGrid
-        className="mt-3 image-cards"
-        items={shown}
-        getKey={(image) => image.fileId}
-        renderItem={renderCard}
-        columns={cardColumns}
-        fullRow={(image) => framesOf(image).length > 0}
-        estimateRowHeight={(row) => (row.some((image) => framesOf(image).length > 0) ? 900 : 470)}
-        gap={16}
-        scrollToKey={focusedFileId}
-        empty={<p className="mb-0">No image of this game matches the usage filter.</p>}
+      <DataTable
+        columns={[]}
+        data={shown}
+        getRowKey={(image) => image.fileId}
+        renderCard={renderCard}
+        cards={{ className: 'mt-3 image-cards', fullRow: (image) => framesOf(image).length > 0, gap: 16 }}
+        virtual={{
+          estimateSize: (image) => (framesOf(image).length > 0 ? 900 : 470),
+          scrollTo: focusedFileId === null ? null : (image) => image.fileId === focusedFileId,
+        }}
+        emptyText="No image of this game matches the usage filter."
       />
       {restoreDialog}
       <FileHistoryDialog

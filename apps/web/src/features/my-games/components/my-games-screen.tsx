@@ -9,10 +9,8 @@ import {
 } from '@reskin/contract';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
-import Col from 'react-bootstrap/Col';
-import Row from 'react-bootstrap/Row';
 import { Link } from 'react-router';
-import { Loading } from '../../../components/ui/loading';
+import { DataTable } from '../../../components/lists/data-table';
 import { paths } from '../../../config/paths';
 import { idsQuery } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
@@ -33,57 +31,56 @@ export function MyGamesScreen() {
   const { width, height } = limits.placeholderImage;
 
   return (
-    <>
-      <h1 className="fs-3 mb-3">My Games</h1>
-      {myGames.isLoading && <Loading />}
-      {myGames.isSuccess && myGames.data.length === 0 && <p>{emptyTexts.myGames}</p>}
-      <Row xs={1} md={2} lg={3} className="g-4">
-        {(myGames.data ?? []).map((userGame) => (
-          <Col key={userGame.id}>
-            <Card className="h-100 shadow-sm" data-user-game-id={userGame.id}>
-              <Card.Img
-                variant="top"
-                src={userGame.imageUrl ?? placeholderImage}
-                alt={userGame.imageUrl ? `${userGame.game.name} splash` : 'No image'}
-                width={width}
-                height={height}
-                // Cards below the fold load as they scroll in; width and height keep their place.
-                loading="lazy"
-                decoding="async"
-                style={{ objectFit: 'cover', aspectRatio: `${width} / ${height}`, height: 'auto' }}
-              />
-              <Card.Body>
-                <Card.Title as="h2" className="fs-5">
-                  {/* A game not Ready yet offers no play; an artist may still open its versions. */}
-                  {isGameReady(userGame.game) || !can(roleTypeId, 'demo.play') ? (
-                    <Link to={targetOf(userGame, roleTypeId)} className="stretched-link text-decoration-none">
-                      {userGame.game.name}
-                    </Link>
-                  ) : (
-                    userGame.game.name
-                  )}
-                </Card.Title>
-                {/* Open notes from the reviewer on this game's versions, not the artist's own questions (decision 0052). */}
-                {notesWaitingForArtist(userGame) > 0 && (
-                  <div className="mb-2">
-                    <OpenNotesBadge count={notesWaitingForArtist(userGame)} />
-                  </div>
-                )}
-                {!isGameReady(userGame.game) && (
-                  <Badge bg="secondary" className="mb-2">
-                    {gameNotReadyCardText(userGame.game)}
-                  </Badge>
-                )}
-                <Card.Text>{userGame.game.description}</Card.Text>
-              </Card.Body>
-              <Card.Footer className="small text-body-secondary">
-                {userGame.userGameTypeId === 2 ? 'Sound Replace' : 'ReSkin'} · {userGame.game.width} x{' '}
-                {userGame.game.height}
-              </Card.Footer>
-            </Card>
-          </Col>
-        ))}
-      </Row>
-    </>
+    <DataTable
+      title={{ text: 'My Games', as: 'h1', className: 'fs-3 mb-3', card: false }}
+      status={myGames.status}
+      emptyText={emptyTexts.myGames}
+      columns={[]}
+      data={myGames.data ?? []}
+      getRowKey={(userGame) => userGame.id}
+      renderCard={(userGame) => (
+        <Card className="h-100 shadow-sm" data-user-game-id={userGame.id}>
+          <Card.Img
+            variant="top"
+            src={userGame.imageUrl ?? placeholderImage}
+            alt={userGame.imageUrl ? `${userGame.game.name} splash` : 'No image'}
+            width={width}
+            height={height}
+            // Cards below the fold load as they scroll in; width and height keep their place.
+            loading="lazy"
+            decoding="async"
+            style={{ objectFit: 'cover', aspectRatio: `${width} / ${height}`, height: 'auto' }}
+          />
+          <Card.Body>
+            <Card.Title as="h2" className="fs-5">
+              {/* A game not Ready yet offers no play; an artist may still open its versions. */}
+              {isGameReady(userGame.game) || !can(roleTypeId, 'demo.play') ? (
+                <Link to={targetOf(userGame, roleTypeId)} className="stretched-link text-decoration-none">
+                  {userGame.game.name}
+                </Link>
+              ) : (
+                userGame.game.name
+              )}
+            </Card.Title>
+            {/* Open notes from the reviewer on this game's versions, not the artist's own questions (decision 0052). */}
+            {notesWaitingForArtist(userGame) > 0 && (
+              <div className="mb-2">
+                <OpenNotesBadge count={notesWaitingForArtist(userGame)} />
+              </div>
+            )}
+            {!isGameReady(userGame.game) && (
+              <Badge bg="secondary" className="mb-2">
+                {gameNotReadyCardText(userGame.game)}
+              </Badge>
+            )}
+            <Card.Text>{userGame.game.description}</Card.Text>
+          </Card.Body>
+          <Card.Footer className="small text-body-secondary">
+            {userGame.userGameTypeId === 2 ? 'Sound Replace' : 'ReSkin'} · {userGame.game.width} x{' '}
+            {userGame.game.height}
+          </Card.Footer>
+        </Card>
+      )}
+    />
   );
 }

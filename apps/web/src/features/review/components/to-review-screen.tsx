@@ -1,10 +1,7 @@
-import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
 import { useToReview } from '../../../api/review';
 import { DataTable, type DataColumn } from '../../../components/lists/data-table';
-import { titleWithTotal } from '../../../components/lists/list-controls';
 import { DateTime } from '../../../components/ui/date-time';
-import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { idsQuery } from '../../../lib/route-ids';
 import { OpenNotesBadge } from '../../../components/review/review-badges';
@@ -48,20 +45,14 @@ export function ToReviewScreen() {
   const toReview = useToReview();
   const rows = toReview.data ?? [];
   return (
-    <Card>
-      <Card.Header as="h1" className="fs-5">
-        {titleWithTotal('To Review', toReview.data?.length)}
-      </Card.Header>
-      <Card.Body>
-        {toReview.isPending && <Loading />}
-        <DataTable
-          columns={columns}
-          data={rows}
-          getRowKey={(version) => version.id}
-          rowProps={(version) => ({ 'data-version-id': version.id })}
-          empty={toReview.isSuccess && <p className="mb-0">{nothingToReviewText}</p>}
-        />
-      </Card.Body>
-    </Card>
+    <DataTable
+      title={{ text: 'To Review', total: toReview.data?.length, as: 'h1' }}
+      status={toReview.status}
+      emptyText={nothingToReviewText}
+      columns={columns}
+      data={rows}
+      getRowKey={(version) => version.id}
+      rowProps={(version) => ({ 'data-version-id': version.id })}
+    />
   );
 }

@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
 import type { UserGameRow } from '../../../api/user-games';
 import type { ListState } from '../../../components/lists/use-list-params';
-import { DataTable, type DataColumn } from '../../../components/lists/data-table';
+import { DataTable, type DataColumn, type ListFrameProps } from '../../../components/lists/data-table';
 import { DateTime } from '../../../components/ui/date-time';
 import { formatBudget, jobTypeName } from '../lib/format';
 import type { UserGameSortColumn } from '../lib/user-games-list';
@@ -11,6 +11,8 @@ import type { UserGameSortColumn } from '../lib/user-games-list';
 export type UserGameActionKind = 'edit' | 'delete' | 'activity';
 
 interface UserGamesTableProps {
+  /** The list's title, search, loading, empty text and pager (DataTable's). */
+  frame: ListFrameProps;
   rows: UserGameRow[];
   /** The list's sort, which the headers show and change. */
   list: ListState<UserGameSortColumn>;
@@ -19,7 +21,7 @@ interface UserGamesTableProps {
   onAction: (kind: UserGameActionKind, row: UserGameRow) => void;
 }
 
-export function UserGamesTable({ rows, list, versionsHref, onAction }: UserGamesTableProps) {
+export function UserGamesTable({ frame, rows, list, versionsHref, onAction }: UserGamesTableProps) {
   const sorted = (id: UserGameSortColumn, header: string, cell: DataColumn<UserGameRow>['cell']) => ({
     id,
     header,
@@ -89,6 +91,7 @@ export function UserGamesTable({ rows, list, versionsHref, onAction }: UserGames
   ];
   return (
     <DataTable
+      {...frame}
       columns={columns}
       data={rows}
       getRowKey={(row) => row.id}

@@ -1,17 +1,10 @@
 import { emptyTexts, messages } from '@reskin/contract';
 import { useState } from 'react';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useSearchParams } from 'react-router';
-import {
-  ListPager,
-  ListSearch,
-  noResultsText,
-  titleWithTotal,
-} from '../../../components/lists/list-controls';
+import { ListSearch } from '../../../components/lists/list-controls';
 import { listQueryKeys, useListParams } from '../../../components/lists/use-list-params';
 import { useConfirm } from '../../../components/ui/use-confirm';
-import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/toasts';
 import {
@@ -80,36 +73,35 @@ export function UserGames() {
 
   const rows = userGames.data?.items ?? [];
   const total = userGames.data?.total ?? 0;
-  let empty: string = emptyTexts.userGames;
-  if (list.search !== '') empty = noResultsText(list.search);
-  else if (onlyFinished) empty = noFinishedText;
   return (
     <>
-      <Card>
-        <Card.Header as="h1" className="fs-5">
-          {titleWithTotal('User Games', userGames.data?.total)}
-        </Card.Header>
-        <Card.Body>
-          <div className="d-flex flex-wrap align-items-baseline column-gap-4">
-            <ListSearch list={list} label="Search by username or game name" />
-            <Form.Check
-              type="switch"
-              role="switch"
-              id="hasFinishedVersions"
-              className="mb-3"
-              label="Has finished versions"
-              checked={onlyFinished}
-              onChange={(event) => setOnlyFinished(event.target.checked)}
-            />
-          </div>
-          {userGames.isPending && <Loading />}
-          {userGames.isSuccess && total === 0 && <p className="mb-0">{empty}</p>}
-          {rows.length > 0 && (
-            <UserGamesTable rows={rows} list={list} versionsHref={versionsHref} onAction={act} />
-          )}
-          {total > 0 && <ListPager list={list} total={total} />}
-        </Card.Body>
-      </Card>
+      <UserGamesTable
+        frame={{
+          title: { text: 'User Games', total: userGames.data?.total, as: 'h1' },
+          toolbar: (
+            <div className="d-flex flex-wrap align-items-baseline column-gap-4">
+              <ListSearch list={list} label="Search by username or game name" />
+              <Form.Check
+                type="switch"
+                role="switch"
+                id="hasFinishedVersions"
+                className="mb-3"
+                label="Has finished versions"
+                checked={onlyFinished}
+                onChange={(event) => setOnlyFinished(event.target.checked)}
+              />
+            </div>
+          ),
+          status: userGames.status,
+          // A search's "No results" comes first, then the filter's own text.
+          emptyText: onlyFinished ? noFinishedText : emptyTexts.userGames,
+          pager: { list, total },
+        }}
+        rows={rows}
+        list={list}
+        versionsHref={versionsHref}
+        onAction={act}
+      />
       <AddUserGameForm key={addFormKey} onAdded={() => setAddFormKey((key) => key + 1)} />
       {editing && <EditUserGameDialog key={editing.id} row={editing} onClose={() => setEditing(null)} />}
       {dialog}

@@ -6,7 +6,6 @@ import Nav from 'react-bootstrap/Nav';
 import { Link } from 'react-router';
 import { DateTime } from '../../../components/ui/date-time';
 import { ImageCompareDialog } from '../../../components/ui/image-compare-dialog';
-import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameAtlases } from '../../../api/atlases';
 import { useGameFiles } from '../../../api/game-files';
@@ -191,12 +190,12 @@ export function VersionFiles() {
             {storage.data.historyEntries} {storage.data.historyEntries === 1 ? 'entry' : 'entries'})
           </p>
         )}
-        <h2 className="fs-5">Version files ({rows.length})</h2>
-        {files.isLoading && <Loading />}
-        {(files.isSuccess || versionId === null) && rows.length === 0 && (
-          <p className="mb-0">{emptyTexts.versionFiles}</p>
-        )}
         <DataTable
+          // The count reads the files shown, '(0)' while they load.
+          title={{ text: 'Version files', total: rows.length, as: 'h2', card: false }}
+          // Without a version there is no list to load: it is empty.
+          status={versionId === null ? 'success' : files.status}
+          emptyText={emptyTexts.versionFiles}
           columns={columns}
           data={rows}
           getRowKey={(file) => file.id}

@@ -1,13 +1,11 @@
 import { emptyTexts, GameVersionStatus, messages, type GameVersion } from '@reskin/contract';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
 import { DataTable, type DataColumn } from '../../../components/lists/data-table';
 import { useListParams } from '../../../components/lists/use-list-params';
 import { useConfirm } from '../../../components/ui/use-confirm';
 import { DateTime } from '../../../components/ui/date-time';
-import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { notifySuccess } from '../../../lib/toasts';
 import {
@@ -127,29 +125,26 @@ export function VersionList() {
           Back
         </Link>
       </div>
-      <Card>
-        <Card.Header as="h1" className="fs-5">
-          {header
+      <DataTable
+        title={{
+          text: header
             ? `Versions of ${header.game?.name ?? `game ${header.gameId}`} for ${header.user?.username ?? `user ${header.userId}`}`
-            : 'Versions'}
-        </Card.Header>
-        <Card.Body>
-          {userGameId === null && <p className="mb-0">{emptyTexts.versions}</p>}
-          {versions.isLoading && <Loading />}
-          {versions.isSuccess && total === 0 && <p className="mb-0">{emptyTexts.versions}</p>}
-          <DataTable
-            columns={columns}
-            data={rows}
-            getRowKey={(version) => version.id}
-            sort={list}
-            pager={{ list, total }}
-            rowProps={(version) => ({
-              'data-version-id': version.id,
-              className: isFinished(version) ? 'table-success' : undefined,
-            })}
-          />
-        </Card.Body>
-      </Card>
+            : 'Versions',
+          as: 'h1',
+        }}
+        // Without a user-game there is no list to load: it is empty.
+        status={userGameId === null ? 'success' : versions.status}
+        emptyText={emptyTexts.versions}
+        pager={{ list, total }}
+        columns={columns}
+        data={rows}
+        getRowKey={(version) => version.id}
+        sort={list}
+        rowProps={(version) => ({
+          'data-version-id': version.id,
+          className: isFinished(version) ? 'table-success' : undefined,
+        })}
+      />
       {dialog}
     </>
   );
