@@ -616,7 +616,7 @@ test.describe('workbench', () => {
     await uploadHelperFile(api, tinyGame.id, 'source.psd', Buffer.alloc(3000, 7));
     await page.reload();
     await expect(page.getByText(emptyTexts.helperFiles, { exact: true })).toHaveCount(0);
-    const list = page.getByRole('list', { name: 'Helper files' });
+    const list = page.getByRole('table', { name: 'Helper files' });
     await expect(list.getByRole('link')).toHaveCount(2);
     expect((await list.getByRole('link').allInnerTexts()).sort()).toEqual(['source.psd', 'style-guide.txt']);
     for (const [name, body] of [
