@@ -129,7 +129,7 @@ async function copiesOf(
           skeleton: await skeletonPreview(skeleton),
         }
       : undefined;
-    return { skeleton: await encodeCopy(skeleton, copy, 'skeleton'), watermark, previews };
+    return { skeleton: await blankCopy(path, header.width, header.pageHeight), watermark, previews };
   }
   return oneBigImageAtATime(header, async () => {
     const decoded = await decode();
@@ -138,7 +138,8 @@ async function copiesOf(
       drawMarks(decoded, marks),
     ]);
     const [skeletonBytes, watermark, ofWatermark, ofSkeleton] = await Promise.all([
-      encodeCopy(skeleton, copy, 'skeleton'),
+      // The skeleton is the blank of its size, kept by format and size: a game's images of one size encode one.
+      blankCopy(path, header.width, header.pageHeight),
       encodeCopy(marked, copy, 'watermark'),
       withPreviews ? encodePreviews(firstPage(marked)) : undefined,
       withPreviews ? skeletonPreview(skeleton) : undefined,
