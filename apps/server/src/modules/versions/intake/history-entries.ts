@@ -25,12 +25,11 @@ export interface StagedEntry {
  * modules/version-history/ keeps (VersionHistoryRecorder): declared here, so versions never import it back.
  */
 export interface FileHistory {
-  /** Stores the version file's bytes (or copies its stored object) as a history object of its own. */
+  /** Copies the version file's stored object as a history object of its own (inside the store). */
   stage(
     versionId: number,
     fileKey: string,
     file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>,
-    bytes?: Buffer,
   ): Promise<StagedEntry>;
   /** The step of the recording transaction that adds the entry; the keys it dropped go onto `dropped`. */
   recordIn(

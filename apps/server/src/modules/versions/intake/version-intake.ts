@@ -144,7 +144,7 @@ export class VersionIntake {
         }
       }
       const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
-      staged = await this.history.stage(versionId, storageKey, { width, height, contentType }, bytes);
+      staged = await this.history.stage(versionId, storageKey, { width, height, contentType });
       // Trimmed under the version's lock: uploads of one file at once may each have read the same count.
       const record = this.history.recordIn(staged, { ...cause, authorId: user.id }, unused);
       recorded = await this.versionRows.saveFile(
@@ -301,7 +301,7 @@ export class VersionIntake {
           : { key: null, from: null };
       if (marked.key) staged.push(marked.key);
       const file = { width: sheet.width, height: sheet.height, contentType: sheet.contentType };
-      const entry = await this.history.stage(version.id, key, file, composed);
+      const entry = await this.history.stage(version.id, key, file);
       staged.push(entry.storageKey);
       const record = this.history.recordIn(
         entry,
