@@ -53,6 +53,12 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
 /** inspectImage of bytes already in memory (the intake's, decision 0055). */
 export async function inspectBytes(input: Buffer, path: string): Promise<ImageInfo> {
   const info = await readHeader(input, path);
+  await assertComplete(input, info, path);
+  return info;
+}
+
+/** inspectBytes' decoding of every pixel of every frame, once the header (`info`) was read. */
+export async function assertComplete(input: Buffer, info: ImageInfo, path: string): Promise<void> {
   try {
     // Shrinking to a few pixels reads every row of every frame, in strips, without a decoded copy of the
     // whole image in memory (and fast: JPEG and WebP decode at a reduced scale, still reading all their data).
@@ -67,7 +73,6 @@ export async function inspectBytes(input: Buffer, path: string): Promise<ImageIn
       `${path} is not a complete ${info.format.toUpperCase()} file: it is cut short or damaged.`,
     );
   }
-  return info;
 }
 
 function refusal(format: ImageFormatName, message: string): InvalidImageError {
