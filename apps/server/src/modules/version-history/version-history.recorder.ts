@@ -64,6 +64,17 @@ export class VersionHistoryRecorder {
     };
   }
 
+  /** recordIn for several files of one version at once (FileHistory.recordAllIn). */
+  async recordAllIn(
+    trx: Transaction<Database>,
+    versionId: number,
+    entries: { fileId: number; staged: StagedEntry }[],
+    cause: HistoryCause,
+    dropped: string[],
+  ): Promise<void> {
+    dropped.push(...(await this.history.recordMany(trx, versionId, entries, cause, this.limit)));
+  }
+
   /** Removes a staged copy whose recording failed or was not needed. */
   async discard(staged: StagedEntry | undefined): Promise<void> {
     if (staged) await this.storedFiles.removeStaged([staged.storageKey]);

@@ -38,6 +38,17 @@ export interface FileHistory {
     dropped: string[],
     entriesBefore?: number,
   ): (trx: Transaction<Database>, versionId: number, fileId: number) => Promise<void>;
+  /**
+   * recordIn for several files of one version at once (a batch's group, decision 0060): their entries in one
+   * insert, the oldest beyond the limit dropped in one statement; the dropped keys go onto `dropped`.
+   */
+  recordAllIn(
+    trx: Transaction<Database>,
+    versionId: number,
+    entries: { fileId: number; staged: StagedEntry }[],
+    cause: HistoryCause,
+    dropped: string[],
+  ): Promise<void>;
   /** Removes a staged copy whose recording failed or was not needed. */
   discard(staged: StagedEntry | undefined): Promise<void>;
 }
