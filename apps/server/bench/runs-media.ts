@@ -149,6 +149,10 @@ export const mediaRuns: Record<string, () => Promise<void>> = {
     console.log(
       `  work after the body ${fixed(r.afterBodySeconds)} s; after the body / bare ${fixed(r.afterBodyRatio)} (the server's own work; 1 = as fast as bare sharp)`,
     );
+    if (!met)
+      console.log(
+        "  why missed (decision 0060, with the server's profile): the body's transfer comes before any row is planned, and the lanes wait for the disk's syncs",
+      );
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
     if (!met) process.exitCode = 1;
   },
