@@ -29,6 +29,11 @@ export function filePage<T extends { path: string }>(files: T[], { limit }: File
   return full ? { files, after: files.at(-1)?.path } : { files };
 }
 
+/** The pages' files in one list (one function for every list, so the query keeps its answer between renders). */
+function everyFile<T>(data: FilePagesData<T>): T[] {
+  return data.pages.flatMap((page) => page.files);
+}
+
 export interface FilePagesOptions<T> {
   queryKey: QueryKey;
   /** One page of the list (FilePageQuery's `after` and `limit`), as the server answers it. */
@@ -68,7 +73,7 @@ export function useFilePages<T extends { path: string }>({
     // The rest in one ask: every file after the first page's last.
     getNextPageParam: (last: FilePage<T>): FilePageQuery | undefined =>
       last.after === undefined ? undefined : { after: last.after },
-    select: (data) => data.pages.flatMap((page) => page.files),
+    select: everyFile<T>,
     enabled,
   });
   const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = query;
