@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import type { Storage } from '../../storage/storage';
+import type { PutOptions, Storage } from '../../storage/storage';
 import type { StoredFilesService } from '../stored-files/stored-files.service';
 import type { HistoryCause, StagedEntry, VersionHistoryRepository } from './version-history.repository';
 
@@ -35,6 +35,7 @@ export class VersionHistoryRecorder {
     fileKey: string,
     file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>,
     bytes?: Buffer,
+    options?: PutOptions,
   ): Promise<StagedEntry> {
     const storageKey = `${historyKeyPrefix}${versionId}/${randomUUID()}${extname(fileKey)}`;
     let content: Buffer | Readable | undefined = bytes;
@@ -44,7 +45,7 @@ export class VersionHistoryRecorder {
       content = object.stream;
     }
     try {
-      const { size } = await this.storage.put(storageKey, content);
+      const { size } = await this.storage.put(storageKey, content, options);
       return { ...file, storageKey, fileKey, size };
     } catch (error) {
       await this.storedFiles.removeStaged([storageKey]);

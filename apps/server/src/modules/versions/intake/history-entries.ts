@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { HistoryHow } from '@reskin/contract';
 import type { Database } from '../../../db/schema';
+import type { PutOptions } from '../../../storage/storage';
 
 /** Who made a history entry and how (decision 0034). */
 export interface HistoryCause {
@@ -25,12 +26,16 @@ export interface StagedEntry {
  * modules/version-history/ keeps (VersionHistoryRecorder): declared here, so versions never import it back.
  */
 export interface FileHistory {
-  /** Stores the version file's bytes (or copies its stored object) as a history object of its own. */
+  /**
+   * Stores the version file's bytes (or copies its stored object) as a history object of its own; `options` as for
+   * Storage.put (a frame upload writes it without waiting for the disk and syncs its objects together).
+   */
   stage(
     versionId: number,
     fileKey: string,
     file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>,
     bytes?: Buffer,
+    options?: PutOptions,
   ): Promise<StagedEntry>;
   /** The step of the recording transaction that adds the entry; the keys it dropped go onto `dropped`. */
   recordIn(
