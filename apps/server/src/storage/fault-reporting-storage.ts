@@ -31,6 +31,10 @@ export class FaultReportingStorage implements Storage {
     return this.run(() => this.inner.copy(from, to));
   }
 
+  makeDurable(keys: string[]): Promise<void> {
+    return this.run(() => this.inner.makeDurable(keys));
+  }
+
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
     const object = await this.run(() => this.inner.get(key, range));
     object?.stream.once('error', tagStorageFault);

@@ -166,6 +166,10 @@ export class S3Storage implements Storage {
     return stored;
   }
 
+  async makeDurable(): Promise<void> {
+    // An object is durable once its upload has completed.
+  }
+
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
     try {
       const answer = await this.client.send(

@@ -64,6 +64,13 @@ export interface Storage {
    * the bucket. The history of a version's files keeps its copies so (decision 0060).
    */
   copy(from: string, to: string): Promise<{ size: number }>;
+  /**
+   * Waits until objects put with `durable: false` have reached the disk (LocalDiskStorage: an fsync of each, many at
+   * once, so the disk's journal commits them together; S3: nothing, an object is durable once its upload completes).
+   * An upload of many files writes them all without waiting and then this once, before it records them (decision
+   * 0061): waiting after each write was most of a small file's cost.
+   */
+  makeDurable(keys: string[]): Promise<void>;
   /** Opens `key` (only the bytes of `range` when given, which must lie within the object), or answers undefined when it does not exist. */
   get(key: string, range?: ByteRange): Promise<StoredObject | undefined>;
   /** The size of `key`, or undefined when it does not exist (to resolve a range request before reading). */
