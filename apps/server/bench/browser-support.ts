@@ -280,7 +280,10 @@ export async function preparedServer<T>(
     await built.app.close();
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['dist/server.js'], {
+  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF;
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'dist/server.js'], {
     cwd: serverDir,
     env: {
       PATH: process.env.PATH ?? '',

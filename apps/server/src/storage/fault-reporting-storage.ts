@@ -27,6 +27,10 @@ export class FaultReportingStorage implements Storage {
     }
   }
 
+  copy(from: string, to: string): Promise<{ size: number }> {
+    return this.run(() => this.inner.copy(from, to));
+  }
+
   makeDurable(keys: string[]): Promise<void> {
     return this.run(() => this.inner.makeDurable(keys));
   }

@@ -59,6 +59,12 @@ export interface Storage {
    */
   put(key: string, data: Readable | Buffer, options?: PutOptions): Promise<{ size: number }>;
   /**
+   * Stores the object `from` again under `to`, as an object of its own (removing either leaves the other), without
+   * sending its bytes through the app: the local disk links the file (nothing written again), S3 copies it inside
+   * the bucket. The history of a version's files keeps its copies so (decision 0060).
+   */
+  copy(from: string, to: string): Promise<{ size: number }>;
+  /**
    * Waits until objects put with `durable: false` have reached the disk (LocalDiskStorage: an fsync of each, many at
    * once, so the disk's journal commits them together; S3: nothing, an object is durable once its upload completes).
    * An upload of many files writes them all without waiting and then this once, before it records them (decision

@@ -55,6 +55,12 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
 /** inspectImage of bytes already in memory (the intake's, decision 0055; a zip's entries, decision 0061). */
 export async function inspectBytes(input: Buffer, path: string): Promise<ImageInfo> {
   const info = await readHeader(input, path);
+  await assertComplete(input, info, path);
+  return info;
+}
+
+/** inspectBytes' check of every byte of the image's data, once the header (`info`) was read. */
+export async function assertComplete(input: Buffer, info: ImageInfo, path: string): Promise<void> {
   const cutOrDamaged = () =>
     refusal(
       info.format,
@@ -62,7 +68,7 @@ export async function inspectBytes(input: Buffer, path: string): Promise<ImageIn
     );
   if (info.format === 'png') {
     if (!pngIsWhole(input)) throw cutOrDamaged();
-    return info;
+    return;
   }
   try {
     // Shrinking to a few pixels reads every row of every frame, in strips, without a decoded copy of the
@@ -75,7 +81,6 @@ export async function inspectBytes(input: Buffer, path: string): Promise<ImageIn
   } catch {
     throw cutOrDamaged();
   }
-  return info;
 }
 
 /**

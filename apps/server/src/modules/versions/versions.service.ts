@@ -62,6 +62,13 @@ export interface VersionReviewHooks {
     fileId: number,
     frame: string | null,
   ): Promise<number[]>;
+  /** replacedIn for several whole files at once (a batch's group, decision 0060), in one statement. */
+  replacedFilesIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileIds: number[],
+  ): Promise<number[]>;
 }
 
 const noReviewHooks: VersionReviewHooks = {
@@ -69,6 +76,7 @@ const noReviewHooks: VersionReviewHooks = {
   eventsAdded: () => {},
   replaced: async () => {},
   replacedIn: async () => [],
+  replacedFilesIn: async () => [],
 };
 
 /**
@@ -313,6 +321,16 @@ export class VersionsService {
     frame: string | null,
   ): Promise<number[]> {
     return this.review.replacedIn(trx, user, version, fileId, frame);
+  }
+
+  /** `replacedIn` for several whole files in one transaction (a batch's group). */
+  replacedFilesIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileIds: number[],
+  ): Promise<number[]> {
+    return this.review.replacedFilesIn(trx, user, version, fileIds);
   }
 
   /** Inbox events written in a replacement's transaction (replacedIn), once it committed. */

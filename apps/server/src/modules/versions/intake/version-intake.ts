@@ -144,7 +144,7 @@ export class VersionIntake {
         }
       }
       const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
-      staged = await this.history.stage(versionId, storageKey, { width, height, contentType }, bytes);
+      staged = await this.history.stage(versionId, storageKey, { width, height, contentType });
       // Trimmed under the version's lock: uploads of one file at once may each have read the same count.
       const record = this.history.recordIn(staged, { ...cause, authorId: user.id }, unused);
       recorded = await this.versionRows.saveFile(
@@ -308,7 +308,7 @@ export class VersionIntake {
       const composed = delivered.value;
       const marked = drawn.value;
       const file = { width: sheet.width, height: sheet.height, contentType: sheet.contentType };
-      const entry = await this.history.stage(version.id, key, file, composed, later);
+      const entry = await this.history.stage(version.id, key, file);
       staged.push(entry.storageKey);
       await this.storage.makeDurable([recorded.storageKey, ...staged]);
       const record = this.history.recordIn(

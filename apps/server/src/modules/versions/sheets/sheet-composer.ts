@@ -133,7 +133,7 @@ export class SheetComposer {
     let landed;
     try {
       if (inputs.sheet.baseKey === null) marked = await this.drawMarked(version.id, sheet, replacements);
-      staged = await this.history.stage(version.id, key, file, composed);
+      staged = await this.history.stage(version.id, key, file);
       landed = await this.sheets.landComposed(
         version.id,
         sheet.fileId,
