@@ -4,13 +4,11 @@ import {
   gameFileListSchema,
   gameFileSchema,
   limits,
-  type FilePageQuery,
 } from '@reskin/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiList, apiParse, apiRequest, type ListParams, type RequestOptions } from '../lib/api-client';
 import { uploadMultipart, type UploadPart } from '../lib/upload-request';
 import { gameKeys } from './games';
-import { filePageUrl, useFilePages } from './file-pages';
 import { useApiMutation } from './mutation';
 
 export const gameFileKeys = {
@@ -31,12 +29,9 @@ const fileChanged = (gameId: number) => [gameFileKeys.list(gameId), gameKeys.det
 export const invalidateGameFiles = (queryClient: QueryClient, gameId: number) =>
   Promise.all(fileChanged(gameId).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
-/**
- * GET /games/{id}/files: a game's files by path (an admin's game, or one assigned to the caller): every file, or a page
- * (decision 0063).
- */
-export const listGameFiles = (gameId: number, page: FilePageQuery = {}, options?: RequestOptions) =>
-  apiParse(gameFileListSchema, filePageUrl(`/games/${gameId}/files`, page), options);
+/** GET /games/{id}/files: every file of a game (an admin's, or one assigned to the caller). */
+export const listGameFiles = (gameId: number, options?: RequestOptions) =>
+  apiParse(gameFileListSchema, `/games/${gameId}/files`, options);
 
 /** POST /games/{id}/files/filter: a page of a game's files matching a search query, and how many match. */
 export const filterGameFiles = (gameId: number, params: ListParams) =>
@@ -99,21 +94,15 @@ export const uploadGameZip = ({ gameId, file, onProgress, signal }: GameFileUplo
     signal,
   });
 
-/** How a screen reads a list of a game's files (decision 0063). */
-export interface FileListOptions {
-  /** A refusal shows no toast (the workbench asks with a link's game id before it knows the game is the artist's). */
-  quiet?: boolean;
-  /** Ask for the files after the first page now: once the screen's first view is shown (useFirstScreenShown). */
-  rest: boolean;
-}
-
-/** A game's files: the first page, then the rest once `rest` (useFilePages). */
-export const useGameFiles = (gameId: number | null, { quiet = false, rest }: FileListOptions) =>
-  useFilePages({
+/**
+ * A game's files. `quiet`: a refusal shows no toast (the workbench asks with a link's game id before it knows the game
+ * is the artist's, and says so itself when it is not).
+ */
+export const useGameFiles = (gameId: number | null, { quiet = false }: { quiet?: boolean } = {}) =>
+  useQuery({
     queryKey: gameFileKeys.list(gameId ?? 0),
-    fetchPage: (page) => listGameFiles(gameId ?? 0, page, { background: quiet }),
+    queryFn: () => listGameFiles(gameId ?? 0, { background: quiet }),
     enabled: gameId !== null,
-    rest,
   });
 
 /** The admin's files table: a page of the files, by path unless another order is asked. */
@@ -139,18 +128,15 @@ export const useSetSplashFile = () => useApiMutation([...gameFileKeys.all, 'spla
 export const useDeleteGameFile = () =>
   useApiMutation([...gameFileKeys.all, 'delete'], deleteGameFile, changed);
 
-/** GET /games/{id}/usage: which of a game's files plays load, by path; every file (0 loads when never), or a page. */
-export const listFileUsage = (gameId: number, page: FilePageQuery = {}, options?: RequestOptions) =>
-  apiParse(fileUsageListSchema, filePageUrl(`/games/${gameId}/usage`, page), options);
+/** GET /games/{id}/usage: which of a game's files plays load; every file, 0 loads when never. */
+export const listFileUsage = (gameId: number, options?: RequestOptions) =>
+  apiParse(fileUsageListSchema, `/games/${gameId}/usage`, options);
 
-/**
- * The usage record of a game's files, the first page and then the rest (useFilePages); read afresh whenever a screen
- * showing it opens (plays add to it), revalidated by the browser.
- */
-export const useFileUsage = (gameId: number | null, { quiet = false, rest }: FileListOptions) =>
-  useFilePages({
+/** The usage record of a game's files, read afresh whenever a screen showing it opens (plays add to it). */
+export const useFileUsage = (gameId: number | null, { quiet = false }: { quiet?: boolean } = {}) =>
+  useQuery({
     queryKey: gameFileKeys.usage(gameId ?? 0),
-    fetchPage: (page) => listFileUsage(gameId ?? 0, page, { background: quiet }),
+    queryFn: () => listFileUsage(gameId ?? 0, { background: quiet }),
     enabled: gameId !== null,
-    rest,
+    refetchOnMount: 'always',
   });
