@@ -257,7 +257,7 @@ export const serverRuns: Record<string, () => Promise<void>> = {
       `  job on a live server: Gen. to Ready ${fixed(r.liveSeconds[0], 1)} s on A before the kill, ${fixed(r.liveSeconds[1], 1)} s on B after it (mean ${fixed(live, 1)} s)`,
     );
     console.log(
-      `  A killed ${fixed(r.killedAfterSeconds, 1)} s after Gen. (${r.doneAtKill}/${r.images} done): progress moved ${fixed(r.movedAfterKillSeconds, 1)} s after the kill, Ready ${fixed(r.readyAfterKillSeconds, 1)} s after it`,
+      `  A killed ${fixed(r.killedAfterSeconds, 1)} s after Gen. (${r.doneAtKill}/${r.images} done): B took it over ${fixed(r.takenAfterKillSeconds, 1)} s after the kill, progress moved ${fixed(r.movedAfterKillSeconds, 1)} s after it, Ready ${fixed(r.readyAfterKillSeconds, 1)} s after it`,
     );
     console.log(
       `  Gen. to Ready with the kill ${fixed(r.takeoverSeconds, 1)} s: ratio ${fixed(r.takeoverSeconds / live)}, ${fixed(extra, 1)} s more than the live job (target <= ${takeoverGoalSeconds} s more: ${met ? 'met' : 'MISSED'})`,

@@ -19,7 +19,9 @@ export interface TakeoverResult {
   /** Gen. pressed on A to A's SIGKILL, and the images done by then. */
   killedAfterSeconds: number;
   doneAtKill: number;
-  /** From the kill to the first growth of the progress (B has taken the job over). */
+  /** From the kill to B's log line of its first slice of the job (B has taken it over). */
+  takenAfterKillSeconds: number;
+  /** From the kill to the first growth of the progress (B's first image done). */
   movedAfterKillSeconds: number;
   /** From the kill to Ready, read through B. */
   readyAfterKillSeconds: number;
@@ -197,9 +199,13 @@ export async function benchTakeover(options: {
       seenOnB = onB;
       return aHolds && (game.generationDone ?? 0) >= options.images / 3;
     });
+    const bOutput = b.process.output().length;
     a.process.killProcessGroup();
     await a.process.exited;
     const killedAt = performance.now();
+    const takenOver = b.process
+      .waitFor(new RegExp(sliceStarted.source), bOutput)
+      .then(() => (performance.now() - killedAt) / 1000);
     const doneAtKill = atKill.generationDone ?? 0;
     // The progress recorded when the kill came: its first growth is B's work.
     const recorded = (await api<Game>(b, 'GET', `/games/${killed.id}`, token)).generationDone ?? 0;
@@ -219,6 +225,7 @@ export async function benchTakeover(options: {
       liveSeconds: [liveBefore, liveAfter],
       killedAfterSeconds: (killedAt - started) / 1000,
       doneAtKill,
+      takenAfterKillSeconds: await takenOver,
       movedAfterKillSeconds,
       readyAfterKillSeconds: (now - killedAt) / 1000,
       takeoverSeconds: (now - started) / 1000,
