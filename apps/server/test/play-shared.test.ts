@@ -1,7 +1,8 @@
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   GameStatus,
+  limits,
   RoleType,
   type Game,
   type GameFile,
@@ -267,7 +268,10 @@ describe(`the play origin compresses, and serves a file the same in every view a
     ) => {
       const response = await get(root + path, headers);
       expect(response.statusCode, `${root}${path}`).toBe(302);
-      expect(response.headers['cache-control']).toBe('no-store');
+      // A script's redirect may be kept (no version can replace it); an image's, which a version can, not.
+      expect(response.headers['cache-control']).toMatch(
+        path.endsWith('.png') ? /^no-store$/ : /^private, max-age=\d+$/,
+      );
       return String(response.headers.location);
     };
     const fromVersion = await sharedUrl(roots.version, 'lib/engine.js');
@@ -366,6 +370,58 @@ describe(`the play origin compresses, and serves a file the same in every view a
     expect((await call(t, 'GET', `/api/games/${game.id}/path/`, { token: stranger.token })).statusCode).toBe(
       404,
     );
+  });
+
+  it('lets the browser keep the redirect of a file no version can replace, until its links expire, and never serves it stale', async () => {
+    const redirect = async (root: string, path: string, headers: Record<string, string>) => {
+      const response = await get(root + path, headers);
+      expect(response.statusCode, path).toBe(302);
+      return response;
+    };
+    const kept = await redirect(roots.version, 'data/levels.json', fromGame.fetch);
+    const maxAge = Number(/^private, max-age=(\d+)$/.exec(String(kept.headers['cache-control']))?.[1]);
+    // At most the view link's life (limits.playTokenHours), which ends before the shared link's.
+    expect(maxAge).toBeGreaterThan(3600);
+    expect(maxAge).toBeLessThanOrEqual(limits.playTokenHours * 3600);
+    // Kept per kind of request: the same path asked for as a style sheet or a document is answered in place.
+    expect(String(kept.headers.vary)).toBe('Sec-Fetch-Site, Sec-Fetch-Dest, Sec-Fetch-Mode');
+    // An image the version has not replaced yet: the artist may replace it, so its redirect is asked again each time.
+    expect((await redirect(roots.version, 'img/enemy.png', fromGame.image)).headers['cache-control']).toBe(
+      'no-store',
+    );
+
+    // The admin replaces the file: the kept redirect's shared URL moves to the new file (asked afresh, not kept).
+    const keptUrl = String(kept.headers.location);
+    const newData = JSON.stringify({ levels: [{ id: 1, name: 'replaced' }] });
+    const body = new FormData();
+    body.append('fullPath', 'data/levels.json');
+    body.append('file', new Blob([newData]), 'levels.json');
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const moved = await get(keptUrl, fromGame.fetch);
+    expect(moved.statusCode).toBe(302);
+    expect(moved.headers['cache-control']).toBe('no-store');
+    expect(moved.headers.location).not.toBe(keptUrl);
+    const current = await get(String(moved.headers.location), fromGame.fetch);
+    expect(current.statusCode).toBe(200);
+    expect(current.body).toBe(newData);
+    // A redirect of a link within a second of its end is not kept (past it, it is refused).
+    const token = roots.version.split('/')[2]!;
+    const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(exp * 1000 - 800);
+      expect(
+        (await redirect(roots.version, 'data/levels.json', fromGame.fetch)).headers['cache-control'],
+      ).toBe('no-store');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps a shared token the same for every link signed again within its period, and lets it expire', async () => {
