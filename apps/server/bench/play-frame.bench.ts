@@ -19,9 +19,11 @@ export interface PlayFrameVisit {
   firstFrameMs: number;
   /** The click to the frame element in the page (what the app's page waits for before it sets its address). */
   frameStartMs: number;
-  /** Answers the game's host sent during the visit (a revalidation included), redirects among them. */
+  /** Answers of the game's host during the visit (a revalidation included), redirects among them. */
   requests: number;
   redirects: number;
+  /** Redirects the browser kept from an earlier visit (the X-Request-Id of an answer seen before): no request. */
+  keptRedirects: number;
   /** Bytes of the bodies the game's host sent (0 for a revalidated file). */
   bodyMb: number;
 }
@@ -93,7 +95,12 @@ interface Visitor {
   gameHost: (url: URL) => boolean;
 }
 
-async function visit(page: Page, inFlight: InFlight, visitor: Visitor): Promise<PlayFrameVisit> {
+async function visit(
+  page: Page,
+  inFlight: InFlight,
+  visitor: Visitor,
+  seenIds: Set<string>,
+): Promise<PlayFrameVisit> {
   const answers: Response[] = [];
   const record = (response: Response) => {
     if (visitor.gameHost(new URL(response.url()))) answers.push(response);
@@ -115,11 +122,19 @@ async function visit(page: Page, inFlight: InFlight, visitor: Visitor): Promise<
         check();
       })`);
     const sizes = await Promise.all(answers.map((answer) => answer.request().sizes()));
+    const redirects = answers.filter((answer) => answer.status() >= 300 && answer.status() < 400);
+    const redirectIds = await Promise.all(redirects.map((answer) => answer.headerValue('x-request-id')));
+    const keptRedirects = redirectIds.filter((id) => id !== null && seenIds.has(id)).length;
+    for (const answer of answers) {
+      const id = await answer.headerValue('x-request-id');
+      if (id !== null) seenIds.add(id);
+    }
     return {
       firstFrameMs: times.drawn - times.click,
       frameStartMs: times.frame - times.click,
       requests: answers.length,
-      redirects: answers.filter((answer) => answer.status() >= 300 && answer.status() < 400).length,
+      redirects: redirects.length,
+      keptRedirects,
       bodyMb: sizes.reduce((sum, size) => sum + size.responseBodySize, 0) / 1024 / 1024,
     };
   } finally {
@@ -131,11 +146,12 @@ async function visit(page: Page, inFlight: InFlight, visitor: Visitor): Promise<
 async function measure(visitor: Visitor, name: string): Promise<PlayFrameRun> {
   const { context, page, inFlight } = await visitor.open();
   try {
-    const first = await visit(page, inFlight, visitor);
+    const seenIds = new Set<string>();
+    const first = await visit(page, inFlight, visitor, seenIds);
     // What the game and the page still load after the first frame settles before the way back.
     await inFlight.quiet();
     await visitor.back(page);
-    const second = await visit(page, inFlight, visitor);
+    const second = await visit(page, inFlight, visitor, seenIds);
     return { first, second };
   } catch (error) {
     throw await pageFailure(page, `play-frame-${name}`, error);
@@ -149,6 +165,7 @@ const medianVisit = (visits: PlayFrameVisit[]): PlayFrameVisit => ({
   frameStartMs: median(visits.map((v) => v.frameStartMs)),
   requests: median(visits.map((v) => v.requests)),
   redirects: median(visits.map((v) => v.redirects)),
+  keptRedirects: median(visits.map((v) => v.keptRedirects)),
   bodyMb: median(visits.map((v) => v.bodyMb)),
 });
 

@@ -116,7 +116,7 @@ export const browserRuns: Record<string, () => Promise<void>> = {
     const line = (label: string, visit: PlayFrameVisit) =>
       console.log(
         `  ${label.padEnd(26)} first frame ${fixed(visit.firstFrameMs, 0).padStart(5)} ms, frame set ${fixed(visit.frameStartMs, 0).padStart(4)} ms after the click;` +
-          ` ${fixed(visit.requests, 0)} answers of the game's host (${fixed(visit.redirects, 0)} redirects), ${fixed(visit.bodyMb, 2)} MB of bodies`,
+          ` ${fixed(visit.requests, 0)} answers of the game's host (${fixed(visit.redirects, 0)} redirects, ${fixed(visit.keptRedirects, 0)} of them kept by the browser), ${fixed(visit.bodyMb, 2)} MB of bodies`,
       );
     line('app, first visit', r.app.first);
     line('bare server, first visit', r.bare.first);
