@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { Request } from '@playwright/test';
 import { GameStatus, type Game } from '@reskin/contract';
 import {
@@ -8,12 +8,13 @@ import {
   markIndex,
   openWithToken,
   png,
+  rgbaPng,
   uploadFiles,
   waitForStatus,
   type FilePayload,
 } from '../fixtures/games';
 import { openPlayTab } from '../fixtures/play';
-import { createUserGame, createVersion, deleteUserGame, solidPng, uploadPng } from '../fixtures/versions';
+import { createUserGame, createVersion, deleteUserGame, uploadPng } from '../fixtures/versions';
 import { workbenchUrl } from '../fixtures/workbench';
 
 /**
@@ -114,14 +115,16 @@ test('switching from Play Your Version to Play Original Game transfers under 1 M
 function drawingGame(): FilePayload[] {
   const page = `<!doctype html>
 <title>drawing game</title>
-<canvas width="64" height="48"></canvas>
+<canvas width="160" height="160"></canvas>
 <script src="lib/engine.js"></script>`;
-  const engine = `fetch('data/level.bin').then((response) => response.arrayBuffer()).then(() => {
+  // Each over 64 KB: smaller files are answered in place, never redirected.
+  const engine = `// ${'a build of some size '.repeat(4000)}
+fetch('data/level.bin').then((response) => response.arrayBuffer()).then(() => {
   const image = new Image();
   image.onload = () => {
     const context = document.querySelector('canvas').getContext('2d');
     context.drawImage(image, 0, 0);
-    document.body.dataset.pixel = Array.from(context.getImageData(32, 24, 1, 1).data.slice(0, 3)).join(',');
+    document.body.dataset.pixel = Array.from(context.getImageData(80, 80, 1, 1).data.slice(0, 3)).join(',');
   };
   image.src = 'img/hero.png';
 });
@@ -129,8 +132,12 @@ function drawingGame(): FilePayload[] {
   return [
     { path: 'index.html', mimeType: 'text/html', buffer: Buffer.from(page) },
     { path: 'lib/engine.js', mimeType: 'text/javascript', buffer: Buffer.from(engine) },
-    { path: 'data/level.bin', mimeType: 'application/octet-stream', buffer: randomBytes(4096) },
-    { path: 'img/hero.png', mimeType: 'image/png', buffer: solidPng(64, 48, [10, 200, 30]) },
+    { path: 'data/level.bin', mimeType: 'application/octet-stream', buffer: randomBytes(100 * 1024) },
+    {
+      path: 'img/hero.png',
+      mimeType: 'image/png',
+      buffer: rgbaPng(160, 160, () => [randomInt(256), randomInt(256), randomInt(256)]),
+    },
   ];
 }
 
@@ -179,7 +186,7 @@ test('Play Your Version again: the browser keeps the redirects of the script and
     await uploadPng(api, artist.token, version.id, await fileByPath(api, game.id, 'img/hero.png'));
     await page.getByRole('tab', { name: 'Files', exact: true }).click();
     const second = await played();
-    // The replaced image: asked for again and answered in place, the version's own (its redirect was not kept).
+    // The replaced image: asked for again (its redirect was not kept) and answered in place, the version's own.
     expect(second.pixel).toBe('200,40,90');
     expect(second.answer('img/hero.png')?.status).toBe(200);
     // The script and the data: the same redirects, kept by the browser.

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   GameStatus,
@@ -14,13 +16,18 @@ import { PlayTokens, sharedPeriodMs } from '../src/modules/play-paths/play-token
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
-/** A script that compresses well, as engine builds do. */
+/** A script that compresses well, as engine builds do; over 64 KB, as the files the play origin redirects. */
 const engine = Buffer.from(
-  `window.engine = function (n) { return n * 2; };\n${'var padding = "a build of some size";\n'.repeat(400)}`,
+  `window.engine = function (n) { return n * 2; };\n${'var padding = "a build of some size";\n'.repeat(2000)}`,
 );
 const data = JSON.stringify({
-  levels: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `level ${i}` })),
+  levels: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `level ${i}` })),
 });
+/** An image over 64 KB (noise does not compress): smaller ones are answered in place, never redirected. */
+const noisyPng = () =>
+  sharp(randomBytes(160 * 160 * 3), { raw: { width: 160, height: 160, channels: 3 } })
+    .png()
+    .toBuffer();
 const sound = Buffer.from(Array.from({ length: 8192 }, (_, i) => i % 251));
 
 /** What the game's own page sends for a subresource (Fetch Metadata), by kind of request. */
@@ -77,7 +84,7 @@ describe(`the play origin compresses, and serves a file the same in every view a
       ['lib/engine.js', engine],
       ['data/levels.json', data],
       ['img/hero.png', await solidPng(32, 24, 'orange')],
-      ['img/enemy.png', await solidPng(16, 16, 'green')],
+      ['img/enemy.png', await noisyPng()],
       [
         'img/logo.svg',
         '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>',
@@ -314,6 +321,12 @@ describe(`the play origin compresses, and serves a file the same in every view a
         JSON.stringify(headers),
       ).toBe(200);
     }
+    // A small file the same in every view: answered from memory in place, a round trip less than a redirect.
+    for (const [path, headers] of [
+      ['img/hero.png', fromGame.image],
+      ['style.css', fromGame.fetch],
+    ] as const)
+      expect((await get(roots.watermark + path, headers)).statusCode, path).toBe(200);
     // The admin's original image, and the version's own file, are no one else's: never on a shared URL.
     expect((await get(roots.original + 'img/hero.png', fromGame.image)).statusCode).toBe(200);
     expect((await get(roots.version + 'img/hero.png', fromGame.image)).statusCode).toBe(200);
@@ -392,7 +405,9 @@ describe(`the play origin compresses, and serves a file the same in every view a
 
     // The admin replaces the file: the kept redirect's shared URL moves to the new file (asked afresh, not kept).
     const keptUrl = String(kept.headers.location);
-    const newData = JSON.stringify({ levels: [{ id: 1, name: 'replaced' }] });
+    const newData = JSON.stringify({
+      levels: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `replaced ${i}` })),
+    });
     const body = new FormData();
     body.append('fullPath', 'data/levels.json');
     body.append('file', new Blob([newData]), 'levels.json');

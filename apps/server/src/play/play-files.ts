@@ -37,6 +37,8 @@ export interface PlayFile {
    * and /s/ then sends a stale one on to the current one: its redirect may be kept by the browser (decision 0037).
    */
   replaceable: boolean;
+  /** The game file's stored size in bytes (an image's original: its copies are of about its size). */
+  size: number;
   /** The Content-Type header, with the charset for text. */
   contentType: string;
   /** A pre-compressed file's Content-Encoding: it is sent as stored and whole. */
@@ -183,6 +185,7 @@ export class PlayFiles {
       uploaded,
       shared: key !== undefined && (!uploaded || (key === file.storageKey && fileKindOf(file) !== 'image')),
       replaceable: fileKindOf(file) !== 'other',
+      size: file.size,
       contentType: withCharset(contentType),
       contentEncoding: served.contentEncoding,
       isolated: settings.isolated,
