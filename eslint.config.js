@@ -135,6 +135,22 @@ export default tseslint.config(
     },
   },
   serverBoundaries,
+  // The server's test files share a worker's loaded modules (apps/server/vitest.config.ts): one that replaces a
+  // module would replace it for the files after it, so only *.mocks.test.ts files, run apart, may.
+  {
+    files: ['apps/server/**/*.test.ts'],
+    ignores: ['apps/server/**/*.mocks.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'unmock', 'stubGlobal', 'stubEnv'].map((property) => ({
+          object: 'vi',
+          property,
+          message: 'Name the file *.mocks.test.ts: it then runs with a module graph of its own.',
+        })),
+      ],
+    },
+  },
   // Web features apart: a feature may import the shared layers (api/, components/, config/, lib/) but never
   // another feature, and the shared layers import no feature; what two features need moves to a shared layer
   // (decision 0056).

@@ -14,15 +14,15 @@ import { median } from './api.bench';
 
 const sheetSize = 2048;
 
-/** A 2048x2048 sheet drawn like art (a gradient and 400 coloured circles), so it compresses as a real sheet does. */
-async function artSheet(): Promise<Buffer> {
+/** A sheet drawn like art (a gradient and coloured circles: 400 on 2048x2048), so it compresses as a real sheet does. */
+export async function artSheet(size = sheetSize, circles = 400): Promise<Buffer> {
   const shapes = Array.from(
-    { length: 400 },
+    { length: circles },
     (_, i) =>
-      `<circle cx="${(i * 197) % sheetSize}" cy="${(i * 331) % sheetSize}" r="${10 + (i % 40)}" fill="hsl(${(i * 37) % 360},70%,55%)"/>`,
+      `<circle cx="${(i * 197) % size}" cy="${(i * 331) % size}" r="${10 + (i % 40)}" fill="hsl(${(i * 37) % 360},70%,55%)"/>`,
   ).join('');
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${sheetSize}" height="${sheetSize}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">` +
     `<defs><linearGradient id="g"><stop offset="0" stop-color="#234"/><stop offset="1" stop-color="#9ab"/></linearGradient></defs>` +
     `<rect width="100%" height="100%" fill="url(#g)"/>${shapes}</svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
@@ -32,7 +32,7 @@ async function artSheet(): Promise<Buffer> {
  * 500 frames packed row by row with 2 px of padding, of mixed sizes from 12x12 to 120x110, no two of one size (as
  * a packer's trimmed sprites are): the worst case for the watermark, which renders each size's mark once.
  */
-function packedFrames(count = 500): FrameRect[] {
+export function packedFrames(count = 500, size = sheetSize): FrameRect[] {
   const frames: FrameRect[] = [];
   let x = 2;
   let y = 2;
@@ -40,8 +40,8 @@ function packedFrames(count = 500): FrameRect[] {
   for (let i = 0; frames.length < count; i++) {
     const w = 12 + ((i * 37) % 109);
     const h = 12 + ((i * 53) % 99);
-    if (x + w + 2 > sheetSize) [x, y, rowHeight] = [2, y + rowHeight + 2, 0];
-    if (y + h + 2 > sheetSize) throw new Error('the frames do not fit the sheet');
+    if (x + w + 2 > size) [x, y, rowHeight] = [2, y + rowHeight + 2, 0];
+    if (y + h + 2 > size) throw new Error('the frames do not fit the sheet');
     frames.push({ x, y, w, h });
     x += w + 2;
     rowHeight = Math.max(rowHeight, h);
@@ -50,7 +50,7 @@ function packedFrames(count = 500): FrameRect[] {
 }
 
 /** A TexturePacker JSON hash of the frames on `image`. */
-function texturePackerDescriptor(frames: FrameRect[], image: string): string {
+export function texturePackerDescriptor(frames: FrameRect[], image: string, size = sheetSize): string {
   return JSON.stringify({
     frames: Object.fromEntries(
       frames.map((rect, i) => [
@@ -68,7 +68,7 @@ function texturePackerDescriptor(frames: FrameRect[], image: string): string {
       app: 'https://www.codeandweb.com/texturepacker',
       image,
       format: 'RGBA8888',
-      size: { w: sheetSize, h: sheetSize },
+      size: { w: size, h: size },
       scale: '1',
     },
   });

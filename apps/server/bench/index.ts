@@ -1,5 +1,6 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio, versionZip, zipUpload, workbench, myGames, playFrame).
+// `npm run bench -- startup api` runs the named benchmarks only: the names of runs-server.ts, runs-media.ts and
+// runs-browser.ts (an unknown name lists them).
 import { browserRuns } from './runs-browser';
 import { mediaRuns } from './runs-media';
 import { serverRuns } from './runs-server';

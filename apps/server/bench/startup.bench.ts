@@ -138,8 +138,10 @@ async function runOnce(variant: Variant): Promise<{ run: StartupRun; probe: stri
     PLAY_PORT: String(playPort),
     SEED_DEMO: 'false',
     LOG_LEVEL: 'info',
-    // As `npm start` and the documented systemd unit run it (docs/operations.md): glibc keeps at most 2 malloc arenas.
+    // As `npm start` and the documented systemd unit run it (docs/operations.md): glibc keeps at most 2 malloc arenas
+    // and maps large blocks on huge pages.
     MALLOC_ARENA_MAX: '2',
+    GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1',
     ...prepared.env,
   };
   const started = performance.now();

@@ -13,7 +13,7 @@ import { median } from './api.bench';
 const run = promisify(execFile);
 
 /** A sprite as an artist exports it: shapes on a gradient with grain (noise), so it encodes as real art does. */
-async function noisyImage(width: number, height: number, seed: number): Promise<Buffer> {
+export async function noisyImage(width: number, height: number, seed: number): Promise<Buffer> {
   const shapes = Array.from(
     { length: 6 },
     (_, i) =>

@@ -1,17 +1,32 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import yazl from 'yazl';
-import { limits, type Game } from '@reskin/contract';
-import { freePort } from './api.bench';
+import type { Game } from '@reskin/contract';
+import { median } from './api.bench';
+import { startProductionServer, type ProductionServer } from './production-server';
+import { noisyImage } from './version-zip.bench';
 
-export interface ZipUploadResult {
+/** A game as the bench zips it: how many files, and about how many megabytes they take together. */
+export interface ZipGame {
+  label: string;
   files: number;
+  megabytes: number;
+  /** A build's mix (sprites, backgrounds, scripts, sounds), or large opaque files only (videos, music). */
+  mix: 'build' | 'large files';
+}
+
+/** The sizes an audit measured (decision 0061): a typical build, a large one, and a game of large files. */
+export const zipGames: ZipGame[] = [
+  { label: 'typical build', files: 100, megabytes: 17, mix: 'build' },
+  { label: 'large build', files: 1000, megabytes: 195, mix: 'build' },
+  { label: 'large files', files: 26, megabytes: 650, mix: 'large files' },
+];
+
+export interface ZipUploadRow extends ZipGame {
   zipMegabytes: number;
   /** Medians over the rounds. */
   appSeconds: number;
@@ -22,164 +37,157 @@ export interface ZipUploadResult {
   rounds: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** Bytes of pseudo-random content (a sound or a video packs no smaller), made quickly from one random block. */
+function opaque(bytes: number, seed: number): Buffer {
+  const block = Buffer.alloc(64 * 1024);
+  let x = seed * 2654435761 + 1;
+  for (let i = 0; i < block.length; i += 4) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    block.writeUInt32LE(x, i);
+  }
+  const out = Buffer.alloc(bytes);
+  for (let at = 0; at < bytes; at += block.length) block.copy(out, at, 0, Math.min(block.length, bytes - at));
+  out.writeUInt32LE(seed, 0);
+  return out;
+}
 
 /**
- * A game of `count` files as a big game's export is (1,552 files: PNG and JPEG images of many sizes, scripts,
- * JSON, sounds as opaque blobs), zipped as an export tool does (images stored, text deflated).
+ * A game of `game.files` files of about `game.megabytes` in all, zipped as an export tool does (images and sounds
+ * stored, text deflated). A build: per 10 files 6 PNG sprites of 64 to 512 px a side with grain, 1 JPEG background
+ * of 1024x768, 2 scripts or JSON levels, 1 sound, whose size makes up the total. Large files: opaque files of
+ * equal size (videos, music). Answers the zip's size in bytes.
  */
-async function makeGameZip(path: string, count: number): Promise<number> {
+export async function makeGameZip(path: string, game: ZipGame): Promise<number> {
   const zip = new yazl.ZipFile();
-  const images = await Promise.all(
-    [34, 64, 128, 256, 512, 1024].map(async (side, i) => ({
-      png: await sharp({
-        create: {
-          width: side,
-          height: side,
-          channels: 4,
-          background: { r: 40 * i, g: 90, b: 200, alpha: 1 },
-        },
-      })
-        .composite([
-          {
-            input: await sharp(randomBytes(side * side * 3), {
-              raw: { width: side, height: side, channels: 3 },
-            })
-              .png()
-              .toBuffer(),
-            blend: 'over',
-          },
-        ])
-        .png()
-        .toBuffer(),
-      jpg: await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
-        .jpeg({ quality: 80 })
-        .toBuffer(),
-    })),
-  );
+  const total = game.megabytes * 1024 * 1024;
   zip.addBuffer(
     Buffer.from('<!doctype html><title>Zip bench</title><script src="js/game.js"></script>'),
     'game/index.html',
   );
-  for (let i = 1; i < count; i++) {
-    const image = images[i % images.length]!;
-    if (i % 31 === 0) zip.addBuffer(randomBytes(200 * 1024), `game/sounds/s${i}.ogg`, { compress: false });
-    else if (i % 11 === 0)
-      zip.addBuffer(
-        Buffer.from(
-          `export const level${i} = ${JSON.stringify({ tiles: Array.from({ length: 400 }, (_, t) => t % 7) })};\n`,
-        ),
-        `game/js/level-${i}.js`,
+  if (game.mix === 'large files') {
+    const each = Math.floor(total / (game.files - 1));
+    for (let i = 1; i < game.files; i++)
+      zip.addBuffer(opaque(each, i), `game/media/clip-${i}.mp4`, { compress: false });
+  } else {
+    const sides: [number, number][] = [
+      [64, 64],
+      [96, 96],
+      [128, 128],
+      [128, 128],
+      [200, 200],
+      [256, 256],
+      [384, 256],
+      [512, 512],
+    ];
+    const sprites = await Promise.all(sides.map(([w, h], i) => noisyImage(w, h, i)));
+    const background = await sharp(await noisyImage(1024, 768, 9))
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const text = (i: number) =>
+      Buffer.from(
+        `export const level${i} = ${JSON.stringify({ tiles: Array.from({ length: 2000 }, (_, t) => (t * i) % 7) })};\n`,
       );
-    else if (i % 3 === 0) zip.addBuffer(image.jpg, `game/img/${i}.jpg`, { compress: false });
-    else zip.addBuffer(image.png, `game/img/${i}.png`, { compress: false });
+    const kinds = Array.from({ length: game.files }, (_, i) =>
+      i === 0 ? 'index' : ['png', 'png', 'js', 'png', 'jpg', 'png', 'sound', 'png', 'js', 'png'][i % 10]!,
+    );
+    let fixed = 0;
+    for (const [i, kind] of kinds.entries()) {
+      if (kind === 'png') fixed += sprites[i % sprites.length]!.length;
+      else if (kind === 'jpg') fixed += background.length;
+    }
+    const sounds = kinds.filter((kind) => kind === 'sound').length;
+    const soundBytes = Math.max(16 * 1024, Math.floor((total - fixed) / Math.max(1, sounds)));
+    for (const [i, kind] of kinds.entries()) {
+      if (kind === 'png')
+        zip.addBuffer(sprites[i % sprites.length]!, `game/img/sprite-${i}.png`, { compress: false });
+      else if (kind === 'jpg') zip.addBuffer(background, `game/img/background-${i}.jpg`, { compress: false });
+      else if (kind === 'js') zip.addBuffer(text(i), `game/js/level-${i}.js`);
+      else if (kind === 'sound')
+        zip.addBuffer(opaque(soundBytes, i), `game/sounds/sound-${i}.ogg`, { compress: false });
+    }
   }
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(path));
   return statSync(path).size;
 }
 
-async function startServer(dataDir: string) {
-  const port = await freePort();
-  const serverDir = new URL('..', import.meta.url).pathname;
-  const server = spawn(process.execPath, ['dist/server.js'], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      PLAY_PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL: 'bench@example.com',
-      ADMIN_PASSWORD: 'bench-pass-1',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+/** One POST /game/upload-zip/{gameId} of the zip at `zipPath` into a new game; answers its seconds. */
+async function uploadOnce(server: ProductionServer, zipPath: string, name: string): Promise<number> {
+  const created = await fetch(`${server.base}/games`, {
+    method: 'POST',
+    headers: { ...server.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, description: 'x', width: 640, height: 480 }),
   });
-  const base = `http://127.0.0.1:${port}/api`;
-  for (let i = 0; ; i++) {
-    if (
-      await fetch(`${base}/config`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      break;
-    if (i > 300) throw new Error('the server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { server, base };
+  const game = (await created.json()) as Game;
+  const body = new FormData();
+  // From the file, not from memory: a 650 MB zip is streamed as a browser sends it.
+  body.append('file', await openAsBlob(zipPath), 'game.zip');
+  const started = performance.now();
+  const response = await fetch(`${server.base}/game/upload-zip/${game.id}`, {
+    method: 'POST',
+    headers: server.auth,
+    body,
+  });
+  if (!response.ok) throw new Error(`zip upload failed: ${response.status} ${await response.text()}`);
+  await response.arrayBuffer();
+  return (performance.now() - started) / 1000;
+}
+
+/** `cp` of the zip into a fresh folder and `unzip -q` there; answers its seconds. */
+function cpUnzip(zipPath: string, target: string): number {
+  const started = performance.now();
+  const cp = spawnSync('sh', [
+    '-c',
+    `mkdir -p "${target}" && cp "${zipPath}" "${target}/game.zip" && cd "${target}" && unzip -q game.zip`,
+  ]);
+  if (cp.status !== 0) throw new Error(`cp + unzip failed: ${cp.stderr.toString()}`);
+  const seconds = (performance.now() - started) / 1000;
+  rmSync(target, { recursive: true, force: true });
+  return seconds;
 }
 
 /**
- * POST /game/upload-zip/{gameId} of a `count`-file zip (by default the route's most, `limits.adminUploadFiles`: a
- * bigger game goes in through the UI in several zips or batches) to the production server (its own process, local disk),
- * against `cp` + `unzip -q` of the same zip into a fresh folder, alternating over `rounds` rounds (a new game each
- * round, so every round stores every file).
+ * POST /game/upload-zip/{gameId} of each game of `games` to the production server (its own process, SQLite, local
+ * disk), against `cp` + `unzip -q` of the same zip into a fresh folder, in alternating rounds (a new game each
+ * round, so every round stores every file; one upload first, unmeasured, warms the server). Every size in one run.
  */
 export async function benchZipUpload(
-  count: number = limits.adminUploadFiles,
-  rounds = 3,
-): Promise<ZipUploadResult> {
+  games: ZipGame[] = zipGames,
+  rounds: (game: ZipGame) => number = (game) => (game.megabytes > 300 ? 3 : 5),
+): Promise<{ rows: ZipUploadRow[]; serverStartupMs: number }> {
   const work = mkdtempSync(join(tmpdir(), 'reskin-bench-zip-'));
-  const zipPath = join(work, 'game.zip');
-  const zipBytes = await makeGameZip(zipPath, count);
-  const dataDir = join(work, 'data');
-  const { server, base } = await startServer(dataDir);
+  const server = await startProductionServer(join(work, 'data'));
   try {
-    const login = await fetch(`${base}/user/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.com', password: 'bench-pass-1' }),
-    });
-    const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
-    const zipContent = await readFile(zipPath);
-    const appRounds: number[] = [];
-    const bareRounds: number[] = [];
-    let files = 0;
-    for (let round = 0; round < rounds; round++) {
-      const created = await fetch(`${base}/games`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Zip bench ${round}`, description: 'x', width: 640, height: 480 }),
+    const rows: ZipUploadRow[] = [];
+    for (const [g, game] of games.entries()) {
+      const zipPath = join(work, `game-${g}.zip`);
+      const zipBytes = await makeGameZip(zipPath, game);
+      await uploadOnce(server, zipPath, `Warm-up ${g}`);
+      const app: number[] = [];
+      const bare: number[] = [];
+      for (let round = 0; round < rounds(game); round++) {
+        const target = join(work, `bare-${g}-${round}`);
+        if (round % 2 === 0) {
+          app.push(await uploadOnce(server, zipPath, `Zip bench ${g}.${round}`));
+          bare.push(cpUnzip(zipPath, target));
+        } else {
+          bare.push(cpUnzip(zipPath, target));
+          app.push(await uploadOnce(server, zipPath, `Zip bench ${g}.${round}`));
+        }
+      }
+      rmSync(zipPath, { force: true });
+      rows.push({
+        ...game,
+        zipMegabytes: zipBytes / 1024 / 1024,
+        appSeconds: median(app),
+        bareSeconds: median(bare),
+        ratio: median(app) / median(bare),
+        rounds: rounds(game),
       });
-      const game = (await created.json()) as Game;
-      const body = new FormData();
-      body.append('file', new Blob([zipContent]), 'game.zip');
-      let started = performance.now();
-      const response = await fetch(`${base}/game/upload-zip/${game.id}`, {
-        method: 'POST',
-        headers: auth,
-        body,
-      });
-      if (!response.ok) throw new Error(`zip upload failed: ${response.status} ${await response.text()}`);
-      files = ((await response.json()) as unknown[]).length;
-      appRounds.push((performance.now() - started) / 1000);
-
-      const target = join(work, `bare-${round}`);
-      started = performance.now();
-      const cp = spawnSync('sh', [
-        '-c',
-        `mkdir -p "${target}" && cp "${zipPath}" "${target}/game.zip" && cd "${target}" && unzip -q game.zip`,
-      ]);
-      if (cp.status !== 0) throw new Error(`cp + unzip failed: ${cp.stderr.toString()}`);
-      bareRounds.push((performance.now() - started) / 1000);
-      rmSync(target, { recursive: true, force: true });
     }
-    const appSeconds = median(appRounds);
-    const bareSeconds = median(bareRounds);
-    return {
-      files,
-      zipMegabytes: zipBytes / 1024 / 1024,
-      appSeconds,
-      bareSeconds,
-      ratio: appSeconds / bareSeconds,
-      rounds,
-    };
+    return { rows, serverStartupMs: server.startupMs };
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await server.stop();
     rmSync(work, { recursive: true, force: true });
   }
 }

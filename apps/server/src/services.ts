@@ -15,6 +15,7 @@ import { VersionFramesService } from './modules/versions/sheets/version-frames.s
 import { VersionSheetsRepository } from './modules/versions/sheets/version-sheets.repository';
 import { IntakeRepository } from './modules/versions/intake/intake.repository';
 import { VersionIntake } from './modules/versions/intake/version-intake';
+import { GroupIntake } from './modules/versions/intake/group-intake';
 import { FileUsageRepository } from './modules/file-usage/file-usage.repository';
 import { FileUsageService } from './modules/file-usage/file-usage.service';
 import { GameDetectionRepository } from './modules/games/game-detection.repository';
@@ -249,9 +250,10 @@ export async function createServices(config: Config, database: Db, storage: Stor
     storedFiles,
   );
   // Every artist's bytes for a version's file come in here (decision 0055).
+  const intakeRows = new IntakeRepository(db, versionsRepository);
   const intake = new VersionIntake(
     versions,
-    new IntakeRepository(db, versionsRepository),
+    intakeRows,
     versionsRepository,
     versionSheets,
     sheetComposer,
@@ -263,10 +265,11 @@ export async function createServices(config: Config, database: Db, storage: Stor
     filesChanged,
     previews,
   );
-  // Replace from a folder or a zip: each row through the single upload or the frame upload above.
+  // Replace from a folder or a zip: whole images in groups (decision 0060), other rows through the intake above.
   const versionBatch = new VersionBatchService(
     versions,
     intake,
+    new GroupIntake(intake, versions, intakeRows, storage, storedFiles, space, historyRecorder, filesChanged),
     gameFiles,
     atlases,
     storage,

@@ -226,4 +226,16 @@ describe.runIf(testDb === 'sqlite').each(backends)('the storage contract on $nam
     expect(await storage.stat('buffers/empty.txt')).toEqual({ size: 0 });
     expect(await keysOf(storage, 'buffers/')).toEqual(['buffers/a.png', 'buffers/empty.txt']);
   });
+
+  it('copies an object inside the store to an object of its own: removing or replacing either leaves the other', async () => {
+    await storage.put('versions/9/a.png', Buffer.from('version file'));
+    expect(await storage.copy('versions/9/a.png', 'history/9/b.png')).toEqual({ size: 12 });
+    const copied = await storage.get('history/9/b.png');
+    expect([copied?.size, copied?.contentType]).toEqual([12, 'image/png']);
+    expect((await buffer(copied!.stream)).toString()).toBe('version file');
+    await storage.put('versions/9/a.png', Buffer.from('replaced'));
+    expect((await buffer((await storage.get('history/9/b.png'))!.stream)).toString()).toBe('version file');
+    await storage.delete('versions/9/a.png');
+    expect((await buffer((await storage.get('history/9/b.png'))!.stream)).toString()).toBe('version file');
+  });
 });

@@ -27,6 +27,14 @@ export class FaultReportingStorage implements Storage {
     }
   }
 
+  copy(from: string, to: string): Promise<{ size: number }> {
+    return this.run(() => this.inner.copy(from, to));
+  }
+
+  makeDurable(keys: string[]): Promise<void> {
+    return this.run(() => this.inner.makeDurable(keys));
+  }
+
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
     const object = await this.run(() => this.inner.get(key, range));
     object?.stream.once('error', tagStorageFault);

@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, type Dirent } from 'node:fs';
-import { chmod, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, link, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mime from 'mime';
+import pMap from 'p-map';
 import { makePrivateDir, privateFileMode } from '../lib/private-files';
 import type { ByteRange, PutOptions, Storage, StoredKey, StoredObject } from './storage';
 
 const temporarySuffix = '.partial';
-/** Files removed at a time by deleteMany. */
+/** Files removed at a time by deleteMany, and synced at a time by makeDurable. */
 const deleteConcurrency = 16;
+const syncConcurrency = 16;
 
 /** Refuses keys that could leave the storage root. */
 function checkKey(key: string): string {
@@ -88,6 +90,40 @@ export class LocalDiskStorage implements Storage {
       throw error;
     }
     return { size };
+  }
+
+  async copy(from: string, to: string): Promise<{ size: number }> {
+    const source = this.pathOf(from);
+    const target = this.pathOf(to);
+    await makePrivateDir(dirname(target));
+    try {
+      // Objects are never changed in place (a put renames a new file over the key), so two names of one file are
+      // two objects: deleting either unlinks only its name.
+      await link(source, target);
+    } catch (error) {
+      // A file system without hard links: the bytes written again.
+      if (!['EPERM', 'ENOTSUP', 'EXDEV', 'EMLINK'].includes((error as NodeJS.ErrnoException).code ?? ''))
+        throw error;
+      return this.put(to, createReadStream(source));
+    }
+    return { size: (await stat(target)).size };
+  }
+
+  async makeDurable(keys: string[]): Promise<void> {
+    // Many fsyncs in flight share the journal's commits: 300 files of 195 KB took 250 ms written without one,
+    // 450-530 ms with an fsync after each write, 300 ms with all of them after the writes (decision 0061).
+    await pMap(
+      keys,
+      async (key) => {
+        const handle = await open(this.pathOf(key), 'r');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      },
+      { concurrency: syncConcurrency },
+    );
   }
 
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {

@@ -151,6 +151,25 @@ export class S3Storage implements Storage {
     return { size: counter.bytes };
   }
 
+  async copy(from: string, to: string): Promise<{ size: number }> {
+    await this.client.send(
+      new this.sdk.s3.CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: to,
+        CopySource: `${this.bucket}/${encodeURIComponent(from).replace(/%2F/g, '/')}`,
+        ContentType: mime.getType(to) ?? 'application/octet-stream',
+        MetadataDirective: 'REPLACE',
+      }),
+    );
+    const stored = await this.stat(to);
+    if (!stored) throw new Error(`the copy of ${from} to ${to} is missing`);
+    return stored;
+  }
+
+  async makeDurable(): Promise<void> {
+    // An object is durable once its upload has completed.
+  }
+
   async get(key: string, range?: ByteRange): Promise<StoredObject | undefined> {
     try {
       const answer = await this.client.send(

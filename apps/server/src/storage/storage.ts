@@ -58,6 +58,19 @@ export interface Storage {
    * complete, replacing any previous one; a failed or cut-off stream leaves the previous object (or none) and rejects.
    */
   put(key: string, data: Readable | Buffer, options?: PutOptions): Promise<{ size: number }>;
+  /**
+   * Stores the object `from` again under `to`, as an object of its own (removing either leaves the other), without
+   * sending its bytes through the app: the local disk links the file (nothing written again), S3 copies it inside
+   * the bucket. The history of a version's files keeps its copies so (decision 0060).
+   */
+  copy(from: string, to: string): Promise<{ size: number }>;
+  /**
+   * Waits until objects put with `durable: false` have reached the disk (LocalDiskStorage: an fsync of each, many at
+   * once, so the disk's journal commits them together; S3: nothing, an object is durable once its upload completes).
+   * An upload of many files writes them all without waiting and then this once, before it records them (decision
+   * 0061): waiting after each write was most of a small file's cost.
+   */
+  makeDurable(keys: string[]): Promise<void>;
   /** Opens `key` (only the bytes of `range` when given, which must lie within the object), or answers undefined when it does not exist. */
   get(key: string, range?: ByteRange): Promise<StoredObject | undefined>;
   /** The size of `key`, or undefined when it does not exist (to resolve a range request before reading). */

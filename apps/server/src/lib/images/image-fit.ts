@@ -2,6 +2,7 @@ import type { Sharp } from 'sharp';
 import { batchMessages, limits, type FitMode, type ImageFormatName } from '@reskin/contract';
 import { BitmapDecodeError } from './bitmap-decoding';
 import { readImage } from './image-reading';
+import { openPixels, type Pixels } from './pixels';
 
 // Fitting an artist's image to the original's pixel size and format (decision 0030): the batch replace
 // stores what this makes, and the fit preview answers the same bytes, so the preview is the stored result.
@@ -39,46 +40,97 @@ export interface FitOptions {
 /** Formats without an alpha channel: contain pads them with black (letterbox) instead of transparency. */
 const opaque = new Set<ImageFormatName>(['jpeg']);
 
-const sharpFit = { cover: 'cover', contain: 'contain', stretch: 'fill' } as const;
-
 /**
  * The input fitted to `width` x `height` with `mode` (cover: fill and crop, centred; contain: scaled to fit with
  * transparent padding, black for JPEG; stretch: scaled to exactly that size) and written in `format`. Downscaling
  * uses lanczos3. An input of the same size is only converted. An animated image (more than one frame) is refused
  * when it would have to be resized or converted: its frames and timing stay as the artist made them only when it
- * is stored as it is (decision 0030).
+ * is stored as it is (decision 0030). In the two steps the batch takes (decision 0060), so the fit preview is the
+ * stored result: scaleForFit, then finishFit.
  */
 export async function fitImage(input: Buffer, options: FitOptions): Promise<Buffer> {
-  const { width, height, mode, format, inputFormat } = options;
-  if (!canWriteFormat(format)) {
-    throw new ImageFitError(
-      `Images cannot be written as ${format.toUpperCase()}: replace it with a ${format.toUpperCase()} of the original's size.`,
-      'cannot_convert',
-    );
-  }
-  let image: Sharp;
+  const { width, height, format, inputFormat } = options;
+  assertWritable(format);
   try {
-    image = readImage(input, inputFormat, { limitInputPixels: limits.maxImagePixels, pages: -1 });
-    const { pages = 1, width: inWidth, height: inHeight, pageHeight } = await image.metadata();
+    // Its callers checked the header (readHeader: the pixel limit) before.
+    const header = readImage(input, inputFormat, { limitInputPixels: limits.maxImagePixels, pages: -1 });
+    const { pages = 1, width: inWidth, height: inHeight, pageHeight } = await header.metadata();
     const sameSize = inWidth === width && (pageHeight ?? inHeight) === height;
     if (pages > 1 && !(sameSize && inputFormat === format))
       throw new ImageFitError(batchMessages.animatedGif, 'animated');
     if (pages > 1) return input;
-    if (!sameSize) {
-      image = image.resize(width, height, {
-        fit: sharpFit[mode],
-        position: 'centre',
-        kernel: 'lanczos3',
+  } catch (error) {
+    throw fitError(error);
+  }
+  return finishFit(await scaleForFit(input, options), options);
+}
+
+/** How the first step scales for each mode: the box covered (cropped next), fitted inside (padded next), filled. */
+const scaleFits = { cover: 'outside', contain: 'inside', stretch: 'fill' } as const;
+
+/**
+ * The first step of a fit, and the only decode of the input: a still image read whole (truncated or damaged data
+ * fails, sharp's failOn 'error', as the upload's check) and scaled to cover, fit inside or fill the box. Every
+ * input row makes the scaled image, so a failure-free read is the check of every pixel: the batch checks and
+ * fits an image with this one decode (decision 0060). The result is at most about the box's size, in the
+ * channels the image has.
+ */
+export async function scaleForFit(input: Buffer, options: FitOptions): Promise<Pixels> {
+  const { width, height, mode, inputFormat } = options;
+  try {
+    const { data, info } = await readImage(input, inputFormat, { limitInputPixels: false, failOn: 'error' })
+      .resize(width, height, { fit: scaleFits[mode], kernel: 'lanczos3' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: info.channels };
+  } catch (error) {
+    throw fitError(error);
+  }
+}
+
+/** The second step: the scaled pixels cropped to the box (cover, centred) or padded to it (contain), and written. */
+export async function finishFit(scaled: Pixels, options: Omit<FitOptions, 'inputFormat'>): Promise<Buffer> {
+  const { width, height, mode, format } = options;
+  assertWritable(format);
+  try {
+    let image = openPixels(scaled);
+    const spareX = scaled.width - width;
+    const spareY = scaled.height - height;
+    if (mode === 'cover' && (spareX > 0 || spareY > 0)) {
+      image = image.extract({ left: Math.floor(spareX / 2), top: Math.floor(spareY / 2), width, height });
+    }
+    if (mode === 'contain' && (spareX < 0 || spareY < 0)) {
+      const left = Math.floor(-spareX / 2);
+      const top = Math.floor(-spareY / 2);
+      image = image.extend({
+        left,
+        right: -spareX - left,
+        top,
+        bottom: -spareY - top,
         background: opaque.has(format) ? { r: 0, g: 0, b: 0, alpha: 1 } : { r: 0, g: 0, b: 0, alpha: 0 },
       });
     }
     if (opaque.has(format)) image = image.flatten({ background: { r: 0, g: 0, b: 0 } });
     return await written(image, format).toBuffer();
   } catch (error) {
-    if (error instanceof ImageFitError) throw error;
-    const why = error instanceof BitmapDecodeError ? error.message : (error as Error).message;
-    throw new ImageFitError(`The image could not be fitted: ${why.replace(/\.?$/, '.')}`, 'invalid_image');
+    throw fitError(error);
   }
+}
+
+function assertWritable(format: ImageFormatName): asserts format is FitOutputFormat {
+  if (!canWriteFormat(format)) {
+    throw new ImageFitError(
+      `Images cannot be written as ${format.toUpperCase()}: replace it with a ${format.toUpperCase()} of the original's size.`,
+      'cannot_convert',
+    );
+  }
+}
+
+/** A failure of fitting as the row's error: an ImageFitError as it is, anything else explained. */
+function fitError(error: unknown): ImageFitError {
+  if (error instanceof ImageFitError) return error;
+  const why = error instanceof BitmapDecodeError ? error.message : (error as Error).message;
+  return new ImageFitError(`The image could not be fitted: ${why.replace(/\.?$/, '.')}`, 'invalid_image');
 }
 
 /** The encoder settings of each output format: PNG and GIF as they are, the lossy ones at a high quality. */

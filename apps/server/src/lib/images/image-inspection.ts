@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import { crc32 } from 'node:zlib';
 import type { Metadata } from 'sharp';
 import { imageFormatOfName, limits, type ImageFormatName } from '@reskin/contract';
 import { BitmapDecodeError } from './bitmap-decoding';
@@ -36,9 +37,10 @@ const sharpFormatOf: Record<ImageFormatName, string> = {
 
 /**
  * Reads an image's pixel size from its content (never from its name), checks that the content is the format
- * its extension says and is not larger than the decoding limit, and then decodes every pixel of every frame,
- * so a file whose header is fine but whose data is cut short or damaged is refused here, not later by
- * generation or a browser. For animated images the size is one frame's.
+ * its extension says and is not larger than the decoding limit, and then that its data is whole, so a file whose
+ * header is fine but whose data is cut short or damaged is refused here, not later by generation or a browser:
+ * a PNG by its chunks (pngIsWhole), any other format by decoding every pixel of every frame. For animated images
+ * the size is one frame's.
  */
 export async function inspectImage(content: Readable, path: string): Promise<ImageInfo> {
   const format = imageFormatOfName(path);
@@ -50,9 +52,24 @@ export async function inspectImage(content: Readable, path: string): Promise<Ima
   return inspectBytes(await buffer(content), path);
 }
 
-/** inspectImage of bytes already in memory (the intake's, decision 0055). */
+/** inspectImage of bytes already in memory (the intake's, decision 0055; a zip's entries, decision 0061). */
 export async function inspectBytes(input: Buffer, path: string): Promise<ImageInfo> {
   const info = await readHeader(input, path);
+  await assertComplete(input, info, path);
+  return info;
+}
+
+/** inspectBytes' check of every byte of the image's data, once the header (`info`) was read. */
+export async function assertComplete(input: Buffer, info: ImageInfo, path: string): Promise<void> {
+  const cutOrDamaged = () =>
+    refusal(
+      info.format,
+      `${path} is not a complete ${info.format.toUpperCase()} file: it is cut short or damaged.`,
+    );
+  if (info.format === 'png') {
+    if (!pngIsWhole(input)) throw cutOrDamaged();
+    return;
+  }
   try {
     // Shrinking to a few pixels reads every row of every frame, in strips, without a decoded copy of the
     // whole image in memory (and fast: JPEG and WebP decode at a reduced scale, still reading all their data).
@@ -62,12 +79,35 @@ export async function inspectBytes(input: Buffer, path: string): Promise<ImageIn
       .raw()
       .toBuffer();
   } catch {
-    throw refusal(
-      info.format,
-      `${path} is not a complete ${info.format.toUpperCase()} file: it is cut short or damaged.`,
-    );
+    throw cutOrDamaged();
   }
-  return info;
+}
+
+/**
+ * Whether a PNG is whole (decision 0061): its chunks follow one another to the end chunk (IEND), the first is the
+ * header (IHDR), image data (IDAT) comes before the end, and every critical chunk's CRC-32 matches its bytes
+ * (ancillary ones are skipped, as browsers do). Cut short or damaged in any byte of its image data, a PNG fails
+ * here, at a tenth of the cost of decoding it (inflating and unfiltering every row were most of a game upload's
+ * time); a deflate stream written wrong by its encoder under correct CRCs passes, and Gen. says so in words.
+ */
+export function pngIsWhole(png: Buffer): boolean {
+  let at = 8;
+  let chunks = 0;
+  let imageData = false;
+  while (at + 12 <= png.length) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString('latin1', at + 4, at + 8);
+    const end = at + 12 + length;
+    if (length > 0x7fffffff || end > png.length) return false;
+    if (chunks++ === 0 && type !== 'IHDR') return false;
+    // A critical chunk's type starts with an upper-case letter (bit 5 of its first byte clear).
+    const critical = (png[at + 4]! & 0x20) === 0;
+    if (critical && crc32(png.subarray(at + 4, end - 4)) !== png.readUInt32BE(end - 4)) return false;
+    if (type === 'IDAT') imageData = true;
+    if (type === 'IEND') return imageData;
+    at = end;
+  }
+  return false;
 }
 
 function refusal(format: ImageFormatName, message: string): InvalidImageError {

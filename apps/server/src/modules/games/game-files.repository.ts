@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { indexExtensions, type GameFile } from '@reskin/contract';
+import { indexExtensions, type FilePageQuery, type GameFile } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, GameFilesTable } from '../../db/schema';
 import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
@@ -62,6 +62,16 @@ export const gameFileColumns = [
 
 export type GameFileRow = Pick<Selectable<GameFilesTable>, (typeof gameFileColumns)[number]>;
 
+/** A file an upload adds: the rest of its row is set when it is inserted. */
+export type NewGameFile = Omit<
+  GameFileRow,
+  'id' | 'isStartFile' | 'isSplash' | 'copiesKey' | 'copiesOf' | 'updatedAt'
+>;
+
+/** Paths looked up in one statement, and rows added in one (well within SQLite's and PostgreSQL's parameter limits). */
+const pathsPerStatement = 500;
+const rowsPerStatement = 250;
+
 /** What a card's picture needs of a game's splash file (its previews). */
 export type SplashFile = Pick<GameFileRow, 'path' | 'width' | 'storageKey' | 'copiesKey'>;
 
@@ -88,6 +98,18 @@ export class GameFilesRepository {
       .select(gameFileColumns)
       .where('gameId', '=', gameId)
       .orderBy('path')
+      .execute();
+  }
+
+  /** A page of a game's files by path (decision 0063): those after `after`, at most `limit`; all without them. */
+  async listFilesPage(gameId: number, { after, limit }: FilePageQuery): Promise<GameFileRow[]> {
+    return this.db
+      .selectFrom('gameFiles')
+      .select(gameFileColumns)
+      .where('gameId', '=', gameId)
+      .$if(after !== undefined, (query) => query.where('path', '>', after!))
+      .orderBy('path')
+      .$if(limit !== undefined, (query) => query.limit(limit!))
       .execute();
   }
 
@@ -159,42 +181,71 @@ export class GameFilesRepository {
     return Number(row?.max ?? 0) + 1;
   }
 
-  async insertFile(
-    file: Omit<GameFileRow, 'id' | 'isStartFile' | 'isSplash' | 'copiesKey' | 'copiesOf' | 'updatedAt'>,
+  /**
+   * The game's files at these paths, by path: one statement per `pathsPerStatement` paths (an upload's checks
+   * and its recording read them all at once, decision 0061).
+   */
+  async findFilesByPaths(
+    gameId: number,
+    paths: string[],
     db: Executor = this.db,
-  ): Promise<number> {
-    const now = nowIso();
-    // A new file has no copies yet: the play origin serves a blank in their views until they are made.
-    const row = await db
-      .insertInto('gameFiles')
-      .values({
-        ...file,
-        copiesKey: null,
-        copiesOf: null,
-        isStartFile: 0,
-        isSplash: 0,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+  ): Promise<Map<string, GameFileRow>> {
+    const found = new Map<string, GameFileRow>();
+    for (let start = 0; start < paths.length; start += pathsPerStatement) {
+      const rows = await db
+        .selectFrom('gameFiles')
+        .select(gameFileColumns)
+        .where('gameId', '=', gameId)
+        .where('path', 'in', paths.slice(start, start + pathsPerStatement))
+        .execute();
+      for (const row of rows) found.set(row.path, row);
+    }
+    return found;
   }
 
   /**
-   * New content for a file. Its copiesKey stays: the play origin serves the previous copies until the
-   * incremental generation has made the new ones (decision 0024).
+   * Adds an upload's new files, `rowsPerStatement` to a statement, and answers their rows by fileId. A new file
+   * has no copies yet: the play origin serves a blank in their views until they are made.
+   */
+  async insertFiles(files: NewGameFile[], db: Executor = this.db): Promise<Map<number, GameFileRow>> {
+    const inserted = new Map<number, GameFileRow>();
+    const now = nowIso();
+    for (let start = 0; start < files.length; start += rowsPerStatement) {
+      const rows = await db
+        .insertInto('gameFiles')
+        .values(
+          files.slice(start, start + rowsPerStatement).map((file) => ({
+            ...file,
+            copiesKey: null,
+            copiesOf: null,
+            isStartFile: 0,
+            isSplash: 0,
+            createdAt: now,
+            updatedAt: now,
+          })),
+        )
+        .returning(gameFileColumns)
+        .execute();
+      for (const row of rows) inserted.set(row.fileId, row);
+    }
+    return inserted;
+  }
+
+  /**
+   * New content for a file; answers its row. Its copiesKey stays: the play origin serves the previous copies until
+   * the incremental generation has made the new ones (decision 0024).
    */
   async replaceFileContent(
     id: number,
     content: Pick<GameFileRow, 'width' | 'height' | 'size' | 'contentType' | 'storageKey'>,
     db: Executor = this.db,
-  ): Promise<void> {
-    await db
+  ): Promise<GameFileRow> {
+    return db
       .updateTable('gameFiles')
       .set({ ...content, updatedAt: nowIso() })
       .where('id', '=', id)
-      .execute();
+      .returning(gameFileColumns)
+      .executeTakeFirstOrThrow();
   }
 
   /** Whether the game has a file marked as its index (one indexed lookup, whatever the game's size). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import pMap from 'p-map';
 import {
   GameStatus,
@@ -18,25 +19,41 @@ import { InvalidPathError, extensionOf, isImagePath, normaliseGamePath } from '.
 import {
   InvalidImageError,
   UndrawableSvgError,
-  inspectImage,
+  inspectBytes,
   type ImageInfo,
 } from '../../lib/images/image-inspection';
 import type { FreeSpaceGuard, SpaceNeed } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import { assertUploadInTime, type StoredFilesService } from '../stored-files/stored-files.service';
 import type { GameEngines } from './game-engine';
-import { toGameFile, type GameFileRow, type GameFilesRepository } from './game-files.repository';
+import {
+  toGameFile,
+  type GameFileRow,
+  type GameFilesRepository,
+  type NewGameFile,
+} from './game-files.repository';
 import type { GameGeneration } from './game-generation';
 import type { GamesRepository } from './games.repository';
 import type { GamesService } from './games.service';
 import { guessIndex } from './guess-index';
 
-/** One file of an upload request, already streamed to storage under a fresh key. */
+/** One file of an upload request, already written to storage under a fresh key. */
 interface StagedFile {
   path: string;
   storageKey: string;
   size: number;
+  /** An image whose bytes came in memory (a zip's entry), checked as it was written; else checked from storage. */
+  inspected?: Inspection;
 }
+
+/** An image's content check: its header, none (an .svg that draws nothing is an ordinary file), or the refusal. */
+type Inspection = { image: ImageInfo | undefined } | { detail: ErrorDetail };
+
+/**
+ * Bytes of a zip's entries held in memory at once while they are written and checked (a single larger entry, up to
+ * the per-file limit, goes alone): the constant-memory bound of reading each entry whole (decision 0061).
+ */
+const heldBytes = 64 * 1024 * 1024;
 
 /**
  * How many files of a zip upload are stored, and then checked, at once: inflating its entries (zlib),
@@ -51,7 +68,15 @@ export const filesAtOnce = 2 * availableParallelism();
 export interface IncomingFile {
   /** The browser's fullPath (or the file name when none was sent). */
   path: string;
-  content: Readable;
+  /** A stream (a multipart part, read as it comes), or bytes already in memory (a zip's entry, decision 0061). */
+  content: Readable | Buffer;
+}
+
+/** Reads past a file's content that is not kept (a stream must be drained for the request to go on). */
+export function drain(content: Readable | Buffer): void {
+  if (Buffer.isBuffer(content)) return;
+  content.on('error', () => {});
+  content.resume();
 }
 
 /**
@@ -62,7 +87,7 @@ export function incomingPath(incoming: IncomingFile): string {
   try {
     return normaliseGamePath(incoming.path);
   } catch (error) {
-    incoming.content.resume();
+    drain(incoming.content);
     if (error instanceof InvalidPathError) {
       throw unprocessable(error.message, [
         { path: '/fullPath', code: 'invalid_path', message: `${incoming.path}: ${error.message}` },
@@ -129,11 +154,14 @@ export class GameUploads {
   }
 
   /**
-   * Stores the files of one upload request, all or nothing: every file is streamed to storage under a fresh
-   * key, then checked (path, size, image content, the png/jpg size rule), then recorded in one transaction.
-   * Any refusal removes what this request stored and leaves the game as it was (once the storage answers, when it
-   * is what failed). A file whose path exists replaces that file's content and keeps its fileId. Refused (507)
-   * while DATA_DIR is under its free-space threshold.
+   * Stores the files of one upload request, all or nothing: every file is written to storage under a fresh
+   * key, then checked (path, size, image content, the png/jpg size rule), made durable and then recorded in one
+   * transaction. Any refusal removes what this request stored and leaves the game as it was (once the storage
+   * answers, when it is what failed). A file whose path exists replaces that file's content and keeps its fileId.
+   * Refused (507) while DATA_DIR is under its free-space threshold.
+   *
+   * Per file it costs one write to storage and, for an image, its check; the database sees a constant number of
+   * statements per upload, plus one per replaced file, and the disk one batch of syncs (decision 0061).
    */
   async upload(
     gameId: number,
@@ -145,34 +173,36 @@ export class GameUploads {
     await this.space.assertRoom('upload');
     const staged: StagedFile[] = [];
     const storing = new Set<Promise<void>>();
+    let held = 0;
     let results: Awaited<ReturnType<GameUploads['record']>>;
     try {
       for await (const incoming of files) {
         // Dotfiles, dot-folders and system junk are no game files (decision 0052): read past, never stored.
         if (isSkippedUploadPath(incoming.path)) {
-          incoming.content.on('error', () => {});
-          incoming.content.resume();
+          drain(incoming.content);
           continue;
         }
         if (staged.length >= limits.adminUploadFiles) throw uploadTooManyFiles();
         const file = this.stagedFile(gameId, incoming);
         // Listed before it is written, so a refusal removes it whether or not its write had finished.
         staged.push(file);
-        const stored = this.storage.put(file.storageKey, incoming.content).then(({ size }) => {
-          file.size = size;
+        const bytes = Buffer.isBuffer(incoming.content) ? incoming.content.length : 0;
+        held += bytes;
+        const stored = this.stage(file, incoming.content).finally(() => {
+          held -= bytes;
+          storing.delete(stored);
         });
         storing.add(stored);
-        stored.then(
-          () => storing.delete(stored),
-          () => {},
-        );
-        if (storing.size >= storedAtOnce) await Promise.race(storing);
+        stored.catch(() => {});
+        while (storing.size >= storedAtOnce || (held > heldBytes && storing.size > 0))
+          await Promise.race(storing);
       }
       await Promise.all(storing);
       if (staged.length === 0) {
         throw noFile(uploadMessages.noFileInUpload, uploadMessages.chooseFiles);
       }
       const checked = await this.check(gameId, staged);
+      await this.storage.makeDurable(staged.map((file) => file.storageKey));
       assertUploadInTime(startedAt);
       results = await this.record(gameId, checked);
     } catch (error) {
@@ -230,6 +260,19 @@ export class GameUploads {
     return { path, storageKey: `games/${gameId}/files/${randomUUID()}${ext ? `.${ext}` : ''}`, size: 0 };
   }
 
+  /**
+   * Writes one file, without waiting for the disk (the upload's files are made durable together before they are
+   * recorded). An image in memory is checked meanwhile from the same bytes, never read back.
+   */
+  private async stage(file: StagedFile, content: Readable | Buffer): Promise<void> {
+    const inspecting =
+      Buffer.isBuffer(content) && isImagePath(file.path) ? inspection(content, file.path) : undefined;
+    // A failed write fails the upload; its image check is then moot.
+    inspecting?.catch(() => {});
+    file.size = (await this.storage.put(file.storageKey, content, { durable: false })).size;
+    if (inspecting) file.inspected = await inspecting;
+  }
+
   private async check(gameId: number, staged: StagedFile[]) {
     const seen = new Set<string>();
     const duplicates = new Set<StagedFile>();
@@ -237,6 +280,7 @@ export class GameUploads {
       if (seen.has(file.path)) duplicates.add(file);
       seen.add(file.path);
     }
+    const existing = await this.gameFiles.findFilesByPaths(gameId, [...seen]);
     // Each file on its own, `filesAtOnce` at a time; the answers keep the upload's order.
     const outcomes = await pMap(
       staged,
@@ -249,7 +293,7 @@ export class GameUploads {
                 message: `${file.path} is in this upload twice.`,
               },
             }
-          : this.checkFile(gameId, file),
+          : this.checkFile(file, existing.get(file.path)),
       { concurrency: filesAtOnce },
     );
     const details = outcomes.flatMap((outcome) => ('detail' in outcome ? [outcome.detail] : []));
@@ -259,44 +303,41 @@ export class GameUploads {
 
   /** One file of an upload: an image must decode, and a replaced png or jpg keep its pixel size. */
   private async checkFile(
-    gameId: number,
     file: StagedFile,
+    existing: GameFileRow | undefined,
   ): Promise<
     | { detail: ErrorDetail }
     | { checked: StagedFile & { image: ImageInfo | undefined; existing: GameFileRow | undefined } }
   > {
-    const detail = (code: string, message: string) => ({
-      detail: { path: `/files/${file.path}`, code, message },
-    });
-    const existing = await this.gameFiles.findFileByPath(gameId, file.path);
-    let image: ImageInfo | undefined;
-    if (isImagePath(file.path)) {
-      try {
-        const object = await this.storage.get(file.storageKey);
-        if (!object) throw new InvalidImageError(`${file.path} could not be read back.`);
-        image = await inspectImage(object.stream, file.path);
-      } catch (error) {
-        if (!(error instanceof InvalidImageError)) throw error;
-        // An .svg that draws nothing (a web font, an empty file) is an ordinary file, stored as it is.
-        if (!(error instanceof UndrawableSvgError)) return detail('invalid_image', error.message);
-      }
-      const ext = extensionOf(file.path);
-      if (
-        image &&
-        existing &&
-        sizeCheckedOnReplace.has(ext) &&
-        existing.width !== null &&
-        existing.height !== null
-      ) {
-        if (existing.width !== image.width || existing.height !== image.height) {
-          return detail(
-            'image_size',
-            validationMessages.imageSize({ width: existing.width, height: existing.height }, image),
-          );
-        }
-      }
+    if (!isImagePath(file.path)) return { checked: { ...file, image: undefined, existing } };
+    const inspected = file.inspected ?? (await this.inspectStored(file));
+    if ('detail' in inspected) return inspected;
+    const { image } = inspected;
+    if (
+      image &&
+      existing &&
+      sizeCheckedOnReplace.has(extensionOf(file.path)) &&
+      existing.width !== null &&
+      existing.height !== null &&
+      (existing.width !== image.width || existing.height !== image.height)
+    ) {
+      return {
+        detail: {
+          path: `/files/${file.path}`,
+          code: 'image_size',
+          message: validationMessages.imageSize({ width: existing.width, height: existing.height }, image),
+        },
+      };
     }
     return { checked: { ...file, image, existing } };
+  }
+
+  /** The content check of an image streamed to storage (a folder upload's part): read back once. */
+  private async inspectStored(file: StagedFile): Promise<Inspection> {
+    const object = await this.storage.get(file.storageKey);
+    if (!object)
+      return refusedImage(file.path, new InvalidImageError(`${file.path} could not be read back.`));
+    return inspection(await buffer(object.stream), file.path);
   }
 
   private async record(gameId: number, files: Awaited<ReturnType<GameUploads['check']>>) {
@@ -305,7 +346,14 @@ export class GameUploads {
       // another, each reading the fileIds and paths the previous ones committed (never max + 1 twice).
       if (!(await this.repository.markFilesChanged(gameId, trx))) throw notFound('Game');
       let nextFileId = await this.gameFiles.nextFileId(gameId, trx);
-      const results: { file: GameFile; replaced: boolean; previousKey?: string }[] = [];
+      // Read again inside the transaction: a concurrent upload may have added the same paths meanwhile.
+      const existing = await this.gameFiles.findFilesByPaths(
+        gameId,
+        files.map((file) => file.path),
+        trx,
+      );
+      const added: NewGameFile[] = [];
+      const recorded: ({ replaced: GameFileRow; previousKey: string } | { fileId: number })[] = [];
       for (const file of files) {
         const content = {
           width: file.image?.width ?? null,
@@ -314,20 +362,38 @@ export class GameUploads {
           contentType: servedAs(file.path).contentType,
           storageKey: file.storageKey,
         };
-        // Re-read inside the transaction: a concurrent upload may have added the same path meanwhile.
-        const existing = await this.gameFiles.findFileByPath(gameId, file.path, trx);
-        if (existing) {
-          await this.gameFiles.replaceFileContent(existing.id, content, trx);
-          const row = await this.gameFiles.findFile(gameId, existing.fileId, trx);
-          results.push({ file: toGameFile(row!), replaced: true, previousKey: existing.storageKey });
+        const row = existing.get(file.path);
+        if (row) {
+          const replaced = await this.gameFiles.replaceFileContent(row.id, content, trx);
+          recorded.push({ replaced, previousKey: row.storageKey });
         } else {
           const fileId = nextFileId++;
-          await this.gameFiles.insertFile({ gameId, fileId, path: file.path, ...content }, trx);
-          const row = await this.gameFiles.findFile(gameId, fileId, trx);
-          results.push({ file: toGameFile(row!), replaced: false });
+          added.push({ gameId, fileId, path: file.path, ...content });
+          recorded.push({ fileId });
         }
       }
-      return results;
+      const inserted = await this.gameFiles.insertFiles(added, trx);
+      return recorded.map((outcome) =>
+        'replaced' in outcome
+          ? { file: toGameFile(outcome.replaced), replaced: true, previousKey: outcome.previousKey }
+          : { file: toGameFile(inserted.get(outcome.fileId)!), replaced: false },
+      );
     });
   }
+}
+
+/** An image's content check from its bytes: its header, or the refusal that names it. */
+async function inspection(bytes: Buffer, path: string): Promise<Inspection> {
+  try {
+    return { image: await inspectBytes(bytes, path) };
+  } catch (error) {
+    if (!(error instanceof InvalidImageError)) throw error;
+    return refusedImage(path, error);
+  }
+}
+
+/** An .svg that draws nothing (a web font, an empty file) is an ordinary file, stored as it is; else a refusal. */
+function refusedImage(path: string, error: InvalidImageError): Inspection {
+  if (error instanceof UndrawableSvgError) return { image: undefined };
+  return { detail: { path: `/files/${path}`, code: 'invalid_image', message: error.message } };
 }

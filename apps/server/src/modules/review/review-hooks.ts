@@ -53,7 +53,31 @@ export class ReviewHooks implements VersionReviewHooks {
     frame: string | null,
   ): Promise<number[]> {
     if (user.id !== version.userId) return [];
-    const resolved = await this.review.resolveOnFile(trx, version.id, fileId, frame, user.id);
+    return this.told(
+      trx,
+      user,
+      version,
+      await this.review.resolveOnFile(trx, version.id, fileId, frame, user.id),
+    );
+  }
+
+  async replacedFilesIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileIds: number[],
+  ): Promise<number[]> {
+    if (user.id !== version.userId || fileIds.length === 0) return [];
+    return this.told(trx, user, version, await this.review.resolveOnFiles(trx, version.id, fileIds, user.id));
+  }
+
+  /** The authors of the notes a replacement resolved, told (`note_answered`); answers the events' ids. */
+  private told(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    resolved: { id: number; authorId: number; fileId: number | null }[],
+  ): Promise<number[]> {
     return this.inbox.add(
       trx,
       resolved.map((note) => ({
@@ -63,7 +87,7 @@ export class ReviewHooks implements VersionReviewHooks {
         gameId: version.gameId,
         userGameId: version.userGamesId,
         versionId: version.id,
-        fileId,
+        fileId: note.fileId,
         noteId: note.id,
         text: 'Resolved by a replacement of the file.',
       })),

@@ -225,7 +225,7 @@ export class ReviewRepository {
     fileId: number,
     frame: string | null,
     by: number,
-  ): Promise<{ id: number; authorId: number }[]> {
+  ): Promise<{ id: number; authorId: number; fileId: number | null }[]> {
     const now = nowIso();
     let update = trx
       .updateTable('notes')
@@ -235,7 +235,26 @@ export class ReviewRepository {
       .where('replyTo', 'is', null)
       .where('resolvedAt', 'is', null);
     if (frame !== null) update = update.where('frame', '=', frame);
-    return update.returning(['id', 'authorId']).execute();
+    return update.returning(['id', 'authorId', 'fileId']).execute();
+  }
+
+  /** resolveOnFile for several whole files of a version at once (a batch's group), in one statement. */
+  resolveOnFiles(
+    trx: Executor,
+    versionId: number,
+    fileIds: number[],
+    by: number,
+  ): Promise<{ id: number; authorId: number; fileId: number | null }[]> {
+    const now = nowIso();
+    return trx
+      .updateTable('notes')
+      .set({ resolvedAt: now, resolvedBy: by, resolvedHow: 'replaced', updatedAt: now })
+      .where('versionId', '=', versionId)
+      .where('fileId', 'in', fileIds)
+      .where('replyTo', 'is', null)
+      .where('resolvedAt', 'is', null)
+      .returning(['id', 'authorId', 'fileId'])
+      .execute();
   }
 
   /**

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
-import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Storage } from '../../storage/storage';
@@ -12,8 +11,8 @@ export const historyKeyPrefix = 'history/';
 
 /**
  * Adds history entries where a version's file changes (decision 0034): the single upload (and so the batch's rows
- * and a restore), and the composition of a sheet after a frame or whole-sheet change. The file's bytes, already
- * stored under its version key, are copied to a key of the history's own before the recording transaction
+ * and a restore), and the composition of a sheet after a frame or whole-sheet change. The file, already
+ * stored under its version key, is copied to a key of the history's own before the recording transaction
  * (`stage`); the entry is added in that transaction (`recordIn`), which drops the oldest beyond the limit; the
  * dropped objects go after the commit (`dropped`). A failed recording removes the staged copy like the upload's.
  */
@@ -27,24 +26,18 @@ export class VersionHistoryRecorder {
   ) {}
 
   /**
-   * Stores the version file just stored under `fileKey` again as a history object of its own: from `bytes` when
-   * the caller holds them (no read-back, decision 0055), else copied from storage.
+   * Stores the version file just stored under `fileKey` again as a history object of its own: a copy inside the
+   * store (Storage.copy: a link on the local disk), so its bytes are neither written again nor read back (decision
+   * 0060).
    */
   async stage(
     versionId: number,
     fileKey: string,
     file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>,
-    bytes?: Buffer,
   ): Promise<StagedEntry> {
     const storageKey = `${historyKeyPrefix}${versionId}/${randomUUID()}${extname(fileKey)}`;
-    let content: Buffer | Readable | undefined = bytes;
-    if (!content) {
-      const object = await this.storage.get(fileKey);
-      if (!object) throw new Error(`the stored object ${fileKey} is missing`);
-      content = object.stream;
-    }
     try {
-      const { size } = await this.storage.put(storageKey, content);
+      const { size } = await this.storage.copy(fileKey, storageKey);
       return { ...file, storageKey, fileKey, size };
     } catch (error) {
       await this.storedFiles.removeStaged([storageKey]);
@@ -69,6 +62,17 @@ export class VersionHistoryRecorder {
         ...(await this.history.record(trx, versionId, fileId, staged, cause, trim ? this.limit : undefined)),
       );
     };
+  }
+
+  /** recordIn for several files of one version at once (FileHistory.recordAllIn). */
+  async recordAllIn(
+    trx: Transaction<Database>,
+    versionId: number,
+    entries: { fileId: number; staged: StagedEntry }[],
+    cause: HistoryCause,
+    dropped: string[],
+  ): Promise<void> {
+    dropped.push(...(await this.history.recordMany(trx, versionId, entries, cause, this.limit)));
   }
 
   /** Removes a staged copy whose recording failed or was not needed. */

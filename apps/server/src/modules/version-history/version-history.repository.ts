@@ -53,6 +53,63 @@ export class VersionHistoryRepository {
     return limit === undefined ? [] : this.trim(trx, versionId, fileId, limit);
   }
 
+  /**
+   * record for several files of a version (a batch's group, decision 0060): one insert, then every entry beyond
+   * the newest `limit` of each of those files dropped in one statement; answers the dropped storage keys.
+   */
+  async recordMany(
+    trx: Transaction<Database>,
+    versionId: number,
+    entries: { fileId: number; staged: StagedEntry }[],
+    cause: HistoryCause,
+    limit: number,
+  ): Promise<string[]> {
+    if (entries.length === 0) return [];
+    const createdAt = nowIso();
+    await trx
+      .insertInto('versionFileHistory')
+      .values(
+        entries.map(({ fileId, staged }) => ({
+          versionId,
+          fileId,
+          ...staged,
+          authorId: cause.authorId,
+          how: cause.how,
+          restoredFrom: cause.restoredFrom ?? null,
+          createdAt,
+        })),
+      )
+      .execute();
+    const rows = await trx
+      .selectFrom('versionFileHistory')
+      .select(['id', 'fileId', 'storageKey'])
+      .where('versionId', '=', versionId)
+      .where(
+        'fileId',
+        'in',
+        entries.map((entry) => entry.fileId),
+      )
+      .orderBy('fileId')
+      .orderBy('id', 'desc')
+      .execute();
+    const kept = new Map<number, number>();
+    const dropped = rows.filter((row) => {
+      const count = (kept.get(row.fileId) ?? 0) + 1;
+      kept.set(row.fileId, count);
+      return count > limit;
+    });
+    if (dropped.length === 0) return [];
+    await trx
+      .deleteFrom('versionFileHistory')
+      .where(
+        'id',
+        'in',
+        dropped.map((row) => row.id),
+      )
+      .execute();
+    return dropped.map((row) => row.storageKey);
+  }
+
   /** Drops a file's entries beyond the newest `limit`; answers their storage keys. */
   private async trim(
     trx: Transaction<Database>,

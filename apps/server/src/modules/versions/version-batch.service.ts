@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import pMap from 'p-map';
 import {
   batchMessages,
   errorCodes,
@@ -14,6 +15,7 @@ import {
   rankCandidates,
   type BatchAnswer,
   type BatchOptions,
+  type BatchRow,
   type FitMode,
   type GameVersion,
   type User,
@@ -26,6 +28,7 @@ import type { FreeSpaceGuard } from '../../storage/free-space';
 import type { Storage } from '../../storage/storage';
 import type { AtlasesService } from '../atlases/atlases.service';
 import { readableImage, refuse } from './intake/intake-checks';
+import type { GroupIntake, StagedImage } from './intake/group-intake';
 import type { VersionIntake } from './intake/version-intake';
 import type { FileUsageRepository } from '../file-usage/file-usage.repository';
 import type { GameFileRow, GameFilesRepository } from '../games/game-files.repository';
@@ -55,6 +58,34 @@ export const batchTurns = new FairQueue<number>(
   limits.versionBatch.maxWaiting,
 );
 
+/**
+ * Rows a batch plans and stages at once (decision 0060): a lane decodes and fits on sharp's threads, then waits
+ * for the disk, so twice the cores keep every core busy; each lane holds one decoded image.
+ */
+export const rowsAtOnce = 2 * availableParallelism();
+
+/** Whole image rows landed in one transaction (GroupIntake.land). */
+export const rowsPerTransaction = 100;
+
+/** Whether a planned row goes the group's way: a whole image file to store, checked and (when asked) fitted. */
+const stagedWay = (planned: PlannedRow) =>
+  wantedRow(planned.row) &&
+  !planned.skip &&
+  planned.row.errorCode === null &&
+  planned.row.outcome === null &&
+  planned.row.kind === 'image' &&
+  planned.row.frame === null &&
+  planned.original !== null &&
+  planned.content !== null &&
+  planned.fitError === null;
+
+/** A row refused when applied: the refusal's message and its detail's code. */
+function failed(row: BatchRow, error: AppError): void {
+  row.outcome = 'failed';
+  row.error = error.message;
+  row.errorCode = error.details?.[0]?.code ?? error.code;
+}
+
 /** 503 SERVER_BUSY: as many batches as the server takes are running, and as many wait. */
 const serverBusy = () =>
   new AppError(503, errorCodes.serverBusy, batchMessages.busy, [], limits.versionBatch.retryAfterSeconds);
@@ -70,6 +101,7 @@ export class VersionBatchService {
   constructor(
     private readonly versions: VersionsService,
     private readonly intake: VersionIntake,
+    private readonly group: GroupIntake,
     private readonly gameFiles: GameFilesRepository,
     private readonly atlases: AtlasesService,
     private readonly storage: Storage,
@@ -132,31 +164,96 @@ export class VersionBatchService {
       usage,
       options,
       owner: user.id,
+      applying: !dryRun,
     };
     const matches = matchBatch(
       incoming.map((file) => file.incoming),
       files,
       framesOf(atlases),
     );
-    const planned: PlannedRow[] = [];
-    for (const [index, match] of matches.entries()) {
-      const source = incoming[index];
-      if (!source) continue;
-      const candidates = rankCandidates(
-        match.candidates.map((candidate) => ({
-          ...candidate,
-          usage: usage.get(candidate.fileId) ?? noUsage,
-        })),
+    const staged = new Map<PlannedRow, StagedImage>();
+    let planned: PlannedRow[];
+    try {
+      // Each row planned (decoded once, fitted) and its image staged in one lane, `rowsAtOnce` lanes at a time
+      // (decision 0060): one row's disk writes overlap the others' decoding. The answer keeps the rows' order.
+      planned = await pMap(
+        matches,
+        async (match, index) => {
+          const candidates = rankCandidates(
+            match.candidates.map((candidate) => ({
+              ...candidate,
+              usage: usage.get(candidate.fileId) ?? noUsage,
+            })),
+          );
+          const row = await this.planner.plan({ ...match, candidates }, incoming[index]!, context);
+          if (context.applying && stagedWay(row)) await this.stage(version, row, staged);
+          return row;
+        },
+        { concurrency: rowsAtOnce, stopOnError: false },
       );
-      planned.push(await this.planner.plan({ ...match, candidates }, source, context));
+    } catch (error) {
+      await this.group.discard([...staged.values()]);
+      throw error instanceof AggregateError ? error.errors[0] : error;
     }
     markDuplicates(planned);
+    await this.group.discard([...staged].flatMap(([row, image]) => (stagedWay(row) ? [] : [image])));
     await planTwins(this.storage, planned, context);
     if (!dryRun) {
-      for (const row of planned) await this.apply(user, version, row, options);
+      const grouped = planned.filter((row) => staged.has(row) && stagedWay(row));
+      try {
+        for (let start = 0; start < grouped.length; start += rowsPerTransaction) {
+          const group = grouped.slice(start, start + rowsPerTransaction);
+          await this.land(user, version, group, staged);
+          for (const row of group) staged.delete(row);
+        }
+      } catch (error) {
+        await this.group.discard([...staged.values()]);
+        throw error;
+      }
+      for (const row of planned) {
+        if (!grouped.includes(row) && row.row.outcome === null) await this.apply(user, version, row, options);
+      }
     }
     const rows = planned.map((planned) => planned.row);
     return { dryRun, rows, summary: summarise(rows) };
+  }
+
+  /** A whole image row's checked content stored ahead of its group (GroupIntake.stage); its refusal is the row's. */
+  private async stage(
+    version: GameVersion,
+    planned: PlannedRow,
+    staged: Map<PlannedRow, StagedImage>,
+  ): Promise<void> {
+    try {
+      staged.set(planned, await this.group.stage(version.id, planned.original!, planned.content!));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      failed(planned.row, error);
+    }
+  }
+
+  /** A group of staged rows landed together; a refusal of the version is every row's. */
+  private async land(
+    user: User,
+    version: GameVersion,
+    group: PlannedRow[],
+    staged: Map<PlannedRow, StagedImage>,
+  ): Promise<void> {
+    try {
+      const refusals = await this.group.land(
+        user,
+        version,
+        group.map((row) => staged.get(row)!),
+      );
+      for (const [index, planned] of group.entries()) {
+        const refusal = refusals[index];
+        if (refusal) failed(planned.row, refusal);
+        else planned.row.outcome = 'replaced';
+      }
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      for (const planned of group) failed(planned.row, error);
+    }
   }
 
   /**
@@ -237,6 +334,12 @@ export class VersionBatchService {
       row.outcome = 'failed';
       return;
     }
+    if (planned.fitError) {
+      row.outcome = 'failed';
+      row.error = planned.fitError.message;
+      row.errorCode = planned.fitError.code;
+      return;
+    }
     try {
       const content = await this.content(planned, original, source.file, options, user.id);
       if (row.frame !== null) {
@@ -251,19 +354,8 @@ export class VersionBatchService {
       }
       row.outcome = 'replaced';
     } catch (error) {
-      if (error instanceof AppError) {
-        row.outcome = 'failed';
-        row.error = error.message;
-        row.errorCode = error.details?.[0]?.code ?? error.code;
-        return;
-      }
-      if (error instanceof ImageFitError) {
-        row.outcome = 'failed';
-        row.error = error.message;
-        row.errorCode = error.code;
-        return;
-      }
-      throw error;
+      if (!(error instanceof AppError)) throw error;
+      failed(row, error);
     }
   }
 
@@ -314,17 +406,9 @@ export class VersionBatchService {
   ): Promise<Readable> {
     const { row } = planned;
     if (row.kind === 'image') {
-      if (row.status === 'matched') return createReadStream(file);
-      // A frame is written in its sheet's format too (the composer draws it onto the sheet either way).
-      const format = imageFormatOfName(original.path) ?? 'png';
-      const fitted = await fitImage(await readFile(file), {
-        width: planned.frameSize?.w ?? original.width ?? 0,
-        height: planned.frameSize?.h ?? original.height ?? 0,
-        mode: (row.fit ?? 'stretch') satisfies FitMode,
-        format,
-        inputFormat: planned.imageFormat ?? 'png',
-      });
-      return Readable.from([fitted]);
+      // As it is, or fitted by its plan (decision 0060).
+      if (!planned.content) throw new Error('an image row to store was planned without its content');
+      return createReadStream(planned.content.file);
     }
     if (row.status === 'matched') return createReadStream(file);
     if (!planned.audio) throw new Error('a sound row to convert was planned without its original');

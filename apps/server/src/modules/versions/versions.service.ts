@@ -6,6 +6,7 @@ import {
   versionChangeRefusal,
   versionRuleMessages,
   type CreateVersionBody,
+  type FilePageQuery,
   type GamePath,
   type GameVersion,
   type User,
@@ -61,6 +62,13 @@ export interface VersionReviewHooks {
     fileId: number,
     frame: string | null,
   ): Promise<number[]>;
+  /** replacedIn for several whole files at once (a batch's group, decision 0060), in one statement. */
+  replacedFilesIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileIds: number[],
+  ): Promise<number[]>;
 }
 
 const noReviewHooks: VersionReviewHooks = {
@@ -68,6 +76,7 @@ const noReviewHooks: VersionReviewHooks = {
   eventsAdded: () => {},
   replaced: async () => {},
   replacedIn: async () => [],
+  replacedFilesIn: async () => [],
 };
 
 /**
@@ -196,14 +205,15 @@ export class VersionsService {
     return this.mustFind(id);
   }
 
-  async files(user: User, id: number, gameId: number): Promise<VersionFile[]> {
+  /** GET /game-versions/files/{id}/{gameId}: the files a version replaced, by path; in pages of `page` (decision 0063). */
+  async files(user: User, id: number, gameId: number, page: FilePageQuery = {}): Promise<VersionFile[]> {
     const version = await this.reachableVersion(user, id);
     if (version.gameId !== gameId) throw notFound('Game version');
     const frames = await this.sheets.framesOf(id);
     const url = await this.previews?.urlsFor(user);
     // Whoever may not see originals gets the preview of a composed sheet's marked rendition (decision 0049).
     const marked = can(user.roleTypeId, 'play.original') ? undefined : await this.sheets.markedKeysOf(id);
-    return (await this.versions.listFilesWithOriginals(id)).map(
+    return (await this.versions.listFilesWithOriginals(id, page)).map(
       ({ originalWidth, originalHeight, ...row }) => {
         const replaced = frames.get(row.fileId);
         const previewKey = marked?.has(row.fileId) ? marked.get(row.fileId)! : row.storageKey;
@@ -311,6 +321,16 @@ export class VersionsService {
     frame: string | null,
   ): Promise<number[]> {
     return this.review.replacedIn(trx, user, version, fileId, frame);
+  }
+
+  /** `replacedIn` for several whole files in one transaction (a batch's group). */
+  replacedFilesIn(
+    trx: Transaction<Database>,
+    user: User,
+    version: GameVersion,
+    fileIds: number[],
+  ): Promise<number[]> {
+    return this.review.replacedFilesIn(trx, user, version, fileIds);
   }
 
   /** Inbox events written in a replacement's transaction (replacedIn), once it committed. */

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import {
@@ -15,11 +15,19 @@ import {
 } from '@reskin/contract';
 import { AudioError, SoundTooLongError, probeAudio, type AudioProbe } from '../audio-conversion';
 import { AppError } from '../../../lib/errors';
-import { canWriteFormat } from '../../../lib/images/image-fit';
+import { ImageFitError, canWriteFormat, finishFit, scaleForFit } from '../../../lib/images/image-fit';
 import { fileTooLarge } from '../../../lib/multipart';
+import type { Pixels } from '../../../lib/images/pixels';
 import type { Storage } from '../../../storage/storage';
+import { storageFault } from '../../../storage/storage-faults';
 import type { GameFileRow } from '../../games/game-files.repository';
-import { assertAudioContent, assertNotEmpty, readableImage, tooLong } from '../intake/intake-checks';
+import {
+  assertAudioContent,
+  assertNotEmpty,
+  readableHeader,
+  readableRest,
+  tooLong,
+} from '../intake/intake-checks';
 import {
   emptyMedia,
   noUsage,
@@ -79,6 +87,8 @@ export class BatchPlanner {
       incomingProbe: null,
       twins: [],
       skip: (options.skip ?? []).includes(match.incoming),
+      content: null,
+      fitError: null,
     };
     const invalid = (code: string, message: string) => {
       this.invalid(row, code, message);
@@ -143,12 +153,16 @@ export class BatchPlanner {
     return planned;
   }
 
-  /** An image row: readable as the image its name says, then stored as it is, converted or fitted. */
+  /**
+   * An image row: readable as the image its name says (its header, then every pixel decoded once), then stored as
+   * it is, converted or fitted. When the batch is applied, a row to fit or convert is fitted from the pixels its
+   * check decoded (decision 0060) into a file beside its incoming one: `content`, or `fitError`.
+   */
   private async planImage(
     planned: PlannedRow,
     original: GameFileRow,
     file: string,
-    { atlases, options }: BatchContext,
+    { atlases, options, applying }: BatchContext,
   ): Promise<void> {
     const { row } = planned;
     const frameSize =
@@ -167,7 +181,7 @@ export class BatchPlanner {
       size: original.size,
     };
     const bytes = await readFile(file);
-    const info = await readableImage(bytes, row.relative, { explained: true });
+    const info = await readableHeader(bytes, row.relative);
     planned.imageFormat = info.format;
     row.incomingMedia = {
       ...emptyMedia,
@@ -180,11 +194,14 @@ export class BatchPlanner {
     // A frame is drawn onto its sheet whatever its format; a whole file must be the original's format.
     const sameFormat = row.frame !== null || info.format === originalFormat;
     if (sameSize && sameFormat) {
+      await readableRest(bytes, row.relative, info);
       row.status = 'matched';
+      planned.content = { file, width: info.width, height: info.height, format: info.format };
       return;
     }
     row.status = sameSize ? 'needs_conversion' : 'needs_fit';
     if (originalFormat && row.frame === null && !canWriteFormat(originalFormat)) {
+      await readableRest(bytes, row.relative, info);
       const format = originalFormat.toUpperCase();
       return this.invalid(
         row,
@@ -192,8 +209,10 @@ export class BatchPlanner {
         `${original.path} is ${format}: replace it with a ${format} of ${targetWidth} x ${targetHeight} pixels.`,
       );
     }
-    if (await this.animated(bytes, info.format, original, originalFormat))
+    if (await this.animated(bytes, info.format, original, originalFormat)) {
+      await readableRest(bytes, row.relative, info);
       return this.invalid(row, 'animated', batchMessages.animatedGif);
+    }
     if (!sameSize) {
       row.fit = options.fits?.[row.incoming] ?? options.fit ?? null;
       if (row.fit === null) {
@@ -201,6 +220,40 @@ export class BatchPlanner {
         row.error = batchMessages.noFit;
       }
     }
+    if (!applying || planned.skip || row.errorCode !== null) {
+      await readableRest(bytes, row.relative, info);
+      return;
+    }
+    // A frame is written in its sheet's format too (the composer draws it onto the sheet either way).
+    const fit = {
+      width: targetWidth,
+      height: targetHeight,
+      mode: row.fit ?? 'stretch',
+      format: originalFormat ?? 'png',
+    } as const;
+    let scaled: Pixels;
+    try {
+      scaled = await scaleForFit(bytes, { ...fit, inputFormat: info.format });
+    } catch (error) {
+      // The fit's read is the check: a damaged file is refused as the check refuses it, anything else failed fitting.
+      await readableRest(bytes, row.relative, info);
+      if (!(error instanceof ImageFitError)) throw error;
+      planned.fitError = error;
+      return;
+    }
+    let fitted: Buffer;
+    try {
+      fitted = await finishFit(scaled, fit);
+    } catch (error) {
+      if (!(error instanceof ImageFitError)) throw error;
+      planned.fitError = error;
+      return;
+    }
+    const into = `${file}.fitted`;
+    await writeFile(into, fitted).catch((error: unknown) => {
+      throw storageFault(error, 'temp');
+    });
+    planned.content = { file: into, width: targetWidth, height: targetHeight, format: fit.format };
   }
 
   /**

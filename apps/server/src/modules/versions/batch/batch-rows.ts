@@ -10,6 +10,7 @@ import {
   type BatchUsage,
   type ImageFormatName,
 } from '@reskin/contract';
+import type { ImageFitError } from '../../../lib/images/image-fit';
 import type { AudioProbe } from '../audio-conversion';
 import type { GameFileRow } from '../../games/game-files.repository';
 
@@ -39,6 +40,13 @@ export interface PlannedRow {
   /** The twins the row replaces too, with what converting to each needs (decision 0050). */
   twins: PlannedTwin[];
   skip: boolean;
+  /**
+   * An image row's content as checked, to store when the batch is applied: the incoming file as it is, or the
+   * file its plan fitted it into from the pixels it decoded for its check (decision 0060).
+   */
+  content: { file: string; width: number; height: number; format: ImageFormatName } | null;
+  /** Why fitting the row failed: its outcome once applied. */
+  fitError: ImageFitError | null;
 }
 
 export interface PlannedTwin {
@@ -63,6 +71,8 @@ export interface BatchContext {
   options: BatchOptions;
   /** The user whose turn the batch's ffmpeg work waits for (ffmpegSessions). */
   owner: number;
+  /** Whether the batch is applied: its plan then fits each image row it decodes (decision 0060). */
+  applying: boolean;
 }
 
 export const noUsage: BatchUsage = { loads: 0, atStart: false };

@@ -25,12 +25,11 @@ export interface StagedEntry {
  * modules/version-history/ keeps (VersionHistoryRecorder): declared here, so versions never import it back.
  */
 export interface FileHistory {
-  /** Stores the version file's bytes (or copies its stored object) as a history object of its own. */
+  /** Copies the version file's stored object as a history object of its own (inside the store). */
   stage(
     versionId: number,
     fileKey: string,
     file: Omit<StagedEntry, 'storageKey' | 'fileKey' | 'size'>,
-    bytes?: Buffer,
   ): Promise<StagedEntry>;
   /** The step of the recording transaction that adds the entry; the keys it dropped go onto `dropped`. */
   recordIn(
@@ -39,6 +38,17 @@ export interface FileHistory {
     dropped: string[],
     entriesBefore?: number,
   ): (trx: Transaction<Database>, versionId: number, fileId: number) => Promise<void>;
+  /**
+   * recordIn for several files of one version at once (a batch's group, decision 0060): their entries in one
+   * insert, the oldest beyond the limit dropped in one statement; the dropped keys go onto `dropped`.
+   */
+  recordAllIn(
+    trx: Transaction<Database>,
+    versionId: number,
+    entries: { fileId: number; staged: StagedEntry }[],
+    cause: HistoryCause,
+    dropped: string[],
+  ): Promise<void>;
   /** Removes a staged copy whose recording failed or was not needed. */
   discard(staged: StagedEntry | undefined): Promise<void>;
 }

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
-import { uploadMessages, validationMessages } from '@reskin/contract';
+import { uploadMessages, validationMessages, type ImageFormatName } from '@reskin/contract';
 import { AudioError, SoundTooLongError, soundDuration } from '../audio-conversion';
 import { isAudioContent } from '../audio-inspection';
 import { unprocessable } from '../../../lib/errors';
 import {
   InvalidImageError,
+  assertComplete,
   inspectBytes,
   readHeader,
   type ImageInfo,
@@ -29,13 +30,24 @@ export function assertNotEmpty(size: number): void {
  * The image a file's name says it is, its header and every pixel read once: else 422 `invalid_image`, with the
  * reason when `explained` (a batch row and a fit preview show it).
  */
-export async function readableImage(
-  bytes: Buffer,
-  name: string,
-  { explained = false } = {},
-): Promise<ImageInfo> {
+export function readableImage(bytes: Buffer, name: string, { explained = false } = {}): Promise<ImageInfo> {
+  return imageCheck(() => inspectBytes(bytes, name), explained);
+}
+
+/** readableImage in its two steps, for the batch (decision 0060): the header alone (no pixel decoded)... */
+export function readableHeader(bytes: Buffer, name: string): Promise<ImageInfo> {
+  return imageCheck(() => readHeader(bytes, name), true);
+}
+
+/** ...then every pixel decoded, once (a row the batch fits is checked by its fit's decode instead). */
+export function readableRest(bytes: Buffer, name: string, info: ImageInfo): Promise<void> {
+  return imageCheck(() => assertComplete(bytes, info, name), true);
+}
+
+/** An image check's InvalidImageError as the 422 `invalid_image` of the sent file. */
+async function imageCheck<T>(check: () => Promise<T>, explained: boolean): Promise<T> {
   try {
-    return await inspectBytes(bytes, name);
+    return await check();
   } catch (error) {
     if (!(error instanceof InvalidImageError)) throw error;
     const { imageReadError } = validationMessages;
@@ -54,22 +66,34 @@ export const tooLong = (error: SoundTooLongError) => refuse('too_long', error.me
 /** An image replacement: its header and every pixel read once, of the original's pixel size, a safe SVG. */
 export async function inspectedImage(bytes: Buffer, original: GameFileRow): Promise<ImageInfo> {
   const info = await readableImage(bytes, original.path);
-  if (info.width !== original.width || info.height !== original.height) {
+  assertOriginalSize(info, original);
+  assertSafeSvg(info.format, bytes);
+  return info;
+}
+
+/** 422 `image_size` unless the replacement has the original's pixel size (it decodes nothing). */
+export function assertOriginalSize(
+  image: { width: number; height: number },
+  original: Pick<GameFileRow, 'width' | 'height'>,
+): void {
+  if (image.width !== original.width || image.height !== original.height) {
     throw refuse(
       'image_size',
-      validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, info),
+      validationMessages.imageSize({ width: original.width ?? 0, height: original.height ?? 0 }, image),
     );
   }
-  if (info.format === 'svg') {
-    const unsafe = unsafeSvgParts(bytes.toString('utf8'));
-    if (unsafe.length > 0) {
-      throw refuse(
-        'unsafe_svg',
-        `This SVG contains ${unsafe.join(', ')}: remove ${unsafe.length > 1 ? 'them' : 'it'} and upload it again.`,
-      );
-    }
+}
+
+/** 422 `unsafe_svg` for an SVG with scripts, links out or the like (decision 0019). */
+export function assertSafeSvg(format: ImageFormatName, bytes: Buffer): void {
+  if (format !== 'svg') return;
+  const unsafe = unsafeSvgParts(bytes.toString('utf8'));
+  if (unsafe.length > 0) {
+    throw refuse(
+      'unsafe_svg',
+      `This SVG contains ${unsafe.join(', ')}: remove ${unsafe.length > 1 ? 'them' : 'it'} and upload it again.`,
+    );
   }
-  return info;
 }
 
 /**

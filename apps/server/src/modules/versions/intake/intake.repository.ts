@@ -46,6 +46,12 @@ export class IntakeRepository {
 
   /** The state of a version's file (undefined: no such game file). */
   async stateOf(versionId: number, gameId: number, fileId: number): Promise<IntakeState | undefined> {
+    return (await this.statesOf(versionId, gameId, [fileId])).get(fileId);
+  }
+
+  /** The states of several files of a version, by fileId, in one statement (a batch's group, decision 0060). */
+  async statesOf(versionId: number, gameId: number, fileIds: number[]): Promise<Map<number, IntakeState>> {
+    if (fileIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('gameFiles as g')
       .innerJoin('games', 'games.id', 'g.gameId')
@@ -93,36 +99,99 @@ export class IntakeRepository {
           .as('historyEntries'),
       )
       .where('g.gameId', '=', gameId)
-      .where('g.fileId', '=', fileId)
+      .where('g.fileId', 'in', fileIds)
       .execute();
-    const [row] = rows;
-    if (!row) return undefined;
-    const { filesChangedAt, revision, baseKey, baseSize, markedKey, fileRowId, fileKey, fileSize } = row;
-    return {
-      original: {
-        id: row.id,
-        gameId: row.gameId,
-        fileId: row.fileId,
-        path: row.path,
-        isStartFile: row.isStartFile,
-        isSplash: row.isSplash,
-        width: row.width,
-        height: row.height,
-        size: row.size,
-        contentType: row.contentType,
-        storageKey: row.storageKey,
-        copiesKey: row.copiesKey,
-        copiesOf: row.copiesOf,
-        updatedAt: row.updatedAt,
-      },
-      filesChangedAt: filesChangedAt === null ? null : toIso(filesChangedAt),
-      sheet: revision === null ? null : { revision, baseKey, baseSize, markedKey },
-      frames: new Map(
-        rows.flatMap((each) => (each.frame === null ? [] : [[each.frame, each.frameKey!] as const])),
-      ),
-      file: fileRowId === null ? null : { id: fileRowId, storageKey: fileKey!, size: Number(fileSize) },
-      historyEntries: Number(row.historyEntries ?? 0),
+    // One row per replaced frame of a file.
+    const byFile = new Map<number, typeof rows>();
+    for (const row of rows) byFile.set(row.fileId, [...(byFile.get(row.fileId) ?? []), row]);
+    const toState = (ofFile: typeof rows): IntakeState => {
+      const row = ofFile[0]!;
+      const { filesChangedAt, revision, baseKey, baseSize, markedKey, fileRowId, fileKey, fileSize } = row;
+      return {
+        original: {
+          id: row.id,
+          gameId: row.gameId,
+          fileId: row.fileId,
+          path: row.path,
+          isStartFile: row.isStartFile,
+          isSplash: row.isSplash,
+          width: row.width,
+          height: row.height,
+          size: row.size,
+          contentType: row.contentType,
+          storageKey: row.storageKey,
+          copiesKey: row.copiesKey,
+          copiesOf: row.copiesOf,
+          updatedAt: row.updatedAt,
+        },
+        filesChangedAt: filesChangedAt === null ? null : toIso(filesChangedAt),
+        sheet: revision === null ? null : { revision, baseKey, baseSize, markedKey },
+        frames: new Map(
+          ofFile.flatMap((each) => (each.frame === null ? [] : [[each.frame, each.frameKey!] as const])),
+        ),
+        file: fileRowId === null ? null : { id: fileRowId, storageKey: fileKey!, size: Number(fileSize) },
+        historyEntries: Number(row.historyEntries ?? 0),
+      };
     };
+    return new Map([...byFile].map(([fileId, ofFile]) => [fileId, toState(ofFile)]));
+  }
+
+  /**
+   * Lands a group of whole files of a batch (decision 0060) in one transaction with the version row locked: each as
+   * the version's file (one upsert for all), and what `also` adds for the files landed (their history entries,
+   * the notes they resolve). A file that has replaced frames by now (a sheet) is not landed here but answered in
+   * `moved`, for the single upload, which draws them onto it. Undefined: the version is gone.
+   */
+  async landFiles(
+    versionId: number,
+    files: Omit<VersionFileRow, 'id' | 'gameVersionId' | 'createdAt' | 'updatedAt'>[],
+    mayChange: (flags: VersionFlags) => void,
+    also: (trx: Transaction<Database>, landed: number[]) => Promise<void>,
+  ): Promise<{ previousKeys: string[]; moved: number[] } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.versions.lockVersion(trx, versionId, mayChange))) return undefined;
+      const sheets = await trx
+        .selectFrom('versionSheets')
+        .select('fileId')
+        .where('gameVersionId', '=', versionId)
+        .where(
+          'fileId',
+          'in',
+          files.map((file) => file.fileId),
+        )
+        .execute();
+      const moved = new Set(sheets.map((sheet) => sheet.fileId));
+      const landing = files.filter((file) => !moved.has(file.fileId));
+      if (landing.length === 0) return { previousKeys: [], moved: [...moved] };
+      const landed = landing.map((file) => file.fileId);
+      // Read under the version's lock: every replacement of its files takes that lock first.
+      const previous = await trx
+        .selectFrom('versionFiles')
+        .select('storageKey')
+        .where('gameVersionId', '=', versionId)
+        .where('fileId', 'in', landed)
+        .execute();
+      const now = nowIso();
+      await trx
+        .insertInto('versionFiles')
+        .values(
+          landing.map((file) => ({ ...file, gameVersionId: versionId, createdAt: now, updatedAt: now })),
+        )
+        .onConflict((conflict) =>
+          conflict.columns(['gameVersionId', 'fileId']).doUpdateSet((eb) => ({
+            path: eb.ref('excluded.path'),
+            width: eb.ref('excluded.width'),
+            height: eb.ref('excluded.height'),
+            size: eb.ref('excluded.size'),
+            contentType: eb.ref('excluded.contentType'),
+            storageKey: eb.ref('excluded.storageKey'),
+            updatedAt: eb.ref('excluded.updatedAt'),
+          })),
+        )
+        .execute();
+      await also(trx, landed);
+      return { previousKeys: previous.map((row) => row.storageKey), moved: [...moved] };
+    });
   }
 
   /**

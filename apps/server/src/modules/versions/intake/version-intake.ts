@@ -18,7 +18,7 @@ import { notFound, unprocessable } from '../../../lib/errors';
 import { extensionOf } from '../../../lib/game-paths';
 import { decodePixels, type RgbaImage } from '../../../lib/images/pixels';
 import type { FreeSpaceGuard } from '../../../storage/free-space';
-import type { Storage } from '../../../storage/storage';
+import type { PutOptions, Storage } from '../../../storage/storage';
 import type { AtlasesService } from '../../atlases/atlases.service';
 import type { PreviewsService } from '../../previews/previews.service';
 import { assertUploadInTime, type StoredFilesService } from '../../stored-files/stored-files.service';
@@ -144,7 +144,7 @@ export class VersionIntake {
         }
       }
       const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
-      staged = await this.history.stage(versionId, storageKey, { width, height, contentType }, bytes);
+      staged = await this.history.stage(versionId, storageKey, { width, height, contentType });
       // Trimmed under the version's lock: uploads of one file at once may each have read the same count.
       const record = this.history.recordIn(staged, { ...cause, authorId: user.id }, unused);
       recorded = await this.versionRows.saveFile(
@@ -222,7 +222,8 @@ export class VersionIntake {
     const { frame } = target;
     const sheet = state.original;
     const frameKey = `versions/${versionId}/frames/${randomUUID()}.${extensionOf(sheet.path) || 'png'}`;
-    const bytes = await this.store(frameKey, content);
+    // Made durable with the sheet it is composed into (landFrame), or before it is recorded alone.
+    const bytes = await this.store(frameKey, content, { durable: false });
     let pixels: RgbaImage;
     try {
       assertNotEmpty(bytes.length);
@@ -282,27 +283,34 @@ export class VersionIntake {
     }
     // A sheet's first frame starts it on the version's whole-sheet upload, if any.
     const baseKey = state.sheet ? state.sheet.baseKey : (state.file?.storageKey ?? null);
-    const composed = await composeSheet(
-      await this.read(baseKey ?? sheet.storageKey),
-      sheet.path,
-      replacements,
-    );
     const key = `versions/${version.id}/${randomUUID()}.${extensionOf(sheet.path)}`;
     const staged: string[] = [];
     const dropped: string[] = [];
     let events: number[] = [];
     let saved: VersionFileRow | undefined;
+    // Written without waiting for the disk, then made durable together before they are recorded (decision 0061).
+    const later = { durable: false };
     try {
-      await this.storage.put(key, composed);
-      staged.push(key);
-      const marked =
+      // The delivered sheet and its marked rendition (decision 0049) at once: each is a decode, a paste and an
+      // encode of the whole sheet, on a core each (decision 0061).
+      const [delivered, drawn] = await Promise.allSettled([
+        this.read(baseKey ?? sheet.storageKey)
+          .then((base) => composeSheet(base, sheet.path, replacements))
+          .then(async (composed) => (await this.storage.put(key, composed, later), composed)),
         baseKey === null
-          ? await this.composer.drawMarked(version.id, sheet, replacements)
-          : { key: null, from: null };
-      if (marked.key) staged.push(marked.key);
+          ? this.composer.drawMarked(version.id, sheet, replacements, later)
+          : Promise.resolve({ key: null, from: null }),
+      ]);
+      if (delivered.status === 'fulfilled') staged.push(key);
+      if (drawn.status === 'fulfilled' && drawn.value.key) staged.push(drawn.value.key);
+      if (delivered.status === 'rejected') throw delivered.reason;
+      if (drawn.status === 'rejected') throw drawn.reason;
+      const composed = delivered.value;
+      const marked = drawn.value;
       const file = { width: sheet.width, height: sheet.height, contentType: sheet.contentType };
-      const entry = await this.history.stage(version.id, key, file, composed);
+      const entry = await this.history.stage(version.id, key, file);
       staged.push(entry.storageKey);
+      await this.storage.makeDurable([recorded.storageKey, ...staged]);
       const record = this.history.recordIn(
         entry,
         { how: 'frame', authorId: user.id },
@@ -354,6 +362,7 @@ export class VersionIntake {
     const fileId = state.original.fileId;
     let previous: string | null | undefined;
     try {
+      await this.storage.makeDurable([recorded.storageKey]);
       previous = await this.sheets.recordFrame(
         { gameVersionId: version.id, fileId, ...recorded },
         this.versions.stillChangeable(user, version, 'upload'),
@@ -412,7 +421,7 @@ export class VersionIntake {
    * them stored), keeping them in memory on the way (the multipart limit bounds them) for every later step: none
    * reads them back. A store that failed mid-write may hold parts to remove.
    */
-  private async store(key: string, content: Readable): Promise<Buffer> {
+  private async store(key: string, content: Readable, options?: PutOptions): Promise<Buffer> {
     const chunks: Buffer[] = [];
     const kept = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
@@ -422,7 +431,7 @@ export class VersionIntake {
     });
     // pipeline also passes on an error the content had before it got here (a malformed body).
     pipeline(content, kept, () => {});
-    await this.storage.put(key, kept).catch(async (error: unknown) => {
+    await this.storage.put(key, kept, options).catch(async (error: unknown) => {
       await this.storedFiles.removeStaged([]);
       throw error;
     });

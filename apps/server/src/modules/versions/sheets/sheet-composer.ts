@@ -5,7 +5,7 @@ import { framesOfSheet, type GameVersion } from '@reskin/contract';
 import { extensionOf } from '../../../lib/game-paths';
 import { decodePixels, type RgbaImage } from '../../../lib/images/pixels';
 import { variantKey } from '../../../lib/images/copy-keys';
-import type { Storage } from '../../../storage/storage';
+import type { PutOptions, Storage } from '../../../storage/storage';
 import type { GameFileRow, GameFilesRepository } from '../../games/game-files.repository';
 import type { StoredFilesService } from '../../stored-files/stored-files.service';
 import type { FileHistory, HistoryCause } from '../intake/history-entries';
@@ -133,7 +133,7 @@ export class SheetComposer {
     let landed;
     try {
       if (inputs.sheet.baseKey === null) marked = await this.drawMarked(version.id, sheet, replacements);
-      staged = await this.history.stage(version.id, key, file, composed);
+      staged = await this.history.stage(version.id, key, file);
       landed = await this.sheets.landComposed(
         version.id,
         sheet.fileId,
@@ -214,13 +214,14 @@ export class SheetComposer {
     versionId: number,
     sheet: GameFileRow,
     replacements: FrameReplacement[],
+    options?: PutOptions,
   ): Promise<MarkedRendition> {
     if (sheet.copiesKey === null) return { key: null, from: null };
     const copy = await this.storage.get(variantKey(sheet.copiesKey, 'watermark'));
     if (!copy) return { key: null, from: null };
     const marked = await composeSheet(await buffer(copy.stream), sheet.path, replacements);
     const key = `versions/${versionId}/${randomUUID()}.marked.${extensionOf(sheet.path)}`;
-    await this.storage.put(key, marked);
+    await this.storage.put(key, marked, options);
     return { key, from: sheet.copiesKey };
   }
 
