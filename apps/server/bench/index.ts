@@ -1,5 +1,5 @@
 // npm run bench: speed and memory targets, measured on this machine (never asserted in timed tests).
-// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio, versionZip, zipUpload, workbench, myGames).
+// `npm run bench -- startup api` runs the named benchmarks only (generation, upload, api, play, login, startup, atlases, fit, audio, versionZip, zipUpload, workbench, review, myGames).
 import { browserRuns } from './runs-browser';
 import { mediaRuns } from './runs-media';
 import { serverRuns } from './runs-server';
