@@ -136,17 +136,17 @@ export default tseslint.config(
   },
   serverBoundaries,
   // The server's test files share a worker's loaded modules (apps/server/vitest.config.ts): one that replaces a
-  // module would replace it for the files after it, so only *.mocks.test.ts files, run apart, may.
+  // module would replace it for the files after it, so only *.isolated.test.ts files, run apart, may.
   {
     files: ['apps/server/**/*.test.ts'],
-    ignores: ['apps/server/**/*.mocks.test.ts'],
+    ignores: ['apps/server/**/*.isolated.test.ts'],
     rules: {
       'no-restricted-properties': [
         'error',
         ...['mock', 'doMock', 'unmock', 'stubGlobal', 'stubEnv'].map((property) => ({
           object: 'vi',
           property,
-          message: 'Name the file *.mocks.test.ts: it then runs with a module graph of its own.',
+          message: 'Name the file *.isolated.test.ts: it then runs with a module graph of its own.',
         })),
       ],
     },

@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 // Each test file gets its own database: a fresh SQLite file, or a fresh PostgreSQL schema (TEST_DB=postgres).
 // Files share a worker's loaded modules (isolate: false): loading the server's modules again for every file took
-// most of the suite's time. A file that replaces a module (vi.mock) is named *.mocks.test.ts and gets a fresh
-// module graph of its own; ESLint refuses vi.mock anywhere else (decision 0005).
-const mocking = ['src/**/*.mocks.test.ts', 'test/**/*.mocks.test.ts'];
+// most of the suite's time. A file that replaces a module (vi.mock), or whose checks depend on a module's state
+// being fresh (the sound conversions' turns), is named *.isolated.test.ts and gets a module graph of its own;
+// ESLint refuses vi.mock anywhere else (decision 0005).
+const isolated = ['src/**/*.isolated.test.ts', 'test/**/*.isolated.test.ts'];
 const each = { pool: 'forks', testTimeout: 30_000, hookTimeout: 60_000 } as const;
 
 export default defineConfig({
@@ -18,11 +19,11 @@ export default defineConfig({
           ...each,
           name: 'shared',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: mocking,
+          exclude: isolated,
           isolate: false,
         },
       },
-      { test: { ...each, name: 'mocks', include: mocking } },
+      { test: { ...each, name: 'isolated', include: isolated } },
     ],
   },
 });
