@@ -1,5 +1,6 @@
-// Shared by the browser benchmarks (workbench, myGames): deterministic art, a data folder prepared
-// through the real app, and the production server started on it. Chromium and the page measures: browser-measures.ts.
+// Shared by the browser benchmarks (workbench, workbenchOpen, myGames): deterministic art, a data folder prepared
+// through the real app, the production server started on it, and the workbench benches' big game. Chromium and the
+// page measures: browser-measures.ts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -332,4 +333,70 @@ export async function loginOver(origin: string, email: string, password: string)
   });
   if (!response.ok) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
+}
+
+/**
+ * The workbench benches' big game: 1,500 images from 34 to 2,048 px a side (most small: sprites and icons; a few
+ * full-screen backgrounds), two in three PNG, drawn deterministically: about 320 MB, as the issue's studio game
+ * (316 MB). The same drawing as workbench.bench.ts's, so both use the same cached art.
+ */
+export function bigGameSpecs(count: number) {
+  const next = random(29);
+  return Array.from({ length: count }, (_, i) => {
+    const side = 34 * (2048 / 34) ** (next() ** 2.1);
+    const aspect = 0.5 + next() * 1.5;
+    const width = Math.min(2048, Math.max(34, Math.round(side)));
+    const height = Math.min(2048, Math.max(34, Math.round(side / aspect)));
+    const format = i % 3 === 0 ? ('jpeg' as const) : ('png' as const);
+    return {
+      path: `big-game/assets/img/${String(Math.floor(i / 100)).padStart(2, '0')}/art-${i}.${format === 'jpeg' ? 'jpg' : 'png'}`,
+      seed: i + 1,
+      width,
+      height,
+      format,
+    };
+  });
+}
+
+/** The artist who opens the workbench benches' versions. */
+export const workbenchArtist = { email: 'wbartist0@example.com', password: artistPassword };
+
+/** The artist's workbench of one version, on its Files tab. */
+export const workbenchPath = (version: GameVersion) =>
+  `/my-games/versions/workbench?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}&tab=files`;
+
+/**
+ * The workbench benches' data on the production server: the big game (bigGameSpecs, uploaded and generated) and the
+ * sample game (Star Catcher), each assigned to workbenchArtist with a version of it.
+ */
+export async function workbenchGames(count: number): Promise<{
+  server: RunningServer;
+  bigVersion: GameVersion;
+  sampleVersion: GameVersion;
+  megabytes: number;
+}> {
+  const art = await cachedArt('workbench-v1', bigGameSpecs(count));
+  const megabytes = art.reduce((sum, image) => sum + image.content.length, 0) / 1024 / 1024;
+  const { server, prepared } = await preparedServer(true, async (preparation) => {
+    const files = [
+      {
+        path: 'big-game/index.html',
+        content: Buffer.from('<!doctype html><title>Big game</title><canvas></canvas>'),
+      },
+      ...art,
+    ];
+    const big = await preparation.uploadedGame('Big game', files, 'big-game/index.html', art[0]!.path);
+    await preparation.generate([big.id]);
+    const sample = await preparation.gameNamed('Star Catcher');
+    const [created] = await preparation.createArtists(1, 'wbartist');
+    if (!created) throw new Error('the artist was not created');
+    const token = await preparation.login(workbenchArtist.email, workbenchArtist.password);
+    const version = async (gameId: number, name: string) =>
+      preparation.createVersion(token, await preparation.assign(created.id, gameId), name);
+    return {
+      bigVersion: await version(big.id, 'Big look'),
+      sampleVersion: await version(sample.id, 'Sample look'),
+    };
+  });
+  return { server, ...prepared, megabytes };
 }

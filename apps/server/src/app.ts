@@ -144,6 +144,7 @@ export async function buildApp(
   addSecurityHeaders(app, services.play.origins.cspSource);
   // br or gzip for text answers (JSON, index.html); the built assets are compressed at build time.
   await app.register(compress, { globalDecompression: false });
+  // API answers are never stored, except the big lists a browser revalidates (plugins/revalidation.ts, decision 0063).
   app.addHook('onRequest', async (request, reply) => {
     if (request.url === '/api' || request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
   });

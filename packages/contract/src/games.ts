@@ -200,6 +200,26 @@ export const gameFileSchema = z.object({
 export type GameFile = z.infer<typeof gameFileSchema>;
 export const gameFileListSchema = z.array(gameFileSchema);
 
+/**
+ * `?after=&limit=` of GET /games/{id}/files, /games/{id}/usage and /game-versions/files/{id}/{gameId} (decision 0063):
+ * the files whose path comes after `after` in the list's path order, at most `limit`; without them, every file, as
+ * before. A page shorter than its limit is the last; the next starts after its last path.
+ */
+export const filePageQuerySchema = z.object({
+  after: z
+    .string()
+    .min(1, { error: 'expected a path' })
+    .max(limits.gameFilePathMax, { error: `expected a path of at most ${limits.gameFilePathMax} characters` })
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(1, { error: 'expected a number above 0' })
+    .max(limits.filePages.limitMax, { error: `expected at most ${limits.filePages.limitMax}` })
+    .optional(),
+});
+export type FilePageQuery = z.infer<typeof filePageQuerySchema>;
+
 /** POST /games/{id}/files/filter answers a page of the game's files, possibly reduced to the requested `fields`. */
 export const gameFileSearchResponseSchema = z.array(gameFileSchema.partial());
 

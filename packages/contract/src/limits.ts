@@ -132,6 +132,12 @@ export const limits = {
    * oldest finishes first; its X-Total-Count says how many wait in all).
    */
   review: { notesListMax: 1000, toReviewMax: 500 },
+  /**
+   * A game's files, a version's files and their usage in pages (decision 0063): `firstPage` files are what a screen
+   * asks for first (more than a screen of cards shows), the rest once that is on screen, at the latest
+   * `restAtLatestMs` after the first page came; `limitMax` is the most one page may ask for (a game has fewer files).
+   */
+  filePages: { firstPage: 100, restAtLatestMs: 3000, limitMax: 100_000 },
   /** The inbox: events per page of GET /inbox (newest first; `?before=<id>` for the next page). */
   inbox: { pageSize: 50 },
   /**

@@ -4,11 +4,13 @@ import {
   gameFileListSchema,
   gameFileSchema,
   limits,
+  type FilePageQuery,
 } from '@reskin/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiList, apiParse, apiRequest, type ListParams, type RequestOptions } from '../lib/api-client';
 import { uploadMultipart, type UploadPart } from '../lib/upload-request';
 import { gameKeys } from './games';
+import { filePageUrl, useFilePages } from './file-pages';
 import { useApiMutation } from './mutation';
 
 export const gameFileKeys = {
@@ -29,9 +31,12 @@ const fileChanged = (gameId: number) => [gameFileKeys.list(gameId), gameKeys.det
 export const invalidateGameFiles = (queryClient: QueryClient, gameId: number) =>
   Promise.all(fileChanged(gameId).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
-/** GET /games/{id}/files: every file of a game (an admin's, or one assigned to the caller). */
-export const listGameFiles = (gameId: number, options?: RequestOptions) =>
-  apiParse(gameFileListSchema, `/games/${gameId}/files`, options);
+/**
+ * GET /games/{id}/files: a game's files by path (an admin's game, or one assigned to the caller): every file, or a page
+ * (decision 0063).
+ */
+export const listGameFiles = (gameId: number, page: FilePageQuery = {}, options?: RequestOptions) =>
+  apiParse(gameFileListSchema, filePageUrl(`/games/${gameId}/files`, page), options);
 
 /** POST /games/{id}/files/filter: a page of a game's files matching a search query, and how many match. */
 export const filterGameFiles = (gameId: number, params: ListParams) =>
@@ -94,15 +99,21 @@ export const uploadGameZip = ({ gameId, file, onProgress, signal }: GameFileUplo
     signal,
   });
 
-/**
- * A game's files. `quiet`: a refusal shows no toast (the workbench asks with a link's game id before it knows the game
- * is the artist's, and says so itself when it is not).
- */
-export const useGameFiles = (gameId: number | null, { quiet = false }: { quiet?: boolean } = {}) =>
-  useQuery({
+/** How a screen reads a list of a game's files (decision 0063). */
+export interface FileListOptions {
+  /** A refusal shows no toast (the workbench asks with a link's game id before it knows the game is the artist's). */
+  quiet?: boolean;
+  /** Ask for the files after the first page now: once the screen's first view is shown (useFirstScreenShown). */
+  rest: boolean;
+}
+
+/** A game's files: the first page, then the rest once `rest` (useFilePages). */
+export const useGameFiles = (gameId: number | null, { quiet = false, rest }: FileListOptions) =>
+  useFilePages({
     queryKey: gameFileKeys.list(gameId ?? 0),
-    queryFn: () => listGameFiles(gameId ?? 0, { background: quiet }),
+    fetchPage: (page) => listGameFiles(gameId ?? 0, page, { background: quiet }),
     enabled: gameId !== null,
+    rest,
   });
 
 /** The admin's files table: a page of the files, by path unless another order is asked. */
@@ -128,15 +139,18 @@ export const useSetSplashFile = () => useApiMutation([...gameFileKeys.all, 'spla
 export const useDeleteGameFile = () =>
   useApiMutation([...gameFileKeys.all, 'delete'], deleteGameFile, changed);
 
-/** GET /games/{id}/usage: which of a game's files plays load; every file, 0 loads when never. */
-export const listFileUsage = (gameId: number, options?: RequestOptions) =>
-  apiParse(fileUsageListSchema, `/games/${gameId}/usage`, options);
+/** GET /games/{id}/usage: which of a game's files plays load, by path; every file (0 loads when never), or a page. */
+export const listFileUsage = (gameId: number, page: FilePageQuery = {}, options?: RequestOptions) =>
+  apiParse(fileUsageListSchema, filePageUrl(`/games/${gameId}/usage`, page), options);
 
-/** The usage record of a game's files, read afresh whenever a screen showing it opens (plays add to it). */
-export const useFileUsage = (gameId: number | null, { quiet = false }: { quiet?: boolean } = {}) =>
-  useQuery({
+/**
+ * The usage record of a game's files, the first page and then the rest (useFilePages); read afresh whenever a screen
+ * showing it opens (plays add to it), revalidated by the browser.
+ */
+export const useFileUsage = (gameId: number | null, { quiet = false, rest }: FileListOptions) =>
+  useFilePages({
     queryKey: gameFileKeys.usage(gameId ?? 0),
-    queryFn: () => listFileUsage(gameId ?? 0, { background: quiet }),
+    fetchPage: (page) => listFileUsage(gameId ?? 0, page, { background: quiet }),
     enabled: gameId !== null,
-    refetchOnMount: 'always',
+    rest,
   });

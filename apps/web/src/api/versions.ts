@@ -4,6 +4,7 @@ import {
   messages,
   versionFileListSchema,
   versionFileSchema,
+  type FilePageQuery,
   type VersionFile,
   type VersionForm,
 } from '@reskin/contract';
@@ -12,6 +13,7 @@ import { useCallback } from 'react';
 import { z } from 'zod';
 import { apiList, apiParse, apiRequest, type ListParams } from '../lib/api-client';
 import { uploadMultipart, type UploadOutcome } from '../lib/upload-request';
+import { filePageUrl, useFilePages, type FilePagesData } from './file-pages';
 import { useApiMutation } from './mutation';
 
 /** The versions of a user-game, as the admin filters them or as their artist lists them. */
@@ -33,9 +35,9 @@ export const filterVersions = (params: VersionListParams) =>
 export const listMyVersions = (gameId: number, userGameId: number) =>
   apiParse(gameVersionListSchema, `/game-versions/${gameId}/${userGameId}`);
 
-/** GET /game-versions/files/{id}/{gameId}: the files a version replaced. */
-export const listVersionFiles = (versionId: number, gameId: number) =>
-  apiParse(versionFileListSchema, `/game-versions/files/${versionId}/${gameId}`);
+/** GET /game-versions/files/{id}/{gameId}: the files a version replaced, by path: all, or a page (decision 0063). */
+export const listVersionFiles = (versionId: number, gameId: number, page: FilePageQuery = {}) =>
+  apiParse(versionFileListSchema, filePageUrl(`/game-versions/files/${versionId}/${gameId}`, page));
 
 export interface SaveVersionInput {
   form: VersionForm;
@@ -151,11 +153,17 @@ export const useMyVersions = (gameId: number | null | undefined, userGameId: num
     enabled: !!gameId && userGameId !== null,
   });
 
-export const useVersionFiles = (versionId: number | null, gameId: number | null) =>
-  useQuery({
+/** A version's files: the first page, then the rest once `rest` (useFilePages, decision 0063). */
+export const useVersionFiles = (
+  versionId: number | null,
+  gameId: number | null,
+  { rest }: { rest: boolean },
+) =>
+  useFilePages({
     queryKey: versionKeys.files(versionId ?? 0),
-    queryFn: () => listVersionFiles(versionId ?? 0, gameId ?? 0),
+    fetchPage: (page) => listVersionFiles(versionId ?? 0, gameId ?? 0, page),
     enabled: versionId !== null && gameId !== null,
+    rest,
   });
 
 const reloadVersions = () => [versionKeys.lists()];
@@ -199,6 +207,29 @@ export function useRefreshVersionFiles(versionId: number): () => Promise<unknown
 }
 
 /**
+ * The version's cached pages with a file as an upload saved it: in place where the list has it, else at the end of a
+ * whole list (where the pages stop does not move: filePage). Undefined for a new file while the rest of the list has
+ * not come: the rest may hold it, so the list is asked again instead.
+ */
+function withSavedFile(
+  data: FilePagesData<VersionFile>,
+  saved: VersionFile,
+): FilePagesData<VersionFile> | undefined {
+  const known = data.pages.some((page) => page.files.some((file) => file.fileId === saved.fileId));
+  const last = data.pages.at(-1);
+  if (!known && last?.after !== undefined) return undefined;
+  const pages = data.pages.map((page) => {
+    if (known)
+      return {
+        ...page,
+        files: page.files.map((file) => (file.fileId === saved.fileId ? { ...file, ...saved } : file)),
+      };
+    return page === last ? { ...page, files: [...page.files, saved] } : page;
+  });
+  return { ...data, pages };
+}
+
+/**
  * Takes the answer of an upload of a version's file (the single upload, a frame): the file as saved goes into the
  * version's file list as it is (decision 0055), and only what the answer cannot tell is fetched again: a frame's
  * answer carries no preview (the list's sheet preview is fetched), the versions lists are marked stale (a version's
@@ -212,13 +243,10 @@ export function useUploadAnswer(versionId: number): (outcome: UploadOutcome) => 
     async (outcome: UploadOutcome) => {
       const saved = outcome.ok ? versionFileSchema.safeParse(outcome.body).data : undefined;
       if (!saved) return refresh();
-      queryClient.setQueryData<VersionFile[]>(versionKeys.files(versionId), (files) => {
-        if (!files) return files;
-        const known = files.some((file) => file.fileId === saved.fileId);
-        return known
-          ? files.map((file) => (file.fileId === saved.fileId ? { ...file, ...saved } : file))
-          : [...files, saved];
-      });
+      const cached = queryClient.getQueryData<FilePagesData<VersionFile>>(versionKeys.files(versionId));
+      const updated = cached && withSavedFile(cached, saved);
+      if (cached && !updated) return refresh();
+      if (updated) queryClient.setQueryData(versionKeys.files(versionId), updated);
       void queryClient.invalidateQueries({ queryKey: versionKeys.lists(), refetchType: 'none' });
       // A replacement resolves the notes on its file: they live under the file list's key (reviewKeys.notes).
       void queryClient.invalidateQueries({ queryKey: [...versionKeys.files(versionId), 'notes'] });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { FilePageQuery } from '@reskin/contract';
 import { isPostgresError, toIso } from '../../db/database';
 import type { Database } from '../../db/schema';
 
@@ -89,8 +90,8 @@ export class FileUsageRepository {
     return rows.filter((row) => present.has(`${row.gameId}:${row.fileId}`));
   }
 
-  /** Every file of a game with its record, by path. */
-  async forGame(gameId: number): Promise<FileUsageRow[]> {
+  /** Every file of a game with its record, by path; in pages of `page` (decision 0063). */
+  async forGame(gameId: number, { after, limit }: FilePageQuery = {}): Promise<FileUsageRow[]> {
     const rows = await this.db
       .selectFrom('gameFiles')
       .leftJoin('fileUsage', (join) =>
@@ -106,7 +107,9 @@ export class FileUsageRepository {
         'fileUsage.firstSeenAt',
       ])
       .where('gameFiles.gameId', '=', gameId)
+      .$if(after !== undefined, (query) => query.where('gameFiles.path', '>', after!))
       .orderBy('gameFiles.path')
+      .$if(limit !== undefined, (query) => query.limit(limit!))
       .execute();
     return rows.map((row) => ({
       fileId: row.fileId,

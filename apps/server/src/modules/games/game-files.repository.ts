@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { indexExtensions, type GameFile } from '@reskin/contract';
+import { indexExtensions, type FilePageQuery, type GameFile } from '@reskin/contract';
 import { nowIso, toIso } from '../../db/database';
 import type { Database, GameFilesTable } from '../../db/schema';
 import type { CompiledFilter, ComputedColumn, SearchableEntity } from '../../search/filter';
@@ -98,6 +98,18 @@ export class GameFilesRepository {
       .select(gameFileColumns)
       .where('gameId', '=', gameId)
       .orderBy('path')
+      .execute();
+  }
+
+  /** A page of a game's files by path (decision 0063): those after `after`, at most `limit`; all without them. */
+  async listFilesPage(gameId: number, { after, limit }: FilePageQuery): Promise<GameFileRow[]> {
+    return this.db
+      .selectFrom('gameFiles')
+      .select(gameFileColumns)
+      .where('gameId', '=', gameId)
+      .$if(after !== undefined, (query) => query.where('path', '>', after!))
+      .orderBy('path')
+      .$if(limit !== undefined, (query) => query.limit(limit!))
       .execute();
   }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createGameBodySchema,
+  filePageQuerySchema,
   filesUploadPartsSchema,
   gameFileListSchema,
   gameFileParamsSchema,
@@ -30,6 +31,7 @@ import {
   uploadTooLarge,
 } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
+import { revalidatedRoutes } from '../../plugins/revalidation';
 import { sendPage } from '../../search/page';
 import { uploadGameZip } from './game-zip';
 import { uploadTooManyFiles, type GameUploads, type IncomingFile } from './game-uploads.service';
@@ -66,20 +68,24 @@ export async function* incomingFiles(
  * which an artist's workbench reads too (admins, or users with an active assignment of the game).
  */
 export async function gamesRoutes(app: FastifyInstance, options: GamesRoutesOptions) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    '/games/:id/files',
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ['games'],
-        summary: "A game's files (admins, or users with an active assignment of the game)",
-        params: gameIdParamSchema,
-        response: { 200: gameFileListSchema },
+  // A big game's longest list, read whenever a workbench or review screen opens: revalidated (decision 0063).
+  await revalidatedRoutes(app, (scope) => {
+    scope.withTypeProvider<ZodTypeProvider>().get(
+      '/games/:id/files',
+      {
+        onRequest: app.requireUser,
+        schema: {
+          tags: ['games'],
+          summary:
+            "A game's files by path (admins, or users with an active assignment of the game): all of them, or a page: those after `after`, at most `limit`",
+          params: gameIdParamSchema,
+          querystring: filePageQuerySchema,
+          response: { 200: gameFileListSchema },
+        },
       },
-    },
-    async (request) => options.games.files(currentUser(request), request.params.id),
-  );
+      async (request) => options.games.files(currentUser(request), request.params.id, request.query),
+    );
+  });
   await app.register(adminGamesRoutes, options);
 }
 

@@ -4,6 +4,7 @@ import {
   fileKindOf,
   indexRuleMessage,
   type CreateGameBody,
+  type FilePageQuery,
   type Game,
   type GameFile,
   type SearchFilter,
@@ -203,13 +204,13 @@ export class GamesService {
 
   /**
    * A game's files: admins see any game's, other users only those of a game assigned to them (else 404); each image
-   * with its previews as the caller sees it.
+   * with its previews as the caller sees it. In pages of `page` (decision 0063); every file without it.
    */
-  async files(user: User, gameId: number): Promise<GameFile[]> {
+  async files(user: User, gameId: number, page: FilePageQuery = {}): Promise<GameFile[]> {
     if (!(await maySeeGame(this.games, user, gameId))) throw notFound('Game');
     await this.get(gameId);
     const url = await this.previews.urlsFor(user);
-    return (await this.gameFiles.listFiles(gameId)).map((row) => ({
+    return (await this.gameFiles.listFilesPage(gameId, page)).map((row) => ({
       ...toGameFile(row),
       previews: PreviewsService.gameFilePreviews(user, row, url),
     }));

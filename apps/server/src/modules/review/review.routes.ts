@@ -13,6 +13,7 @@ import {
   versionIdParamSchema,
 } from '@reskin/contract';
 import { currentUser } from '../../plugins/auth';
+import { revalidatedRoutes } from '../../plugins/revalidation';
 import { sendPage } from '../../search/page';
 import type { ReviewService } from './review.service';
 
@@ -67,22 +68,25 @@ export async function reviewRoutes(app: FastifyInstance, { review }: { review: R
     async (request, reply) => sendPage(reply, await review.toReview(currentUser(request))),
   );
 
-  r.get(
-    '/game-versions/:versionId/notes',
-    {
-      ...user,
-      schema: {
-        tags,
-        summary:
-          "A page of a version's notes (on the version, its files and atlas frames), oldest first: ids above `after`, at most `limit` (1000)",
-        params: versionIdParamSchema,
-        querystring: notesQuerySchema,
-        response: { 200: noteListSchema },
-        errors: { 404: noteWriteErrors[404] },
+  // Asked for whenever a workbench or review screen opens: revalidated (decision 0063).
+  await revalidatedRoutes(app, (scope) => {
+    scope.withTypeProvider<ZodTypeProvider>().get(
+      '/game-versions/:versionId/notes',
+      {
+        ...user,
+        schema: {
+          tags,
+          summary:
+            "A page of a version's notes (on the version, its files and atlas frames), oldest first: ids above `after`, at most `limit` (1000)",
+          params: versionIdParamSchema,
+          querystring: notesQuerySchema,
+          response: { 200: noteListSchema },
+          errors: { 404: noteWriteErrors[404] },
+        },
       },
-    },
-    async (request) => review.listNotes(currentUser(request), request.params.versionId, request.query),
-  );
+      async (request) => review.listNotes(currentUser(request), request.params.versionId, request.query),
+    );
+  });
 
   r.post(
     '/game-versions/:versionId/notes',

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   GameVersionStatus,
+  type FilePageQuery,
   type GameVersion,
   type ReviewState,
   type Verdict,
@@ -270,8 +271,10 @@ export class VersionsRepository {
   }
 
   /** A version's files, each with its game file's pixel size now (null when the game file is gone). */
+  /** A version's files with their originals' sizes, by path; in pages of `page` (decision 0063). */
   listFilesWithOriginals(
     versionId: number,
+    { after, limit }: FilePageQuery = {},
   ): Promise<(VersionFileRow & { originalWidth: number | null; originalHeight: number | null })[]> {
     return this.db
       .selectFrom('versionFiles')
@@ -284,7 +287,9 @@ export class VersionsRepository {
       .selectAll('versionFiles')
       .select(['gameFiles.width as originalWidth', 'gameFiles.height as originalHeight'])
       .where('versionFiles.gameVersionId', '=', versionId)
+      .$if(after !== undefined, (query) => query.where('versionFiles.path', '>', after!))
       .orderBy('versionFiles.path')
+      .$if(limit !== undefined, (query) => query.limit(limit!))
       .execute();
   }
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createVersionBodySchema,
+  filePageQuerySchema,
   gamePathSchema,
   gameVersionListSchema,
   gameVersionSchema,
@@ -21,6 +22,7 @@ import {
 } from '@reskin/contract';
 import { revokedTicketDoc } from '../../lib/download-tickets';
 import { currentUser } from '../../plugins/auth';
+import { revalidatedRoutes } from '../../plugins/revalidation';
 import { sendPage } from '../../search/page';
 import { fileTooLarge, readUpload, maxMultipartBytes, refuseDeclaredBodyOver } from '../../lib/multipart';
 import type { VersionIntake } from './intake/version-intake';
@@ -99,19 +101,25 @@ export async function versionsRoutes(
     async (request) => versions.path(currentUser(request), request.params.id, request.params.gameId),
   );
 
-  r.get(
-    '/game-versions/files/:id/:gameId',
-    {
-      ...user,
-      schema: {
-        tags,
-        summary: "A version's replaced files",
-        params: versionParamsSchema,
-        response: { 200: versionFileListSchema },
+  // Read whenever a workbench or review screen opens: revalidated (decision 0063).
+  await revalidatedRoutes(app, (scope) => {
+    scope.withTypeProvider<ZodTypeProvider>().get(
+      '/game-versions/files/:id/:gameId',
+      {
+        ...user,
+        schema: {
+          tags,
+          summary:
+            "A version's replaced files by path: all of them, or a page: those after `after`, at most `limit`",
+          params: versionParamsSchema,
+          querystring: filePageQuerySchema,
+          response: { 200: versionFileListSchema },
+        },
       },
-    },
-    async (request) => versions.files(currentUser(request), request.params.id, request.params.gameId),
-  );
+      async (request) =>
+        versions.files(currentUser(request), request.params.id, request.params.gameId, request.query),
+    );
+  });
 
   r.get(
     '/game-versions/:gameId/:userGameId',

@@ -6,6 +6,7 @@ import {
   versionChangeRefusal,
   versionRuleMessages,
   type CreateVersionBody,
+  type FilePageQuery,
   type GamePath,
   type GameVersion,
   type User,
@@ -204,14 +205,15 @@ export class VersionsService {
     return this.mustFind(id);
   }
 
-  async files(user: User, id: number, gameId: number): Promise<VersionFile[]> {
+  /** GET /game-versions/files/{id}/{gameId}: the files a version replaced, by path; in pages of `page` (decision 0063). */
+  async files(user: User, id: number, gameId: number, page: FilePageQuery = {}): Promise<VersionFile[]> {
     const version = await this.reachableVersion(user, id);
     if (version.gameId !== gameId) throw notFound('Game version');
     const frames = await this.sheets.framesOf(id);
     const url = await this.previews?.urlsFor(user);
     // Whoever may not see originals gets the preview of a composed sheet's marked rendition (decision 0049).
     const marked = can(user.roleTypeId, 'play.original') ? undefined : await this.sheets.markedKeysOf(id);
-    return (await this.versions.listFilesWithOriginals(id)).map(
+    return (await this.versions.listFilesWithOriginals(id, page)).map(
       ({ originalWidth, originalHeight, ...row }) => {
         const replaced = frames.get(row.fileId);
         const previewKey = marked?.has(row.fileId) ? marked.get(row.fileId)! : row.storageKey;

@@ -21,6 +21,7 @@ import { useConfirm } from '../../../components/ui/use-confirm';
 import { Loading } from '../../../components/ui/loading';
 import { paths } from '../../../config/paths';
 import { useGameIdParam } from '../../../lib/game-id-param';
+import { useFirstScreenShown, useRestOfLists } from '../../../lib/use-first-screen-shown';
 import { failureTitle } from '../../../lib/failure-titles';
 import { notifyError, notifySuccess } from '../../../lib/toasts';
 import {
@@ -88,8 +89,18 @@ function GameFiles({ gameId }: { gameId: number }) {
     sortColumns: gameFileSortColumns,
     where: usageFilterWhere(usageFilter),
   });
-  const usage = useFileUsage(gameId);
+  // The table's page of files comes by itself; the usage of every file, first page first and the rest once the
+  // table is shown (decision 0063): the first page by path holds the default first page of the table.
+  const [rest, allowRest] = useRestOfLists();
+  const usage = useFileUsage(gameId, { rest });
   const files = useGameFilesPage(gameId, list.params);
+  useFirstScreenShown(
+    {
+      ready: files.data !== undefined && usage.data !== undefined,
+      pictures: (files.data?.items ?? []).some((file) => file.previews?.thumbnail),
+    },
+    allowRest,
+  );
   const indexCall = useSetIndexFile();
   const indexFile = useIndexFile(gameId);
   const splashCall = useSetSplashFile();

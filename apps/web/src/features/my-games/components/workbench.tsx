@@ -44,6 +44,7 @@ import { OpenNotesBadge, ReviewStateBadge, VerdictSummary } from '../../../compo
 import { VersionNotesPanel } from '../../../components/review/version-notes-panel';
 import { NotesRefusal } from '../../../components/review/notes-access';
 import { useFocusedFile } from '../../../lib/use-focused-file';
+import { useFirstScreenShown, useRestOfLists } from '../../../lib/use-first-screen-shown';
 
 /** The workbench tabs after Back (SPEC §2), by their SPEC §3 kinds; the edit-files kind depends on the job. */
 const tabs = [
@@ -64,15 +65,19 @@ const isAudio = (file: GameFile) => replaceableKind(file) === 'audio';
  */
 function FilesToReplace({
   files,
+  whole,
   engine,
   kind,
   children,
 }: {
   files: GameFile[];
+  /** Every file of the game is in (decision 0063): none of a kind in the first page says nothing yet. */
+  whole: boolean;
   engine: string | null;
   kind: 'image' | 'audio';
   children: (files: GameFile[]) => ReactNode;
 }) {
+  if (files.length === 0 && !whole) return <Loading />;
   if (files.length === 0 && isPackedEngine(engine)) {
     return (
       <Alert variant="info" className="mb-0" data-testid="nothing-to-replace">
@@ -114,8 +119,10 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   // version rather than after them: they are a big game's longest reads (1,500 files). Until the assignment
   // shows the game is the artist's, a refusal is quiet (the page says the version cannot be opened); one that came
   // while quiet is asked again once it is known, so a real failure still shows its toast.
-  const gameFiles = useGameFiles(gameId, { quiet: !userGame });
-  const versionFiles = useVersionFiles(version ? versionId : null, gameId);
+  // Each list's first page first, the rest once the first cards are shown (decision 0063).
+  const [rest, allowRest] = useRestOfLists();
+  const gameFiles = useGameFiles(gameId, { quiet: !userGame, rest });
+  const versionFiles = useVersionFiles(version ? versionId : null, gameId, { rest });
   // Asked for once as the screen opens; the cards' Notes buttons read it (useVersionNotes' `fromScreen`).
   useVersionNotes(version ? versionId : null);
   // Play URLs only for a Ready game: the server's 409 for any other would toast what the page already says (a game
@@ -128,7 +135,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const session = useSession();
   const { confirm, dialog } = useConfirm();
   // Which files plays load: a filter and an order over the cards, and a badge on each.
-  const fileUsage = useFileUsage(gameId, { quiet: !userGame });
+  const fileUsage = useFileUsage(gameId, { quiet: !userGame, rest });
   useAskedAgainOnceAssigned(userGame !== undefined, gameFiles);
   useAskedAgainOnceAssigned(userGame !== undefined, fileUsage);
   const [usageFilter, setUsageFilter] = useState<FileUsageFilter>('all');
@@ -170,6 +177,13 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
 
   // A link from the inbox names a file's card (`?fileId=`): the editor scrolls to it and opens its notes.
   const focusedFileId = useFocusedFile();
+  const cardsShown = gameFiles.data !== undefined && versionFiles.data !== undefined && !!playPaths.data;
+  // The counts, the emptiness and the order of the whole game wait for the rest; a link's file may be in it.
+  const whole = gameFiles.complete && versionFiles.complete && fileUsage.complete;
+  useFirstScreenShown(
+    { ready: cardsShown, pictures: imageGame && editable.length > 0, now: focusedFileId !== null },
+    allowRest,
+  );
   const finished = version?.gameVersionStatusId === GameVersionStatus.Finished;
   // Finished again after the reviewer asked for changes: the version goes back to review.
   const mayFinishNow = !finished || version?.reviewState === 'changes_requested';
@@ -228,7 +242,12 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
               <Loading />
             )}
             {tab === 'files' && gameFiles.data && playPaths.data && versionFiles.data && (
-              <FilesToReplace files={editable} engine={game.engine} kind={imageGame ? 'image' : 'audio'}>
+              <FilesToReplace
+                files={editable}
+                whole={gameFiles.complete}
+                engine={game.engine}
+                kind={imageGame ? 'image' : 'audio'}
+              >
                 {() => (
                   <>
                     {/* Replace from a folder or a zip: images and sounds alike; not on a read-only version. */}
@@ -244,10 +263,14 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                         <UsageFilterSelect
                           value={usageFilter}
                           onChange={setUsageFilter}
-                          counts={usageCounts(
-                            editable.map((file) => file.fileId),
-                            usage,
-                          )}
+                          counts={
+                            whole
+                              ? usageCounts(
+                                  editable.map((file) => file.fileId),
+                                  usage,
+                                )
+                              : undefined
+                          }
                         />
                         <Form.Group className="d-flex align-items-center gap-2">
                           <Form.Label htmlFor="workbench-order" className="mb-0 text-nowrap">
@@ -276,6 +299,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                       atlases={atlases.data?.atlases}
                       focusedFileId={focusedFileId}
                     />
+                    {!whole && <Loading label="Loading the rest of the files..." />}
                   </>
                 )}
               </FilesToReplace>

@@ -20,6 +20,7 @@ import { NotesButton } from '../../../components/review/notes-button';
 import { VerdictPanel } from './verdict-panel';
 import { VersionNotesPanel } from '../../../components/review/version-notes-panel';
 import { useFocusedFile } from '../../../lib/use-focused-file';
+import { useFirstScreenShown, useRestOfLists } from '../../../lib/use-first-screen-shown';
 import { fileUrl } from '../../../lib/play-file-url';
 import { byUpdatedAt } from '../lib/sort-files';
 import { idsQuery, useIds } from '../../../lib/route-ids';
@@ -35,8 +36,11 @@ export function VersionFiles() {
   const { versionId, gameId, userGameId } = useIds();
   const version = useReviewedVersion(versionId, userGameId);
   const session = useSession();
-  const files = useVersionFiles(versionId, gameId);
-  const originals = useGameFiles(gameId);
+  // The version's files are the rows, newest first, so they come whole (a first page by path is no first screen);
+  // the game's files beside them (the big list) come first page first, the rest once the rows are shown (decision 0063).
+  const [rest, allowRest] = useRestOfLists();
+  const files = useVersionFiles(versionId, gameId, { rest: true });
+  const originals = useGameFiles(gameId, { rest });
   const playPaths = useVersionPath(versionId, gameId);
   const zipUrl = useZipUrl();
   // A sheet's replaced frames are shown beside their originals, cut by the game's atlases.
@@ -58,7 +62,7 @@ export function VersionFiles() {
     zipUrl.mutate(id, { onSuccess: (url) => (target.location.href = url), onError: () => target.close() });
   };
 
-  const rows = files.data ?? [];
+  const rows = (files.complete && files.data) || [];
   const originalById = new Map((originals.data ?? []).map((file) => [file.fileId, file]));
   const urls = playPaths.data;
   const viewed = viewing ? originalById.get(viewing.fileId) : undefined;
@@ -66,6 +70,13 @@ export function VersionFiles() {
   // scrolled out of view and back, so mounted again, stays closed).
   const focusedFileId = useFocusedFile();
   const [openNotesOf, setOpenNotesOf] = useState(focusedFileId);
+  useFirstScreenShown(
+    {
+      ready: files.complete && originals.data !== undefined,
+      pictures: rows.some((file) => fileKindOf(file) === 'image'),
+    },
+    allowRest,
+  );
   const originalSrcOf = (file: VersionFile) => {
     const original = originalById.get(file.fileId);
     return urls && original && fileUrl(urls, urls.wtmFile, original.path, original.updatedAt);
@@ -194,7 +205,7 @@ export function VersionFiles() {
           // The count reads the files shown, '(0)' while they load.
           title={{ text: 'Version files', total: rows.length, as: 'h2', card: false }}
           // Without a version there is no list to load: it is empty.
-          status={versionId === null ? 'success' : files.status}
+          status={versionId === null || files.complete ? 'success' : files.isError ? 'error' : 'pending'}
           emptyText={emptyTexts.versionFiles}
           columns={columns}
           data={rows}
