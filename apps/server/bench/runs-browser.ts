@@ -146,7 +146,7 @@ export const browserRuns: Record<string, () => Promise<void>> = {
     const [target] = results;
     const load = Math.max(loadBefore, loadavg()[0]!);
     console.log(
-      'Start-up of the production server (node apps/server/dist/server.js, fresh build), a new process each run',
+      'Start-up of the production server (node apps/server/dist/server.js, fresh build; also through npm start), a new process each run',
     );
     console.log(
       `on an empty DATA_DIR, SEED_DEMO=false, NODE_ENV=production, LOG_LEVEL=info. Ready = spawn to the first 200`,
@@ -155,7 +155,7 @@ export const browserRuns: Record<string, () => Promise<void>> = {
       `of GET ${target!.probe} (what a load balancer sees); log line = spawn to "Reskin Studio on ...";`,
     );
     console.log(
-      'CPU = user + system time the process used until ready; idle RSS 2 s after ready; after requests = 1 s',
+      'CPU = user + system time the processes used until ready (npm start: npm and node); idle RSS 2 s after ready; after requests = 1 s',
     );
     console.log(
       'after 500 light GETs (probe, /api/config, /), 10 at a time; the demo variant seeds the demo accounts and sample game:',
@@ -183,6 +183,12 @@ export const browserRuns: Record<string, () => Promise<void>> = {
       );
     const readyMet = target!.readyMedianMs < startupTargets.readyMs;
     const rssMet = target!.idleRssMaxMb < startupTargets.idleRssMb;
+    // What a person typing `npm start` waits for: npm, the build check, then the same server.
+    const npmStart = results.find((r) => r.label.startsWith('npm start'))!;
+    const npmMet = npmStart.readyMedianMs <= startupTargets.readyMs;
+    console.log(
+      `  ${npmStart.label}: ready median ${fixed(npmStart.readyMedianMs, 0)} ms, ${fixed(npmStart.readyMedianMs - target!.readyMedianMs, 0)} ms more than the bundle alone (target <= ${startupTargets.readyMs} ms: ${npmMet ? 'met' : 'MISSED'})`,
+    );
     console.log(
       `  ${target!.label}: ready median ${fixed(target!.readyMedianMs, 0)} ms (target < ${startupTargets.readyMs} ms: ${readyMet ? 'met' : 'MISSED'}),`,
     );
@@ -196,6 +202,6 @@ export const browserRuns: Record<string, () => Promise<void>> = {
       console.log('  the times are inflated; the CPU column is the less disturbed measure)');
     }
     console.log();
-    if (!readyMet || !rssMet || !demoMet) process.exitCode = 1;
+    if (!readyMet || !npmMet || !rssMet || !demoMet) process.exitCode = 1;
   },
 };

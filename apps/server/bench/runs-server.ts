@@ -1,10 +1,11 @@
-// The server benchmarks of npm run bench (index.ts): generation, uploads, the API under load, play, login.
+// The server benchmarks of npm run bench (index.ts): generation, uploads, the API under load, play, login, takeover.
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { benchApi, type ApiBenchResult } from './api.bench';
 import { benchGeneration } from './generation.bench';
 import { benchLoginTiming } from './login.bench';
 import { benchPlay, type PlayTarget } from './play.bench';
+import { benchTakeover, takeoverGoalSeconds } from './takeover.bench';
 import { benchUpload } from './upload.bench';
 import { startS3Server } from '../test/support/s3-server';
 import { databaseUrl, fixed, postgresUp, s3Env } from './run-support';
@@ -225,5 +226,45 @@ export const serverRuns: Record<string, () => Promise<void>> = {
     console.log(`  known email:       median ${fixed(login.knownMedianMs, 0)} ms`);
     console.log(`  unknown email:     median ${fixed(login.unknownMedianMs, 0)} ms`);
     console.log(`  ratio unknown / known: ${fixed(login.unknownMedianMs / login.knownMedianMs)}\n`);
+  },
+
+  async takeover() {
+    if (!(await postgresUp())) {
+      console.log(`(PostgreSQL at ${databaseUrl} is unreachable: the takeover benchmark is skipped)\n`);
+      return;
+    }
+    const loadBefore = loadavg()[0]!;
+    // BENCH_TAKEOVER_IMAGES and BENCH_TAKEOVER_SIZE (px a side): a bigger game makes a longer job, bigger images
+    // longer slices (the kill comes once a third of the job is done).
+    const r = await benchTakeover({
+      databaseUrl,
+      images: Number(process.env.BENCH_TAKEOVER_IMAGES ?? 120),
+      size: Number(process.env.BENCH_TAKEOVER_SIZE ?? 1000),
+    });
+    const live = (r.liveSeconds[0] + r.liveSeconds[1]) / 2;
+    const extra = r.takeoverSeconds - live;
+    const met = extra <= takeoverGoalSeconds;
+    console.log(
+      `A killed server's generation job on PostgreSQL: two production servers (node scripts/start.mjs) on one new database,`,
+    );
+    console.log(
+      `a game of ${r.images} images (about ${r.size} px a side) generated on A with both alive, then the same images again with A`,
+    );
+    console.log(
+      'killed (SIGKILL) while it holds the job a third of the way through, then again on B; times read through B:',
+    );
+    console.log(
+      `  job on a live server: Gen. to Ready ${fixed(r.liveSeconds[0], 1)} s on A before the kill, ${fixed(r.liveSeconds[1], 1)} s on B after it (mean ${fixed(live, 1)} s)`,
+    );
+    console.log(
+      `  A killed ${fixed(r.killedAfterSeconds, 1)} s after Gen. (${r.doneAtKill}/${r.images} done): B took it over ${fixed(r.takenAfterKillSeconds, 1)} s after the kill, progress moved ${fixed(r.movedAfterKillSeconds, 1)} s after it, Ready ${fixed(r.readyAfterKillSeconds, 1)} s after it`,
+    );
+    console.log(
+      `  Gen. to Ready with the kill ${fixed(r.takeoverSeconds, 1)} s: ratio ${fixed(r.takeoverSeconds / live)}, ${fixed(extra, 1)} s more than the live job (target <= ${takeoverGoalSeconds} s more: ${met ? 'met' : 'MISSED'})`,
+    );
+    console.log(
+      `  machine load (1-minute average) before ${fixed(loadBefore)}, at the end ${fixed(loadavg()[0]!)}\n`,
+    );
+    if (!met) process.exitCode = 1;
   },
 };

@@ -62,6 +62,8 @@ export const startupTargets = { readyMs: 2000, idleRssMb: 150 };
 
 interface Variant {
   label: string;
+  /** The program started (default: this Node), with its arguments. */
+  command?: string;
   args: string[];
   cwd: string;
   /** Prepares what one run needs (a data folder, a database) and answers its extra environment and clean-up. */
@@ -94,6 +96,20 @@ function memoryMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** A process and its descendants, parents first (npm start: npm, then the node it runs). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // Gone meanwhile.
+  }
+  return [pid, ...children.flatMap(processTree)];
 }
 
 const clockTicksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
@@ -145,7 +161,7 @@ async function runOnce(variant: Variant): Promise<{ run: StartupRun; probe: stri
     ...prepared.env,
   };
   const started = performance.now();
-  const child = spawn(process.execPath, variant.args, {
+  const child = spawn(variant.command ?? process.execPath, variant.args, {
     cwd: variant.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -171,13 +187,16 @@ async function runOnce(variant: Variant): Promise<{ run: StartupRun; probe: stri
       await sleep(5);
     }
     const readyMs = performance.now() - started;
-    const readyCpuMs = cpuMs(child.pid!);
+    // Under npm the server is a process below it (npm -> sh -> node): the CPU of all of them, the memory of the server.
+    const tree = processTree(child.pid!);
+    const readyCpuMs = tree.reduce((sum, pid) => sum + cpuMs(pid), 0);
+    const server = tree.at(-1)!;
     await sleep(settleMs);
-    const idleRssMb = memoryMb(child.pid!).rss;
+    const idleRssMb = memoryMb(server).rss;
     let settledRssMb: number | undefined;
     if (variant.settle) {
       await sleep(settledMs - settleMs);
-      settledRssMb = memoryMb(child.pid!).rss;
+      settledRssMb = memoryMb(server).rss;
     }
 
     const agent = new Agent({ keepAlive: true, maxSockets: 10 });
@@ -194,7 +213,7 @@ async function runOnce(variant: Variant): Promise<{ run: StartupRun; probe: stri
     );
     agent.destroy();
     await sleep(1000);
-    const after = memoryMb(child.pid!);
+    const after = memoryMb(server);
     return {
       run: {
         readyMs,
@@ -280,8 +299,9 @@ const emptyPostgresDatabase = (databaseUrl: string) => async () => {
 /**
  * Start-up time and idle memory of the production server (`node apps/server/dist/server.js`, built fresh by
  * scripts/build.mjs first), each run a new process on an empty DATA_DIR without demo seeding. For comparison
- * in the same run: the same on an empty PostgreSQL database (when `databaseUrl` is given), the old way
- * (`node --import tsx src/server.ts`), and a bare Node HTTP server answering 200 (Node's own floor).
+ * in the same run: the same on an empty PostgreSQL database (when `databaseUrl` is given), `npm start` and
+ * `node scripts/start.mjs` (the build check, then the same bundle), the old way (`node --import tsx
+ * src/server.ts`), and a bare Node HTTP server answering 200 (Node's own floor).
  */
 export async function benchStartup(
   options: { runs?: number; databaseUrl?: string } = {},
@@ -323,6 +343,29 @@ export async function benchStartup(
       runs: Math.min(runs, 3),
     });
   }
+  // `npm start` as a user runs it, the build already fresh: npm -> sh -> node scripts/start.mjs (its build check), then
+  // the same bundle in the same process; and scripts/start.mjs alone, as a service manager runs it without npm.
+  variants.push(
+    {
+      variant: {
+        label: 'npm start, SQLite',
+        command: 'npm',
+        args: ['start'],
+        cwd: repoRoot,
+        prepare: emptyDataDir(),
+      },
+      runs,
+    },
+    {
+      variant: {
+        label: 'node scripts/start.mjs, SQLite',
+        args: ['scripts/start.mjs'],
+        cwd: repoRoot,
+        prepare: emptyDataDir(),
+      },
+      runs: Math.min(runs, 3),
+    },
+  );
   variants.push(
     {
       variant: {

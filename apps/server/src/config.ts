@@ -83,9 +83,12 @@ export interface Config {
   minFreeSpace: { percent: number; bytes: number };
   /** REDIS_URL: rate limits shared by every app server; unset: in this process's memory. */
   redisUrl: string | undefined;
-  /** GENERATION_LEASE_SECONDS in milliseconds: how soon another server takes over a dead server's generation job. */
+  /**
+   * GENERATION_LEASE_SECONDS in milliseconds: how soon another server takes over a dead server's generation job (a
+   * live server renews its job's lease every second, decision 0064).
+   */
   generationLeaseMs: number;
-  /** How long one slice of a generation job runs before the next is queued; unset: half the lease. Tests shorten it. */
+  /** How long one slice of a generation job starts images before the next is queued; unset: 5 s. Tests shorten it. */
   generationSliceMs?: number | undefined;
   /** METRICS_TOKEN: the bearer token of GET /api/metrics; unset: the route answers 404. */
   metricsToken: string | undefined;

@@ -210,9 +210,9 @@ export const envSchema = z.object({
   GENERATION_LEASE_SECONDS: z.coerce
     .number({ error: 'expected a number of seconds' })
     .int({ error: 'expected a whole number of seconds' })
-    .min(10, { error: 'expected at least 10 seconds' })
+    .min(2, { error: 'expected at least 2 seconds' })
     .max(3600, { error: 'expected at most 3600 seconds' })
-    .default(10),
+    .default(3),
   /**
    * Mail (decision 0035): smtp://user:password@host:587 (STARTTLS when offered) or smtps://...:465; unset:
    * no mail (no verification, no forgot password, no inbox mail), the app runs as without it.

@@ -1,13 +1,15 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GameStatus, RoleType, generationFailureMessage, type Game } from '@reskin/contract';
 import { call, createTestApp, createUser, filesForm, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
-// Generation jobs on PostgreSQL's job queue (decision 0016): any app server runs any job, a job whose
-// server died moves to another after its lease, long jobs run in slices that go on where the last one stopped,
-// and progress is recorded. Two apps on one database stand for two app servers.
+// Generation jobs on PostgreSQL's job queue (decisions 0016 and 0064): any app server runs any job, a job whose
+// server died moves to another after its lease, a live server renews its lease and never shares a game with another,
+// long jobs run in slices that go on where the last one stopped, and progress is recorded. Two apps on one database
+// stand for two app servers.
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Polls until `check` answers a value; gives up after `limitMs` (a generous bound, not a timing assertion). */
@@ -124,6 +126,69 @@ describe.runIf(testDb === 'postgres')('generation jobs on the PostgreSQL job que
     expect([ready.generationDone, ready.generationTotal]).toEqual([40, 40]);
     expect(seen).toEqual([...seen].sort((x, y) => x - y));
     expect(await jobCount(a, 'generate-game')).toBeGreaterThan(1);
+  });
+
+  it('a slice that runs longer than the lease keeps its job: its server renews the lease, so no other server retries it', async () => {
+    // Slices of 4 s against a lease of 2 s: without the renewals every slice would expire and be retried elsewhere.
+    const [a, , admin] = await twoServers(2000, 4000);
+    const game = await gameWithImages(a, admin, 60, 1024);
+    await call(a, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
+    const ready = await eventually('Ready', async () => {
+      const now = await gameOn(a, admin, game.id);
+      expect(now.gameStatusTypeId).not.toBe(GameStatus.Failed);
+      return now.gameStatusTypeId === GameStatus.Ready ? now : undefined;
+    });
+    expect([ready.generationDone, ready.generationTotal]).toEqual([60, 60]);
+    // Every slice's job ended completed at its first try: none expired, none ran twice.
+    const { rows } = await sql<{ state: string; retries: number }>`
+      select state, retry_count as retries from ${sql.table(`${a.schema}_jobs.job`)}
+      where name = 'generate-game'`.execute(a.database.db);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((row) => [row.state, row.retries])).toEqual(rows.map(() => ['completed', 0]));
+  });
+
+  it('a job whose game another server is still working waits for that server, renewing its lease, and then goes on', async () => {
+    const [a, b, admin] = await twoServers(2000, 500);
+    const game = await gameWithImages(a, admin, 4);
+    // A server whose slice of the game still runs holds the game's advisory lock (generation-queue.ts: the queue's
+    // schema and the game's id), as this connection does now.
+    const other = new pg.Client({ connectionString: databaseUrl });
+    await other.connect();
+    try {
+      await other.query('select pg_advisory_lock(hashtext($1), $2)', [`${a.schema}_jobs`, game.id]);
+      await call(b, 'GET', `/api/games/${game.id}/generate`, { token: admin.token });
+      // A server fetched the job and renews its lease while it waits: the job's start moves on twice.
+      const jobStart = async () => {
+        const { rows } = await sql<{ startedOn: Date | null }>`
+          select started_on as "startedOn" from ${sql.table(`${a.schema}_jobs.job`)}
+          where name = 'generate-game' and state = 'active'`.execute(a.database.db);
+        return rows[0]?.startedOn?.getTime();
+      };
+      const fetched = await eventually('the job fetched', jobStart);
+      const renewed = await eventually('the lease renewed', async () => {
+        const start = await jobStart();
+        return start !== undefined && start > fetched ? start : undefined;
+      });
+      await eventually('the lease renewed again', async () => {
+        const start = await jobStart();
+        return start !== undefined && start > renewed ? start : undefined;
+      });
+      // Nothing of the game was made meanwhile: no slice has started.
+      const waiting = await gameOn(a, admin, game.id);
+      expect([waiting.gameStatusTypeId, waiting.generationTotal ?? null]).toEqual([
+        GameStatus.Generating,
+        null,
+      ]);
+      expect(await jobCount(a, 'generate-game')).toBe(1);
+    } finally {
+      await other.end();
+    }
+    // The other server's session has ended, and the lock with it: the job goes on to Ready.
+    const ready = await eventually('Ready', async () => {
+      const now = await gameOn(a, admin, game.id);
+      return now.gameStatusTypeId === GameStatus.Ready ? now : undefined;
+    });
+    expect([ready.generationDone, ready.generationTotal]).toEqual([4, 4]);
   });
 
   it('a job whose server died holding it moves to another server once the lease has run out, and ends Ready', async () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,6 +124,28 @@ describe.skipIf(testDb === 'postgres')('the production server process', () => {
     const again = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, encoding: 'utf8' });
     expect(again.status).toBe(0);
     expect(again.stdout + again.stderr).toBe('');
+  });
+
+  it('builds nothing for a source touched but not changed, and keeps its new time in the stamp', () => {
+    const source = join(repoRoot, 'apps/server/src/server.ts');
+    const stampOf = () =>
+      JSON.parse(readFileSync(join(repoRoot, 'apps/server/dist/.build-stamp.json'), 'utf8')) as {
+        hash: string;
+        signature: string;
+      };
+    const before = stampOf();
+    const { atime, mtime } = statSync(source);
+    utimesSync(source, atime, new Date(mtime.getTime() + 1000));
+    try {
+      const again = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, encoding: 'utf8' });
+      expect(again.status).toBe(0);
+      expect(again.stdout + again.stderr).toBe('');
+      const after = stampOf();
+      expect(after.hash).toBe(before.hash);
+      expect(after.signature).not.toBe(before.signature);
+    } finally {
+      utimesSync(source, atime, mtime);
+    }
   });
 
   it('serves a production build of the web app: no React development code in any served asset', async () => {

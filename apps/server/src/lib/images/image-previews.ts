@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from './sharp';
 import { imageFormatOfName, imageFormats, limits } from '@reskin/contract';
 import { decodeWithin, resizeWithin } from './pipeline';
 import type { Pixels } from './pixels';

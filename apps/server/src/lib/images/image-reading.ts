@@ -1,4 +1,5 @@
-import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
+import { sharp } from './sharp';
 import type { ImageFormatName } from '@reskin/contract';
 import { decodeBmp, decodeIco } from './bitmap-decoding';
 

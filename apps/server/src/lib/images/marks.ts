@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import sharp, { type OverlayOptions } from 'sharp';
+import type { OverlayOptions } from 'sharp';
+import { sharp } from './sharp';
 
 // The watermark's marks (DESIGN.md "Games, files, variants"; decisions 0028 and 0047): the tile over the whole
 // image and each sprite frame's own mark, rendered from SVG to pixels once and kept. pipeline.ts drawMarks

@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { sharp } from './sharp';
 import { limits, type CopyFormat, type ImageFormatName } from '@reskin/contract';
 import { readImage } from './image-reading';
 import { markOverlays, type Marks } from './marks';

@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { sharp } from './sharp';
 import type { ImageFormatName } from '@reskin/contract';
 import type { RgbaImage } from './bitmap-decoding';
 import { readImage } from './image-reading';

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from './sharp';
 import { escapeXml, watermarkTile } from './marks';
 
 // The copies of an SVG original (decision 0059 leaves them out of the pixel pipeline): the skeleton is an empty

@@ -273,8 +273,8 @@ export class GameGeneration {
         { gameId, done: state.generationDone, images: images.length },
         'game generation slice started',
       );
-      const done = await this.generateFrom(gameId, images, state.generationDone, slice.deadline);
-      if (done < images.length || (await this.makePending(gameId, slice.deadline, false))) {
+      const done = await this.generateFrom(gameId, images, state.generationDone, slice);
+      if (done < images.length || (await this.makePending(gameId, slice, false))) {
         this.log.info(
           { gameId, done, images: images.length, ms: Date.now() - started },
           'game generation goes on in a next slice',
@@ -326,7 +326,7 @@ export class GameGeneration {
         this.metrics?.dropped(gameId, 'copies');
         return 'done';
       }
-      const more = await this.makePending(gameId, slice.deadline, true);
+      const more = await this.makePending(gameId, slice, true);
       this.log.info({ gameId, more, ms: Date.now() - started }, 'copies of changed files made');
       if (!more) this.metrics?.ended(gameId, 'copies', 'ready');
       return more ? 'more' : 'done';
@@ -346,15 +346,15 @@ export class GameGeneration {
 
   /**
    * Makes the copies of a game's images whose copies are not current, at most `concurrency` at a time, starting
-   * none after `deadline`; true when some were left for a next slice. An image that cannot be made is skipped
+   * none after the slice's deadline; true when some were left for a next slice. An image that cannot be made is skipped
    * (logged) with `skipBroken`, else it throws once those started have ended, as any other failure does.
    */
-  private async makePending(gameId: number, deadline: number, skipBroken: boolean): Promise<boolean> {
+  private async makePending(gameId: number, slice: GenerationSlice, skipBroken: boolean): Promise<boolean> {
     const pending = await this.games.pendingCopies(gameId);
     let next = 0;
     let failure: { error: unknown } | undefined;
     const worker = async () => {
-      while (next < pending.length && !failure && Date.now() < deadline) {
+      while (next < pending.length && !failure && Date.now() < slice.deadline) {
         const file = pending[next++]!;
         try {
           await this.copies.make(file);
@@ -377,7 +377,7 @@ export class GameGeneration {
   }
 
   /**
-   * Makes the copies of images[from...], at most `concurrency` at a time, starting no image after `deadline`,
+   * Makes the copies of images[from...], at most `concurrency` at a time, starting no image after the slice's deadline,
    * and records progress as the run of done images from the start grows. Answers how many are done. After a
    * failure no new image starts; it throws (the first failure) once those started have ended.
    */
@@ -385,7 +385,7 @@ export class GameGeneration {
     gameId: number,
     images: GameFileRow[],
     from: number,
-    deadline: number,
+    slice: GenerationSlice,
   ): Promise<number> {
     let next = from;
     let done = from;
@@ -394,7 +394,7 @@ export class GameGeneration {
     let recorded = from;
     let recordedAt = Date.now();
     const worker = async () => {
-      while (next < images.length && !failure && Date.now() < deadline) {
+      while (next < images.length && !failure && Date.now() < slice.deadline) {
         const index = next++;
         try {
           await this.copies.make(images[index]!);

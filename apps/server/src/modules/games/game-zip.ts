@@ -6,7 +6,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
-import { getFileNameLowLevel, openPromise, type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import {
   commonTopFolder,
   declaredZipRefusal,
@@ -18,6 +18,7 @@ import {
   type ErrorDetail,
 } from '@reskin/contract';
 import { AppError, unprocessable, withDetail } from '../../lib/errors';
+import { lazyPackage } from '../../lib/lazy-package';
 import { InvalidPathError, normaliseGamePath } from '../../lib/game-paths';
 import { fileTooLarge } from '../../lib/multipart';
 import { storageFault } from '../../storage/storage-faults';
@@ -30,6 +31,8 @@ const inflate = promisify(inflateRaw);
 // request stream would mean trusting the local headers, which may lie or be missing (data descriptors). With
 // the whole file at hand, yauzl reads the central directory first, and every check below runs on all the
 // entries before a single byte is inflated.
+
+const yauzl = lazyPackage<typeof import('yauzl')>('yauzl');
 
 /** 422: the upload is not a zip yauzl can read, with its reason. */
 export function invalidZip(reason: string): AppError {
@@ -47,7 +50,7 @@ export async function openZip(path: string): Promise<ZipFile> {
   try {
     // decodeStrings: false: yauzl would refuse the whole zip at the first `..` or absolute name with a bare
     // Error; the names are checked below by the game path rules instead, each refusal naming its entry.
-    return await openPromise(path, {
+    return await yauzl().openPromise(path, {
       lazyEntries: true,
       autoClose: false,
       decodeStrings: false,
@@ -83,7 +86,7 @@ export async function readEntries(
     zip.on('end', () => resolve());
     zip.on('entry', (entry: Entry) => {
       const raw = entry.fileName as unknown as Buffer;
-      const name = getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
+      const name = yauzl().getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, false);
       if (!isSkippedUploadPath(name)) {
         // Counted as they come, so a zip of a million entries is refused after 1001, not after reading them all.
         if (files.length >= maxFiles) return fail(tooMany());

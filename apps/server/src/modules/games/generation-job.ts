@@ -9,6 +9,7 @@ export type JobKind = 'full' | 'copies';
 
 /** What one run of a job asks: stop starting images after `deadline` (ms since the epoch); may a transient failure be retried? */
 export interface GenerationSlice {
+  /** Read before each image starts: the queue moves it to now when the job is no longer this server's. */
   deadline: number;
   /** True on a job queue that retries (PostgreSQL): a transient failure is thrown for it; false: it ends the generation Failed. */
   retryable: boolean;

@@ -1,15 +1,18 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { lazyPackage } from '../../lib/lazy-package';
+
+const zxcvbnCommon = lazyPackage<typeof import('@zxcvbn-ts/language-common')>('@zxcvbn-ts/language-common');
 
 /**
  * The most common and breached passwords (NIST SP 800-63B 3.1.1.2, OWASP ASVS 2.1.7): the 49,233 of
  * zxcvbn-ts's common list (@zxcvbn-ts/language-common: passwords ranked by how often they appear in leaked
  * password corpora, lower-case; 17,950 of them have the 8 characters SPEC's minimum asks for). Shipped in the
- * package: no network call. Read on first use (the package decompresses it: about 50 ms), then kept.
+ * package: no network call. Loaded on first use (the package decompresses it as it loads: about 50 ms, which start-up
+ * no longer pays), then kept.
  */
 let common: ReadonlySet<string> | undefined;
 
 function commonPasswords(): ReadonlySet<string> {
-  common ??= new Set(dictionary['passwords-common']);
+  common ??= new Set(zxcvbnCommon().dictionary['passwords-common']);
   return common;
 }
 

@@ -1,7 +1,10 @@
 import type { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
+import type { ZipFile } from 'yazl';
 import { isCompressible } from '../../lib/content-types';
+import { lazyPackage } from '../../lib/lazy-package';
 import { MissingObjectError, type Storage } from '../../storage/storage';
+
+const yazl = lazyPackage<typeof import('yazl')>('yazl');
 
 /**
  * A zip of stored files at their paths, streamed: each object is opened only when its turn comes (decision
@@ -14,7 +17,7 @@ import { MissingObjectError, type Storage } from '../../storage/storage';
  * CLI for a saving of a few per cent).
  */
 export function zipStoredFiles(storage: Storage, files: { path: string; storageKey: string }[]): Readable {
-  const zip = new ZipFile();
+  const zip: ZipFile = new (yazl().ZipFile)();
   const output = zip.outputStream as Readable;
   const fail = (error: Error) => output.destroy(error);
   zip.on('error', fail);

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
-import sharp from 'sharp';
+import { sharp } from '../../../lib/images/sharp';
 import {
   batchMessages,
   fileKindOf,
