@@ -1,6 +1,7 @@
-// The browser and startup benchmarks of npm run bench (index.ts): workbench, my games, startup.
+// The browser and startup benchmarks of npm run bench (index.ts): workbench, my games, play frame, startup.
 import { availableParallelism, loadavg } from 'node:os';
 import { benchMyGames } from './my-games.bench';
+import { benchPlayFrame, type PlayFrameVisit } from './play-frame.bench';
 import { benchStartup, startupTargets } from './startup.bench';
 import { benchWorkbench } from './workbench.bench';
 import { benchWorkbenchOpen, workbenchLists } from './workbench-open.bench';
@@ -131,6 +132,46 @@ export const browserRuns: Record<string, () => Promise<void>> = {
         `at most 2 for the thumbnails beyond the page's own (${fixed(r.one.apiCalls, 0)} with one card)`,
       ],
       [`image hosts ${fixed(r.many.imageHosts, 0)}`, r.many.imageHosts <= 1, '1'],
+    ] as const;
+    for (const [figure, met, target] of checks)
+      console.log(`  ${figure} (target ${target}: ${met ? 'met' : 'MISSED'})`);
+    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    if (checks.some(([, met]) => !met)) process.exitCode = 1;
+  },
+
+  async playFrame() {
+    buildProduction();
+    const r = await benchPlayFrame();
+    console.log(
+      `Play Your Version in Chromium (headless, no GPU, a fresh context per round): a Unity-like WebGL build of ${fixed(r.buildMb, 1)} MB`,
+    );
+    console.log(
+      '(the template page, its style sheet and 5 images, a loader script, a framework script, a .wasm compiled and a .data',
+    );
+    console.log(
+      "file, then a WebGL draw); click on the version's Play -> the game's message a frame after its first draw. Against the",
+    );
+    console.log(
+      'same build from a bare Node static server with gzip (nginx is not installed here; each file gzipped once and kept, as',
+    );
+    console.log(
+      `gzip_static; the same no-cache and ETag) in the same sandboxed cross-site frame, set at the click; each click once the`,
+    );
+    console.log(
+      `page has been quiet for 0.5 s (a person reads first); the second visit goes back and clicks again; medians of ${r.rounds} rounds:`,
+    );
+    const line = (label: string, visit: PlayFrameVisit) =>
+      console.log(
+        `  ${label.padEnd(26)} first frame ${fixed(visit.firstFrameMs, 0).padStart(5)} ms, frame set ${fixed(visit.frameStartMs, 0).padStart(4)} ms after the click;` +
+          ` ${fixed(visit.requests, 0)} answers of the game's host (${fixed(visit.redirects, 0)} redirects, ${fixed(visit.keptRedirects, 0)} of them kept by the browser), ${fixed(visit.bodyMb, 2)} MB of bodies`,
+      );
+    line('app, first visit', r.app.first);
+    line('bare server, first visit', r.bare.first);
+    line('app, second visit', r.app.second);
+    line('bare server, second visit', r.bare.second);
+    const checks = [
+      [`first visit app / bare ${fixed(r.firstRatio)}`, r.firstRatio <= 1.1, '<= 1.1'],
+      [`second visit app / bare ${fixed(r.secondRatio)}`, r.secondRatio <= 1.1, '<= 1.1'],
     ] as const;
     for (const [figure, met, target] of checks)
       console.log(`  ${figure} (target ${target}: ${met ? 'met' : 'MISSED'})`);

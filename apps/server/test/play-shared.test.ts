@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   GameStatus,
+  limits,
   RoleType,
   type Game,
   type GameFile,
@@ -13,13 +16,18 @@ import { PlayTokens, sharedPeriodMs } from '../src/modules/play-paths/play-token
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
 
-/** A script that compresses well, as engine builds do. */
+/** A script that compresses well, as engine builds do; over 64 KB, as the files the play origin redirects. */
 const engine = Buffer.from(
-  `window.engine = function (n) { return n * 2; };\n${'var padding = "a build of some size";\n'.repeat(400)}`,
+  `window.engine = function (n) { return n * 2; };\n${'var padding = "a build of some size";\n'.repeat(2000)}`,
 );
 const data = JSON.stringify({
-  levels: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `level ${i}` })),
+  levels: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `level ${i}` })),
 });
+/** An image over 64 KB (noise does not compress): smaller ones are answered in place, never redirected. */
+const noisyPng = () =>
+  sharp(randomBytes(160 * 160 * 3), { raw: { width: 160, height: 160, channels: 3 } })
+    .png()
+    .toBuffer();
 const sound = Buffer.from(Array.from({ length: 8192 }, (_, i) => i % 251));
 
 /** What the game's own page sends for a subresource (Fetch Metadata), by kind of request. */
@@ -76,7 +84,7 @@ describe(`the play origin compresses, and serves a file the same in every view a
       ['lib/engine.js', engine],
       ['data/levels.json', data],
       ['img/hero.png', await solidPng(32, 24, 'orange')],
-      ['img/enemy.png', await solidPng(16, 16, 'green')],
+      ['img/enemy.png', await noisyPng()],
       [
         'img/logo.svg',
         '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>',
@@ -267,7 +275,10 @@ describe(`the play origin compresses, and serves a file the same in every view a
     ) => {
       const response = await get(root + path, headers);
       expect(response.statusCode, `${root}${path}`).toBe(302);
-      expect(response.headers['cache-control']).toBe('no-store');
+      // A script's redirect may be kept (no version can replace it); an image's, which a version can, not.
+      expect(response.headers['cache-control']).toMatch(
+        path.endsWith('.png') ? /^no-store$/ : /^private, max-age=\d+$/,
+      );
       return String(response.headers.location);
     };
     const fromVersion = await sharedUrl(roots.version, 'lib/engine.js');
@@ -310,6 +321,12 @@ describe(`the play origin compresses, and serves a file the same in every view a
         JSON.stringify(headers),
       ).toBe(200);
     }
+    // A small file the same in every view: answered from memory in place, a round trip less than a redirect.
+    for (const [path, headers] of [
+      ['img/hero.png', fromGame.image],
+      ['style.css', fromGame.fetch],
+    ] as const)
+      expect((await get(roots.watermark + path, headers)).statusCode, path).toBe(200);
     // The admin's original image, and the version's own file, are no one else's: never on a shared URL.
     expect((await get(roots.original + 'img/hero.png', fromGame.image)).statusCode).toBe(200);
     expect((await get(roots.version + 'img/hero.png', fromGame.image)).statusCode).toBe(200);
@@ -366,6 +383,60 @@ describe(`the play origin compresses, and serves a file the same in every view a
     expect((await call(t, 'GET', `/api/games/${game.id}/path/`, { token: stranger.token })).statusCode).toBe(
       404,
     );
+  });
+
+  it('lets the browser keep the redirect of a file no version can replace, until its links expire, and never serves it stale', async () => {
+    const redirect = async (root: string, path: string, headers: Record<string, string>) => {
+      const response = await get(root + path, headers);
+      expect(response.statusCode, path).toBe(302);
+      return response;
+    };
+    const kept = await redirect(roots.version, 'data/levels.json', fromGame.fetch);
+    const maxAge = Number(/^private, max-age=(\d+)$/.exec(String(kept.headers['cache-control']))?.[1]);
+    // At most the view link's life (limits.playTokenHours), which ends before the shared link's.
+    expect(maxAge).toBeGreaterThan(3600);
+    expect(maxAge).toBeLessThanOrEqual(limits.playTokenHours * 3600);
+    // Kept per kind of request: the same path asked for as a style sheet or a document is answered in place.
+    expect(String(kept.headers.vary)).toBe('Sec-Fetch-Site, Sec-Fetch-Dest, Sec-Fetch-Mode');
+    // An image the version has not replaced yet: the artist may replace it, so its redirect is asked again each time.
+    expect((await redirect(roots.version, 'img/enemy.png', fromGame.image)).headers['cache-control']).toBe(
+      'no-store',
+    );
+
+    // The admin replaces the file: the kept redirect's shared URL moves to the new file (asked afresh, not kept).
+    const keptUrl = String(kept.headers.location);
+    const newData = JSON.stringify({
+      levels: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `replaced ${i}` })),
+    });
+    const body = new FormData();
+    body.append('fullPath', 'data/levels.json');
+    body.append('file', new Blob([newData]), 'levels.json');
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/game/upload/${game.id}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+      payload: body,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const moved = await get(keptUrl, fromGame.fetch);
+    expect(moved.statusCode).toBe(302);
+    expect(moved.headers['cache-control']).toBe('no-store');
+    expect(moved.headers.location).not.toBe(keptUrl);
+    const current = await get(String(moved.headers.location), fromGame.fetch);
+    expect(current.statusCode).toBe(200);
+    expect(current.body).toBe(newData);
+    // A redirect of a link within a second of its end is not kept (past it, it is refused).
+    const token = roots.version.split('/')[2]!;
+    const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(exp * 1000 - 800);
+      expect(
+        (await redirect(roots.version, 'data/levels.json', fromGame.fetch)).headers['cache-control'],
+      ).toBe('no-store');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps a shared token the same for every link signed again within its period, and lets it expire', async () => {

@@ -215,6 +215,61 @@ describe(`the play usage record on ${testDb}`, () => {
     ).toBe(400);
   });
 
+  it("counts a file whose redirect the browser keeps where it is answered, the shared URL, once per request and at its play's start", async () => {
+    const { game: scripted } = await readyGame(
+      t,
+      admin,
+      'Kept redirects',
+      [
+        { path: 'index.html', content: '<!doctype html><script src="engine.js"></script>' },
+        // Over 64 KB: a smaller file is answered in place, never redirected.
+        { path: 'engine.js', content: `window.engine = 1;\n${'// a build of some size\n'.repeat(3000)}` },
+      ],
+      'index.html',
+    );
+    const scriptedRoot = playPath(
+      (await call(t, 'GET', `/api/games/${scripted.id}/path/`, { token: admin.token })).json<GamePath>()
+        .rootPath,
+    );
+    const frame = {
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-dest': 'iframe',
+      'sec-fetch-mode': 'navigate',
+    };
+    const script = {
+      'sec-fetch-site': 'same-origin',
+      'sec-fetch-dest': 'script',
+      'sec-fetch-mode': 'no-cors',
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date(Math.floor(Date.now() / 1000) * 1000);
+    vi.setSystemTime(start);
+    expect((await play(scriptedRoot, 'index.html', frame)).statusCode).toBe(200);
+    const redirect = await play(scriptedRoot, 'engine.js', script);
+    expect(redirect.statusCode).toBe(302);
+    expect(redirect.headers['cache-control']).toMatch(/^private, max-age=/);
+    const shared = String(redirect.headers.location);
+    expect((await play('', shared, script)).statusCode).toBe(200);
+    // A minute later the game is played again: the browser sends the script's request to the kept shared URL.
+    vi.setSystemTime(start.getTime() + 60_000);
+    expect((await play(scriptedRoot, 'index.html', frame)).statusCode).toBe(200);
+    expect((await play('', shared, script)).statusCode).toBe(200);
+    // Past the start window (PLAY_USAGE_START_SECONDS) of that play: a load, not at start.
+    vi.setSystemTime(start.getTime() + 60_000 + 20_000);
+    expect((await play('', shared, script)).statusCode).toBe(200);
+    await t.playUsage!.flush();
+
+    const engine = (await usageOf(scripted.id)).get('engine.js')!;
+    const [counted] = await t.database.db
+      .selectFrom('fileUsage')
+      .select(['loads', 'startLoads'])
+      .where('gameId', '=', scripted.id)
+      .where('fileId', '=', engine.fileId)
+      .execute();
+    // Three loads (the redirect itself is none), two of them at their play's start.
+    expect(counted).toEqual({ loads: 3, startLoads: 2 });
+  });
+
   it('drops the counts of a file deleted before they are written, and keeps the rest', async () => {
     const { game: other, files } = await tenImageGame(t, admin, 'Deleted meanwhile');
     const otherRoot = playPath(

@@ -23,7 +23,7 @@ import type { PlayFile, PlayFiles } from './play-files';
 import type { PlayOrigins } from '../modules/play-paths/play-origins';
 import type { PlayUsage } from './play-usage';
 import { encodePath } from '../modules/play-paths/play-paths.service';
-import type { PlayClaims, PlayTokens, SharedClaims } from '../modules/play-paths/play-tokens';
+import type { PlayClaims, PlayTokens } from '../modules/play-paths/play-tokens';
 
 export interface PlayAppOptions {
   /** Which host serves which game (decision 0017). */
@@ -218,8 +218,9 @@ export function buildPlayApp({
   }
 
   app.get<{ Params: { token: string; '*': string } }>('/p/:token/*', async (request, reply) => {
-    const claims = await tokens.verify(request.params.token);
-    if (!claims) return reply.status(403).send(invalidLink());
+    const verified = await tokens.verify(request.params.token);
+    if (!verified) return reply.status(403).send(invalidLink());
+    const { claims } = verified;
     // With an origin per game, a game is served on its own host only, so it never shares another's storage.
     if (!origins.servesGame(request.host, claims.g)) return reply.status(403).send(otherAddress());
     // The user may have been disabled, demoted or unassigned, or changed their password, since the link was made.
@@ -227,7 +228,7 @@ export function buildPlayApp({
 
     const path = pathOf(request.params['*']);
     if (path === undefined) return reply.status(404).send(noFile());
-    return serve(request, reply, claims, path, { fresh: false, counted: true, sharing: true });
+    return serve(request, reply, claims, path, { fresh: false, linkExpiresAt: verified.expiresAt });
   });
 
   /**
@@ -254,7 +255,7 @@ export function buildPlayApp({
       for (const claims of inViews) {
         const { answer } = await files.find(claims, path);
         if (typeof answer !== 'string' && answer.shared && contentIdOf(answer.etag) === id)
-          return serve(request, reply, claims, path, { fresh: false, counted: false, sharing: false });
+          return serve(request, reply, claims, path, { fresh: false });
       }
       // A content id gone stale (the file changed since the redirect): it moves to the current URL of its view,
       // read afresh so that servers whose kept lookups differ cannot send it back and forth.
@@ -296,34 +297,52 @@ export function buildPlayApp({
     return chosenEncoding(request.headers['accept-encoding']);
   }
 
+  /**
+   * Answers a file of a view. `linkExpiresAt` (the view link's expiry, on /p/) lets the answer be a redirect to the
+   * shared URL; without it (on /s/) the file is answered in place. Each request is counted once (not again when a
+   * replaced file is looked up afresh): a file no version can replace where its bytes are answered, on /s/ when
+   * redirected (the browser may keep that redirect, so later plays ask /s/ without asking /p/); others on /p/.
+   */
   async function serve(
     request: FastifyRequest<{ Params: { token: string } }>,
     reply: FastifyReply,
     claims: PlayClaims,
     path: string,
-    { fresh, counted, sharing }: { fresh: boolean; counted: boolean; sharing: boolean },
+    { fresh, linkExpiresAt }: { fresh: boolean; linkExpiresAt?: number | undefined },
   ): Promise<FastifyReply> {
     const { answer: file, kept } = await files.find(claims, path, { fresh });
     metrics?.playLookup(kept);
     if (file === 'no-file') return reply.status(404).send(noFile());
     if (file === 'no-version') return reply.status(403).send(invalidLink());
     const headers = request.headers;
-    // Counted once per request (not again when a replaced file is looked up afresh), whatever the answer.
-    if (usage && counted && !fresh) {
-      const played = playedRequest(headers['sec-fetch-site'], headers['sec-fetch-dest'], file.startFile);
-      if (played) usage.record(request.params.token, claims.g, file.fileId, played === 'starts');
-    }
-    // The game's own request for a file the same in every view goes to the user's one URL of it (decision 0037).
-    if (
-      sharing &&
+    const onViewLink = linkExpiresAt !== undefined;
+    // The game's own request for a file the same in every view goes to the user's one URL of it (decision 0037),
+    // unless it is small: answered from memory (PlayBodies), in place it costs a round trip less on every play and
+    // at most its own bytes more on a view switch (decision 0065).
+    const redirected =
+      onViewLink &&
       file.shared &&
-      redirectsToShared(headers['sec-fetch-site'], headers['sec-fetch-dest'], headers['sec-fetch-mode'])
-    ) {
-      const token = tokens.signShared(claims as SharedClaims);
+      file.size > maxKeptIdentity &&
+      redirectsToShared(headers['sec-fetch-site'], headers['sec-fetch-dest'], headers['sec-fetch-mode']);
+    // A file no version can replace has one object in every view: its redirect may be kept (decision 0065).
+    const keepable = redirected && !file.replaceable;
+    const now = Date.now();
+    if (usage && !fresh && (onViewLink ? !keepable : !file.replaceable)) {
+      const played = playedRequest(headers['sec-fetch-site'], headers['sec-fetch-dest'], file.startFile);
+      // A play that starts under a view link starts under the user's shared link too, where /s/ counts its files.
+      const sharedLink = played === 'starts' && onViewLink ? tokens.signShared(claims, now) : undefined;
+      if (played) usage.record(request.params.token, claims.g, file.fileId, played === 'starts', sharedLink);
+    }
+    if (redirected) {
+      const location = sharedUrl(tokens.signShared(claims, now), file.etag, path, sharedViewOf(claims, file));
+      reply.status(302).header('Location', location);
+      // Never kept past the view link's or the shared link's end.
+      const keptFor = keepable ? Math.min(linkExpiresAt, tokens.sharedExpiresAt(now)) - now : 0;
+      if (keptFor < 1000) return reply.header('Cache-Control', 'no-store').send();
+      // Kept per kind of request: the same path asked for as a document or a style sheet is answered in place.
       return reply
-        .status(302)
-        .header('Cache-Control', 'no-store')
-        .header('Location', sharedUrl(token, file.etag, path, sharedViewOf(claims, file)))
+        .header('Cache-Control', `private, max-age=${Math.floor(keptFor / 1000)}`)
+        .header('Vary', 'Sec-Fetch-Site, Sec-Fetch-Dest, Sec-Fetch-Mode')
         .send();
     }
 
@@ -387,7 +406,7 @@ export function buildPlayApp({
       // A lookup of a file replaced meanwhile (its old object is deleted), or of copies replaced by newer ones
       // since (decision 0024): look again.
       if (!fresh && (kept || !file.uploaded))
-        return serve(request, reply, claims, path, { fresh: true, counted, sharing });
+        return serve(request, reply, claims, path, { fresh: true, linkExpiresAt });
       if (file.uploaded) {
         request.log.error({ key: file.key }, 'a stored file is missing');
         return reply

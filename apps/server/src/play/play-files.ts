@@ -31,6 +31,14 @@ export interface PlayFile {
    * origin then redirects the game's own requests to the user's shared URL of it (`/s/`), the same in every view.
    */
   shared: boolean;
+  /**
+   * A version may replace it (an image or a sound: contract fileKindOf). Any other file is the game's own object in
+   * every view of every version, so its shared URL moves only when the game's file (or its play settings) changes,
+   * and /s/ then sends a stale one on to the current one: its redirect may be kept by the browser (decision 0037).
+   */
+  replaceable: boolean;
+  /** The game file's stored size in bytes (an image's original: its copies are of about its size). */
+  size: number;
   /** The Content-Type header, with the charset for text. */
   contentType: string;
   /** A pre-compressed file's Content-Encoding: it is sent as stored and whole. */
@@ -176,6 +184,8 @@ export class PlayFiles {
       blank,
       uploaded,
       shared: key !== undefined && (!uploaded || (key === file.storageKey && fileKindOf(file) !== 'image')),
+      replaceable: fileKindOf(file) !== 'other',
+      size: file.size,
       contentType: withCharset(contentType),
       contentEncoding: served.contentEncoding,
       isolated: settings.isolated,

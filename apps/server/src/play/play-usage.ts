@@ -37,15 +37,17 @@ export class PlayUsage {
 
   /**
    * Counts one request of a play for a file. `link` is the play token (one per user, game and view, reused by
-   * reloads); `document` says the request starts a play.
+   * reloads), or the user's shared link for a file answered there (decision 0037); `document` says the request
+   * starts a play, which then starts under `sharedLink` too, so the files /s/ counts for it are at its start.
    */
-  record(link: string, gameId: number, fileId: number, document: boolean): void {
+  record(link: string, gameId: number, fileId: number, document: boolean, sharedLink?: string): void {
     const now = this.now();
     let start = document ? undefined : this.starts.get(link);
     if (start === undefined) {
       start = now;
       this.starts.set(link, now);
     }
+    if (document && sharedLink !== undefined) this.starts.set(sharedLink, now);
     const atStart = now - start < this.options.startWindowMs ? 1 : 0;
     const key = `${gameId}:${fileId}`;
     const counted = this.pending.get(key);

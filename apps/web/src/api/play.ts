@@ -1,9 +1,16 @@
 import { gameFilesRootSchema, gamePathSchema, limits } from '@reskin/contract';
-import { useQuery } from '@tanstack/react-query';
-import { apiParse } from '../lib/api-client';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { apiParse, type RequestOptions } from '../lib/api-client';
 import { encodePath } from '../lib/play-file-url';
 
-/** Play URLs carry a capability token of limits.playTokenHours: fetched fresh on each visit (gcTime 0). */
+/**
+ * How long a play screen uses play URLs it already has. They carry a capability token of limits.playTokenHours,
+ * and the server hands out one link for the first hour of its life, so a URL kept this long still has most of an
+ * hour left; kept (or fetched ahead by the versions screen), a play screen sets its frame at the click instead of
+ * after a call (decision 0065).
+ */
+const playPathFreshMs = 5 * 60_000;
+
 export const playKeys = {
   all: ['play'] as const,
   game: (gameId: number) => [...playKeys.all, 'game', gameId] as const,
@@ -18,8 +25,8 @@ export const playKeys = {
 export const getGamePath = (gameId: number) => apiParse(gamePathSchema, `/games/${gameId}/path/`);
 
 /** GET /game-versions/path/{id}/{gameId}: orjFile is the version, emtFile the skeleton, wtmFile the original. */
-export const getVersionPath = (versionId: number, gameId: number) =>
-  apiParse(gamePathSchema, `/game-versions/path/${versionId}/${gameId}`);
+export const getVersionPath = (versionId: number, gameId: number, options?: RequestOptions) =>
+  apiParse(gamePathSchema, `/game-versions/path/${versionId}/${gameId}`, options);
 
 /** GET /games/{id}/files-root: the root of the game's original view on the play origin (admins, any status). */
 export const getGameFilesRoot = async (gameId: number) =>
@@ -30,16 +37,30 @@ export const useGamePath = (gameId: number | null, enabled = true) =>
     queryKey: playKeys.game(gameId ?? 0),
     queryFn: () => getGamePath(gameId ?? 0),
     enabled: enabled && gameId !== null,
-    gcTime: 0,
+    staleTime: playPathFreshMs,
+    gcTime: playPathFreshMs,
+  });
+
+const versionPathQuery = (versionId: number, gameId: number, options?: RequestOptions) =>
+  queryOptions({
+    queryKey: playKeys.version(versionId, gameId),
+    queryFn: () => getVersionPath(versionId, gameId, options),
+    staleTime: playPathFreshMs,
+    gcTime: playPathFreshMs,
   });
 
 export const useVersionPath = (versionId: number | null, gameId: number | null) =>
   useQuery({
-    queryKey: playKeys.version(versionId ?? 0, gameId ?? 0),
-    queryFn: () => getVersionPath(versionId ?? 0, gameId ?? 0),
+    ...versionPathQuery(versionId ?? 0, gameId ?? 0),
     enabled: versionId !== null && gameId !== null,
-    gcTime: 0,
   });
+
+/**
+ * Fetches a version's play URLs ahead of its play screen (nothing while they are kept), in the background: a
+ * failure shows no toast (the play screen asks again, and says why).
+ */
+export const prefetchVersionPath = (queryClient: QueryClient, versionId: number, gameId: number) =>
+  queryClient.prefetchQuery(versionPathQuery(versionId, gameId, { background: true }));
 
 /**
  * The original view's root of a game, for thumbnails on the admin's files screen and games list when the answer

@@ -260,6 +260,18 @@ export class GameFilesRepository {
     return row !== undefined;
   }
 
+  /** The path of the game's index (start file), if one is marked: one indexed lookup, as hasStartFile. */
+  async startFilePath(gameId: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('gameFiles')
+      .select('path')
+      .where('gameId', '=', gameId)
+      .where('isStartFile', '=', 1)
+      .limit(1)
+      .executeTakeFirst();
+    return row?.path;
+  }
+
   /**
    * The game's pages (the files that can be its index: .html/.htm, any case), for guessIndex after an upload:
    * they are few, so the read does not grow with the game's images and sounds.

@@ -152,9 +152,10 @@ export class PlayPathsService {
     if (!game) throw notFound('Game');
     if (!isGameReady(game))
       throw conflict(gameNotReadyMessage(user.roleTypeId, game), errorCodes.gameNotReady);
-    const index = (await this.gameFiles.listFiles(gameId)).find((file) => file.isStartFile === 1);
-    if (!index) throw conflict('The game has no index file.', errorCodes.noIndexFile);
-    return { index: index.path, isolated: effectiveIsolated(game) };
+    // The index alone, not the file list: a play screen waits for this answer before its frame starts.
+    const index = await this.gameFiles.startFilePath(gameId);
+    if (index === undefined) throw conflict('The game has no index file.', errorCodes.noIndexFile);
+    return { index, isolated: effectiveIsolated(game) };
   }
 }
 

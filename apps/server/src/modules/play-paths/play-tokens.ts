@@ -77,12 +77,17 @@ export class PlayTokens {
     const key = `${u}:${tv}:${g}:${period}`;
     let token = this.shared.get(key);
     if (token === undefined) {
-      const exp = Math.floor(((period + 1) * sharedPeriodMs + limits.playTokenHours * 3600_000) / 1000);
+      const exp = Math.floor(this.sharedExpiresAt(now) / 1000);
       token = this.sharedJwt.sign({ g, u, tv, exp });
       if (this.shared.size >= 10_000) this.shared.clear();
       this.shared.set(key, token);
     }
     return token;
+  }
+
+  /** When a shared link signed at `now` expires (ms): the end of its period plus playTokenHours. */
+  sharedExpiresAt(now = Date.now()): number {
+    return (Math.floor(now / sharedPeriodMs) + 1) * sharedPeriodMs + limits.playTokenHours * 3600_000;
   }
 
   /** The claims of a valid shared link, or undefined. */
@@ -99,17 +104,19 @@ export class PlayTokens {
   }
 
   /**
-   * The claims of a valid token, or undefined for a malformed, tampered or expired one. A valid token's claims are
-   * kept until it expires (a game asks for hundreds of files with one token): no hash, signature or parse again.
+   * The claims of a valid token and when it expires (ms), or undefined for a malformed, tampered or expired one. A
+   * valid token's claims are kept until it expires (a game asks for hundreds of files with one token): no hash,
+   * signature or parse again.
    */
-  async verify(token: string): Promise<PlayClaims | undefined> {
+  async verify(token: string): Promise<{ claims: PlayClaims; expiresAt: number } | undefined> {
     const kept = this.verified.get(token);
-    if (kept !== undefined && kept.expiresAt > Date.now()) return kept.claims;
+    if (kept !== undefined && kept.expiresAt > Date.now()) return kept;
     const parsed = claimsSchema.safeParse(this.jwt.verify(token));
     if (!parsed.success) return undefined;
     const { exp, ...claims } = parsed.data;
+    const verified = { claims, expiresAt: exp * 1000 };
     if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(token, { claims, expiresAt: exp * 1000 });
-    return claims;
+    this.verified.set(token, verified);
+    return verified;
   }
 }

@@ -38,6 +38,14 @@ describe('PlayFrame', () => {
     expect(frame.getAttribute('allow')).toBe('autoplay; fullscreen; gamepad');
   });
 
+  it("tells the page once the frame's document has loaded (the workbench's Files reads wait for it)", () => {
+    const loaded = vi.fn();
+    render(<PlayFrame src="about:blank" gameWidth={300} gameHeight={400} title="Game" onLoad={loaded} />);
+    expect(loaded).not.toHaveBeenCalled();
+    fireEvent.load(screen.getByTitle('Game'));
+    expect(loaded).toHaveBeenCalledTimes(1);
+  });
+
   it('resizes with the arrow keys on the handle', () => {
     render(<PlayFrame src="about:blank" gameWidth={300} gameHeight={400} title="Game" />);
     const handle = screen.getByRole('button', { name: /resize/i });

@@ -22,6 +22,8 @@ interface PlayFrameProps {
   title: string;
   /** The game is served cross-origin isolated (the play path's `isolated`): the frame, and this page, must be too. */
   isolated?: boolean;
+  /** The frame's document and what it loads at once have loaded (its load event). */
+  onLoad?: () => void;
 }
 
 interface Drag {
@@ -66,6 +68,7 @@ function GameFrame({
   gameHeight,
   title,
   allow,
+  onLoad,
 }: Omit<PlayFrameProps, 'isolated'> & { allow: string }) {
   const [forGame, setForGame] = useState({ gameWidth, gameHeight });
   const [size, setSize] = useState(() => playFrameSize(gameWidth, gameHeight));
@@ -145,7 +148,10 @@ function GameFrame({
         sandbox={playFrameSandbox}
         allow={allow}
         referrerPolicy="no-referrer"
-        onLoad={focusFrame}
+        onLoad={() => {
+          focusFrame();
+          onLoad?.();
+        }}
       />
       <button
         type="button"

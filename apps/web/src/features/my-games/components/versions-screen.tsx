@@ -15,6 +15,8 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useConfirm } from '../../../components/ui/use-confirm';
 import { DateTime } from '../../../components/ui/date-time';
@@ -23,6 +25,7 @@ import { paths } from '../../../config/paths';
 import { idsQuery, useIds } from '../../../lib/route-ids';
 import { useSession } from '../../../lib/session/session-context';
 import { notifySuccess } from '../../../lib/toasts';
+import { prefetchVersionPath } from '../../../api/play';
 import { useMyVersions, useDeleteVersion } from '../../../api/versions';
 import { useMyGame } from '../../../api/user-games';
 import { NoGameChosen } from './no-game-chosen';
@@ -43,6 +46,7 @@ export function VersionsScreen() {
   // Add New Version only where the server would take it: not for demo accounts, not at 6 of 6.
   const createRefusal = versionCreateRefusal(session, rows.length);
   const ready = userGame ? isGameReady(userGame.game) : false;
+  usePlayAhead(ready ? userGame?.gameId : undefined, versions.data);
   const linkFor = (target: string, version?: GameVersion) =>
     `${target}?${idsQuery({ userGameId, gameId: userGame?.gameId, versionId: version?.id })}`;
 
@@ -158,4 +162,17 @@ export function VersionsScreen() {
       {dialog}
     </>
   );
+}
+
+/**
+ * Gets each Play link's screen ready before the click (decision 0065): the workbench's code and the versions' play
+ * URLs (kept a few minutes), so the play screen sets its frame at once instead of after a chunk and a call.
+ */
+function usePlayAhead(gameId: number | undefined, versions: GameVersion[] | undefined) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (gameId === undefined || !versions || versions.length === 0) return;
+    import('./workbench').catch(() => {});
+    for (const version of versions) void prefetchVersionPath(queryClient, version.id, gameId);
+  }, [queryClient, gameId, versions]);
 }

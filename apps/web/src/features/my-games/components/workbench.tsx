@@ -115,16 +115,24 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const userGame = myGame.userGame?.gameId === gameId ? myGame.userGame : undefined;
   const versions = useMyVersions(gameId, userGameId);
   const version = versions.data?.find((item) => item.id === versionId);
+  const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
+  const visibleTabs = tabs.filter((tab) => imageGame || !tab.imageOnly);
+  const [tab, choose] = useTabParam(visibleTabs, defaultTab);
+  const playing = tab.startsWith('play-');
+  // On a play tab the game comes first: the Files tab's reads wait for its frame's load, so they do not compete
+  // with the game's start; once asked for, they stay (decision 0065).
+  const [frameLoaded, setFrameLoaded] = useState(false);
+  const filesGameId = !playing || frameLoaded ? gameId : null;
   // The game's files and their usage are asked for at once with the link's game id, beside the assignment and the
   // version rather than after them: they are a big game's longest reads (1,500 files). Until the assignment
   // shows the game is the artist's, a refusal is quiet (the page says the version cannot be opened); one that came
   // while quiet is asked again once it is known, so a real failure still shows its toast.
   // Each list's first page first, the rest once the first cards are shown (decision 0063).
   const [rest, allowRest] = useRestOfLists();
-  const gameFiles = useGameFiles(gameId, { quiet: !userGame, rest });
-  const versionFiles = useVersionFiles(version ? versionId : null, gameId, { rest });
+  const gameFiles = useGameFiles(filesGameId, { quiet: !userGame, rest });
+  const versionFiles = useVersionFiles(version && filesGameId !== null ? versionId : null, gameId, { rest });
   // Asked for once as the screen opens; the cards' Notes buttons read it (useVersionNotes' `fromScreen`).
-  useVersionNotes(version ? versionId : null);
+  useVersionNotes(version && filesGameId !== null ? versionId : null);
   // Play URLs only for a Ready game: the server's 409 for any other would toast what the page already says (a game
   // being prepared, or one that could not be: decision 0052).
   const playPaths = useVersionPath(
@@ -135,17 +143,14 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const session = useSession();
   const { confirm, dialog } = useConfirm();
   // Which files plays load: a filter and an order over the cards, and a badge on each.
-  const fileUsage = useFileUsage(gameId, { quiet: !userGame, rest });
+  const fileUsage = useFileUsage(filesGameId, { quiet: !userGame, rest });
   useAskedAgainOnceAssigned(userGame !== undefined, gameFiles);
   useAskedAgainOnceAssigned(userGame !== undefined, fileUsage);
   const [usageFilter, setUsageFilter] = useState<FileUsageFilter>('all');
   const [order, setOrder] = useState<'path' | 'loads'>('path');
 
-  const imageGame = userGame?.userGameTypeId !== UserGameType.SoundReplace;
   // The game's sprite sheets: a sheet's card shows its frames, each replaceable on its own.
-  const atlases = useGameAtlases(userGame && imageGame ? gameId : null);
-  const visibleTabs = tabs.filter((tab) => imageGame || !tab.imageOnly);
-  const [tab, choose] = useTabParam(visibleTabs, defaultTab);
+  const atlases = useGameAtlases(userGame && imageGame ? filesGameId : null);
   const current = visibleTabs.find((item) => item.key === tab) ?? visibleTabs[0];
 
   const loading = myGame.isLoading || versions.isLoading;
@@ -158,7 +163,6 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
   const readOnlyReason = version ? versionChangeRefusal(session, version, 'upload')?.message : undefined;
   const mayFinish = version !== undefined && versionChangeRefusal(session, version, 'finish') === null;
   const replaced = new Map((versionFiles.data ?? []).map((file) => [file.fileId, file]));
-  const playing = tab.startsWith('play-');
   const playUrls: Partial<Record<TabKey, string>> = playPaths.data
     ? {
         'play-version': playPaths.data.orjFile,
@@ -319,6 +323,7 @@ export function Workbench({ defaultTab }: WorkbenchProps) {
                 gameWidth={game.width}
                 gameHeight={game.height}
                 isolated={playPaths.data?.isolated ?? false}
+                onLoad={() => setFrameLoaded(true)}
               />
             )}
             {playing && !ready && <p className="mb-0">{gameNotReadyMessage(session.roleTypeId, game)}</p>}
