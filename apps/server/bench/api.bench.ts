@@ -17,6 +17,13 @@ import { hashPassword } from '../src/modules/users/users.service';
 
 const connections = 50;
 const durationSeconds = 8;
+/**
+ * A warm-up load on each server before its rounds, not counted (BENCH_API_WARMUP_SECONDS, 0 for none): a server's
+ * first seconds under load are its JIT compiling the call's code (the app's first 8 s cost a third more CPU per
+ * request than its next), which a server that has been up a while no longer pays, and the app has far more code to
+ * compile than the floor or the bare route. The other benches warm up each side the same way.
+ */
+const warmupSeconds = Number(process.env.BENCH_API_WARMUP_SECONDS ?? 4);
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const repoRoot = join(serverDir, '../..');
 const autocannonCli = join(repoRoot, 'node_modules/autocannon/autocannon.js');
@@ -48,6 +55,8 @@ export interface ApiBenchResult {
   /** The app's p99 latency over the bare route's. */
   p99Ratio: number;
   rounds: number;
+  /** Seconds of unmeasured load on each server before its rounds. */
+  warmupSeconds: number;
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -454,6 +463,16 @@ export async function benchApi(
         };
       };
       const withFloor = floor && floorPort && c.path === '/api/user-games/my-games';
+      if (warmupSeconds > 0) {
+        const ports = [port, barePort, ...(withFloor ? [floorPort] : [])];
+        for (const target of ports)
+          load(`http://127.0.0.1:${target}${c.path}`, {
+            method: c.method,
+            headers,
+            body: c.body,
+            seconds: warmupSeconds,
+          });
+      }
       const appRounds: LoadResult[] = [];
       const bareRounds: LoadResult[] = [];
       const floorRounds: LoadResult[] = [];
@@ -482,6 +501,7 @@ export async function benchApi(
         rpsRatio: appMedian.requestsPerSecond / bareMedian.requestsPerSecond,
         p99Ratio: appMedian.p99Ms / Math.max(1, bareMedian.p99Ms),
         rounds,
+        warmupSeconds,
       });
     }
     return results;

@@ -72,6 +72,8 @@ export const serverRuns: Record<string, () => Promise<void>> = {
   },
 
   async api() {
+    // Other work on the machine moves every figure, CPU per request too: the load is printed at the start and the end.
+    const loadAtStart = loadavg()[0]!;
     const build = spawnSync(process.execPath, ['scripts/build.mjs'], {
       cwd: new URL('../../..', import.meta.url).pathname,
       stdio: 'inherit',
@@ -96,7 +98,7 @@ export const serverRuns: Record<string, () => Promise<void>> = {
       'app (production build, LOG_LEVEL=info), baseline and load generator (autocannon) are three processes;',
     );
     console.log(
-      `medians of ${apiResults[0]?.rounds ?? 3} alternating rounds of 8 s; data 1x = 1000 users, 200 games, 6000 versions; the artist has 20 games with splash images:`,
+      `medians of ${apiResults[0]?.rounds ?? 3} alternating rounds of 8 s after ${apiResults[0]?.warmupSeconds ?? 0} s of unmeasured load on each server; data 1x = 1000 users, 200 games, 6000 versions; the artist has 20 games with splash images:`,
     );
     for (const r of apiResults) {
       console.log(
@@ -133,7 +135,9 @@ export const serverRuns: Record<string, () => Promise<void>> = {
     console.log(
       `  targets: ratio >= 0.5 on SQLite and >= 0.25 on PostgreSQL, p99 < 25 ms (SQLite) and < 50 ms (PostgreSQL)`,
     );
-    console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
+    console.log(
+      `  machine load (1-minute average) at the start: ${fixed(loadAtStart)}, at the end: ${fixed(loadavg()[0]!)} (2 cores)\n`,
+    );
   },
 
   async play() {

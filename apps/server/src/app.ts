@@ -145,8 +145,9 @@ export async function buildApp(
   // br or gzip for text answers (JSON, index.html); the built assets are compressed at build time.
   await app.register(compress, { globalDecompression: false });
   // API answers are never stored, except the big lists a browser revalidates (plugins/revalidation.ts, decision 0063).
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.url === '/api' || request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    done();
   });
   await app.register(cookie);
   // Per address, in Redis with this server's memory as its fallback (plugins/rate-limit.ts); set per route.

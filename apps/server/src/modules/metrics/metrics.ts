@@ -102,13 +102,15 @@ export class Metrics {
 
   /** Times every request of an app by its route pattern (never the raw URL), except the scrapes themselves. */
   timeRequests(app: FastifyInstance): void {
-    app.addHook('onResponse', async (request, reply) => {
+    // A callback hook: no promise per request.
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
-      if (route === metricsPath) return;
-      this.requestDuration.observe(
-        { method: request.method, route, status: String(reply.statusCode) },
-        reply.elapsedTime / 1000,
-      );
+      if (route !== metricsPath)
+        this.requestDuration.observe(
+          { method: request.method, route, status: String(reply.statusCode) },
+          reply.elapsedTime / 1000,
+        );
+      done();
     });
   }
 

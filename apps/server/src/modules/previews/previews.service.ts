@@ -73,7 +73,12 @@ export class PreviewsService {
 
   /** The URL maker for one answer to `user`: one token-version read, however many images. */
   async urlsFor(user: User): Promise<PreviewUrl> {
-    return this.grants.urlsFor(user.id, await this.tokenVersionOf(user.id));
+    return this.urlsAt(user, await this.tokenVersionOf(user.id));
+  }
+
+  /** The URL maker for a caller that has read the user's token version already (My Games' cards). */
+  urlsAt(user: User, tokenVersion: number): PreviewUrl {
+    return this.grants.urlsFor(user.id, tokenVersion);
   }
 
   /**
