@@ -214,6 +214,13 @@ export const mediaRuns: Record<string, () => Promise<void>> = {
     console.log(
       `  batch ${fixed(r.batchSeconds)} s (${fixed((r.batchSeconds * 1000) / r.images, 1)} ms a row), zip upload ${fixed(r.zipUploadSeconds)} s; batch / zip upload ${fixed(r.ratio)} (goal <= 2: ${met ? 'met' : 'MISSED'})`,
     );
+    const profileDir = process.env.BENCH_CPU_PROFILE || process.env.BENCH_CPU_PROF;
+    if (profileDir) {
+      console.log(
+        `  the server's CPU profile (${profileDir}) during the timed batches, self time of the busy samples:`,
+      );
+      for (const line of profileTop(profileDir, 15, 0, r.batchWindows)) console.log(`    ${line}`);
+    }
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
     if (!met) process.exitCode = 1;
   },
