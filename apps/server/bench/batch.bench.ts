@@ -294,6 +294,8 @@ export interface BatchExactResult {
   zipRequests: number;
   /** batch / zip upload (goal <= 2). */
   ratio: number;
+  /** The timed batches, in ms since the server was spawned: the windows of its CPU profile to read. */
+  batchWindows: [number, number][];
 }
 
 /**
@@ -339,13 +341,20 @@ export async function benchBatchExact(
     }
     return seconds;
   };
+  const batchWindows: [number, number][] = [];
+  const timedBatch = async () => {
+    const start = performance.now() - server.spawnedAt;
+    const { seconds } = await sendBatch(server, token, versionId, batchBody, count);
+    batchWindows.push([start, performance.now() - server.spawnedAt]);
+    return seconds;
+  };
   try {
     await sendBatch(server, token, versionId, batchBody, count);
     const batch: number[] = [];
     const zip: number[] = [];
     for (let round = 0; round < rounds; round++) {
       if (round % 2 === 1) zip.push(await zipUpload(round));
-      batch.push((await sendBatch(server, token, versionId, batchBody, count)).seconds);
+      batch.push(await timedBatch());
       if (round % 2 === 0) zip.push(await zipUpload(round));
     }
     const batchSeconds = median(batch);
@@ -358,6 +367,7 @@ export async function benchBatchExact(
       zipUploadSeconds,
       zipRequests: parts,
       ratio: batchSeconds / zipUploadSeconds,
+      batchWindows,
     };
   } finally {
     await server.stop();

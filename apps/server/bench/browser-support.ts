@@ -257,6 +257,8 @@ export interface RunningServer {
   /** http://127.0.0.1:<port> */
   origin: string;
   dataDir: string;
+  /** performance.now() when the process was spawned: its CPU profile's clock starts about then. */
+  spawnedAt: number;
   stop: () => Promise<void>;
 }
 
@@ -280,9 +282,11 @@ export async function preparedServer<T>(
     await built.app.close();
   }
   const port = await freePort();
-  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (node --cpu-prof).
-  const profile = process.env.BENCH_CPU_PROF;
+  // BENCH_CPU_PROFILE=<folder> (or BENCH_CPU_PROF): the server writes a V8 CPU profile there when it stops
+  // (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROFILE || process.env.BENCH_CPU_PROF;
   const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const spawnedAt = performance.now();
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'dist/server.js'], {
     cwd: serverDir,
     env: {
@@ -313,6 +317,7 @@ export async function preparedServer<T>(
     server: {
       origin,
       dataDir,
+      spawnedAt,
       stop: async () => {
         if (child.exitCode === null) {
           child.kill('SIGTERM');

@@ -95,9 +95,11 @@ interface ProfileNode {
 /**
  * The `count` entries of the newest .cpuprofile in `dir` with the most self time (samples in the function itself),
  * as "12.3% name (file:line)" lines, shares of the busy samples after the first `skipMs` (the start-up; idle left
- * out; garbage collection is an entry). The profile is of the main thread: sharp's and libuv's threads are not in it.
+ * out; garbage collection is an entry), or only of those within `windows` (ms since the profile began) when given,
+ * after a line of the busy and idle time counted. The profile is of the main thread: sharp's and libuv's threads are
+ * not in it.
  */
-export function profileTop(dir: string, count = 12, skipMs = 0): string[] {
+export function profileTop(dir: string, count = 12, skipMs = 0, windows?: [number, number][]): string[] {
   const newest = readdirSync(dir)
     .filter((name) => name.endsWith('.cpuprofile'))
     .sort()
@@ -111,11 +113,19 @@ export function profileTop(dir: string, count = 12, skipMs = 0): string[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfSamples = new Map<string, number>();
   let at = 0;
+  let busyMs = 0;
+  let idleMs = 0;
   for (const [i, id] of profile.samples.entries()) {
-    at += profile.timeDeltas[i]! / 1000;
+    const delta = profile.timeDeltas[i]! / 1000;
+    at += delta;
     if (at < skipMs) continue;
+    if (windows && !windows.some(([start, end]) => at >= start && at < end)) continue;
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    if (functionName === '(idle)') continue;
+    if (functionName === '(idle)') {
+      idleMs += delta;
+      continue;
+    }
+    busyMs += delta;
     const file = url.includes('node_modules/')
       ? url.slice(url.lastIndexOf('node_modules/') + 13)
       : basename(url);
@@ -123,8 +133,10 @@ export function profileTop(dir: string, count = 12, skipMs = 0): string[] {
     selfSamples.set(name, (selfSamples.get(name) ?? 0) + 1);
   }
   const total = [...selfSamples.values()].reduce((sum, samples) => sum + samples, 0);
-  return [...selfSamples]
+  const top = [...selfSamples]
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
     .map(([name, samples]) => `${((samples / total) * 100).toFixed(1).padStart(5)}% ${name}`);
+  if (!windows) return top;
+  return [`(main thread busy ${busyMs.toFixed(0)} ms, idle ${idleMs.toFixed(0)} ms)`, ...top];
 }

@@ -212,8 +212,19 @@ export const mediaRuns: Record<string, () => Promise<void>> = {
     );
     console.log(`the production server on SQLite, local disk; medians of ${r.rounds} alternating rounds:`);
     console.log(
-      `  batch ${fixed(r.batchSeconds)} s (${fixed((r.batchSeconds * 1000) / r.images, 1)} ms a row), zip upload ${fixed(r.zipUploadSeconds)} s; batch / zip upload ${fixed(r.ratio)} (goal <= 2: ${met ? 'met' : 'MISSED'})`,
+      `  batch ${fixed(r.batchSeconds)} s (${fixed((r.batchSeconds * 1000) / r.images, 1)} ms a row), zip upload ${fixed(r.zipUploadSeconds)} s (${fixed((r.zipUploadSeconds * 1000) / r.images, 1)} ms a file); batch / zip upload ${fixed(r.ratio)} (goal <= 2: ${met ? 'met' : 'MISSED'})`,
     );
+    if (!met)
+      console.log(
+        "  why missed (decision 0060, with the server's profile: BENCH_CPU_PROFILE): a row does what a zip's file does and more (its history copy linked, the object it replaces and its previews deleted, its version rules), and its lanes wait for the disk that other work shares",
+      );
+    const profileDir = process.env.BENCH_CPU_PROFILE || process.env.BENCH_CPU_PROF;
+    if (profileDir) {
+      console.log(
+        `  the server's CPU profile (${profileDir}) during the timed batches, self time of the busy samples:`,
+      );
+      for (const line of profileTop(profileDir, 15, 0, r.batchWindows)) console.log(`    ${line}`);
+    }
     console.log(`  machine load (1-minute average) at the end: ${fixed(loadavg()[0]!)}\n`);
     if (!met) process.exitCode = 1;
   },

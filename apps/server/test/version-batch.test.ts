@@ -505,6 +505,45 @@ describe(`replace from a folder or a zip (POST /game-versions/{versionId}/batch)
     ]);
   });
 
+  it("a .zip's damaged images and broken entry are refused as their own rows; the others are stored", async () => {
+    const version = await newVersion();
+    const keysBefore = storedKeys(t);
+    // A PNG whose image data has one byte changed (its chunk's CRC no longer matches), a JPEG cut short, and an
+    // entry whose deflate stream is broken: each row's own refusal, read from its entry when its row is planned.
+    const damaged = Buffer.from(await solidPng(10, 10, 'blue'));
+    const idat = damaged.indexOf('IDAT');
+    damaged[idat + 6] = damaged[idat + 6]! ^ 0xff;
+    const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'blue' } })
+      .jpeg()
+      .toBuffer();
+    const zipFile = new ZipFile();
+    zipFile.addBuffer(await solidPng(40, 20, 'green'), 'mine/img/hero.png', { compress: false });
+    zipFile.addBuffer(damaged, 'mine/img/a/dup.png', { compress: false });
+    zipFile.addBuffer(jpeg.subarray(0, jpeg.length >> 1), 'mine/img/bg.jpg', { compress: false });
+    zipFile.addBuffer(Buffer.alloc(4096), 'mine/img/coin.webp', { compress: true });
+    zipFile.end();
+    const zip = await buffer(zipFile.outputStream);
+    const local = zip.indexOf(Buffer.from('mine/img/coin.webp')) - 30;
+    const dataStart = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    // Block type 3 does not exist: inflating stops at the first byte.
+    zip[dataStart] = 0xff;
+    const answer = await batch(version.id, batchForm([{ path: 'mine.zip', content: zip }]));
+    expect(answer.rows.map((row) => [row.relative, row.outcome, row.errorCode])).toEqual([
+      ['img/hero.png', 'replaced', null],
+      ['img/a/dup.png', 'failed', 'invalid_image'],
+      ['img/bg.jpg', 'failed', 'invalid_image'],
+      ['img/coin.webp', 'failed', 'invalid_zip'],
+    ]);
+    expect(rowOf(answer, 'mine/img/a/dup.png').error).toContain(
+      'img/a/dup.png is not a complete PNG file: it is cut short or damaged',
+    );
+    expect(rowOf(answer, 'mine/img/bg.jpg').error).toContain('img/bg.jpg is not a');
+    expect(rowOf(answer, 'mine/img/coin.webp').error).toContain('img/coin.webp');
+    expect((await versionRows(version.id)).map((row) => row.path)).toEqual(['img/hero.png']);
+    // The version object and its history copy; nothing staged for the refused rows is left.
+    expect(storedKeys(t).length).toBe(keysBefore.length + 2);
+  });
+
   it('a zip of 2,000 tiny files, or more files than the game has, is refused as a batch (413); nothing is stored, never a 5xx', async () => {
     const version = await newVersion();
     const keysBefore = storedKeys(t);

@@ -26,6 +26,20 @@ describe('local-disk storage', () => {
     expect(await text(object!.stream)).toBe('hello world');
   });
 
+  it('makes a folder again when it was removed after a write into it (a later write and a link still land)', async () => {
+    await storage.put('versions/4/a.png', Buffer.from('a'));
+    rmSync(join(root, 'versions'), { recursive: true, force: true });
+    await storage.put('versions/4/b.png', Buffer.from('b'));
+    await storage.put('history/4/x.png', Buffer.from('x'));
+    rmSync(join(root, 'history'), { recursive: true, force: true });
+    expect(await storage.copy('versions/4/b.png', 'history/4/b.png')).toEqual({ size: 1 });
+    expect(await text((await storage.get('history/4/b.png'))!.stream)).toBe('b');
+    // A link from a missing object still fails, after the folder was made sure of once more.
+    await expect(storage.copy('versions/4/gone.png', 'history/4/c.png')).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+
   it('answers undefined for a missing key, and deleting one is not an error', async () => {
     expect(await storage.get('nothing/here.txt')).toBeUndefined();
     await storage.delete('nothing/here.txt');

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
@@ -206,17 +206,6 @@ export async function entryBytes(
   } catch (error) {
     throw invalidZip(`${path}: ${(error as Error).message}`);
   }
-}
-
-/** An entry's inflated bytes; an inflate or size error of a broken or lying entry becomes a 422. */
-export function entryContent(raw: Readable, path: string): Readable {
-  const content = new PassThrough();
-  raw.on('error', (error) => content.destroy(invalidZip(`${path}: ${error.message}`)));
-  // A refused content stops the inflating too.
-  content.on('close', () => raw.destroy());
-  // Drained after a refusal (resume()), the content may have no reader for its error.
-  content.on('error', () => {});
-  return raw.pipe(content);
 }
 
 /**

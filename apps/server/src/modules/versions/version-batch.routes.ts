@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat, unlink } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -34,8 +34,8 @@ import {
 } from '../../lib/multipart';
 import { currentUser } from '../../plugins/auth';
 import { storageFault } from '../../storage/storage-faults';
-import { checkDeclared, entryContent, invalidZip, openZip, readEntries, zipBomb } from '../games/game-zip';
-import { maxBatchBytes, type BatchIncomingFile } from './batch/batch-rows';
+import { checkDeclared, entryBytes, openZip, readEntries, zipBomb } from '../games/game-zip';
+import { maxBatchBytes, type BatchIncomingFile, type IncomingContent } from './batch/batch-rows';
 import type { VersionBatchService } from './version-batch.service';
 
 const changeErrors = {
@@ -96,11 +96,13 @@ export async function versionBatchRoutes(
         const dir = await mkdtemp(join(tmpdir(), 'reskin-batch-')).catch((error: unknown) => {
           throw storageFault(error, 'temp');
         });
+        let received: Received | undefined;
         try {
-          const { files, fields } = await receive(request, dir, maxFiles, maxFileSizeBytes);
-          const options = parseOptions({ ...request.query, ...fields });
-          return await batch.run(caller, version, files, options);
+          received = await receive(request, dir, maxFiles, maxFileSizeBytes);
+          const options = parseOptions({ ...request.query, ...received.fields });
+          return await batch.run(caller, version, received.files, options);
         } finally {
+          await received?.close();
           await rm(dir, { recursive: true, force: true });
         }
       });
@@ -156,13 +158,35 @@ function parseOptions(raw: Record<string, unknown>): BatchOptions {
 
 const batchTooLarge = batchMessages.tooLarge;
 
+/** A batch's files and fields as received; `close` lets go of its .zip (its entries are read while it is planned). */
+interface Received {
+  files: BatchIncomingFile[];
+  fields: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+/** A part of a folder's body, written to a temporary file as it arrived. */
+function temporaryContent(file: string): IncomingContent {
+  return {
+    bytes: () => readFile(file),
+    file: async () => file,
+    beside: (suffix) => `${file}.${suffix}`,
+  };
+}
+
 /**
  * Reads the body, its fields parsed by the contract's batchPartsSchema (a `path` over its limit is a 400): each
- * file part goes to a temporary file (named by the `path` field before it, else its file name); a file over the per-file limit is kept as a row without content (refused as too large), more files than
- * `maxFiles` or more bytes than a game zip may unpack to refuse the batch (413). One .zip alone is unpacked with
- * the game zip upload's checks (game-zip.ts: declared sizes, ratio, total, names).
+ * file part goes to a temporary file (named by the `path` field before it, else its file name); a file over the
+ * per-file limit is kept as a row without content (refused as too large), more files than `maxFiles` or more bytes
+ * than a game zip may unpack to refuse the batch (413). One .zip alone is opened with the game zip upload's checks
+ * (game-zip.ts: declared sizes, ratio, total, names) and its entries read when their rows are planned.
  */
-async function receive(request: FastifyRequest, dir: string, maxFiles: number, maxFileSizeBytes: number) {
+async function receive(
+  request: FastifyRequest,
+  dir: string,
+  maxFiles: number,
+  maxFileSizeBytes: number,
+): Promise<Received> {
   const files: BatchIncomingFile[] = [];
   let total = 0;
   const zipLimit = Math.max(limits.zipUpload.maxZipBytes, maxFileSizeBytes);
@@ -208,7 +232,7 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
         throw storageFault(error, 'temp');
       });
       if (over) await unlink(target);
-      files.push({ incoming, file: over ? null : target, size });
+      files.push({ incoming, content: over ? null : temporaryContent(target), size });
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
@@ -218,49 +242,76 @@ async function receive(request: FastifyRequest, dir: string, maxFiles: number, m
     throw noFile(uploadMessages.noFileSent, uploadMessages.chooseFilesOrZip);
   }
   const only = files[0];
-  if (files.length === 1 && only?.file && extensionOfName(only.incoming) === 'zip') {
-    return { files: await unpack(only.file, dir, maxFiles, maxFileSizeBytes), fields: upload.fields };
+  if (files.length === 1 && only?.content && extensionOfName(only.incoming) === 'zip') {
+    const zipFile = await only.content.file();
+    return { ...(await unpack(zipFile, dir, maxFiles, maxFileSizeBytes)), fields: upload.fields };
   }
-  return { files, fields: upload.fields };
+  return { files, fields: upload.fields, close: async () => {} };
 }
 
-/** The files of one .zip, each inflated to a temporary file, after the game zip upload's checks on all entries. */
+/**
+ * The files of one .zip, after the game zip upload's checks on all its entries (nothing inflated yet): each entry
+ * is read whole from the zip when its row needs it (entryBytes, decision 0061), so its bytes are read once, from
+ * memory, and never written to the temporary folder unless ffmpeg needs a file of it (a sound). A broken or lying
+ * entry is then its row's refusal (invalid_zip, naming it), not the whole batch's.
+ */
 async function unpack(
   zipFile: string,
   dir: string,
   maxFiles: number,
   maxFileSizeBytes: number,
-): Promise<BatchIncomingFile[]> {
+): Promise<Omit<Received, 'fields'>> {
   if ((await stat(zipFile)).size > limits.zipUpload.maxZipBytes)
     throw zipBomb(`The .zip is larger than ${limits.zipUpload.maxZipBytes / 1024 ** 3} GB.`);
   const zip = await openZip(zipFile);
+  let data: FileHandle | undefined;
   try {
     const entries = (await readEntries(zip, maxFiles, () => tooManyFiles(maxFiles))).map((entry) => ({
       ...entry,
       path: entry.name.replace(/^\/+/, ''),
     }));
     checkDeclared(entries, maxFileSizeBytes);
-    // yauzl (validateEntrySizes) fails an entry that inflates past its declared size, so the declared total bounds
-    // what lands in the temporary folder.
+    // entryBytes refuses an entry that inflates past its declared size, so the declared total bounds what the
+    // batch reads (and what its sounds write to the temporary folder).
     if (entries.reduce((total, { entry }) => total + entry.uncompressedSize, 0) > maxBatchBytes)
       throw zipBomb(batchTooLarge);
-    const files: BatchIncomingFile[] = [];
-    for (const [index, { entry, path }] of entries.entries()) {
-      let raw;
-      try {
-        raw = await zip.openReadStreamPromise(entry);
-      } catch (error) {
-        throw invalidZip(`${path}: ${(error as Error).message}`);
-      }
-      const target = join(dir, `zip-${index}`);
-      await pipeline(entryContent(raw, path), createWriteStream(target)).catch((error: unknown) => {
-        // The zip's own fault (a broken entry) is the request's; the temporary folder's (full) is the server's: 507.
-        throw storageFault(error, 'temp');
-      });
-      files.push({ incoming: path, file: target, size: entry.uncompressedSize });
-    }
-    return files;
-  } finally {
+    const handle = await open(zipFile, 'r').catch((error: unknown) => {
+      throw storageFault(error, 'temp');
+    });
+    data = handle;
+    const files = entries.map(({ entry, path }, index) => ({
+      incoming: path,
+      content: zipEntryContent(() => entryBytes(zip, handle, entry, path), join(dir, `zip-${index}`)),
+      size: entry.uncompressedSize,
+    }));
+    return {
+      files,
+      close: async () => {
+        zip.close();
+        await handle.close();
+      },
+    };
+  } catch (error) {
     zip.close();
+    await data?.close();
+    throw error;
   }
+}
+
+/** An entry of the batch's .zip, read whole when asked; written to `temporary` the first time a file of it is. */
+function zipEntryContent(bytes: () => Promise<Buffer>, temporary: string): IncomingContent {
+  let written: Promise<string> | undefined;
+  const write = async () => {
+    const content = await bytes();
+    await writeFile(temporary, content).catch((error: unknown) => {
+      // The temporary folder's fault (full) is the server's: 507, as the game zip upload answers.
+      throw storageFault(error, 'temp');
+    });
+    return temporary;
+  };
+  return {
+    bytes,
+    file: () => (written ??= write()),
+    beside: (suffix) => `${temporary}.${suffix}`,
+  };
 }

@@ -42,6 +42,7 @@ import {
   wantedRow,
   type BatchContext,
   type BatchIncomingFile,
+  type IncomingContent,
   type OriginalSound,
   type PlannedRow,
   type PlannedTwin,
@@ -187,6 +188,8 @@ export class VersionBatchService {
           );
           const row = await this.planner.plan({ ...match, candidates }, incoming[index]!, context);
           if (context.applying && stagedWay(row)) await this.stage(version, row, staged);
+          // The lane lets go of the content it read; a row applied later reads it again.
+          if (row.content) row.content.held = null;
           return row;
         },
         { concurrency: rowsAtOnce, stopOnError: false },
@@ -330,7 +333,7 @@ export class VersionBatchService {
       row.outcome = row.status === 'invalid' ? 'failed' : 'skipped';
       return;
     }
-    if (row.errorCode !== null || !original || !source.file) {
+    if (row.errorCode !== null || !original || !source.content) {
       row.outcome = 'failed';
       return;
     }
@@ -341,7 +344,7 @@ export class VersionBatchService {
       return;
     }
     try {
-      const content = await this.content(planned, original, source.file, options, user.id);
+      const content = await this.content(planned, original, source.content, options, user.id);
       if (row.frame !== null) {
         const named = row.status === 'matched' ? row.relative : original.path;
         await this.intake.uploadFrame(user, version.id, original.fileId, {
@@ -373,7 +376,7 @@ export class VersionBatchService {
     const { twin, file, audio } = planned;
     if (
       row.row.outcome !== 'replaced' ||
-      !row.source.file ||
+      !row.source.content ||
       !audio ||
       twin.status === null ||
       twin.status === 'invalid'
@@ -382,10 +385,11 @@ export class VersionBatchService {
       return;
     }
     try {
+      const source = await row.source.content.file();
       const content =
         twin.status === 'matched'
-          ? createReadStream(row.source.file)
-          : await this.convertedTo(row.source.file, file, audio, options, user.id);
+          ? createReadStream(source)
+          : await this.convertedTo(source, file, audio, options, user.id);
       await this.intake.uploadFile(user, version.id, file.fileId, content, { how: 'batch' });
       twin.outcome = 'replaced';
     } catch (error) {
@@ -400,7 +404,7 @@ export class VersionBatchService {
   private async content(
     planned: PlannedRow,
     original: GameFileRow,
-    file: string,
+    source: IncomingContent,
     options: BatchOptions,
     owner: number,
   ): Promise<Readable> {
@@ -408,8 +412,9 @@ export class VersionBatchService {
     if (row.kind === 'image') {
       // As it is, or fitted by its plan (decision 0060).
       if (!planned.content) throw new Error('an image row to store was planned without its content');
-      return createReadStream(planned.content.file);
+      return Readable.from([await planned.content.read()]);
     }
+    const file = await source.file();
     if (row.status === 'matched') return createReadStream(file);
     if (!planned.audio) throw new Error('a sound row to convert was planned without its original');
     return this.convertedTo(file, original, planned.audio, options, owner);

@@ -33,6 +33,7 @@ import {
   noUsage,
   type BatchContext,
   type BatchIncomingFile,
+  type IncomingContent,
   type PlannedRow,
 } from './batch-rows';
 import {
@@ -139,12 +140,12 @@ export class BatchPlanner {
     row.kind = originalKind;
     const incomingKind: FileKind = kindOfName(match.relative);
     if (incomingKind !== originalKind) return invalid('wrong_kind', batchMessages.wrongKind(originalKind));
-    if (!source.file)
+    if (!source.content)
       return invalid('too_large', fileTooLarge(match.relative, this.maxFileSizeBytes).message);
     try {
       assertNotEmpty(source.size);
-      if (originalKind === 'image') await this.planImage(planned, original, source.file, context);
-      else await this.planSound(planned, original, source.file, context);
+      if (originalKind === 'image') await this.planImage(planned, original, source.content, context);
+      else await this.planSound(planned, original, await source.content.file(), context);
     } catch (error) {
       // An intake check's refusal (422, its detail's code) is the row's.
       if (!(error instanceof AppError) || error.statusCode !== 422) throw error;
@@ -156,12 +157,13 @@ export class BatchPlanner {
   /**
    * An image row: readable as the image its name says (its header, then every pixel decoded once), then stored as
    * it is, converted or fitted. When the batch is applied, a row to fit or convert is fitted from the pixels its
-   * check decoded (decision 0060) into a file beside its incoming one: `content`, or `fitError`.
+   * check decoded (decision 0060) into a temporary file of its own: `content`, or `fitError`. A PNG's rest is
+   * checked by its chunks' CRCs (decision 0061), so a row stored as it is decodes no pixel.
    */
   private async planImage(
     planned: PlannedRow,
     original: GameFileRow,
-    file: string,
+    source: IncomingContent,
     { atlases, options, applying }: BatchContext,
   ): Promise<void> {
     const { row } = planned;
@@ -180,7 +182,7 @@ export class BatchPlanner {
       height: targetHeight,
       size: original.size,
     };
-    const bytes = await readFile(file);
+    const bytes = await source.bytes();
     const info = await readableHeader(bytes, row.relative);
     planned.imageFormat = info.format;
     row.incomingMedia = {
@@ -196,7 +198,8 @@ export class BatchPlanner {
     if (sameSize && sameFormat) {
       await readableRest(bytes, row.relative, info);
       row.status = 'matched';
-      planned.content = { file, width: info.width, height: info.height, format: info.format };
+      const { width, height, format } = info;
+      planned.content = { read: () => source.bytes(), held: bytes, width, height, format };
       return;
     }
     row.status = sameSize ? 'needs_conversion' : 'needs_fit';
@@ -249,11 +252,17 @@ export class BatchPlanner {
       planned.fitError = error;
       return;
     }
-    const into = `${file}.fitted`;
+    const into = source.beside('fitted');
     await writeFile(into, fitted).catch((error: unknown) => {
       throw storageFault(error, 'temp');
     });
-    planned.content = { file: into, width: targetWidth, height: targetHeight, format: fit.format };
+    planned.content = {
+      read: () => readFile(into),
+      held: fitted,
+      width: targetWidth,
+      height: targetHeight,
+      format: fit.format,
+    };
   }
 
   /**

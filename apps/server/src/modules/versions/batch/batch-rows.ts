@@ -14,13 +14,27 @@ import type { ImageFitError } from '../../../lib/images/image-fit';
 import type { AudioProbe } from '../audio-conversion';
 import type { GameFileRow } from '../../games/game-files.repository';
 
-/** One received file of a batch, written to a temporary file of this server. */
+/** One received file of a batch. */
 export interface BatchIncomingFile {
   /** Its path as sent. */
   incoming: string;
-  /** The temporary file, or null when it was over the per-file limit (and not kept). */
-  file: string | null;
+  /** Its content, or null when it was over the per-file limit (and not kept). */
+  content: IncomingContent | null;
   size: number;
+}
+
+/**
+ * A received file's content, read when its row needs it: a part of a folder's body, written to a temporary file as
+ * it arrived, or an entry of the batch's .zip, read whole from the zip in one read and one inflate when its lane
+ * plans it (decision 0061's entryBytes), so a zip's images never pass through the temporary folder (decision 0060).
+ */
+export interface IncomingContent {
+  /** All of it in memory; each call reads it again (a lane holds it only while it plans and stages its row). */
+  bytes(): Promise<Buffer>;
+  /** A temporary file of it (ffmpeg reads sounds from files): a zip's entry is written there on the first call. */
+  file(): Promise<string>;
+  /** A temporary path of its own for what its row makes of it (a fitted image). */
+  beside(suffix: string): string;
 }
 
 /** The most bytes a batch's files may hold together, received or unpacked from its .zip. */
@@ -42,9 +56,16 @@ export interface PlannedRow {
   skip: boolean;
   /**
    * An image row's content as checked, to store when the batch is applied: the incoming file as it is, or the
-   * file its plan fitted it into from the pixels it decoded for its check (decision 0060).
+   * file its plan fitted it into from the pixels it decoded for its check (decision 0060). `held` is the content
+   * its plan read, kept only until its lane has staged it; `read` reads it again (a frame, a row landed alone).
    */
-  content: { file: string; width: number; height: number; format: ImageFormatName } | null;
+  content: {
+    read(): Promise<Buffer>;
+    held: Buffer | null;
+    width: number;
+    height: number;
+    format: ImageFormatName;
+  } | null;
   /** Why fitting the row failed: its outcome once applied. */
   fitError: ImageFitError | null;
 }

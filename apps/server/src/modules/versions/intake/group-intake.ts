@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import mime from 'mime';
 import type { GameVersion, ImageFormatName, User } from '@reskin/contract';
 import { AppError, notFound } from '../../../lib/errors';
@@ -18,8 +17,8 @@ import type { VersionIntake } from './version-intake';
 /** A batch row's image, checked by its plan and stored under fresh keys (its history copy too) before it lands. */
 export interface StagedImage {
   fileId: number;
-  /** The checked content in the batch's temporary folder: the single upload's input when it takes this row. */
-  file: string;
+  /** Reads the checked content again: the single upload's input when it takes this row. */
+  read(): Promise<Buffer>;
   storageKey: string;
   size: number;
   width: number;
@@ -51,20 +50,27 @@ export class GroupIntake {
   ) {}
 
   /**
-   * Stores a row's checked image (`file`, decoded by its plan: nothing here decodes it) under a fresh key of the
-   * version, and its history copy inside the store. An unsafe SVG is refused (422) before anything is stored.
+   * Stores a row's checked image (checked by its plan: nothing here decodes it) under a fresh key of the version,
+   * and its history copy inside the store. An unsafe SVG is refused (422) before anything is stored. The write does
+   * not wait for the disk: its group is made durable together before it lands (`land`, decision 0061).
    */
   async stage(
     versionId: number,
     original: GameFileRow,
-    content: { file: string; width: number; height: number; format: ImageFormatName },
+    content: {
+      read(): Promise<Buffer>;
+      held: Buffer | null;
+      width: number;
+      height: number;
+      format: ImageFormatName;
+    },
   ): Promise<StagedImage> {
-    const bytes = await readFile(content.file);
+    const bytes = content.held ?? (await content.read());
     assertSafeSvg(content.format, bytes);
     const storageKey = `versions/${versionId}/${randomUUID()}.${extensionOf(original.path)}`;
     const contentType = original.contentType || (mime.getType(original.path) ?? 'application/octet-stream');
     const file = { width: content.width, height: content.height, contentType };
-    await this.storage.put(storageKey, bytes);
+    await this.storage.put(storageKey, bytes, { durable: false });
     let entry: StagedEntry;
     try {
       entry = await this.history.stage(versionId, storageKey, file);
@@ -72,7 +78,7 @@ export class GroupIntake {
       await this.storedFiles.removeStaged([storageKey]);
       throw error;
     }
-    return { fileId: original.fileId, file: content.file, storageKey, size: bytes.length, ...file, entry };
+    return { fileId: original.fileId, read: content.read, storageKey, size: bytes.length, ...file, entry };
   }
 
   /** Removes what `stage` stored for rows that are not landed (a duplicate, a refusal). */
@@ -136,6 +142,10 @@ export class GroupIntake {
     let events: number[] = [];
     let landed: Awaited<ReturnType<IntakeRepository['landFiles']>>;
     try {
+      // The group's objects reach the disk together before anything records them (decision 0061). A history copy
+      // is a link to its version object's file (Storage.copy), so the one sync covers both; a store without links
+      // writes the copy durably itself.
+      await this.storage.makeDurable(landing.map((image) => image.storageKey));
       landed = await this.rows.landFiles(
         version.id,
         landing.map((image) => ({
@@ -183,9 +193,8 @@ export class GroupIntake {
   /** One row through the single upload; answers its refusal (null: stored). */
   private async uploadAlone(user: User, version: GameVersion, image: StagedImage): Promise<AppError | null> {
     try {
-      await this.single.uploadFile(user, version.id, image.fileId, createReadStream(image.file), {
-        how: 'batch',
-      });
+      const content = Readable.from([await image.read()]);
+      await this.single.uploadFile(user, version.id, image.fileId, content, { how: 'batch' });
       return null;
     } catch (error) {
       if (error instanceof AppError) return error;
