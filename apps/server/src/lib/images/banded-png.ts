@@ -1,0 +1,200 @@
+import { promisify } from 'node:util';
+import { constants, crc32, deflateRaw, inflateRawSync } from 'node:zlib';
+
+// A version's composed PNG sheet is written as bands of rows, each deflated on its own (decision 0061), so a later
+// composition re-deflates only the bands a changed frame crosses and copies the others' compressed bytes as they
+// are. Still one ordinary PNG: RGBA, 8 bits, no interlace, rows unfiltered (filter 0); its one zlib stream is the
+// bands' segments one after another (each ends on a sync flush, byte-aligned, and uses no earlier band's bytes),
+// one IDAT chunk per band. A private ancillary chunk (rsBD, which image tools drop when they change the pixels)
+// tells what each band was made of, so the next composition knows which it can keep.
+
+/** What each band of a banded PNG was made of, and its compressed rows. */
+export interface BandedPng {
+  width: number;
+  height: number;
+  /** Rows per band (the last band may have fewer). */
+  bandRows: number;
+  bands: Band[];
+  /** What the bands were drawn on (a digest of the base's bytes): bands drawn on another base are not reused. */
+  base: Buffer;
+  /** The rects pasted onto the base, in order: a band that had only some of them can be drawn on again. */
+  rects: PastedRect[];
+}
+
+export interface Band {
+  /** What the band's pixels were made of (composeSheet's digest): equal digests, equal pixels. */
+  digest: Buffer;
+  /** The band's unfiltered rows (filter byte 0 and RGBA each), raw deflate ended on a sync flush. */
+  segment: Buffer;
+  /** Adler-32 of the band's rows as deflated (before compression). */
+  adler: number;
+}
+
+/** A rect of the sheet whose pixels were replaced. */
+export interface PastedRect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const bandsChunk = 'rsBD';
+const bandsVersion = 1;
+/** Bytes kept of each digest (SHA-256, cut). */
+export const digestBytes = 16;
+/** Per band in rsBD: its digest and its rows' Adler-32. */
+const bandEntry = digestBytes + 4;
+/** zlib's header for a 32 KB window at the default level; the end: an empty final block (fixed codes). */
+const zlibHeader = Buffer.from([0x78, 0x9c]);
+const finalBlock = Buffer.from([0x03, 0x00]);
+/** About 256 KB of rows per band: deflate's window is 32 KB, so restarting there costs about 1% of size. */
+const bandBytes = 256 * 1024;
+
+/** The rows per band of a sheet `width` wide: fixed by the width alone, so equal pixels give equal bytes. */
+export function bandRowsFor(width: number): number {
+  return Math.max(1, Math.ceil(bandBytes / (width * 4 + 1)));
+}
+
+/** The band's rows deflated (zlib level 6) as a segment of the sheet's stream, and their Adler-32. */
+export async function deflateBand(rows: Buffer): Promise<Pick<Band, 'segment' | 'adler'>> {
+  const segment = await promisify(deflateRaw)(rows, { level: 6, finishFlush: constants.Z_SYNC_FLUSH });
+  return { segment, adler: adler32(rows) };
+}
+
+/** A band's unfiltered rows again (filter byte 0 and RGBA each). */
+export function inflateBand(segment: Buffer): Buffer {
+  return inflateRawSync(segment, { finishFlush: constants.Z_SYNC_FLUSH });
+}
+
+/** The PNG of bands (its rsBD chunk tells what they were made of). */
+export function encodeBandedPng(png: BandedPng): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(png.width, 0);
+  header.writeUInt32BE(png.height, 4);
+  header.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, adaptive filter method, no interlace
+  const index = Buffer.alloc(13 + digestBytes + png.rects.length * 16 + png.bands.length * bandEntry);
+  let at = index.writeUInt8(bandsVersion, 0);
+  at = index.writeUInt32BE(png.bandRows, at);
+  at = index.writeUInt32BE(png.bands.length, at);
+  at = index.writeUInt32BE(png.rects.length, at);
+  at += png.base.copy(index, at, 0, digestBytes);
+  for (const rect of png.rects)
+    for (const n of [rect.x, rect.y, rect.w, rect.h]) at = index.writeUInt32BE(n, at);
+  for (const band of png.bands) {
+    at += band.digest.copy(index, at, 0, digestBytes);
+    at = index.writeUInt32BE(band.adler, at);
+  }
+  const rowBytes = png.width * 4 + 1;
+  let adler = 1;
+  png.bands.forEach((band, i) => {
+    const rows = Math.min(png.bandRows, png.height - i * png.bandRows);
+    adler = adler32Combine(adler, band.adler, rows * rowBytes);
+  });
+  const trailer = Buffer.alloc(6);
+  finalBlock.copy(trailer);
+  trailer.writeUInt32BE(adler, 2);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', header),
+    chunk(bandsChunk, index),
+    chunk('IDAT', zlibHeader),
+    ...png.bands.map((band) => chunk('IDAT', band.segment)),
+    chunk('IDAT', trailer),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * A banded PNG's bands and what they were made of, or undefined for any other bytes (a sheet encoded another way,
+ * a chunk whose CRC does not match): the caller then composes every band anew.
+ */
+export function readBandedPng(bytes: Buffer): BandedPng | undefined {
+  if (bytes.length < signature.length || !bytes.subarray(0, signature.length).equals(signature))
+    return undefined;
+  const chunks: { type: string; data: Buffer }[] = [];
+  for (let at = signature.length; at + 12 <= bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    const end = at + 12 + length;
+    if (end > bytes.length) return undefined;
+    if (crc32(bytes.subarray(at + 4, end - 4)) !== bytes.readUInt32BE(end - 4)) return undefined;
+    chunks.push({ type: bytes.toString('latin1', at + 4, at + 8), data: bytes.subarray(at + 8, end - 4) });
+    at = end;
+  }
+  const [ihdr, index, first, ...rest] = chunks;
+  if (ihdr?.type !== 'IHDR' || index?.type !== bandsChunk || first?.type !== 'IDAT') return undefined;
+  if (!ihdr.data.subarray(8).equals(Buffer.from([8, 6, 0, 0, 0])) || index.data.length < 13) return undefined;
+  if (index.data.readUInt8(0) !== bandsVersion || !first.data.equals(zlibHeader)) return undefined;
+  const width = ihdr.data.readUInt32BE(0);
+  const height = ihdr.data.readUInt32BE(4);
+  const bandRows = index.data.readUInt32BE(1);
+  const bandCount = index.data.readUInt32BE(5);
+  const rectCount = index.data.readUInt32BE(9);
+  const segments = rest.slice(0, bandCount);
+  if (
+    bandRows !== bandRowsFor(width) ||
+    bandCount !== Math.ceil(height / bandRows) ||
+    index.data.length !== 13 + digestBytes + rectCount * 16 + bandCount * bandEntry ||
+    rest.length !== bandCount + 2 ||
+    segments.some((segment) => segment.type !== 'IDAT')
+  )
+    return undefined;
+  const base = index.data.subarray(13, 13 + digestBytes);
+  const rectsAt = 13 + digestBytes;
+  const rects = Array.from({ length: rectCount }, (_, i) => {
+    const [x, y, w, h] = [0, 1, 2, 3].map((n) => index.data.readUInt32BE(rectsAt + i * 16 + n * 4));
+    return { x: x!, y: y!, w: w!, h: h! };
+  });
+  const entries = rectsAt + rectCount * 16;
+  const bands = segments.map((segment, i) => {
+    const at = entries + i * bandEntry;
+    return {
+      digest: index.data.subarray(at, at + digestBytes),
+      segment: segment.data,
+      adler: index.data.readUInt32BE(at + digestBytes),
+    };
+  });
+  return { width, height, bandRows, bands, base, rects };
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+
+const adlerBase = 65521;
+
+/** Adler-32 (zlib's checksum of the uncompressed stream). */
+export function adler32(data: Uint8Array, start = 1): number {
+  let a = start & 0xffff;
+  let b = start >>> 16;
+  for (let i = 0; i < data.length;) {
+    // 5552 bytes at most between reductions keep the sums exact (zlib's NMAX).
+    const end = Math.min(i + 5552, data.length);
+    for (; i < end; i++) {
+      a += data[i]!;
+      b += a;
+    }
+    a %= adlerBase;
+    b %= adlerBase;
+  }
+  return b * 65536 + a;
+}
+
+/** The Adler-32 of two runs of bytes one after the other, from each run's (zlib's adler32_combine). */
+export function adler32Combine(first: number, second: number, secondLength: number): number {
+  const rem = secondLength % adlerBase;
+  let a = first & 0xffff;
+  let b = (rem * a) % adlerBase;
+  a += (second & 0xffff) + adlerBase - 1;
+  b += (first >>> 16) + (second >>> 16) + adlerBase - rem;
+  if (a >= adlerBase) a -= adlerBase;
+  if (a >= adlerBase) a -= adlerBase;
+  if (b >= adlerBase * 2) b -= adlerBase * 2;
+  if (b >= adlerBase) b -= adlerBase;
+  return b * 65536 + a;
+}
