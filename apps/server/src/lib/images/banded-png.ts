@@ -48,8 +48,11 @@ const bandEntry = digestBytes + 4;
 /** zlib's header for a 32 KB window at the default level; the end: an empty final block (fixed codes). */
 const zlibHeader = Buffer.from([0x78, 0x9c]);
 const finalBlock = Buffer.from([0x03, 0x00]);
-/** About 256 KB of rows per band: deflate's window is 32 KB, so restarting there costs about 1% of size. */
-const bandBytes = 256 * 1024;
+/**
+ * About 1 MB of rows per band (64 rows of a 4096 px sheet): deflate's window is 32 KB, so restarting there costs
+ * well under 1% of size, and a sheet's first composition sets up a deflate stream per band (a few ms each).
+ */
+const bandBytes = 1024 * 1024;
 
 /** The rows per band of a sheet `width` wide: fixed by the width alone, so equal pixels give equal bytes. */
 export function bandRowsFor(width: number): number {

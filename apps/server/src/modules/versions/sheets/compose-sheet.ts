@@ -166,9 +166,12 @@ async function composeBands(
       .raw()
       .toBuffer({ resolveWithObject: true });
     for (const { index, top, bottom, digest, across } of onBase) {
-      const rows = Buffer.alloc((bottom - top) * rowBytes);
-      for (let y = top; y < bottom; y++)
+      // Every byte is written: each row's filter byte (0, none) and its pixels.
+      const rows = Buffer.allocUnsafe((bottom - top) * rowBytes);
+      for (let y = top; y < bottom; y++) {
+        rows[(y - top) * rowBytes] = 0;
         data.copy(rows, (y - top) * rowBytes + 1, (y - first) * width * 4, (y - first + 1) * width * 4);
+      }
       bands[index] = drawBand(rows, top, bottom, across, width, digest);
     }
   }
