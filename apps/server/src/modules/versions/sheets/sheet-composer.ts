@@ -123,7 +123,11 @@ export class SheetComposer {
         return this.compose(version, sheet, cause, known);
       throw error;
     }
-    const composed = await composeSheet(base, sheet.path, replacements);
+    // From the version's composition now, if it was drawn on the same base (composeSheet checks), as a frame
+    // upload composes (decision 0061).
+    const now = await this.sheets.fileKey(version.id, sheet.fileId);
+    const previous = await this.previousComposition(now === inputs.sheet.baseKey ? null : now);
+    const composed = await composeSheet(base, sheet.path, replacements, previous);
     const key = `versions/${version.id}/${randomUUID()}.${extensionOf(sheet.path)}`;
     await this.storage.put(key, composed);
     let marked: MarkedRendition = { key: null, from: null };
@@ -233,11 +237,17 @@ export class SheetComposer {
 
   /**
    * An earlier composition of a sheet, to compose the next one from (compose-sheet.ts): none when there is no key
-   * or its object is gone (deleted as a newer composition landed), and the next is composed from the base.
+   * or its object cannot be read (deleted as a newer composition landed), and the next is composed from the base:
+   * it only saves work.
    */
   async previousComposition(key: string | null): Promise<Buffer | undefined> {
-    const object = key === null ? null : await this.storage.get(key);
-    return object ? buffer(object.stream) : undefined;
+    if (key === null) return undefined;
+    try {
+      const object = await this.storage.get(key);
+      return object ? await buffer(object.stream) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Whether the sheet changed after `revision` (or lost its frames): a composition of it is no longer wanted. */
