@@ -27,6 +27,9 @@ export const mediaRuns: Record<string, () => Promise<void>> = {
       `  ${fixed(r.bareComposeMs, 0)} ms (CPU ${fixed(r.bareComposeCpuMs, 0)} ms); ratio composite / composeSheet ${fixed(r.composeRatio)} (target >= 0.7: ${met ? 'met' : 'MISSED'})`,
     );
     console.log(
+      `  (composeSheet from the version's previous composition, decision 0061; the sheet's first composition ${fixed(r.composeFirstMs, 0)} ms, CPU ${fixed(r.composeFirstCpuMs, 0)} ms)`,
+    );
+    console.log(
       `  watermarked copy with a mark in each of ${r.frames} frames of ${r.frames} sizes: ${fixed(r.frameMarksFirstMs, 0)} ms, CPU ${fixed(r.frameMarksFirstCpuMs, 0)} ms (no mark`,
     );
     console.log(
