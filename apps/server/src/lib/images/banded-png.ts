@@ -97,15 +97,26 @@ export function encodeBandedPng(png: BandedPng): Buffer {
   const trailer = Buffer.alloc(6);
   finalBlock.copy(trailer);
   trailer.writeUInt32BE(adler, 2);
-  return Buffer.concat([
-    signature,
-    chunk('IHDR', header),
-    chunk(bandsChunk, index),
-    chunk('IDAT', zlibHeader),
-    ...png.bands.map((band) => chunk('IDAT', band.segment)),
-    chunk('IDAT', trailer),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  const chunks: [string, Buffer][] = [
+    ['IHDR', header],
+    [bandsChunk, index],
+    ['IDAT', zlibHeader],
+    ...png.bands.map((band): [string, Buffer] => ['IDAT', band.segment]),
+    ['IDAT', trailer],
+    ['IEND', Buffer.alloc(0)],
+  ];
+  // Written once into one buffer: a sheet's bands are megabytes.
+  const out = Buffer.allocUnsafe(
+    chunks.reduce((size, [, data]) => size + 12 + data.length, signature.length),
+  );
+  let to = signature.copy(out, 0);
+  for (const [type, data] of chunks) {
+    to = out.writeUInt32BE(data.length, to);
+    out.write(type, to, 'latin1');
+    data.copy(out, to + 4);
+    to = out.writeUInt32BE(crc32(out.subarray(to, to + 4 + data.length)), to + 4 + data.length);
+  }
+  return out;
 }
 
 /**
@@ -158,15 +169,6 @@ export function readBandedPng(bytes: Buffer): BandedPng | undefined {
     };
   });
   return { width, height, bandRows, bands, base, rects };
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
 }
 
 const adlerBase = 65521;
