@@ -36,6 +36,8 @@ export interface FrameUploadResult {
   appCpuMs: number;
   /** The server's CPU for the sheet's first frame in the version (the unmeasured first round, ms). */
   firstUploadCpuMs: number;
+  /** That upload's answer, as the artist waits for it (the server's first request of the run, ms). */
+  firstUploadMs: number;
   /**
    * CPU of the bare composite, and of the app's two compositions (composeSheet) in this process as the server makes
    * them, from the previous composition with all frames so far (medians, ms).
@@ -210,7 +212,7 @@ export async function benchFrameUpload(rounds = 7): Promise<FrameUploadResult> {
     };
     // One of each first (sharp's first encode loads its libraries; the server's first request too): the sheet's
     // first frame, whose compositions draw every band.
-    await upload(0, await artistFrame(frames[0]!, 0));
+    const firstUploadMs = await upload(0, await artistFrame(frames[0]!, 0));
     await bare(frames[0]!, await artistFrame(frames[0]!, 0));
     const first = await compositions(0, await artistFrame(frames[0]!, 0));
     const app: number[] = [];
@@ -238,6 +240,7 @@ export async function benchFrameUpload(rounds = 7): Promise<FrameUploadResult> {
       ratio: median(app.map((ms, i) => ms / baseline[i]!.ms)),
       appCpuMs: median(uploadCpu.slice(1)),
       firstUploadCpuMs: uploadCpu[0]!,
+      firstUploadMs,
       bareCpuMs: median(baseline.map((run) => run.cpuMs)),
       deliveredCpuMs: median(steps.map((step) => step.delivered.cpuMs)),
       markedCpuMs: median(steps.map((step) => step.marked.cpuMs)),

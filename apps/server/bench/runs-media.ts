@@ -142,7 +142,7 @@ export const mediaRuns: Record<string, () => Promise<void>> = {
       `  ${fixed(r.deliveredCpuMs, 0)} ms, on the watermarked copy ${fixed(r.markedCpuMs, 0)} ms (together ${fixed((r.deliveredCpuMs + r.markedCpuMs) / r.bareCpuMs, 2)}x the bare's CPU); a sheet's first frame`,
     );
     console.log(
-      `  draws every band: ${fixed(r.firstDeliveredCpuMs, 0)} ms and ${fixed(r.firstMarkedCpuMs, 0)} ms (the server's CPU for that upload ${fixed(r.firstUploadCpuMs, 0)} ms)`,
+      `  draws every band: ${fixed(r.firstDeliveredCpuMs, 0)} ms and ${fixed(r.firstMarkedCpuMs, 0)} ms (that upload took ${fixed(r.firstUploadMs, 0)} ms, the server's CPU ${fixed(r.firstUploadCpuMs, 0)} ms)`,
     );
     if (!met)
       console.log(

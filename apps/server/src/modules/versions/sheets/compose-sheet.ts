@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { imageFormatOfName, storedSpriteSize, type AtlasFrame } from '@reskin/contract';
+import pMap from 'p-map';
 import {
   bandRowsFor,
   deflateBand,
@@ -102,6 +103,12 @@ interface Pasted {
   digest: Buffer;
 }
 
+/**
+ * Bands deflated at once by one composition: a frame upload makes two (the marked rendition too), and node's
+ * thread pool has four threads, so one stays free for the files being read and written.
+ */
+const bandsAtOnce = 2;
+
 const sha256 = () => createHash('sha256');
 const crosses = (rect: PastedRect, top: number, bottom: number) => rect.y < bottom && rect.y + rect.h > top;
 const sameRect = (a: PastedRect, b: PastedRect) => a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
@@ -134,7 +141,8 @@ async function composeBands(
       : undefined;
 
   const bandCount = Math.ceil(height / bandRows);
-  const bands: Promise<Band>[] = [];
+  // Each band kept, or the work that draws and deflates it: deflated a few at a time, in zlib's thread pool.
+  const bands: (Band | (() => Promise<Band>))[] = [];
   const onBase: { index: number; top: number; bottom: number; digest: Buffer; across: Pasted[] }[] = [];
   for (let index = 0; index < bandCount; index++) {
     const top = index * bandRows;
@@ -146,14 +154,14 @@ async function composeBands(
     const digest = hash.digest().subarray(0, digestBytes);
     const kept = reusable?.bands[index];
     if (kept?.digest.equals(digest)) {
-      bands[index] = Promise.resolve(kept);
+      bands[index] = kept;
     } else if (
       kept &&
       reusable.rects
         .filter((rect) => crosses(rect, top, bottom))
         .every((rect) => across.some((now) => sameRect(now.rect, rect)))
     ) {
-      bands[index] = drawBand(inflateBand(kept.segment), top, bottom, across, width, digest);
+      bands[index] = () => drawBand(inflateBand(kept.segment), top, bottom, across, width, digest);
     } else onBase.push({ index, top, bottom, digest, across });
   }
   if (onBase.length > 0) {
@@ -175,14 +183,16 @@ async function composeBands(
         rows[(y - top) * rowBytes] = 0;
         data.copy(rows, (y - top) * rowBytes + 1, (y - first) * width * 4, (y - first + 1) * width * 4);
       }
-      bands[index] = drawBand(rows, top, bottom, across, width, digest);
+      bands[index] = () => drawBand(rows, top, bottom, across, width, digest);
     }
   }
   return encodeBandedPng({
     width,
     height,
     bandRows,
-    bands: await Promise.all(bands),
+    bands: await pMap(bands, (band) => (typeof band === 'function' ? band() : band), {
+      concurrency: bandsAtOnce,
+    }),
     base: baseDigest,
     rects: pasted.map(({ rect }) => rect),
   });
