@@ -1,4 +1,6 @@
 import { constants, crc32, createDeflate, inflateRawSync } from 'node:zlib';
+import pMap from 'p-map';
+import type { RgbaImage } from './pixels';
 
 // A version's composed PNG sheet is written as bands of rows, each deflated on its own (decision 0061), so a later
 // composition re-deflates only the bands a changed frame crosses and copies the others' compressed bytes as they
@@ -55,6 +57,12 @@ const syncThenFinal = Buffer.from([0x00, 0x00, 0xff, 0xff, ...finalBlock]);
  */
 const bandBytes = 1024 * 1024;
 
+/**
+ * Bands deflated at once by one image: a frame upload composes two (the marked rendition too), and node's thread
+ * pool has four threads, so one stays free for the files being read and written.
+ */
+export const bandsAtOnce = 2;
+
 /** The rows per band of a sheet `width` wide: fixed by the width alone, so equal pixels give equal bytes. */
 export function bandRowsFor(width: number): number {
   return Math.max(1, Math.ceil(bandBytes / (width * 4 + 1)));
@@ -83,6 +91,37 @@ export function deflateBand(rows: Buffer): Promise<Pick<Band, 'segment' | 'adler
     deflate.write(rows);
     deflate.end();
   });
+}
+
+/** `count` rows of RGBA pixels from row `from` of `pixels`, unfiltered (filter byte 0, then the row) into `into`. */
+export function writeRows(into: Buffer, pixels: Buffer, width: number, from: number, count: number): void {
+  const rowBytes = width * 4 + 1;
+  // Every byte is written: into may be fresh memory.
+  for (let y = 0; y < count; y++) {
+    into[y * rowBytes] = 0;
+    pixels.copy(into, y * rowBytes + 1, (from + y) * width * 4, (from + y + 1) * width * 4);
+  }
+}
+
+/**
+ * RGBA pixels as a banded PNG with nothing pasted (no rects, no digests): a sheet's watermarked copy, whose bands
+ * a version's first marked composition copies where no frame of it crosses them (composeSheet).
+ */
+export async function encodePlainBandedPng({ data, width, height }: RgbaImage): Promise<Buffer> {
+  const bandRows = bandRowsFor(width);
+  const rowBytes = width * 4 + 1;
+  const rows = Buffer.allocUnsafe(height * rowBytes);
+  writeRows(rows, data, width, 0, height);
+  const none = Buffer.alloc(digestBytes);
+  const bands = await pMap(
+    Array.from({ length: Math.ceil(height / bandRows) }, (_, i) => i * bandRows),
+    async (top) => ({
+      digest: none,
+      ...(await deflateBand(rows.subarray(top * rowBytes, Math.min(height, top + bandRows) * rowBytes))),
+    }),
+    { concurrency: bandsAtOnce },
+  );
+  return encodeBandedPng({ width, height, bandRows, bands, base: none, rects: [] });
 }
 
 /** A band's unfiltered rows again (filter byte 0 and RGBA each). */

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { bandRowsFor, readBandedPng } from '../../../lib/images/banded-png';
+import { bandRowsFor, encodePlainBandedPng, readBandedPng } from '../../../lib/images/banded-png';
 import { decodePixels } from '../../../lib/images/pixels';
 import { parseAtlasDescriptor } from '../../atlases/atlas-parsers';
 import { composeSheet, framePixels, type FrameReplacement } from './compose-sheet';
@@ -139,5 +139,29 @@ describe('a PNG sheet composed in bands', async () => {
     const [before, after] = [readBandedPng(first)!, readBandedPng(second)!];
     const same = after.bands.map((band, i) => band.segment.equals(before.bands[i]!.segment));
     expect(same).toEqual([true, false, false, false, true]);
+  });
+
+  it("starts from a base written in bands (a sheet's watermarked copy): its bands no frame crosses are copied", async () => {
+    const plainBase = await encodePlainBandedPng({ data: basePixels, width, height });
+    expect((await raw(plainBase)).equals(basePixels)).toBe(true);
+    const [hero, plain, tall] = [
+      await replacement('hero', 1),
+      await replacement('plain', 2),
+      await replacement('tall', 3),
+    ];
+    let previous: Buffer | undefined;
+    for (const step of [[plain], [plain, tall], [hero, tall], []]) {
+      const fromBase = await composeSheet(plainBase, 'sheet.png', step);
+      const fromPrevious = await composeSheet(plainBase, 'sheet.png', step, previous);
+      expect(fromPrevious.equals(fromBase)).toBe(true);
+      expect((await raw(fromBase)).equals(await reference(basePixels, step))).toBe(true);
+      previous = fromBase;
+    }
+    const [baseBands, composed] = [
+      readBandedPng(plainBase)!,
+      readBandedPng(await composeSheet(plainBase, 'sheet.png', [plain]))!,
+    ];
+    const same = composed.bands.map((band, i) => band.segment.equals(baseBands.bands[i]!.segment));
+    expect(same).toEqual([false, true, true, true, true]);
   });
 });

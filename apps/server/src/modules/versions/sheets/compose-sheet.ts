@@ -3,6 +3,7 @@ import { imageFormatOfName, storedSpriteSize, type AtlasFrame } from '@reskin/co
 import pMap from 'p-map';
 import {
   bandRowsFor,
+  bandsAtOnce,
   deflateBand,
   digestBytes,
   encodeBandedPng,
@@ -10,6 +11,7 @@ import {
   readBandedPng,
   type Band,
   type PastedRect,
+  writeRows,
 } from '../../../lib/images/banded-png';
 import { readImage } from '../../../lib/images/image-reading';
 import { encodeSheet } from '../../../lib/images/pipeline';
@@ -103,12 +105,6 @@ interface Pasted {
   digest: Buffer;
 }
 
-/**
- * Bands deflated at once by one composition: a frame upload makes two (the marked rendition too), and node's
- * thread pool has four threads, so one stays free for the files being read and written.
- */
-const bandsAtOnce = 2;
-
 const sha256 = () => createHash('sha256');
 const crosses = (rect: PastedRect, top: number, bottom: number) => rect.y < bottom && rect.y + rect.h > top;
 const sameRect = (a: PastedRect, b: PastedRect) => a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
@@ -139,6 +135,13 @@ async function composeBands(
     earlier && earlier.width === width && earlier.height === height && earlier.base.equals(baseDigest)
       ? earlier
       : undefined;
+  // A base written in bands with nothing pasted (Gen.'s watermarked copy of a sprite sheet): a band no rect crosses
+  // is the base's band as it is, and a band drawn on the base starts from the base's band, not a decode.
+  const banded = readBandedPng(base);
+  const plain =
+    banded && banded.rects.length === 0 && banded.width === width && banded.height === height
+      ? banded
+      : undefined;
 
   const bandCount = Math.ceil(height / bandRows);
   // Each band kept, or the work that draws and deflates it: deflated a few at a time, in zlib's thread pool.
@@ -155,6 +158,8 @@ async function composeBands(
     const kept = reusable?.bands[index];
     if (kept?.digest.equals(digest)) {
       bands[index] = kept;
+    } else if (plain && across.length === 0) {
+      bands[index] = { ...plain.bands[index]!, digest };
     } else if (
       kept &&
       reusable.rects
@@ -162,6 +167,9 @@ async function composeBands(
         .every((rect) => across.some((now) => sameRect(now.rect, rect)))
     ) {
       bands[index] = () => drawBand(inflateBand(kept.segment), top, bottom, across, width, digest);
+    } else if (plain) {
+      const { segment } = plain.bands[index]!;
+      bands[index] = () => drawBand(inflateBand(segment), top, bottom, across, width, digest);
     } else onBase.push({ index, top, bottom, digest, across });
   }
   if (onBase.length > 0) {
@@ -178,11 +186,7 @@ async function composeBands(
     const allRows = Buffer.allocUnsafe((last - first) * rowBytes);
     for (const { index, top, bottom, digest, across } of onBase) {
       const rows = allRows.subarray((top - first) * rowBytes, (bottom - first) * rowBytes);
-      // Every byte is written: each row's filter byte (0, none) and its pixels.
-      for (let y = top; y < bottom; y++) {
-        rows[(y - top) * rowBytes] = 0;
-        data.copy(rows, (y - top) * rowBytes + 1, (y - first) * width * 4, (y - first + 1) * width * 4);
-      }
+      writeRows(rows, data, width, top - first, bottom - top);
       bands[index] = () => drawBand(rows, top, bottom, across, width, digest);
     }
   }
