@@ -93,6 +93,9 @@ export interface AtlasesBenchResult {
   bareComposeCpuMs: number;
   /** Rate of composeSheet over the bare composite's (1 = as fast). */
   composeRatio: number;
+  /** The sheet's first composition (every band drawn on the base, decision 0061): one run after the warm-up. */
+  composeFirstMs: number;
+  composeFirstCpuMs: number;
   /** The watermarked copy of the sheet with a mark per frame (first: no mark rendered before; again: sizes kept), and with the tiled mark. */
   frameMarksFirstMs: number;
   frameMarksFirstCpuMs: number;
@@ -135,8 +138,20 @@ export async function benchAtlases(rounds = 9): Promise<AtlasesBenchResult> {
   // The app decodes an artist's frame once, as it arrives (decision 0055).
   const replacementPixels = await decodePixels(replacement, 'png');
 
-  // One warm-up of each (sharp's first PNG encode and first text rendering load their libraries).
-  await composeSheet(sheet, 'sheet.png', [{ frame, pixels: replacementPixels }]);
+  // One warm-up of each (sharp's first PNG encode and first text rendering load their libraries). The frame is
+  // replaced in a version that has it already (another image of it): composed from that composition, as the
+  // server does (decision 0061).
+  const earlierPixels = await decodePixels(
+    await sharp({ create: { width: 64, height: 64, channels: 4, background: '#0a6' } })
+      .png()
+      .toBuffer(),
+    'png',
+  );
+  await composeSheet(sheet, 'sheet.png', [{ frame, pixels: earlierPixels }]);
+  const composeFirst = await timed(() =>
+    composeSheet(sheet, 'sheet.png', [{ frame, pixels: earlierPixels }]),
+  );
+  const earlier = await composeSheet(sheet, 'sheet.png', [{ frame, pixels: earlierPixels }]);
   await makeWatermark(sheet, 'sheet.png', 'Reskin Studio', frames.slice(0, 5));
   const compose: { app: { ms: number; cpuMs: number }; bare: { ms: number; cpuMs: number } }[] = [];
   const marks: {
@@ -145,7 +160,9 @@ export async function benchAtlases(rounds = 9): Promise<AtlasesBenchResult> {
     tiled: { ms: number; cpuMs: number };
   }[] = [];
   for (let round = 0; round < rounds; round++) {
-    const app = await timed(() => composeSheet(sheet, 'sheet.png', [{ frame, pixels: replacementPixels }]));
+    const app = await timed(() =>
+      composeSheet(sheet, 'sheet.png', [{ frame, pixels: replacementPixels }], earlier),
+    );
     const bare = await timed(() =>
       sharp(sheet)
         .composite([{ input: replacement, left: frame.rect.x, top: frame.rect.y }])
@@ -237,6 +254,8 @@ export async function benchAtlases(rounds = 9): Promise<AtlasesBenchResult> {
     bareComposeMs,
     bareComposeCpuMs: median(compose.map((run) => run.bare.cpuMs)),
     composeRatio: median(compose.map((run) => run.bare.ms / run.app.ms)),
+    composeFirstMs: composeFirst.ms,
+    composeFirstCpuMs: composeFirst.cpuMs,
     frameMarksFirstMs: median(marks.map((run) => run.first.ms)),
     frameMarksFirstCpuMs: median(marks.map((run) => run.first.cpuMs)),
     frameMarksAgainMs: median(marks.map((run) => run.again.ms)),

@@ -1,7 +1,7 @@
 // A frame upload as an artist feels it (decision 0061): one frame of a generated game's 4096x4096 sprite sheet of
 // 1,000 frames replaced in a version through the production server, against one bare sharp composite of that rect
 // onto that sheet (decode the sheet, composite the frame, encode PNG) in this process.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config';
 import { variantKey } from '../src/lib/images/copy-keys';
 import type { FrameRect } from '../src/lib/images/marks';
 import { decodePixels } from '../src/lib/images/pixels';
-import { composeSheet } from '../src/modules/versions/sheets/compose-sheet';
+import { composeSheet, type FrameReplacement } from '../src/modules/versions/sheets/compose-sheet';
 import { median } from './api.bench';
 import { artSheet, packedFrames, texturePackerDescriptor } from './atlases.bench';
 import { Preparation, artistPassword, benchAdmin } from './browser-support';
@@ -32,20 +32,46 @@ export interface FrameUploadResult {
   bareMs: number;
   /** app / bare, the median of each round's (target <= 1.3). */
   ratio: number;
-  /** CPU of the bare composite, and of the app's two compositions (composeSheet) in this process (medians, ms). */
+  /** The server's CPU per upload, all threads (medians, ms; /proc, 10 ms ticks). */
+  appCpuMs: number;
+  /** The server's CPU for the sheet's first frame in the version (the unmeasured first round, ms). */
+  firstUploadCpuMs: number;
+  /** That upload's answer, as the artist waits for it (the server's first request of the run, ms). */
+  firstUploadMs: number;
+  /**
+   * CPU of the bare composite, and of the app's two compositions (composeSheet) in this process as the server makes
+   * them, from the previous composition with all frames so far (medians, ms).
+   */
   bareCpuMs: number;
   deliveredCpuMs: number;
   markedCpuMs: number;
+  /** The same two compositions of the sheet's first frame: every band drawn on the base (ms). */
+  firstDeliveredCpuMs: number;
+  firstMarkedCpuMs: number;
   serverStartupMs: number;
 }
 
-/** Milliseconds of wall time and of this process's CPU (sharp's threads included). */
-async function timed(work: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
+/** Milliseconds of wall time and of this process's CPU (sharp's threads included), and the work's result. */
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; result: T }> {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await work();
+  const result = await work();
   const used = process.cpuUsage(cpu);
-  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, result };
+}
+
+/**
+ * CPU the server process has used so far, all its threads (ms; Linux's /proc, in clock ticks of 10 ms): a figure
+ * that a loaded machine stretches less than wall time. NaN where there is no /proc.
+ */
+function serverCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the command's name.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** The atlas frame of a packed rect (no trim, no rotation), as the descriptor resolves it. */
@@ -145,10 +171,12 @@ export async function benchFrameUpload(rounds = 7): Promise<FrameUploadResult> {
       body: JSON.stringify({ email: prepared.artistEmail, password: artistPassword }),
     });
     const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+    const uploadCpu: number[] = [];
     const upload = async (index: number, frame: Buffer) => {
       const body = new FormData();
       body.append('frame', `sprite_${String(index).padStart(3, '0')}.png`);
       body.append('file', new Blob([new Uint8Array(frame)]), 'frame.png');
+      const cpuBefore = serverCpuMs(server.server.pid);
       const started = performance.now();
       const response = await fetch(
         `${server.base}/game-version/upload-frame/${prepared.versionId}/${prepared.sheetId}`,
@@ -156,7 +184,9 @@ export async function benchFrameUpload(rounds = 7): Promise<FrameUploadResult> {
       );
       if (!response.ok) throw new Error(`frame upload failed: ${response.status} ${await response.text()}`);
       (await response.json()) as FrameUpload;
-      return performance.now() - started;
+      const ms = performance.now() - started;
+      uploadCpu.push(serverCpuMs(server.server.pid) - cpuBefore);
+      return ms;
     };
     const bare = (rect: FrameRect, frame: Buffer) =>
       timed(() =>
@@ -166,19 +196,25 @@ export async function benchFrameUpload(rounds = 7): Promise<FrameUploadResult> {
           .toBuffer(),
       );
     const watermarked = await readFile(join(dataDir, 'files', ...prepared.watermarkKey.split('/')));
-    // The app's own steps here, one after the other: the sheet composed on the original, then on the watermarked copy.
+    // The app's own steps here, one after the other, as the server makes them: the version's frames so far composed
+    // on the original, then on the watermarked copy, each from its previous composition.
+    const replacements: FrameReplacement[] = [];
+    const previous: { delivered?: Buffer; marked?: Buffer } = {};
     const compositions = async (index: number, frame: Buffer) => {
-      const replacements = [
-        { frame: atlasFrame(`sprite_${index}`, frames[index]!), pixels: await decodePixels(frame, 'png') },
-      ];
-      return {
-        delivered: await timed(() => composeSheet(sheet, 'sheet.png', replacements)),
-        marked: await timed(() => composeSheet(watermarked, 'sheet.png', replacements)),
-      };
+      replacements.push({
+        frame: atlasFrame(`sprite_${index}`, frames[index]!),
+        pixels: await decodePixels(frame, 'png'),
+      });
+      const delivered = await timed(() => composeSheet(sheet, 'sheet.png', replacements, previous.delivered));
+      const marked = await timed(() => composeSheet(watermarked, 'sheet.png', replacements, previous.marked));
+      [previous.delivered, previous.marked] = [delivered.result, marked.result];
+      return { delivered, marked };
     };
-    // One of each first, unmeasured (sharp's first encode loads its libraries; the server's first request too).
-    await upload(0, await artistFrame(frames[0]!, 0));
+    // One of each first (sharp's first encode loads its libraries; the server's first request too): the sheet's
+    // first frame, whose compositions draw every band.
+    const firstUploadMs = await upload(0, await artistFrame(frames[0]!, 0));
     await bare(frames[0]!, await artistFrame(frames[0]!, 0));
+    const first = await compositions(0, await artistFrame(frames[0]!, 0));
     const app: number[] = [];
     const baseline: { ms: number; cpuMs: number }[] = [];
     const steps: Awaited<ReturnType<typeof compositions>>[] = [];
@@ -202,9 +238,14 @@ export async function benchFrameUpload(rounds = 7): Promise<FrameUploadResult> {
       appMs: median(app),
       bareMs: median(baseline.map((run) => run.ms)),
       ratio: median(app.map((ms, i) => ms / baseline[i]!.ms)),
+      appCpuMs: median(uploadCpu.slice(1)),
+      firstUploadCpuMs: uploadCpu[0]!,
+      firstUploadMs,
       bareCpuMs: median(baseline.map((run) => run.cpuMs)),
       deliveredCpuMs: median(steps.map((step) => step.delivered.cpuMs)),
       markedCpuMs: median(steps.map((step) => step.marked.cpuMs)),
+      firstDeliveredCpuMs: first.delivered.cpuMs,
+      firstMarkedCpuMs: first.marked.cpuMs,
       serverStartupMs: server.startupMs,
     };
   } finally {

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { imageFormatOfName, imageFormats, type ImageFormatName } from '@reskin/contract';
 import { sampleBmp, sampleIco, sampleImage } from '../../../test/support/image-samples';
+import { readBandedPng } from './banded-png';
 import { readImage } from './image-reading';
 import { variantKey } from './copy-keys';
 import { forgetRenderedTiles, watermarkTile, type FrameRect } from './marks';
@@ -297,6 +298,13 @@ describe('generated variants', () => {
         if (format !== 'jpeg') expect(blank.channels[3]!.max).toBe(0);
       });
     }
+
+    it("a PNG sheet's watermark is written in bands with nothing pasted (a version's compositions start from it), an image's is not", async () => {
+      const { watermark } = await makeCopies(await sheet('png'), 'sheet.png', 'Reskin Studio', frames);
+      expect(readBandedPng(watermark)?.rects).toEqual([]);
+      const bare = await makeWatermark(await sheet('png'), 'sheet.png', 'Reskin Studio');
+      expect(readBandedPng(bare)).toBe(undefined);
+    });
 
     it('a sheet whose frames share sizes renders each size once and marks aliases (frames of one rect) once', async () => {
       forgetRenderedTiles();

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { imageFormatOfName, imageFormats, limits, type ImageFormatName } from '@reskin/contract';
+import { encodePlainBandedPng } from './banded-png';
 import { encodePreviews, makePreview, previewSizes, type PreviewSize } from './image-previews';
 import { readImage } from './image-reading';
 import { markOverlays, type FrameRect, type Marks } from './marks';
@@ -13,6 +14,7 @@ import {
   firstPage,
   openImage,
   type Blank,
+  type Decoded,
   type Header,
   type RasterCopyFormat,
 } from './pipeline';
@@ -87,8 +89,21 @@ export async function makeWatermark(
   const marks = { productName, frames };
   if (tooManyPixelsToHold(header)) return streamedWatermark(original, format, copy, header, marks);
   return oneBigImageAtATime(header, async () =>
-    encodeCopy(await drawMarks(await decode(), marks), copy, 'watermark'),
+    encodeWatermark(await drawMarks(await decode(), marks), copy, marks),
   );
+}
+
+/**
+ * The watermarked copy encoded. A still PNG sprite sheet's is written in bands (banded-png.ts, decision 0061): a
+ * version's first marked composition copies the bands its frames do not cross instead of drawing them all.
+ */
+function encodeWatermark(marked: Decoded, copy: RasterCopyFormat, marks: Marks): Promise<Buffer> {
+  const { data, width, height, channels } = marked.pixels;
+  const sheet = copy === 'png' && !marked.animation && (marks.frames?.length ?? 0) > 0;
+  // Banded PNGs are 8-bit RGBA: other pixels (grey, no alpha, 16 bits) are encoded as sharp does.
+  if (!sheet || channels !== 4 || data.length !== width * height * 4)
+    return encodeCopy(marked, copy, 'watermark');
+  return encodePlainBandedPng({ data, width, height });
 }
 
 function imageFormatOf(path: string): ImageFormatName {
@@ -140,7 +155,7 @@ async function copiesOf(
     const [skeletonBytes, watermark, ofWatermark, ofSkeleton] = await Promise.all([
       // The skeleton is the blank of its size, kept by format and size: a game's images of one size encode one.
       blankCopy(path, header.width, header.pageHeight),
-      encodeCopy(marked, copy, 'watermark'),
+      encodeWatermark(marked, copy, marks),
       withPreviews ? encodePreviews(firstPage(marked)) : undefined,
       withPreviews ? skeletonPreview(skeleton) : undefined,
     ]);

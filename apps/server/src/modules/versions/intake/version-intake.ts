@@ -291,14 +291,18 @@ export class VersionIntake {
     // Written without waiting for the disk, then made durable together before they are recorded (decision 0061).
     const later = { durable: false };
     try {
-      // The delivered sheet and its marked rendition (decision 0049) at once: each is a decode, a paste and an
-      // encode of the whole sheet, on a core each (decision 0061).
+      // The delivered sheet and its marked rendition (decision 0049) at once, each from its previous composition:
+      // only the bands of rows the frame crosses are drawn again (compose-sheet.ts, decision 0061).
+      const previous =
+        state.sheet && state.file && state.file.storageKey !== state.sheet.baseKey
+          ? state.file.storageKey
+          : null;
       const [delivered, drawn] = await Promise.allSettled([
-        this.read(baseKey ?? sheet.storageKey)
-          .then((base) => composeSheet(base, sheet.path, replacements))
+        Promise.all([this.read(baseKey ?? sheet.storageKey), this.composer.previousComposition(previous)])
+          .then(([base, earlier]) => composeSheet(base, sheet.path, replacements, earlier))
           .then(async (composed) => (await this.storage.put(key, composed, later), composed)),
         baseKey === null
-          ? this.composer.drawMarked(version.id, sheet, replacements, later)
+          ? this.composer.drawMarked(version.id, sheet, replacements, later, state.sheet?.markedKey ?? null)
           : Promise.resolve({ key: null, from: null }),
       ]);
       if (delivered.status === 'fulfilled') staged.push(key);

@@ -123,7 +123,11 @@ export class SheetComposer {
         return this.compose(version, sheet, cause, known);
       throw error;
     }
-    const composed = await composeSheet(base, sheet.path, replacements);
+    // From the version's composition now, if it was drawn on the same base (composeSheet checks), as a frame
+    // upload composes (decision 0061).
+    const now = await this.sheets.fileKey(version.id, sheet.fileId);
+    const previous = await this.previousComposition(now === inputs.sheet.baseKey ? null : now);
+    const composed = await composeSheet(base, sheet.path, replacements, previous);
     const key = `versions/${version.id}/${randomUUID()}.${extensionOf(sheet.path)}`;
     await this.storage.put(key, composed);
     let marked: MarkedRendition = { key: null, from: null };
@@ -132,7 +136,8 @@ export class SheetComposer {
     const dropped: string[] = [];
     let landed;
     try {
-      if (inputs.sheet.baseKey === null) marked = await this.drawMarked(version.id, sheet, replacements);
+      if (inputs.sheet.baseKey === null)
+        marked = await this.drawMarked(version.id, sheet, replacements, undefined, inputs.sheet.markedKey);
       staged = await this.history.stage(version.id, key, file);
       landed = await this.sheets.landComposed(
         version.id,
@@ -215,14 +220,34 @@ export class SheetComposer {
     sheet: GameFileRow,
     replacements: FrameReplacement[],
     options?: PutOptions,
+    /** The version's marked rendition of the sheet now, if any: its unchanged bands are kept (decision 0061). */
+    previousKey: string | null = null,
   ): Promise<MarkedRendition> {
     if (sheet.copiesKey === null) return { key: null, from: null };
-    const copy = await this.storage.get(variantKey(sheet.copiesKey, 'watermark'));
+    const [copy, previous] = await Promise.all([
+      this.storage.get(variantKey(sheet.copiesKey, 'watermark')),
+      this.previousComposition(previousKey),
+    ]);
     if (!copy) return { key: null, from: null };
-    const marked = await composeSheet(await buffer(copy.stream), sheet.path, replacements);
+    const marked = await composeSheet(await buffer(copy.stream), sheet.path, replacements, previous);
     const key = `versions/${versionId}/${randomUUID()}.marked.${extensionOf(sheet.path)}`;
     await this.storage.put(key, marked, options);
     return { key, from: sheet.copiesKey };
+  }
+
+  /**
+   * An earlier composition of a sheet, to compose the next one from (compose-sheet.ts): none when there is no key
+   * or its object cannot be read (deleted as a newer composition landed), and the next is composed from the base:
+   * it only saves work.
+   */
+  async previousComposition(key: string | null): Promise<Buffer | undefined> {
+    if (key === null) return undefined;
+    try {
+      const object = await this.storage.get(key);
+      return object ? await buffer(object.stream) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Whether the sheet changed after `revision` (or lost its frames): a composition of it is no longer wanted. */

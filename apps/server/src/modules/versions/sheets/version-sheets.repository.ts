@@ -143,6 +143,17 @@ export class VersionSheetsRepository {
     });
   }
 
+  /** The stored key of the version's file of the sheet now (its composition, or the whole-sheet upload), if any. */
+  async fileKey(versionId: number, fileId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('versionFiles')
+      .select('storageKey')
+      .where('gameVersionId', '=', versionId)
+      .where('fileId', '=', fileId)
+      .executeTakeFirst();
+    return row?.storageKey ?? null;
+  }
+
   /** What a composition is made from: the sheet's revision, its base, and its frames, read together. */
   async compositionInputs(
     versionId: number,
