@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RoleType, type Game, type GameFile, type GamePath } from '@reskin/contract';
 import { call, createTestApp, createUser, testDb, type TestApp, type TestUser } from './helpers';
 import { solidPng } from './support/image-samples';
+import { maxKeptIdentity } from '../src/play/play-bodies';
 
 /** What the game's own page sends for a fetch (Fetch Metadata): the play origin redirects it to the shared URL. */
 const fetchFromGame = {
@@ -33,7 +34,8 @@ describe(`every capability in a URL stays out of the log, allowed or refused, on
     for (const [path, content] of [
       ['index.html', '<!doctype html><img src="hero.png">'],
       ['hero.png', await solidPng(32, 24, 'orange')],
-      ['levels.json', '{"levels":[]}'],
+      // Larger than what the play origin answers in place (decision 0065), so the game's request for it is redirected.
+      ['levels.json', JSON.stringify({ levels: 'x'.repeat(maxKeptIdentity) })],
     ] as const) {
       body.append('fullPath', path);
       body.append('file', new Blob([content]), path);
