@@ -1,4 +1,4 @@
-import type { Key, ReactNode } from 'react';
+import { memo, useCallback, type Key, type ReactNode } from 'react';
 import { SpacerRow, useVirtualRows } from '../ui/virtual-grid';
 
 /** A row's checkbox of a table that selects rows (DataTable's `selection`). */
@@ -67,6 +67,11 @@ export function VirtualBodies<T>({
   renderRows,
   shell,
 }: VirtualBodiesProps<T>) {
+  // The same key function until the rows change: a new one makes the virtualizer measure every row's place again.
+  const getItemKey = useCallback(
+    (index: number) => (index < rows.length ? getRowKey(rows[index] as T) : index),
+    [rows, getRowKey],
+  );
   const {
     containerRef,
     rows: inView,
@@ -77,7 +82,7 @@ export function VirtualBodies<T>({
     count: rows.length,
     estimateSize: (index) => virtual.estimateSize(rows[index] as T),
     inBox: false,
-    getItemKey: (index) => (index < rows.length ? getRowKey(rows[index] as T) : index),
+    getItemKey,
     scrollToIndex: virtual.scrollTo ? rows.findIndex((row) => virtual.scrollTo!(row)) : null,
   });
   return (
@@ -90,11 +95,14 @@ export function VirtualBodies<T>({
           {inView.map((item) => {
             const row = rows[item.index];
             if (row === undefined) return null;
-            // A row and the rows under it are one measured <tbody>, so they come and go together.
             return (
-              <tbody key={item.key} data-index={item.index} ref={measure}>
-                {renderRows(row)}
-              </tbody>
+              <VirtualBody
+                key={item.key}
+                index={item.index}
+                row={row}
+                measure={measure}
+                renderRows={renderRows}
+              />
             );
           })}
           <tbody>
@@ -105,3 +113,23 @@ export function VirtualBodies<T>({
     </div>
   );
 }
+
+interface VirtualBodyProps<T> {
+  index: number;
+  row: T;
+  measure: (element: Element | null) => void;
+  renderRows: (row: T) => ReactNode;
+}
+
+/**
+ * A row and the rows under it, one measured <tbody> (they come and go together). Memoised: a scroll renders the
+ * table again for the rows coming into view, not the rows already shown (the review screen's 1,500 files: every
+ * row in view re-rendered on every frame that brought a new one).
+ */
+const VirtualBody = memo(function VirtualBody<T>({ index, row, measure, renderRows }: VirtualBodyProps<T>) {
+  return (
+    <tbody data-index={index} ref={measure}>
+      {renderRows(row)}
+    </tbody>
+  );
+}) as <T>(props: VirtualBodyProps<T>) => ReactNode;

@@ -47,6 +47,11 @@ export interface DataColumn<T> {
   compare?: (a: T, b: T) => number;
   /** The cell's attributes (a class, a test id). */
   cellProps?: HTMLAttributes<HTMLTableCellElement> & { 'data-testid'?: string };
+  /**
+   * The column's width (CSS). A virtual table lays its columns out from the header alone (table-layout: fixed):
+   * the columns without one share what the others leave.
+   */
+  width?: string;
 }
 
 /** The list's title above it: 'Game Files (12)'. */
@@ -270,7 +275,13 @@ function Rows<T extends RowData>({
     );
   };
   const shell = (body: ReactNode) => (
-    <Table responsive hover={hover} size={size} className="mb-0 align-middle" aria-label={label}>
+    <Table
+      responsive
+      hover={hover}
+      size={size}
+      className={`mb-0 align-middle${virtual ? ' virtual-table' : ''}`}
+      aria-label={label}
+    >
       <thead>
         <tr>
           {selecting && (
@@ -284,11 +295,13 @@ function Rows<T extends RowData>({
           )}
           {columns.map((column) =>
             column.sortable && sort ? (
-              <SortHeader key={column.id} list={sort} column={column.id}>
+              <SortHeader key={column.id} list={sort} column={column.id} width={column.width}>
                 {column.header}
               </SortHeader>
             ) : (
-              <th key={column.id}>{column.header}</th>
+              <th key={column.id} style={column.width ? { width: column.width } : undefined}>
+                {column.header}
+              </th>
             ),
           )}
         </tr>

@@ -63,14 +63,20 @@ export function SortHeader<C extends string>({
   list,
   column,
   children,
+  width,
 }: {
   list: Pick<ListState<C>, 'sort' | 'toggleSort'>;
   column: C;
   children: ReactNode;
+  /** The column's width (CSS), when its table gives one. */
+  width?: string;
 }) {
   const direction = list.sort?.column === column ? list.sort.direction : null;
   return (
-    <th aria-sort={direction === null ? undefined : direction === 'asc' ? 'ascending' : 'descending'}>
+    <th
+      aria-sort={direction === null ? undefined : direction === 'asc' ? 'ascending' : 'descending'}
+      style={width ? { width } : undefined}
+    >
       <button
         type="button"
         className="btn btn-link p-0 fw-bold text-reset text-decoration-none text-nowrap"

@@ -2,6 +2,7 @@ import { useVirtualizer, useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
   Fragment,
   memo,
+  useCallback,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -99,6 +100,8 @@ function usePageTop(ref: RefObject<HTMLElement | null>, enabled: boolean): numbe
  */
 const focusSettleMs = 4000;
 
+const indexKey = (index: number): Key => index;
+
 interface VirtualRowsOptions {
   count: number;
   estimateSize: (index: number) => number;
@@ -123,7 +126,7 @@ export function useVirtualRows({
   overscan = 2,
   inBox,
   scrollToIndex = null,
-  getItemKey = (index) => index,
+  getItemKey = indexKey,
 }: VirtualRowsOptions) {
   const containerRef = useRef<HTMLDivElement>(null);
   const pageTop = usePageTop(containerRef, !inBox);
@@ -253,11 +256,15 @@ export function VirtualGrid<T>({
   const width = useWidth(widthRef);
   const columns = columnsForWidth(width, steps);
   const rowsOfItems = useMemo(() => packRows(items, columns, fullRow), [items, columns, fullRow]);
-  // A row is known by its first item: its measured height follows it through a filter or a sort.
-  const rowKey = (index: number): Key => {
-    const first = rowsOfItems[index]?.[0];
-    return first === undefined ? index : `${columns}:${String(getKey(first))}`;
-  };
+  // A row is known by its first item: its measured height follows it through a filter or a sort. The same
+  // function until the rows change: a new one makes the virtualizer place every row again (on each scroll's render).
+  const rowKey = useCallback(
+    (index: number): Key => {
+      const first = rowsOfItems[index]?.[0];
+      return first === undefined ? index : `${columns}:${String(getKey(first))}`;
+    },
+    [rowsOfItems, columns, getKey],
+  );
   const estimate =
     typeof estimateRowHeight === 'number'
       ? () => estimateRowHeight
@@ -355,12 +362,19 @@ const GridRow = memo(function GridRow<T>({
   );
 }) as <T>(props: GridRowProps<T>) => ReactNode;
 
-/** The space of a virtualised table's rows out of view, above or below those rendered (useVirtualRows). */
+/**
+ * The space of a virtualised table's rows out of view, above or below those rendered (useVirtualRows). It paints
+ * nothing (no background, no shadow): its height changes on every frame of a scroll, and a painted spacer made the
+ * browser paint and raster its whole height again each time.
+ */
 export function SpacerRow({ height, colSpan }: { height: number; colSpan: number }) {
   if (height <= 0) return null;
   return (
     <tr aria-hidden="true">
-      <td colSpan={colSpan} style={{ height, padding: 0, border: 0 }} />
+      <td colSpan={colSpan} style={spacerCell(height)} />
     </tr>
   );
 }
+
+const spacerCell = (height: number) =>
+  ({ height, padding: 0, border: 0, background: 'none', boxShadow: 'none' }) as const;

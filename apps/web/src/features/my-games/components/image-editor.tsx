@@ -3,12 +3,13 @@ import {
   framesOfSheet,
   limits,
   type Atlas,
+  type AtlasFrame,
   type FileUsage,
   type GameFile,
   type GamePath,
   type VersionFile,
 } from '@reskin/contract';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -22,6 +23,9 @@ import { SheetFrames } from './sheet-frames';
 import { NotesButton } from '../../../components/review/notes-button';
 import { ImageCompareDialog, type ComparedImage } from '../../../components/ui/image-compare-dialog';
 import { FileHistoryDialog } from '../../../components/version-history/file-history-dialog';
+
+const noAtlases: readonly Atlas[] = [];
+const noFrames: AtlasFrame[] = [];
 
 /** What the image and audio editors are given: the game's files of their kind and the version's state. */
 export interface FileEditorProps {
@@ -54,7 +58,7 @@ export function ImageEditor({
   replaced,
   playPaths,
   readOnlyReason,
-  atlases = [],
+  atlases = noAtlases,
   focusedFileId = null,
 }: FileEditorProps) {
   const { replaceOne, replaceMany } = useVersionUploads(versionId, 'image', images);
@@ -102,9 +106,16 @@ export function ImageEditor({
     ];
   };
 
+  // Each sheet's frames, found once per atlases answer: the list asks for a card's frames (its row and its height)
+  // for every card each time it places its rows.
+  const framesByFile = useMemo(() => {
+    const sheetIds = new Set(atlases.flatMap((atlas) => atlas.pages.map((page) => page.fileId)));
+    return new Map([...sheetIds].map((id) => [id, [...framesOfSheet(atlases, id).frames.values()]]));
+  }, [atlases]);
+
   if (images.length === 0) return <p className="mb-0">{emptyTexts.images}</p>;
 
-  const framesOf = (image: GameFile) => [...framesOfSheet(atlases, image.fileId).frames.values()];
+  const framesOf = (image: GameFile) => framesByFile.get(image.fileId) ?? noFrames;
 
   const renderCard = (image: GameFile) => {
     const size = `${image.width ?? '?'} x ${image.height ?? '?'}`;

@@ -85,7 +85,9 @@ export function VerdictPanel({ version }: { version: GameVersion }) {
             }}
           >
             <fieldset className="mb-2">
-              <legend className="fs-6 mb-1">{hasVerdict ? 'A new verdict' : 'Your verdict'}</legend>
+              <legend className="fs-6 mb-1 float-none">
+                {hasVerdict ? 'A new verdict' : 'Your verdict'}
+              </legend>
               {verdicts.map((value) => (
                 <Form.Check
                   key={value}

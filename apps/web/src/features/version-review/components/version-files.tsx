@@ -28,6 +28,9 @@ import { FilePreview } from './file-preview';
 import { DataTable, useLocalSort, type DataColumn } from '../../../components/lists/data-table';
 import { ReplacedFrames } from './replaced-frames';
 
+/** A preview's column: a 96 px thumbnail in its frame, or a sound's player (which fits the width it is given). */
+const previewColumnWidth = '9rem';
+
 /**
  * Admin: a version's replaced files beside the originals (SPEC §2), with Download All; the review screen:
  * the verdict, the notes on the version, and each file's notes.
@@ -85,6 +88,7 @@ export function VersionFiles() {
     {
       id: 'userImage',
       header: 'User Image',
+      width: previewColumnWidth,
       cell: (file) => (
         <FilePreview
           url={urls && fileUrl(urls, urls.orjFile, file.path, file.updatedAt)}
@@ -98,12 +102,18 @@ export function VersionFiles() {
     {
       id: 'oriImage',
       header: 'Ori Image',
+      width: previewColumnWidth,
       cell: (file) => {
         const original = originalById.get(file.fileId);
         return (
           <FilePreview
             url={originalSrcOf(file)}
             preview={original?.previews?.preview}
+            thumbnail={
+              original?.previews
+                ? { url: original.previews.thumbnail, width: original.width, height: original.height }
+                : undefined
+            }
             contentType={original?.contentType}
             alt={`Original image ${file.path}`}
             onOpen={() => setViewing(file)}
@@ -111,7 +121,7 @@ export function VersionFiles() {
         );
       },
     },
-    { id: 'fileId', header: 'File ID', cell: (file) => file.fileId },
+    { id: 'fileId', header: 'File ID', width: '6rem', cell: (file) => file.fileId },
     {
       id: 'path',
       header: 'Path',
@@ -143,6 +153,7 @@ export function VersionFiles() {
     {
       id: 'notes',
       header: 'Notes',
+      width: '9rem',
       cell: (file) =>
         versionId !== null && (
           <NotesButton
@@ -157,6 +168,7 @@ export function VersionFiles() {
     {
       id: 'updatedAt',
       header: 'Update At',
+      width: '12rem',
       sortable: true,
       compare: byUpdatedAt,
       cell: (file) => <DateTime value={file.updatedAt} />,
