@@ -220,9 +220,9 @@ export interface ScrollResult {
 
 /**
  * Scrolls the whole page (the window, or the largest scrollable element when the window does not scroll) by `step`
- * px per animation frame to the end, recording the interval between frames.
+ * px per animation frame to the end (or `limitPx` down), recording the interval between frames.
  */
-export async function scrollThrough(page: Page, step: number): Promise<ScrollResult> {
+export async function scrollThrough(page: Page, step: number, limitPx = Infinity): Promise<ScrollResult> {
   return page.evaluate<ScrollResult>(`
     new Promise((resolve) => {
       const root = document.scrollingElement || document.documentElement;
@@ -250,7 +250,7 @@ export async function scrollThrough(page: Page, step: number): Promise<ScrollRes
         last = time;
         if (intervals.length % 30 === 0) maxDomNodes = Math.max(maxDomNodes, document.getElementsByTagName('*').length);
         const before = position();
-        if (before >= end() - 1 || stuck > 30) {
+        if (before >= Math.min(end() - 1, ${limitPx}) || stuck > 30) {
           const sorted = [...intervals].sort((a, b) => a - b);
           const seconds = (time - first) / 1000;
           resolve({

@@ -152,6 +152,12 @@ export class Preparation {
     return response.body ? response.json<T>() : (undefined as T);
   }
 
+  /** GET of an image's preview URL (`/api/previews/<grant>/<name>`, decision 0038): made and stored if missing. */
+  async fetchPreview(url: string): Promise<void> {
+    const response = await this.built.app.inject({ method: 'GET', url });
+    if (response.statusCode !== 200) throw new Error(`GET ${url}: ${response.statusCode}`);
+  }
+
   async login(email: string, password: string): Promise<string> {
     const response = await this.built.app.inject({
       method: 'POST',
@@ -164,6 +170,16 @@ export class Preparation {
 
   async loginAdmin(): Promise<void> {
     this.adminToken = await this.login(benchAdmin.email, benchAdmin.password);
+  }
+
+  /** The bench's admin (a reviewer: verdicts and notes). */
+  async adminId(): Promise<number> {
+    const admin = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', benchAdmin.email)
+      .executeTakeFirstOrThrow();
+    return admin.id;
   }
 
   /** Artists (role User, activated) straight into the table, as bench/api.bench.ts seeds them. */

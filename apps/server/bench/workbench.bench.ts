@@ -1,47 +1,19 @@
 // The workbench of a big game in Chromium ("Must show"): a generated game of 1,500 PNG/JPEG images against
-// the 7-image sample game (Star Catcher, the demo seed's), each opened by an artist on a version of it.
+// the 7-image sample game (Star Catcher, the demo seed's), each opened by an artist on a version of it; the big
+// version carries a studio's 2,000 notes (studio-version.ts).
 import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
-import type { GameVersion } from '@reskin/contract';
-import { artistPassword, cachedArt, loginOver, preparedServer, random } from './browser-support';
-import {
-  NetworkLog,
-  domNodes,
-  launchChromium,
-  longTasks,
-  median,
-  medianRun,
-  pageFailure,
-  scrollThrough,
-  signedInPage,
-  usableMs,
-} from './browser-measures';
+import type { GameFile, GameVersion } from '@reskin/contract';
+import { artistPassword, cachedArt, loginOver, preparedServer } from './browser-support';
+import { launchChromium, median, medianRun } from './browser-measures';
+import { visitScreen, type ScreenRun } from './screen-visit';
+import type { ScrollProfile } from './scroll-profile';
+import { bigGameSpecs, seedStudioNotes, sheetDescriptors, sheetsOfGame } from './studio-version';
 
 /** The workbench's card images (image-editor.tsx: a card per image, with a data-file-id; the tab panel holds them). */
 const cardImage = '[role="tabpanel"] img, [data-file-id] img';
-/** Pixels scrolled per animation frame: a quick fling through the list. */
-const scrollStep = 100;
 
-export interface WorkbenchRun {
-  /** Navigation to the first card image painted and the main thread quiet for 1 s (ms since navigation). */
-  usableMs: number;
-  firstImageMs: number;
-  /** The longest long task (PerformanceObserver 'longtask') from navigation to the end of the scroll; 0 when none. */
-  maxLongTaskMs: number;
-  longTasksOver200: number;
-  /** document.getElementsByTagName('*').length once usable, and the most seen while scrolling. */
-  domNodes: number;
-  maxDomNodes: number;
-  images: number;
-  fps: number;
-  p95FrameMs: number;
-  scrollSeconds: number;
-  scrolledPx: number;
-  /** Bytes on the wire until usable and the network quiet, and while scrolling to the end (until quiet again). */
-  loadMb: number;
-  scrollMb: number;
-  requests: number;
-}
+export type WorkbenchRun = ScreenRun;
 
 export interface WorkbenchResult {
   images: number;
@@ -52,88 +24,36 @@ export interface WorkbenchResult {
   sample: WorkbenchRun;
   /** Median of each round's big usable / sample usable. */
   usableRatio: number;
-}
-
-/**
- * 1,500 images from 34 to 2,048 px a side (most small: sprites and icons; a few full-screen backgrounds), two in
- * three PNG, drawn deterministically: about 320 MB, as the issue's studio game (316 MB).
- */
-function bigGameSpecs(count: number) {
-  const next = random(29);
-  return Array.from({ length: count }, (_, i) => {
-    const side = 34 * (2048 / 34) ** (next() ** 2.1);
-    const aspect = 0.5 + next() * 1.5;
-    const width = Math.min(2048, Math.max(34, Math.round(side)));
-    const height = Math.min(2048, Math.max(34, Math.round(side / aspect)));
-    const format = i % 3 === 0 ? ('jpeg' as const) : ('png' as const);
-    return {
-      path: `big-game/assets/img/${String(Math.floor(i / 100)).padStart(2, '0')}/art-${i}.${format === 'jpeg' ? 'jpg' : 'png'}`,
-      seed: i + 1,
-      width,
-      height,
-      format,
-    };
-  });
+  /** Notes on the big version, answers included. */
+  notes: number;
+  /** One more scroll of the big workbench under a Chromium trace (not counted in the figures). */
+  profile: ScrollProfile;
 }
 
 const workbenchUrl = (version: GameVersion) =>
   `/my-games/versions/workbench?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}&tab=files`;
 
-async function measure(
+const measure = async (
   browser: Browser,
   origin: string,
   token: string,
   version: GameVersion,
-): Promise<WorkbenchRun> {
-  const { context, page } = await signedInPage(browser, origin, token);
-  const network = await NetworkLog.attach(context, page);
-  try {
-    await page.goto(workbenchUrl(version), { waitUntil: 'commit' });
-    await network.anchor(page);
-    const usable = await usableMs(page, cardImage);
-    const nodes = await domNodes(page);
-    const images = await page.evaluate<number>('document.images.length');
-    await network.idle();
-    const loadBytes = network.bytes();
-    const requestsAtLoad = network.requests.size;
-    const scroll = await scrollThrough(page, scrollStep);
-    await network.idle();
-    const tasks = await longTasks(page);
-    return {
-      usableMs: usable.usableMs,
-      firstImageMs: usable.firstImageMs,
-      maxLongTaskMs: Math.max(0, ...tasks.map((task) => task.duration)),
-      longTasksOver200: tasks.filter((task) => task.duration > 200).length,
-      domNodes: nodes,
-      maxDomNodes: Math.max(nodes, scroll.maxDomNodes),
-      images,
-      fps: scroll.fps,
-      p95FrameMs: scroll.p95FrameMs,
-      scrollSeconds: scroll.seconds,
-      scrolledPx: scroll.distance,
-      loadMb: loadBytes / 1024 / 1024,
-      scrollMb: (network.bytes() - loadBytes) / 1024 / 1024,
-      requests: requestsAtLoad,
-    };
-  } catch (error) {
-    throw await pageFailure(page, 'workbench', error);
-  } finally {
-    await network.detach();
-    await context.close();
-  }
-}
+  profile = false,
+) => visitScreen(browser, origin, token, workbenchUrl(version), cardImage, 'workbench', profile);
 
 /**
  * Prepares the data through the real app (the big game uploaded and generated, Star Catcher seeded, an artist with a
- * version of each), starts the production server on it, then opens each workbench in a fresh Chromium context
+ * version of each, the big one with a studio's notes), starts the production server on it, then opens each workbench in a fresh Chromium context
  * (cold cache) per round, the games' order alternating, and scrolls it to the end.
  */
 export async function benchWorkbench(
   count = Number(process.env.BENCH_WORKBENCH_IMAGES ?? 1500),
   rounds = Number(process.env.BENCH_WORKBENCH_ROUNDS ?? 3),
+  notes = Number(process.env.BENCH_WORKBENCH_NOTES ?? 2000),
 ): Promise<WorkbenchResult> {
   const drawStarted = performance.now();
-  const art = await cachedArt('workbench-v1', bigGameSpecs(count));
+  const specs = bigGameSpecs(count);
+  const art = await cachedArt('workbench-v1', specs);
   const megabytes = art.reduce((sum, image) => sum + image.content.length, 0) / 1024 / 1024;
   const artist = { email: 'wbartist0@example.com' };
   const { server, prepared } = await preparedServer(true, async (preparation) => {
@@ -143,9 +63,11 @@ export async function benchWorkbench(
         content: Buffer.from('<!doctype html><title>Big game</title><canvas></canvas>'),
       },
       ...art,
+      ...sheetDescriptors(specs),
     ];
     const big = await preparation.uploadedGame('Big game', files, 'big-game/index.html', art[0]!.path);
     await preparation.generate([big.id]);
+    const gameFiles = await preparation.request<GameFile[]>('GET', `/games/${big.id}/files`);
     const sample = await preparation.gameNamed('Star Catcher');
     const [created] = await preparation.createArtists(1, 'wbartist');
     if (!created) throw new Error('the artist was not created');
@@ -156,6 +78,15 @@ export async function benchWorkbench(
       await preparation.assign(artistId, big.id),
       'Big look',
     );
+    const imagePaths = new Set(art.map((image) => image.path));
+    await seedStudioNotes(preparation, {
+      versionId: bigVersion.id,
+      fileIds: gameFiles.filter((file) => imagePaths.has(file.path)).map((file) => file.fileId),
+      sheets: sheetsOfGame(specs, gameFiles),
+      reviewerId: await preparation.adminId(),
+      artistId,
+      count: notes,
+    });
     const sampleVersion = await preparation.createVersion(
       token,
       await preparation.assign(artistId, sample.id),
@@ -180,12 +111,14 @@ export async function benchWorkbench(
       const order = round % 2 === 0 ? (['big', 'sample'] as const) : (['sample', 'big'] as const);
       const runs: Partial<Record<'big' | 'sample', WorkbenchRun>> = {};
       for (const which of order)
-        runs[which] = await measure(
-          browser,
-          server.origin,
-          token,
-          which === 'big' ? prepared.bigVersion : prepared.sampleVersion,
-        );
+        runs[which] = (
+          await measure(
+            browser,
+            server.origin,
+            token,
+            which === 'big' ? prepared.bigVersion : prepared.sampleVersion,
+          )
+        ).run;
       big.push(runs.big!);
       sample.push(runs.sample!);
       ratios.push(runs.big!.usableMs / runs.sample!.usableMs);
@@ -193,7 +126,10 @@ export async function benchWorkbench(
         `  (round ${round + 1}: big usable ${runs.big!.usableMs.toFixed(0)} ms, sample ${runs.sample!.usableMs.toFixed(0)} ms; load ${loadavg()[0]!.toFixed(2)})`,
       );
     }
+    const { profile } = await measure(browser, server.origin, token, prepared.bigVersion, true);
     return {
+      notes,
+      profile: profile!,
       images: count,
       megabytes,
       prepareSeconds,
