@@ -203,3 +203,25 @@ export function profileLine(profile: ScrollProfile): string {
     ` raster ${ms(profile.raster)}, image decode ${ms(profile.decode)} (workers), display compositor ${ms(profile.viz)}`
   );
 }
+
+/**
+ * Why a scroll misses its frame rate, from its profile: the thread with the most CPU time per frame and its biggest
+ * share, and the frame rate that CPU time allows with a core of its own (the next-best figure on a loaded machine,
+ * where a frame also waits for the CPU).
+ */
+export function profileTop(profile: ScrollProfile): string {
+  const [kind, kindMs] = kinds
+    .map((name) => [name, profile.byKind[name]] as const)
+    .sort((a, b) => b[1] - a[1])[0]!;
+  const threads = [
+    ['main thread', profile.main],
+    ['raster and image decode workers', profile.raster + profile.decode],
+    ['display compositor', profile.viz],
+  ] as const;
+  const [busiest, busiestMs] = [...threads].sort((a, b) => b[1] - a[1])[0]!;
+  const fps = Math.min(60, 1000 / Math.max(busiestMs, 1000 / 60));
+  return (
+    `busiest: ${busiest} ${busiestMs.toFixed(1)} ms per frame (main thread's biggest share: ${kind} ${kindMs.toFixed(1)} ms);` +
+    ` with a core of its own that allows ${fps.toFixed(0)} fps`
+  );
+}
