@@ -33,7 +33,7 @@ const reviewUrl = (version: GameVersion) =>
   `/user-game-list/game-versions/files?versionId=${version.id}&gameId=${version.gameId}&userGameId=${version.userGamesId}`;
 
 const measure = (browser: Browser, origin: string, token: string, version: GameVersion, profile = false) =>
-  visitScreen(browser, origin, token, reviewUrl(version), rowImage, 'review', profile);
+  visitScreen(browser, origin, token, reviewUrl(version), rowImage, 'review', profile, '[data-file-id]');
 
 /**
  * Prepares the data through the real app (the big game uploaded and generated; an artist's version of it with every

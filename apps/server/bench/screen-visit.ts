@@ -49,7 +49,7 @@ const isFirstNotesPage = (request: RequestRecord) => isNotes(request) && /[?&]af
 
 /**
  * Opens `url` signed in with `token` in a fresh context (cold cache), waits until the first `imageSelector` image is
- * painted and the page quiet, then scrolls it to the end; with `profile`, the first `profiledScrollPx` of the scroll
+ * painted and the page quiet (with `scrollTo`, once that element is scrolled into view), then scrolls it to the end; with `profile`, the first `profiledScrollPx` of the scroll
  * run under a Chromium trace (slower: for where the time goes, not for the figures).
  */
 export async function visitScreen(
@@ -60,12 +60,16 @@ export async function visitScreen(
   imageSelector: string,
   name: string,
   profile = false,
+  scrollTo?: string,
 ): Promise<{ run: ScreenRun; profile?: ScrollProfile }> {
   const { context, page } = await signedInPage(browser, origin, token);
   const network = await NetworkLog.attach(context, page);
   try {
     await page.goto(url, { waitUntil: 'commit' });
     await network.anchor(page);
+    // A list under a long panel (the review screen's notes on the version) starts below the browser's lazy-loading
+    // margin: the person scrolls to it first, and its images load then.
+    if (scrollTo) await page.locator(scrollTo).first().scrollIntoViewIfNeeded({ timeout: 120_000 });
     const usable = await usableMs(page, imageSelector);
     const nodes = await domNodes(page);
     const images = await page.evaluate<number>('document.images.length');
