@@ -1,16 +1,5 @@
-import { GameStatus, limits } from '@reskin/contract';
-import {
-  test,
-  expect,
-  filesOf,
-  fileByPath,
-  markIndex,
-  openWithToken,
-  png,
-  tinyGameFiles,
-  uploadFiles,
-  waitForStatus,
-} from '../fixtures/games';
+import { limits } from '@reskin/contract';
+import { test, expect, filesOf, openWithToken, png, readyGame } from '../fixtures/games';
 import { createUserGame, createVersion, deleteUserGame } from '../fixtures/versions';
 import { workbenchUrl } from '../fixtures/workbench';
 
@@ -31,11 +20,7 @@ test.describe('the workbench reads its lists first page first (decision 0063)', 
       mimeType: 'image/png',
       buffer: png(24, 16, index + 1),
     }));
-    await uploadFiles(api, game.id, [...tinyGameFiles(), ...pictures]);
-    await markIndex(api, game.id, (await fileByPath(api, game.id, 'tiny/index.html')).fileId);
-    const generated = await api.get(`/games/${game.id}/generate`, await api.asAdmin());
-    expect(generated.status(), await generated.text()).toBe(200);
-    await waitForStatus(api, game.id, GameStatus.Ready);
+    await readyGame(api, game, pictures);
 
     const owner = await makeUser();
     const userGame = await createUserGame(api, { userId: owner.id, gameId: game.id });
